@@ -1,0 +1,22 @@
+//! The protocol every tabwire process speaks.
+//!
+//! tabwire is three processes: `tabwire mcp` (one per agent), `tabwire native-host`
+//! (started by Chrome, a relay that multiplexes agents) and the browser extension.
+//! This crate is the one place their wire format is defined, so the two Rust sides
+//! cannot disagree about it:
+//!
+//! - [`framing`]: the length-prefixed JSON frames of native messaging, reused on the
+//!   relay's Unix socket, with the size limits Chrome enforces.
+//! - [`protocol`]: the envelope the relay routes, the commands an agent's server sends
+//!   to the extension, the replies and events it gets back.
+//! - [`error`]: the error a command can fail with, as it crosses the wire.
+//!
+//! It depends on serde only (no tokio, no wasm), so it builds for the host and for
+//! `wasm32-unknown-unknown` alike.
+
+pub mod error;
+pub mod framing;
+pub mod protocol;
+
+pub use error::{ErrorCode, WireError};
+pub use protocol::*;

@@ -1,0 +1,310 @@
+//! Messages between `tabwire mcp`, the relay and the extension.
+//!
+//! Every message on every link is an [`Envelope`]. The relay looks only at the
+//! envelope: it rewrites `id` so that many agents' requests never collide, stamps
+//! `client` with the connection a request came from (a client cannot choose it), and
+//! routes replies back by `id`. It forwards `body` untouched, which is why the envelope
+//! is generic: the relay reads bodies as raw JSON, the two ends as typed values.
+//!
+//! Toward the extension the body is a [`ToExtension`]; back from it, a
+//! [`FromExtension`]. A request carries an `id` and gets exactly one reply with the same
+//! `id`; events carry none. An event with a `client` goes to that client only; one
+//! without goes to every client.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::WireError;
+
+/// A Chrome tab id. It is also the agent-facing `pageId`: stable across navigations.
+pub type TabId = i64;
+
+/// The unit of every link: routing information around a body.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Envelope<B> {
+    /// Correlates a request and its reply; absent on events and notices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+    /// The relay connection this concerns; set by the relay only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<u64>,
+    /// The message itself.
+    pub body: B,
+}
+
+impl<B> Envelope<B> {
+    /// A request: a body that expects one reply with the same id.
+    pub fn request(id: u64, body: B) -> Self {
+        Self {
+            id: Some(id),
+            client: None,
+            body,
+        }
+    }
+
+    /// A notice or event: a body that expects no reply.
+    pub fn notice(body: B) -> Self {
+        Self {
+            id: None,
+            client: None,
+            body,
+        }
+    }
+}
+
+/// What travels toward the extension.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ToExtension {
+    /// An agent's server introduces itself (sent once, right after connecting).
+    Hello(ClientHello),
+    /// A command to carry out; sent with an `id`, answered by one reply.
+    Call(Command),
+    /// The relay says a client has gone, so its state can be dropped.
+    ClientGone,
+}
+
+/// Who is on the other end of a relay connection, for display to the user.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientHello {
+    /// The agent's name as it gave it at MCP initialize (e.g. "claude-code").
+    pub client_name: String,
+    /// tabwire's version on the agent's side.
+    pub version: String,
+}
+
+/// What travels back from the extension (or, for browser status, from the relay).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FromExtension {
+    /// The outcome of the request with the envelope's `id`.
+    Reply(Result<Reply, WireError>),
+    /// Something happened that nobody asked about directly.
+    Event(Event),
+}
+
+/// A command the extension carries out in the browser.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Command {
+    /// Every normal tab of every window. Replies [`Reply::Tabs`].
+    ListTabs,
+    /// Brings a tab to the front (activates it and focuses its window). Replies [`Reply::Done`].
+    ActivateTab {
+        /// The tab.
+        tab_id: TabId,
+    },
+    /// Opens a tab and waits for it to load. Replies [`Reply::Tab`].
+    NewTab {
+        /// Where to go.
+        url: String,
+        /// Open without taking focus from the user's current tab.
+        background: bool,
+        /// How long to wait for the load, in milliseconds.
+        timeout_ms: u64,
+    },
+    /// Navigates a tab and waits for the load. Replies [`Reply::Tab`].
+    Navigate {
+        /// The tab.
+        tab_id: TabId,
+        /// Where to go.
+        to: Navigation,
+        /// How long to wait for the load, in milliseconds.
+        timeout_ms: u64,
+    },
+    /// Closes a tab; refused for the browser's last tab. Replies [`Reply::Done`].
+    CloseTab {
+        /// The tab.
+        tab_id: TabId,
+    },
+    /// Calls a JavaScript function in the page's main world with JSON arguments and
+    /// awaits it. Replies [`Reply::Value`] with its JSON result.
+    Evaluate {
+        /// The tab.
+        tab_id: TabId,
+        /// A function declaration, e.g. `() => document.title` or `async (a) => a + 1`.
+        function: String,
+        /// Arguments passed to the function, as JSON values.
+        args: Vec<Value>,
+        /// How long the function may run, in milliseconds.
+        timeout_ms: u64,
+    },
+}
+
+impl Command {
+    /// The tab this command acts on, if it acts on one.
+    pub fn tab_id(&self) -> Option<TabId> {
+        match self {
+            Command::ActivateTab { tab_id }
+            | Command::Navigate { tab_id, .. }
+            | Command::CloseTab { tab_id }
+            | Command::Evaluate { tab_id, .. } => Some(*tab_id),
+            Command::ListTabs | Command::NewTab { .. } => None,
+        }
+    }
+}
+
+/// Where [`Command::Navigate`] goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Navigation {
+    /// To a URL.
+    Url {
+        /// The URL.
+        url: String,
+    },
+    /// One step back in the tab's history.
+    Back,
+    /// One step forward in the tab's history.
+    Forward,
+    /// Reload the current document.
+    Reload {
+        /// Bypass the cache.
+        ignore_cache: bool,
+    },
+}
+
+/// The successful result of a [`Command`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reply", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Reply {
+    /// The command had nothing to report but success.
+    Done,
+    /// The browser's tabs.
+    Tabs {
+        /// Every normal tab of every window, in window then tab order.
+        tabs: Vec<TabInfo>,
+    },
+    /// One tab, as it is after the command.
+    Tab {
+        /// The tab.
+        tab: TabInfo,
+    },
+    /// A JSON value computed in the page.
+    Value {
+        /// The value (`null` when the page returned `undefined`).
+        value: Value,
+    },
+}
+
+/// A tab as the agent sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TabInfo {
+    /// The tab id, used as `pageId`.
+    pub id: TabId,
+    /// The window holding the tab.
+    pub window_id: i64,
+    /// The URL the tab shows (or is loading).
+    pub url: String,
+    /// The document's title.
+    pub title: String,
+    /// The active tab of the last focused window: what the user is looking at.
+    pub user_active: bool,
+    /// A JavaScript dialog is open in the tab and blocks its scripts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialog: Option<DialogInfo>,
+}
+
+/// An open `alert`, `confirm`, `prompt` or `beforeunload` dialog.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DialogInfo {
+    /// `alert`, `confirm`, `prompt` or `beforeunload`.
+    pub kind: String,
+    /// The text the page shows.
+    pub message: String,
+    /// The default answer of a `prompt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_prompt: Option<String>,
+}
+
+/// Something that happened in the browser, pushed to agents' servers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Event {
+    /// The browser (its extension) is connected; sent by the relay to each new client
+    /// and to every client when the extension says hello.
+    BrowserConnected {
+        /// The extension's version.
+        version: String,
+    },
+    /// The browser went away (closed, or the extension was disabled or reloaded).
+    /// Sent by the relay; outstanding requests will not be answered.
+    BrowserDisconnected {
+        /// Why, as far as is known.
+        reason: String,
+    },
+    /// The debugger was detached from a tab (the user cancelled the debugging bar, the
+    /// tab crashed or closed). The next command re-attaches if the tab still exists.
+    TabDetached {
+        /// The tab.
+        tab_id: TabId,
+        /// Chrome's reason (`canceled_by_user`, `target_closed`, ...).
+        reason: String,
+    },
+    /// A tab was closed.
+    TabClosed {
+        /// The tab.
+        tab_id: TabId,
+    },
+    /// A JavaScript dialog opened in a tab.
+    DialogOpened {
+        /// The tab.
+        tab_id: TabId,
+        /// The dialog.
+        dialog: DialogInfo,
+    },
+    /// The dialog in a tab was closed (by the agent, the user or the page going away).
+    DialogClosed {
+        /// The tab.
+        tab_id: TabId,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn command_wire_shape_is_tagged_and_camel_case() {
+        let cmd = Command::Evaluate {
+            tab_id: 7,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 5,
+        };
+        let wire = serde_json::to_value(Envelope::request(3, ToExtension::Call(cmd))).unwrap();
+        assert_eq!(
+            wire,
+            json!({"id": 3, "body": {"call": {"command": "evaluate", "tabId": 7,
+                "function": "() => 1", "args": [], "timeoutMs": 5}}})
+        );
+    }
+
+    #[test]
+    fn reply_round_trips_through_a_raw_envelope() {
+        // The relay's view: the body stays raw JSON, only the envelope is read.
+        let reply: Envelope<FromExtension> = Envelope {
+            id: Some(9),
+            client: None,
+            body: FromExtension::Reply(Ok(Reply::Value { value: json!([1, 2]) })),
+        };
+        let text = serde_json::to_string(&reply).unwrap();
+        let raw: Envelope<Box<serde_json::value::RawValue>> = serde_json::from_str(&text).unwrap();
+        assert_eq!(raw.id, Some(9));
+        let again = serde_json::to_string(&raw).unwrap();
+        let typed: Envelope<FromExtension> = serde_json::from_str(&again).unwrap();
+        assert!(matches!(typed.body, FromExtension::Reply(Ok(Reply::Value { .. }))));
+    }
+
+    #[test]
+    fn errors_cross_the_wire_with_their_code() {
+        let err = WireError::new(crate::ErrorCode::NoSuchTab, "no tab 4");
+        let text = serde_json::to_string(&FromExtension::Reply(Err(err.clone()))).unwrap();
+        let back: FromExtension = serde_json::from_str(&text).unwrap();
+        assert!(matches!(back, FromExtension::Reply(Err(e)) if e == err));
+    }
+}
