@@ -24,6 +24,9 @@ pub enum ErrorCode {
     Refused,
     /// The arguments make no sense for this command (bad URL, bad uid, ...).
     InvalidArgument,
+    /// A JavaScript dialog is open in the tab (or opened during the command) and blocks
+    /// it until the agent handles it.
+    Dialog,
     /// The browser is not connected (said by the relay or the host, not the extension).
     BrowserDisconnected,
     /// Anything else: a bug or an unexpected browser answer.

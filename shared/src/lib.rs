@@ -20,3 +20,12 @@ pub mod protocol;
 
 pub use error::{ErrorCode, WireError};
 pub use protocol::*;
+
+/// Name under which the native host is registered with Chrome (`chrome.runtime.connectNative`).
+pub const NATIVE_HOST_NAME: &str = "dev.tabwire";
+
+/// The extension's fixed id, derived from the public `key` in its manifest.json.
+pub const EXTENSION_ID: &str = "dcajeejnfbomekihgncnkkogenbcoklk";
+
+/// The only caller origin the native host accepts.
+pub const EXTENSION_ORIGIN: &str = "chrome-extension://dcajeejnfbomekihgncnkkogenbcoklk/";
