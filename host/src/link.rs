@@ -1,0 +1,350 @@
+//! The MCP server's connection to the relay: [`Link`].
+//!
+//! A background task connects to the relay socket, introduces this client
+//! (`ToExtension::Hello`), and reconnects with a short back-off whenever the socket is
+//! absent or the connection drops, re-sending the hello each time. Calls get per-link
+//! request ids; their replies are matched by id. Events are broadcast to subscribers.
+//!
+//! "A browser is connected" means: the socket is connected and the relay has passed on
+//! the extension's `BrowserConnected`. Every call is bounded: by `connect_wait` while no
+//! browser is there, by `reply_timeout` while waiting for the answer, and a browser that
+//! leaves fails every outstanding call at once.
+//!
+//! It knows nothing about MCP or tools; it carries commands and replies.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tabwire_shared::framing::{encode, MAX_ON_SOCKET};
+use tabwire_shared::{
+    ClientHello, Command, Envelope, ErrorCode, Event, FromExtension, Reply, ToExtension, WireError,
+};
+use tokio::net::UnixStream;
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+
+use crate::native_host::framing::{write_frame, FrameReader};
+
+/// First and longest pause between connection attempts.
+const BACKOFF_MIN: Duration = Duration::from_millis(100);
+const BACKOFF_MAX: Duration = Duration::from_secs(1);
+/// Events kept for a slow subscriber before it starts missing some.
+const EVENT_BUFFER: usize = 256;
+
+type ReplySender = oneshot::Sender<Result<Reply, WireError>>;
+
+/// State shared by the handles and the connection task.
+struct Shared {
+    next_id: AtomicU64,
+    pending: Mutex<HashMap<u64, ReplySender>>,
+    /// The connected browser's extension version, `None` when no browser is connected.
+    browser: watch::Sender<Option<String>>,
+    events: broadcast::Sender<Event>,
+}
+
+impl Shared {
+    fn take_pending(&self, id: u64) -> Option<ReplySender> {
+        self.pending.lock().ok()?.remove(&id)
+    }
+
+    fn fail_all(&self, why: &str) {
+        let drained: Vec<_> = match self.pending.lock() {
+            Ok(mut pending) => pending.drain().collect(),
+            Err(_) => return,
+        };
+        for (_, tx) in drained {
+            let _ = tx.send(Err(disconnected(why)));
+        }
+    }
+
+    fn set_browser(&self, version: Option<String>) {
+        self.browser.send_replace(version);
+    }
+}
+
+/// A request on its way to the connection task.
+struct Outgoing {
+    id: u64,
+    frame: Vec<u8>,
+}
+
+/// A cheap-to-clone handle on the connection to the relay.
+#[derive(Clone)]
+pub struct Link {
+    shared: Arc<Shared>,
+    outgoing: mpsc::UnboundedSender<Outgoing>,
+}
+
+impl Link {
+    /// Connects (in a background task) to the relay at `socket`, says hello, and keeps
+    /// reconnecting (100 ms → 1 s back-off) whenever the socket is absent or drops.
+    ///
+    /// Must be called inside a tokio runtime. The task ends when every handle is dropped.
+    pub fn spawn(socket: PathBuf, hello: ClientHello) -> Link {
+        let (browser, _) = watch::channel(None);
+        let (events, _) = broadcast::channel(EVENT_BUFFER);
+        let shared = Arc::new(Shared {
+            next_id: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+            browser,
+            events,
+        });
+        let (outgoing, outgoing_rx) = mpsc::unbounded_channel();
+        tokio::spawn(run_connection(socket, hello, shared.clone(), outgoing_rx));
+        Link { shared, outgoing }
+    }
+
+    /// Sends one command and awaits its reply.
+    ///
+    /// Waits up to `connect_wait` for a browser first (an error saying what to do if
+    /// none comes), then up to `reply_timeout` for the reply (a `Timeout` error naming
+    /// the command). A browser that disconnects meanwhile fails the call with
+    /// `BrowserDisconnected`.
+    pub async fn call(
+        &self,
+        command: Command,
+        connect_wait: Duration,
+        reply_timeout: Duration,
+    ) -> Result<Reply, WireError> {
+        if !self.wait_for_browser(connect_wait).await {
+            return Err(no_browser());
+        }
+        let name = command_name(&command);
+        let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
+        let frame = encode(
+            &Envelope::request(id, ToExtension::Call(command)),
+            MAX_ON_SOCKET,
+        )
+        .map_err(|e| {
+            WireError::new(
+                ErrorCode::InvalidArgument,
+                format!("The `{name}` command cannot be sent: {e}"),
+            )
+        })?;
+        let (tx, rx) = oneshot::channel();
+        let guard = PendingGuard {
+            shared: &self.shared,
+            id,
+        };
+        match self.shared.pending.lock() {
+            Ok(mut pending) => pending.insert(id, tx),
+            Err(_) => return Err(WireError::new(ErrorCode::Internal, "link state poisoned")),
+        };
+        if self.outgoing.send(Outgoing { id, frame }).is_err() {
+            return Err(disconnected("the connection to the relay has stopped"));
+        }
+        let outcome = tokio::time::timeout(reply_timeout, rx).await;
+        drop(guard);
+        match outcome {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err(disconnected("the connection to the relay closed")),
+            Err(_) => Err(WireError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "The browser did not answer the `{name}` command within {} ms. The page or \
+                     browser may be busy; retry, or check the tab in the browser.",
+                    reply_timeout.as_millis()
+                ),
+            )),
+        }
+    }
+
+    /// Events from the browser, and `BrowserConnected`/`BrowserDisconnected` as the
+    /// browser comes and goes.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.shared.events.subscribe()
+    }
+
+    /// Whether a browser is connected right now.
+    pub fn browser_connected(&self) -> bool {
+        self.shared.browser.borrow().is_some()
+    }
+
+    /// The connected browser's extension version, if a browser is connected.
+    pub fn browser_version(&self) -> Option<String> {
+        self.shared.browser.borrow().clone()
+    }
+
+    /// Waits until a browser is connected, up to `wait`; true if it is.
+    pub async fn wait_for_browser(&self, wait: Duration) -> bool {
+        let mut rx = self.shared.browser.subscribe();
+        let outcome = tokio::time::timeout(wait, rx.wait_for(Option::is_some)).await;
+        matches!(outcome, Ok(Ok(_)))
+    }
+}
+
+/// Removes a call's pending entry however the call ends (including being cancelled).
+struct PendingGuard<'a> {
+    shared: &'a Shared,
+    id: u64,
+}
+
+impl Drop for PendingGuard<'_> {
+    fn drop(&mut self) {
+        self.shared.take_pending(self.id);
+    }
+}
+
+/// The error for a call made while no browser is connected: what to do about it.
+pub fn no_browser() -> WireError {
+    WireError::new(
+        ErrorCode::BrowserDisconnected,
+        "No browser is connected to tabwire. To fix: (1) start Chrome (or Chromium, Edge or \
+         Brave); (2) make sure the tabwire extension is installed and enabled at \
+         chrome://extensions; (3) run `tabwire install` once so the browser can start \
+         tabwire's native host; (4) if it still fails, run `tabwire doctor` to find the \
+         broken link.",
+    )
+}
+
+fn disconnected(why: &str) -> WireError {
+    WireError::new(
+        ErrorCode::BrowserDisconnected,
+        format!(
+            "The browser disconnected before answering ({why}). Check that the browser is \
+             still running with the tabwire extension enabled, then retry."
+        ),
+    )
+}
+
+/// The command's wire name (`listTabs`, `evaluate`, ...), for messages.
+fn command_name(command: &Command) -> String {
+    serde_json::to_value(command)
+        .ok()
+        .and_then(|v| v.get("command")?.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// The connection task: connect, serve, back off, repeat, until every handle is gone.
+async fn run_connection(
+    socket: PathBuf,
+    hello: ClientHello,
+    shared: Arc<Shared>,
+    mut outgoing: mpsc::UnboundedReceiver<Outgoing>,
+) {
+    let hello_frame = match encode(&Envelope::notice(ToExtension::Hello(hello)), MAX_ON_SOCKET) {
+        Ok(f) => f,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot encode the hello; link stays offline");
+            Vec::new()
+        }
+    };
+    let mut backoff = BACKOFF_MIN;
+    loop {
+        match UnixStream::connect(&socket).await {
+            Ok(stream) => {
+                tracing::debug!(socket = %socket.display(), "connected to the relay");
+                backoff = BACKOFF_MIN;
+                let closed = serve(stream, &hello_frame, &shared, &mut outgoing).await;
+                let was_connected = shared.browser.borrow().is_some();
+                shared.set_browser(None);
+                shared.fail_all("the connection to tabwire's native host closed");
+                if was_connected {
+                    let _ = shared.events.send(Event::BrowserDisconnected {
+                        reason: "the connection to tabwire's native host closed".to_owned(),
+                    });
+                }
+                if closed == Closed::AllHandlesGone {
+                    return;
+                }
+            }
+            Err(e) => {
+                tracing::trace!(socket = %socket.display(), error = %e, "relay not reachable");
+            }
+        }
+        // Back off, failing at once any call that slips in meanwhile.
+        let sleep = tokio::time::sleep(backoff);
+        tokio::pin!(sleep);
+        loop {
+            tokio::select! {
+                _ = &mut sleep => break,
+                msg = outgoing.recv() => match msg {
+                    Some(msg) => {
+                        if let Some(tx) = shared.take_pending(msg.id) {
+                            let _ = tx.send(Err(disconnected("not connected to tabwire's native host")));
+                        }
+                    }
+                    None => return,
+                },
+            }
+        }
+        backoff = (backoff * 2).min(BACKOFF_MAX);
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Closed {
+    Dropped,
+    AllHandlesGone,
+}
+
+/// Serves one connection until it drops (or every handle is gone).
+async fn serve(
+    stream: UnixStream,
+    hello_frame: &[u8],
+    shared: &Shared,
+    outgoing: &mut mpsc::UnboundedReceiver<Outgoing>,
+) -> Closed {
+    let (read, mut write) = stream.into_split();
+    if write_frame(&mut write, hello_frame).await.is_err() {
+        return Closed::Dropped;
+    }
+    let mut reader = FrameReader::new(read, MAX_ON_SOCKET);
+    loop {
+        tokio::select! {
+            frame = reader.next() => match frame {
+                Ok(Some(body)) => handle_incoming(shared, &body),
+                Ok(None) => return Closed::Dropped,
+                Err(e) => {
+                    tracing::warn!(error = %e, "relay connection broke");
+                    return Closed::Dropped;
+                }
+            },
+            msg = outgoing.recv() => match msg {
+                Some(msg) => {
+                    if let Err(e) = write_frame(&mut write, &msg.frame).await {
+                        tracing::warn!(error = %e, "writing to the relay failed");
+                        if let Some(tx) = shared.take_pending(msg.id) {
+                            let _ = tx.send(Err(disconnected("writing to tabwire's native host failed")));
+                        }
+                        return Closed::Dropped;
+                    }
+                }
+                None => return Closed::AllHandlesGone,
+            },
+        }
+    }
+}
+
+/// One message from the relay: a reply for a pending call, or an event.
+fn handle_incoming(shared: &Shared, body: &[u8]) {
+    let envelope: Envelope<FromExtension> = match serde_json::from_slice(body) {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::warn!(error = %e, "malformed message from the relay skipped");
+            return;
+        }
+    };
+    match (envelope.id, envelope.body) {
+        (Some(id), FromExtension::Reply(result)) => match shared.take_pending(id) {
+            Some(tx) => {
+                let _ = tx.send(result);
+            }
+            None => tracing::debug!(id, "reply to a call nobody awaits (timed out?)"),
+        },
+        (_, FromExtension::Event(event)) => {
+            match &event {
+                Event::BrowserConnected { version } => shared.set_browser(Some(version.clone())),
+                Event::BrowserDisconnected { reason } => {
+                    shared.set_browser(None);
+                    shared.fail_all(reason);
+                }
+                _ => {}
+            }
+            let _ = shared.events.send(event);
+        }
+        (None, FromExtension::Reply(_)) => tracing::warn!("reply without an id skipped"),
+    }
+}

@@ -1,0 +1,137 @@
+//! `tabwire native-host`: the process Chrome starts for the extension.
+//!
+//! Chrome runs it (through the wrapper script named in the host manifest) with the
+//! caller's origin as the first argument and speaks native messaging on its stdio. It
+//! refuses any caller but the tabwire extension, claims the per-user relay socket, and
+//! relays between the extension and any number of `tabwire mcp` clients until Chrome
+//! closes the port; then it tells the clients, removes the socket and exits 0.
+//!
+//! - [`framing`]: whole frames on async byte streams.
+//! - [`relay`]: the routing state machine (pure, no I/O).
+//! - [`socket`]: claiming the socket path and checking peers.
+//! - [`server`]: the event loop tying Chrome's stdio and the socket clients together.
+//!
+//! It holds no tool logic and never writes anything but frames to stdout; logs go to
+//! stderr through `tracing`.
+
+pub mod framing;
+pub mod relay;
+pub mod server;
+pub mod socket;
+
+use std::io::Read;
+
+use anyhow::bail;
+use tabwire_shared::EXTENSION_ORIGIN;
+use tokio::io::{AsyncRead, AsyncWriteExt};
+
+use crate::paths;
+
+/// Command-line arguments Chrome passes: the caller's origin, then anything else
+/// (`--parent-window=…` on Windows), which is ignored.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NativeHostArgs {
+    /// The calling extension's origin, `chrome-extension://<id>/`.
+    pub origin: String,
+    /// Further arguments from Chrome, ignored.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    pub rest: Vec<String>,
+}
+
+/// Checks that the caller is the tabwire extension.
+pub fn check_origin(origin: &str) -> anyhow::Result<()> {
+    if origin == EXTENSION_ORIGIN {
+        Ok(())
+    } else {
+        bail!(
+            "refusing caller {origin:?}: tabwire's native host serves only the tabwire \
+             extension ({EXTENSION_ORIGIN}). `tabwire native-host` is started by the browser, \
+             not by hand."
+        )
+    }
+}
+
+/// Runs the native host for a caller with `origin` on this process's stdin/stdout.
+///
+/// Returns `Ok(())` when the browser has gone (the normal end); an error when the
+/// origin is refused or the socket belongs to another live relay.
+pub async fn run(origin: &str) -> anyhow::Result<()> {
+    check_origin(origin)?;
+    let socket = paths::socket_path()?;
+    let (listener, socket_file) = socket::bind_exclusive(&socket)?;
+    tracing::info!(socket = %socket_file.path().display(), "tabwire native host relaying");
+
+    let stdin = stdin_reader();
+    let stdout = tokio::io::stdout();
+    let reason = server::serve(stdin, stdout, listener, terminated()).await;
+    tracing::info!(%reason, "native host exiting");
+    drop(socket_file);
+    Ok(())
+}
+
+/// Stdin as an async reader, read on a plain thread so that a pending read never keeps
+/// the runtime from shutting down (tokio's own stdin would).
+fn stdin_reader() -> impl AsyncRead + Unpin + Send + 'static {
+    let (mut tx, rx) = tokio::io::duplex(256 * 1024);
+    let handle = tokio::runtime::Handle::current();
+    let spawned = std::thread::Builder::new()
+        .name("tabwire-stdin".into())
+        .spawn(move || {
+            let mut stdin = std::io::stdin().lock();
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                let n = match stdin.read(&mut buf) {
+                    Ok(0) => return,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "reading stdin failed");
+                        return;
+                    }
+                };
+                if handle.block_on(tx.write_all(&buf[..n])).is_err() {
+                    return;
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        // Without the thread the duplex's writer is dropped: reads see EOF and the
+        // relay stops cleanly.
+        tracing::error!(error = %e, "cannot start the stdin reader");
+    }
+    rx
+}
+
+/// Completes with a reason when the process is asked to stop (SIGTERM, SIGINT, SIGHUP).
+async fn terminated() -> String {
+    use tokio::signal::unix::{signal, SignalKind};
+    async fn wait(kind: SignalKind) {
+        match signal(kind) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot watch a signal");
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+    let name = tokio::select! {
+        _ = wait(SignalKind::terminate()) => "SIGTERM",
+        _ = wait(SignalKind::interrupt()) => "SIGINT",
+        _ = wait(SignalKind::hangup()) => "SIGHUP",
+    };
+    format!("the native host was stopped ({name})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_our_extension_may_call() {
+        assert!(check_origin(EXTENSION_ORIGIN).is_ok());
+        assert!(check_origin("chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/").is_err());
+        assert!(check_origin("").is_err());
+    }
+}

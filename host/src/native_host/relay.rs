@@ -1,0 +1,540 @@
+//! The relay's routing state machine, without any I/O.
+//!
+//! Inputs are frame bodies from the browser or from a client, and connection events;
+//! outputs are whole encoded frames to deliver ([`Delivery`]). Keeping it pure is what
+//! lets every routing rule be tested on plain values.
+//!
+//! Rules:
+//! - Client → browser: `client` is stamped with the connection's id (whatever the
+//!   client wrote); a request's `id` is replaced by a fresh relay-wide id, remembered
+//!   with the client's own. A frame over Chrome's 1 MiB limit is not forwarded: a
+//!   request gets an `InvalidArgument` reply at once, a notice is dropped.
+//! - Browser → client: a reply (with `id`) goes back to the client that owns that id,
+//!   with the client's id restored; a message with only `client` goes to that client;
+//!   one with neither goes to every client.
+//! - The browser's `BrowserConnected` notice is remembered and replayed to clients that
+//!   connect later.
+//! - A client leaving forgets its pending requests and tells the browser
+//!   (`ClientGone`); the browser leaving answers every pending request with
+//!   `BrowserDisconnected` and tells every client.
+//!
+//! Bodies are forwarded as raw JSON and never rewritten. This module does not decide
+//! when to exit or how to write frames; [`super::server`] does.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::value::RawValue;
+use tabwire_shared::framing::{encode, FrameError, MAX_ON_SOCKET, MAX_TO_BROWSER};
+use tabwire_shared::{Envelope, ErrorCode, Event, FromExtension, ToExtension, WireError};
+
+/// A relay connection's id, as stamped into `Envelope::client`.
+pub type ClientId = u64;
+
+/// One encoded frame (length prefix included) and where it goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    /// To the extension, on Chrome's stdin.
+    Browser(Vec<u8>),
+    /// To one client connection.
+    Client(ClientId, Vec<u8>),
+}
+
+/// A request waiting for the browser's reply.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    client: ClientId,
+    client_id: u64,
+}
+
+/// The routing state: connected clients, pending requests, the browser's hello.
+#[derive(Debug, Default)]
+pub struct Relay {
+    clients: BTreeSet<ClientId>,
+    next_client: ClientId,
+    next_request: u64,
+    pending: HashMap<u64, Pending>,
+    browser_hello: Option<Vec<u8>>,
+}
+
+type RawEnvelope = Envelope<Box<RawValue>>;
+
+impl Relay {
+    /// An empty relay.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Ids of the connected clients.
+    pub fn clients(&self) -> impl Iterator<Item = ClientId> + '_ {
+        self.clients.iter().copied()
+    }
+
+    /// Requests still waiting for the browser.
+    pub fn pending_count(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Registers a new client; returns its id and what to send it (the browser's
+    /// hello, when the browser has said it).
+    pub fn client_connected(&mut self) -> (ClientId, Vec<Delivery>) {
+        self.next_client += 1;
+        let id = self.next_client;
+        self.clients.insert(id);
+        let out = self
+            .browser_hello
+            .iter()
+            .map(|frame| Delivery::Client(id, frame.clone()))
+            .collect();
+        (id, out)
+    }
+
+    /// A frame body from client `from`.
+    pub fn from_client(&mut self, from: ClientId, body: &[u8]) -> Vec<Delivery> {
+        if !self.clients.contains(&from) {
+            tracing::warn!(client = from, "message from an unknown client dropped");
+            return Vec::new();
+        }
+        let envelope: RawEnvelope = match serde_json::from_slice(body) {
+            Ok(e) => e,
+            Err(e) => {
+                tracing::warn!(client = from, error = %e, "malformed message from a client skipped");
+                return Vec::new();
+            }
+        };
+        let client_id = envelope.id;
+        let global = client_id.map(|_| {
+            self.next_request += 1;
+            self.next_request
+        });
+        let outgoing = Envelope {
+            id: global,
+            client: Some(from),
+            body: envelope.body,
+        };
+        match encode(&outgoing, MAX_TO_BROWSER) {
+            Ok(frame) => {
+                if let (Some(global), Some(client_id)) = (global, client_id) {
+                    self.pending.insert(
+                        global,
+                        Pending {
+                            client: from,
+                            client_id,
+                        },
+                    );
+                }
+                vec![Delivery::Browser(frame)]
+            }
+            Err(e) => {
+                tracing::warn!(client = from, error = %e, "message for the browser not forwarded");
+                match client_id {
+                    Some(client_id) => {
+                        let message = match e {
+                            FrameError::TooLarge { size, limit } => format!(
+                                "The request is too large for the browser: {size} bytes, over Chrome's {limit}-byte message limit. Send less data (e.g. a shorter script or fewer arguments)."
+                            ),
+                            FrameError::Malformed(e) => format!("The request could not be encoded: {e}"),
+                        };
+                        let err = WireError::new(ErrorCode::InvalidArgument, message);
+                        self.reply_error(from, client_id, err).into_iter().collect()
+                    }
+                    None => Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// Client `gone` disconnected: forget its requests and tell the browser.
+    pub fn client_gone(&mut self, gone: ClientId) -> Vec<Delivery> {
+        if !self.clients.remove(&gone) {
+            return Vec::new();
+        }
+        self.pending.retain(|_, p| p.client != gone);
+        let notice = Envelope {
+            id: None,
+            client: Some(gone),
+            body: ToExtension::ClientGone,
+        };
+        encode(&notice, MAX_TO_BROWSER)
+            .map(Delivery::Browser)
+            .into_iter()
+            .collect()
+    }
+
+    /// A frame body from the browser.
+    pub fn from_browser(&mut self, body: &[u8]) -> Vec<Delivery> {
+        let envelope: RawEnvelope = match serde_json::from_slice(body) {
+            Ok(e) => e,
+            Err(e) => {
+                tracing::warn!(error = %e, "malformed message from the browser skipped");
+                return Vec::new();
+            }
+        };
+        match (envelope.id, envelope.client) {
+            (Some(global), _) => self.route_reply(global, envelope.body),
+            (None, Some(client)) => {
+                if !self.clients.contains(&client) {
+                    tracing::debug!(client, "event for a client that has gone dropped");
+                    return Vec::new();
+                }
+                self.encode_for_client(client, &envelope)
+                    .map(|f| Delivery::Client(client, f))
+                    .into_iter()
+                    .collect()
+            }
+            (None, None) => {
+                let Some(frame) = encode_logged(&envelope) else {
+                    return Vec::new();
+                };
+                if is_browser_connected(&envelope.body) {
+                    self.browser_hello = Some(frame.clone());
+                }
+                self.clients()
+                    .map(|c| Delivery::Client(c, frame.clone()))
+                    .collect()
+            }
+        }
+    }
+
+    /// The browser went away: answer every pending request, then tell every client.
+    pub fn browser_gone(&mut self, reason: &str) -> Vec<Delivery> {
+        self.browser_hello = None;
+        let mut pending: Vec<_> = self.pending.drain().collect();
+        pending.sort_by_key(|(global, _)| *global);
+        let mut out: Vec<Delivery> = pending
+            .into_iter()
+            .filter_map(|(_, p)| {
+                let err = WireError::new(
+                    ErrorCode::BrowserDisconnected,
+                    format!("The browser disconnected before answering ({reason}). Check that the browser is running with the tabwire extension enabled, then retry."),
+                );
+                self.reply_error(p.client, p.client_id, err)
+            })
+            .collect();
+        let event = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
+            reason: reason.to_owned(),
+        }));
+        if let Some(frame) = encode_logged(&event) {
+            out.extend(self.clients().map(|c| Delivery::Client(c, frame.clone())));
+        }
+        out
+    }
+
+    fn route_reply(&mut self, global: u64, body: Box<RawValue>) -> Vec<Delivery> {
+        let Some(p) = self.pending.remove(&global) else {
+            tracing::warn!(id = global, "reply to no pending request dropped");
+            return Vec::new();
+        };
+        if !self.clients.contains(&p.client) {
+            tracing::info!(
+                client = p.client,
+                "reply for a client that has gone dropped"
+            );
+            return Vec::new();
+        }
+        let reply = Envelope {
+            id: Some(p.client_id),
+            client: None,
+            body,
+        };
+        match encode(&reply, MAX_ON_SOCKET) {
+            Ok(frame) => vec![Delivery::Client(p.client, frame)],
+            Err(e) => {
+                tracing::warn!(error = %e, "reply could not be passed on");
+                let err = WireError::new(
+                    ErrorCode::Internal,
+                    format!("The browser's reply could not be passed on: {e}"),
+                );
+                self.reply_error(p.client, p.client_id, err)
+                    .into_iter()
+                    .collect()
+            }
+        }
+    }
+
+    fn encode_for_client(&self, client: ClientId, envelope: &RawEnvelope) -> Option<Vec<u8>> {
+        let frame = encode_logged(envelope);
+        if frame.is_none() {
+            tracing::warn!(client, "event for a client could not be passed on");
+        }
+        frame
+    }
+
+    fn reply_error(&self, client: ClientId, client_id: u64, err: WireError) -> Option<Delivery> {
+        let reply = Envelope::<FromExtension>::request(client_id, FromExtension::Reply(Err(err)));
+        encode_logged(&reply).map(|f| Delivery::Client(client, f))
+    }
+}
+
+fn encode_logged<T: serde::Serialize>(msg: &T) -> Option<Vec<u8>> {
+    encode(msg, MAX_ON_SOCKET)
+        .map_err(|e| tracing::warn!(error = %e, "message could not be encoded"))
+        .ok()
+}
+
+/// Whether a raw `FromExtension` body is the `BrowserConnected` event.
+fn is_browser_connected(body: &RawValue) -> bool {
+    matches!(
+        serde_json::from_str::<FromExtension>(body.get()),
+        Ok(FromExtension::Event(Event::BrowserConnected { .. }))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+    use tabwire_shared::framing::{try_decode, Frame};
+    use tabwire_shared::{Command, Reply};
+
+    fn body(frame: &[u8]) -> Value {
+        match try_decode(frame, usize::MAX).unwrap() {
+            Frame::Complete { body, consumed } => {
+                assert_eq!(consumed, frame.len(), "exactly one frame");
+                serde_json::from_slice(body).unwrap()
+            }
+            Frame::Incomplete => panic!("incomplete frame"),
+        }
+    }
+
+    fn to_browser(out: &[Delivery]) -> Vec<Value> {
+        out.iter()
+            .filter_map(|d| match d {
+                Delivery::Browser(f) => Some(body(f)),
+                Delivery::Client(..) => None,
+            })
+            .collect()
+    }
+
+    fn to_client(out: &[Delivery], who: ClientId) -> Vec<Value> {
+        out.iter()
+            .filter_map(|d| match d {
+                Delivery::Client(c, f) if *c == who => Some(body(f)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn request(id: u64) -> Vec<u8> {
+        serde_json::to_vec(&Envelope::request(id, ToExtension::Call(Command::ListTabs))).unwrap()
+    }
+
+    fn reply(global: u64, value: Value) -> Vec<u8> {
+        serde_json::to_vec(&Envelope::<FromExtension>::request(
+            global,
+            FromExtension::Reply(Ok(Reply::Value { value })),
+        ))
+        .unwrap()
+    }
+
+    fn event(client: Option<u64>, event: Event) -> Vec<u8> {
+        serde_json::to_vec(&Envelope {
+            id: None,
+            client,
+            body: FromExtension::Event(event),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn requests_get_a_fresh_id_and_the_senders_client_stamp() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        let mut forged: Value = serde_json::from_slice(&request(5)).unwrap();
+        forged["client"] = json!(999);
+        let out = relay.from_client(c, forged.to_string().as_bytes());
+        let sent = to_browser(&out);
+        assert_eq!(sent.len(), 1);
+        assert_eq!(
+            sent[0]["client"],
+            json!(c),
+            "a client cannot impersonate another"
+        );
+        assert_eq!(sent[0]["body"], json!({"call": {"command": "listTabs"}}));
+        assert_eq!(relay.pending_count(), 1);
+    }
+
+    #[test]
+    fn two_clients_with_same_ids_get_their_own_replies() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        let (b, _) = relay.client_connected();
+        let ga = to_browser(&relay.from_client(a, &request(1)))[0]["id"]
+            .as_u64()
+            .unwrap();
+        let gb = to_browser(&relay.from_client(b, &request(1)))[0]["id"]
+            .as_u64()
+            .unwrap();
+        assert_ne!(ga, gb);
+
+        let out = relay.from_browser(&reply(gb, json!("for b")));
+        assert!(to_client(&out, a).is_empty());
+        let got = to_client(&out, b);
+        assert_eq!(got[0]["id"], json!(1));
+        assert_eq!(got[0]["body"]["reply"]["Ok"]["value"], json!("for b"));
+
+        let out = relay.from_browser(&reply(ga, json!("for a")));
+        assert_eq!(
+            to_client(&out, a)[0]["body"]["reply"]["Ok"]["value"],
+            json!("for a")
+        );
+        assert_eq!(relay.pending_count(), 0);
+    }
+
+    #[test]
+    fn notices_from_clients_are_forwarded_without_an_id() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        let hello = Envelope::notice(ToExtension::Hello(tabwire_shared::ClientHello {
+            client_name: "agent".into(),
+            version: "1".into(),
+        }));
+        let sent = to_browser(&relay.from_client(c, &serde_json::to_vec(&hello).unwrap()));
+        assert_eq!(sent[0].get("id"), None);
+        assert_eq!(sent[0]["client"], json!(c));
+        assert_eq!(relay.pending_count(), 0);
+    }
+
+    #[test]
+    fn events_without_a_client_fan_out_to_everyone() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        let (b, _) = relay.client_connected();
+        let out = relay.from_browser(&event(None, Event::TabClosed { tab_id: 3 }));
+        assert_eq!(to_client(&out, a).len(), 1);
+        assert_eq!(to_client(&out, b).len(), 1);
+    }
+
+    #[test]
+    fn events_with_a_client_go_to_that_client_only() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        let (b, _) = relay.client_connected();
+        let out = relay.from_browser(&event(Some(b), Event::TabClosed { tab_id: 3 }));
+        assert!(to_client(&out, a).is_empty());
+        assert_eq!(to_client(&out, b)[0]["body"]["event"]["tabId"], json!(3));
+        assert!(relay
+            .from_browser(&event(Some(77), Event::TabClosed { tab_id: 3 }))
+            .is_empty());
+    }
+
+    #[test]
+    fn browser_hello_is_replayed_to_clients_that_connect_later() {
+        let mut relay = Relay::new();
+        let (early, none) = relay.client_connected();
+        assert!(none.is_empty());
+        let connected = event(
+            None,
+            Event::BrowserConnected {
+                version: "0.3".into(),
+            },
+        );
+        assert_eq!(to_client(&relay.from_browser(&connected), early).len(), 1);
+        let (late, out) = relay.client_connected();
+        assert_eq!(
+            to_client(&out, late)[0]["body"]["event"]["version"],
+            json!("0.3")
+        );
+    }
+
+    #[test]
+    fn client_gone_tells_the_browser_and_drops_its_replies() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        let (b, _) = relay.client_connected();
+        let ga = to_browser(&relay.from_client(a, &request(1)))[0]["id"]
+            .as_u64()
+            .unwrap();
+        let gb = to_browser(&relay.from_client(b, &request(1)))[0]["id"]
+            .as_u64()
+            .unwrap();
+        let sent = to_browser(&relay.client_gone(a));
+        assert_eq!(sent, vec![json!({"client": a, "body": "clientGone"})]);
+        assert_eq!(relay.pending_count(), 1);
+        assert!(relay.from_browser(&reply(ga, json!(0))).is_empty());
+        assert_eq!(
+            to_client(&relay.from_browser(&reply(gb, json!(0))), b).len(),
+            1
+        );
+        assert!(relay.client_gone(a).is_empty(), "gone only once");
+        assert!(relay.from_client(a, &request(2)).is_empty());
+    }
+
+    #[test]
+    fn browser_gone_answers_pending_requests_and_tells_every_client() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        let (b, _) = relay.client_connected();
+        relay.from_client(a, &request(10));
+        relay.from_client(a, &request(11));
+        let out = relay.browser_gone("Chrome closed the port");
+        let got_a = to_client(&out, a);
+        assert_eq!(got_a.len(), 3);
+        assert_eq!(got_a[0]["id"], json!(10));
+        assert_eq!(got_a[1]["id"], json!(11));
+        assert_eq!(
+            got_a[0]["body"]["reply"]["Err"]["code"],
+            json!("browserDisconnected")
+        );
+        assert_eq!(
+            got_a[2]["body"]["event"],
+            json!({"event": "browserDisconnected", "reason": "Chrome closed the port"})
+        );
+        assert_eq!(to_client(&out, b).len(), 1);
+        assert_eq!(relay.pending_count(), 0);
+    }
+
+    #[test]
+    fn oversized_request_is_answered_not_forwarded() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        let big = Envelope::request(
+            4,
+            ToExtension::Call(Command::Evaluate {
+                tab_id: 1,
+                function: "x".repeat(MAX_TO_BROWSER + 1),
+                args: vec![],
+                timeout_ms: 1,
+            }),
+        );
+        let out = relay.from_client(c, &serde_json::to_vec(&big).unwrap());
+        assert!(to_browser(&out).is_empty());
+        let got = to_client(&out, c);
+        assert_eq!(got[0]["id"], json!(4));
+        assert_eq!(
+            got[0]["body"]["reply"]["Err"]["code"],
+            json!("invalidArgument")
+        );
+        assert!(got[0]["body"]["reply"]["Err"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("too large"));
+        assert_eq!(relay.pending_count(), 0);
+    }
+
+    #[test]
+    fn malformed_messages_are_skipped_from_either_side() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        assert!(relay.from_client(c, b"{nope").is_empty());
+        assert!(relay.from_client(c, b"[1,2]").is_empty());
+        assert!(relay.from_client(c, &[0xff, 0xfe]).is_empty());
+        assert!(relay.from_browser(b"not json").is_empty());
+        assert!(relay.from_browser(br#"{"id": "x", "body": 1}"#).is_empty());
+        assert!(relay.from_browser(&reply(12345, json!(1))).is_empty());
+        // Still routes afterwards.
+        assert_eq!(to_browser(&relay.from_client(c, &request(1))).len(), 1);
+    }
+
+    #[test]
+    fn bodies_pass_through_untouched() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        let raw = br#"{"id":1,"body":{"call":{"command":"futureThing","x":[1,2.50,"\u00e9"]}}}"#;
+        let out = relay.from_client(c, raw);
+        let Delivery::Browser(frame) = &out[0] else {
+            panic!("not for the browser")
+        };
+        let text = String::from_utf8(frame[4..].to_vec()).unwrap();
+        assert!(text.contains(r#""body":{"call":{"command":"futureThing","x":[1,2.50,"\u00e9"]}}"#));
+    }
+}

@@ -1,0 +1,433 @@
+//! Where tabwire's files live, and the two small files that register the native host.
+//!
+//! - The relay's Unix socket: `$TABWIRE_SOCKET`, else `$XDG_RUNTIME_DIR/tabwire/relay.sock`,
+//!   else `<user cache dir>/tabwire/relay.sock`. The directory is made private (0700)
+//!   when tabwire creates it, the socket 0600.
+//! - Each supported browser's user-level `NativeMessagingHosts` directory.
+//! - The host manifest (`dev.tabwire.json`) Chrome reads, and the wrapper script it
+//!   names, which runs `tabwire native-host`. `tabwire install` writes them for the
+//!   user's browsers; `tabwire mcp --launch` writes them into a temporary profile with a
+//!   private socket.
+//! - Where the built, unpacked extension is likely to be.
+//!
+//! This module only computes paths and writes these files; deciding which browsers to
+//! register, and checking what is already there, belong to `install` and `doctor`.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use tabwire_shared::{EXTENSION_ORIGIN, NATIVE_HOST_NAME};
+
+/// Environment variable that overrides the relay socket path.
+pub const SOCKET_ENV: &str = "TABWIRE_SOCKET";
+/// File name of the host manifest inside a `NativeMessagingHosts` directory.
+pub const MANIFEST_FILE: &str = "dev.tabwire.json";
+/// File name of the wrapper script Chrome runs.
+pub const WRAPPER_FILE: &str = "native-host";
+/// First comment line of every wrapper script tabwire writes; marks the file as ours.
+pub const WRAPPER_MARKER: &str = "# tabwire native-messaging host wrapper (written by tabwire)";
+/// The `description` of every host manifest tabwire writes.
+pub const MANIFEST_DESCRIPTION: &str =
+    "tabwire: relays between the tabwire extension and coding agents' tabwire mcp servers";
+
+/// The relay socket for this user (see the module docs for the order of choices).
+///
+/// Fails only when neither the environment nor the system names any usable directory.
+pub fn socket_path() -> io::Result<PathBuf> {
+    socket_path_from(
+        std::env::var_os(SOCKET_ENV).as_deref(),
+        std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
+        dirs::cache_dir().as_deref(),
+    )
+    .ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::NotFound,
+            "cannot place the tabwire socket: set TABWIRE_SOCKET, XDG_RUNTIME_DIR or HOME",
+        )
+    })
+}
+
+/// [`socket_path`] from explicit inputs; empty values count as unset.
+pub fn socket_path_from(
+    socket_env: Option<&OsStr>,
+    runtime_dir: Option<&OsStr>,
+    cache_dir: Option<&Path>,
+) -> Option<PathBuf> {
+    let set = |v: Option<&OsStr>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(socket) = set(socket_env) {
+        return Some(socket);
+    }
+    let base = set(runtime_dir).or_else(|| cache_dir.map(Path::to_path_buf))?;
+    Some(base.join("tabwire").join("relay.sock"))
+}
+
+/// Creates the socket's directory if it is missing, private to the user (0700).
+///
+/// A directory that already exists is left as it is (it may be `/tmp` when
+/// `TABWIRE_SOCKET` points there); the socket itself is still made 0600 and the relay
+/// checks every peer's uid, so the directory's mode is defence in depth.
+pub fn ensure_socket_dir(socket: &Path) -> io::Result<()> {
+    match socket.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir),
+        _ => Ok(()),
+    }
+}
+
+/// Makes the socket file readable and writable by its owner only (0600).
+pub fn restrict_socket(socket: &Path) -> io::Result<()> {
+    fs::set_permissions(socket, fs::Permissions::from_mode(0o600))
+}
+
+/// A browser tabwire can register its native host with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Browser {
+    /// Google Chrome.
+    Chrome,
+    /// Chromium.
+    Chromium,
+    /// Microsoft Edge.
+    Edge,
+    /// Brave.
+    Brave,
+}
+
+impl Browser {
+    /// Every supported browser, in the order they are reported.
+    pub const ALL: [Browser; 4] = [
+        Browser::Chrome,
+        Browser::Chromium,
+        Browser::Edge,
+        Browser::Brave,
+    ];
+
+    /// The browser's name for people.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Browser::Chrome => "Google Chrome",
+            Browser::Chromium => "Chromium",
+            Browser::Edge => "Microsoft Edge",
+            Browser::Brave => "Brave",
+        }
+    }
+
+    /// The browser's user data directory under `home` (its presence means the browser
+    /// has been used by this user). `None` on platforms tabwire does not support.
+    pub fn config_dir_in(self, home: &Path) -> Option<PathBuf> {
+        let relative: &[&str] = if cfg!(target_os = "macos") {
+            match self {
+                Browser::Chrome => &["Library", "Application Support", "Google", "Chrome"],
+                Browser::Chromium => &["Library", "Application Support", "Chromium"],
+                Browser::Edge => &["Library", "Application Support", "Microsoft Edge"],
+                Browser::Brave => &[
+                    "Library",
+                    "Application Support",
+                    "BraveSoftware",
+                    "Brave-Browser",
+                ],
+            }
+        } else if cfg!(target_os = "linux") {
+            match self {
+                Browser::Chrome => &[".config", "google-chrome"],
+                Browser::Chromium => &[".config", "chromium"],
+                Browser::Edge => &[".config", "microsoft-edge"],
+                Browser::Brave => &[".config", "BraveSoftware", "Brave-Browser"],
+            }
+        } else {
+            return None;
+        };
+        Some(relative.iter().fold(home.to_path_buf(), |p, c| p.join(c)))
+    }
+
+    /// The user-level directory the browser reads native-messaging host manifests from.
+    pub fn manifest_dir_in(self, home: &Path) -> Option<PathBuf> {
+        Some(self.config_dir_in(home)?.join("NativeMessagingHosts"))
+    }
+
+    /// [`Browser::config_dir_in`] the current user's home.
+    pub fn config_dir(self) -> Option<PathBuf> {
+        self.config_dir_in(&dirs::home_dir()?)
+    }
+
+    /// [`Browser::manifest_dir_in`] the current user's home.
+    pub fn manifest_dir(self) -> Option<PathBuf> {
+        self.manifest_dir_in(&dirs::home_dir()?)
+    }
+}
+
+/// Where `tabwire install` puts the wrapper script: `<user data dir>/tabwire`
+/// (`~/.local/share/tabwire` on Linux).
+pub fn default_wrapper_dir() -> Option<PathBuf> {
+    Some(dirs::data_dir()?.join("tabwire"))
+}
+
+/// The native-messaging host manifest, as Chrome reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostManifest {
+    /// The host's name; must be [`NATIVE_HOST_NAME`].
+    pub name: String,
+    /// Shown nowhere important; identifies the file as tabwire's.
+    #[serde(default)]
+    pub description: String,
+    /// Absolute path of the program Chrome starts.
+    pub path: PathBuf,
+    /// Always `stdio`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Extension origins allowed to connect.
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
+}
+
+impl HostManifest {
+    /// tabwire's manifest, starting the program at `wrapper`.
+    pub fn new(wrapper: &Path) -> Self {
+        Self {
+            name: NATIVE_HOST_NAME.to_owned(),
+            description: MANIFEST_DESCRIPTION.to_owned(),
+            path: wrapper.to_path_buf(),
+            kind: "stdio".to_owned(),
+            allowed_origins: vec![EXTENSION_ORIGIN.to_owned()],
+        }
+    }
+}
+
+/// The host manifest JSON naming `wrapper` as the program to start.
+pub fn render_host_manifest(wrapper: &Path) -> String {
+    // Serialising a struct of strings and a path cannot fail unless the path is not
+    // UTF-8; Chrome could not read such a path either, so it is written lossily.
+    let mut manifest = HostManifest::new(wrapper);
+    manifest.path = PathBuf::from(wrapper.to_string_lossy().into_owned());
+    let mut text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The wrapper script: runs `tabwire_exe native-host` with Chrome's arguments, with
+/// `TABWIRE_SOCKET` exported first when `socket` is given.
+pub fn render_wrapper_script(tabwire_exe: &Path, socket: Option<&Path>) -> String {
+    let mut script = format!("#!/bin/sh\n{WRAPPER_MARKER}\n");
+    if let Some(socket) = socket {
+        script.push_str(&format!(
+            "{SOCKET_ENV}={}\nexport {SOCKET_ENV}\n",
+            shell_quote(socket)
+        ));
+    }
+    script.push_str(&format!(
+        "exec {} native-host \"$@\"\n",
+        shell_quote(tabwire_exe)
+    ));
+    script
+}
+
+/// The tabwire executable a wrapper script written by [`render_wrapper_script`] runs,
+/// or `None` if `script` is not such a script.
+pub fn wrapper_target(script: &str) -> Option<PathBuf> {
+    if !script.lines().any(|l| l == WRAPPER_MARKER) {
+        return None;
+    }
+    let line = script.lines().find(|l| l.starts_with("exec "))?;
+    let rest = line.strip_prefix("exec ")?;
+    let quoted = rest.strip_suffix(" native-host \"$@\"")?;
+    shell_unquote(quoted).map(PathBuf::from)
+}
+
+/// Quotes `path` for `/bin/sh` in single quotes (`'` becomes `'\''`).
+fn shell_quote(path: &Path) -> String {
+    format!("'{}'", path.to_string_lossy().replace('\'', r"'\''"))
+}
+
+/// Undoes [`shell_quote`].
+fn shell_unquote(quoted: &str) -> Option<String> {
+    let inner = quoted.strip_prefix('\'')?.strip_suffix('\'')?;
+    Some(inner.replace(r"'\''", "'"))
+}
+
+/// Writes the wrapper script into `wrapper_dir` (created if missing), mode 0755, and
+/// returns its path.
+pub fn write_wrapper_script(
+    wrapper_dir: &Path,
+    tabwire_exe: &Path,
+    socket: Option<&Path>,
+) -> io::Result<PathBuf> {
+    fs::create_dir_all(wrapper_dir)?;
+    let path = wrapper_dir.join(WRAPPER_FILE);
+    write_atomically(&path, &render_wrapper_script(tabwire_exe, socket), 0o755)?;
+    Ok(path)
+}
+
+/// Writes the host manifest naming `wrapper` into `manifest_dir` (created if missing)
+/// and returns its path.
+pub fn write_host_manifest(manifest_dir: &Path, wrapper: &Path) -> io::Result<PathBuf> {
+    fs::create_dir_all(manifest_dir)?;
+    let path = manifest_dir.join(MANIFEST_FILE);
+    write_atomically(&path, &render_host_manifest(wrapper), 0o644)?;
+    Ok(path)
+}
+
+/// Registers the native host: the wrapper script in `wrapper_dir` (running
+/// `tabwire_exe`, with `TABWIRE_SOCKET=socket` when given) and the manifest naming it in
+/// `manifest_dir`. Returns the manifest's path.
+///
+/// For a temporary profile: `manifest_dir = <user-data-dir>/NativeMessagingHosts`.
+pub fn write_native_host_registration(
+    manifest_dir: &Path,
+    wrapper_dir: &Path,
+    tabwire_exe: &Path,
+    socket: Option<&Path>,
+) -> io::Result<PathBuf> {
+    let wrapper = write_wrapper_script(wrapper_dir, tabwire_exe, socket)?;
+    write_host_manifest(manifest_dir, &wrapper)
+}
+
+/// Writes `contents` to a temporary file beside `path`, then renames it over `path`, so
+/// a browser never reads a half-written file.
+fn write_atomically(path: &Path, contents: &str, mode: u32) -> io::Result<()> {
+    let name = path.file_name().unwrap_or_else(|| OsStr::new("file"));
+    let mut tmp_name = OsStr::new(".").to_os_string();
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp{}", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(contents.as_bytes())?;
+        file.sync_all()?;
+        fs::set_permissions(&tmp, fs::Permissions::from_mode(mode))?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Where the built, unpacked extension probably is: `$TABWIRE_EXTENSION_DIR`, else the
+/// first `dist/extension` holding a `manifest.json` in a directory above the running
+/// binary (a source checkout's `target/<profile>/tabwire`), else `None`.
+pub fn extension_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("TABWIRE_EXTENSION_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
+    exe.ancestors()
+        .skip(1)
+        .map(|dir| dir.join("dist").join("extension"))
+        .find(|dir| dir.join("manifest.json").is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn socket_env_wins_over_everything() {
+        let p = socket_path_from(
+            Some(OsStr::new("/x/s.sock")),
+            Some(OsStr::new("/run/user/1")),
+            Some(Path::new("/home/u/.cache")),
+        );
+        assert_eq!(p, Some(PathBuf::from("/x/s.sock")));
+    }
+
+    #[test]
+    fn runtime_dir_then_cache_dir_hold_the_socket() {
+        let p = socket_path_from(None, Some(OsStr::new("/run/user/1")), None);
+        assert_eq!(p, Some(PathBuf::from("/run/user/1/tabwire/relay.sock")));
+        let p = socket_path_from(
+            Some(OsStr::new("")),
+            Some(OsStr::new("")),
+            Some(Path::new("/c")),
+        );
+        assert_eq!(p, Some(PathBuf::from("/c/tabwire/relay.sock")));
+        assert_eq!(socket_path_from(None, None, None), None);
+    }
+
+    #[test]
+    fn socket_dir_is_created_private() {
+        let tmp = tempfile::tempdir().unwrap();
+        let socket = tmp.path().join("a").join("tabwire").join("relay.sock");
+        ensure_socket_dir(&socket).unwrap();
+        let mode = fs::metadata(socket.parent().unwrap())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn linux_manifest_dirs_are_under_dot_config() {
+        let home = Path::new("/h");
+        assert_eq!(
+            Browser::Chrome.manifest_dir_in(home).unwrap(),
+            Path::new("/h/.config/google-chrome/NativeMessagingHosts")
+        );
+        assert_eq!(
+            Browser::Brave.manifest_dir_in(home).unwrap(),
+            Path::new("/h/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts")
+        );
+    }
+
+    #[test]
+    fn manifest_names_the_host_the_wrapper_and_our_origin() {
+        let text = render_host_manifest(Path::new("/opt/tw/native-host"));
+        let manifest: HostManifest = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            manifest,
+            HostManifest::new(Path::new("/opt/tw/native-host"))
+        );
+        let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(raw["type"], "stdio");
+        assert_eq!(raw["allowed_origins"][0], EXTENSION_ORIGIN);
+        assert_eq!(raw["name"], NATIVE_HOST_NAME);
+    }
+
+    #[test]
+    fn wrapper_quotes_paths_and_round_trips_its_target() {
+        let exe = Path::new("/home/o'neil/my bin/tabwire");
+        let script = render_wrapper_script(exe, Some(Path::new("/tmp/p s/relay.sock")));
+        assert!(script.starts_with("#!/bin/sh\n"));
+        assert!(script.contains("TABWIRE_SOCKET='/tmp/p s/relay.sock'\nexport TABWIRE_SOCKET\n"));
+        assert!(script.contains(r#"exec '/home/o'\''neil/my bin/tabwire' native-host "$@""#));
+        assert_eq!(wrapper_target(&script).unwrap(), exe);
+        assert_eq!(wrapper_target("#!/bin/sh\nexec /bin/true\n"), None);
+    }
+
+    #[test]
+    fn wrapper_script_runs_tabwire_with_chromes_arguments() {
+        let tmp = tempfile::tempdir().unwrap();
+        // A stand-in "tabwire" that prints its arguments and the socket it was given.
+        let fake = tmp.path().join("fake-tabwire");
+        fs::write(&fake, "#!/bin/sh\necho \"$TABWIRE_SOCKET|$*\"\n").unwrap();
+        fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).unwrap();
+        let manifest = write_native_host_registration(
+            &tmp.path().join("NativeMessagingHosts"),
+            &tmp.path().join("bin"),
+            &fake,
+            Some(Path::new("/s.sock")),
+        )
+        .unwrap();
+        assert_eq!(
+            manifest,
+            tmp.path().join("NativeMessagingHosts").join(MANIFEST_FILE)
+        );
+        let parsed: HostManifest =
+            serde_json::from_str(&fs::read_to_string(&manifest).unwrap()).unwrap();
+        let wrapper_mode = fs::metadata(&parsed.path).unwrap().permissions().mode();
+        assert_eq!(wrapper_mode & 0o777, 0o755);
+        let out = std::process::Command::new(&parsed.path)
+            .arg("chrome-extension://x/")
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "/s.sock|native-host chrome-extension://x/\n"
+        );
+    }
+}
