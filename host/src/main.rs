@@ -1,1 +1,102 @@
-fn main() {}
+//! The `tabwire` command line: `mcp`, `native-host`, `install`, `doctor`.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tabwire::mcp::config::{category_help, take_category_flags, McpArgs};
+
+/// tabwire: let coding agents debug your real Chrome tabs over MCP.
+#[derive(Parser)]
+#[command(name = "tabwire", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Serve MCP over stdio (what an agent runs).
+    #[command(after_help = category_help())]
+    Mcp(McpArgs),
+    /// Run as the extension's native-messaging host (Chrome starts this).
+    NativeHost {
+        /// The caller's origin, passed by Chrome (`chrome-extension://<id>/`).
+        origin: String,
+        /// Further arguments Chrome may pass (ignored).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        rest: Vec<String>,
+    },
+    /// Register the native host with your browsers and print set-up instructions.
+    Install(tabwire::install::InstallArgs),
+    /// Check each link of the chain (binary, registration, relay, browser).
+    Doctor,
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("TABWIRE_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+
+    let mut argv: Vec<String> = std::env::args().collect();
+    let categories = match take_category_flags(&mut argv) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("tabwire: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let cli = Cli::parse_from(argv);
+    match run(cli, categories) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("tabwire: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(
+    cli: Cli,
+    categories: std::collections::HashMap<tabwire::mcp::tool::Category, bool>,
+) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    match cli.command {
+        Cmd::Mcp(mut args) => {
+            args.categories = categories;
+            // Started on the main thread, before the runtime runs: the browser's life is
+            // tied to the thread that starts it.
+            let launched = if args.launches_browser() {
+                Some(tabwire::launch::LaunchedBrowser::start(&args)?)
+            } else {
+                None
+            };
+            let result = runtime.block_on(tabwire::mcp::run(args, launched.as_ref()));
+            drop(launched);
+            result?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::NativeHost { origin, rest: _ } => {
+            runtime.block_on(tabwire::native_host::run(&origin))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Install(args) => {
+            tabwire::install::run(args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Doctor => {
+            let healthy = runtime.block_on(tabwire::doctor::run())?;
+            Ok(if healthy {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+    }
+}

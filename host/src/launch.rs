@@ -1,0 +1,208 @@
+//! `tabwire mcp --launch`: a dedicated Chromium with the tabwire extension loaded.
+//!
+//! The launched browser gets a profile of its own (a temporary one, deleted on exit,
+//! unless `--userDataDir` names one), the built extension via `--load-extension`, and a
+//! native-host registration inside that profile whose wrapper points the relay at a
+//! private socket. So a launched session never meets the user's own browser or another
+//! agent's launched browser.
+//!
+//! The browser runs in its own process group and is told to die with us
+//! (`PR_SET_PDEATHSIG` on Linux); on exit the whole group is terminated and the
+//! temporary folders removed, so nothing is left behind.
+//!
+//! Branded Google Chrome 137 and later ignores `--load-extension`; use Chromium (or
+//! install the extension into Chrome normally and run `tabwire mcp` without --launch).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+
+use crate::mcp::config::McpArgs;
+use crate::paths;
+
+/// Browser executables tried, in order, when `--executablePath` is not given.
+const CANDIDATES: &[&str] = &[
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "microsoft-edge",
+    "brave-browser",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+];
+
+/// A running browser that tabwire started, and the folders it made for it.
+pub struct LaunchedBrowser {
+    child: Child,
+    /// The relay socket the launched browser's native host listens on.
+    pub socket: PathBuf,
+    // Dropped (and so deleted) after the browser is stopped: see `Drop`.
+    _session_dir: tempfile::TempDir,
+    _profile_dir: Option<tempfile::TempDir>,
+}
+
+impl LaunchedBrowser {
+    /// Starts the browser. Call from the main thread: Linux ties the browser's life to
+    /// the thread that started it.
+    pub fn start(args: &McpArgs) -> anyhow::Result<Self> {
+        let executable = find_executable(args.executable_path.as_deref())?;
+        let extension = match &args.extension_dir {
+            Some(dir) => dir.clone(),
+            None => paths::extension_dir().context(
+                "cannot find the built tabwire extension: run scripts/build (or pass \
+                 --extensionDir=<dir>, or set TABWIRE_EXTENSION_DIR)",
+            )?,
+        };
+        if !extension.join("manifest.json").is_file() {
+            bail!(
+                "{} is not a built tabwire extension (no manifest.json): run scripts/build",
+                extension.display()
+            );
+        }
+        let extension = extension.canonicalize()?;
+
+        let session_dir = tempfile::Builder::new().prefix("tabwire-").tempdir()?;
+        let socket = session_dir.path().join("relay.sock");
+        let (profile, profile_dir) = match &args.user_data_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+                (dir.clone(), None)
+            }
+            None => {
+                let temp = tempfile::Builder::new()
+                    .prefix("tabwire-profile-")
+                    .tempdir()?;
+                (temp.path().to_path_buf(), Some(temp))
+            }
+        };
+        let exe = std::env::current_exe().context("cannot locate the tabwire binary")?;
+        paths::write_native_host_registration(
+            &profile.join("NativeMessagingHosts"),
+            session_dir.path(),
+            &exe,
+            Some(&socket),
+        )
+        .context("cannot register the native host in the launched profile")?;
+
+        let mut command = Command::new(&executable);
+        command
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--load-extension={}", extension.display()))
+            .arg(format!(
+                "--disable-extensions-except={}",
+                extension.display()
+            ))
+            .arg("--no-first-run")
+            .arg("--no-default-browser-check");
+        if args.headless {
+            command.arg("--headless");
+        }
+        command
+            .args(&args.chrome_args)
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        die_with_parent(&mut command);
+        let child = command
+            .spawn()
+            .with_context(|| format!("cannot start {}", executable.display()))?;
+        tracing::info!(pid = child.id(), browser = %executable.display(), "launched browser");
+        Ok(Self {
+            child,
+            socket,
+            _session_dir: session_dir,
+            _profile_dir: profile_dir,
+        })
+    }
+
+    /// Whether the browser process has exited.
+    pub fn has_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Stops the browser and everything it started: a polite request first, then force.
+    fn stop(&mut self) {
+        if self.has_exited() {
+            return;
+        }
+        let group = self.child.id() as i32;
+        signal_group(group, libc::SIGTERM);
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < deadline {
+            if self.has_exited() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Helpers left in the group (renderers, the native host) go too.
+        signal_group(group, libc::SIGKILL);
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for LaunchedBrowser {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Sends `signal` to every process of a process group.
+fn signal_group(group: i32, signal: i32) {
+    // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
+    unsafe {
+        libc::kill(-group, signal);
+    }
+}
+
+/// Puts the child in a new process group and, on Linux, has it killed if we die.
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+    #[cfg(target_os = "linux")]
+    // SAFETY: the closure runs in the forked child before exec and only makes an
+    // async-signal-safe system call.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+}
+
+/// The browser to launch: the given path, else the first candidate found.
+fn find_executable(given: Option<&Path>) -> anyhow::Result<PathBuf> {
+    if let Some(path) = given {
+        if path.is_file() {
+            return Ok(path.to_path_buf());
+        }
+        bail!("--executablePath {} does not exist", path.display());
+    }
+    for candidate in CANDIDATES {
+        let path = Path::new(candidate);
+        if path.is_absolute() {
+            if path.is_file() {
+                return Ok(path.to_path_buf());
+            }
+        } else if let Some(found) = which(candidate) {
+            return Ok(found);
+        }
+    }
+    bail!(
+        "no Chromium-based browser found on PATH (tried {}). Install Chromium \
+         (e.g. `apt-get install chromium`) or pass --executablePath=<path>",
+        CANDIDATES.join(", ")
+    )
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}

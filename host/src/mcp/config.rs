@@ -1,0 +1,146 @@
+//! `tabwire mcp`'s command-line switches.
+//!
+//! Flag names follow Chrome DevTools for Agents wherever it has one, so an agent
+//! configuration written for it carries over by changing the command. Category switches
+//! (`--category<Name>=true|false`) are generated from [`Category::ALL`] rather than
+//! spelled out one by one, so adding a category adds its flag.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use super::tool::Category;
+
+/// Options of `tabwire mcp`.
+#[derive(Debug, Default, Clone, clap::Args)]
+pub struct McpArgs {
+    /// Start a dedicated Chromium with the tabwire extension loaded, instead of
+    /// connecting to the user's own browser. Implied by any of the browser flags below.
+    #[arg(long)]
+    pub launch: bool,
+    /// Run the launched browser without a window.
+    #[arg(long)]
+    pub headless: bool,
+    /// The Chrome/Chromium executable to launch (default: found on PATH).
+    #[arg(long = "executablePath", value_name = "PATH")]
+    pub executable_path: Option<PathBuf>,
+    /// An extra command-line flag for the launched browser (repeatable), e.g.
+    /// `--chromeArg=--no-sandbox`.
+    #[arg(long = "chromeArg", value_name = "FLAG", allow_hyphen_values = true)]
+    pub chrome_args: Vec<String>,
+    /// The profile directory of the launched browser, kept after exit. Default: a
+    /// fresh temporary profile, deleted on exit.
+    #[arg(long = "userDataDir", value_name = "DIR")]
+    pub user_data_dir: Option<PathBuf>,
+    /// Use a fresh temporary profile deleted on exit (the default for --launch; kept
+    /// for compatibility). Conflicts with --userDataDir.
+    #[arg(long, conflicts_with = "user_data_dir")]
+    pub isolated: bool,
+    /// The built extension folder to load into the launched browser (default: found
+    /// next to the tabwire binary, or `dist/extension` of the source tree).
+    #[arg(long = "extensionDir", value_name = "DIR")]
+    pub extension_dir: Option<PathBuf>,
+    /// Which categories are switched on or off (from `--category<Name>=…`).
+    #[arg(skip)]
+    pub categories: HashMap<Category, bool>,
+}
+
+impl McpArgs {
+    /// Whether the server starts its own browser.
+    pub fn launches_browser(&self) -> bool {
+        self.launch
+            || self.headless
+            || self.executable_path.is_some()
+            || !self.chrome_args.is_empty()
+            || self.user_data_dir.is_some()
+            || self.isolated
+    }
+}
+
+/// Takes every `--category<Name>[=true|false]` out of `args`, returning the switches.
+///
+/// Done before clap parses the rest, because the flag names are generated from
+/// [`Category::ALL`]. An unknown category or value is an error naming the valid ones.
+pub fn take_category_flags(args: &mut Vec<String>) -> Result<HashMap<Category, bool>, String> {
+    let mut switches = HashMap::new();
+    let mut rest = Vec::with_capacity(args.len());
+    for arg in args.drain(..) {
+        let Some(flag) = arg.strip_prefix("--category") else {
+            rest.push(arg);
+            continue;
+        };
+        let (name, value) = flag.split_once('=').unwrap_or((flag, "true"));
+        let category = Category::ALL
+            .into_iter()
+            .find(|c| c.flag_name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                let names: Vec<String> = Category::ALL
+                    .iter()
+                    .map(|c| format!("--category{}", c.flag_name()))
+                    .collect();
+                format!(
+                    "unknown category flag `{arg}`; the categories are: {}",
+                    names.join(", ")
+                )
+            })?;
+        let on = match value {
+            "true" => true,
+            "false" => false,
+            other => {
+                return Err(format!(
+                    "`{arg}`: expected true or false after `=`, not `{other}`"
+                ))
+            }
+        };
+        switches.insert(category, on);
+    }
+    *args = rest;
+    Ok(switches)
+}
+
+/// Help text listing the category switches and their defaults.
+pub fn category_help() -> String {
+    let mut help = String::from("Categories (switch with --category<Name>=true|false):\n");
+    for c in Category::ALL {
+        help.push_str(&format!(
+            "  --category{:<24} default {}\n",
+            c.flag_name(),
+            c.enabled_by_default()
+        ));
+    }
+    help
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn category_flags_are_taken_out_and_parsed() {
+        let mut a = args(&[
+            "mcp",
+            "--categoryExperimentalThirdParty=true",
+            "--headless",
+            "--categoryDebugging=false",
+        ]);
+        let switches = take_category_flags(&mut a).unwrap();
+        assert_eq!(a, args(&["mcp", "--headless"]));
+        assert_eq!(switches[&Category::ExperimentalThirdParty], true);
+        assert_eq!(switches[&Category::Debugging], false);
+    }
+
+    #[test]
+    fn unknown_category_names_the_valid_ones() {
+        let err = take_category_flags(&mut args(&["--categoryNope=true"])).unwrap_err();
+        assert!(err.contains("--categoryExperimentalThirdParty"), "{err}");
+    }
+
+    #[test]
+    fn bad_value_is_refused() {
+        let err = take_category_flags(&mut args(&["--categoryDebugging=yes"])).unwrap_err();
+        assert!(err.contains("true or false"), "{err}");
+    }
+}

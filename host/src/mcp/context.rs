@@ -1,0 +1,172 @@
+//! What a tool handler may use: the browser, the agent's session, and its page.
+//!
+//! Handlers get a narrow [`ToolContext`] rather than the whole server, so what a tool
+//! can touch is visible at a glance. The browser is behind the [`Browser`] trait so the
+//! pipeline and tools are unit-tested with a fake; in the product it is the
+//! [`crate::link::Link`] to the relay.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tabwire_shared::{Command, DialogInfo, Event, Reply, TabId, TabInfo, WireError};
+
+use super::tool::BoxFuture;
+use super::ToolError;
+
+/// Carries commands to the extension and brings back its replies.
+pub trait Browser: Send + Sync {
+    /// Sends one command and awaits its reply, bounded in time.
+    fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>>;
+}
+
+/// How long to wait for a reply: the command's own time limit plus room for the trip.
+pub fn reply_timeout(command: &Command) -> Duration {
+    let own = match command {
+        Command::NewTab { timeout_ms, .. }
+        | Command::Navigate { timeout_ms, .. }
+        | Command::Evaluate { timeout_ms, .. } => *timeout_ms,
+        Command::ListTabs | Command::ActivateTab { .. } | Command::CloseTab { .. } => 10_000,
+    };
+    Duration::from_millis(own.saturating_add(5_000))
+}
+
+/// One agent's state: which page it works on, which pages have dialogs open, and the
+/// locks that keep two calls from acting on the same page at once.
+#[derive(Default)]
+pub struct Session {
+    selected: Mutex<Option<TabId>>,
+    dialogs: Mutex<HashMap<TabId, DialogInfo>>,
+    page_locks: Mutex<HashMap<TabId, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Session {
+    /// The page the agent selected, if it selected one that still exists.
+    pub fn selected(&self) -> Option<TabId> {
+        *lock(&self.selected)
+    }
+
+    /// Makes `tab` the page that page tools act on by default.
+    pub fn select(&self, tab: TabId) {
+        *lock(&self.selected) = Some(tab);
+    }
+
+    /// The dialog open in `tab`, if any.
+    pub fn dialog(&self, tab: TabId) -> Option<DialogInfo> {
+        lock(&self.dialogs).get(&tab).cloned()
+    }
+
+    /// The lock that serialises calls on `tab`.
+    pub fn page_lock(&self, tab: TabId) -> Arc<tokio::sync::Mutex<()>> {
+        lock(&self.page_locks).entry(tab).or_default().clone()
+    }
+
+    /// Brings the session up to date with something that happened in the browser.
+    pub fn observe(&self, event: &Event) {
+        match event {
+            Event::DialogOpened { tab_id, dialog } => {
+                lock(&self.dialogs).insert(*tab_id, dialog.clone());
+            }
+            Event::DialogClosed { tab_id } | Event::TabDetached { tab_id, .. } => {
+                lock(&self.dialogs).remove(tab_id);
+            }
+            Event::TabClosed { tab_id } => {
+                lock(&self.dialogs).remove(tab_id);
+                lock(&self.page_locks).remove(tab_id);
+                let mut selected = lock(&self.selected);
+                if *selected == Some(*tab_id) {
+                    *selected = None;
+                }
+            }
+            Event::BrowserDisconnected { .. } => {
+                // Tab ids do not survive the browser; neither does anything keyed by them.
+                lock(&self.dialogs).clear();
+                lock(&self.page_locks).clear();
+                *lock(&self.selected) = None;
+            }
+            Event::BrowserConnected { .. } => {}
+        }
+    }
+
+    /// Refreshes the known dialogs from a full tab list (the source of truth).
+    pub fn observe_tabs(&self, tabs: &[TabInfo]) {
+        let mut dialogs = lock(&self.dialogs);
+        dialogs.clear();
+        for tab in tabs {
+            if let Some(dialog) = &tab.dialog {
+                dialogs.insert(tab.id, dialog.clone());
+            }
+        }
+        let mut selected = lock(&self.selected);
+        if let Some(id) = *selected {
+            if !tabs.iter().any(|t| t.id == id) {
+                *selected = None;
+            }
+        }
+    }
+}
+
+/// What a handler gets: the browser, the session and (for page tools) its page.
+#[derive(Clone)]
+pub struct ToolContext {
+    /// The connection to the extension.
+    pub browser: Arc<dyn Browser>,
+    /// The agent's state.
+    pub session: Arc<Session>,
+    /// The page a page-scoped tool acts on, resolved by the pipeline.
+    pub page: Option<TabId>,
+}
+
+impl ToolContext {
+    /// The page a page-scoped tool acts on.
+    pub fn page(&self) -> Result<TabId, ToolError> {
+        self.page
+            .ok_or_else(|| ToolError::new("This tool needs a page, and none is selected."))
+    }
+
+    /// Sends a command to the browser.
+    pub async fn call(&self, command: Command) -> Result<Reply, ToolError> {
+        Ok(self.browser.call(command).await?)
+    }
+
+    /// Every tab of every normal window.
+    pub async fn list_tabs(&self) -> Result<Vec<TabInfo>, ToolError> {
+        match self.call(Command::ListTabs).await? {
+            Reply::Tabs { tabs } => {
+                self.session.observe_tabs(&tabs);
+                Ok(tabs)
+            }
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// The page a tool acts on when the agent named none: the selected page, else the
+    /// user's active tab ("what I'm looking at"), which then becomes selected.
+    pub async fn default_page(&self) -> Result<TabId, ToolError> {
+        if let Some(tab) = self.session.selected() {
+            return Ok(tab);
+        }
+        let tabs = self.list_tabs().await?;
+        let tab = tabs
+            .iter()
+            .find(|t| t.user_active)
+            .or_else(|| tabs.first())
+            .ok_or_else(|| {
+                ToolError::new("The browser has no open page. Open one with new_page.")
+            })?;
+        self.session.select(tab.id);
+        Ok(tab.id)
+    }
+}
+
+/// The error for a reply of the wrong kind: a protocol bug, not the agent's fault.
+pub fn unexpected(reply: &Reply) -> ToolError {
+    ToolError::new(format!(
+        "The extension sent an unexpected reply ({reply:?}). This is a tabwire bug; \
+         make sure the extension and the tabwire binary are the same version."
+    ))
+}

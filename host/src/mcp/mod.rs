@@ -1,0 +1,138 @@
+//! `tabwire mcp`: the MCP server an agent talks to over stdio.
+//!
+//! - [`tool`]: what a tool is (a declarative spec, typed params, a handler);
+//!   [`tools`] holds them, one file per category; [`registry`] lists the enabled ones.
+//! - [`pipeline`]: the one path every call takes (argument checks, page resolution,
+//!   per-page serialisation, dialog guard, handler, render).
+//! - [`response`]: handler markers and the one renderer (text and
+//!   `structuredContent` from the same data).
+//! - [`context`]: what handlers may touch: the browser, the agent's session, its page.
+//! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
+
+pub mod config;
+pub mod context;
+pub mod pipeline;
+pub mod registry;
+pub mod response;
+pub mod schema;
+pub mod server;
+pub mod tool;
+pub mod tools;
+
+use tabwire_shared::WireError;
+
+/// A tool failure, worded for the agent: what went wrong, then what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ToolError {
+    /// The text the agent reads.
+    pub message: String,
+}
+
+impl ToolError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+}
+
+impl From<WireError> for ToolError {
+    fn from(e: WireError) -> Self {
+        Self { message: e.message }
+    }
+}
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use tabwire_shared::{ClientHello, Command, Reply};
+
+use crate::launch::LaunchedBrowser;
+use crate::link::Link;
+use config::McpArgs;
+use context::{Browser, Session};
+use registry::Registry;
+use server::TabwireServer;
+use tool::BoxFuture;
+
+/// How long a call waits for a browser to connect before telling the agent what to do.
+/// A launched browser is given longer: it is starting up.
+fn connect_wait(launched: bool) -> Duration {
+    Duration::from_secs(if launched { 30 } else { 5 })
+}
+
+/// The relay link, seen by tools as the [`Browser`].
+struct LinkBrowser {
+    link: Link,
+    connect_wait: Duration,
+}
+
+impl Browser for LinkBrowser {
+    fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
+        Box::pin(async move {
+            let timeout = context::reply_timeout(&command);
+            self.link.call(command, self.connect_wait, timeout).await
+        })
+    }
+}
+
+/// Serves MCP on stdin/stdout until the agent disconnects or a signal arrives.
+///
+/// `launched` is the browser started for `--launch` (already running); it is stopped,
+/// and its folders removed, when this returns and the caller drops it.
+pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::Result<()> {
+    let socket = match launched {
+        Some(browser) => browser.socket.clone(),
+        None => crate::paths::socket_path()?,
+    };
+    let link = Link::spawn(
+        socket,
+        ClientHello {
+            client_name: "agent".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+    );
+    let session = Arc::new(Session::default());
+    let mut events = link.subscribe();
+    let observer = session.clone();
+    tokio::spawn(async move {
+        loop {
+            match events.recv().await {
+                Ok(event) => observer.observe(&event),
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            }
+        }
+    });
+    let browser = Arc::new(LinkBrowser {
+        link,
+        connect_wait: connect_wait(launched.is_some()),
+    });
+    let server = TabwireServer::new(Registry::new(&args.categories), browser, session);
+    let service = server.serve(rmcp::transport::stdio()).await?;
+    tokio::select! {
+        quit = service.waiting() => { tracing::debug!(?quit, "MCP session ended"); }
+        _ = shutdown_signal() => { tracing::info!("signal received, shutting down"); }
+    }
+    Ok(())
+}
+
+/// Resolves on SIGINT, SIGTERM or SIGHUP (never, if they cannot be watched).
+async fn shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut int), Ok(mut term), Ok(mut hup)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = int.recv() => {}
+        _ = term.recv() => {}
+        _ = hup.recv() => {}
+    }
+}

@@ -1,0 +1,354 @@
+//! The one path every tool call takes.
+//!
+//! tool lookup → unknown arguments rejected (naming the expected ones) → page resolved
+//! (explicit `pageId`, else the selected page) → calls on that page serialised → refused
+//! while a dialog blocks the page → handler → render. A handler's error does not abort
+//! rendering: the agent gets the error and the page context together.
+
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use serde_json::Value;
+use tabwire_shared::TabId;
+
+use super::context::{Browser, Session, ToolContext};
+use super::registry::Registry;
+use super::response::{render, Response};
+use super::schema::{expected_arguments, PAGE_ID};
+use super::ToolError;
+
+/// Runs one tool call from start to finish. Never fails: every problem becomes a tool
+/// result with `isError` that the agent can read.
+pub async fn call_tool(
+    registry: &Registry,
+    browser: Arc<dyn Browser>,
+    session: Arc<Session>,
+    name: &str,
+    args: Option<JsonObject>,
+) -> CallToolResult {
+    let Some(tool) = registry.get(name) else {
+        let names: Vec<_> = registry.tools().iter().map(|t| t.spec().name).collect();
+        return plain_error(format!(
+            "Unknown tool `{name}`. Available tools: {}.",
+            names.join(", ")
+        ));
+    };
+    let spec = *tool.spec();
+    let args = args.unwrap_or_default();
+
+    let schema = tool.input_schema();
+    let known = schema.get("properties").and_then(Value::as_object);
+    let unknown: Vec<&String> = args
+        .keys()
+        .filter(|k| !known.is_some_and(|p| p.contains_key(k.as_str())))
+        .collect();
+    if !unknown.is_empty() {
+        let unknown: Vec<String> = unknown.iter().map(|k| format!("`{k}`")).collect();
+        let expected = expected_arguments(schema);
+        return plain_error(format!(
+            "Unknown argument{} {} for tool {}. Expected arguments: {}.",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown.join(", "),
+            spec.name,
+            if expected.is_empty() {
+                "none".to_string()
+            } else {
+                expected.join(", ")
+            }
+        ));
+    }
+
+    let mut ctx = ToolContext {
+        browser,
+        session,
+        page: None,
+    };
+    let mut response = Response::default();
+
+    if !spec.page_scoped {
+        let outcome = tool.call(&ctx, args, &mut response).await;
+        return render(spec.name, response, outcome.err(), &ctx).await;
+    }
+
+    let page = match resolve_page(&ctx, &args).await {
+        Ok(page) => page,
+        Err(e) => return render(spec.name, response, Some(e), &ctx).await,
+    };
+    ctx.page = Some(page);
+    let lock = ctx.session.page_lock(page);
+    let _guard = lock.lock().await;
+    let outcome = match ctx.session.dialog(page) {
+        Some(dialog) if spec.blocked_by_dialog => Err(ToolError::new(format!(
+            "Page {page} has an open {} dialog ({:?}) that blocks it. \
+             Call handle_dialog to accept or dismiss it, then retry.",
+            dialog.kind, dialog.message
+        ))),
+        _ => tool.call(&ctx, args, &mut response).await,
+    };
+    render(spec.name, response, outcome.err(), &ctx).await
+}
+
+/// The page a page-scoped call acts on: `pageId` if given, else the selected page.
+async fn resolve_page(ctx: &ToolContext, args: &JsonObject) -> Result<TabId, ToolError> {
+    match args.get(PAGE_ID) {
+        None | Some(Value::Null) => ctx.default_page().await,
+        Some(value) => value.as_i64().ok_or_else(|| {
+            ToolError::new(format!(
+                "`pageId` must be an integer page id from list_pages, not {value}."
+            ))
+        }),
+    }
+}
+
+fn plain_error(message: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::tool::BoxFuture;
+    use serde_json::json;
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    use tabwire_shared::{Command, DialogInfo, ErrorCode, Event, Reply, TabInfo, WireError};
+
+    /// A browser with two tabs that records the commands it gets.
+    #[derive(Default)]
+    struct FakeBrowser {
+        commands: Mutex<Vec<Command>>,
+    }
+
+    fn tab(id: TabId, active: bool) -> TabInfo {
+        TabInfo {
+            id,
+            window_id: 1,
+            url: format!("http://127.0.0.1/{id}"),
+            title: format!("Tab {id}"),
+            user_active: active,
+            dialog: None,
+        }
+    }
+
+    impl Browser for FakeBrowser {
+        fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
+            self.commands.lock().unwrap().push(command.clone());
+            Box::pin(async move {
+                match command {
+                    Command::ListTabs => Ok(Reply::Tabs {
+                        tabs: vec![tab(1, false), tab(2, true)],
+                    }),
+                    Command::Evaluate { tab_id: 99, .. } => Err(WireError::new(
+                        ErrorCode::NoSuchTab,
+                        "No page with id 99. Call list_pages to see the open pages.",
+                    )),
+                    Command::Evaluate { function, .. } if function.contains("throw") => Err(
+                        WireError::new(ErrorCode::PageError, "Error: boom\n    at <anonymous>:1:7"),
+                    ),
+                    Command::Evaluate { args, .. } => Ok(Reply::Value { value: json!(args) }),
+                    _ => Ok(Reply::Done),
+                }
+            })
+        }
+    }
+
+    struct Harness {
+        registry: Registry,
+        browser: Arc<FakeBrowser>,
+        session: Arc<Session>,
+    }
+
+    impl Harness {
+        fn new() -> Self {
+            Self {
+                registry: Registry::new(&HashMap::new()),
+                browser: Arc::new(FakeBrowser::default()),
+                session: Arc::new(Session::default()),
+            }
+        }
+
+        async fn call(&self, name: &str, args: Value) -> CallToolResult {
+            let args = args.as_object().cloned();
+            call_tool(
+                &self.registry,
+                self.browser.clone(),
+                self.session.clone(),
+                name,
+                args,
+            )
+            .await
+        }
+    }
+
+    fn text(result: &CallToolResult) -> String {
+        result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn unknown_argument_lists_expected_names() {
+        let h = Harness::new();
+        let result = h
+            .call("evaluate_script", json!({"function": "() => 1", "fn": 2}))
+            .await;
+        assert_eq!(result.is_error, Some(true));
+        let text = text(&result);
+        assert!(text.contains("Unknown argument `fn`"), "{text}");
+        assert!(text.contains("function (required)"), "{text}");
+        assert!(text.contains("pageId"), "{text}");
+        assert!(
+            h.browser.commands.lock().unwrap().is_empty(),
+            "nothing reached the browser"
+        );
+    }
+
+    #[tokio::test]
+    async fn unknown_tool_lists_available_tools() {
+        let h = Harness::new();
+        let text = text(&h.call("take_screenshotz", json!({})).await);
+        assert!(text.contains("Unknown tool `take_screenshotz`"), "{text}");
+        assert!(text.contains("list_pages"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn page_tools_default_to_the_users_active_tab_and_select_it() {
+        let h = Harness::new();
+        let result = h
+            .call(
+                "evaluate_script",
+                json!({"function": "() => 1", "args": [5]}),
+            )
+            .await;
+        assert_eq!(result.is_error, Some(false), "{}", text(&result));
+        assert_eq!(h.session.selected(), Some(2));
+        let structured = result.structured_content.unwrap();
+        assert_eq!(structured["result"], json!([5]));
+    }
+
+    #[tokio::test]
+    async fn explicit_page_id_wins_and_bad_page_id_is_explained() {
+        let h = Harness::new();
+        let result = h
+            .call(
+                "evaluate_script",
+                json!({"function": "() => 1", "pageId": 99}),
+            )
+            .await;
+        assert_eq!(result.is_error, Some(true));
+        assert!(text(&result).contains("No page with id 99"));
+        let result = h
+            .call(
+                "evaluate_script",
+                json!({"function": "() => 1", "pageId": "x"}),
+            )
+            .await;
+        assert!(text(&result).contains("`pageId` must be an integer"));
+    }
+
+    #[tokio::test]
+    async fn handler_errors_are_rendered_with_context() {
+        let h = Harness::new();
+        let result = h
+            .call("evaluate_script", json!({"function": "() => { throw 1 }"}))
+            .await;
+        assert_eq!(result.is_error, Some(true));
+        let text = text(&result);
+        assert!(text.starts_with("# evaluate_script response"), "{text}");
+        assert!(text.contains("## Error\nError: boom"), "{text}");
+        assert_eq!(
+            result.structured_content.unwrap()["error"],
+            json!("Error: boom\n    at <anonymous>:1:7")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_pending_dialog_blocks_page_tools_and_is_shown() {
+        let h = Harness::new();
+        h.session.select(1);
+        h.session.observe(&Event::DialogOpened {
+            tab_id: 1,
+            dialog: DialogInfo {
+                kind: "alert".into(),
+                message: "hi".into(),
+                default_prompt: None,
+            },
+        });
+        let result = h
+            .call("evaluate_script", json!({"function": "() => 1"}))
+            .await;
+        let text = text(&result);
+        assert_eq!(result.is_error, Some(true));
+        assert!(text.contains("handle_dialog"), "{text}");
+        assert!(text.contains("## Open dialog"), "{text}");
+        assert!(!h
+            .browser
+            .commands
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|c| matches!(c, Command::Evaluate { .. })));
+    }
+
+    #[tokio::test]
+    async fn list_pages_marks_selected_and_active_in_text_and_json() {
+        let h = Harness::new();
+        h.session.select(1);
+        let result = h.call("list_pages", json!({})).await;
+        let text = text(&result);
+        assert!(
+            text.contains("1: Tab 1 <http://127.0.0.1/1> [selected]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("2: Tab 2 <http://127.0.0.1/2> [user's active tab]"),
+            "{text}"
+        );
+        let pages = &result.structured_content.unwrap()["pages"];
+        assert_eq!(pages[0]["selected"], json!(true));
+        assert_eq!(pages[1]["userActive"], json!(true));
+    }
+
+    #[tokio::test]
+    async fn calls_on_the_same_page_are_serialised() {
+        let h = Harness::new();
+        h.session.select(1);
+        let lock = h.session.page_lock(1);
+        let guard = lock.lock().await;
+        let call = h.call("evaluate_script", json!({"function": "() => 1"}));
+        tokio::pin!(call);
+        // While the page is held, the call cannot reach the browser.
+        assert!(
+            tokio::time::timeout(std::time::Duration::from_millis(50), &mut call)
+                .await
+                .is_err()
+        );
+        assert!(h.browser.commands.lock().unwrap().is_empty());
+        drop(guard);
+        let result = call.await;
+        assert_eq!(result.is_error, Some(false));
+    }
+
+    #[tokio::test]
+    async fn select_page_refuses_an_unknown_page() {
+        let h = Harness::new();
+        let result = h.call("select_page", json!({"pageId": 7})).await;
+        assert!(text(&result).contains("No page with id 7. Open pages: 1, 2"));
+        assert_eq!(h.session.selected(), None);
+    }
+
+    #[tokio::test]
+    async fn navigate_needs_a_url_for_type_url() {
+        let h = Harness::new();
+        let result = h.call("navigate_page", json!({"type": "url"})).await;
+        assert!(text(&result).contains("needs a `url`"));
+        let result = h.call("navigate_page", json!({"type": "sideways"})).await;
+        assert!(
+            text(&result).contains("Invalid arguments for navigate_page"),
+            "{}",
+            text(&result)
+        );
+    }
+}

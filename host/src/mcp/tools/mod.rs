@@ -1,0 +1,7 @@
+//! The tools, one file per category; one unit struct per tool.
+
+pub mod pages;
+pub mod script;
+
+/// Default time limit for loads and scripts, in milliseconds.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;

@@ -1,0 +1,295 @@
+//! Navigation: listing, selecting, opening, navigating and closing pages.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tabwire_shared::{Command, Navigation, Reply, TabId, TabInfo};
+
+use super::DEFAULT_TIMEOUT_MS;
+use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::response::Response;
+use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::ToolError;
+
+/// Takes no arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+fn expect_tab(reply: Reply) -> Result<TabInfo, ToolError> {
+    match reply {
+        Reply::Tab { tab } => Ok(tab),
+        other => Err(unexpected(&other)),
+    }
+}
+
+/// `list_pages`
+pub struct ListPages;
+
+impl Tool for ListPages {
+    type Params = NoParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "list_pages",
+        description: "Lists the pages (tabs) open in the browser, with their pageId, title and \
+            URL. Marks the page selected for page tools and the tab the user is looking at.",
+        category: Category::Navigation,
+        read_only: true,
+        page_scoped: false,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        _: &ToolContext,
+        _: NoParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        response.include_pages();
+        Ok(())
+    }
+}
+
+/// Arguments of `select_page`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SelectPageParams {
+    /// The page to select, a pageId from list_pages.
+    page_id: TabId,
+    /// Also bring the page to the front of its window (the user will see it).
+    #[serde(default)]
+    bring_to_front: bool,
+}
+
+/// `select_page`
+pub struct SelectPage;
+
+impl Tool for SelectPage {
+    type Params = SelectPageParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "select_page",
+        description: "Selects the page that page tools act on from now on.",
+        category: Category::Navigation,
+        read_only: true,
+        page_scoped: false,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        params: SelectPageParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let tabs = ctx.list_tabs().await?;
+        if !tabs.iter().any(|t| t.id == params.page_id) {
+            let ids: Vec<String> = tabs.iter().map(|t| t.id.to_string()).collect();
+            return Err(ToolError::new(format!(
+                "No page with id {}. Open pages: {}. Call list_pages for details.",
+                params.page_id,
+                ids.join(", ")
+            )));
+        }
+        if params.bring_to_front {
+            ctx.call(Command::ActivateTab {
+                tab_id: params.page_id,
+            })
+            .await?;
+        }
+        ctx.session.select(params.page_id);
+        response.line(format!("Selected page {}.", params.page_id));
+        response.include_pages();
+        Ok(())
+    }
+}
+
+/// Arguments of `new_page`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NewPageParams {
+    /// The URL to open.
+    url: String,
+    /// Open the page without switching the user's view to it.
+    #[serde(default)]
+    background: bool,
+    /// How long to wait for the page to load, in milliseconds (default 30000).
+    timeout: Option<u64>,
+}
+
+/// `new_page`
+pub struct NewPage;
+
+impl Tool for NewPage {
+    type Params = NewPageParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "new_page",
+        description: "Opens a new page (tab) at a URL, waits for it to load and selects it.",
+        category: Category::Navigation,
+        read_only: false,
+        page_scoped: false,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        params: NewPageParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let reply = ctx
+            .call(Command::NewTab {
+                url: params.url,
+                background: params.background,
+                timeout_ms: params.timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+            })
+            .await?;
+        let tab = expect_tab(reply)?;
+        ctx.session.select(tab.id);
+        response.line(format!("Opened page {} at {}.", tab.id, tab.url));
+        response.include_pages();
+        Ok(())
+    }
+}
+
+/// How `navigate_page` moves.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum NavigationType {
+    /// Go to `url`.
+    Url,
+    /// One step back in history.
+    Back,
+    /// One step forward in history.
+    Forward,
+    /// Reload the page.
+    Reload,
+}
+
+impl NavigationType {
+    /// The name the agent uses for it.
+    fn as_str(self) -> &'static str {
+        match self {
+            NavigationType::Url => "url",
+            NavigationType::Back => "back",
+            NavigationType::Forward => "forward",
+            NavigationType::Reload => "reload",
+        }
+    }
+}
+
+/// Arguments of `navigate_page`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NavigatePageParams {
+    /// `url` (the default when a url is given), `back`, `forward` or `reload`.
+    #[serde(rename = "type")]
+    kind: Option<NavigationType>,
+    /// Where to go, for type `url`.
+    url: Option<String>,
+    /// For `reload`: bypass the cache.
+    #[serde(default)]
+    ignore_cache: bool,
+    /// How long to wait for the load, in milliseconds (default 30000).
+    timeout: Option<u64>,
+}
+
+/// `navigate_page`
+pub struct NavigatePage;
+
+impl Tool for NavigatePage {
+    type Params = NavigatePageParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "navigate_page",
+        description: "Navigates the selected page to a URL, back, forward, or reloads it, and \
+            waits for the load.",
+        category: Category::Navigation,
+        read_only: false,
+        page_scoped: true,
+        blocked_by_dialog: true,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        params: NavigatePageParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let tab_id = ctx.page()?;
+        let kind = params.kind.unwrap_or(if params.url.is_some() {
+            NavigationType::Url
+        } else {
+            NavigationType::Reload
+        });
+        let to = match (kind, params.url) {
+            (NavigationType::Url, Some(url)) => Navigation::Url { url },
+            (NavigationType::Url, None) => {
+                return Err(ToolError::new(
+                    "navigate_page with type `url` needs a `url` argument.",
+                ))
+            }
+            (other, Some(_)) => {
+                return Err(ToolError::new(format!(
+                    "`url` only applies to type `url`, not `{}`. Drop it, or set type to `url`.",
+                    other.as_str()
+                )))
+            }
+            (NavigationType::Back, None) => Navigation::Back,
+            (NavigationType::Forward, None) => Navigation::Forward,
+            (NavigationType::Reload, None) => Navigation::Reload {
+                ignore_cache: params.ignore_cache,
+            },
+        };
+        let reply = ctx
+            .call(Command::Navigate {
+                tab_id,
+                to,
+                timeout_ms: params.timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+            })
+            .await?;
+        let tab = expect_tab(reply)?;
+        response.line(format!("Page {} is now at {}.", tab.id, tab.url));
+        response.include_pages();
+        Ok(())
+    }
+}
+
+/// Arguments of `close_page`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClosePageParams {
+    /// The page to close, a pageId from list_pages. The last open page cannot be closed.
+    page_id: TabId,
+}
+
+/// `close_page`
+pub struct ClosePage;
+
+impl Tool for ClosePage {
+    type Params = ClosePageParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "close_page",
+        description: "Closes a page by its pageId. The last open page cannot be closed.",
+        category: Category::Navigation,
+        read_only: false,
+        page_scoped: false,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        params: ClosePageParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let lock = ctx.session.page_lock(params.page_id);
+        let _guard = lock.lock().await;
+        ctx.call(Command::CloseTab {
+            tab_id: params.page_id,
+        })
+        .await?;
+        ctx.session.observe(&tabwire_shared::Event::TabClosed {
+            tab_id: params.page_id,
+        });
+        response.line(format!("Closed page {}.", params.page_id));
+        response.include_pages();
+        Ok(())
+    }
+}

@@ -1,0 +1,65 @@
+//! Debugging: running JavaScript in the page.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+use tabwire_shared::{Command, Reply};
+
+use super::DEFAULT_TIMEOUT_MS;
+use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::response::Response;
+use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::ToolError;
+
+/// Arguments of `evaluate_script`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EvaluateScriptParams {
+    /// A JavaScript function declaration to run in the page, e.g. `() => document.title`
+    /// or `async (a, b) => a + b`. Its return value must be JSON-serialisable.
+    function: String,
+    /// Arguments passed to the function, as JSON values.
+    #[serde(default)]
+    args: Vec<Value>,
+    /// How long the function may run, in milliseconds (default 30000).
+    timeout: Option<u64>,
+}
+
+/// `evaluate_script`
+pub struct EvaluateScript;
+
+impl Tool for EvaluateScript {
+    type Params = EvaluateScriptParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "evaluate_script",
+        description: "Runs a JavaScript function in the selected page and returns its result as \
+            JSON. Promises are awaited. Use it to read state the page holds or to act on it.",
+        category: Category::Debugging,
+        read_only: false,
+        page_scoped: true,
+        blocked_by_dialog: true,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        params: EvaluateScriptParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let reply = ctx
+            .call(Command::Evaluate {
+                tab_id: ctx.page()?,
+                function: params.function,
+                args: params.args,
+                timeout_ms: params.timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+            })
+            .await?;
+        match reply {
+            Reply::Value { value } => {
+                response.set_script_result(value);
+                Ok(())
+            }
+            other => Err(unexpected(&other)),
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! The end-to-end harness: a fixture server on 127.0.0.1, and `tabwire mcp --launch`
+//! driven as an agent would drive it, over MCP on stdio.
+//!
+//! Each [`Agent`] launches its own headless Chromium with a fresh profile, the real
+//! extension and the real native host. Every wait is bounded and fails with a message
+//! that says what was being waited for; nothing sleeps to synchronise.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ClientInfo};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+use tokio::process::{Child, Command};
+
+/// Longest any single MCP call may take in a test before it counts as hung.
+pub const CALL_LIMIT: Duration = Duration::from_secs(60);
+
+/// The flags a headless Chromium needs on these machines (root, closed network).
+pub const BROWSER_FLAGS: &[&str] = &[
+    "--chromeArg=--no-sandbox",
+    "--chromeArg=--disable-gpu",
+    "--chromeArg=--disable-quic",
+    "--chromeArg=--disable-background-networking",
+    "--chromeArg=--disable-component-update",
+    "--chromeArg=--disable-sync",
+];
+
+/// The fixture pages, served once per test binary on an ephemeral loopback port.
+pub fn fixtures() -> &'static str {
+    static BASE: OnceLock<String> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let server = tiny_http::Server::http("127.0.0.1:0").expect("bind fixture server");
+        let port = server.server_addr().to_ip().expect("ip listener").port();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+        std::thread::spawn(move || {
+            for request in server.incoming_requests() {
+                let path = request
+                    .url()
+                    .split('?')
+                    .next()
+                    .unwrap_or("/")
+                    .trim_start_matches('/');
+                let file = root.join(if path.is_empty() { "index.html" } else { path });
+                let response = match std::fs::read(&file) {
+                    Ok(bytes) => {
+                        let kind = match file.extension().and_then(|e| e.to_str()) {
+                            Some("html") => "text/html; charset=utf-8",
+                            Some("js") => "text/javascript",
+                            Some("json") => "application/json",
+                            _ => "application/octet-stream",
+                        };
+                        tiny_http::Response::from_data(bytes).with_header(
+                            tiny_http::Header::from_bytes("Content-Type", kind).expect("header"),
+                        )
+                    }
+                    Err(_) => tiny_http::Response::from_string("not found").with_status_code(404),
+                };
+                let _ = request.respond(response);
+            }
+        });
+        format!("http://127.0.0.1:{port}")
+    })
+}
+
+/// A fixture page's URL.
+pub fn page(name: &str) -> String {
+    format!("{}/{name}", fixtures())
+}
+
+fn tabwire_exe() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_tabwire"))
+}
+
+fn extension_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../dist/extension");
+    assert!(
+        dir.join("manifest.json").is_file(),
+        "the extension is not built at {}: run scripts/build first",
+        dir.display()
+    );
+    dir
+}
+
+/// An agent's session: a `tabwire mcp` process and the MCP client talking to it.
+pub struct Agent {
+    client: Option<RunningService<RoleClient, ClientInfo>>,
+    child: Child,
+    /// The server's stderr, kept for failure messages.
+    pub stderr_path: PathBuf,
+    _stderr_dir: tempfile::TempDir,
+}
+
+impl Agent {
+    /// Starts `tabwire mcp --launch --headless` with these extra arguments.
+    pub async fn launch(extra: &[&str]) -> Agent {
+        let mut args = vec!["mcp", "--launch", "--headless"];
+        args.extend_from_slice(BROWSER_FLAGS);
+        args.extend_from_slice(extra);
+        Agent::start(&args, &[]).await
+    }
+
+    /// Starts `tabwire` with exactly these arguments and extra environment.
+    pub async fn start(args: &[&str], env: &[(&str, &str)]) -> Agent {
+        let stderr_dir = tempfile::tempdir().expect("temp dir");
+        let stderr_path = stderr_dir.path().join("stderr.log");
+        let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
+        let mut command = Command::new(tabwire_exe());
+        command
+            .args(args)
+            .env("TABWIRE_EXTENSION_DIR", extension_dir())
+            .env("TABWIRE_LOG", "info")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .kill_on_drop(true);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let mut child = command.spawn().expect("spawn tabwire");
+        let stdout = child.stdout.take().expect("stdout");
+        let stdin = child.stdin.take().expect("stdin");
+        let info = ClientInfo::default();
+        let client = tokio::time::timeout(CALL_LIMIT, info.serve((stdout, stdin)))
+            .await
+            .expect("MCP initialize timed out")
+            .expect("MCP initialize failed");
+        Agent {
+            client: Some(client),
+            child,
+            stderr_path,
+            _stderr_dir: stderr_dir,
+        }
+    }
+
+    fn client(&self) -> &RunningService<RoleClient, ClientInfo> {
+        self.client.as_ref().expect("client is open")
+    }
+
+    /// The server's log so far, for assertion messages.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.stderr_path).unwrap_or_default()
+    }
+
+    /// Names of the tools the server offers.
+    pub async fn tool_names(&self) -> Vec<String> {
+        let tools = tokio::time::timeout(CALL_LIMIT, self.client().list_all_tools())
+            .await
+            .expect("tools/list timed out")
+            .expect("tools/list failed");
+        tools.into_iter().map(|t| t.name.to_string()).collect()
+    }
+
+    /// Calls a tool and returns its result, whatever it is.
+    pub async fn call(&self, name: &str, args: Value) -> Reply {
+        let mut params = CallToolRequestParams::new(name.to_string());
+        if let Value::Object(map) = args {
+            params = params.with_arguments(map);
+        }
+        let result = tokio::time::timeout(CALL_LIMIT, self.client().call_tool(params))
+            .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "{name} did not answer within {CALL_LIMIT:?}\nserver log:\n{}",
+                    self.log()
+                )
+            })
+            .unwrap_or_else(|e| {
+                panic!(
+                    "{name} failed at the protocol level: {e}\nserver log:\n{}",
+                    self.log()
+                )
+            });
+        Reply::new(name, result)
+    }
+
+    /// Calls a tool that must succeed.
+    pub async fn ok(&self, name: &str, args: Value) -> Reply {
+        let reply = self.call(name, args).await;
+        assert!(
+            !reply.is_error,
+            "{name} failed:\n{}\nserver log:\n{}",
+            reply.text,
+            self.log()
+        );
+        reply
+    }
+
+    /// Calls a tool that must fail, returning its text.
+    pub async fn err(&self, name: &str, args: Value) -> Reply {
+        let reply = self.call(name, args).await;
+        assert!(
+            reply.is_error,
+            "{name} should have failed but said:\n{}",
+            reply.text
+        );
+        reply
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("server is running")
+    }
+
+    /// Closes the agent's side of stdio, as an agent that quits does, and waits for the
+    /// server to exit.
+    pub async fn quit(mut self) -> std::process::ExitStatus {
+        if let Some(client) = self.client.take() {
+            let _ = client.cancel().await;
+        }
+        tokio::time::timeout(Duration::from_secs(20), self.child.wait())
+            .await
+            .expect("tabwire mcp did not exit within 20 s after its client closed")
+            .expect("wait for tabwire mcp")
+    }
+}
+
+/// A tool result, flattened for assertions.
+#[derive(Debug)]
+pub struct Reply {
+    /// The tool called.
+    pub tool: String,
+    /// All text content joined.
+    pub text: String,
+    /// `structuredContent` (null if absent).
+    pub json: Value,
+    /// `isError`.
+    pub is_error: bool,
+}
+
+impl Reply {
+    fn new(tool: &str, result: CallToolResult) -> Self {
+        let text = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+            .collect::<Vec<_>>()
+            .join("\n");
+        Reply {
+            tool: tool.to_string(),
+            text,
+            json: result.structured_content.unwrap_or(Value::Null),
+            is_error: result.is_error.unwrap_or(false),
+        }
+    }
+
+    /// Asserts the text contains `needle`.
+    pub fn says(&self, needle: &str) -> &Self {
+        assert!(
+            self.text.contains(needle),
+            "{} response should contain {needle:?}, got:\n{}",
+            self.tool,
+            self.text
+        );
+        self
+    }
+
+    /// The selected page's id from a response with a page list.
+    pub fn selected_page(&self) -> i64 {
+        self.json["pages"]
+            .as_array()
+            .and_then(|pages| pages.iter().find(|p| p["selected"] == true))
+            .and_then(|p| p["pageId"].as_i64())
+            .unwrap_or_else(|| panic!("no selected page in {}", self.text))
+    }
+}

@@ -1,0 +1,9 @@
+//! End-to-end tests: real headless Chromium, the real extension, the real native host
+//! and relay, `tabwire mcp` driven over stdio by a real MCP client.
+//!
+//! Needs the built extension (`scripts/build`) and Chromium; `scripts/test` does both.
+
+mod harness;
+mod lifecycle;
+mod navigation;
+mod script;

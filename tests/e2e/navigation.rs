@@ -1,0 +1,188 @@
+//! Pages: listing, opening, selecting, navigating and closing them.
+
+use serde_json::json;
+
+use crate::harness::{page, Agent};
+
+#[tokio::test]
+async fn the_first_tools_are_offered_sorted() {
+    let agent = Agent::launch(&[]).await;
+    let names = agent.tool_names().await;
+    for expected in [
+        "close_page",
+        "evaluate_script",
+        "list_pages",
+        "navigate_page",
+        "new_page",
+        "select_page",
+    ] {
+        assert!(
+            names.contains(&expected.to_string()),
+            "{expected} missing from {names:?}"
+        );
+    }
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn open_navigate_back_forward_reload_and_close() {
+    let agent = Agent::launch(&[]).await;
+    let listed = agent.ok("list_pages", json!({})).await;
+    assert_eq!(
+        listed.json["pages"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        listed.text
+    );
+
+    let opened = agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    opened.says("tabwire fixture");
+    let id = opened.selected_page();
+    assert_eq!(opened.json["pages"].as_array().map(Vec::len), Some(2));
+
+    let title = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.title"}),
+        )
+        .await;
+    assert_eq!(title.json["result"], "tabwire fixture");
+
+    agent
+        .ok("navigate_page", json!({"url": page("second.html")}))
+        .await
+        .says("second page");
+    let back = agent.ok("navigate_page", json!({"type": "back"})).await;
+    assert_eq!(
+        back.selected_page(),
+        id,
+        "pageId is stable across navigations"
+    );
+    let url = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => location.pathname"}),
+        )
+        .await;
+    assert_eq!(url.json["result"], "/index.html");
+    agent.ok("navigate_page", json!({"type": "forward"})).await;
+    let url = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => location.pathname"}),
+        )
+        .await;
+    assert_eq!(url.json["result"], "/second.html");
+
+    // A reload gives a new document: state set before it is gone after it.
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => { window.marker = 1 }"}),
+        )
+        .await;
+    agent.ok("navigate_page", json!({"type": "reload"})).await;
+    let marker = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => typeof window.marker"}),
+        )
+        .await;
+    assert_eq!(marker.json["result"], "undefined");
+
+    let listed = agent.ok("list_pages", json!({})).await;
+    let other = listed.json["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["pageId"] != id)
+        .and_then(|p| p["pageId"].as_i64())
+        .expect("the first tab");
+    let closed = agent.ok("close_page", json!({"pageId": other})).await;
+    assert_eq!(
+        closed.json["pages"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        closed.text
+    );
+    agent
+        .err("close_page", json!({"pageId": id}))
+        .await
+        .says("last");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn select_page_switches_where_page_tools_act() {
+    let agent = Agent::launch(&[]).await;
+    let first = agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await
+        .selected_page();
+    let second = agent
+        .ok("new_page", json!({"url": page("second.html")}))
+        .await
+        .selected_page();
+    assert_ne!(first, second);
+    let selected = agent
+        .ok(
+            "select_page",
+            json!({"pageId": first, "bringToFront": true}),
+        )
+        .await;
+    assert_eq!(selected.selected_page(), first);
+    let title = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.title"}),
+        )
+        .await;
+    assert_eq!(title.json["result"], "tabwire fixture");
+    // An explicit pageId acts on another page without changing the selection.
+    let other = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.title", "pageId": second}),
+        )
+        .await;
+    assert_eq!(other.json["result"], "second page");
+    agent
+        .err("select_page", json!({"pageId": 987654}))
+        .await
+        .says("No page with id 987654");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn navigation_errors_say_what_happened() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    // Nothing listens on port 9 of loopback.
+    agent
+        .err("navigate_page", json!({"url": "http://127.0.0.1:9/"}))
+        .await
+        .says("ERR_CONNECTION_REFUSED");
+    agent
+        .err("navigate_page", json!({"type": "url"}))
+        .await
+        .says("needs a `url`");
+    agent
+        .err("navigate_page", json!({"type": "forward"}))
+        .await
+        .says("no next page");
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 1", "pageId": 424242}),
+        )
+        .await
+        .says("No page with id 424242");
+    agent.quit().await;
+}

@@ -1,0 +1,94 @@
+//! evaluate_script: results, errors, time limits.
+
+use serde_json::json;
+
+use crate::harness::{page, Agent};
+
+#[tokio::test]
+async fn scripts_return_json_and_take_arguments() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    let state = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => window.fixtureState"}),
+        )
+        .await;
+    assert_eq!(
+        state.json["result"],
+        json!({"counter": 41, "items": ["a", "b"]})
+    );
+    let sum = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "async (a, b) => a + b", "args": [40, 2]}),
+        )
+        .await;
+    assert_eq!(sum.json["result"], 42);
+    sum.says("```json\n42\n```");
+    let nothing = agent
+        .ok("evaluate_script", json!({"function": "() => undefined"}))
+        .await;
+    assert_eq!(nothing.json["result"], json!(null));
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn bad_scripts_and_bad_arguments_are_explained() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    let thrown = agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => { throw new Error('kaboom') }"}),
+        )
+        .await;
+    thrown.says("kaboom");
+    // The page context comes with the error.
+    assert!(
+        thrown.text.starts_with("# evaluate_script response"),
+        "{}",
+        thrown.text
+    );
+    agent
+        .err("evaluate_script", json!({"function": "() => {"}))
+        .await
+        .says("SyntaxError");
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 1", "script": "x"}),
+        )
+        .await
+        .says("Unknown argument `script`")
+        .says("function (required)");
+    agent
+        .err("evaluate_script", json!({}))
+        .await
+        .says("function");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_script_that_never_finishes_times_out_and_the_server_stays_responsive() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => new Promise(() => {})", "timeout": 500}),
+        )
+        .await
+        .says("500 ms");
+    let after = agent
+        .ok("evaluate_script", json!({"function": "() => 2 * 21"}))
+        .await;
+    assert_eq!(after.json["result"], 42);
+    agent.quit().await;
+}
