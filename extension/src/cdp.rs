@@ -1,0 +1,434 @@
+//! The small, hand-written subset of the Chrome DevTools Protocol the engine uses.
+//!
+//! Each command is a params struct implementing [`CdpCommand`]: its `METHOD` and the
+//! type its result deserialises into. Each event the engine reacts to is a variant of
+//! [`PageEvent`]; every other event is ignored here. Only the fields the engine reads
+//! are declared — serde skips the rest — so Chrome adding fields never breaks us.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A CDP command: its params (this struct), its method name and its result type.
+pub trait CdpCommand: Serialize {
+    /// The CDP method, e.g. `Page.navigate`.
+    const METHOD: &'static str;
+    /// What the command returns.
+    type Returns: DeserializeOwned;
+}
+
+/// A result the engine does not look at.
+#[derive(Debug, Default, Deserialize)]
+pub struct Empty {}
+
+macro_rules! command {
+    ($name:ident, $method:literal, $returns:ty) => {
+        impl CdpCommand for $name {
+            const METHOD: &'static str = $method;
+            type Returns = $returns;
+        }
+    };
+}
+
+/// `Page.enable`: start page events (load, navigation, dialogs).
+#[derive(Debug, Serialize)]
+pub struct PageEnable {}
+command!(PageEnable, "Page.enable", Empty);
+
+/// `Runtime.enable`: start runtime events (execution contexts, console).
+#[derive(Debug, Serialize)]
+pub struct RuntimeEnable {}
+command!(RuntimeEnable, "Runtime.enable", Empty);
+
+/// `Page.navigate`: load a URL in the main frame.
+#[derive(Debug, Serialize)]
+pub struct PageNavigate {
+    /// Where to go.
+    pub url: String,
+}
+command!(PageNavigate, "Page.navigate", Navigated);
+
+/// What `Page.navigate` answers.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Navigated {
+    /// The frame that navigates (the main frame).
+    pub frame_id: String,
+    /// The new document's loader; absent for a same-document navigation.
+    pub loader_id: Option<String>,
+    /// Why the URL could not be loaded (e.g. `net::ERR_CONNECTION_REFUSED`).
+    pub error_text: Option<String>,
+}
+
+/// `Page.reload`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageReload {
+    /// Bypass the cache.
+    pub ignore_cache: bool,
+}
+command!(PageReload, "Page.reload", Empty);
+
+/// `Page.getNavigationHistory`.
+#[derive(Debug, Serialize)]
+pub struct PageGetNavigationHistory {}
+command!(
+    PageGetNavigationHistory,
+    "Page.getNavigationHistory",
+    NavigationHistory
+);
+
+/// The tab's session history.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NavigationHistory {
+    /// Index of the current entry in `entries`.
+    pub current_index: i64,
+    /// The entries, oldest first.
+    pub entries: Vec<NavigationEntry>,
+}
+
+/// One session history entry.
+#[derive(Debug, Deserialize)]
+pub struct NavigationEntry {
+    /// The entry's id, for `Page.navigateToHistoryEntry`.
+    pub id: i64,
+    /// The entry's URL.
+    #[serde(default)]
+    pub url: String,
+}
+
+/// `Page.navigateToHistoryEntry`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageNavigateToHistoryEntry {
+    /// The entry to go to.
+    pub entry_id: i64,
+}
+command!(
+    PageNavigateToHistoryEntry,
+    "Page.navigateToHistoryEntry",
+    Empty
+);
+
+/// `Page.getFrameTree`, used for the main frame's id.
+#[derive(Debug, Serialize)]
+pub struct PageGetFrameTree {}
+command!(PageGetFrameTree, "Page.getFrameTree", FrameTreeResult);
+
+/// What `Page.getFrameTree` answers.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameTreeResult {
+    /// The tree, rooted at the main frame.
+    pub frame_tree: FrameTree,
+}
+
+/// A frame tree node (children are not read).
+#[derive(Debug, Deserialize)]
+pub struct FrameTree {
+    /// The node's frame.
+    pub frame: Frame,
+}
+
+/// A frame, as CDP describes it.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Frame {
+    /// The frame id.
+    pub id: String,
+    /// The parent frame; absent for the main frame.
+    pub parent_id: Option<String>,
+    /// The loader of the frame's current document.
+    #[serde(default)]
+    pub loader_id: String,
+}
+
+/// `Runtime.compileScript`: checks syntax without running anything.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeCompileScript {
+    /// The source to compile.
+    pub expression: String,
+    /// The script's name in stack traces.
+    #[serde(rename = "sourceURL")]
+    pub source_url: String,
+    /// Keep the compiled script (we never do).
+    pub persist_script: bool,
+}
+command!(RuntimeCompileScript, "Runtime.compileScript", Compiled);
+
+/// What `Runtime.compileScript` answers.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Compiled {
+    /// Set when the source does not compile.
+    pub exception_details: Option<ExceptionDetails>,
+}
+
+/// `Runtime.evaluate`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeEvaluate {
+    /// The expression.
+    pub expression: String,
+    /// Group for the remote objects the result creates, so they can be released.
+    pub object_group: String,
+    /// Return the value as JSON instead of a remote object.
+    pub return_by_value: bool,
+}
+command!(RuntimeEvaluate, "Runtime.evaluate", Evaluated);
+
+/// `Runtime.callFunctionOn`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeCallFunctionOn {
+    /// The function declaration.
+    pub function_declaration: String,
+    /// The object that is `this` during the call.
+    pub object_id: String,
+    /// The arguments.
+    pub arguments: Vec<CallArgument>,
+    /// Group for remote objects the call creates.
+    pub object_group: String,
+    /// Return the value as JSON instead of a remote object.
+    pub return_by_value: bool,
+    /// Await the result if it is a promise.
+    pub await_promise: bool,
+    /// Run as if the user had just interacted with the page.
+    pub user_gesture: bool,
+}
+command!(RuntimeCallFunctionOn, "Runtime.callFunctionOn", Evaluated);
+
+/// One argument of `Runtime.callFunctionOn`, passed by value.
+#[derive(Debug, Serialize)]
+pub struct CallArgument {
+    /// The JSON value.
+    pub value: Value,
+}
+
+/// `Runtime.releaseObjectGroup`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeReleaseObjectGroup {
+    /// The group to release.
+    pub object_group: String,
+}
+command!(
+    RuntimeReleaseObjectGroup,
+    "Runtime.releaseObjectGroup",
+    Empty
+);
+
+/// What `Runtime.evaluate` and `Runtime.callFunctionOn` answer.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluated {
+    /// The result (the thrown value when `exception_details` is set).
+    pub result: RemoteObject,
+    /// Set when the script threw.
+    pub exception_details: Option<ExceptionDetails>,
+}
+
+/// A JavaScript value in the page.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoteObject {
+    /// `object`, `function`, `undefined`, `string`, `number`, `boolean`, `symbol`, `bigint`.
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    /// The value, when returned by value and JSON can hold it.
+    pub value: Option<Value>,
+    /// `NaN`, `Infinity`, `-0`, bigint literals: values JSON cannot hold.
+    pub unserializable_value: Option<String>,
+    /// A human-readable description (an error's message and stack).
+    pub description: Option<String>,
+    /// The handle of a value returned by reference.
+    pub object_id: Option<String>,
+}
+
+/// Why a script threw or failed to compile.
+#[derive(Debug, Default, Deserialize)]
+pub struct ExceptionDetails {
+    /// A short summary, e.g. `Uncaught`.
+    #[serde(default)]
+    pub text: String,
+    /// The thrown value.
+    pub exception: Option<RemoteObject>,
+}
+
+impl ExceptionDetails {
+    /// The best human-readable account: the error's description (message and stack),
+    /// else the thrown value, else the summary.
+    pub fn describe(&self) -> String {
+        let thrown = self.exception.as_ref();
+        if let Some(description) = thrown.and_then(|e| e.description.clone()) {
+            return description;
+        }
+        if let Some(value) = thrown.and_then(|e| e.value.as_ref()) {
+            return format!("{} {}", self.text, value).trim().to_owned();
+        }
+        self.text.clone()
+    }
+}
+
+/// The page events the engine reacts to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PageEvent {
+    /// `Page.loadEventFired`: the main frame's document finished loading.
+    LoadEventFired,
+    /// `Page.frameNavigated`: a frame committed a new document.
+    FrameNavigated {
+        /// The frame.
+        frame_id: String,
+        /// Whether it is the main frame.
+        is_main: bool,
+        /// The new document's loader.
+        loader_id: String,
+        /// `Navigation` or `BackForwardCacheRestore`.
+        kind: String,
+    },
+    /// `Page.navigatedWithinDocument`: a fragment or History API navigation.
+    NavigatedWithinDocument {
+        /// The frame.
+        frame_id: String,
+    },
+    /// `Page.javascriptDialogOpening`.
+    DialogOpening(tabwire_shared::DialogInfo),
+    /// `Page.javascriptDialogClosed`.
+    DialogClosed,
+}
+
+#[derive(Deserialize)]
+struct FrameNavigatedParams {
+    frame: Frame,
+    #[serde(rename = "type", default)]
+    kind: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FrameIdParams {
+    frame_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DialogOpeningParams {
+    #[serde(default)]
+    message: String,
+    #[serde(rename = "type", default)]
+    kind: String,
+    default_prompt: Option<String>,
+}
+
+impl PageEvent {
+    /// Reads an event the engine cares about; `None` for any other event or for
+    /// params that do not have the expected shape.
+    pub fn parse(method: &str, params: &Value) -> Option<Self> {
+        fn read<T: DeserializeOwned>(params: &Value) -> Option<T> {
+            T::deserialize(params).ok()
+        }
+        match method {
+            "Page.loadEventFired" => Some(Self::LoadEventFired),
+            "Page.frameNavigated" => {
+                let p: FrameNavigatedParams = read(params)?;
+                Some(Self::FrameNavigated {
+                    is_main: p.frame.parent_id.is_none(),
+                    frame_id: p.frame.id,
+                    loader_id: p.frame.loader_id,
+                    kind: p.kind,
+                })
+            }
+            "Page.navigatedWithinDocument" => {
+                let p: FrameIdParams = read(params)?;
+                Some(Self::NavigatedWithinDocument {
+                    frame_id: p.frame_id,
+                })
+            }
+            "Page.javascriptDialogOpening" => {
+                let p: DialogOpeningParams = read(params)?;
+                // Chrome sends an empty default for every kind; only a prompt has one.
+                let is_prompt = p.kind == "prompt";
+                Some(Self::DialogOpening(tabwire_shared::DialogInfo {
+                    kind: p.kind,
+                    message: p.message,
+                    default_prompt: p.default_prompt.filter(|_| is_prompt),
+                }))
+            }
+            "Page.javascriptDialogClosed" => Some(Self::DialogClosed),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn commands_serialise_to_camel_case_params() {
+        let call = RuntimeCallFunctionOn {
+            function_declaration: "() => 1".into(),
+            object_id: "g".into(),
+            arguments: vec![CallArgument { value: json!(2) }],
+            object_group: "x".into(),
+            return_by_value: true,
+            await_promise: true,
+            user_gesture: true,
+        };
+        let wire = serde_json::to_value(&call).unwrap();
+        assert_eq!(wire["functionDeclaration"], "() => 1");
+        assert_eq!(wire["arguments"], json!([{"value": 2}]));
+        assert_eq!(serde_json::to_value(PageEnable {}).unwrap(), json!({}));
+        let compile = RuntimeCompileScript {
+            expression: "1".into(),
+            source_url: String::new(),
+            persist_script: false,
+        };
+        assert!(serde_json::to_value(compile).unwrap()["sourceURL"].is_string());
+    }
+
+    #[test]
+    fn main_frame_navigation_is_recognised() {
+        let event = PageEvent::parse(
+            "Page.frameNavigated",
+            &json!({"frame": {"id": "F", "loaderId": "L", "url": "x"}, "type": "Navigation"}),
+        );
+        assert_eq!(
+            event,
+            Some(PageEvent::FrameNavigated {
+                frame_id: "F".into(),
+                is_main: true,
+                loader_id: "L".into(),
+                kind: "Navigation".into()
+            })
+        );
+    }
+
+    #[test]
+    fn malformed_or_unknown_events_are_ignored() {
+        assert_eq!(PageEvent::parse("Page.frameNavigated", &json!(3)), None);
+        assert_eq!(
+            PageEvent::parse("Network.requestWillBeSent", &json!({})),
+            None
+        );
+    }
+
+    #[test]
+    fn exception_description_prefers_the_stack() {
+        let details: ExceptionDetails = serde_json::from_value(json!({
+            "text": "Uncaught",
+            "exception": {"type": "object", "description": "Error: boom\n    at f"}
+        }))
+        .unwrap();
+        assert_eq!(details.describe(), "Error: boom\n    at f");
+        let thrown: ExceptionDetails = serde_json::from_value(json!({
+            "text": "Uncaught",
+            "exception": {"type": "string", "value": "oops"}
+        }))
+        .unwrap();
+        assert_eq!(thrown.describe(), "Uncaught \"oops\"");
+    }
+}

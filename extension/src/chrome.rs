@@ -1,0 +1,99 @@
+//! The engine's view of the browser: the [`Chrome`] trait.
+//!
+//! Everything the engine needs from the platform goes through this one trait: tab and
+//! window queries, the debugger, a timer, a way to run tasks and a way to talk to the
+//! native host. The WASM shell implements it with `chrome.*`; unit tests implement it
+//! with a scripted fake. The trait speaks plain Rust and JSON values only, so no
+//! JavaScript type can leak into the engine.
+//!
+//! It deliberately has no event methods: the platform pushes events into the engine
+//! through the engine's own entry points (`Engine::on_cdp_event` and friends).
+
+use futures::future::LocalBoxFuture;
+use serde_json::Value;
+use tabwire_shared::{Envelope, FromExtension, TabId};
+
+/// A browser window, with its tabs in tab-strip order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowState {
+    /// Chrome's window id.
+    pub id: i64,
+    /// The window's tabs, in tab-strip order.
+    pub tabs: Vec<TabState>,
+}
+
+/// A tab as Chrome describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TabState {
+    /// Chrome's tab id.
+    pub id: TabId,
+    /// The window that holds the tab.
+    pub window_id: i64,
+    /// The URL shown (or the pending URL while the first load is under way).
+    pub url: String,
+    /// The document title.
+    pub title: String,
+    /// Whether this is its window's selected tab.
+    pub active: bool,
+}
+
+/// A failed browser call, with Chrome's own message (`chrome.runtime.lastError` or the
+/// rejected promise's reason).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ChromeError(pub String);
+
+/// The platform under the engine: a Chrome browser (or a fake of one).
+///
+/// Single-threaded by design: futures need not be `Send`, which is why `async fn` is
+/// used directly in the trait.
+#[allow(async_fn_in_trait)]
+pub trait Chrome {
+    /// Every normal window (no popups, apps or devtools), in Chrome's window order,
+    /// each with its tabs.
+    async fn normal_windows(&self) -> Result<Vec<WindowState>, ChromeError>;
+
+    /// The id of the window the user focused last, if Chrome knows one.
+    async fn last_focused_window(&self) -> Result<Option<i64>, ChromeError>;
+
+    /// One tab, or `None` if no tab has this id.
+    async fn tab(&self, tab: TabId) -> Result<Option<TabState>, ChromeError>;
+
+    /// Opens a tab at `url` in the current window; `active` selects it.
+    async fn create_tab(&self, url: &str, active: bool) -> Result<TabState, ChromeError>;
+
+    /// Makes a tab the selected tab of its window.
+    async fn activate_tab(&self, tab: TabId) -> Result<(), ChromeError>;
+
+    /// Brings a window to the front.
+    async fn focus_window(&self, window: i64) -> Result<(), ChromeError>;
+
+    /// Closes a tab.
+    async fn remove_tab(&self, tab: TabId) -> Result<(), ChromeError>;
+
+    /// Attaches the extension's debugger (CDP 1.3) to a tab.
+    async fn attach_debugger(&self, tab: TabId) -> Result<(), ChromeError>;
+
+    /// Detaches the extension's debugger from a tab.
+    async fn detach_debugger(&self, tab: TabId) -> Result<(), ChromeError>;
+
+    /// Sends one CDP command to an attached tab and returns its result object.
+    async fn send_command(
+        &self,
+        tab: TabId,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ChromeError>;
+
+    /// Resolves after `ms` milliseconds.
+    async fn sleep(&self, ms: u64);
+
+    /// Runs a task concurrently with everything else on this thread.
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>);
+
+    /// Sends a message to the native host (dropped, with a log line, if not connected).
+    fn post(&self, message: &Envelope<FromExtension>);
+
+    /// Writes a diagnostic line where a developer can find it (the worker's console).
+    fn log(&self, line: &str);
+}

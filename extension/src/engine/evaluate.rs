@@ -1,0 +1,381 @@
+//! `Evaluate`: call a function declaration in the page's main world with JSON
+//! arguments, await it, and return its JSON result.
+//!
+//! Three CDP steps: `Runtime.compileScript` tells a syntax error apart from an
+//! exception thrown at run time; `Runtime.evaluate("this")` gets the main world's
+//! global object; `Runtime.callFunctionOn` on it passes the arguments by value (no
+//! string splicing, no page builtins involved) and returns the result by value. The
+//! page can redefine any builtin it likes: nothing here relies on one.
+
+use serde_json::Value;
+use tabwire_shared::TabId;
+
+use super::Engine;
+use crate::cdp::{
+    CallArgument, CdpCommand, Evaluated, RuntimeCallFunctionOn, RuntimeCompileScript,
+    RuntimeEvaluate, RuntimeReleaseObjectGroup,
+};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::within;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Runs `function(...args)` in `tab` and returns its JSON result.
+    pub(super) async fn evaluate(
+        &self,
+        tab: TabId,
+        function: &str,
+        args: Vec<Value>,
+        timeout_ms: u64,
+    ) -> Result<Value, EngineError> {
+        let run = self.call_in_page(tab, function, args);
+        within(self.chrome.sleep(timeout_ms), run)
+            .await
+            .ok_or(EngineError::EvaluateTimeout(timeout_ms))?
+    }
+
+    async fn call_in_page(
+        &self,
+        tab: TabId,
+        function: &str,
+        args: Vec<Value>,
+    ) -> Result<Value, EngineError> {
+        self.ensure_attached(tab).await?;
+        if let Some(dialog) = self.open_dialog(tab) {
+            return Err(EngineError::DialogOpen { tab, dialog });
+        }
+        let mut watch = self.signals.subscribe(tab);
+        // Each call's remote objects get their own group, released when it is done.
+        let group = self.next_object_group();
+
+        let compile = RuntimeCompileScript {
+            expression: format!("({function}\n)"),
+            source_url: String::new(),
+            persist_script: false,
+        };
+        let compiled = self.send_watched(tab, &mut watch, &compile).await?;
+        if let Some(details) = compiled.exception_details {
+            return Err(EngineError::SyntaxError(details.describe()));
+        }
+
+        let global = RuntimeEvaluate {
+            expression: "this".to_owned(),
+            object_group: group.clone(),
+            return_by_value: false,
+        };
+        let global = self.send_watched(tab, &mut watch, &global).await?;
+        let Some(global_id) = global.result.object_id else {
+            return Err(EngineError::UnexpectedAnswer {
+                method: RuntimeEvaluate::METHOD,
+                detail: "no global object".to_owned(),
+            });
+        };
+
+        let call = RuntimeCallFunctionOn {
+            function_declaration: function.to_owned(),
+            object_id: global_id,
+            arguments: args
+                .into_iter()
+                .map(|value| CallArgument { value })
+                .collect(),
+            object_group: group.clone(),
+            return_by_value: true,
+            await_promise: true,
+            user_gesture: true,
+        };
+        let outcome = self.send_watched(tab, &mut watch, &call).await;
+        self.release_objects(tab, group);
+        match outcome {
+            Ok(evaluated) => into_json(evaluated),
+            Err(EngineError::Cdp { message, .. }) => Err(explain_refusal(tab, message)),
+            Err(other) => Err(other),
+        }
+    }
+
+    /// Frees the call's remote objects (the global object's handle) without delaying
+    /// the reply.
+    fn release_objects(&self, tab: TabId, object_group: String) {
+        let Some(engine) = self.me.upgrade() else {
+            return;
+        };
+        self.chrome.spawn(Box::pin(async move {
+            let release = RuntimeReleaseObjectGroup { object_group };
+            // Nothing to do if it fails: the page may be gone, taking its objects along.
+            let _ = engine.send(tab, &release).await;
+        }));
+    }
+
+    fn next_object_group(&self) -> String {
+        let n = self.object_groups.get();
+        self.object_groups.set(n + 1);
+        format!("tabwire-evaluate-{n}")
+    }
+}
+
+/// The JSON result of a finished call, or why there is none.
+fn into_json(evaluated: Evaluated) -> Result<Value, EngineError> {
+    if let Some(details) = evaluated.exception_details {
+        return Err(EngineError::Threw(details.describe()));
+    }
+    let result = evaluated.result;
+    if result.kind == "undefined" {
+        return Ok(Value::Null);
+    }
+    if let Some(special) = result.unserializable_value {
+        return match special.as_str() {
+            "-0" => Ok(Value::from(0)),
+            _ => Err(EngineError::NotSerializable(special)),
+        };
+    }
+    match result.value {
+        Some(value) => Ok(value),
+        None => Err(EngineError::NotSerializable(
+            result.description.unwrap_or(result.kind),
+        )),
+    }
+}
+
+/// Chrome refused the call itself: the page navigated, or the result cannot be sent.
+fn explain_refusal(tab: TabId, message: String) -> EngineError {
+    let navigated = [
+        "context was destroyed",
+        "navigated or closed",
+        "Cannot find context",
+    ];
+    if navigated.iter().any(|m| message.contains(m)) {
+        EngineError::Navigated(tab)
+    } else {
+        EngineError::EvaluateRefused(message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::{Answer, Harness};
+    use serde_json::{json, Value};
+    use tabwire_shared::{Command, ErrorCode, Reply};
+
+    fn evaluate(tab_id: i64, function: &str, args: Vec<Value>) -> Command {
+        Command::Evaluate {
+            tab_id,
+            function: function.into(),
+            args,
+            timeout_ms: 2000,
+        }
+    }
+
+    fn result(value: Value) -> Answer {
+        Answer::value(json!({ "result": value }))
+    }
+
+    #[test]
+    fn returns_the_functions_json_result() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            result(json!({"type": "object", "value": {"a": [1]}})),
+        );
+        h.call(1, evaluate(10, "(x) => ({a: [x]})", vec![json!(1)]));
+        h.settle();
+        assert_eq!(
+            h.reply(1).unwrap(),
+            Ok(Reply::Value {
+                value: json!({"a": [1]})
+            })
+        );
+        let call = &h.fake.sent(10, "Runtime.callFunctionOn")[0];
+        assert_eq!(call["functionDeclaration"], "(x) => ({a: [x]})");
+        assert_eq!(call["objectId"], "global");
+        assert_eq!(call["arguments"], json!([{"value": 1}]));
+        assert_eq!(call["awaitPromise"], true);
+        assert_eq!(call["returnByValue"], true);
+        assert_eq!(call["userGesture"], true);
+    }
+
+    #[test]
+    fn undefined_becomes_null() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            result(json!({"type": "undefined"})),
+        );
+        h.call(1, evaluate(10, "() => {}", vec![]));
+        h.settle();
+        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Value { value: Value::Null }));
+    }
+
+    #[test]
+    fn a_thrown_error_reports_message_and_stack() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            Answer::value(json!({
+                "result": {"type": "object", "subtype": "error"},
+                "exceptionDetails": {"text": "Uncaught", "exception": {
+                    "type": "object", "description": "Error: boom\n    at <anonymous>:1:13"}}
+            })),
+        );
+        h.call(1, evaluate(10, "() => { throw new Error('boom') }", vec![]));
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::PageError);
+        assert!(error.message.contains("Error: boom"));
+        assert!(error.message.contains("at <anonymous>"));
+    }
+
+    #[test]
+    fn a_syntax_error_is_reported_as_such_and_nothing_runs() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Runtime.compileScript",
+            Answer::value(
+                json!({"exceptionDetails": {"text": "Uncaught", "exception": {
+                "type": "object", "description": "SyntaxError: Unexpected token ')'"}}}),
+            ),
+        );
+        h.call(1, evaluate(10, "() => )", vec![]));
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::PageError);
+        assert!(error.message.contains("does not compile"));
+        assert!(error.message.contains("SyntaxError"));
+        assert!(h.fake.sent(10, "Runtime.callFunctionOn").is_empty());
+    }
+
+    #[test]
+    fn unserialisable_results_get_a_hint() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            result(json!({"type": "function", "description": "() => 1"})),
+        );
+        h.call(1, evaluate(10, "() => () => 1", vec![]));
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::PageError);
+        assert!(error.message.contains("JSON-serialisable"));
+
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            Answer::error("Object reference chain is too long"),
+        );
+        h.call(2, evaluate(10, "() => window", vec![]));
+        h.settle();
+        let error = h.reply(2).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::PageError);
+        assert!(error.message.contains("JSON-serialisable"));
+    }
+
+    #[test]
+    fn times_out_and_says_the_page_keeps_running_it() {
+        let mut h = Harness::new();
+        h.fake.hold("Runtime.callFunctionOn");
+        h.call(1, evaluate(10, "() => new Promise(() => {})", vec![]));
+        h.settle();
+        h.advance(2000);
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Timeout);
+        assert_eq!(
+            error.message,
+            "The function did not finish within 2000 ms; the page keeps running it."
+        );
+    }
+
+    #[test]
+    fn a_dialog_opening_during_the_call_ends_it() {
+        let mut h = Harness::new();
+        h.fake.hold("Runtime.callFunctionOn");
+        h.call(1, evaluate(10, "() => confirm('Sure?')", vec![]));
+        h.settle();
+        h.engine.on_cdp_event(
+            10,
+            "Page.javascriptDialogOpening",
+            &json!({"type": "confirm", "message": "Sure?", "defaultPrompt": ""}),
+        );
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Dialog);
+        assert!(error.message.contains("confirm"));
+        assert!(error.message.contains("Sure?"));
+        assert!(error
+            .message
+            .contains("call handle_dialog to accept or dismiss it"));
+
+        h.call(2, evaluate(10, "() => 1", vec![]));
+        h.settle();
+        assert_eq!(
+            h.reply(2).unwrap().unwrap_err().code,
+            ErrorCode::Dialog,
+            "a dialog that is still open blocks the next call at once"
+        );
+    }
+
+    #[test]
+    fn a_detach_during_the_call_ends_it() {
+        let mut h = Harness::new();
+        h.fake.hold("Runtime.callFunctionOn");
+        h.call(1, evaluate(10, "() => 1", vec![]));
+        h.settle();
+        h.engine.on_debugger_detached(10, "canceled_by_user");
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Detached);
+        assert!(error.message.contains("canceled_by_user"));
+    }
+
+    #[test]
+    fn a_closed_tab_during_the_call_is_no_such_tab() {
+        let mut h = Harness::new();
+        h.fake.hold("Runtime.callFunctionOn");
+        h.call(1, evaluate(10, "() => 1", vec![]));
+        h.settle();
+        h.fake.remove_tab_silently(10);
+        h.fake
+            .release_held_error("Inspected target navigated or closed");
+        h.settle();
+        assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::NoSuchTab);
+    }
+
+    #[test]
+    fn a_navigation_during_the_call_is_reported() {
+        let mut h = Harness::new();
+        h.fake.hold("Runtime.callFunctionOn");
+        h.call(1, evaluate(10, "() => 1", vec![]));
+        h.settle();
+        h.fake
+            .release_held_error("Execution context was destroyed.");
+        h.settle();
+        assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::Navigated);
+    }
+
+    #[test]
+    fn unknown_tabs_are_reported_without_attaching() {
+        let mut h = Harness::new();
+        h.call(1, evaluate(99, "() => 1", vec![]));
+        h.settle();
+        assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::NoSuchTab);
+    }
+
+    #[test]
+    fn calls_on_two_tabs_run_concurrently() {
+        let mut h = Harness::new();
+        h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
+        h.call(1, evaluate(10, "() => 'slow'", vec![]));
+        h.call(2, evaluate(11, "() => 'fast'", vec![]));
+        h.settle();
+        assert!(h.reply(1).is_none(), "tab 10 is still running");
+        assert!(
+            h.reply(2).unwrap().is_ok(),
+            "tab 11 did not wait for tab 10"
+        );
+        h.fake
+            .release_held(json!({"result": {"type": "string", "value": "slow"}}));
+        h.settle();
+        assert_eq!(
+            h.reply(1).unwrap(),
+            Ok(Reply::Value {
+                value: json!("slow")
+            })
+        );
+    }
+}

@@ -1,0 +1,534 @@
+//! A scripted fake browser and a test harness around the engine (tests only).
+//!
+//! [`Fake`] implements [`Chrome`] over plain data: windows and tabs, a debugger that
+//! attaches unless told otherwise, CDP answers (defaults, per-method overrides, or
+//! held until the test releases them), a virtual clock, and a record of everything
+//! posted and logged. CDP events the fake "emits" are queued and delivered by
+//! [`Harness::settle`], as Chrome would deliver them on a later turn of the event loop.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use futures::channel::oneshot;
+use futures::executor::{LocalPool, LocalSpawner};
+use futures::future::LocalBoxFuture;
+use futures::task::LocalSpawnExt;
+use serde_json::{json, Value};
+use tabwire_shared::{
+    Command, Envelope, Event, FromExtension, Reply, TabId, ToExtension, WireError,
+};
+
+use super::Engine;
+use crate::chrome::{Chrome, ChromeError, TabState, WindowState};
+
+/// How the fake answers a CDP command.
+#[derive(Clone)]
+pub struct Answer {
+    result: Result<Value, String>,
+    events: Vec<(String, Value)>,
+}
+
+impl Answer {
+    /// Answers with `value`.
+    pub fn value(value: Value) -> Self {
+        Self::with_events(value, vec![])
+    }
+
+    /// Fails with Chrome's `message`.
+    pub fn error(message: &str) -> Self {
+        Self {
+            result: Err(message.to_owned()),
+            events: vec![],
+        }
+    }
+
+    /// Answers with `value`, then emits `events` on the same tab.
+    pub fn with_events(value: Value, events: Vec<(&str, Value)>) -> Self {
+        Self {
+            result: Ok(value),
+            events: events.into_iter().map(|(m, p)| (m.to_owned(), p)).collect(),
+        }
+    }
+}
+
+type Held = oneshot::Sender<Result<Value, ChromeError>>;
+
+#[derive(Default)]
+struct State {
+    windows: Vec<WindowState>,
+    last_focused: Option<i64>,
+    focused: Option<i64>,
+    next_tab: TabId,
+    created: Vec<String>,
+    attached: HashSet<TabId>,
+    refusals: HashMap<TabId, String>,
+    /// Tabs a debugger from elsewhere holds: `true` if it is a stale session of ours.
+    held_elsewhere: HashMap<TabId, bool>,
+    answers: HashMap<String, Answer>,
+    holds: Vec<(String, Option<TabId>)>,
+    held: Vec<Held>,
+    manual_loads: bool,
+    loads: u64,
+    sent: Vec<(TabId, String, Value)>,
+    events: Vec<(TabId, String, Value)>,
+    removed: Vec<TabId>,
+    now: u64,
+    timers: Vec<(u64, oneshot::Sender<()>)>,
+    posted: Vec<Envelope<FromExtension>>,
+    logs: Vec<String>,
+}
+
+/// The fake browser. Cloning shares the same state.
+#[derive(Clone)]
+pub struct Fake {
+    state: Rc<RefCell<State>>,
+    spawner: LocalSpawner,
+}
+
+fn tab(id: TabId, window_id: i64, url: &str, active: bool) -> TabState {
+    TabState {
+        id,
+        window_id,
+        url: url.to_owned(),
+        title: format!("Title of {url}"),
+        active,
+    }
+}
+
+impl Fake {
+    /// Adds a normal window with `(id, url, active)` tabs.
+    pub fn add_window(&self, id: i64, tabs: &[(TabId, &str, bool)]) {
+        let tabs = tabs
+            .iter()
+            .map(|(t, url, active)| tab(*t, id, url, *active))
+            .collect();
+        self.state
+            .borrow_mut()
+            .windows
+            .push(WindowState { id, tabs });
+    }
+
+    /// Sets what `chrome.windows.getLastFocused` answers.
+    pub fn set_last_focused(&self, window: Option<i64>) {
+        self.state.borrow_mut().last_focused = window;
+    }
+
+    /// Overrides the answer to every later `method` call.
+    pub fn answer(&self, method: &str, answer: Answer) {
+        self.state
+            .borrow_mut()
+            .answers
+            .insert(method.to_owned(), answer);
+    }
+
+    /// Holds every later `method` call until [`release_held`](Self::release_held).
+    pub fn hold(&self, method: &str) {
+        self.state
+            .borrow_mut()
+            .holds
+            .push((method.to_owned(), None));
+    }
+
+    /// Holds later `method` calls on one tab only.
+    pub fn hold_on_tab(&self, method: &str, tab: TabId) {
+        self.state
+            .borrow_mut()
+            .holds
+            .push((method.to_owned(), Some(tab)));
+    }
+
+    /// Answers every held call with `value` and stops holding.
+    pub fn release_held(&self, value: Value) {
+        self.release(Ok(value));
+    }
+
+    /// Fails every held call with `message` and stops holding.
+    pub fn release_held_error(&self, message: &str) {
+        self.release(Err(ChromeError(message.to_owned())));
+    }
+
+    fn release(&self, outcome: Result<Value, ChromeError>) {
+        let held = {
+            let mut state = self.state.borrow_mut();
+            state.holds.clear();
+            std::mem::take(&mut state.held)
+        };
+        for sender in held {
+            let _ = sender.send(outcome.clone());
+        }
+    }
+
+    /// `Page.navigate` answers but emits no events: the test drives the load.
+    pub fn manual_loads(&self) {
+        self.state.borrow_mut().manual_loads = true;
+    }
+
+    /// Makes attaching to `tab` fail with `reason`.
+    pub fn refuse_attach(&self, tab: TabId, reason: &str) {
+        self.state
+            .borrow_mut()
+            .refusals
+            .insert(tab, reason.to_owned());
+    }
+
+    /// Another session already holds `tab`; `ours` if it is our own from before.
+    pub fn mark_attached_elsewhere(&self, tab: TabId, ours: bool) {
+        self.state.borrow_mut().held_elsewhere.insert(tab, ours);
+    }
+
+    /// Chrome drops the session (the caller reports it to the engine).
+    pub fn detach_externally(&self, tab: TabId) {
+        self.state.borrow_mut().attached.remove(&tab);
+    }
+
+    /// Removes a tab without telling the engine.
+    pub fn remove_tab_silently(&self, id: TabId) {
+        let mut state = self.state.borrow_mut();
+        for window in &mut state.windows {
+            window.tabs.retain(|t| t.id != id);
+        }
+        state.attached.remove(&id);
+    }
+
+    /// Changes a tab's URL.
+    pub fn set_url(&self, id: TabId, url: &str) {
+        self.find_mut(id, |t| t.url = url.to_owned());
+    }
+
+    fn find_mut<R>(&self, id: TabId, f: impl FnOnce(&mut TabState) -> R) -> Option<R> {
+        let mut state = self.state.borrow_mut();
+        let found = state
+            .windows
+            .iter_mut()
+            .flat_map(|w| w.tabs.iter_mut())
+            .find(|t| t.id == id);
+        found.map(f)
+    }
+
+    /// The params of every `method` call sent to `tab`, in order.
+    pub fn sent(&self, tab: TabId, method: &str) -> Vec<Value> {
+        let state = self.state.borrow();
+        state
+            .sent
+            .iter()
+            .filter(|(t, m, _)| *t == tab && m == method)
+            .map(|(_, _, p)| p.clone())
+            .collect()
+    }
+
+    /// The URLs tabs were created with.
+    pub fn created_urls(&self) -> Vec<String> {
+        self.state.borrow().created.clone()
+    }
+
+    /// The selected tab of a window.
+    pub fn active_tab(&self, window: i64) -> Option<TabId> {
+        let state = self.state.borrow();
+        let window = state.windows.iter().find(|w| w.id == window)?;
+        window.tabs.iter().find(|t| t.active).map(|t| t.id)
+    }
+
+    /// The window last brought to the front with `focus_window`.
+    pub fn focused_window(&self) -> Option<i64> {
+        self.state.borrow().focused
+    }
+
+    /// Everything posted to the host.
+    pub fn posted(&self) -> Vec<Envelope<FromExtension>> {
+        self.state.borrow().posted.clone()
+    }
+
+    /// Everything logged.
+    pub fn logs(&self) -> Vec<String> {
+        self.state.borrow().logs.clone()
+    }
+
+    fn lookup(&self, id: TabId) -> Option<TabState> {
+        let state = self.state.borrow();
+        let mut tabs = state.windows.iter().flat_map(|w| w.tabs.iter());
+        tabs.find(|t| t.id == id).cloned()
+    }
+
+    /// Decides the answer to a CDP call, recording it.
+    fn respond(&self, tab: TabId, method: &str, params: &Value) -> Answer {
+        let mut state = self.state.borrow_mut();
+        state.sent.push((tab, method.to_owned(), params.clone()));
+        if let Some(answer) = state.answers.get(method) {
+            return answer.clone();
+        }
+        match method {
+            "Page.navigate" => {
+                state.loads += 1;
+                let loader = format!("L{}", state.loads);
+                let value = json!({"frameId": "main", "loaderId": loader});
+                if state.manual_loads {
+                    return Answer::value(value);
+                }
+                drop(state);
+                let url = params["url"].as_str().unwrap_or_default();
+                self.set_url(tab, url);
+                let frame = json!({"frame": {"id": "main", "loaderId": loader, "url": url}});
+                Answer::with_events(
+                    value,
+                    vec![
+                        ("Page.frameNavigated", frame),
+                        ("Page.loadEventFired", json!({})),
+                    ],
+                )
+            }
+            "Runtime.evaluate" => {
+                Answer::value(json!({"result": {"type": "object", "objectId": "global"}}))
+            }
+            "Runtime.callFunctionOn" => {
+                Answer::value(json!({"result": {"type": "number", "value": 42}}))
+            }
+            "Page.getFrameTree" => {
+                Answer::value(json!({"frameTree": {"frame": {"id": "main", "loaderId": "L0"}}}))
+            }
+            _ => Answer::value(json!({})),
+        }
+    }
+
+    fn is_held(&self, tab: TabId, method: &str) -> bool {
+        let state = self.state.borrow();
+        state
+            .holds
+            .iter()
+            .any(|(m, t)| m == method && t.is_none_or(|t| t == tab))
+    }
+}
+
+impl Chrome for Fake {
+    async fn normal_windows(&self) -> Result<Vec<WindowState>, ChromeError> {
+        Ok(self.state.borrow().windows.clone())
+    }
+
+    async fn last_focused_window(&self) -> Result<Option<i64>, ChromeError> {
+        Ok(self.state.borrow().last_focused)
+    }
+
+    async fn tab(&self, tab: TabId) -> Result<Option<TabState>, ChromeError> {
+        Ok(self.lookup(tab))
+    }
+
+    async fn create_tab(&self, url: &str, active: bool) -> Result<TabState, ChromeError> {
+        let mut state = self.state.borrow_mut();
+        state.next_tab += 1;
+        let created = tab(100 + state.next_tab, 1, url, active);
+        state.created.push(url.to_owned());
+        let window = state
+            .windows
+            .first_mut()
+            .ok_or(ChromeError("no window".into()))?;
+        if active {
+            window.tabs.iter_mut().for_each(|t| t.active = false);
+        }
+        window.tabs.push(created.clone());
+        Ok(created)
+    }
+
+    async fn activate_tab(&self, id: TabId) -> Result<(), ChromeError> {
+        let mut state = self.state.borrow_mut();
+        for window in &mut state.windows {
+            if window.tabs.iter().any(|t| t.id == id) {
+                window.tabs.iter_mut().for_each(|t| t.active = t.id == id);
+            }
+        }
+        Ok(())
+    }
+
+    async fn focus_window(&self, window: i64) -> Result<(), ChromeError> {
+        let mut state = self.state.borrow_mut();
+        state.focused = Some(window);
+        state.last_focused = Some(window);
+        Ok(())
+    }
+
+    async fn remove_tab(&self, id: TabId) -> Result<(), ChromeError> {
+        self.remove_tab_silently(id);
+        self.state.borrow_mut().removed.push(id);
+        Ok(())
+    }
+
+    async fn attach_debugger(&self, id: TabId) -> Result<(), ChromeError> {
+        if self.lookup(id).is_none() {
+            return Err(ChromeError(format!("No tab with given id {id}.")));
+        }
+        let mut state = self.state.borrow_mut();
+        if let Some(reason) = state.refusals.get(&id) {
+            return Err(ChromeError(reason.clone()));
+        }
+        if state.held_elsewhere.contains_key(&id) || state.attached.contains(&id) {
+            return Err(ChromeError(format!(
+                "Another debugger is already attached to the tab with id: {id}."
+            )));
+        }
+        state.attached.insert(id);
+        Ok(())
+    }
+
+    async fn detach_debugger(&self, id: TabId) -> Result<(), ChromeError> {
+        let mut state = self.state.borrow_mut();
+        if state.held_elsewhere.get(&id) == Some(&true) {
+            state.held_elsewhere.remove(&id);
+            return Ok(());
+        }
+        if state.attached.remove(&id) {
+            return Ok(());
+        }
+        Err(ChromeError(format!(
+            "Debugger is not attached to the tab with id: {id}."
+        )))
+    }
+
+    async fn send_command(
+        &self,
+        tab: TabId,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ChromeError> {
+        if !self.state.borrow().attached.contains(&tab) {
+            return Err(ChromeError(format!(
+                "Debugger is not attached to the tab with id: {tab}."
+            )));
+        }
+        if self.is_held(tab, method) {
+            self.state
+                .borrow_mut()
+                .sent
+                .push((tab, method.to_owned(), params));
+            let (sender, receiver) = oneshot::channel();
+            self.state.borrow_mut().held.push(sender);
+            return receiver
+                .await
+                .unwrap_or_else(|_| Err(ChromeError("dropped".into())));
+        }
+        let answer = self.respond(tab, method, &params);
+        let mut state = self.state.borrow_mut();
+        for (method, params) in answer.events {
+            state.events.push((tab, method, params));
+        }
+        answer.result.map_err(ChromeError)
+    }
+
+    async fn sleep(&self, ms: u64) {
+        let (sender, receiver) = oneshot::channel();
+        {
+            let mut state = self.state.borrow_mut();
+            let deadline = state.now + ms;
+            state.timers.push((deadline, sender));
+        }
+        let _ = receiver.await;
+    }
+
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        if self.spawner.spawn_local(task).is_err() {
+            panic!("the test executor is gone");
+        }
+    }
+
+    fn post(&self, message: &Envelope<FromExtension>) {
+        self.state.borrow_mut().posted.push(message.clone());
+    }
+
+    fn log(&self, line: &str) {
+        self.state.borrow_mut().logs.push(line.to_owned());
+    }
+}
+
+/// An engine over a [`Fake`], with a deterministic executor and clock.
+pub struct Harness {
+    pool: LocalPool,
+    /// The fake browser.
+    pub fake: Fake,
+    /// The engine under test.
+    pub engine: Rc<Engine<Fake>>,
+}
+
+impl Harness {
+    /// One window (1) with tabs 10 (active, https://a.test/) and 11 (https://b.test/).
+    pub fn new() -> Self {
+        let pool = LocalPool::new();
+        let fake = Fake {
+            state: Rc::default(),
+            spawner: pool.spawner(),
+        };
+        fake.add_window(
+            1,
+            &[
+                (10, "https://a.test/", true),
+                (11, "https://b.test/", false),
+            ],
+        );
+        fake.set_last_focused(Some(1));
+        let engine = Engine::new(fake.clone());
+        Self { pool, fake, engine }
+    }
+
+    /// Sends a call from the host, as JSON over the port.
+    pub fn call(&mut self, id: u64, command: Command) {
+        let envelope = Envelope::request(id, ToExtension::Call(command));
+        let json = serde_json::to_string(&envelope).expect("serialisable");
+        self.engine.on_port_message(&json);
+    }
+
+    /// Runs every task until nothing more can happen without the clock moving:
+    /// delivers queued CDP events and tab removals, and fires due timers.
+    pub fn settle(&mut self) {
+        loop {
+            self.pool.run_until_stalled();
+            let (events, removed, due) = {
+                let mut state = self.fake.state.borrow_mut();
+                let now = state.now;
+                let (due, later) = std::mem::take(&mut state.timers)
+                    .into_iter()
+                    .partition::<Vec<_>, _>(|(deadline, _)| *deadline <= now);
+                state.timers = later;
+                (
+                    std::mem::take(&mut state.events),
+                    std::mem::take(&mut state.removed),
+                    due,
+                )
+            };
+            if events.is_empty() && removed.is_empty() && due.is_empty() {
+                return;
+            }
+            for (tab, method, params) in events {
+                self.engine.on_cdp_event(tab, &method, &params);
+            }
+            for tab in removed {
+                self.engine.on_tab_removed(tab);
+            }
+            for (_, timer) in due {
+                let _ = timer.send(());
+            }
+        }
+    }
+
+    /// Moves the clock forward, then settles.
+    pub fn advance(&mut self, ms: u64) {
+        self.fake.state.borrow_mut().now += ms;
+        self.settle();
+    }
+
+    /// The reply to request `id`, if one was posted.
+    pub fn reply(&self, id: u64) -> Option<Result<Reply, WireError>> {
+        self.fake.posted().into_iter().find_map(|e| match e.body {
+            FromExtension::Reply(outcome) if e.id == Some(id) => Some(outcome),
+            _ => None,
+        })
+    }
+
+    /// Every event posted, in order.
+    pub fn events(&self) -> Vec<Event> {
+        self.fake
+            .posted()
+            .into_iter()
+            .filter_map(|e| match e.body {
+                FromExtension::Event(event) => Some(event),
+                FromExtension::Reply(_) => None,
+            })
+            .collect()
+    }
+}

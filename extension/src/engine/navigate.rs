@@ -1,0 +1,474 @@
+//! `Navigate`: go to a URL, back, forward or reload, and wait for the main frame's load.
+//!
+//! The wait is driven by CDP events, never by sleeping: a new document is loaded when
+//! the main frame has committed it (`Page.frameNavigated`, matched by loader id when
+//! known) and then fired `Page.loadEventFired`; a same-document navigation is done at
+//! `Page.navigatedWithinDocument`; a page restored from the back/forward cache fires
+//! no load event, so its commit is enough. The whole command is bounded by its timeout.
+
+use std::cell::RefCell;
+
+use tabwire_shared::{Navigation, TabId, TabInfo};
+
+use super::session::interruption;
+use super::Engine;
+use crate::cdp::{
+    PageEvent, PageGetFrameTree, PageGetNavigationHistory, PageNavigate,
+    PageNavigateToHistoryEntry, PageReload,
+};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::{within, Subscription, TabSignal};
+
+/// What ends the wait after a navigation has started.
+enum Expected {
+    /// A new document in the main frame, by this loader if known.
+    NewDocument { loader: Option<String> },
+    /// A same-document navigation of this frame.
+    SameDocument { frame: String },
+    /// A history step: either of the above, in the main frame `frame`.
+    Either { frame: String },
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Navigates `tab` and waits for the load; the tab as it is afterwards.
+    pub(super) async fn navigate(
+        &self,
+        tab: TabId,
+        to: &Navigation,
+        timeout_ms: u64,
+    ) -> Result<TabInfo, EngineError> {
+        if let Navigation::Url { url } = to {
+            check_url(url)?;
+        }
+        let target = RefCell::new(describe(to));
+        let load = self.start_and_wait(tab, to, &target);
+        match within(self.chrome.sleep(timeout_ms), load).await {
+            Some(outcome) => outcome?,
+            None => {
+                return Err(EngineError::LoadTimeout {
+                    tab,
+                    target: target.into_inner(),
+                    timeout_ms,
+                })
+            }
+        }
+        self.bounded("describe the page", self.tab_info(tab))
+            .await?
+    }
+
+    async fn start_and_wait(
+        &self,
+        tab: TabId,
+        to: &Navigation,
+        target: &RefCell<String>,
+    ) -> Result<(), EngineError> {
+        self.ensure_attached(tab).await?;
+        if let Some(dialog) = self.open_dialog(tab) {
+            return Err(EngineError::DialogOpen { tab, dialog });
+        }
+        let mut watch = self.signals.subscribe(tab);
+        let expected = match to {
+            Navigation::Url { url } => self.go_to_url(tab, &mut watch, url).await?,
+            Navigation::Reload { ignore_cache } => {
+                let reload = PageReload {
+                    ignore_cache: *ignore_cache,
+                };
+                self.send_watched(tab, &mut watch, &reload).await?;
+                Expected::NewDocument { loader: None }
+            }
+            Navigation::Back => self.step_history(tab, &mut watch, -1, target).await?,
+            Navigation::Forward => self.step_history(tab, &mut watch, 1, target).await?,
+        };
+        wait_for_load(tab, &mut watch, &expected).await
+    }
+
+    async fn go_to_url(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        url: &str,
+    ) -> Result<Expected, EngineError> {
+        let command = PageNavigate {
+            url: url.to_owned(),
+        };
+        let answer = match self.send_watched(tab, watch, &command).await {
+            Err(EngineError::Cdp { message, .. }) if message.contains("invalid URL") => {
+                return Err(EngineError::InvalidUrl(url.to_owned()))
+            }
+            other => other?,
+        };
+        if let Some(error) = answer.error_text.filter(|e| !e.is_empty()) {
+            return Err(EngineError::LoadFailed {
+                url: url.to_owned(),
+                error,
+            });
+        }
+        Ok(match answer.loader_id {
+            Some(loader) => Expected::NewDocument {
+                loader: Some(loader),
+            },
+            None => Expected::SameDocument {
+                frame: answer.frame_id,
+            },
+        })
+    }
+
+    async fn step_history(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        step: i64,
+        target: &RefCell<String>,
+    ) -> Result<Expected, EngineError> {
+        let history = self
+            .send_watched(tab, watch, &PageGetNavigationHistory {})
+            .await?;
+        let entry = usize::try_from(history.current_index + step)
+            .ok()
+            .and_then(|index| history.entries.get(index))
+            .ok_or(EngineError::NoHistoryEntry {
+                tab,
+                direction: if step < 0 { "previous" } else { "next" },
+            })?;
+        *target.borrow_mut() = entry.url.clone();
+        let tree = self.send_watched(tab, watch, &PageGetFrameTree {}).await?;
+        let command = PageNavigateToHistoryEntry { entry_id: entry.id };
+        self.send_watched(tab, watch, &command).await?;
+        Ok(Expected::Either {
+            frame: tree.frame_tree.frame.id,
+        })
+    }
+}
+
+/// Waits for the event that ends a navigation.
+async fn wait_for_load(
+    tab: TabId,
+    watch: &mut Subscription,
+    expected: &Expected,
+) -> Result<(), EngineError> {
+    let mut committed = false;
+    loop {
+        let signal = watch.next().await;
+        if let Some(error) = interruption(tab, &signal) {
+            return Err(error);
+        }
+        let TabSignal::Page(event) = signal else {
+            continue;
+        };
+        match (event, expected) {
+            (
+                PageEvent::FrameNavigated {
+                    is_main: true,
+                    loader_id,
+                    kind,
+                    ..
+                },
+                Expected::NewDocument { .. } | Expected::Either { .. },
+            ) => {
+                let ours = match expected {
+                    Expected::NewDocument {
+                        loader: Some(loader),
+                    } => *loader == loader_id,
+                    _ => true,
+                };
+                if ours && kind == "BackForwardCacheRestore" {
+                    return Ok(());
+                }
+                committed |= ours;
+            }
+            (PageEvent::LoadEventFired, Expected::NewDocument { .. } | Expected::Either { .. })
+                if committed =>
+            {
+                return Ok(())
+            }
+            (
+                PageEvent::NavigatedWithinDocument { frame_id },
+                Expected::SameDocument { frame } | Expected::Either { frame },
+            ) if frame_id == *frame => return Ok(()),
+            _ => {}
+        }
+    }
+}
+
+/// Rejects what is not an absolute URL (`example.com`, `localhost:3000`) before
+/// anything is opened or navigated.
+pub(super) fn check_url(url: &str) -> Result<(), EngineError> {
+    let invalid = || EngineError::InvalidUrl(url.to_owned());
+    let (scheme, rest) = url.split_once(':').ok_or_else(invalid)?;
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let rest_ok = !rest.is_empty() && !rest.starts_with(|c: char| c.is_ascii_digit());
+    let clean = !url.chars().any(|c| c.is_control() || c == ' ');
+    if scheme_ok && rest_ok && clean {
+        Ok(())
+    } else {
+        Err(invalid())
+    }
+}
+
+/// How the timeout message names the destination before it is known exactly.
+fn describe(to: &Navigation) -> String {
+    match to {
+        Navigation::Url { url } => url.clone(),
+        Navigation::Back => "the previous page".to_owned(),
+        Navigation::Forward => "the next page".to_owned(),
+        Navigation::Reload { .. } => "the reloaded page".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::{Answer, Harness};
+    use super::check_url;
+    use serde_json::json;
+    use tabwire_shared::{Command, ErrorCode, Navigation, Reply};
+
+    fn navigate(to: Navigation, timeout_ms: u64) -> Command {
+        Command::Navigate {
+            tab_id: 10,
+            to,
+            timeout_ms,
+        }
+    }
+
+    fn url(url: &str) -> Navigation {
+        Navigation::Url { url: url.into() }
+    }
+
+    #[test]
+    fn urls_must_be_absolute() {
+        assert!(check_url("https://example.com/").is_ok());
+        assert!(check_url("about:blank").is_ok());
+        assert!(check_url("data:text/html,<p>hi</p>").is_ok());
+        for bad in [
+            "example.com",
+            "localhost:3000",
+            "",
+            "http://a b/",
+            "1http://x",
+        ] {
+            assert!(check_url(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn navigation_waits_for_the_load_event() {
+        let mut h = Harness::new();
+        h.fake.manual_loads();
+        h.call(1, navigate(url("https://d.test/"), 5000));
+        h.settle();
+        assert!(h.reply(1).is_none(), "no reply before the load event");
+        h.fake.set_url(10, "https://d.test/");
+        h.engine.on_cdp_event(10, "Page.loadEventFired", &json!({}));
+        h.settle();
+        assert!(
+            h.reply(1).is_none(),
+            "a load event before the commit is stale"
+        );
+        h.engine.on_cdp_event(
+            10,
+            "Page.frameNavigated",
+            &json!({"frame": {"id": "main", "loaderId": "L1", "url": "https://d.test/"}, "type": "Navigation"}),
+        );
+        h.engine.on_cdp_event(10, "Page.loadEventFired", &json!({}));
+        h.settle();
+        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
+            panic!("expected the tab");
+        };
+        assert_eq!(tab.url, "https://d.test/");
+    }
+
+    #[test]
+    fn same_document_navigation_finishes_without_a_load() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.navigate",
+            Answer::with_events(
+                json!({"frameId": "main"}),
+                vec![(
+                    "Page.navigatedWithinDocument",
+                    json!({"frameId": "main", "url": "#x"}),
+                )],
+            ),
+        );
+        h.call(1, navigate(url("https://a.test/#x"), 5000));
+        h.settle();
+        assert!(h.reply(1).unwrap().is_ok());
+    }
+
+    #[test]
+    fn navigation_times_out_naming_the_url() {
+        let mut h = Harness::new();
+        h.fake.manual_loads();
+        h.call(1, navigate(url("https://slow.test/"), 3000));
+        h.settle();
+        h.advance(2999);
+        assert!(h.reply(1).is_none());
+        h.advance(1);
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Timeout);
+        assert!(error.message.contains("https://slow.test/"));
+        assert!(error.message.contains("3000 ms"));
+        assert_eq!(
+            h.engine.signals.live(),
+            0,
+            "the abandoned wait unsubscribed"
+        );
+    }
+
+    #[test]
+    fn network_errors_say_the_url_could_not_be_loaded() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.navigate",
+            Answer::value(json!({"frameId": "main", "loaderId": "L", "errorText": "net::ERR_CONNECTION_REFUSED"})),
+        );
+        h.call(1, navigate(url("http://localhost:1/"), 5000));
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::PageError);
+        assert!(error.message.contains("Could not load http://localhost:1/"));
+        assert!(error.message.contains("net::ERR_CONNECTION_REFUSED"));
+    }
+
+    #[test]
+    fn chrome_rejecting_the_url_is_an_invalid_argument() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.navigate",
+            Answer::error("Cannot navigate to invalid URL"),
+        );
+        h.call(1, navigate(url("http://[::1/"), 5000));
+        h.settle();
+        assert_eq!(
+            h.reply(1).unwrap().unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
+    }
+
+    #[test]
+    fn back_goes_to_the_previous_entry_and_waits() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.getNavigationHistory",
+            Answer::value(json!({"currentIndex": 1, "entries": [
+                {"id": 5, "url": "https://one.test/"}, {"id": 6, "url": "https://two.test/"}]})),
+        );
+        h.fake.answer(
+            "Page.navigateToHistoryEntry",
+            Answer::with_events(
+                json!({}),
+                vec![
+                    (
+                        "Page.frameNavigated",
+                        json!({"frame": {"id": "main", "loaderId": "X"}, "type": "Navigation"}),
+                    ),
+                    ("Page.loadEventFired", json!({})),
+                ],
+            ),
+        );
+        h.call(1, navigate(Navigation::Back, 5000));
+        h.settle();
+        assert!(h.reply(1).unwrap().is_ok());
+        assert_eq!(
+            h.fake.sent(10, "Page.navigateToHistoryEntry"),
+            vec![json!({"entryId": 5})]
+        );
+    }
+
+    #[test]
+    fn a_back_forward_cache_restore_needs_no_load_event() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.getNavigationHistory",
+            Answer::value(json!({"currentIndex": 0, "entries": [{"id": 5, "url": "a"}, {"id": 6, "url": "b"}]})),
+        );
+        h.fake.answer(
+            "Page.navigateToHistoryEntry",
+            Answer::with_events(
+                json!({}),
+                vec![("Page.frameNavigated", json!({"frame": {"id": "main", "loaderId": "X"}, "type": "BackForwardCacheRestore"}))],
+            ),
+        );
+        h.call(1, navigate(Navigation::Forward, 5000));
+        h.settle();
+        assert!(h.reply(1).unwrap().is_ok());
+    }
+
+    #[test]
+    fn no_previous_page_is_an_invalid_argument() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.getNavigationHistory",
+            Answer::value(json!({"currentIndex": 0, "entries": [{"id": 5, "url": "a"}]})),
+        );
+        h.call(1, navigate(Navigation::Back, 5000));
+        h.call(2, navigate(Navigation::Forward, 5000));
+        h.settle();
+        let back = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(back.code, ErrorCode::InvalidArgument);
+        assert!(back.message.contains("no previous page"));
+        assert!(h
+            .reply(2)
+            .unwrap()
+            .unwrap_err()
+            .message
+            .contains("no next page"));
+    }
+
+    #[test]
+    fn reload_waits_for_the_new_document() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.reload",
+            Answer::with_events(
+                json!({}),
+                vec![
+                    (
+                        "Page.frameNavigated",
+                        json!({"frame": {"id": "main", "loaderId": "R"}}),
+                    ),
+                    ("Page.loadEventFired", json!({})),
+                ],
+            ),
+        );
+        h.call(1, navigate(Navigation::Reload { ignore_cache: true }, 5000));
+        h.settle();
+        assert!(h.reply(1).unwrap().is_ok());
+        assert_eq!(
+            h.fake.sent(10, "Page.reload"),
+            vec![json!({"ignoreCache": true})]
+        );
+    }
+
+    #[test]
+    fn closing_the_tab_mid_navigation_says_so() {
+        let mut h = Harness::new();
+        h.fake.manual_loads();
+        h.call(1, navigate(url("https://d.test/"), 5000));
+        h.settle();
+        h.engine.on_tab_removed(10);
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::NoSuchTab);
+        assert!(error.message.contains("was closed"));
+    }
+
+    #[test]
+    fn a_beforeunload_dialog_interrupts_navigation() {
+        let mut h = Harness::new();
+        h.fake.hold("Page.navigate");
+        h.call(1, navigate(url("https://d.test/"), 5000));
+        h.settle();
+        h.engine.on_cdp_event(
+            10,
+            "Page.javascriptDialogOpening",
+            &json!({"type": "beforeunload", "message": ""}),
+        );
+        h.settle();
+        assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::Dialog);
+    }
+}

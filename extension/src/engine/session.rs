@@ -1,0 +1,201 @@
+//! Debugger sessions: attaching on first use and sending typed CDP commands.
+//!
+//! A tab is attached the first time a command needs CDP on it (then `Page.enable` and
+//! `Runtime.enable`), and forgotten when Chrome detaches us; the next command simply
+//! attaches again. [`Engine::send_watched`] runs one CDP command while watching the
+//! tab, so a detach, a closed tab or a dialog ends the wait at once with a clear error
+//! instead of leaving the command hanging.
+
+use tabwire_shared::TabId;
+
+use super::Engine;
+use crate::cdp::{CdpCommand, PageEnable, PageEvent, RuntimeEnable};
+use crate::chrome::{Chrome, ChromeError};
+use crate::error::EngineError;
+use crate::signals::{Subscription, TabSignal};
+
+/// What Chrome says when our own session from before a service-worker restart (whose
+/// state we lost) still holds the tab.
+const ALREADY_ATTACHED: &str = "already attached";
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Attaches the debugger to `tab` unless it already is.
+    pub(super) async fn ensure_attached(&self, tab: TabId) -> Result<(), EngineError> {
+        if self.state.borrow().attached.contains(&tab) {
+            return Ok(());
+        }
+        if self.chrome.tab(tab).await?.is_none() {
+            return Err(EngineError::NoSuchTab(tab));
+        }
+        let attach_failed = |error: ChromeError| EngineError::AttachFailed {
+            tab,
+            reason: error.0.trim_end_matches('.').to_owned(),
+        };
+        if let Err(error) = self.chrome.attach_debugger(tab).await {
+            // Chrome detaching us without complaint proves the session was ours.
+            if !error.0.contains(ALREADY_ATTACHED)
+                || self.chrome.detach_debugger(tab).await.is_err()
+            {
+                return Err(attach_failed(error));
+            }
+            self.chrome
+                .attach_debugger(tab)
+                .await
+                .map_err(attach_failed)?;
+        }
+        self.state.borrow_mut().attached.insert(tab);
+        self.send(tab, &PageEnable {}).await?;
+        self.send(tab, &RuntimeEnable {}).await?;
+        Ok(())
+    }
+
+    /// Sends a CDP command to an attached tab and reads its typed result.
+    pub(super) async fn send<T: CdpCommand>(
+        &self,
+        tab: TabId,
+        command: &T,
+    ) -> Result<T::Returns, EngineError> {
+        let params = serde_json::to_value(command).map_err(|e| EngineError::UnexpectedAnswer {
+            method: T::METHOD,
+            detail: e.to_string(),
+        })?;
+        let answer = self
+            .chrome
+            .send_command(tab, T::METHOD, params)
+            .await
+            .map_err(|e| EngineError::Cdp {
+                method: T::METHOD,
+                message: e.0,
+            })?;
+        serde_json::from_value(answer).map_err(|e| EngineError::UnexpectedAnswer {
+            method: T::METHOD,
+            detail: e.to_string(),
+        })
+    }
+
+    /// Sends a CDP command while watching the tab through `watch` (subscribed before
+    /// anything was sent). A detach, the tab closing or a dialog opening ends the wait
+    /// with the matching error; when the command itself fails, the error says why in
+    /// the agent's terms if the cause is one of those.
+    pub(super) async fn send_watched<T: CdpCommand>(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        command: &T,
+    ) -> Result<T::Returns, EngineError> {
+        let interrupt = |signal: &TabSignal| interruption(tab, signal);
+        match watch.watch(self.send(tab, command), interrupt).await? {
+            Ok(answer) => Ok(answer),
+            Err(error) => Err(self.explain_failure(tab, watch, error).await),
+        }
+    }
+
+    /// Finds the real cause of a failed CDP command: a detach or closure Chrome told
+    /// us about (or is about to), or a tab that no longer exists.
+    async fn explain_failure(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        error: EngineError,
+    ) -> EngineError {
+        if let Some(signal) = watch.take_pending(|s| interruption(tab, s).is_some()) {
+            if let Some(cause) = interruption(tab, &signal) {
+                return cause;
+            }
+        }
+        if let Ok(None) = self.chrome.tab(tab).await {
+            return EngineError::ClosedDuringCommand(tab);
+        }
+        if let EngineError::Cdp { message, .. } = &error {
+            if message.contains("not attached") {
+                return EngineError::DetachedDuringCommand {
+                    tab,
+                    reason: message.clone(),
+                };
+            }
+        }
+        error
+    }
+}
+
+/// The error a signal means for a command waiting on `tab`, if it ends the wait.
+pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
+    match signal {
+        TabSignal::Closed => Some(EngineError::ClosedDuringCommand(tab)),
+        TabSignal::Detached(reason) if reason == "target_closed" => {
+            Some(EngineError::ClosedDuringCommand(tab))
+        }
+        TabSignal::Detached(reason) => Some(EngineError::DetachedDuringCommand {
+            tab,
+            reason: reason.clone(),
+        }),
+        TabSignal::Page(PageEvent::DialogOpening(dialog)) => Some(EngineError::DialogOpened {
+            tab,
+            dialog: dialog.clone(),
+        }),
+        TabSignal::Page(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use serde_json::json;
+    use tabwire_shared::{Command, ErrorCode};
+
+    fn evaluate(tab_id: i64) -> Command {
+        Command::Evaluate {
+            tab_id,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 5000,
+        }
+    }
+
+    #[test]
+    fn first_use_attaches_and_enables_domains_once() {
+        let mut h = Harness::new();
+        h.call(1, evaluate(10));
+        h.call(2, evaluate(10));
+        h.settle();
+        assert!(h.reply(1).unwrap().is_ok());
+        assert!(h.reply(2).unwrap().is_ok());
+        let enables = h.fake.sent(10, "Page.enable");
+        assert_eq!(enables.len(), 1);
+        assert_eq!(h.fake.sent(10, "Runtime.enable").len(), 1);
+    }
+
+    #[test]
+    fn attach_refusal_names_chromes_reason() {
+        let mut h = Harness::new();
+        h.fake.refuse_attach(10, "Cannot access a chrome:// URL");
+        h.call(1, evaluate(10));
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Detached);
+        assert!(error.message.contains("Cannot access a chrome:// URL"));
+    }
+
+    #[test]
+    fn a_stale_session_of_our_own_is_replaced() {
+        let mut h = Harness::new();
+        h.fake.mark_attached_elsewhere(10, true);
+        h.call(1, evaluate(10));
+        h.settle();
+        assert!(h.reply(1).unwrap().is_ok());
+    }
+
+    #[test]
+    fn after_a_detach_the_next_command_reattaches() {
+        let mut h = Harness::new();
+        h.call(1, evaluate(10));
+        h.settle();
+        h.fake.detach_externally(10);
+        h.engine.on_debugger_detached(10, "canceled_by_user");
+        h.call(2, evaluate(10));
+        h.settle();
+        assert!(h.reply(2).unwrap().is_ok());
+        assert_eq!(h.fake.sent(10, "Page.enable").len(), 2);
+        let _ = json!(null);
+    }
+}

@@ -1,0 +1,239 @@
+//! Tab commands that need no debugger: list, activate, close; and opening a tab,
+//! which hands over to navigation for the load.
+
+use tabwire_shared::{TabId, TabInfo};
+
+use super::Engine;
+use crate::chrome::{Chrome, TabState, WindowState};
+use crate::error::EngineError;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Every tab of every normal window, window order then tab order, marking the tab
+    /// the user is looking at and any open dialog.
+    pub(super) async fn list_tabs(&self) -> Result<Vec<TabInfo>, EngineError> {
+        let windows = self.chrome.normal_windows().await?;
+        let last_focused = self.chrome.last_focused_window().await?;
+        let user_window = user_window(&windows, last_focused);
+        let tabs = windows
+            .iter()
+            .flat_map(|window| &window.tabs)
+            .map(|tab| {
+                let user_active = tab.active && Some(tab.window_id) == user_window;
+                self.describe(tab, user_active)
+            })
+            .collect();
+        Ok(tabs)
+    }
+
+    /// One tab as [`list_tabs`](Self::list_tabs) would show it.
+    pub(super) async fn tab_info(&self, tab: TabId) -> Result<TabInfo, EngineError> {
+        if let Some(info) = self.list_tabs().await?.into_iter().find(|t| t.id == tab) {
+            return Ok(info);
+        }
+        // Not in a normal window (a popup, say): still describe it.
+        match self.chrome.tab(tab).await? {
+            Some(state) => Ok(self.describe(&state, false)),
+            None => Err(EngineError::NoSuchTab(tab)),
+        }
+    }
+
+    /// Selects a tab and brings its window to the front.
+    pub(super) async fn activate_tab(&self, tab: TabId) -> Result<(), EngineError> {
+        let state = self.existing_tab(tab).await?;
+        self.chrome.activate_tab(tab).await?;
+        self.chrome.focus_window(state.window_id).await?;
+        Ok(())
+    }
+
+    /// Closes a tab, unless it is the browser's last one.
+    pub(super) async fn close_tab(&self, tab: TabId) -> Result<(), EngineError> {
+        self.existing_tab(tab).await?;
+        let windows = self.chrome.normal_windows().await?;
+        let open_tabs: usize = windows.iter().map(|w| w.tabs.len()).sum();
+        if open_tabs <= 1 {
+            return Err(EngineError::LastTab(tab));
+        }
+        self.chrome.remove_tab(tab).await?;
+        Ok(())
+    }
+
+    /// Opens a blank tab, then navigates it like `Navigate` does and waits for the load.
+    pub(super) async fn new_tab(
+        &self,
+        url: &str,
+        background: bool,
+        timeout_ms: u64,
+    ) -> Result<TabInfo, EngineError> {
+        super::navigate::check_url(url)?;
+        let created = self
+            .bounded(
+                "open a page",
+                self.chrome.create_tab("about:blank", !background),
+            )
+            .await??;
+        let to = tabwire_shared::Navigation::Url {
+            url: url.to_owned(),
+        };
+        self.navigate(created.id, &to, timeout_ms).await
+    }
+
+    async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
+        self.chrome
+            .tab(tab)
+            .await?
+            .ok_or(EngineError::NoSuchTab(tab))
+    }
+
+    fn describe(&self, tab: &TabState, user_active: bool) -> TabInfo {
+        TabInfo {
+            id: tab.id,
+            window_id: tab.window_id,
+            url: tab.url.clone(),
+            title: tab.title.clone(),
+            user_active,
+            dialog: self.open_dialog(tab.id),
+        }
+    }
+}
+
+/// The window the user is looking at: the last focused one if it is a normal window,
+/// else the first normal window (headless browsers may have no focused window).
+fn user_window(windows: &[WindowState], last_focused: Option<i64>) -> Option<i64> {
+    last_focused
+        .filter(|id| windows.iter().any(|w| w.id == *id))
+        .or_else(|| windows.first().map(|w| w.id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use serde_json::json;
+    use tabwire_shared::{Command, ErrorCode, Reply};
+
+    #[test]
+    fn list_shows_every_tab_and_marks_the_users() {
+        let mut h = Harness::new();
+        h.fake.add_window(2, &[(20, "https://b.test/", true)]);
+        h.fake.set_last_focused(Some(2));
+        h.call(1, Command::ListTabs);
+        h.settle();
+        let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
+            panic!("expected tabs");
+        };
+        let ids: Vec<_> = tabs.iter().map(|t| (t.id, t.user_active)).collect();
+        assert_eq!(ids, vec![(10, false), (11, false), (20, true)]);
+    }
+
+    #[test]
+    fn without_a_focused_window_the_first_window_is_the_users() {
+        let mut h = Harness::new();
+        h.fake.set_last_focused(None);
+        h.call(1, Command::ListTabs);
+        h.settle();
+        let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
+            panic!("expected tabs");
+        };
+        assert!(tabs[0].user_active && !tabs[1].user_active);
+    }
+
+    #[test]
+    fn list_shows_open_dialogs() {
+        let mut h = Harness::new();
+        h.engine.on_cdp_event(
+            11,
+            "Page.javascriptDialogOpening",
+            &json!({"type": "prompt", "message": "name?", "defaultPrompt": "bob"}),
+        );
+        h.call(1, Command::ListTabs);
+        h.settle();
+        let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
+            panic!("expected tabs");
+        };
+        let dialog = tabs[1].dialog.as_ref().expect("a dialog");
+        assert_eq!(dialog.default_prompt.as_deref(), Some("bob"));
+    }
+
+    #[test]
+    fn activate_selects_the_tab_and_focuses_its_window() {
+        let mut h = Harness::new();
+        h.call(1, Command::ActivateTab { tab_id: 11 });
+        h.settle();
+        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        assert_eq!(h.fake.active_tab(1), Some(11));
+        assert_eq!(h.fake.focused_window(), Some(1));
+    }
+
+    #[test]
+    fn unknown_tabs_get_the_agent_facing_message() {
+        let mut h = Harness::new();
+        h.call(1, Command::ActivateTab { tab_id: 12 });
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::NoSuchTab);
+        assert_eq!(
+            error.message,
+            "No page with id 12. Call list_pages to see the open pages."
+        );
+    }
+
+    #[test]
+    fn close_removes_the_tab_but_refuses_the_last_one() {
+        let mut h = Harness::new();
+        h.call(1, Command::CloseTab { tab_id: 11 });
+        h.settle();
+        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        h.call(2, Command::CloseTab { tab_id: 10 });
+        h.settle();
+        let error = h.reply(2).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Refused);
+        assert!(
+            error
+                .message
+                .contains("open another page with new_page first")
+                || error
+                    .message
+                    .contains("Open another page with new_page first")
+        );
+    }
+
+    #[test]
+    fn new_tab_opens_blank_then_navigates_and_waits_for_the_load() {
+        let mut h = Harness::new();
+        h.call(
+            1,
+            Command::NewTab {
+                url: "https://c.test/".into(),
+                background: true,
+                timeout_ms: 1000,
+            },
+        );
+        h.settle();
+        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
+            panic!("expected a tab");
+        };
+        assert_eq!(tab.url, "https://c.test/");
+        assert!(!tab.user_active, "a background tab does not take focus");
+        assert_eq!(h.fake.created_urls(), vec!["about:blank".to_owned()]);
+        let navigations = h.fake.sent(tab.id, "Page.navigate");
+        assert_eq!(navigations, vec![json!({"url": "https://c.test/"})]);
+    }
+
+    #[test]
+    fn new_tab_rejects_a_bad_url_before_opening_anything() {
+        let mut h = Harness::new();
+        h.call(
+            1,
+            Command::NewTab {
+                url: "example.com".into(),
+                background: false,
+                timeout_ms: 1000,
+            },
+        );
+        h.settle();
+        assert_eq!(
+            h.reply(1).unwrap().unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
+        assert!(h.fake.created_urls().is_empty());
+    }
+}

@@ -1,0 +1,234 @@
+//! Every way a command can fail inside the extension, and how each crosses the wire.
+//!
+//! Messages are for the agent: what happened, then what to do. [`EngineError::code`]
+//! gives the [`ErrorCode`] the host acts on; `From<EngineError> for WireError` is the
+//! only conversion to the wire.
+
+use tabwire_shared::{DialogInfo, ErrorCode, TabId, WireError};
+
+use crate::chrome::ChromeError;
+
+/// Why a command failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// No tab has this id.
+    #[error("No page with id {0}. Call list_pages to see the open pages.")]
+    NoSuchTab(TabId),
+
+    /// The tab closed while the command was running.
+    #[error("Page {0} was closed while the command ran. Call list_pages to see the open pages.")]
+    ClosedDuringCommand(TabId),
+
+    /// `chrome.debugger.attach` refused.
+    #[error(
+        "Could not attach the debugger to page {tab}: {reason}. Pages held by another \
+         debugger (such as an open DevTools window) and chrome:// pages cannot be debugged; \
+         close DevTools or choose another page."
+    )]
+    AttachFailed {
+        /// The tab.
+        tab: TabId,
+        /// Chrome's reason.
+        reason: String,
+    },
+
+    /// The debugger was detached while the command was running.
+    #[error(
+        "The debugger was detached from page {tab} ({reason}) while the command ran, for \
+         example because the user cancelled the debugging bar. Call the tool again to re-attach."
+    )]
+    DetachedDuringCommand {
+        /// The tab.
+        tab: TabId,
+        /// Chrome's reason.
+        reason: String,
+    },
+
+    /// Closing the tab would close the browser.
+    #[error(
+        "Page {0} is the last open page; closing it would close the browser. \
+         Open another page with new_page first."
+    )]
+    LastTab(TabId),
+
+    /// A URL that is not absolute, or that Chrome rejects.
+    #[error("`{0}` is not a valid URL. Give an absolute URL such as https://example.com/.")]
+    InvalidUrl(String),
+
+    /// Back at the first history entry, or forward at the last.
+    #[error("Page {tab} has no {direction} page in its history.")]
+    NoHistoryEntry {
+        /// The tab.
+        tab: TabId,
+        /// `previous` or `next`.
+        direction: &'static str,
+    },
+
+    /// The network or the browser could not load the URL.
+    #[error("Could not load {url}: {error}. Check that the URL is right and the server is up.")]
+    LoadFailed {
+        /// The URL.
+        url: String,
+        /// Chrome's error text, e.g. `net::ERR_CONNECTION_REFUSED`.
+        error: String,
+    },
+
+    /// The load event did not come in time.
+    #[error(
+        "Loading {target} in page {tab} did not finish within {timeout_ms} ms. The page may \
+         still be loading: call list_pages to see where it is, or retry with a longer timeout."
+    )]
+    LoadTimeout {
+        /// The tab.
+        tab: TabId,
+        /// What was being loaded (a URL, or a description such as "the previous page").
+        target: String,
+        /// The limit.
+        timeout_ms: u64,
+    },
+
+    /// The evaluated function did not settle in time.
+    #[error("The function did not finish within {0} ms; the page keeps running it.")]
+    EvaluateTimeout(u64),
+
+    /// The evaluated function threw (or its promise rejected).
+    #[error("The function threw: {0}")]
+    Threw(String),
+
+    /// The function declaration does not compile.
+    #[error("The function does not compile: {0}. Pass a function declaration such as `() => document.title`.")]
+    SyntaxError(String),
+
+    /// The function's result has no JSON form.
+    #[error(
+        "The function returned {0}, which cannot be sent back as JSON. Return \
+         JSON-serialisable data (objects, arrays, strings, numbers, booleans, null)."
+    )]
+    NotSerializable(String),
+
+    /// Chrome refused to run or return the function (typically: the result is not
+    /// serialisable, or not a function).
+    #[error(
+        "Chrome could not run the function or return its result: {0}. Pass a function \
+         declaration and return JSON-serialisable data (not DOM nodes, functions or cyclic objects)."
+    )]
+    EvaluateRefused(String),
+
+    /// A dialog was already open when the command started.
+    #[error(
+        "A {kind} dialog is open in page {tab}: \"{message}\". It blocks the page; call \
+         handle_dialog to accept or dismiss it.",
+        kind = .dialog.kind, message = .dialog.message
+    )]
+    DialogOpen {
+        /// The tab.
+        tab: TabId,
+        /// The dialog.
+        dialog: DialogInfo,
+    },
+
+    /// A dialog opened while the command was waiting.
+    #[error(
+        "A {kind} dialog opened in page {tab} while the command ran: \"{message}\". It blocks \
+         the page; call handle_dialog to accept or dismiss it.",
+        kind = .dialog.kind, message = .dialog.message
+    )]
+    DialogOpened {
+        /// The tab.
+        tab: TabId,
+        /// The dialog.
+        dialog: DialogInfo,
+    },
+
+    /// The page navigated away (or reloaded) under the command.
+    #[error("Page {0} navigated away while the command ran, so its result is lost. Run it again on the new page.")]
+    Navigated(TabId),
+
+    /// Chrome did not answer a plain browser call in time.
+    #[error("Chrome did not answer within {timeout_ms} ms while trying to {action}.")]
+    BrowserTimeout {
+        /// What the engine was doing.
+        action: &'static str,
+        /// The limit.
+        timeout_ms: u64,
+    },
+
+    /// A CDP command failed for a reason the engine has no better words for.
+    #[error("Chrome refused {method}: {message}")]
+    Cdp {
+        /// The CDP method.
+        method: &'static str,
+        /// Chrome's message.
+        message: String,
+    },
+
+    /// Chrome answered a CDP command with data the engine cannot read.
+    #[error("Chrome answered {method} with data tabwire does not understand: {detail}")]
+    UnexpectedAnswer {
+        /// The CDP method.
+        method: &'static str,
+        /// The parse error.
+        detail: String,
+    },
+
+    /// A browser API call failed.
+    #[error("Chrome reported an error: {0}")]
+    Browser(#[from] ChromeError),
+}
+
+impl EngineError {
+    /// The wire code the host acts on.
+    pub fn code(&self) -> ErrorCode {
+        use EngineError::*;
+        match self {
+            NoSuchTab(_) | ClosedDuringCommand(_) => ErrorCode::NoSuchTab,
+            AttachFailed { .. } | DetachedDuringCommand { .. } => ErrorCode::Detached,
+            LastTab(_) => ErrorCode::Refused,
+            InvalidUrl(_) | NoHistoryEntry { .. } => ErrorCode::InvalidArgument,
+            LoadFailed { .. }
+            | Threw(_)
+            | SyntaxError(_)
+            | NotSerializable(_)
+            | EvaluateRefused(_) => ErrorCode::PageError,
+            LoadTimeout { .. } | EvaluateTimeout(_) | BrowserTimeout { .. } => ErrorCode::Timeout,
+            DialogOpen { .. } | DialogOpened { .. } => ErrorCode::Dialog,
+            Navigated(_) => ErrorCode::Navigated,
+            Cdp { .. } | UnexpectedAnswer { .. } | Browser(_) => ErrorCode::Internal,
+        }
+    }
+}
+
+impl From<EngineError> for WireError {
+    fn from(error: EngineError) -> Self {
+        WireError::new(error.code(), error.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_tab_message_tells_the_agent_what_to_do() {
+        let wire = WireError::from(EngineError::NoSuchTab(12));
+        assert_eq!(wire.code, ErrorCode::NoSuchTab);
+        assert_eq!(
+            wire.message,
+            "No page with id 12. Call list_pages to see the open pages."
+        );
+    }
+
+    #[test]
+    fn dialog_errors_name_kind_message_and_remedy() {
+        let dialog = DialogInfo {
+            kind: "confirm".into(),
+            message: "Sure?".into(),
+            default_prompt: None,
+        };
+        let wire = WireError::from(EngineError::DialogOpened { tab: 3, dialog });
+        assert_eq!(wire.code, ErrorCode::Dialog);
+        assert!(wire.message.contains("confirm dialog"));
+        assert!(wire.message.contains("\"Sure?\""));
+        assert!(wire.message.contains("call handle_dialog"));
+    }
+}

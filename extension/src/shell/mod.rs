@@ -1,0 +1,1 @@
+//! The WASM shell (placeholder while it is written).
