@@ -30,6 +30,9 @@ enum Cmd {
     Install(tabwire::install::InstallArgs),
     /// Check each link of the chain (binary, registration, relay, browser).
     Doctor,
+    /// Print the tool reference (Markdown) generated from the tool definitions.
+    #[command(hide = true)]
+    ToolReference,
 }
 
 fn main() -> ExitCode {
@@ -88,6 +91,10 @@ fn run(
         }
         Cmd::Install(args) => {
             tabwire::install::run(args)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::ToolReference => {
+            print!("{}", tabwire::mcp::reference::markdown());
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Doctor => {

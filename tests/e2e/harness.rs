@@ -10,7 +10,7 @@ use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientInfo};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
@@ -87,7 +87,7 @@ fn extension_dir() -> PathBuf {
 
 /// An agent's session: a `tabwire mcp` process and the MCP client talking to it.
 pub struct Agent {
-    client: Option<RunningService<RoleClient, ClientInfo>>,
+    client: Option<RunningService<RoleClient, ClientConfig>>,
     child: Child,
     /// The server's stderr, kept for failure messages.
     pub stderr_path: PathBuf,
@@ -123,7 +123,7 @@ impl Agent {
         let mut child = command.spawn().expect("spawn tabwire");
         let stdout = child.stdout.take().expect("stdout");
         let stdin = child.stdin.take().expect("stdin");
-        let info = ClientInfo::default();
+        let info = ClientConfig::default();
         let client = tokio::time::timeout(CALL_LIMIT, info.serve((stdout, stdin)))
             .await
             .expect("MCP initialize timed out")
@@ -136,7 +136,7 @@ impl Agent {
         }
     }
 
-    fn client(&self) -> &RunningService<RoleClient, ClientInfo> {
+    fn client(&self) -> &RunningService<RoleClient, ClientConfig> {
         self.client.as_ref().expect("client is open")
     }
 

@@ -12,6 +12,7 @@
 pub mod config;
 pub mod context;
 pub mod pipeline;
+pub mod reference;
 pub mod registry;
 pub mod response;
 pub mod schema;
