@@ -348,3 +348,222 @@ fn handle_incoming(shared: &Shared, body: &[u8]) {
         (None, FromExtension::Reply(_)) => tracing::warn!("reply without an id skipped"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::native_host::testing::TestRelay;
+    use serde_json::json;
+
+    const SHORT: Duration = Duration::from_millis(300);
+    const LONG: Duration = Duration::from_secs(5);
+
+    fn hello() -> ClientHello {
+        ClientHello {
+            client_name: "test-agent".into(),
+            version: "0.0.1".into(),
+        }
+    }
+
+    fn connected(version: &str) -> Envelope<FromExtension> {
+        Envelope::notice(FromExtension::Event(Event::BrowserConnected {
+            version: version.into(),
+        }))
+    }
+
+    /// Reads the browser side until a call arrives; returns its relay-wide id.
+    async fn next_call(relay: &mut TestRelay) -> (u64, serde_json::Value) {
+        loop {
+            let msg = relay.browser.recv().await;
+            if let Some(id) = msg["id"].as_u64() {
+                return (id, msg);
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn call_reaches_the_browser_and_gets_its_reply() {
+        let mut relay = TestRelay::start();
+        relay.browser.send(&connected("2.0")).await;
+        let link = Link::spawn(relay.socket.clone(), hello());
+        let hello_seen = relay.browser.recv().await;
+        assert_eq!(
+            hello_seen["body"]["hello"]["clientName"],
+            json!("test-agent")
+        );
+
+        let call = tokio::spawn({
+            let link = link.clone();
+            async move { link.call(Command::ListTabs, LONG, LONG).await }
+        });
+        let (id, msg) = next_call(&mut relay).await;
+        assert_eq!(msg["body"]["call"]["command"], json!("listTabs"));
+        relay
+            .browser
+            .send(&Envelope::request(
+                id,
+                FromExtension::Reply(Ok(Reply::Tabs { tabs: vec![] })),
+            ))
+            .await;
+        assert_eq!(call.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
+        assert!(link.browser_connected());
+        assert_eq!(link.browser_version().as_deref(), Some("2.0"));
+    }
+
+    #[tokio::test]
+    async fn call_without_a_browser_says_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = Link::spawn(dir.path().join("nobody.sock"), hello());
+        let err = link.call(Command::ListTabs, SHORT, LONG).await.unwrap_err();
+        assert_eq!(err.code, ErrorCode::BrowserDisconnected);
+        for needle in ["Chrome", "extension", "tabwire install", "tabwire doctor"] {
+            assert!(
+                err.message.contains(needle),
+                "{needle} missing: {}",
+                err.message
+            );
+        }
+        assert!(!link.browser_connected());
+    }
+
+    #[tokio::test]
+    async fn connected_relay_without_browser_hello_is_not_a_browser() {
+        let relay = TestRelay::start();
+        let link = Link::spawn(relay.socket.clone(), hello());
+        assert!(!link.wait_for_browser(SHORT).await);
+    }
+
+    #[tokio::test]
+    async fn slow_reply_times_out_naming_the_command() {
+        let mut relay = TestRelay::start();
+        relay.browser.send(&connected("1")).await;
+        let link = Link::spawn(relay.socket.clone(), hello());
+        let call = tokio::spawn({
+            let link = link.clone();
+            async move {
+                link.call(
+                    Command::CloseTab { tab_id: 1 },
+                    LONG,
+                    Duration::from_millis(200),
+                )
+                .await
+            }
+        });
+        let (id, _) = next_call(&mut relay).await;
+        let err = call.await.unwrap().unwrap_err();
+        assert_eq!(err.code, ErrorCode::Timeout);
+        assert!(err.message.contains("closeTab"), "{}", err.message);
+        // A late reply is dropped quietly and the link still works.
+        relay
+            .browser
+            .send(&Envelope::request(
+                id,
+                FromExtension::Reply(Ok(Reply::Done)),
+            ))
+            .await;
+        let call = tokio::spawn({
+            let link = link.clone();
+            async move { link.call(Command::ListTabs, LONG, LONG).await }
+        });
+        let (id, _) = next_call(&mut relay).await;
+        relay
+            .browser
+            .send(&Envelope::request(
+                id,
+                FromExtension::Reply(Ok(Reply::Done)),
+            ))
+            .await;
+        assert_eq!(call.await.unwrap(), Ok(Reply::Done));
+    }
+
+    #[tokio::test]
+    async fn browser_leaving_mid_call_fails_it_and_is_announced() {
+        let mut relay = TestRelay::start();
+        relay.browser.send(&connected("1")).await;
+        let link = Link::spawn(relay.socket.clone(), hello());
+        let mut events = link.subscribe();
+        let call = tokio::spawn({
+            let link = link.clone();
+            async move { link.call(Command::ListTabs, LONG, LONG).await }
+        });
+        next_call(&mut relay).await;
+        drop(relay.browser);
+        let err = call.await.unwrap().unwrap_err();
+        assert_eq!(err.code, ErrorCode::BrowserDisconnected);
+        let mut saw_disconnect = false;
+        while let Ok(Ok(event)) = tokio::time::timeout(LONG, events.recv()).await {
+            if matches!(event, Event::BrowserDisconnected { .. }) {
+                saw_disconnect = true;
+                break;
+            }
+        }
+        assert!(saw_disconnect);
+        assert!(!link.browser_connected());
+    }
+
+    #[tokio::test]
+    async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("relay.sock");
+        let link = Link::spawn(socket.clone(), hello());
+        let mut events = link.subscribe();
+
+        // First browser: comes, then goes.
+        let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap());
+        first.browser.send(&connected("1")).await;
+        assert!(link.wait_for_browser(LONG).await);
+        assert!(first.browser.recv().await["body"]["hello"].is_object());
+        drop(first.browser);
+        first.done.await.unwrap();
+        drop(first.socket_file);
+        let deadline = tokio::time::Instant::now() + LONG;
+        while link.browser_connected() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(!link.browser_connected());
+
+        // Second browser at the same path: the link finds it by itself.
+        let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap());
+        second.browser.send(&connected("2")).await;
+        assert!(link.wait_for_browser(LONG).await);
+        assert_eq!(link.browser_version().as_deref(), Some("2"));
+        assert!(second.browser.recv().await["body"]["hello"].is_object());
+
+        let mut seen = Vec::new();
+        while let Ok(event) = events.try_recv() {
+            seen.push(event);
+        }
+        assert!(seen.contains(&Event::BrowserConnected {
+            version: "1".into()
+        }));
+        assert!(seen
+            .iter()
+            .any(|e| matches!(e, Event::BrowserDisconnected { .. })));
+        assert!(seen.contains(&Event::BrowserConnected {
+            version: "2".into()
+        }));
+    }
+
+    #[tokio::test]
+    async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
+        let relay = TestRelay::start();
+        let mut browser = relay.browser;
+        browser.send(&connected("1")).await;
+        let link = Link::spawn(relay.socket.clone(), hello());
+        let err = link
+            .call(
+                Command::Evaluate {
+                    tab_id: 1,
+                    function: "x".repeat(2 * 1024 * 1024),
+                    args: vec![],
+                    timeout_ms: 1,
+                },
+                LONG,
+                LONG,
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidArgument);
+        assert!(err.message.contains("too large"), "{}", err.message);
+    }
+}

@@ -18,6 +18,8 @@ pub mod framing;
 pub mod relay;
 pub mod server;
 pub mod socket;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use std::io::Read;
 

@@ -287,3 +287,174 @@ async fn write_client<W: AsyncWrite + Unpin>(
     }
     let _ = out.shutdown().await;
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use serde_json::json;
+    use tabwire_shared::{Command, Envelope, Event, FromExtension, Reply, ToExtension};
+
+    use super::super::testing::{client, TestRelay};
+
+    fn connected(version: &str) -> Envelope<FromExtension> {
+        Envelope::notice(FromExtension::Event(Event::BrowserConnected {
+            version: version.into(),
+        }))
+    }
+
+    fn list_tabs(id: u64) -> Envelope<ToExtension> {
+        Envelope::request(id, ToExtension::Call(Command::ListTabs))
+    }
+
+    fn value_reply(id: u64, value: serde_json::Value) -> Envelope<FromExtension> {
+        Envelope::request(id, FromExtension::Reply(Ok(Reply::Value { value })))
+    }
+
+    #[tokio::test]
+    async fn relay_routes_between_a_browser_and_two_socket_clients() {
+        let mut relay = TestRelay::start();
+        relay.browser.send(&connected("1.2.3")).await;
+
+        let mut a = client(&relay.socket).await;
+        let mut b = client(&relay.socket).await;
+        for c in [&mut a, &mut b] {
+            let hello = c.recv().await;
+            assert_eq!(hello["body"]["event"]["version"], json!("1.2.3"));
+        }
+
+        // Both clients use request id 1; each gets its own reply.
+        a.send(&list_tabs(1)).await;
+        let first = relay.browser.recv().await;
+        b.send(&list_tabs(1)).await;
+        let second = relay.browser.recv().await;
+        assert_ne!(first["id"], second["id"]);
+        assert_ne!(first["client"], second["client"]);
+        let (a_global, b_global) = (
+            first["id"].as_u64().unwrap(),
+            second["id"].as_u64().unwrap(),
+        );
+        relay.browser.send(&value_reply(b_global, json!("b"))).await;
+        relay.browser.send(&value_reply(a_global, json!("a"))).await;
+        let got_b = b.recv().await;
+        let got_a = a.recv().await;
+        assert_eq!(
+            (
+                got_a["id"].clone(),
+                got_a["body"]["reply"]["Ok"]["value"].clone()
+            ),
+            (json!(1), json!("a"))
+        );
+        assert_eq!(
+            (
+                got_b["id"].clone(),
+                got_b["body"]["reply"]["Ok"]["value"].clone()
+            ),
+            (json!(1), json!("b"))
+        );
+
+        // An event for everyone, then one for b only.
+        let closed = Envelope::notice(FromExtension::Event(Event::TabClosed { tab_id: 5 }));
+        relay.browser.send(&closed).await;
+        assert_eq!(a.recv().await["body"]["event"]["tabId"], json!(5));
+        assert_eq!(b.recv().await["body"]["event"]["tabId"], json!(5));
+        let mut targeted = Envelope::notice(FromExtension::Event(Event::TabClosed { tab_id: 6 }));
+        targeted.client = second["client"].as_u64();
+        relay.browser.send(&targeted).await;
+        assert_eq!(b.recv().await["body"]["event"]["tabId"], json!(6));
+        assert!(a.quiet_for(Duration::from_millis(100)).await);
+
+        // a leaves: the browser hears about it.
+        drop(a);
+        let gone = relay.browser.recv().await;
+        assert_eq!(
+            gone,
+            json!({"client": first["client"], "body": "clientGone"})
+        );
+
+        // The browser leaves with b's request outstanding.
+        b.send(&list_tabs(2)).await;
+        relay.browser.recv().await;
+        drop(relay.browser);
+        let answer = b.recv().await;
+        assert_eq!(answer["id"], json!(2));
+        assert_eq!(
+            answer["body"]["reply"]["Err"]["code"],
+            json!("browserDisconnected")
+        );
+        let notice = b.recv().await;
+        assert_eq!(
+            notice["body"]["event"]["event"],
+            json!("browserDisconnected")
+        );
+        assert!(b.closed().await, "the relay closes its clients");
+        let reason = relay.done.await.unwrap();
+        assert!(reason.contains("closed"), "{reason}");
+        drop(relay.socket_file);
+        assert!(!relay.socket.exists(), "the socket is removed");
+    }
+
+    #[tokio::test]
+    async fn oversized_frame_from_the_browser_ends_the_relay_cleanly() {
+        let mut relay = TestRelay::start();
+        let mut a = client(&relay.socket).await;
+        // Make sure the relay has registered the client before the browser breaks.
+        a.send(&Envelope::<ToExtension>::notice(ToExtension::ClientGone))
+            .await;
+        relay.browser.recv().await;
+        let huge = (u32::MAX).to_ne_bytes();
+        relay.browser.send_raw(&huge).await;
+        let notice = a.recv().await;
+        assert_eq!(
+            notice["body"]["event"]["event"],
+            json!("browserDisconnected")
+        );
+        assert!(relay.done.await.unwrap().contains("limit"));
+    }
+
+    #[tokio::test]
+    async fn a_misbehaving_client_is_dropped_alone() {
+        let mut relay = TestRelay::start();
+        relay.browser.send(&connected("1")).await;
+        let mut bad = client(&relay.socket).await;
+        let mut good = client(&relay.socket).await;
+        bad.recv().await;
+        good.recv().await;
+
+        // Malformed bodies are skipped; the stream stays usable.
+        bad.send_raw(&[3, 0, 0, 0, b'{', b'x', b'y']).await;
+        bad.send(&list_tabs(1)).await;
+        let forwarded = relay.browser.recv().await;
+        assert_eq!(forwarded["body"]["call"]["command"], json!("listTabs"));
+
+        // A declared length over the socket limit disconnects that client only.
+        bad.send_raw(&u32::MAX.to_ne_bytes()).await;
+        assert!(bad.closed().await);
+        assert_eq!(relay.browser.recv().await["body"], json!("clientGone"));
+        good.send(&list_tabs(9)).await;
+        let forwarded = relay.browser.recv().await;
+        relay
+            .browser
+            .send(&value_reply(forwarded["id"].as_u64().unwrap(), json!(true)))
+            .await;
+        assert_eq!(good.recv().await["id"], json!(9));
+    }
+
+    #[tokio::test]
+    async fn stop_signal_tells_clients_and_ends_the_relay() {
+        let mut relay = TestRelay::start();
+        let mut a = client(&relay.socket).await;
+        a.send(&list_tabs(3)).await;
+        relay.browser.recv().await;
+        let _ = relay.stop.take().unwrap().send("stopped (SIGTERM)".into());
+        assert_eq!(
+            a.recv().await["body"]["reply"]["Err"]["code"],
+            json!("browserDisconnected")
+        );
+        assert_eq!(
+            a.recv().await["body"]["event"]["reason"],
+            json!("stopped (SIGTERM)")
+        );
+        assert_eq!(relay.done.await.unwrap(), "stopped (SIGTERM)");
+    }
+}

@@ -1,0 +1,128 @@
+//! Test helpers: a real relay on a temporary socket with a fake browser on in-memory
+//! pipes, and raw socket clients. Compiled for tests only.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+use tabwire_shared::framing::{encode, MAX_FROM_BROWSER, MAX_ON_SOCKET};
+use tokio::io::{DuplexStream, ReadHalf, WriteHalf};
+use tokio::net::UnixStream;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use super::framing::{write_frame, FrameReader, ReadError};
+use super::server::serve;
+use super::socket::{bind_exclusive, SocketFile};
+
+/// How long a test waits for any one message before failing.
+pub const STEP: Duration = Duration::from_secs(5);
+
+/// A relay serving a temporary socket, and the fake browser's end of its stdio.
+pub struct TestRelay {
+    pub socket: PathBuf,
+    pub browser: FakePeer<DuplexStream>,
+    /// Completes with the reason the relay stopped.
+    pub done: JoinHandle<String>,
+    /// Stops the relay as a signal would.
+    pub stop: Option<oneshot::Sender<String>>,
+    pub socket_file: Option<SocketFile>,
+    _dir: tempfile::TempDir,
+}
+
+impl TestRelay {
+    /// Starts a relay on a fresh socket.
+    pub fn start() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let socket = dir.path().join("relay.sock");
+        Self::start_at(socket, dir)
+    }
+
+    /// Starts a relay on `socket` (inside `dir`, kept alive with the relay).
+    pub fn start_at(socket: PathBuf, dir: tempfile::TempDir) -> Self {
+        let (listener, socket_file) = bind_exclusive(&socket).expect("bind");
+        let (browser_end, relay_end) = tokio::io::duplex(MAX_FROM_BROWSER);
+        let (relay_in, relay_out) = tokio::io::split(relay_end);
+        let (stop, stop_rx) = oneshot::channel::<String>();
+        let stopped = async move {
+            match stop_rx.await {
+                Ok(reason) => reason,
+                // Dropping the sender means "never stop this way".
+                Err(_) => std::future::pending().await,
+            }
+        };
+        let done = tokio::spawn(serve(relay_in, relay_out, listener, stopped));
+        Self {
+            socket,
+            browser: FakePeer::new(browser_end, MAX_ON_SOCKET),
+            done,
+            stop: Some(stop),
+            socket_file: Some(socket_file),
+            _dir: dir,
+        }
+    }
+}
+
+/// One end of a framed stream, speaking JSON values.
+pub struct FakePeer<S> {
+    reader: FrameReader<ReadHalf<S>>,
+    writer: WriteHalf<S>,
+}
+
+impl<S: tokio::io::AsyncRead + tokio::io::AsyncWrite> FakePeer<S> {
+    pub fn new(stream: S, limit: usize) -> Self {
+        let (read, write) = tokio::io::split(stream);
+        Self {
+            reader: FrameReader::new(read, limit),
+            writer: write,
+        }
+    }
+
+    /// Sends one message.
+    pub async fn send<T: Serialize>(&mut self, msg: &T) {
+        let frame = encode(msg, MAX_FROM_BROWSER).expect("encode");
+        write_frame(&mut self.writer, &frame).await.expect("write");
+    }
+
+    /// Sends raw bytes (for malformed or oversized frames).
+    pub async fn send_raw(&mut self, bytes: &[u8]) {
+        write_frame(&mut self.writer, bytes).await.expect("write");
+    }
+
+    /// The next message, failing the test after [`STEP`].
+    pub async fn recv(&mut self) -> Value {
+        let body = tokio::time::timeout(STEP, self.reader.next())
+            .await
+            .expect("a message in time")
+            .expect("a readable stream")
+            .expect("not closed");
+        serde_json::from_slice(&body).expect("JSON")
+    }
+
+    /// Waits for the stream to end (cleanly or not); true if it did within [`STEP`].
+    pub async fn closed(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(STEP, self.reader.next()).await {
+                Err(_) => return false,
+                Ok(Ok(Some(_))) => continue,
+                Ok(Ok(None)) | Ok(Err(ReadError::Truncated { .. })) | Ok(Err(_)) => return true,
+            }
+        }
+    }
+
+    /// Nothing arrives within `wait`.
+    pub async fn quiet_for(&mut self, wait: Duration) -> bool {
+        tokio::time::timeout(wait, self.reader.next())
+            .await
+            .is_err()
+    }
+}
+
+/// Connects a raw client to the relay socket.
+pub async fn client(socket: &std::path::Path) -> FakePeer<UnixStream> {
+    FakePeer::new(
+        UnixStream::connect(socket).await.expect("connect"),
+        MAX_ON_SOCKET,
+    )
+}
