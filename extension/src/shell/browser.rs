@@ -1,0 +1,180 @@
+//! [`Chrome`] implemented with the real `chrome.*` APIs.
+//!
+//! Each method is one promise-returning extension API call, awaited; a synchronous
+//! throw or a rejection becomes a [`ChromeError`] with Chrome's message. Chrome's
+//! answers are read through serde into the engine's plain types.
+
+use futures::future::LocalBoxFuture;
+use js_sys::Promise;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tabwire_shared::{Envelope, FromExtension, TabId};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+use super::bindings as js;
+use super::{json as convert, port};
+use crate::chrome::{Chrome, ChromeError, TabState, WindowState};
+
+/// The browser the extension runs in.
+pub struct BrowserChrome;
+
+/// A `chrome.windows.Window`, as much of it as we read.
+#[derive(Deserialize)]
+struct JsWindow {
+    id: Option<i64>,
+    #[serde(default)]
+    tabs: Vec<JsTab>,
+}
+
+/// A `chrome.tabs.Tab`, as much of it as we read.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JsTab {
+    id: Option<i64>,
+    window_id: i64,
+    #[serde(default)]
+    index: i64,
+    url: Option<String>,
+    pending_url: Option<String>,
+    title: Option<String>,
+    #[serde(default)]
+    active: bool,
+}
+
+impl JsTab {
+    fn into_state(self) -> Option<TabState> {
+        let id = self.id.filter(|id| *id >= 0)?;
+        Some(TabState {
+            id,
+            window_id: self.window_id,
+            url: self.url.or(self.pending_url).unwrap_or_default(),
+            title: self.title.unwrap_or_default(),
+            active: self.active,
+        })
+    }
+}
+
+/// Awaits a promise-returning API call.
+async fn call(started: Result<Promise, JsValue>) -> Result<JsValue, ChromeError> {
+    let promise = started.map_err(chrome_error)?;
+    JsFuture::from(promise).await.map_err(chrome_error)
+}
+
+fn chrome_error(error: JsValue) -> ChromeError {
+    ChromeError(convert::describe(&error))
+}
+
+fn js_value(value: &Value) -> Result<JsValue, ChromeError> {
+    convert::to_js(value).map_err(ChromeError)
+}
+
+fn read<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, ChromeError> {
+    convert::read(value).map_err(|e| ChromeError(format!("unexpected answer from Chrome: {e}")))
+}
+
+fn debuggee(tab: TabId) -> Result<JsValue, ChromeError> {
+    js_value(&json!({ "tabId": tab }))
+}
+
+impl Chrome for BrowserChrome {
+    async fn normal_windows(&self) -> Result<Vec<WindowState>, ChromeError> {
+        let query = js_value(&json!({"populate": true, "windowTypes": ["normal"]}))?;
+        let windows: Vec<JsWindow> = read(&call(js::windows_get_all(&query)).await?)?;
+        let states = windows.into_iter().filter_map(|window| {
+            let id = window.id?;
+            let mut tabs = window.tabs;
+            tabs.sort_by_key(|t| t.index);
+            let tabs = tabs.into_iter().filter_map(JsTab::into_state).collect();
+            Some(WindowState { id, tabs })
+        });
+        Ok(states.collect())
+    }
+
+    async fn last_focused_window(&self) -> Result<Option<i64>, ChromeError> {
+        #[derive(Deserialize)]
+        struct Id {
+            id: Option<i64>,
+        }
+        let query = js_value(&json!({"windowTypes": ["normal"]}))?;
+        // Chrome rejects when there is no such window (headless): that is a `None`.
+        match call(js::windows_get_last_focused(&query)).await {
+            Ok(window) => Ok(read::<Id>(&window)?.id),
+            Err(_) => Ok(None),
+        }
+    }
+
+    async fn tab(&self, tab: TabId) -> Result<Option<TabState>, ChromeError> {
+        // Chrome rejects unknown ids (and throws for ids out of its range): no such tab.
+        match call(js::tabs_get(tab as f64)).await {
+            Ok(found) => Ok(read::<JsTab>(&found)?.into_state()),
+            Err(_) => Ok(None),
+        }
+    }
+
+    async fn create_tab(&self, url: &str, active: bool) -> Result<TabState, ChromeError> {
+        let properties = js_value(&json!({"url": url, "active": active}))?;
+        let created: JsTab = read(&call(js::tabs_create(&properties)).await?)?;
+        created
+            .into_state()
+            .ok_or_else(|| ChromeError("Chrome created a tab without an id".to_owned()))
+    }
+
+    async fn activate_tab(&self, tab: TabId) -> Result<(), ChromeError> {
+        let properties = js_value(&json!({"active": true}))?;
+        call(js::tabs_update(tab as f64, &properties)).await?;
+        Ok(())
+    }
+
+    async fn focus_window(&self, window: i64) -> Result<(), ChromeError> {
+        let properties = js_value(&json!({"focused": true}))?;
+        call(js::windows_update(window as f64, &properties)).await?;
+        Ok(())
+    }
+
+    async fn remove_tab(&self, tab: TabId) -> Result<(), ChromeError> {
+        call(js::tabs_remove(tab as f64)).await?;
+        Ok(())
+    }
+
+    async fn attach_debugger(&self, tab: TabId) -> Result<(), ChromeError> {
+        call(js::debugger_attach(&debuggee(tab)?, "1.3")).await?;
+        Ok(())
+    }
+
+    async fn detach_debugger(&self, tab: TabId) -> Result<(), ChromeError> {
+        call(js::debugger_detach(&debuggee(tab)?)).await?;
+        Ok(())
+    }
+
+    async fn send_command(
+        &self,
+        tab: TabId,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ChromeError> {
+        let params = js_value(&params)?;
+        let answer = call(js::debugger_send_command(&debuggee(tab)?, method, &params)).await?;
+        convert::to_json(&answer).map_err(ChromeError)
+    }
+
+    async fn sleep(&self, ms: u64) {
+        let timer = Promise::new(&mut |resolve, _reject| {
+            js::set_timeout(&resolve, ms as f64);
+        });
+        // A timer promise never rejects.
+        let _ = JsFuture::from(timer).await;
+    }
+
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        wasm_bindgen_futures::spawn_local(task);
+    }
+
+    fn post(&self, message: &Envelope<FromExtension>) {
+        port::post(message);
+    }
+
+    fn log(&self, line: &str) {
+        web_sys::console::warn_1(&line.into());
+    }
+}

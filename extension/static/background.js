@@ -1,0 +1,30 @@
+// tabwire's service worker: loads the Rust engine (WASM) and forwards Chrome's events
+// to it. Listeners are registered synchronously, in this first turn: Manifest V3
+// drops events that wake the worker if no listener exists yet. Events that arrive
+// while the WASM is still loading are queued and replayed in order.
+import init, * as engine from './tabwire_extension.js';
+
+const early = [];
+let ready = false;
+
+function forward(name) {
+  return (...args) => {
+    if (ready) engine[name](...args);
+    else early.push([name, args]);
+  };
+}
+
+chrome.debugger.onEvent.addListener(forward('onDebuggerEvent'));
+chrome.debugger.onDetach.addListener(forward('onDebuggerDetach'));
+chrome.tabs.onRemoved.addListener(forward('onTabRemoved'));
+// Nothing to do on these but wake up, which starts the engine and its native port.
+chrome.runtime.onStartup.addListener(() => {});
+chrome.runtime.onInstalled.addListener(() => {});
+
+init()
+  .then(() => {
+    engine.start();
+    ready = true;
+    for (const [name, args] of early.splice(0)) engine[name](...args);
+  })
+  .catch((error) => console.error('tabwire: the engine failed to start', error));
