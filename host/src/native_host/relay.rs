@@ -14,14 +14,14 @@
 //!   one with neither goes to every client.
 //! - The browser's `BrowserConnected` notice is remembered and replayed to clients that
 //!   connect later.
-//! - A client leaving forgets its pending requests and tells the browser
-//!   (`ClientGone`); the browser leaving answers every pending request with
+//! - A client leaving forgets its pending requests and, if it ever sent the browser
+//!   anything, tells it (`ClientGone`); the browser leaving answers every pending request with
 //!   `BrowserDisconnected` and tells every client.
 //!
 //! Bodies are forwarded as raw JSON and never rewritten. This module does not decide
 //! when to exit or how to write frames; [`super::server`] does.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::value::RawValue;
 use tabwire_shared::framing::{encode, FrameError, MAX_ON_SOCKET, MAX_TO_BROWSER};
@@ -49,7 +49,8 @@ struct Pending {
 /// The routing state: connected clients, pending requests, the browser's hello.
 #[derive(Debug, Default)]
 pub struct Relay {
-    clients: BTreeSet<ClientId>,
+    /// Connected clients, and whether each has sent the browser anything yet.
+    clients: BTreeMap<ClientId, bool>,
     next_client: ClientId,
     next_request: u64,
     pending: HashMap<u64, Pending>,
@@ -66,7 +67,7 @@ impl Relay {
 
     /// Ids of the connected clients.
     pub fn clients(&self) -> impl Iterator<Item = ClientId> + '_ {
-        self.clients.iter().copied()
+        self.clients.keys().copied()
     }
 
     /// Requests still waiting for the browser.
@@ -79,7 +80,7 @@ impl Relay {
     pub fn client_connected(&mut self) -> (ClientId, Vec<Delivery>) {
         self.next_client += 1;
         let id = self.next_client;
-        self.clients.insert(id);
+        self.clients.insert(id, false);
         let out = self
             .browser_hello
             .iter()
@@ -90,7 +91,7 @@ impl Relay {
 
     /// A frame body from client `from`.
     pub fn from_client(&mut self, from: ClientId, body: &[u8]) -> Vec<Delivery> {
-        if !self.clients.contains(&from) {
+        if !self.clients.contains_key(&from) {
             tracing::warn!(client = from, "message from an unknown client dropped");
             return Vec::new();
         }
@@ -113,6 +114,9 @@ impl Relay {
         };
         match encode(&outgoing, MAX_TO_BROWSER) {
             Ok(frame) => {
+                if let Some(spoke) = self.clients.get_mut(&from) {
+                    *spoke = true;
+                }
                 if let (Some(global), Some(client_id)) = (global, client_id) {
                     self.pending.insert(
                         global,
@@ -143,12 +147,17 @@ impl Relay {
         }
     }
 
-    /// Client `gone` disconnected: forget its requests and tell the browser.
+    /// Client `gone` disconnected: forget its requests and tell the browser (if the
+    /// client ever sent it anything).
     pub fn client_gone(&mut self, gone: ClientId) -> Vec<Delivery> {
-        if !self.clients.remove(&gone) {
+        let Some(spoke) = self.clients.remove(&gone) else {
+            return Vec::new();
+        };
+        self.pending.retain(|_, p| p.client != gone);
+        if !spoke {
+            // The browser never heard of it (e.g. a probe that only connected).
             return Vec::new();
         }
-        self.pending.retain(|_, p| p.client != gone);
         let notice = Envelope {
             id: None,
             client: Some(gone),
@@ -172,7 +181,7 @@ impl Relay {
         match (envelope.id, envelope.client) {
             (Some(global), _) => self.route_reply(global, envelope.body),
             (None, Some(client)) => {
-                if !self.clients.contains(&client) {
+                if !self.clients.contains_key(&client) {
                     tracing::debug!(client, "event for a client that has gone dropped");
                     return Vec::new();
                 }
@@ -224,7 +233,7 @@ impl Relay {
             tracing::warn!(id = global, "reply to no pending request dropped");
             return Vec::new();
         };
-        if !self.clients.contains(&p.client) {
+        if !self.clients.contains_key(&p.client) {
             tracing::info!(
                 client = p.client,
                 "reply for a client that has gone dropped"
@@ -457,6 +466,14 @@ mod tests {
         );
         assert!(relay.client_gone(a).is_empty(), "gone only once");
         assert!(relay.from_client(a, &request(2)).is_empty());
+    }
+
+    #[test]
+    fn a_client_that_never_spoke_leaves_silently() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        assert!(relay.client_gone(c).is_empty());
+        assert_eq!(relay.clients().count(), 0);
     }
 
     #[test]
