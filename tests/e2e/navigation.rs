@@ -164,9 +164,16 @@ async fn navigation_errors_say_what_happened() {
     agent
         .ok("new_page", json!({"url": page("index.html")}))
         .await;
-    // Nothing listens on port 9 of loopback.
+    // A port that was free a moment ago: nothing listens there.
+    let closed_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
     agent
-        .err("navigate_page", json!({"url": "http://127.0.0.1:9/"}))
+        .err(
+            "navigate_page",
+            json!({"url": format!("http://127.0.0.1:{closed_port}/")}),
+        )
         .await
         .says("ERR_CONNECTION_REFUSED");
     agent

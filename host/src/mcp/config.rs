@@ -128,8 +128,8 @@ mod tests {
         ]);
         let switches = take_category_flags(&mut a).unwrap();
         assert_eq!(a, args(&["mcp", "--headless"]));
-        assert_eq!(switches[&Category::ExperimentalThirdParty], true);
-        assert_eq!(switches[&Category::Debugging], false);
+        assert!(switches[&Category::ExperimentalThirdParty]);
+        assert!(!switches[&Category::Debugging]);
     }
 
     #[test]

@@ -151,13 +151,15 @@ pub async fn render(
     ctx: &ToolContext,
 ) -> CallToolResult {
     let mut out = Sections::new(tool);
-    let mut notes = Vec::new();
+    let mut error = error;
 
+    // What was asked for and could not be fetched is an error too, unless the handler
+    // already failed (its error is the one the agent needs).
     let pages = if response.include_pages {
         match ctx.list_tabs().await {
             Ok(pages) => Some(pages),
             Err(e) => {
-                notes.push(format!("(Could not list pages: {})", e.message));
+                error.get_or_insert(e);
                 None
             }
         }
@@ -180,10 +182,6 @@ pub async fn render(
     }
     if let Some(pages) = &pages {
         out.pages(pages, ctx.session.selected());
-    }
-    for note in notes {
-        out.text.push_str(&note);
-        out.text.push('\n');
     }
     out.finish(error.is_some())
 }
