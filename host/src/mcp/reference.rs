@@ -13,7 +13,10 @@ pub fn markdown() -> String {
          definitions in host/src/mcp/tools/. Do not edit by hand. -->\n\n",
     );
     for category in Category::ALL {
-        let in_category: Vec<_> = tools.iter().filter(|t| t.spec().category == category).collect();
+        let in_category: Vec<_> = tools
+            .iter()
+            .filter(|t| t.spec().category == category)
+            .collect();
         if in_category.is_empty() {
             continue;
         }
@@ -21,7 +24,11 @@ pub fn markdown() -> String {
             "## {} (`--category{}`, {} by default)\n\n",
             category.flag_name(),
             category.flag_name(),
-            if category.enabled_by_default() { "on" } else { "off" }
+            if category.enabled_by_default() {
+                "on"
+            } else {
+                "off"
+            }
         ));
         for tool in in_category {
             let spec = tool.spec();
@@ -38,12 +45,18 @@ pub fn markdown() -> String {
             let props = schema.get("properties").and_then(Value::as_object);
             match props {
                 Some(props) if !props.is_empty() => {
-                    out.push_str("| Argument | Type | Required | Description |\n|---|---|---|---|\n");
+                    out.push_str(
+                        "| Argument | Type | Required | Description |\n|---|---|---|---|\n",
+                    );
                     for (name, prop) in props {
                         out.push_str(&format!(
                             "| `{name}` | {} | {} | {} |\n",
                             type_of(prop),
-                            if required.contains(&name.as_str()) { "yes" } else { "no" },
+                            if required.contains(&name.as_str()) {
+                                "yes"
+                            } else {
+                                "no"
+                            },
                             prop.get("description")
                                 .and_then(Value::as_str)
                                 .unwrap_or("")
@@ -62,11 +75,26 @@ pub fn markdown() -> String {
 
 /// A short type description of a schema node.
 fn type_of(prop: &Value) -> String {
+    if let Some(constant) = prop.get("const") {
+        return format!(
+            "`{}`",
+            constant
+                .as_str()
+                .map_or_else(|| constant.to_string(), str::to_string)
+        );
+    }
     if let Some(values) = prop.get("enum").and_then(Value::as_array) {
-        let names: Vec<String> = values.iter().map(|v| format!("`{}`", v.as_str().unwrap_or("?"))).collect();
+        let names: Vec<String> = values
+            .iter()
+            .map(|v| format!("`{}`", v.as_str().unwrap_or("?")))
+            .collect();
         return names.join(" \\| ");
     }
-    if let Some(options) = prop.get("oneOf").or_else(|| prop.get("anyOf")).and_then(Value::as_array) {
+    if let Some(options) = prop
+        .get("oneOf")
+        .or_else(|| prop.get("anyOf"))
+        .and_then(Value::as_array)
+    {
         let names: Vec<String> = options
             .iter()
             .filter(|o| o.get("type") != Some(&Value::String("null".into())))
@@ -76,15 +104,25 @@ fn type_of(prop: &Value) -> String {
     }
     match prop.get("type") {
         Some(Value::String(t)) if t == "array" => {
-            let item = prop.get("items").map(type_of).unwrap_or_else(|| "any".into());
+            let item = prop
+                .get("items")
+                .map(type_of)
+                .unwrap_or_else(|| "any".into());
             format!("array of {item}")
         }
         Some(Value::String(t)) => t.clone(),
         Some(Value::Array(types)) => {
-            let names: Vec<&str> = types.iter().filter_map(Value::as_str).filter(|t| *t != "null").collect();
+            let names: Vec<&str> = types
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| *t != "null")
+                .collect();
             names.join(" \\| ")
         }
-        _ => prop.get("const").map(|c| format!("`{c}`")).unwrap_or_else(|| "any".into()),
+        _ => prop
+            .get("const")
+            .map(|c| format!("`{c}`"))
+            .unwrap_or_else(|| "any".into()),
     }
 }
 
