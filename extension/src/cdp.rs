@@ -237,6 +237,8 @@ pub struct RemoteObject {
     /// `object`, `function`, `undefined`, `string`, `number`, `boolean`, `symbol`, `bigint`.
     #[serde(rename = "type", default)]
     pub kind: String,
+    /// For objects: `node`, `array`, `error`, `promise`, ...
+    pub subtype: Option<String>,
     /// The value, when returned by value and JSON can hold it.
     pub value: Option<Value>,
     /// `NaN`, `Infinity`, `-0`, bigint literals: values JSON cannot hold.

@@ -44,6 +44,14 @@ pub enum EngineError {
         reason: String,
     },
 
+    /// Chrome ended the session because the tab went somewhere the debugger may not
+    /// follow (its target was replaced, e.g. by a chrome:// page), yet the tab lives.
+    #[error(
+        "Page {0} moved to a page the debugger cannot access (such as a chrome:// page), so \
+         the debugger was detached. Navigate it to a web page to debug it again."
+    )]
+    LeftDebuggableContent(TabId),
+
     /// Closing the tab would close the browser.
     #[error(
         "Page {0} is the last open page; closing it would close the browser. \
@@ -182,7 +190,9 @@ impl EngineError {
         use EngineError::*;
         match self {
             NoSuchTab(_) | ClosedDuringCommand(_) => ErrorCode::NoSuchTab,
-            AttachFailed { .. } | DetachedDuringCommand { .. } => ErrorCode::Detached,
+            AttachFailed { .. } | DetachedDuringCommand { .. } | LeftDebuggableContent(_) => {
+                ErrorCode::Detached
+            }
             LastTab(_) => ErrorCode::Refused,
             InvalidUrl(_) | NoHistoryEntry { .. } => ErrorCode::InvalidArgument,
             LoadFailed { .. }

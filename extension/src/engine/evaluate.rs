@@ -29,9 +29,11 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
     ) -> Result<Value, EngineError> {
         let run = self.call_in_page(tab, function, args);
-        within(self.chrome.sleep(timeout_ms), run)
-            .await
-            .ok_or(EngineError::EvaluateTimeout(timeout_ms))?
+        match within(self.chrome.sleep(timeout_ms), run).await {
+            Some(Ok(value)) => Ok(value),
+            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
+            None => Err(EngineError::EvaluateTimeout(timeout_ms)),
+        }
     }
 
     async fn call_in_page(
@@ -120,6 +122,18 @@ fn into_json(evaluated: Evaluated) -> Result<Value, EngineError> {
     let result = evaluated.result;
     if result.kind == "undefined" {
         return Ok(Value::Null);
+    }
+    // Chrome "returns" functions, symbols and DOM nodes by value as `{}`: refuse them
+    // rather than hand the agent an empty object it would misread.
+    let opaque = matches!(result.kind.as_str(), "function" | "symbol")
+        || matches!(result.subtype.as_deref(), Some("node" | "window"));
+    if opaque {
+        let what = match (result.description, result.subtype.as_deref()) {
+            (Some(description), _) => format!("`{description}`"),
+            (None, Some("node")) => "a DOM node".to_owned(),
+            (None, _) => format!("a {}", result.kind),
+        };
+        return Err(EngineError::NotSerializable(what));
     }
     if let Some(special) = result.unserializable_value {
         return match special.as_str() {
@@ -247,7 +261,7 @@ mod tests {
         let mut h = Harness::new();
         h.fake.answer(
             "Runtime.callFunctionOn",
-            result(json!({"type": "function", "description": "() => 1"})),
+            result(json!({"type": "function", "description": "() => 1", "value": {}})),
         );
         h.call(1, evaluate(10, "() => () => 1", vec![]));
         h.settle();
@@ -264,6 +278,24 @@ mod tests {
         let error = h.reply(2).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::PageError);
         assert!(error.message.contains("JSON-serialisable"));
+
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            result(
+                json!({"type": "object", "subtype": "node", "description": "body", "value": {}}),
+            ),
+        );
+        h.call(3, evaluate(10, "() => document.body", vec![]));
+        h.settle();
+        assert!(h.reply(3).unwrap().unwrap_err().message.contains("`body`"));
+
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            result(json!({"type": "number", "unserializableValue": "NaN"})),
+        );
+        h.call(4, evaluate(10, "() => NaN", vec![]));
+        h.settle();
+        assert_eq!(h.reply(4).unwrap().unwrap_err().code, ErrorCode::PageError);
     }
 
     #[test]

@@ -44,7 +44,8 @@ impl<C: Chrome + 'static> Engine<C> {
         let target = RefCell::new(describe(to));
         let load = self.start_and_wait(tab, to, &target);
         match within(self.chrome.sleep(timeout_ms), load).await {
-            Some(outcome) => outcome?,
+            Some(Ok(())) => {}
+            Some(Err(error)) => return Err(self.confirm_closed(tab, error).await),
             None => {
                 return Err(EngineError::LoadTimeout {
                     tab,
@@ -450,11 +451,43 @@ mod tests {
         h.fake.manual_loads();
         h.call(1, navigate(url("https://d.test/"), 5000));
         h.settle();
+        h.fake.remove_tab_silently(10);
         h.engine.on_tab_removed(10);
         h.settle();
         let error = h.reply(1).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::NoSuchTab);
         assert!(error.message.contains("was closed"));
+    }
+
+    #[test]
+    fn going_where_the_debugger_cannot_follow_says_so() {
+        let mut h = Harness::new();
+        h.fake.hold("Page.navigate");
+        h.call(1, navigate(url("chrome://version/"), 5000));
+        h.settle();
+        h.fake
+            .release_held_error("Detached while handling command.");
+        h.settle();
+        assert!(h.reply(1).is_none(), "waits for Chrome's detach notice");
+        h.engine.on_debugger_detached(10, "target_closed");
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Detached);
+        assert!(error.message.contains("cannot access"));
+    }
+
+    #[test]
+    fn a_session_lost_without_notice_is_reported_after_a_moment() {
+        let mut h = Harness::new();
+        h.fake.hold("Page.navigate");
+        h.call(1, navigate(url("https://d.test/"), 5000));
+        h.settle();
+        h.fake
+            .release_held_error("Detached while handling command.");
+        h.advance(1000);
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Detached);
+        assert!(error.message.contains("Detached while handling command"));
     }
 
     #[test]

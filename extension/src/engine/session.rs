@@ -12,11 +12,15 @@ use super::Engine;
 use crate::cdp::{CdpCommand, PageEnable, PageEvent, RuntimeEnable};
 use crate::chrome::{Chrome, ChromeError};
 use crate::error::EngineError;
-use crate::signals::{Subscription, TabSignal};
+use crate::signals::{within, Subscription, TabSignal};
 
 /// What Chrome says when our own session from before a service-worker restart (whose
 /// state we lost) still holds the tab.
 const ALREADY_ATTACHED: &str = "already attached";
+
+/// How long a command that failed because the session ended waits for Chrome's
+/// detach notice, which says why.
+const DETACH_NOTICE_MS: u64 = 1_000;
 
 impl<C: Chrome + 'static> Engine<C> {
     /// Attaches the debugger to `tab` unless it already is.
@@ -90,6 +94,18 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// Chrome reports `target_closed` both when a tab closes and when it navigates
+    /// where the debugger may not follow: tells the two apart by asking for the tab.
+    pub(super) async fn confirm_closed(&self, tab: TabId, error: EngineError) -> EngineError {
+        match error {
+            EngineError::ClosedDuringCommand(_) => match self.chrome.tab(tab).await {
+                Ok(Some(_)) => EngineError::LeftDebuggableContent(tab),
+                Ok(None) | Err(_) => error,
+            },
+            other => other,
+        }
+    }
+
     /// Finds the real cause of a failed CDP command: a detach or closure Chrome told
     /// us about (or is about to), or a tab that no longer exists.
     async fn explain_failure(
@@ -106,15 +122,33 @@ impl<C: Chrome + 'static> Engine<C> {
         if let Ok(None) = self.chrome.tab(tab).await {
             return EngineError::ClosedDuringCommand(tab);
         }
-        if let EngineError::Cdp { message, .. } = &error {
-            if message.contains("not attached") {
-                return EngineError::DetachedDuringCommand {
-                    tab,
-                    reason: message.clone(),
-                };
-            }
+        let EngineError::Cdp { message, .. } = &error else {
+            return error;
+        };
+        if !message.contains("etached") && !message.contains("not attached") {
+            return error;
         }
-        error
+        // The session is gone; Chrome's detach notice (with its reason) may trail the
+        // failed command by a moment: wait for it, briefly.
+        let notice = async {
+            loop {
+                let signal = watch.next().await;
+                if let Some(
+                    cause @ (EngineError::ClosedDuringCommand(_)
+                    | EngineError::DetachedDuringCommand { .. }),
+                ) = interruption(tab, &signal)
+                {
+                    return cause;
+                }
+            }
+        };
+        let fallback = EngineError::DetachedDuringCommand {
+            tab,
+            reason: message.clone(),
+        };
+        within(self.chrome.sleep(DETACH_NOTICE_MS), notice)
+            .await
+            .unwrap_or(fallback)
     }
 }
 
@@ -197,5 +231,18 @@ mod tests {
         assert!(h.reply(2).unwrap().is_ok());
         assert_eq!(h.fake.sent(10, "Page.enable").len(), 2);
         let _ = json!(null);
+    }
+
+    #[test]
+    fn target_closed_on_a_living_tab_means_it_left_debuggable_content() {
+        let mut h = Harness::new();
+        h.fake.hold("Runtime.callFunctionOn");
+        h.call(1, evaluate(10));
+        h.settle();
+        h.engine.on_debugger_detached(10, "target_closed");
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Detached);
+        assert!(error.message.contains("chrome://"));
     }
 }

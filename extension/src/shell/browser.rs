@@ -62,7 +62,20 @@ async fn call(started: Result<Promise, JsValue>) -> Result<JsValue, ChromeError>
 }
 
 fn chrome_error(error: JsValue) -> ChromeError {
-    ChromeError(convert::describe(&error))
+    ChromeError(unwrap_protocol_error(convert::describe(&error)))
+}
+
+/// `chrome.debugger.sendCommand` rejects with the CDP error object as JSON text
+/// (`{"code":-32000,"message":"..."}`): keep just its message.
+fn unwrap_protocol_error(message: String) -> String {
+    #[derive(Deserialize)]
+    struct ProtocolError {
+        message: String,
+    }
+    match serde_json::from_str::<ProtocolError>(&message) {
+        Ok(inner) => inner.message,
+        Err(_) => message,
+    }
 }
 
 fn js_value(value: &Value) -> Result<JsValue, ChromeError> {

@@ -86,6 +86,8 @@ pub fn on_tab_removed(tab_id: JsValue) {
 
 /// The tab of a `chrome.debugger.Debuggee`, if it names one.
 fn tab_of(source: &JsValue) -> Option<TabId> {
-    let tab = js_sys::Reflect::get(source, &"tabId".into()).ok()?.as_f64()?;
+    let tab = js_sys::Reflect::get(source, &"tabId".into())
+        .ok()?
+        .as_f64()?;
     Some(tab as TabId)
 }

@@ -49,7 +49,10 @@ pub fn connect() {
     let port = match js::connect_native(NATIVE_HOST_NAME) {
         Ok(port) => port,
         Err(error) => {
-            log(&format!("tabwire: connectNative failed: {}", convert::describe(&error)));
+            log(&format!(
+                "tabwire: connectNative failed: {}",
+                convert::describe(&error)
+            ));
             return reconnect_later();
         }
     };
@@ -63,7 +66,10 @@ pub fn connect() {
                 .add_listener(on_disconnect.as_ref().unchecked_ref())
         });
     if let Err(error) = listening {
-        log(&format!("tabwire: cannot listen on the native port: {}", convert::describe(&error)));
+        log(&format!(
+            "tabwire: cannot listen on the native port: {}",
+            convert::describe(&error)
+        ));
         return reconnect_later();
     }
     PORT.with_borrow_mut(|state| {
@@ -93,7 +99,10 @@ pub fn post(message: &Envelope<FromExtension>) {
     });
     match sent {
         Some(Ok(())) => {}
-        Some(Err(error)) => log(&format!("tabwire: postMessage failed: {}", convert::describe(&error))),
+        Some(Err(error)) => log(&format!(
+            "tabwire: postMessage failed: {}",
+            convert::describe(&error)
+        )),
         None => log("tabwire: not connected to the native host; a message was dropped"),
     }
 }
@@ -110,7 +119,9 @@ fn received(message: &JsValue) {
                 engine.on_port_message(&text);
             }
         }
-        Err(error) => log(&format!("tabwire: ignored an unreadable host message: {error}")),
+        Err(error) => log(&format!(
+            "tabwire: ignored an unreadable host message: {error}"
+        )),
     }
 }
 
