@@ -484,6 +484,7 @@ mod tests {
         h.settle();
         h.fake
             .release_held_error("Detached while handling command.");
+        h.settle();
         h.advance(1000);
         let error = h.reply(1).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::Detached);
