@@ -20,6 +20,13 @@ use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{within, Subscription, TabSignal};
 
+/// The error of a navigation that ended without a new document (a download, a 204):
+/// no error page follows.
+const ABORTED: &str = "net::ERR_ABORTED";
+
+/// How long a failed navigation waits for Chrome's error page to load.
+const ERROR_PAGE_SETTLE_MS: u64 = 1_000;
+
 /// What ends the wait after a navigation has started.
 enum Expected {
     /// A new document in the main frame, by this loader if known.
@@ -100,6 +107,12 @@ impl<C: Chrome + 'static> Engine<C> {
             other => other?,
         };
         if let Some(error) = answer.error_text.filter(|e| !e.is_empty()) {
+            if error != ABORTED {
+                // Chrome shows its error page next; until that commits, CDP answers the
+                // next command with "Not attached to an active page". Let it settle.
+                let shown = wait_for_load(tab, watch, &Expected::NewDocument { loader: None });
+                let _ = within(self.chrome.sleep(ERROR_PAGE_SETTLE_MS), shown).await;
+            }
             return Err(EngineError::LoadFailed {
                 url: url.to_owned(),
                 error,
@@ -323,16 +336,57 @@ mod tests {
     #[test]
     fn network_errors_say_the_url_could_not_be_loaded() {
         let mut h = Harness::new();
+        h.fake.manual_loads();
         h.fake.answer(
             "Page.navigate",
             Answer::value(json!({"frameId": "main", "loaderId": "L", "errorText": "net::ERR_CONNECTION_REFUSED"})),
         );
         h.call(1, navigate(url("http://localhost:1/"), 5000));
         h.settle();
+        assert!(h.reply(1).is_none(), "waits for Chrome's error page");
+        let error_page = json!({"frame": {"id": "main", "loaderId": "E", "url": "chrome-error://chromewebdata/"}});
+        h.engine
+            .on_cdp_event(10, "Page.frameNavigated", &error_page);
+        h.engine.on_cdp_event(10, "Page.loadEventFired", &json!({}));
+        h.settle();
         let error = h.reply(1).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::PageError);
         assert!(error.message.contains("Could not load http://localhost:1/"));
         assert!(error.message.contains("net::ERR_CONNECTION_REFUSED"));
+    }
+
+    #[test]
+    fn an_error_page_that_never_loads_delays_the_error_only_briefly() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.navigate",
+            Answer::value(
+                json!({"frameId": "main", "loaderId": "L", "errorText": "net::ERR_FAILED"}),
+            ),
+        );
+        h.call(1, navigate(url("https://x.test/"), 5000));
+        h.settle();
+        h.advance(1000);
+        assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::PageError);
+    }
+
+    #[test]
+    fn an_aborted_navigation_fails_at_once() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.navigate",
+            Answer::value(
+                json!({"frameId": "main", "loaderId": "L", "errorText": "net::ERR_ABORTED"}),
+            ),
+        );
+        h.call(1, navigate(url("https://x.test/file.zip"), 5000));
+        h.settle();
+        assert!(h
+            .reply(1)
+            .unwrap()
+            .unwrap_err()
+            .message
+            .contains("ERR_ABORTED"));
     }
 
     #[test]
