@@ -48,7 +48,10 @@ impl JsTab {
         Some(TabState {
             id,
             window_id: self.window_id,
-            url: self.url.or(self.pending_url).unwrap_or_default(),
+            // A tab still loading its first document has an empty `url`.
+            url: (self.url.filter(|u| !u.is_empty()))
+                .or(self.pending_url)
+                .unwrap_or_default(),
             title: self.title.unwrap_or_default(),
             active: self.active,
         })
