@@ -33,7 +33,13 @@ const BACKOFF_MAX: Duration = Duration::from_secs(1);
 /// Events kept for a slow subscriber before it starts missing some.
 const EVENT_BUFFER: usize = 256;
 
-type ReplySender = oneshot::Sender<Result<Reply, WireError>>;
+/// How a call ended on the link: answered, or never delivered (so safe to send again).
+enum Outcome {
+    Answered(Result<Reply, WireError>),
+    NotDelivered,
+}
+
+type ReplySender = oneshot::Sender<Outcome>;
 
 /// State shared by the handles and the connection task.
 struct Shared {
@@ -55,7 +61,7 @@ impl Shared {
             Err(_) => return,
         };
         for (_, tx) in drained {
-            let _ = tx.send(Err(disconnected(why)));
+            let _ = tx.send(Outcome::Answered(Err(disconnected(why))));
         }
     }
 
@@ -100,17 +106,36 @@ impl Link {
     ///
     /// Waits up to `connect_wait` for a browser first (an error saying what to do if
     /// none comes), then up to `reply_timeout` for the reply (a `Timeout` error naming
-    /// the command). A browser that disconnects meanwhile fails the call with
-    /// `BrowserDisconnected`.
+    /// the command). A command that could not be delivered because the connection had
+    /// just dropped is sent again once the link reconnects (within `connect_wait`); one
+    /// that was delivered is never sent twice: a browser that disconnects while it runs
+    /// fails the call with `BrowserDisconnected`.
     pub async fn call(
         &self,
         command: Command,
         connect_wait: Duration,
         reply_timeout: Duration,
     ) -> Result<Reply, WireError> {
-        if !self.wait_for_browser(connect_wait).await {
-            return Err(no_browser());
+        let deadline = tokio::time::Instant::now() + connect_wait;
+        loop {
+            let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if !self.wait_for_browser(wait).await {
+                return Err(no_browser());
+            }
+            match self.send_once(command.clone(), reply_timeout).await? {
+                Outcome::Answered(result) => return result,
+                Outcome::NotDelivered if tokio::time::Instant::now() < deadline => continue,
+                Outcome::NotDelivered => return Err(no_browser()),
+            }
         }
+    }
+
+    /// One attempt at delivering a command and awaiting its outcome.
+    async fn send_once(
+        &self,
+        command: Command,
+        reply_timeout: Duration,
+    ) -> Result<Outcome, WireError> {
         let name = command_name(&command);
         let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
         let frame = encode(
@@ -138,7 +163,7 @@ impl Link {
         let outcome = tokio::time::timeout(reply_timeout, rx).await;
         drop(guard);
         match outcome {
-            Ok(Ok(result)) => result,
+            Ok(Ok(outcome)) => Ok(outcome),
             Ok(Err(_)) => Err(disconnected("the connection to the relay closed")),
             Err(_) => Err(WireError::new(
                 ErrorCode::Timeout,
@@ -263,7 +288,7 @@ async fn run_connection(
                 msg = outgoing.recv() => match msg {
                     Some(msg) => {
                         if let Some(tx) = shared.take_pending(msg.id) {
-                            let _ = tx.send(Err(disconnected("not connected to tabwire's native host")));
+                            let _ = tx.send(Outcome::NotDelivered);
                         }
                     }
                     None => return,
@@ -307,7 +332,7 @@ async fn serve(
                     if let Err(e) = write_frame(&mut write, &msg.frame).await {
                         tracing::warn!(error = %e, "writing to the relay failed");
                         if let Some(tx) = shared.take_pending(msg.id) {
-                            let _ = tx.send(Err(disconnected("writing to tabwire's native host failed")));
+                            let _ = tx.send(Outcome::NotDelivered);
                         }
                         return Closed::Dropped;
                     }
@@ -330,7 +355,7 @@ fn handle_incoming(shared: &Shared, body: &[u8]) {
     match (envelope.id, envelope.body) {
         (Some(id), FromExtension::Reply(result)) => match shared.take_pending(id) {
             Some(tx) => {
-                let _ = tx.send(result);
+                let _ = tx.send(Outcome::Answered(result));
             }
             None => tracing::debug!(id, "reply to a call nobody awaits (timed out?)"),
         },

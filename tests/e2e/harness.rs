@@ -267,3 +267,63 @@ impl Reply {
             .unwrap_or_else(|| panic!("no selected page in {}", self.text))
     }
 }
+
+/// A process seen in /proc: its id, parent and command line.
+#[derive(Debug, Clone)]
+pub struct Process {
+    /// Process id.
+    pub pid: u32,
+    /// Parent's process id.
+    pub ppid: u32,
+    /// Arguments, NUL-separated in /proc, joined with spaces here.
+    pub cmdline: String,
+    /// Exited but not yet reaped by its parent: gone in all but name.
+    pub zombie: bool,
+}
+
+/// Every process on the machine.
+pub fn processes() -> Vec<Process> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // The command name may contain spaces and parentheses: parse after the last ')'.
+        let mut fields = stat.rsplit(')').next().unwrap_or("").split_whitespace();
+        let zombie = fields.next() == Some("Z");
+        let Some(ppid) = fields.next().and_then(|p| p.parse().ok()) else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        found.push(Process {
+            pid,
+            ppid,
+            cmdline,
+            zombie,
+        });
+    }
+    found
+}
+
+/// Processes descending from `root` (not including it).
+pub fn descendants(root: u32) -> Vec<Process> {
+    let all = processes();
+    let mut family = vec![root];
+    let mut found = Vec::new();
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for p in &all {
+            if family.contains(&p.ppid) && !family.contains(&p.pid) {
+                family.push(p.pid);
+                found.push(p.clone());
+                grew = true;
+            }
+        }
+    }
+    found
+}

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::harness::Agent;
+use crate::harness::{descendants, processes, Agent};
 
 #[tokio::test]
 async fn without_a_browser_the_error_says_what_to_do() {
@@ -17,51 +17,19 @@ async fn without_a_browser_the_error_says_what_to_do() {
     agent.quit().await;
 }
 
-/// Processes whose command line mentions `needle`.
-fn processes_mentioning(needle: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        if String::from_utf8_lossy(&cmdline).contains(needle) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
 #[tokio::test]
 async fn quitting_closes_the_browser_and_removes_the_profile() {
     let agent = Agent::launch(&[]).await;
     agent.ok("list_pages", json!({})).await;
-    // The launched browser is the one whose command line names a tabwire temp profile
-    // and whose parent is our server.
-    let server = agent.pid();
-    let profile = std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-            let ppid: u32 = stat
-                .rsplit(')')
-                .next()?
-                .split_whitespace()
-                .nth(1)?
-                .parse()
-                .ok()?;
-            if ppid != server {
-                return None;
-            }
-            let cmdline =
-                String::from_utf8_lossy(&std::fs::read(e.path().join("cmdline")).ok()?).to_string();
-            cmdline
-                .split('\0')
-                .find_map(|a| a.strip_prefix("--user-data-dir=").map(str::to_string))
+    let family = descendants(agent.pid());
+    let profile = family
+        .iter()
+        .find_map(|p| {
+            p.cmdline
+                .split(' ')
+                .find_map(|a| a.strip_prefix("--user-data-dir="))
+                .map(str::to_string)
         })
-        .next()
         .expect("a browser started by the server");
     assert!(std::path::Path::new(&profile).is_dir());
     let status = agent.quit().await;
@@ -70,6 +38,32 @@ async fn quitting_closes_the_browser_and_removes_the_profile() {
         !std::path::Path::new(&profile).exists(),
         "profile {profile} was left behind"
     );
-    let left = processes_mentioning(&profile);
+    let left: Vec<_> = processes()
+        .into_iter()
+        .filter(|p| !p.zombie)
+        .filter(|p| family.iter().any(|f| f.pid == p.pid) || p.cmdline.contains(&profile))
+        .collect();
     assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+#[tokio::test]
+async fn the_server_reconnects_when_the_browser_side_comes_back() {
+    let agent = Agent::launch(&[]).await;
+    agent.ok("list_pages", json!({})).await;
+    let host = descendants(agent.pid())
+        .into_iter()
+        .find(|p| p.cmdline.contains("native-host chrome-extension://"))
+        .expect("the native host Chrome started");
+    // The relay dies; the extension reconnects with back-off, Chrome starts a new
+    // native host, and the server's link finds it. The next call waits for that.
+    // SAFETY: kill(2) on a pid we just read; at worst it names a process that is gone.
+    unsafe { libc::kill(host.pid as i32, libc::SIGKILL) };
+    let listed = agent.ok("list_pages", json!({})).await;
+    assert_eq!(listed.json["pages"].as_array().map(Vec::len), Some(1));
+    let again = descendants(agent.pid())
+        .into_iter()
+        .find(|p| p.cmdline.contains("native-host chrome-extension://"))
+        .expect("a new native host");
+    assert_ne!(again.pid, host.pid);
+    agent.quit().await;
 }

@@ -92,3 +92,49 @@ async fn a_script_that_never_finishes_times_out_and_the_server_stays_responsive(
     assert_eq!(after.json["result"], 42);
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn a_tab_that_closes_during_a_script_is_reported_not_waited_for() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    // Opened by script, so the page may close itself; the call returns once it has loaded.
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => new Promise(loaded => window.open('/second.html', 'child').addEventListener('load', () => loaded()))"}),
+        )
+        .await;
+    let pages = agent.ok("list_pages", json!({})).await;
+    let child = pages.json["pages"]
+        .as_array()
+        .and_then(|p| {
+            p.iter().find(|p| {
+                p["url"]
+                    .as_str()
+                    .is_some_and(|u| u.ends_with("/second.html"))
+            })
+        })
+        .and_then(|p| p["pageId"].as_i64())
+        .unwrap_or_else(|| panic!("the opened tab in {}", pages.text));
+    let started = std::time::Instant::now();
+    let reply = agent
+        .err(
+            "evaluate_script",
+            json!({"pageId": child, "timeout": 20000,
+                   "function": "() => { setTimeout(() => window.close(), 50); return new Promise(() => {}); }"}),
+        )
+        .await;
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "waited for the timeout: {}",
+        reply.text
+    );
+    assert!(
+        reply.text.contains("closed") || reply.text.contains("detached"),
+        "{}",
+        reply.text
+    );
+    agent.quit().await;
+}
