@@ -23,7 +23,9 @@ fn serve(dir: &'static Path) -> Result<String, Error> {
             let file = dir.join(request.url().trim_start_matches('/'));
             let response = match std::fs::read(file) {
                 Ok(body) => tiny_http::Response::from_data(body),
-                Err(_) => tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404),
+                Err(_) => {
+                    tiny_http::Response::from_data(b"not found".to_vec()).with_status_code(404)
+                }
             };
             let _ = request.respond(response);
         }
@@ -35,7 +37,9 @@ fn serve(dir: &'static Path) -> Result<String, Error> {
 async fn main() -> Result<(), Error> {
     let headed = std::env::args().any(|a| a == "--headed");
     let page_dir: &'static Path = Box::leak(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo-page").into_boxed_path(),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/demo-page")
+            .into_boxed_path(),
     );
     let base = serve(page_dir)?;
 
@@ -57,8 +61,15 @@ async fn main() -> Result<(), Error> {
         "--chromeArg=--disable-component-update",
         "--chromeArg=--disable-sync",
     ]);
-    command.stdin(Stdio::piped()).stdout(Stdio::piped()).kill_on_drop(true);
-    println!("$ {} mcp --launch{}", tabwire.display(), if headed { "" } else { " --headless" });
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true);
+    println!(
+        "$ {} mcp --launch{}",
+        tabwire.display(),
+        if headed { "" } else { " --headless" }
+    );
     let mut child = command.spawn()?;
     let stdout = child.stdout.take().ok_or("no stdout")?;
     let stdin = child.stdin.take().ok_or("no stdin")?;
@@ -70,9 +81,18 @@ async fn main() -> Result<(), Error> {
     let steps = [
         ("list_pages", json!({})),
         ("new_page", json!({"url": format!("{base}/index.html")})),
-        ("evaluate_script", json!({"function": "() => document.title"})),
-        ("evaluate_script", json!({"function": "() => ({ cart: window.shop.cart, total: window.shop.total })"})),
-        ("evaluate_script", json!({"function": "(extra) => window.shop.total + extra", "args": [2.5]})),
+        (
+            "evaluate_script",
+            json!({"function": "() => document.title"}),
+        ),
+        (
+            "evaluate_script",
+            json!({"function": "() => ({ cart: window.shop.cart, total: window.shop.total })"}),
+        ),
+        (
+            "evaluate_script",
+            json!({"function": "(extra) => window.shop.total + extra", "args": [2.5]}),
+        ),
         ("list_pages", json!({})),
     ];
     for (tool, args) in steps {
@@ -81,7 +101,8 @@ async fn main() -> Result<(), Error> {
         if let Value::Object(map) = args {
             params = params.with_arguments(map);
         }
-        let result = tokio::time::timeout(Duration::from_secs(60), client.call_tool(params)).await??;
+        let result =
+            tokio::time::timeout(Duration::from_secs(60), client.call_tool(params)).await??;
         for content in &result.content {
             if let Some(text) = content.as_text() {
                 println!("{}", text.text.trim_end());

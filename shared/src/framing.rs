@@ -99,8 +99,7 @@ mod tests {
     #[test]
     fn round_trips_a_message() {
         let bytes = encode(&json!({"a": 1}), MAX_TO_BROWSER).unwrap();
-        let Frame::Complete { body, consumed } = try_decode(&bytes, MAX_TO_BROWSER).unwrap()
-        else {
+        let Frame::Complete { body, consumed } = try_decode(&bytes, MAX_TO_BROWSER).unwrap() else {
             panic!("expected a complete frame");
         };
         assert_eq!(consumed, bytes.len());
@@ -127,10 +126,13 @@ mod tests {
             panic!("first frame incomplete");
         };
         assert_eq!(body, b"1");
-        assert_eq!(try_decode(&bytes[consumed..], 100).unwrap(), Frame::Complete {
-            body: b"2",
-            consumed: 5
-        });
+        assert_eq!(
+            try_decode(&bytes[consumed..], 100).unwrap(),
+            Frame::Complete {
+                body: b"2",
+                consumed: 5
+            }
+        );
     }
 
     #[test]
@@ -154,6 +156,9 @@ mod tests {
 
     #[test]
     fn malformed_body_is_reported() {
-        assert!(matches!(parse::<Value>(b"{nope"), Err(FrameError::Malformed(_))));
+        assert!(matches!(
+            parse::<Value>(b"{nope"),
+            Err(FrameError::Malformed(_))
+        ));
     }
 }

@@ -86,7 +86,11 @@ pub enum FromExtension {
 
 /// A command the extension carries out in the browser.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "command",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Command {
     /// Every normal tab of every window. Replies [`Reply::Tabs`].
     ListTabs,
@@ -147,7 +151,11 @@ impl Command {
 
 /// Where [`Command::Navigate`] goes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Navigation {
     /// To a URL.
     Url {
@@ -167,7 +175,11 @@ pub enum Navigation {
 
 /// The successful result of a [`Command`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "reply", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "reply",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Reply {
     /// The command had nothing to report but success.
     Done,
@@ -222,7 +234,11 @@ pub struct DialogInfo {
 
 /// Something that happened in the browser, pushed to agents' servers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "event",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Event {
     /// The browser (its extension) is connected; sent by the relay to each new client
     /// and to every client when the extension says hello.
@@ -290,14 +306,19 @@ mod tests {
         let reply: Envelope<FromExtension> = Envelope {
             id: Some(9),
             client: None,
-            body: FromExtension::Reply(Ok(Reply::Value { value: json!([1, 2]) })),
+            body: FromExtension::Reply(Ok(Reply::Value {
+                value: json!([1, 2]),
+            })),
         };
         let text = serde_json::to_string(&reply).unwrap();
         let raw: Envelope<Box<serde_json::value::RawValue>> = serde_json::from_str(&text).unwrap();
         assert_eq!(raw.id, Some(9));
         let again = serde_json::to_string(&raw).unwrap();
         let typed: Envelope<FromExtension> = serde_json::from_str(&again).unwrap();
-        assert!(matches!(typed.body, FromExtension::Reply(Ok(Reply::Value { .. }))));
+        assert!(matches!(
+            typed.body,
+            FromExtension::Reply(Ok(Reply::Value { .. }))
+        ));
     }
 
     #[test]
