@@ -174,7 +174,6 @@ pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError
 #[cfg(test)]
 mod tests {
     use super::super::fake::Harness;
-    use serde_json::json;
     use tabwire_shared::{Command, ErrorCode};
 
     fn evaluate(tab_id: i64) -> Command {
@@ -230,7 +229,6 @@ mod tests {
         h.settle();
         assert!(h.reply(2).unwrap().is_ok());
         assert_eq!(h.fake.sent(10, "Page.enable").len(), 2);
-        let _ = json!(null);
     }
 
     #[test]

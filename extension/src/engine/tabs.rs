@@ -186,14 +186,9 @@ mod tests {
         h.settle();
         let error = h.reply(2).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::Refused);
-        assert!(
-            error
-                .message
-                .contains("open another page with new_page first")
-                || error
-                    .message
-                    .contains("Open another page with new_page first")
-        );
+        assert!(error
+            .message
+            .contains("Open another page with new_page first"));
     }
 
     #[test]
