@@ -24,6 +24,9 @@ pub enum ErrorCode {
     Refused,
     /// The arguments make no sense for this command (bad URL, bad uid, ...).
     InvalidArgument,
+    /// The page's document changed since the third-party tools were discovered (it
+    /// navigated or reloaded): discover again, then retry.
+    StaleTools,
     /// A JavaScript dialog is open in the tab (or opened during the command) and blocks
     /// it until the agent handles it.
     Dialog,

@@ -16,6 +16,7 @@
 
 pub mod error;
 pub mod framing;
+pub mod origin;
 pub mod protocol;
 
 pub use error::{ErrorCode, WireError};

@@ -134,6 +134,45 @@ pub enum Command {
         /// How long the function may run, in milliseconds.
         timeout_ms: u64,
     },
+    /// Takes an accessibility snapshot of the tab's page, iframes included. Replies
+    /// [`Reply::Snapshot`]. Nodes get uids that stay the same for as long as the
+    /// document lives.
+    Snapshot {
+        /// The tab.
+        tab_id: TabId,
+        /// Every node of the tree, not only the interesting ones.
+        verbose: bool,
+    },
+    /// Asks the page for its third-party developer tools (the `devtoolstooldiscovery`
+    /// event). Replies [`Reply::ThirdPartyTools`].
+    DiscoverTools {
+        /// The tab.
+        tab_id: TabId,
+        /// Origins allowed to present tools ([`crate::origin::OriginPolicy`] patterns).
+        /// A page outside them is not asked at all.
+        allowed_origins: Vec<String>,
+        /// How long the page may take to answer, in milliseconds.
+        timeout_ms: u64,
+    },
+    /// Runs one third-party developer tool found by [`Command::DiscoverTools`]. Replies
+    /// [`Reply::ToolResult`]; fails with [`crate::ErrorCode::StaleTools`] when the page's
+    /// document is no longer the one `document` names.
+    ExecuteTool {
+        /// The tab.
+        tab_id: TabId,
+        /// The [`Discovery::document`] the tool was found in.
+        document: String,
+        /// The tool's name.
+        tool: String,
+        /// The group to take the tool from; default: the first group that has it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        group: Option<String>,
+        /// The tool's argument, already validated against its schema. Any object of
+        /// exactly the shape `{"uid": "<uid>"}`, at any depth, stands for that element.
+        args: Value,
+        /// How long the tool may run, in milliseconds.
+        timeout_ms: u64,
+    },
 }
 
 impl Command {
@@ -143,7 +182,10 @@ impl Command {
             Command::ActivateTab { tab_id }
             | Command::Navigate { tab_id, .. }
             | Command::CloseTab { tab_id }
-            | Command::Evaluate { tab_id, .. } => Some(*tab_id),
+            | Command::Evaluate { tab_id, .. }
+            | Command::Snapshot { tab_id, .. }
+            | Command::DiscoverTools { tab_id, .. }
+            | Command::ExecuteTool { tab_id, .. } => Some(*tab_id),
             Command::ListTabs | Command::NewTab { .. } => None,
         }
     }
@@ -198,6 +240,106 @@ pub enum Reply {
         /// The value (`null` when the page returned `undefined`).
         value: Value,
     },
+    /// An accessibility snapshot.
+    Snapshot {
+        /// The snapshot.
+        snapshot: Snapshot,
+    },
+    /// What third-party tool discovery found.
+    ThirdPartyTools {
+        /// The discovery's outcome.
+        discovery: Discovery,
+    },
+    /// The result of a third-party tool, made JSON-safe.
+    ToolResult {
+        /// The result: elements replaced by `{"uid": …}`, cycles, functions, class
+        /// instances and other non-JSON values replaced by descriptive strings.
+        result: Value,
+        /// The uids of the elements in `result`, in order of first appearance.
+        elements: Vec<String>,
+    },
+}
+
+/// The accessibility tree of a page, flattened in document order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    /// The page's URL when the snapshot was taken.
+    pub url: String,
+    /// The page's title.
+    pub title: String,
+    /// Nodes in depth-first order; `depth` gives the nesting (a flat list, so deep
+    /// pages never hit a parser's recursion limit).
+    pub nodes: Vec<SnapshotNode>,
+}
+
+/// One node of a [`Snapshot`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotNode {
+    /// The node's uid, `<snapshot>_<n>`; stable for the life of its document.
+    pub uid: String,
+    /// Nesting depth, 0 for the root.
+    pub depth: u32,
+    /// Accessibility role (`button`, `link`, `heading`, `RootWebArea`, ...).
+    pub role: String,
+    /// Accessible name (may be empty).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Current value, for controls that have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// States and properties that matter to an agent, each `name` or `name=value`
+    /// (`focused`, `disabled`, `checked`, `checked=mixed`, `expanded`, `level=2`,
+    /// `url=…`, `description=…`), in a stable order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<String>,
+}
+
+/// What a page answered to third-party tool discovery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Discovery {
+    /// Opaque token naming the document the tools live in; [`Command::ExecuteTool`]
+    /// quotes it back so a reload or navigation is noticed.
+    pub document: String,
+    /// The page's URL.
+    pub url: String,
+    /// The page's origin (`http://localhost:8080`, `file://`, ...).
+    pub origin: String,
+    /// The origin is outside the allowed origins: the page was not asked.
+    pub refused: bool,
+    /// The valid groups, in the order they answered.
+    pub groups: Vec<ToolGroup>,
+    /// What was wrong with what the page offered: each dropped tool or group and why,
+    /// duplicate tool names, listeners that threw. Written for the agent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+/// A group of tools a page offers, as its author described it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolGroup {
+    /// The group's name.
+    pub name: String,
+    /// The group's description, if the page gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its valid tools.
+    pub tools: Vec<ToolDefinition>,
+}
+
+/// One tool a page offers: what leaves the page (never its code).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDefinition {
+    /// The tool's name.
+    pub name: String,
+    /// What it does, in the page author's words.
+    pub description: String,
+    /// Its JSON Schema, as the page gave it (a JSON object).
+    pub input_schema: Value,
 }
 
 /// A tab as the agent sees it.

@@ -242,6 +242,11 @@ impl<C: Chrome + 'static> Engine<C> {
                 let value = self.evaluate(tab_id, &function, args, timeout_ms).await?;
                 Ok(Reply::Value { value })
             }
+            Command::Snapshot { .. }
+            | Command::DiscoverTools { .. }
+            | Command::ExecuteTool { .. } => Err(EngineError::Browser(crate::chrome::ChromeError(
+                "this extension build does not support the command yet".into(),
+            ))),
         }
     }
 

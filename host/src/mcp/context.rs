@@ -25,8 +25,12 @@ pub fn reply_timeout(command: &Command) -> Duration {
     let own = match command {
         Command::NewTab { timeout_ms, .. }
         | Command::Navigate { timeout_ms, .. }
-        | Command::Evaluate { timeout_ms, .. } => *timeout_ms,
+        | Command::Evaluate { timeout_ms, .. }
+        | Command::DiscoverTools { timeout_ms, .. }
+        | Command::ExecuteTool { timeout_ms, .. } => *timeout_ms,
         Command::ListTabs | Command::ActivateTab { .. } | Command::CloseTab { .. } => 10_000,
+        // Large pages take a while to walk.
+        Command::Snapshot { .. } => 30_000,
     };
     Duration::from_millis(own.saturating_add(5_000))
 }
