@@ -39,6 +39,15 @@ pub struct McpArgs {
     /// next to the tabwire binary, or `dist/extension` of the source tree).
     #[arg(long = "extensionDir", value_name = "DIR")]
     pub extension_dir: Option<PathBuf>,
+    /// More origins allowed to present third-party developer tools, besides loopback
+    /// hosts and file: (comma-separated or repeated), e.g.
+    /// `--thirdPartyOrigins=https://app.example.com,http://devbox:*`.
+    #[arg(
+        long = "thirdPartyOrigins",
+        value_name = "PATTERNS",
+        value_delimiter = ','
+    )]
+    pub third_party_origins: Vec<String>,
     /// Which categories are switched on or off (from `--category<Name>=…`).
     #[arg(skip)]
     pub categories: HashMap<Category, bool>,

@@ -9,7 +9,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use tabwire_shared::{Command, DialogInfo, Event, Reply, TabId, TabInfo, WireError};
+use tabwire_shared::origin::OriginPolicy;
+use tabwire_shared::{
+    Command, DialogInfo, Discovery, Event, Reply, Snapshot, TabId, TabInfo, WireError,
+};
 
 use super::tool::BoxFuture;
 use super::ToolError;
@@ -41,6 +44,7 @@ pub fn reply_timeout(command: &Command) -> Duration {
 pub struct Session {
     selected: Mutex<Option<TabId>>,
     dialogs: Mutex<HashMap<TabId, DialogInfo>>,
+    discoveries: Mutex<HashMap<TabId, Arc<Discovery>>>,
     page_locks: Mutex<HashMap<TabId, Arc<tokio::sync::Mutex<()>>>>,
 }
 
@@ -64,6 +68,16 @@ impl Session {
         lock(&self.dialogs).get(&tab).cloned()
     }
 
+    /// The last third-party tool discovery on `tab`, if any.
+    pub fn discovery(&self, tab: TabId) -> Option<Arc<Discovery>> {
+        lock(&self.discoveries).get(&tab).cloned()
+    }
+
+    /// Remembers what discovery found on `tab`.
+    pub fn remember_discovery(&self, tab: TabId, discovery: Arc<Discovery>) {
+        lock(&self.discoveries).insert(tab, discovery);
+    }
+
     /// The lock that serialises calls on `tab`.
     pub fn page_lock(&self, tab: TabId) -> Arc<tokio::sync::Mutex<()>> {
         lock(&self.page_locks).entry(tab).or_default().clone()
@@ -80,6 +94,7 @@ impl Session {
             }
             Event::TabClosed { tab_id } => {
                 lock(&self.dialogs).remove(tab_id);
+                lock(&self.discoveries).remove(tab_id);
                 lock(&self.page_locks).remove(tab_id);
                 let mut selected = lock(&self.selected);
                 if *selected == Some(*tab_id) {
@@ -89,6 +104,7 @@ impl Session {
             Event::BrowserDisconnected { .. } => {
                 // Tab ids do not survive the browser; neither does anything keyed by them.
                 lock(&self.dialogs).clear();
+                lock(&self.discoveries).clear();
                 lock(&self.page_locks).clear();
                 *lock(&self.selected) = None;
             }
@@ -114,6 +130,14 @@ impl Session {
     }
 }
 
+/// The agent's choices that shape what tools do (from the command line).
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Third-party developer tools: `None` when their category is off, else the origins
+    /// allowed to present them.
+    pub third_party: Option<OriginPolicy>,
+}
+
 /// What a handler gets: the browser, the session and (for page tools) its page.
 #[derive(Clone)]
 pub struct ToolContext {
@@ -121,6 +145,8 @@ pub struct ToolContext {
     pub browser: Arc<dyn Browser>,
     /// The agent's state.
     pub session: Arc<Session>,
+    /// The agent's settings.
+    pub settings: Arc<Settings>,
     /// The page a page-scoped tool acts on, resolved by the pipeline.
     pub page: Option<TabId>,
 }
@@ -166,6 +192,50 @@ impl ToolContext {
         Ok(tab.id)
     }
 }
+
+impl ToolContext {
+    /// Asks `page` for its third-party developer tools and remembers the answer.
+    pub async fn discover_tools(&self, page: TabId) -> Result<Arc<Discovery>, ToolError> {
+        let Some(policy) = &self.settings.third_party else {
+            return Err(ToolError::new(
+                "Third-party developer tools are switched off. Start tabwire with \
+                 --categoryExperimentalThirdParty=true to use them.",
+            ));
+        };
+        let reply = self
+            .call(Command::DiscoverTools {
+                tab_id: page,
+                allowed_origins: policy.patterns().to_vec(),
+                timeout_ms: DISCOVERY_TIMEOUT_MS,
+            })
+            .await?;
+        match reply {
+            Reply::ThirdPartyTools { discovery } => {
+                let discovery = Arc::new(super::third_party::prepare(discovery));
+                self.session.remember_discovery(page, discovery.clone());
+                Ok(discovery)
+            }
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    /// An accessibility snapshot of `page`.
+    pub async fn snapshot(&self, page: TabId, verbose: bool) -> Result<Snapshot, ToolError> {
+        match self
+            .call(Command::Snapshot {
+                tab_id: page,
+                verbose,
+            })
+            .await?
+        {
+            Reply::Snapshot { snapshot } => Ok(snapshot),
+            other => Err(unexpected(&other)),
+        }
+    }
+}
+
+/// How long a page may take to answer tool discovery.
+pub const DISCOVERY_TIMEOUT_MS: u64 = 5_000;
 
 /// The error for a reply of the wrong kind: a protocol bug, not the agent's fault.
 pub fn unexpected(reply: &Reply) -> ToolError {

@@ -17,6 +17,9 @@ pub mod registry;
 pub mod response;
 pub mod schema;
 pub mod server;
+pub mod snapshot;
+pub mod spill;
+pub mod third_party;
 pub mod tool;
 pub mod tools;
 
@@ -54,10 +57,12 @@ use tabwire_shared::{ClientHello, Command, Reply};
 use crate::launch::LaunchedBrowser;
 use crate::link::Link;
 use config::McpArgs;
-use context::{Browser, Session};
+use context::{Browser, Session, Settings, ToolContext};
 use registry::Registry;
 use server::TabwireServer;
+use tabwire_shared::origin::OriginPolicy;
 use tool::BoxFuture;
+use tool::Category;
 
 /// How long a call waits for a browser to connect before telling the agent what to do.
 /// A launched browser is given longer: it is starting up.
@@ -112,7 +117,17 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         link,
         connect_wait: connect_wait(launched.is_some()),
     });
-    let server = TabwireServer::new(Registry::new(&args.categories), browser, session);
+    let settings = Settings {
+        third_party: Registry::category_enabled(&args.categories, Category::ExperimentalThirdParty)
+            .then(|| OriginPolicy::new(args.third_party_origins.clone())),
+    };
+    let base = ToolContext {
+        browser,
+        session,
+        settings: Arc::new(settings),
+        page: None,
+    };
+    let server = TabwireServer::new(Registry::new(&args.categories), base);
     let service = server.serve(rmcp::transport::stdio()).await?;
     tokio::select! {
         quit = service.waiting() => { tracing::debug!(?quit, "MCP session ended"); }

@@ -5,13 +5,11 @@
 //! while a dialog blocks the page → handler → render. A handler's error does not abort
 //! rendering: the agent gets the error and the page context together.
 
-use std::sync::Arc;
-
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use serde_json::Value;
 use tabwire_shared::TabId;
 
-use super::context::{Browser, Session, ToolContext};
+use super::context::ToolContext;
 use super::registry::Registry;
 use super::response::{render, Response};
 use super::schema::{expected_arguments, PAGE_ID};
@@ -21,8 +19,7 @@ use super::ToolError;
 /// result with `isError` that the agent can read.
 pub async fn call_tool(
     registry: &Registry,
-    browser: Arc<dyn Browser>,
-    session: Arc<Session>,
+    base: &ToolContext,
     name: &str,
     args: Option<JsonObject>,
 ) -> CallToolResult {
@@ -59,9 +56,8 @@ pub async fn call_tool(
     }
 
     let mut ctx = ToolContext {
-        browser,
-        session,
         page: None,
+        ..base.clone()
     };
     let mut response = Response::default();
 
@@ -107,9 +103,11 @@ fn plain_error(message: String) -> CallToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcp::context::{Browser, Session, Settings};
     use crate::mcp::tool::BoxFuture;
     use serde_json::json;
     use std::collections::HashMap;
+    use std::sync::Arc;
     use std::sync::Mutex;
     use tabwire_shared::{Command, DialogInfo, ErrorCode, Event, Reply, TabInfo, WireError};
 
@@ -169,14 +167,13 @@ mod tests {
 
         async fn call(&self, name: &str, args: Value) -> CallToolResult {
             let args = args.as_object().cloned();
-            call_tool(
-                &self.registry,
-                self.browser.clone(),
-                self.session.clone(),
-                name,
-                args,
-            )
-            .await
+            let base = ToolContext {
+                browser: self.browser.clone(),
+                session: self.session.clone(),
+                settings: Arc::new(Settings::default()),
+                page: None,
+            };
+            call_tool(&self.registry, &base, name, args).await
         }
     }
 

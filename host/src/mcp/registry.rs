@@ -14,6 +14,9 @@ fn all_tools() -> Vec<Box<dyn ErasedTool>> {
         Box::new(Registered::new(tools::pages::NavigatePage)),
         Box::new(Registered::new(tools::pages::ClosePage)),
         Box::new(Registered::new(tools::script::EvaluateScript)),
+        Box::new(Registered::new(tools::snapshot::TakeSnapshot)),
+        Box::new(Registered::new(tools::third_party::ListThirdPartyTools)),
+        Box::new(Registered::new(tools::third_party::ExecuteThirdPartyTool)),
     ]
 }
 
@@ -28,16 +31,18 @@ impl Registry {
     pub fn new(switches: &HashMap<Category, bool>) -> Self {
         let mut tools: Vec<_> = all_tools()
             .into_iter()
-            .filter(|t| {
-                let category = t.spec().category;
-                switches
-                    .get(&category)
-                    .copied()
-                    .unwrap_or(category.enabled_by_default())
-            })
+            .filter(|t| Self::category_enabled(switches, t.spec().category))
             .collect();
         tools.sort_by_key(|t| t.spec().name);
         Self { tools }
+    }
+
+    /// Whether `category` is on, given the agent's switches.
+    pub fn category_enabled(switches: &HashMap<Category, bool>, category: Category) -> bool {
+        switches
+            .get(&category)
+            .copied()
+            .unwrap_or(category.enabled_by_default())
     }
 
     /// Every enabled tool, sorted by name.

@@ -1,23 +1,59 @@
 //! Responses: handlers state intent, one renderer writes.
 //!
 //! A handler sets markers on a [`Response`] (a line of text, "include the page list",
-//! "here is the script's result"). [`render`] then fetches only what was asked for and
-//! writes the sections in one fixed order. Each section writes its text and its
-//! `structuredContent` entry in the same call, so the two cannot disagree.
+//! "include a snapshot", "here is the script's result"). [`render`] then fetches only
+//! what was asked for and writes the sections in one fixed order: message, error,
+//! results, open dialog, pages, third-party tools, snapshot. Each section writes its text
+//! and its `structuredContent` entry in the same call, so the two cannot disagree.
+//! Large results are spilled to files here, once for every tool.
+
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Map, Value};
-use tabwire_shared::{DialogInfo, TabId, TabInfo};
+use tabwire_shared::{DialogInfo, Discovery, Snapshot, TabId, TabInfo};
 
 use super::context::ToolContext;
-use super::ToolError;
+use super::{snapshot, spill, third_party, ToolError};
+
+/// How a snapshot is wanted.
+#[derive(Debug, Clone, Default)]
+pub struct SnapshotRequest {
+    /// Every node, not only the interesting ones.
+    pub verbose: bool,
+    /// Write it to this file and say only where it is.
+    pub file_path: Option<PathBuf>,
+}
+
+/// A value a tool produced, and the element uids in it.
+#[derive(Debug, Clone)]
+pub struct ToolOutput {
+    /// The section it goes under (`Script result`, `Tool result`).
+    pub title: &'static str,
+    /// The JSON value.
+    pub value: Value,
+}
 
 /// What a handler wants the agent to get back.
 #[derive(Debug, Default)]
 pub struct Response {
     lines: Vec<String>,
     include_pages: bool,
-    script_result: Option<Value>,
+    outputs: Vec<ToolOutput>,
+    snapshot: Option<SnapshotRequest>,
+    third_party: ThirdParty,
+}
+
+/// Whether and how third-party tools are listed.
+#[derive(Debug, Default)]
+enum ThirdParty {
+    #[default]
+    No,
+    /// Discover on the selected page while rendering; a failure is a note, not an error.
+    BestEffort,
+    /// Show this discovery (already made by the handler).
+    Found(Arc<Discovery>),
 }
 
 impl Response {
@@ -31,9 +67,26 @@ impl Response {
         self.include_pages = true;
     }
 
-    /// Sets the JSON value a script produced.
-    pub fn set_script_result(&mut self, value: Value) {
-        self.script_result = Some(value);
+    /// Adds a JSON value the tool produced, under `title`.
+    pub fn add_output(&mut self, title: &'static str, value: Value) {
+        self.outputs.push(ToolOutput { title, value });
+    }
+
+    /// Asks for an accessibility snapshot of the page.
+    pub fn include_snapshot(&mut self, request: SnapshotRequest) {
+        self.snapshot = Some(request);
+    }
+
+    /// Asks for the selected page's third-party tools, when that category is on.
+    pub fn include_third_party_tools(&mut self) {
+        if matches!(self.third_party, ThirdParty::No) {
+            self.third_party = ThirdParty::BestEffort;
+        }
+    }
+
+    /// Shows a discovery the handler made itself.
+    pub fn set_third_party_tools(&mut self, discovery: Arc<Discovery>) {
+        self.third_party = ThirdParty::Found(discovery);
     }
 }
 
@@ -52,7 +105,14 @@ impl Sections {
     }
 
     fn heading(&mut self, title: &str) {
-        self.text.push_str(&format!("## {title}\n"));
+        self.text.push_str("## ");
+        self.text.push_str(title);
+        self.text.push('\n');
+    }
+
+    fn line(&mut self, line: &str) {
+        self.text.push_str(line);
+        self.text.push('\n');
     }
 
     fn message(&mut self, lines: &[String]) {
@@ -60,24 +120,41 @@ impl Sections {
             return;
         }
         for line in lines {
-            self.text.push_str(line);
-            self.text.push('\n');
+            self.line(line);
         }
         self.data.insert("message".into(), json!(lines.join("\n")));
     }
 
     fn error(&mut self, error: &ToolError) {
         self.heading("Error");
-        self.text.push_str(&error.message);
-        self.text.push('\n');
+        self.line(&error.message);
         self.data.insert("error".into(), json!(error.message));
     }
 
-    fn script_result(&mut self, value: &Value) {
-        self.heading("Script result");
-        let pretty = serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string());
-        self.text.push_str(&format!("```json\n{pretty}\n```\n"));
-        self.data.insert("result".into(), value.clone());
+    fn output(&mut self, output: &ToolOutput, key: &str) {
+        self.heading(output.title);
+        let pretty = serde_json::to_string_pretty(&output.value)
+            .unwrap_or_else(|_| output.value.to_string());
+        if pretty.len() <= spill::INLINE_LIMIT {
+            self.text.push_str(&format!("```json\n{pretty}\n```\n"));
+            self.data.insert(key.into(), output.value.clone());
+            return;
+        }
+        match spill::to_temp_file(key, "json", &pretty) {
+            Ok(path) => {
+                self.line(&format!(
+                    "The result is {} characters, too long to show here; it was saved to {}. \
+                     Read that file for the details.",
+                    pretty.len(),
+                    path.display()
+                ));
+                self.data.insert(
+                    key.into(),
+                    json!({"filePath": path, "characters": pretty.len()}),
+                );
+            }
+            Err(e) => self.line(&e.message),
+        }
     }
 
     fn dialog(&mut self, page: TabId, dialog: &DialogInfo) {
@@ -90,9 +167,7 @@ impl Sections {
             self.text
                 .push_str(&format!(" Default answer: {default:?}."));
         }
-        self.text.push_str(
-            " It blocks the page's scripts: call handle_dialog to accept or dismiss it.\n",
-        );
+        self.line(" It blocks the page's scripts: call handle_dialog to accept or dismiss it.");
         self.data.insert(
             "dialog".into(),
             json!({"pageId": page, "type": dialog.kind, "message": dialog.message,
@@ -116,17 +191,85 @@ impl Sections {
             } else {
                 &page.title
             };
-            self.text
-                .push_str(&format!("{}: {title} <{}>{marks}\n", page.id, page.url));
+            self.line(&format!("{}: {title} <{}>{marks}", page.id, page.url));
             list.push(json!({
                 "pageId": page.id, "url": page.url, "title": page.title,
                 "selected": Some(page.id) == selected, "userActive": page.user_active,
             }));
         }
         if pages.is_empty() {
-            self.text.push_str("No open pages.\n");
+            self.line("No open pages.");
         }
         self.data.insert("pages".into(), Value::Array(list));
+    }
+
+    fn third_party_tools(&mut self, page: TabId, discovery: &Discovery) {
+        self.heading(third_party::SECTION_TITLE);
+        if discovery.refused {
+            self.line(&third_party::refusal(discovery));
+            return;
+        }
+        if discovery.groups.is_empty() {
+            self.line(&format!(
+                "Page {page} ({}) exposes no third-party developer tools.",
+                discovery.url
+            ));
+        } else {
+            self.line(&format!("Page {page} ({}) exposes:", discovery.url));
+            for group in &discovery.groups {
+                self.line(&format!("### {}", group.name));
+                if let Some(description) = &group.description {
+                    self.line(description);
+                }
+                for tool in &group.tools {
+                    self.line(&format!("- {}: {}", tool.name, tool.description));
+                    self.line(&format!("  inputSchema: {}", tool.input_schema));
+                }
+            }
+            self.line(
+                "Call them with execute_3p_developer_tool, or from evaluate_script with \
+                 window.__dtmcp.executeTool(name, args).",
+            );
+            self.data.insert(
+                "thirdPartyDeveloperTools".into(),
+                serde_json::to_value(&discovery.groups).unwrap_or(Value::Null),
+            );
+        }
+        if !discovery.problems.is_empty() {
+            self.line("Problems with what the page offered:");
+            for problem in &discovery.problems {
+                self.line(&format!("- {problem}"));
+            }
+            self.data
+                .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
+        }
+    }
+
+    fn snapshot(
+        &mut self,
+        page: TabId,
+        snapshot: &Snapshot,
+        request: &SnapshotRequest,
+    ) -> Result<(), ToolError> {
+        let text = snapshot::format(snapshot);
+        let mut data = json!({
+            "pageId": page, "url": snapshot.url, "title": snapshot.title,
+            "nodes": snapshot.nodes.len(),
+        });
+        self.heading("Page snapshot");
+        if let Some(path) = &request.file_path {
+            spill::write_file(path, &text)?;
+            self.line(&format!(
+                "Snapshot of page {page} ({} nodes) saved to {}.",
+                snapshot.nodes.len(),
+                path.display()
+            ));
+            data["filePath"] = json!(path);
+        } else {
+            self.text.push_str(&text);
+        }
+        self.data.insert("snapshot".into(), data);
+        Ok(())
     }
 
     fn finish(self, is_error: bool) -> CallToolResult {
@@ -140,6 +283,99 @@ impl Sections {
     }
 }
 
+/// What the renderer fetched for the sections that were asked for.
+#[derive(Default)]
+struct Gathered {
+    pages: Option<Vec<TabInfo>>,
+    third_party: Option<(TabId, Arc<Discovery>)>,
+    third_party_note: Option<String>,
+    snapshot: Option<(TabId, Snapshot)>,
+}
+
+/// Fetches what the markers ask for. A failure to fetch something asked for is an
+/// error (unless the handler already failed); best-effort extras become notes.
+async fn gather(response: &Response, ctx: &ToolContext, error: &mut Option<ToolError>) -> Gathered {
+    let mut gathered = Gathered::default();
+    let pages = async {
+        if response.include_pages {
+            Some(ctx.list_tabs().await)
+        } else {
+            None
+        }
+    };
+    let third_party = async {
+        match &response.third_party {
+            ThirdParty::No => None,
+            ThirdParty::Found(discovery) => {
+                let page = ctx.page.or_else(|| ctx.session.selected())?;
+                Some(Ok((page, discovery.clone())))
+            }
+            ThirdParty::BestEffort => {
+                ctx.settings.third_party.as_ref()?;
+                Some(discover_on_selected_page(ctx).await)
+            }
+        }
+    };
+    let (pages, third_party) = tokio::join!(pages, third_party);
+    match pages {
+        Some(Ok(pages)) => gathered.pages = Some(pages),
+        Some(Err(e)) => {
+            error.get_or_insert(e);
+        }
+        None => {}
+    }
+    match third_party {
+        Some(Ok(found)) => gathered.third_party = Some(found),
+        Some(Err(e)) => {
+            gathered.third_party_note = Some(format!(
+                "Could not look for third-party developer tools: {}",
+                e.message
+            ));
+        }
+        None => {}
+    }
+    // The snapshot comes last: it must see the page after everything else.
+    if let Some(request) = &response.snapshot {
+        match snapshot_of_page(ctx, request.verbose).await {
+            Ok(found) => gathered.snapshot = Some(found),
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
+    gathered
+}
+
+/// The page an extra section is about, and the lock on it when the pipeline did not
+/// already take one (tools that are not page-scoped run unlocked).
+async fn page_for_extras(
+    ctx: &ToolContext,
+) -> Result<(TabId, Option<tokio::sync::OwnedMutexGuard<()>>), ToolError> {
+    match ctx.page {
+        Some(page) => Ok((page, None)),
+        None => {
+            let page = ctx.default_page().await?;
+            let guard = ctx.session.page_lock(page).lock_owned().await;
+            Ok((page, Some(guard)))
+        }
+    }
+}
+
+async fn discover_on_selected_page(
+    ctx: &ToolContext,
+) -> Result<(TabId, Arc<Discovery>), ToolError> {
+    let (page, _guard) = page_for_extras(ctx).await?;
+    Ok((page, ctx.discover_tools(page).await?))
+}
+
+async fn snapshot_of_page(
+    ctx: &ToolContext,
+    verbose: bool,
+) -> Result<(TabId, Snapshot), ToolError> {
+    let (page, _guard) = page_for_extras(ctx).await?;
+    Ok((page, ctx.snapshot(page, verbose).await?))
+}
+
 /// Writes the agent's answer: what the handler asked for, and the error if it failed.
 ///
 /// A failed handler still gets its page context rendered: the agent sees the error
@@ -150,29 +386,21 @@ pub async fn render(
     error: Option<ToolError>,
     ctx: &ToolContext,
 ) -> CallToolResult {
-    let mut out = Sections::new(tool);
     let mut error = error;
-
-    // What was asked for and could not be fetched is an error too, unless the handler
-    // already failed (its error is the one the agent needs).
-    let pages = if response.include_pages {
-        match ctx.list_tabs().await {
-            Ok(pages) => Some(pages),
-            Err(e) => {
-                error.get_or_insert(e);
-                None
-            }
-        }
-    } else {
-        None
-    };
+    let gathered = gather(&response, ctx, &mut error).await;
+    let mut out = Sections::new(tool);
 
     out.message(&response.lines);
     if let Some(error) = &error {
         out.error(error);
     }
-    if let Some(value) = &response.script_result {
-        out.script_result(value);
+    for (i, output) in response.outputs.iter().enumerate() {
+        let key = if i == 0 {
+            "result".to_string()
+        } else {
+            format!("result{i}")
+        };
+        out.output(output, &key);
     }
     let page = ctx.page.or_else(|| ctx.session.selected());
     if let Some(page) = page {
@@ -180,8 +408,22 @@ pub async fn render(
             out.dialog(page, &dialog);
         }
     }
-    if let Some(pages) = &pages {
+    if let Some(pages) = &gathered.pages {
         out.pages(pages, ctx.session.selected());
     }
-    out.finish(error.is_some())
+    if let Some((page, discovery)) = &gathered.third_party {
+        out.third_party_tools(*page, discovery);
+    }
+    if let Some(note) = &gathered.third_party_note {
+        out.heading(third_party::SECTION_TITLE);
+        out.line(note);
+    }
+    let mut late_error = None;
+    if let (Some((page, snapshot)), Some(request)) = (&gathered.snapshot, &response.snapshot) {
+        if let Err(e) = out.snapshot(*page, snapshot, request) {
+            out.line(&e.message);
+            late_error = Some(e);
+        }
+    }
+    out.finish(error.is_some() || late_error.is_some())
 }

@@ -10,7 +10,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
-use super::context::{Browser, Session};
+use super::context::ToolContext;
 use super::pipeline::call_tool;
 use super::registry::Registry;
 
@@ -22,14 +22,14 @@ Start with list_pages; page tools act on the selected page (select_page) unless 
 #[derive(Clone)]
 pub struct TabwireServer {
     registry: Arc<Registry>,
-    browser: Arc<dyn Browser>,
-    session: Arc<Session>,
+    base: ToolContext,
     tools: Arc<Vec<McpTool>>,
 }
 
 impl TabwireServer {
-    /// A server over `registry` that reaches the browser through `browser`.
-    pub fn new(registry: Registry, browser: Arc<dyn Browser>, session: Arc<Session>) -> Self {
+    /// A server over `registry`; `base` carries the browser, session and settings every
+    /// call gets.
+    pub fn new(registry: Registry, base: ToolContext) -> Self {
         let tools = registry
             .tools()
             .iter()
@@ -50,8 +50,7 @@ impl TabwireServer {
             .collect();
         Self {
             registry: Arc::new(registry),
-            browser,
-            session,
+            base,
             tools: Arc::new(tools),
         }
     }
@@ -77,14 +76,7 @@ impl ServerHandler for TabwireServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let result = call_tool(
-            &self.registry,
-            self.browser.clone(),
-            self.session.clone(),
-            &request.name,
-            request.arguments,
-        )
-        .await;
+        let result = call_tool(&self.registry, &self.base, &request.name, request.arguments).await;
         Ok(result.into())
     }
 }

@@ -2,6 +2,8 @@
 
 pub mod pages;
 pub mod script;
+pub mod snapshot;
+pub mod third_party;
 
 /// Default time limit for loads and scripts, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;

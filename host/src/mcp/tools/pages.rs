@@ -44,6 +44,7 @@ impl Tool for ListPages {
         response: &mut Response,
     ) -> Result<(), ToolError> {
         response.include_pages();
+        response.include_third_party_tools();
         Ok(())
     }
 }
@@ -97,6 +98,7 @@ impl Tool for SelectPage {
         ctx.session.select(params.page_id);
         response.line(format!("Selected page {}.", params.page_id));
         response.include_pages();
+        response.include_third_party_tools();
         Ok(())
     }
 }
@@ -145,6 +147,7 @@ impl Tool for NewPage {
         ctx.session.select(tab.id);
         response.line(format!("Opened page {} at {}.", tab.id, tab.url));
         response.include_pages();
+        response.include_third_party_tools();
         Ok(())
     }
 }
@@ -247,6 +250,7 @@ impl Tool for NavigatePage {
         let tab = expect_tab(reply)?;
         response.line(format!("Page {} is now at {}.", tab.id, tab.url));
         response.include_pages();
+        response.include_third_party_tools();
         Ok(())
     }
 }
@@ -290,6 +294,7 @@ impl Tool for ClosePage {
         });
         response.line(format!("Closed page {}.", params.page_id));
         response.include_pages();
+        response.include_third_party_tools();
         Ok(())
     }
 }

@@ -18,7 +18,8 @@ pub struct EvaluateScriptParams {
     /// A JavaScript function declaration to run in the page, e.g. `() => document.title`
     /// or `async (a, b) => a + b`. Its return value must be JSON-serialisable.
     function: String,
-    /// Arguments passed to the function, as JSON values.
+    /// Arguments passed to the function, as JSON values; an object {"uid": "…"} (at any
+    /// depth) is passed as that element of the page.
     #[serde(default)]
     args: Vec<Value>,
     /// How long the function may run, in milliseconds (default 30000).
@@ -33,7 +34,10 @@ impl Tool for EvaluateScript {
     const SPEC: ToolSpec = ToolSpec {
         name: "evaluate_script",
         description: "Runs a JavaScript function in the selected page and returns its result as \
-            JSON. Promises are awaited. Use it to read state the page holds or to act on it.",
+            JSON. Promises are awaited. Use it to read state the page holds or to act on it. \
+            Pass elements as {\"uid\": \"<uid from take_snapshot>\"} in `args`. After \
+            third-party tool discovery, the page's own tools can be composed with \
+            `await window.__dtmcp.executeTool(name, args)`.",
         category: Category::Debugging,
         read_only: false,
         page_scoped: true,
@@ -56,7 +60,7 @@ impl Tool for EvaluateScript {
             .await?;
         match reply {
             Reply::Value { value } => {
-                response.set_script_result(value);
+                response.add_output("Script result", value);
                 Ok(())
             }
             other => Err(unexpected(&other)),

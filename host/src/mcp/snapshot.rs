@@ -1,0 +1,103 @@
+//! The accessibility snapshot as text: one node a line, indented by depth.
+//!
+//! `uid=1_5 button "Save" value="x" focused disabled` — the uid first (what the agent
+//! passes to other tools), then role, name, value and the states that matter. Nothing
+//! else: on large pages every character counts against the agent's context.
+
+use std::fmt::Write;
+
+use tabwire_shared::Snapshot;
+
+/// Renders a snapshot as an indented text tree.
+pub fn format(snapshot: &Snapshot) -> String {
+    let mut out = String::with_capacity(snapshot.nodes.len() * 40);
+    for node in &snapshot.nodes {
+        for _ in 0..node.depth.min(200) {
+            out.push_str("  ");
+        }
+        let _ = write!(out, "uid={} {}", node.uid, node.role);
+        if !node.name.is_empty() {
+            out.push(' ');
+            quote(&mut out, &node.name);
+        }
+        if let Some(value) = &node.value {
+            out.push_str(" value=");
+            quote(&mut out, value);
+        }
+        for state in &node.states {
+            out.push(' ');
+            out.push_str(state);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes `text` in double quotes, escaping what would break the one-line format.
+fn quote(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabwire_shared::SnapshotNode;
+
+    fn node(uid: &str, depth: u32, role: &str, name: &str) -> SnapshotNode {
+        SnapshotNode {
+            uid: uid.into(),
+            depth,
+            role: role.into(),
+            name: name.into(),
+            value: None,
+            states: vec![],
+        }
+    }
+
+    #[test]
+    fn nodes_are_indented_lines_with_uid_role_name_value_states() {
+        let mut input = node("1_2", 1, "textbox", "Email");
+        input.value = Some("a@b.c".into());
+        input.states = vec!["focused".into(), "required".into()];
+        let snapshot = Snapshot {
+            url: "http://x/".into(),
+            title: "T".into(),
+            nodes: vec![
+                node("1_0", 0, "RootWebArea", "T"),
+                input,
+                node("1_3", 1, "generic", ""),
+            ],
+        };
+        assert_eq!(
+            format(&snapshot),
+            "uid=1_0 RootWebArea \"T\"\n  uid=1_2 textbox \"Email\" value=\"a@b.c\" focused required\n  uid=1_3 generic\n"
+        );
+    }
+
+    #[test]
+    fn names_cannot_break_the_line_format() {
+        let snapshot = Snapshot {
+            url: String::new(),
+            title: String::new(),
+            nodes: vec![node("1_0", 0, "heading", "say \"hi\"\nnow\u{7}")],
+        };
+        assert_eq!(
+            format(&snapshot),
+            "uid=1_0 heading \"say \\\"hi\\\"\\nnow\\u{7}\"\n"
+        );
+    }
+}

@@ -1,0 +1,34 @@
+//! Large data by reference: output too big for the agent's context goes to a file.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::ToolError;
+
+/// Results longer than this many characters are written to a file instead of inline.
+pub const INLINE_LIMIT: usize = 20_000;
+
+/// Writes `text` to `path`, creating parent folders, with an error that says what to do.
+pub fn write_file(path: &Path, text: &str) -> Result<(), ToolError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| cannot_write(path, &e))?;
+    }
+    std::fs::write(path, text).map_err(|e| cannot_write(path, &e))
+}
+
+fn cannot_write(path: &Path, e: &std::io::Error) -> ToolError {
+    ToolError::new(format!(
+        "Could not write {}: {e}. Pass a path in a folder you can write to.",
+        path.display()
+    ))
+}
+
+/// Writes `text` to a fresh file in the temporary folder, named after `what`.
+pub fn to_temp_file(what: &str, extension: &str, text: &str) -> Result<PathBuf, ToolError> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let name = format!("tabwire-{what}-{}-{n}.{extension}", std::process::id());
+    let path = std::env::temp_dir().join(name);
+    write_file(&path, text)?;
+    Ok(path)
+}

@@ -1,0 +1,159 @@
+//! Third-party developer tools: tools that pages themselves provide.
+//!
+//! Discovery and execution run in the page through the extension; here the agent's
+//! arguments are parsed and validated against the tool's schema, a discovery that went
+//! stale with a reload or navigation is renewed, and results are rendered.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+use tabwire_shared::{Command, ErrorCode, Reply};
+
+use super::DEFAULT_TIMEOUT_MS;
+use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::response::{Response, SnapshotRequest};
+use crate::mcp::third_party::{find_tool, parse_params, refusal, validate};
+use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::ToolError;
+
+/// Takes no arguments besides the page.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {}
+
+/// `list_3p_developer_tools`
+pub struct ListThirdPartyTools;
+
+impl Tool for ListThirdPartyTools {
+    type Params = ListParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "list_3p_developer_tools",
+        description: "Lists the developer tools the selected page itself provides (third-party \
+            developer tools: runtime state and actions exposed by the app or its framework), \
+            with each tool's description and input schema. Call one with \
+            execute_3p_developer_tool, or compose them in evaluate_script with \
+            `await window.__dtmcp.executeTool(name, args)`, available after discovery.",
+        category: Category::ExperimentalThirdParty,
+        read_only: true,
+        page_scoped: true,
+        blocked_by_dialog: true,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        _: ListParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let discovery = ctx.discover_tools(ctx.page()?).await?;
+        response.set_third_party_tools(discovery);
+        Ok(())
+    }
+}
+
+/// Arguments of `execute_3p_developer_tool`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecuteParams {
+    /// The tool's name, from list_3p_developer_tools.
+    tool_name: String,
+    /// The tool's arguments as a JSON string of an object matching its input schema,
+    /// e.g. "{\"a\": 1}". Pass elements as {"uid": "<uid from take_snapshot>"}.
+    #[schemars(with = "Option<String>")]
+    params: Option<Value>,
+    /// When several groups offer a tool of this name, the group to take it from
+    /// (default: the first group that has it).
+    group: Option<String>,
+    /// How long the tool may run, in milliseconds (default 30000).
+    timeout: Option<u64>,
+}
+
+/// `execute_3p_developer_tool`
+pub struct ExecuteThirdPartyTool;
+
+impl Tool for ExecuteThirdPartyTool {
+    type Params = ExecuteParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "execute_3p_developer_tool",
+        description: "Runs one of the selected page's own developer tools (see \
+            list_3p_developer_tools) with arguments checked against its input schema, and \
+            returns its result. Elements go in and come out as snapshot uids; when the result \
+            holds elements, a snapshot containing them is included.",
+        category: Category::ExperimentalThirdParty,
+        read_only: false,
+        page_scoped: true,
+        blocked_by_dialog: true,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: ExecuteParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let page = ctx.page()?;
+        let args = match &p.params {
+            None => parse_params(None)?,
+            Some(Value::String(text)) => parse_params(Some(text))?,
+            // An object is unambiguous: take it as it is.
+            Some(object @ Value::Object(_)) => object.clone(),
+            Some(other) => {
+                return Err(ToolError::new(format!(
+                    "Failed to parse params as JSON: expected a string holding a JSON object, got {other}"
+                )))
+            }
+        };
+        let timeout_ms = p.timeout.unwrap_or(DEFAULT_TIMEOUT_MS);
+        let mut discovery = match ctx.session.discovery(page) {
+            Some(found) => found,
+            None => ctx.discover_tools(page).await?,
+        };
+        let mut rediscovered = false;
+        loop {
+            if discovery.refused {
+                return Err(ToolError::new(refusal(&discovery)));
+            }
+            let (group, tool) = match find_tool(&discovery, &p.tool_name, p.group.as_deref()) {
+                Ok(found) => found,
+                // The page may have changed since the last look: look again once.
+                Err(_) if !rediscovered => {
+                    discovery = ctx.discover_tools(page).await?;
+                    rediscovered = true;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            validate(tool, &args)?;
+            let command = Command::ExecuteTool {
+                tab_id: page,
+                document: discovery.document.clone(),
+                tool: tool.name.clone(),
+                group: Some(group.name.clone()),
+                args: args.clone(),
+                timeout_ms,
+            };
+            match ctx.browser.call(command).await {
+                Ok(Reply::ToolResult { result, elements }) => {
+                    if !elements.is_empty() {
+                        response.line(format!(
+                            "Tool {} returned {} element{}: {}.",
+                            tool.name,
+                            elements.len(),
+                            if elements.len() == 1 { "" } else { "s" },
+                            elements.join(", ")
+                        ));
+                        response.include_snapshot(SnapshotRequest::default());
+                    }
+                    response.add_output("Tool result", result);
+                    return Ok(());
+                }
+                Ok(other) => return Err(unexpected(&other)),
+                Err(e) if e.code == ErrorCode::StaleTools && !rediscovered => {
+                    discovery = ctx.discover_tools(page).await?;
+                    rediscovered = true;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+}
