@@ -71,6 +71,18 @@ pub fn page(name: &str) -> String {
     format!("{}/{name}", fixtures())
 }
 
+/// A fixture page's URL under another host name (mapped to loopback by
+/// [`TEST_HOST_RULE`]), for origin checks.
+pub fn page_on(host: &str, name: &str) -> String {
+    fixtures().replace("127.0.0.1", host) + "/" + name
+}
+
+/// Makes `tabwire.test` resolve to loopback in the launched browser.
+pub const TEST_HOST_RULE: &str = "--chromeArg=--host-resolver-rules=MAP tabwire.test 127.0.0.1";
+
+/// Switches third-party developer tools on.
+pub const THIRD_PARTY: &str = "--categoryExperimentalThirdParty=true";
+
 fn tabwire_exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_tabwire"))
 }
@@ -256,6 +268,28 @@ impl Reply {
             self.text
         );
         self
+    }
+
+    /// Asserts the text does not contain `needle`.
+    pub fn lacks(&self, needle: &str) -> &Self {
+        assert!(
+            !self.text.contains(needle),
+            "{} response should not contain {needle:?}, got:\n{}",
+            self.tool,
+            self.text
+        );
+        self
+    }
+
+    /// The uid on the first snapshot line containing `needle`.
+    pub fn uid_of(&self, needle: &str) -> String {
+        self.text
+            .lines()
+            .find(|l| l.contains(needle) && l.trim_start().starts_with("uid="))
+            .and_then(|l| l.trim_start().strip_prefix("uid="))
+            .and_then(|l| l.split(' ').next())
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("no snapshot line with {needle:?} in:\n{}", self.text))
     }
 
     /// The selected page's id from a response with a page list.

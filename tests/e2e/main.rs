@@ -7,3 +7,5 @@ mod harness;
 mod lifecycle;
 mod navigation;
 mod script;
+mod snapshot;
+mod third_party;

@@ -1,0 +1,492 @@
+//! Third-party developer tools, end to end: discovery, execution, the reference's rules
+//! and ours, hostile pages, the origin policy and the category switch.
+
+use serde_json::{json, Value};
+
+use crate::harness::{page, page_on, Agent, Reply, TEST_HOST_RULE, THIRD_PARTY};
+
+/// The groups of a response's `structuredContent`.
+fn groups(reply: &Reply) -> Vec<Value> {
+    reply.json["thirdPartyDeveloperTools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn group_names(reply: &Reply) -> Vec<String> {
+    groups(reply)
+        .iter()
+        .filter_map(|g| g["name"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_page_author_guides_add_example_works_unchanged() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    // Discovery runs by itself after navigation tools.
+    let opened = agent
+        .ok("new_page", json!({"url": page("3p/add.html")}))
+        .await;
+    opened
+        .says("## Third-party developer tools")
+        .says("### Page-specific DevTools")
+        .says("- add: Calculates the sum of two numbers.");
+    let listed = agent.ok("list_3p_developer_tools", json!({})).await;
+    let tools = &groups(&listed)[0];
+    assert_eq!(tools["name"], "Page-specific DevTools");
+    assert_eq!(
+        tools["description"],
+        "Provide runtime info directly from the page's JavaScript"
+    );
+    assert_eq!(tools["tools"][0]["name"], "add");
+    assert_eq!(
+        tools["tools"][0]["inputSchema"]["required"],
+        json!(["a", "b"])
+    );
+
+    let sum = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "add", "params": "{\"a\": 2, \"b\": 3}"}),
+        )
+        .await;
+    assert_eq!(sum.json["result"], 5);
+
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "add", "params": "{\"a\": \"two\"}"}),
+        )
+        .await
+        .says("Invalid parameters for tool add: ")
+        .says("at /a: ")
+        .says("\"b\" is a required property");
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "add", "params": "{a: 2}"}),
+        )
+        .await
+        .says("Failed to parse params as JSON: ");
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "subtract", "params": "{}"}),
+        )
+        .await
+        .says("Tool subtract not found");
+
+    let composed = agent
+        .ok("evaluate_script", json!({"function": "async () => (await window.__dtmcp.executeTool('add', {a: 40, b: 2})) + 0"}))
+        .await;
+    assert_eq!(composed.json["result"], 42);
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => window.__dtmcp.executeTool('nope', {})"}),
+        )
+        .await
+        .says("Tool nope not found");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn several_listeners_and_groups_with_a_duplicate_name() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/groups.html")}))
+        .await;
+    let listed = agent.ok("list_3p_developer_tools", json!({})).await;
+    assert_eq!(group_names(&listed), ["Store", "Router", "Telemetry"]);
+    listed.lacks("undefined").says("status");
+    assert!(
+        groups(&listed)[2].get("description").is_none(),
+        "{}",
+        listed.json
+    );
+    let problems = listed.json["thirdPartyToolProblems"].to_string();
+    assert!(
+        problems.contains("status"),
+        "duplicate reported: {problems}"
+    );
+
+    let first = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "status"}))
+        .await;
+    assert_eq!(first.json["result"], "store ok");
+    let chosen = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "status", "group": "Telemetry"}),
+        )
+        .await;
+    assert_eq!(chosen.json["result"], "telemetry ok");
+    let state = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "getState", "params": "{}"}),
+        )
+        .await;
+    assert_eq!(state.json["result"], json!({"user": "ada", "items": 3}));
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn silent_empty_late_promised_and_invalid_answers() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/quirks.html")}))
+        .await;
+    let listed = agent.ok("list_3p_developer_tools", json!({})).await;
+    let names = group_names(&listed);
+    for expected in ["Late", "Promised", "Mixed"] {
+        assert!(
+            names.contains(&expected.to_string()),
+            "{expected} missing: {}",
+            listed.text
+        );
+    }
+    let mixed = groups(&listed)
+        .into_iter()
+        .find(|g| g["name"] == "Mixed")
+        .unwrap();
+    let tools: Vec<&str> = mixed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(tools, ["valid"], "invalid tools are dropped alone");
+    let problems = listed.json["thirdPartyToolProblems"].to_string();
+    for dropped in ["noSchema", "noExecute"] {
+        assert!(
+            problems.contains(dropped),
+            "{dropped} not reported: {problems}"
+        );
+    }
+    let late = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "late"}))
+        .await;
+    assert_eq!(late.json["result"], "late");
+    let promised = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "promised"}))
+        .await;
+    assert_eq!(promised.json["result"], "promised");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn elements_go_in_and_come_out_as_uids() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/elements.html")}))
+        .await;
+    let listed = agent.ok("list_3p_developer_tools", json!({})).await;
+    let describe = groups(&listed)[0]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "describe")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        describe["inputSchema"]["properties"]["target"]["required"],
+        json!(["uid"])
+    );
+    assert_eq!(
+        describe["inputSchema"]["properties"]["more"]["properties"]["list"]["items"]["properties"]
+            ["uid"]["type"],
+        "string"
+    );
+
+    let returned = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "buttons"}))
+        .await;
+    let save = returned.json["result"]["first"]["uid"]
+        .as_str()
+        .expect("an element uid")
+        .to_string();
+    let all = returned.json["result"]["all"].as_array().unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(
+        all[0]["uid"],
+        save.as_str(),
+        "the same element has the same uid"
+    );
+    // The response's snapshot contains the returned elements.
+    returned
+        .says("## Page snapshot")
+        .says(&format!("uid={save} button \"Save\""));
+
+    let cancel = all[1]["uid"].as_str().unwrap();
+    let params = json!({"target": {"uid": save}, "more": {"list": [{"uid": cancel}]}}).to_string();
+    let described = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "describe", "params": params}),
+        )
+        .await;
+    assert_eq!(
+        described.json["result"],
+        json!({"tag": "BUTTON", "text": "Save", "more": ["cancel"]})
+    );
+
+    // Returned elements are uids for every other tool.
+    let text = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "(el) => el.id", "args": [{"uid": cancel}]}),
+        )
+        .await;
+    assert_eq!(text.json["result"], "cancel");
+
+    // An element the accessibility tree does not list still appears in the snapshot.
+    let hidden = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "hiddenElement"}),
+        )
+        .await;
+    let hidden_uid = hidden.json["result"]["uid"]
+        .as_str()
+        .expect("a uid")
+        .to_string();
+    hidden.says(&format!("uid={hidden_uid} "));
+
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "describe", "params": "{\"target\": {\"uid\": \"77_77\"}}"}),
+        )
+        .await
+        .says("take_snapshot");
+    // After a reload the old elements are gone, and the page keeps working.
+    agent.ok("navigate_page", json!({"type": "reload"})).await;
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "describe", "params": params}),
+        )
+        .await
+        .says("take_snapshot");
+    let fresh = agent
+        .ok("take_snapshot", json!({}))
+        .await
+        .uid_of("button \"Save\"");
+    let again = json!({"target": {"uid": fresh}}).to_string();
+    let described = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "describe", "params": again}),
+        )
+        .await;
+    assert_eq!(described.json["result"]["text"], "Save");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn awkward_results_are_made_json_safe() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/results.html")}))
+        .await;
+    let run = |name: &'static str| {
+        let agent = &agent;
+        async move {
+            agent
+                .ok("execute_3p_developer_tool", json!({"toolName": name}))
+                .await
+                .json["result"]
+                .clone()
+        }
+    };
+    assert_eq!(
+        run("cycle").await,
+        json!({"name": "a", "self": "<Circular reference>"})
+    );
+    assert_eq!(
+        run("instance").await,
+        json!({"widget": "<Widget instance>"})
+    );
+    assert_eq!(run("fn").await, json!({"callback": "<Function object>"}));
+    assert_eq!(run("bigint").await, json!({"big": "12345678901234567890n"}));
+    assert_eq!(
+        run("numbers").await,
+        json!({"nan": "NaN", "inf": "Infinity", "negInf": "-Infinity", "list": [1, null]})
+    );
+    let collections = run("collections").await;
+    assert_eq!(collections["map"], json!({"<Map>": [["k", 1]]}));
+    assert_eq!(collections["set"], json!({"<Set>": [1, 2]}));
+    assert_eq!(collections["date"], "1970-01-01T00:00:00.000Z");
+    assert_eq!(
+        run("typed").await,
+        json!({"<Uint8Array>": [1, 2, 3], "length": 3})
+    );
+    assert_eq!(
+        run("throwingGetter").await,
+        json!({"bad": "<Getter threw: no peeking>", "good": 1})
+    );
+    assert!(run("deep").await.to_string().contains("<Too deep>"));
+    assert_eq!(run("nothing").await, Value::Null);
+    assert_eq!(run("waits").await, "waited");
+    assert_eq!(run("twoKb").await.as_object().map(|o| o.len()), Some(40));
+
+    // A result too long for the agent's context goes to a file.
+    let huge = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "huge"}))
+        .await;
+    huge.says("saved to");
+    let path = huge.json["result"]["filePath"]
+        .as_str()
+        .expect("a file path");
+    assert!(std::fs::read_to_string(path)
+        .unwrap()
+        .contains(&"x".repeat(100000)));
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn throwing_hanging_and_navigating_tools_fail_clearly() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/results.html")}))
+        .await;
+    agent
+        .err("execute_3p_developer_tool", json!({"toolName": "throws"}))
+        .await
+        .says("tool exploded")
+        .says("at ");
+    let started = std::time::Instant::now();
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "hangs", "timeout": 500}),
+        )
+        .await
+        .says("500 ms");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    let after = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "waits"}))
+        .await;
+    assert_eq!(
+        after.json["result"], "waited",
+        "the server stays responsive"
+    );
+
+    let started = std::time::Instant::now();
+    agent
+        .err("execute_3p_developer_tool", json!({"toolName": "reloads"}))
+        .await
+        .says("navigated");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "reported, not timed out"
+    );
+    // The reloaded document's tools are found again without an explicit discovery.
+    agent
+        .ok("evaluate_script", json!({"function": "() => new Promise(r => document.readyState === 'complete' ? r() : addEventListener('load', () => r()))"}))
+        .await;
+    let again = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "waits"}))
+        .await;
+    assert_eq!(again.json["result"], "waited");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_hostile_page_cannot_break_discovery_or_the_server() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/hostile.html")}))
+        .await;
+    let listed = agent.ok("list_3p_developer_tools", json!({})).await;
+    listed.says("ping");
+    let pong = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "ping"}))
+        .await;
+    assert_eq!(pong.json["result"], "pong");
+    let trap = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "trap"}))
+        .await;
+    assert_eq!(
+        trap.json["result"],
+        json!({"boom": "<Getter threw: trap>", "ok": true})
+    );
+    // Other pages are unaffected.
+    agent
+        .ok("new_page", json!({"url": page("3p/add.html")}))
+        .await;
+    let sum = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "add", "params": "{\"a\": 1, \"b\": 1}"}),
+        )
+        .await;
+    assert_eq!(sum.json["result"], 2);
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn pages_without_tools_say_so() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    let opened = agent
+        .ok("new_page", json!({"url": page("3p/none.html")}))
+        .await;
+    opened.says("exposes no third-party developer tools");
+    assert!(opened.json.get("thirdPartyDeveloperTools").is_none());
+    agent
+        .err("execute_3p_developer_tool", json!({"toolName": "add"}))
+        .await
+        .says("Tool add not found");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn only_allowed_origins_may_present_tools() {
+    let agent = Agent::launch(&[THIRD_PARTY, TEST_HOST_RULE]).await;
+    let url = page_on("tabwire.test", "3p/add.html");
+    let opened = agent.ok("new_page", json!({"url": url})).await;
+    opened
+        .says("may not present third-party developer tools")
+        .says("--thirdPartyOrigins=http://tabwire.test:")
+        .lacks("- add:");
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "add", "params": "{\"a\":1,\"b\":2}"}),
+        )
+        .await
+        .says("--thirdPartyOrigins=");
+    agent.quit().await;
+
+    let allowed = Agent::launch(&[
+        THIRD_PARTY,
+        TEST_HOST_RULE,
+        "--thirdPartyOrigins=http://tabwire.test:*",
+    ])
+    .await;
+    allowed
+        .ok("new_page", json!({"url": url}))
+        .await
+        .says("- add:");
+    let sum = allowed
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "add", "params": "{\"a\":1,\"b\":2}"}),
+        )
+        .await;
+    assert_eq!(sum.json["result"], 3);
+    allowed.quit().await;
+}
+
+#[tokio::test]
+async fn with_the_category_off_there_are_no_third_party_tools() {
+    let agent = Agent::launch(&[]).await;
+    let names = agent.tool_names().await;
+    assert!(!names.iter().any(|n| n.contains("3p")), "{names:?}");
+    let opened = agent
+        .ok("new_page", json!({"url": page("3p/add.html")}))
+        .await;
+    opened.lacks("Third-party developer tools");
+    agent.quit().await;
+}
