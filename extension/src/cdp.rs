@@ -4,6 +4,12 @@
 //! type its result deserialises into. Each event the engine reacts to is a variant of
 //! [`PageEvent`]; every other event is ignored here. Only the fields the engine reads
 //! are declared — serde skips the rest — so Chrome adding fields never breaks us.
+//!
+//! The page and runtime commands live here; [`dom`] and [`accessibility`] hold the
+//! element and accessibility-tree commands used by snapshots and third-party tools.
+
+pub mod accessibility;
+pub mod dom;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -23,12 +29,13 @@ pub struct Empty {}
 
 macro_rules! command {
     ($name:ident, $method:literal, $returns:ty) => {
-        impl CdpCommand for $name {
+        impl $crate::cdp::CdpCommand for $name {
             const METHOD: &'static str = $method;
             type Returns = $returns;
         }
     };
 }
+pub(crate) use command;
 
 /// `Page.enable`: start page events (load, navigation, dialogs).
 #[derive(Debug, Serialize)]
@@ -111,7 +118,7 @@ command!(
     Empty
 );
 
-/// `Page.getFrameTree`, used for the main frame's id.
+/// `Page.getFrameTree`: the main frame (its id, document and URL) and its children.
 #[derive(Debug, Serialize)]
 pub struct PageGetFrameTree {}
 command!(PageGetFrameTree, "Page.getFrameTree", FrameTreeResult);
@@ -124,11 +131,16 @@ pub struct FrameTreeResult {
     pub frame_tree: FrameTree,
 }
 
-/// A frame tree node (children are not read).
+/// A frame tree node. Frames in another renderer process (cross-site iframes) are
+/// not listed.
 #[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FrameTree {
     /// The node's frame.
     pub frame: Frame,
+    /// Its child frames.
+    #[serde(default)]
+    pub child_frames: Vec<FrameTree>,
 }
 
 /// A frame, as CDP describes it.
@@ -142,7 +154,39 @@ pub struct Frame {
     /// The loader of the frame's current document.
     #[serde(default)]
     pub loader_id: String,
+    /// The document's URL, without its fragment.
+    #[serde(default)]
+    pub url: String,
+    /// The URL's fragment, with its `#`.
+    #[serde(default)]
+    pub url_fragment: Option<String>,
+    /// The document's origin (`http://localhost:8080`, `file://`, `null`).
+    #[serde(default)]
+    pub security_origin: String,
 }
+
+impl Frame {
+    /// The document's full URL, fragment included.
+    pub fn full_url(&self) -> String {
+        match &self.url_fragment {
+            Some(fragment) => format!("{}{fragment}", self.url),
+            None => self.url.clone(),
+        }
+    }
+}
+
+/// `Page.addScriptToEvaluateOnNewDocument`: runs `source` in the main world of every
+/// new document (and frame) before its own scripts.
+#[derive(Debug, Serialize)]
+pub struct PageAddScriptToEvaluateOnNewDocument {
+    /// The script.
+    pub source: String,
+}
+command!(
+    PageAddScriptToEvaluateOnNewDocument,
+    "Page.addScriptToEvaluateOnNewDocument",
+    Empty
+);
 
 /// `Runtime.compileScript`: checks syntax without running anything.
 #[derive(Debug, Serialize)]
@@ -200,11 +244,63 @@ pub struct RuntimeCallFunctionOn {
 }
 command!(RuntimeCallFunctionOn, "Runtime.callFunctionOn", Evaluated);
 
-/// One argument of `Runtime.callFunctionOn`, passed by value.
+/// One argument of `Runtime.callFunctionOn`: a JSON value, or a remote object.
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CallArgument {
     /// The JSON value.
-    pub value: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    /// A remote object (of the same JavaScript world as the call's target).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+}
+
+impl CallArgument {
+    /// An argument passed by value.
+    pub fn value(value: Value) -> Self {
+        Self {
+            value: Some(value),
+            object_id: None,
+        }
+    }
+
+    /// A remote object passed by reference.
+    pub fn object(object_id: String) -> Self {
+        Self {
+            value: None,
+            object_id: Some(object_id),
+        }
+    }
+}
+
+/// `Runtime.getProperties`: the own properties of a remote object.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeGetProperties {
+    /// The object.
+    pub object_id: String,
+    /// Own properties only (not the prototype chain's).
+    pub own_properties: bool,
+}
+command!(RuntimeGetProperties, "Runtime.getProperties", Properties);
+
+/// What `Runtime.getProperties` answers.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Properties {
+    /// The properties.
+    #[serde(default)]
+    pub result: Vec<PropertyDescriptor>,
+}
+
+/// One property of a remote object.
+#[derive(Debug, Deserialize)]
+pub struct PropertyDescriptor {
+    /// The property's name (an array index as a decimal string).
+    pub name: String,
+    /// Its value, for a data property.
+    pub value: Option<RemoteObject>,
 }
 
 /// `Runtime.releaseObjectGroup`.
@@ -299,6 +395,22 @@ pub enum PageEvent {
     DialogOpening(tabwire_shared::DialogInfo),
     /// `Page.javascriptDialogClosed`.
     DialogClosed,
+    /// `Runtime.executionContextCreated`: a frame's world got a JavaScript context.
+    ContextCreated {
+        /// The context id.
+        id: i64,
+        /// The frame it belongs to.
+        frame_id: String,
+        /// Whether it is the frame's main world (not an isolated world).
+        is_default: bool,
+    },
+    /// `Runtime.executionContextDestroyed`.
+    ContextDestroyed {
+        /// The context id.
+        id: i64,
+    },
+    /// `Runtime.executionContextsCleared`: every context is gone (a new main document).
+    ContextsCleared,
 }
 
 #[derive(Deserialize)]
@@ -306,6 +418,34 @@ struct FrameNavigatedParams {
     frame: Frame,
     #[serde(rename = "type", default)]
     kind: String,
+}
+
+#[derive(Deserialize)]
+struct ContextCreatedParams {
+    context: ContextDescription,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextDescription {
+    id: i64,
+    #[serde(default)]
+    aux_data: ContextAuxData,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextAuxData {
+    #[serde(default)]
+    frame_id: String,
+    #[serde(default)]
+    is_default: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextDestroyedParams {
+    execution_context_id: i64,
 }
 
 #[derive(Deserialize)]
@@ -359,6 +499,21 @@ impl PageEvent {
                 }))
             }
             "Page.javascriptDialogClosed" => Some(Self::DialogClosed),
+            "Runtime.executionContextCreated" => {
+                let p: ContextCreatedParams = read(params)?;
+                Some(Self::ContextCreated {
+                    id: p.context.id,
+                    frame_id: p.context.aux_data.frame_id,
+                    is_default: p.context.aux_data.is_default,
+                })
+            }
+            "Runtime.executionContextDestroyed" => {
+                let p: ContextDestroyedParams = read(params)?;
+                Some(Self::ContextDestroyed {
+                    id: p.execution_context_id,
+                })
+            }
+            "Runtime.executionContextsCleared" => Some(Self::ContextsCleared),
             _ => None,
         }
     }
@@ -374,7 +529,10 @@ mod tests {
         let call = RuntimeCallFunctionOn {
             function_declaration: "() => 1".into(),
             object_id: "g".into(),
-            arguments: vec![CallArgument { value: json!(2) }],
+            arguments: vec![
+                CallArgument::value(json!(2)),
+                CallArgument::object("o".into()),
+            ],
             object_group: "x".into(),
             return_by_value: true,
             await_promise: true,
@@ -382,7 +540,7 @@ mod tests {
         };
         let wire = serde_json::to_value(&call).unwrap();
         assert_eq!(wire["functionDeclaration"], "() => 1");
-        assert_eq!(wire["arguments"], json!([{"value": 2}]));
+        assert_eq!(wire["arguments"], json!([{"value": 2}, {"objectId": "o"}]));
         assert_eq!(serde_json::to_value(PageEnable {}).unwrap(), json!({}));
         let compile = RuntimeCompileScript {
             expression: "1".into(),
@@ -407,6 +565,28 @@ mod tests {
                 kind: "Navigation".into()
             })
         );
+    }
+
+    #[test]
+    fn execution_contexts_are_read_with_their_frame() {
+        let created = PageEvent::parse(
+            "Runtime.executionContextCreated",
+            &json!({"context": {"id": 3, "origin": "x", "name": "",
+                "auxData": {"isDefault": true, "type": "default", "frameId": "F"}}}),
+        );
+        assert_eq!(
+            created,
+            Some(PageEvent::ContextCreated {
+                id: 3,
+                frame_id: "F".into(),
+                is_default: true
+            })
+        );
+        let destroyed = PageEvent::parse(
+            "Runtime.executionContextDestroyed",
+            &json!({"executionContextId": 3, "executionContextUniqueId": "u"}),
+        );
+        assert_eq!(destroyed, Some(PageEvent::ContextDestroyed { id: 3 }));
     }
 
     #[test]

@@ -85,6 +85,20 @@ pub trait Chrome {
         params: Value,
     ) -> Result<Value, ChromeError>;
 
+    /// Sends one CDP command and returns its result as JSON text. The engine reads
+    /// every answer through this, straight into its own types: a large answer (an
+    /// accessibility tree of many megabytes) is then parsed once, not built as a
+    /// generic JSON value first.
+    async fn send_command_text(
+        &self,
+        tab: TabId,
+        method: &str,
+        params: Value,
+    ) -> Result<String, ChromeError> {
+        let answer = self.send_command(tab, method, params).await?;
+        Ok(answer.to_string())
+    }
+
     /// Resolves after `ms` milliseconds.
     async fn sleep(&self, ms: u64);
 

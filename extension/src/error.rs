@@ -152,6 +152,49 @@ pub enum EngineError {
     #[error("Page {0} navigated away while the command ran, so its result is lost. Run it again on the new page.")]
     Navigated(TabId),
 
+    /// A uid that names no element of the page's current document.
+    #[error(
+        "Element uid \"{0}\" is unknown or stale (the page may have changed). Take a new \
+         snapshot (take_snapshot) and use a uid from it."
+    )]
+    StaleUid(String),
+
+    /// `ExecuteTool` named a discovery of a document the page no longer shows.
+    #[error(
+        "The third-party tools of page {0} were found in a document the page no longer shows \
+         (it navigated or reloaded). Discover them again with list_3p_developer_tools."
+    )]
+    StaleTools(TabId),
+
+    /// The page has no tool of this name (in this group).
+    #[error("Tool {0} not found. Call list_3p_developer_tools to see the page's tools.")]
+    ToolNotFound(String),
+
+    /// A third-party tool threw (or its promise rejected).
+    #[error("Tool {tool} threw: {error}")]
+    ToolThrew {
+        /// The tool.
+        tool: String,
+        /// What it threw: message and stack.
+        error: String,
+    },
+
+    /// A third-party tool did not settle in time.
+    #[error(
+        "Tool {tool} did not finish within {timeout_ms} ms; the page keeps running it. Pass a \
+         larger `timeout` if it needs longer."
+    )]
+    ToolTimeout {
+        /// The tool.
+        tool: String,
+        /// The limit.
+        timeout_ms: u64,
+    },
+
+    /// What the page handed back could not be read.
+    #[error("The page answered with data tabwire could not read ({0}). Run the command again; if it persists, the page may be interfering with tabwire's scripts.")]
+    UnreadablePageData(String),
+
     /// Chrome did not answer a plain browser call in time.
     #[error("Chrome did not answer within {timeout_ms} ms while trying to {action}.")]
     BrowserTimeout {
@@ -194,13 +237,20 @@ impl EngineError {
                 ErrorCode::Detached
             }
             LastTab(_) => ErrorCode::Refused,
-            InvalidUrl(_) | NoHistoryEntry { .. } => ErrorCode::InvalidArgument,
+            InvalidUrl(_) | NoHistoryEntry { .. } | StaleUid(_) => ErrorCode::InvalidArgument,
             LoadFailed { .. }
             | Threw(_)
             | SyntaxError(_)
             | NotSerializable(_)
-            | EvaluateRefused(_) => ErrorCode::PageError,
-            LoadTimeout { .. } | EvaluateTimeout(_) | BrowserTimeout { .. } => ErrorCode::Timeout,
+            | EvaluateRefused(_)
+            | ToolNotFound(_)
+            | ToolThrew { .. }
+            | UnreadablePageData(_) => ErrorCode::PageError,
+            StaleTools(_) => ErrorCode::StaleTools,
+            LoadTimeout { .. }
+            | EvaluateTimeout(_)
+            | BrowserTimeout { .. }
+            | ToolTimeout { .. } => ErrorCode::Timeout,
             DialogOpen { .. } | DialogOpened { .. } => ErrorCode::Dialog,
             Navigated(_) => ErrorCode::Navigated,
             Cdp { .. } | UnexpectedAnswer { .. } | Browser(_) => ErrorCode::Internal,
@@ -225,6 +275,17 @@ mod tests {
         assert_eq!(
             wire.message,
             "No page with id 12. Call list_pages to see the open pages."
+        );
+    }
+
+    #[test]
+    fn a_stale_uid_says_to_take_a_new_snapshot() {
+        let wire = WireError::from(EngineError::StaleUid("3_14".into()));
+        assert_eq!(wire.code, ErrorCode::InvalidArgument);
+        assert_eq!(
+            wire.message,
+            "Element uid \"3_14\" is unknown or stale (the page may have changed). Take a new \
+             snapshot (take_snapshot) and use a uid from it."
         );
     }
 

@@ -6,18 +6,24 @@
 //! global object; `Runtime.callFunctionOn` on it passes the arguments by value (no
 //! string splicing, no page builtins involved) and returns the result by value. The
 //! page can redefine any builtin it likes: nothing here relies on one.
+//!
+//! Arguments may hold elements as `{"uid": ...}` (at any depth), as the reference's
+//! `evaluate_script` takes them: a top-level one is passed as the element itself, a
+//! nested one is put in place page-side ([`page::SPLICE`]) and the argument passed by
+//! reference. Arguments without uids are passed by value exactly as before.
 
 use serde_json::Value;
 use tabwire_shared::TabId;
 
-use super::Engine;
+use super::elements::{find_uid_refs, UidRefs};
+use super::{page, Engine};
 use crate::cdp::{
     CallArgument, CdpCommand, Evaluated, RuntimeCallFunctionOn, RuntimeCompileScript,
     RuntimeEvaluate, RuntimeReleaseObjectGroup,
 };
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::within;
+use crate::signals::{within, Subscription};
 
 impl<C: Chrome + 'static> Engine<C> {
     /// Runs `function(...args)` in `tab` and returns its JSON result.
@@ -73,13 +79,25 @@ impl<C: Chrome + 'static> Engine<C> {
             });
         };
 
+        let refs: Vec<UidRefs> = args.iter().map(find_uid_refs).collect();
+        let arguments = if refs.iter().all(|r| r.uids.is_empty()) {
+            args.into_iter().map(CallArgument::value).collect()
+        } else {
+            let elements = self
+                .element_arguments(tab, &mut watch, &global_id, refs, &group)
+                .await;
+            match elements {
+                Ok(arguments) => arguments,
+                Err(error) => {
+                    self.release_objects(tab, group);
+                    return Err(error);
+                }
+            }
+        };
         let call = RuntimeCallFunctionOn {
             function_declaration: function.to_owned(),
             object_id: global_id,
-            arguments: args
-                .into_iter()
-                .map(|value| CallArgument { value })
-                .collect(),
+            arguments,
             object_group: group.clone(),
             return_by_value: true,
             await_promise: true,
@@ -94,9 +112,69 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// The call's arguments with their uids resolved: an argument that is a uid
+    /// object becomes the element, one with uids inside is built page-side.
+    async fn element_arguments(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        global: &str,
+        refs: Vec<UidRefs>,
+        group: &str,
+    ) -> Result<Vec<CallArgument>, EngineError> {
+        self.sync_document(tab, watch).await?;
+        let frame = self
+            .with_document(tab, |d| d.frame_id.clone())
+            .unwrap_or_default();
+        let context = self.main_world(tab, &frame);
+        let mut arguments = Vec::with_capacity(refs.len());
+        for arg in refs {
+            if arg.uids.is_empty() {
+                arguments.push(CallArgument::value(arg.value));
+                continue;
+            }
+            let objects = self
+                .watched(
+                    tab,
+                    watch,
+                    self.element_objects(tab, &arg.uids, group, context),
+                )
+                .await?;
+            if arg.paths.len() == 1 && arg.paths[0].is_empty() {
+                arguments.extend(objects.into_iter().map(CallArgument::object));
+                continue;
+            }
+            let mut splice_args = vec![
+                CallArgument::value(arg.value),
+                CallArgument::value(Value::from(arg.paths)),
+            ];
+            splice_args.extend(objects.into_iter().map(CallArgument::object));
+            let splice = RuntimeCallFunctionOn {
+                function_declaration: page::SPLICE.to_owned(),
+                object_id: global.to_owned(),
+                arguments: splice_args,
+                object_group: group.to_owned(),
+                return_by_value: false,
+                await_promise: false,
+                user_gesture: false,
+            };
+            let spliced = self.send_watched(tab, watch, &splice).await?;
+            match (spliced.exception_details, spliced.result.object_id) {
+                (None, Some(object)) => arguments.push(CallArgument::object(object)),
+                (details, _) => {
+                    return Err(EngineError::UnreadablePageData(format!(
+                        "putting elements into an argument failed: {}",
+                        details.map_or_else(|| "no value".to_owned(), |d| d.describe())
+                    )))
+                }
+            }
+        }
+        Ok(arguments)
+    }
+
     /// Frees the call's remote objects (the global object's handle) without delaying
     /// the reply.
-    fn release_objects(&self, tab: TabId, object_group: String) {
+    pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
         let Some(engine) = self.me.upgrade() else {
             return;
         };
@@ -107,7 +185,7 @@ impl<C: Chrome + 'static> Engine<C> {
         }));
     }
 
-    fn next_object_group(&self) -> String {
+    pub(super) fn next_object_group(&self) -> String {
         let n = self.object_groups.get();
         self.object_groups.set(n + 1);
         format!("tabwire-evaluate-{n}")

@@ -54,6 +54,9 @@ impl Answer {
 
 type Held = oneshot::Sender<Result<Value, ChromeError>>;
 
+/// Computes the answer to a CDP call from its params.
+type Responder = Rc<dyn Fn(&Value) -> Answer>;
+
 #[derive(Default)]
 struct State {
     windows: Vec<WindowState>,
@@ -66,6 +69,7 @@ struct State {
     /// Tabs a debugger from elsewhere holds: `true` if it is a stale session of ours.
     held_elsewhere: HashMap<TabId, bool>,
     answers: HashMap<String, Answer>,
+    responders: HashMap<String, Responder>,
     holds: Vec<(String, Option<TabId>)>,
     held: Vec<Held>,
     manual_loads: bool,
@@ -120,6 +124,30 @@ impl Fake {
             .borrow_mut()
             .answers
             .insert(method.to_owned(), answer);
+    }
+
+    /// Answers every later `method` call with what `respond` makes of its params.
+    pub fn answer_with(&self, method: &str, respond: impl Fn(&Value) -> Answer + 'static) {
+        self.state
+            .borrow_mut()
+            .responders
+            .insert(method.to_owned(), Rc::new(respond));
+    }
+
+    /// The methods sent to `tab`, in order.
+    pub fn methods(&self, tab: TabId) -> Vec<String> {
+        let state = self.state.borrow();
+        state
+            .sent
+            .iter()
+            .filter(|(t, _, _)| *t == tab)
+            .map(|(_, m, _)| m.clone())
+            .collect()
+    }
+
+    /// Whether the debugger is attached to `tab`.
+    pub fn is_attached(&self, tab: TabId) -> bool {
+        self.state.borrow().attached.contains(&tab)
     }
 
     /// Holds every later `method` call until [`release_held`](Self::release_held).
@@ -254,6 +282,10 @@ impl Fake {
     fn respond(&self, tab: TabId, method: &str, params: &Value) -> Answer {
         let mut state = self.state.borrow_mut();
         state.sent.push((tab, method.to_owned(), params.clone()));
+        if let Some(respond) = state.responders.get(method).cloned() {
+            drop(state);
+            return respond(params);
+        }
         if let Some(answer) = state.answers.get(method) {
             return answer.clone();
         }
@@ -283,9 +315,34 @@ impl Fake {
             "Runtime.callFunctionOn" => {
                 Answer::value(json!({"result": {"type": "number", "value": 42}}))
             }
-            "Page.getFrameTree" => {
-                Answer::value(json!({"frameTree": {"frame": {"id": "main", "loaderId": "L0"}}}))
+            "Page.getFrameTree" => Answer::value(
+                json!({"frameTree": {"frame": {"id": "main", "loaderId": "L0", "url": "http://localhost:8000/app"}}}),
+            ),
+            // Elements: backend node n is the object `node-n`.
+            "DOM.resolveNode" => {
+                let node = params["backendNodeId"].as_i64().unwrap_or_default();
+                Answer::value(
+                    json!({"object": {"type": "object", "subtype": "node", "objectId": format!("node-{node}")}}),
+                )
             }
+            "DOM.describeNode" => {
+                let node = match (
+                    params["backendNodeId"].as_i64(),
+                    params["objectId"].as_str(),
+                ) {
+                    (Some(node), _) => node,
+                    (None, Some(object)) => object
+                        .strip_prefix("node-")
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or_default(),
+                    _ => 0,
+                };
+                Answer::value(
+                    json!({"node": {"backendNodeId": node, "nodeType": 1, "nodeName": "DIV", "localName": "div"}}),
+                )
+            }
+            "DOMDebugger.getEventListeners" => Answer::value(json!({"listeners": []})),
+            "Accessibility.getFullAXTree" => Answer::value(json!({"nodes": []})),
             _ => Answer::value(json!({})),
         }
     }

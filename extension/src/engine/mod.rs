@@ -7,14 +7,26 @@
 //! Each call from the host runs as its own task, so a slow command on one tab never
 //! delays another; the host serialises commands on the same tab itself.
 //!
-//! The commands live in their own modules ([`tabs`], [`navigate`], [`evaluate`]);
-//! [`session`] attaches the debugger and sends CDP commands while watching the tab.
-//! Nothing here knows about JavaScript: see [`crate::shell`] for that.
+//! The commands live in their own modules ([`tabs`], [`navigate`], [`evaluate`],
+//! [`snapshot`], [`discovery`], [`execute`]); [`session`] attaches the debugger and
+//! sends CDP commands while watching the tab; [`document`] keeps what is known about
+//! the document each tab shows (its [`uids`], pinned elements and tool registry);
+//! [`axtree`] turns accessibility trees into snapshot nodes; [`elements`] moves
+//! elements between uids and page objects; [`page`] holds the page-side scripts.
+//! Nothing here knows about the extension platform: see `crate::shell` for that.
 
+mod axtree;
+mod discovery;
+mod document;
+mod elements;
 mod evaluate;
+mod execute;
 mod navigate;
+mod page;
 mod session;
+mod snapshot;
 mod tabs;
+mod uids;
 
 #[cfg(test)]
 mod fake;
@@ -47,6 +59,10 @@ pub struct Engine<C: Chrome> {
     connection: Cell<u64>,
     /// Counts evaluations, to name their CDP object groups.
     object_groups: Cell<u64>,
+    /// Counts snapshots (engine-wide), to number uids.
+    snapshots: Cell<u64>,
+    /// Counts documents seen, to name tool discoveries.
+    documents_made: Cell<u64>,
     /// The engine itself, for background tasks that outlive a command's borrow.
     me: Weak<Engine<C>>,
 }
@@ -59,6 +75,10 @@ struct State {
     dialogs: HashMap<TabId, DialogInfo>,
     /// The agents' servers connected through the relay, by relay client id.
     clients: BTreeMap<u64, ClientHello>,
+    /// The document each attached tab shows: uids, pins, tool registry.
+    documents: HashMap<TabId, document::Document>,
+    /// Each attached tab's frames' main-world JavaScript contexts, by frame id.
+    contexts: HashMap<TabId, HashMap<String, i64>>,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -70,6 +90,8 @@ impl<C: Chrome + 'static> Engine<C> {
             state: RefCell::default(),
             connection: Cell::new(0),
             object_groups: Cell::new(0),
+            snapshots: Cell::new(0),
+            documents_made: Cell::new(0),
             me: me.clone(),
         })
     }
@@ -126,7 +148,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.state.borrow_mut().dialogs.remove(&tab);
                 self.post_event(Event::DialogClosed { tab_id: tab });
             }
-            _ => {}
+            _ => self.track_document(tab, &event),
         }
         self.signals.publish(tab, &TabSignal::Page(event));
     }
@@ -164,6 +186,8 @@ impl<C: Chrome + 'static> Engine<C> {
         let mut state = self.state.borrow_mut();
         state.attached.remove(&tab);
         state.dialogs.remove(&tab);
+        state.documents.remove(&tab);
+        state.contexts.remove(&tab);
     }
 
     fn reject_malformed(&self, json: &str, error: &serde_json::Error) {
@@ -242,11 +266,38 @@ impl<C: Chrome + 'static> Engine<C> {
                 let value = self.evaluate(tab_id, &function, args, timeout_ms).await?;
                 Ok(Reply::Value { value })
             }
-            Command::Snapshot { .. }
-            | Command::DiscoverTools { .. }
-            | Command::ExecuteTool { .. } => Err(EngineError::Browser(crate::chrome::ChromeError(
-                "this extension build does not support the command yet".into(),
-            ))),
+            Command::Snapshot { tab_id, verbose } => {
+                let snapshot = self.snapshot(tab_id, verbose).await?;
+                Ok(Reply::Snapshot { snapshot })
+            }
+            Command::DiscoverTools {
+                tab_id,
+                allowed_origins,
+                timeout_ms,
+            } => {
+                let discovery = self
+                    .discover_tools(tab_id, allowed_origins, timeout_ms)
+                    .await?;
+                Ok(Reply::ThirdPartyTools { discovery })
+            }
+            Command::ExecuteTool {
+                tab_id,
+                document,
+                tool,
+                group,
+                args,
+                timeout_ms,
+            } => {
+                let call = execute::ToolCall {
+                    document,
+                    tool,
+                    group,
+                    args,
+                    timeout_ms,
+                };
+                let (result, elements) = self.execute_tool(tab_id, call).await?;
+                Ok(Reply::ToolResult { result, elements })
+            }
         }
     }
 

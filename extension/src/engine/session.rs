@@ -1,7 +1,8 @@
 //! Debugger sessions: attaching on first use and sending typed CDP commands.
 //!
-//! A tab is attached the first time a command needs CDP on it (then `Page.enable` and
-//! `Runtime.enable`), and forgotten when Chrome detaches us; the next command simply
+//! A tab is attached the first time a command needs CDP on it (then `Page.enable`,
+//! `Runtime.enable`, and the script that keeps pristine builtins for tabwire's page
+//! scripts in every later document), and forgotten when Chrome detaches us; the next command simply
 //! attaches again. [`Engine::send_watched`] runs one CDP command while watching the
 //! tab, so a detach, a closed tab or a dialog ends the wait at once with a clear error
 //! instead of leaving the command hanging.
@@ -9,7 +10,9 @@
 use tabwire_shared::TabId;
 
 use super::Engine;
-use crate::cdp::{CdpCommand, PageEnable, PageEvent, RuntimeEnable};
+use crate::cdp::{
+    CdpCommand, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent, RuntimeEnable,
+};
 use crate::chrome::{Chrome, ChromeError};
 use crate::error::EngineError;
 use crate::signals::{within, Subscription, TabSignal};
@@ -50,6 +53,11 @@ impl<C: Chrome + 'static> Engine<C> {
         self.state.borrow_mut().attached.insert(tab);
         self.send(tab, &PageEnable {}).await?;
         self.send(tab, &RuntimeEnable {}).await?;
+        // Every later document keeps pristine builtins for tabwire's page scripts.
+        let pristine = PageAddScriptToEvaluateOnNewDocument {
+            source: super::page::PRISTINE_INSTALL.to_owned(),
+        };
+        self.send(tab, &pristine).await?;
         Ok(())
     }
 
@@ -65,13 +73,13 @@ impl<C: Chrome + 'static> Engine<C> {
         })?;
         let answer = self
             .chrome
-            .send_command(tab, T::METHOD, params)
+            .send_command_text(tab, T::METHOD, params)
             .await
             .map_err(|e| EngineError::Cdp {
                 method: T::METHOD,
                 message: e.0,
             })?;
-        serde_json::from_value(answer).map_err(|e| EngineError::UnexpectedAnswer {
+        serde_json::from_str(&answer).map_err(|e| EngineError::UnexpectedAnswer {
             method: T::METHOD,
             detail: e.to_string(),
         })
@@ -94,6 +102,21 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// Awaits `work` (CDP commands, possibly several at once) while watching the tab
+    /// like [`send_watched`](Self::send_watched) does.
+    pub(super) async fn watched<T>(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        work: impl std::future::Future<Output = Result<T, EngineError>>,
+    ) -> Result<T, EngineError> {
+        let interrupt = |signal: &TabSignal| interruption(tab, signal);
+        match watch.watch(work, interrupt).await? {
+            Ok(answer) => Ok(answer),
+            Err(error) => Err(self.explain_failure(tab, watch, error).await),
+        }
+    }
+
     /// Chrome reports `target_closed` both when a tab closes and when it navigates
     /// where the debugger may not follow: tells the two apart by asking for the tab.
     pub(super) async fn confirm_closed(&self, tab: TabId, error: EngineError) -> EngineError {
@@ -108,7 +131,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Finds the real cause of a failed CDP command: a detach or closure Chrome told
     /// us about (or is about to), or a tab that no longer exists.
-    async fn explain_failure(
+    pub(super) async fn explain_failure(
         &self,
         tab: TabId,
         watch: &mut Subscription,

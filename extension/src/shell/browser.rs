@@ -169,9 +169,19 @@ impl Chrome for BrowserChrome {
         method: &str,
         params: Value,
     ) -> Result<Value, ChromeError> {
+        let text = self.send_command_text(tab, method, params).await?;
+        serde_json::from_str(&text).map_err(|e| ChromeError(e.to_string()))
+    }
+
+    async fn send_command_text(
+        &self,
+        tab: TabId,
+        method: &str,
+        params: Value,
+    ) -> Result<String, ChromeError> {
         let params = js_value(&params)?;
         let answer = call(js::debugger_send_command(&debuggee(tab)?, method, &params)).await?;
-        convert::to_json(&answer).map_err(ChromeError)
+        convert::to_text(&answer).map_err(ChromeError)
     }
 
     async fn sleep(&self, ms: u64) {

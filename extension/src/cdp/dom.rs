@@ -1,0 +1,116 @@
+//! DOM commands: from an element to its backend node id and back, frame owners, and
+//! the event listeners on an object.
+//!
+//! Elements are named by their *backend node id*, which stays the same for as long as
+//! the node lives and needs no `DOM.enable`/`DOM.getDocument` bookkeeping.
+
+use serde::{Deserialize, Serialize};
+
+use super::{command, RemoteObject};
+
+/// `DOM.describeNode`: a node's ids and name, by backend node id or remote object.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomDescribeNode {
+    /// The node, by backend id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend_node_id: Option<i64>,
+    /// The node, as a JavaScript object.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object_id: Option<String>,
+}
+command!(DomDescribeNode, "DOM.describeNode", Described);
+
+/// What `DOM.describeNode` answers.
+#[derive(Debug, Deserialize)]
+pub struct Described {
+    /// The node.
+    pub node: DomNode,
+}
+
+/// A DOM node, as much of it as the engine reads.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomNode {
+    /// The node's backend id.
+    pub backend_node_id: i64,
+    /// `1` for an element, `3` for text, `9` for a document, ...
+    #[serde(default)]
+    pub node_type: i64,
+    /// `DIV`, `#text`, `#document`, ...
+    #[serde(default)]
+    pub node_name: String,
+    /// `div` (empty for non-elements).
+    #[serde(default)]
+    pub local_name: String,
+}
+
+/// `DOM.resolveNode`: a JavaScript object for a node.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomResolveNode {
+    /// The node.
+    pub backend_node_id: i64,
+    /// Group for the object, so it can be released.
+    pub object_group: String,
+    /// The context (world) the object is made in; default: the node's own frame's
+    /// main world. A call's arguments must live in the call target's world.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub execution_context_id: Option<i64>,
+}
+command!(DomResolveNode, "DOM.resolveNode", Resolved);
+
+/// What `DOM.resolveNode` answers.
+#[derive(Debug, Deserialize)]
+pub struct Resolved {
+    /// The node's JavaScript object.
+    pub object: RemoteObject,
+}
+
+/// `DOM.getFrameOwner`: the `<iframe>` element that holds a frame.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomGetFrameOwner {
+    /// The frame.
+    pub frame_id: String,
+}
+command!(DomGetFrameOwner, "DOM.getFrameOwner", FrameOwner);
+
+/// What `DOM.getFrameOwner` answers.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameOwner {
+    /// The owner element's backend id.
+    pub backend_node_id: i64,
+}
+
+/// `DOMDebugger.getEventListeners`: the listeners registered on an object.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomDebuggerGetEventListeners {
+    /// The object (here: the page's `window`).
+    pub object_id: String,
+    /// How deep into the DOM to look; 0 is the object only.
+    pub depth: i64,
+}
+command!(
+    DomDebuggerGetEventListeners,
+    "DOMDebugger.getEventListeners",
+    EventListeners
+);
+
+/// What `DOMDebugger.getEventListeners` answers.
+#[derive(Debug, Deserialize)]
+pub struct EventListeners {
+    /// The listeners.
+    #[serde(default)]
+    pub listeners: Vec<EventListener>,
+}
+
+/// One event listener.
+#[derive(Debug, Deserialize)]
+pub struct EventListener {
+    /// The event type it listens to.
+    #[serde(rename = "type", default)]
+    pub kind: String,
+}

@@ -1,0 +1,152 @@
+//! What the engine knows about the document a tab shows: its uids, its pinned
+//! elements, its third-party tool registry, and its frames' JavaScript contexts.
+//!
+//! A [`Document`] is keyed by the main frame's loader id. It is dropped the moment the
+//! main frame commits another document (`Page.frameNavigated`), when the debugger
+//! detaches or the tab closes; commands that use it first [`sync`](Engine::sync_document)
+//! it against `Page.getFrameTree`, so a navigation whose event was missed is noticed
+//! too. Dropping it is what makes old uids stale and old tool discoveries
+//! [`StaleTools`](crate::EngineError::StaleTools): nothing else needs cleaning, as the
+//! page objects it referred to died with their document.
+
+use tabwire_shared::TabId;
+
+use super::uids::{Pins, UidMap};
+use super::Engine;
+use crate::cdp::{FrameTree, PageEvent, PageGetFrameTree};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::Subscription;
+
+/// One document of one tab.
+#[derive(Debug)]
+pub struct Document {
+    /// The main frame's id.
+    pub frame_id: String,
+    /// The main frame's loader: which document this is.
+    pub loader: String,
+    /// Names this document in tool discoveries ([`tabwire_shared::Discovery::document`]).
+    pub token: String,
+    /// The uids given out in this document.
+    pub uids: UidMap,
+    /// Elements third-party tools returned, shown in every snapshot.
+    pub pins: Pins,
+    /// The page-side registry of the last tool discovery, if it found any tools.
+    pub tools: Option<ToolRegistry>,
+}
+
+/// The page-side object holding a discovery's tools (reachable only through CDP).
+#[derive(Debug, Clone)]
+pub struct ToolRegistry {
+    /// Its remote object id.
+    pub object_id: String,
+    /// The object group that keeps it alive.
+    pub object_group: String,
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Brings the tab's document state up to date with its main frame: a different
+    /// loader means a new document, whose state starts empty. Returns the frame tree.
+    pub(super) async fn sync_document(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+    ) -> Result<FrameTree, EngineError> {
+        let tree = self.send_watched(tab, watch, &PageGetFrameTree {}).await?;
+        let frame = &tree.frame_tree.frame;
+        let mut state = self.state.borrow_mut();
+        let current = state
+            .documents
+            .get(&tab)
+            .is_some_and(|d| d.loader == frame.loader_id);
+        if !current {
+            let n = self.documents_made.get() + 1;
+            self.documents_made.set(n);
+            state.documents.insert(
+                tab,
+                Document {
+                    frame_id: frame.id.clone(),
+                    loader: frame.loader_id.clone(),
+                    token: format!("{}.{n}", frame.loader_id),
+                    uids: UidMap::default(),
+                    pins: Pins::default(),
+                    tools: None,
+                },
+            );
+        }
+        Ok(tree.frame_tree)
+    }
+
+    /// Runs `f` on the tab's document state (after [`sync_document`](Self::sync_document)).
+    pub(super) fn with_document<T>(
+        &self,
+        tab: TabId,
+        f: impl FnOnce(&mut Document) -> T,
+    ) -> Option<T> {
+        self.state.borrow_mut().documents.get_mut(&tab).map(f)
+    }
+
+    /// The node a uid names in the tab's current document.
+    pub(super) fn node_for_uid(&self, tab: TabId, uid: &str) -> Result<i64, EngineError> {
+        self.with_document(tab, |d| d.uids.node(uid))
+            .flatten()
+            .ok_or_else(|| EngineError::StaleUid(uid.to_owned()))
+    }
+
+    /// The uid of a node of the tab's current document, given now if it has none.
+    pub(super) fn uid_for_node(&self, tab: TabId, node: i64) -> Option<String> {
+        let number = || self.next_snapshot_number();
+        self.with_document(tab, |d| d.uids.uid_for(node, number))
+    }
+
+    /// The next snapshot number (engine-wide, so uids never repeat across documents).
+    pub(super) fn next_snapshot_number(&self) -> u64 {
+        let n = self.snapshots.get() + 1;
+        self.snapshots.set(n);
+        n
+    }
+
+    /// The id of a frame's main-world JavaScript context, if Chrome announced it.
+    pub(super) fn main_world(&self, tab: TabId, frame: &str) -> Option<i64> {
+        let state = self.state.borrow();
+        state.contexts.get(&tab)?.get(frame).copied()
+    }
+
+    /// Keeps document and context state in step with the page's events.
+    pub(super) fn track_document(&self, tab: TabId, event: &PageEvent) {
+        let mut state = self.state.borrow_mut();
+        match event {
+            PageEvent::FrameNavigated {
+                is_main: true,
+                loader_id,
+                ..
+            } if state
+                .documents
+                .get(&tab)
+                .is_some_and(|d| d.loader != *loader_id) =>
+            {
+                state.documents.remove(&tab);
+            }
+            PageEvent::ContextCreated {
+                id,
+                frame_id,
+                is_default: true,
+            } => {
+                let contexts = state.contexts.entry(tab).or_default();
+                // A page with thousands of frames is not worth tracking in full.
+                if contexts.len() < 1_000 || contexts.contains_key(frame_id) {
+                    contexts.insert(frame_id.clone(), *id);
+                }
+            }
+            PageEvent::ContextDestroyed { id } => {
+                if let Some(contexts) = state.contexts.get_mut(&tab) {
+                    contexts.retain(|_, context| context != id);
+                }
+            }
+            PageEvent::ContextsCleared => {
+                state.contexts.remove(&tab);
+            }
+            _ => {}
+        }
+    }
+}

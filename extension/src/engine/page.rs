@@ -1,0 +1,101 @@
+//! The JavaScript tabwire runs in pages, composed from the commented `.js` files in
+//! `src/page/` (each one function expression with one job).
+//!
+//! - [`PRISTINE_INSTALL`] runs before every new document's own scripts and keeps the
+//!   builtins the other scripts use out of the page's reach (`pristine.js`).
+//! - [`DISCOVER`] dispatches the discovery event and keeps the tools in a private
+//!   registry (`discover.js`, validating schemas with `schema.js`); [`REPORT`] reads
+//!   that registry's report.
+//! - [`EXECUTE`] runs a tool from the registry and makes its result JSON-safe
+//!   (`execute.js`, `serialize.js`).
+//! - [`SPLICE`] puts elements into an `evaluate_script` argument (`splice.js`).
+//!
+//! Every script catches what the page can throw at it and hands back plain data (JSON
+//! text, or arrays of our own making read by reference); the engine bounds every call
+//! in time and parses what comes back as untrusted input.
+
+use serde_json::{json, Value};
+
+/// Installed with `Page.addScriptToEvaluateOnNewDocument`.
+pub const PRISTINE_INSTALL: &str = concat!(include_str!("../page/pristine.js"), "(this);\n");
+
+/// `async function (budgetMs, listeners, limits)`, called on the page's global object;
+/// resolves to the tool registry (keep it by reference).
+pub const DISCOVER: &str = concat!(
+    "async function (budgetMs, listeners, limits) {\n'use strict';\nconst pristine = ",
+    include_str!("../page/pristine.js"),
+    ";\nconst helpers = ",
+    include_str!("../page/helpers.js"),
+    ";\nconst schema = ",
+    include_str!("../page/schema.js"),
+    ";\nconst discover = ",
+    include_str!("../page/discover.js"),
+    ";\nconst T = pristine(this);\n",
+    "return await discover(this, T, helpers(T), schema, budgetMs, listeners, limits);\n}"
+);
+
+/// Called on the registry: its report, by value.
+pub const REPORT: &str = "function () { return this.report; }";
+
+/// `async function (toolName, groupName, args, paths, limits, ...elements)`, called
+/// on the registry; resolves to `[status, text, ...nodes]` (read it by reference).
+pub const EXECUTE: &str = concat!(
+    "async function (toolName, groupName, args, paths, limits, ...elements) {\nconst serialize = ",
+    include_str!("../page/serialize.js"),
+    ";\nconst execute = ",
+    include_str!("../page/execute.js"),
+    ";\nreturn await execute(this, serialize, toolName, groupName, args, paths, elements, limits);\n}"
+);
+
+/// `function (value, paths, ...elements)`: the value with the elements put in.
+pub const SPLICE: &str = concat!(
+    "function (value, paths, ...elements) {\nconst splice = ",
+    include_str!("../page/splice.js"),
+    ";\nreturn splice(value, paths, elements);\n}"
+);
+
+/// Longest string kept whole in a tool result (UTF-16 units: 1 MiB).
+pub const MAX_RESULT_STRING: u64 = 1 << 20;
+
+/// Cap on a tool result's JSON text (UTF-16 units). At most three UTF-8 bytes each,
+/// so even with its envelope a reply stays far below native messaging's 64 MiB.
+pub const MAX_RESULT_TEXT: u64 = 16 << 20;
+
+/// Deepest nesting a result or schema keeps.
+pub const MAX_DEPTH: u64 = 64;
+
+/// Cap on a discovery's report (all names, descriptions and schemas).
+pub const MAX_REPORT_TEXT: u64 = 4 << 20;
+
+/// Most tools kept from one group.
+pub const MAX_TOOLS_PER_GROUP: u64 = 1_000;
+
+/// The limits `serialize.js` works to.
+pub fn result_limits() -> Value {
+    json!({"depth": MAX_DEPTH, "string": MAX_RESULT_STRING, "total": MAX_RESULT_TEXT})
+}
+
+/// The limits `discover.js` and `schema.js` work to.
+pub fn discovery_limits() -> Value {
+    json!({"depth": MAX_DEPTH, "total": MAX_REPORT_TEXT, "tools": MAX_TOOLS_PER_GROUP})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_are_composed_around_their_files() {
+        assert!(PRISTINE_INSTALL.contains("tabwire:pristine"));
+        assert!(PRISTINE_INSTALL.trim_end().ends_with("(this);"));
+        for (script, part) in [
+            (DISCOVER, "tabwire:discover"),
+            (DISCOVER, "tabwire:schema"),
+            (EXECUTE, "tabwire:serialize"),
+            (EXECUTE, "tabwire:execute"),
+            (SPLICE, "tabwire:splice"),
+        ] {
+            assert!(script.contains(part), "{part}");
+        }
+    }
+}

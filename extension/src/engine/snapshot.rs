@@ -1,0 +1,185 @@
+//! `Snapshot`: the page's accessibility tree, iframes included, as uid'd nodes.
+//!
+//! One `Accessibility.getFullAXTree` for the main frame and one per same-process child
+//! frame (with `DOM.getFrameOwner` to hang it under its `<iframe>`), all sent at once;
+//! then [`axtree::flatten`] does the rest in linear time, and the document's
+//! [`UidMap`](super::uids::UidMap) names the nodes. Frames in another process
+//! (cross-site iframes) are not reachable from the tab's debugger session: their
+//! `<iframe>` node carries the state [`axtree::FRAME_NOT_CAPTURED`].
+//!
+//! Elements third-party tools returned (pinned nodes) are always shown; one the
+//! accessibility tree does not list at all (`display: none`, say) is added at the end,
+//! at depth 0, with its tag name for a role and the state
+//! [`NOT_IN_ACCESSIBILITY_TREE`].
+
+use std::collections::HashSet;
+
+use futures::future::join_all;
+use tabwire_shared::{Snapshot, SnapshotNode, TabId};
+
+use super::axtree::{self, FlatNode, FrameNodes};
+use super::Engine;
+use crate::cdp::accessibility::{AccessibilityGetFullAxTree, AxTree};
+use crate::cdp::dom::{DomDescribeNode, DomGetFrameOwner};
+use crate::cdp::FrameTree;
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::within;
+
+/// The state of a pinned element the accessibility tree does not list.
+pub const NOT_IN_ACCESSIBILITY_TREE: &str = "not-in-accessibility-tree";
+
+/// How long a snapshot may take (a huge page's tree takes a few seconds at most).
+const SNAPSHOT_LIMIT_MS: u64 = 25_000;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Takes a snapshot of `tab`.
+    pub(super) async fn snapshot(
+        &self,
+        tab: TabId,
+        verbose: bool,
+    ) -> Result<Snapshot, EngineError> {
+        let work = self.take_snapshot(tab, verbose);
+        match within(self.chrome.sleep(SNAPSHOT_LIMIT_MS), work).await {
+            Some(Ok(snapshot)) => Ok(snapshot),
+            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
+            None => Err(EngineError::BrowserTimeout {
+                action: "take the accessibility snapshot",
+                timeout_ms: SNAPSHOT_LIMIT_MS,
+            }),
+        }
+    }
+
+    async fn take_snapshot(&self, tab: TabId, verbose: bool) -> Result<Snapshot, EngineError> {
+        self.ensure_attached(tab).await?;
+        if let Some(dialog) = self.open_dialog(tab) {
+            return Err(EngineError::DialogOpen { tab, dialog });
+        }
+        let mut watch = self.signals.subscribe(tab);
+        let tree = self.sync_document(tab, &mut watch).await?;
+        let url = tree.frame.full_url();
+        let mut child_frames = Vec::new();
+        collect_child_frames(&tree, &mut child_frames);
+
+        let main_tree = AccessibilityGetFullAxTree { frame_id: None };
+        let fetch = async {
+            let main = self.send(tab, &main_tree);
+            let children = join_all(child_frames.iter().map(|frame| async move {
+                let owner = DomGetFrameOwner {
+                    frame_id: frame.clone(),
+                };
+                let tree = AccessibilityGetFullAxTree {
+                    frame_id: Some(frame.clone()),
+                };
+                let (owner, nodes) = futures::join!(self.send(tab, &owner), self.send(tab, &tree));
+                // A frame that went away meanwhile is simply left out.
+                Some((owner.ok()?.backend_node_id, nodes.ok()?))
+            }));
+            let (main, children) = futures::join!(main, children);
+            Ok::<_, EngineError>((main?, children))
+        };
+        let (main, children): (AxTree, Vec<Option<(i64, AxTree)>>) =
+            self.watched(tab, &mut watch, fetch).await?;
+
+        let mut frames = vec![FrameNodes {
+            owner: None,
+            nodes: &main.nodes,
+        }];
+        frames.extend(children.iter().flatten().map(|(owner, tree)| FrameNodes {
+            owner: Some(*owner),
+            nodes: &tree.nodes,
+        }));
+        // Pinned nodes, oldest first.
+        let pinned: Vec<i64> = self
+            .with_document(tab, |d| d.pins.iter().collect())
+            .unwrap_or_default();
+        let pins: HashSet<i64> = pinned.iter().copied().collect();
+        let flat = axtree::flatten(&frames, verbose, &|node| pins.contains(&node), &url);
+        let mut nodes = flat.nodes;
+
+        let missing: Vec<i64> = pinned
+            .into_iter()
+            .filter(|p| !flat.listed.contains(p))
+            .collect();
+        if !missing.is_empty() {
+            let described = join_all(missing.iter().map(|node| {
+                let describe = DomDescribeNode {
+                    backend_node_id: Some(*node),
+                    object_id: None,
+                };
+                async move { self.send(tab, &describe).await }
+            }));
+            let described = self
+                .watched(tab, &mut watch, async { Ok(described.await) })
+                .await?;
+            for (node, outcome) in missing.into_iter().zip(described) {
+                match outcome {
+                    Ok(found) => {
+                        let role = if found.node.local_name.is_empty() {
+                            found.node.node_name.to_ascii_lowercase()
+                        } else {
+                            found.node.local_name
+                        };
+                        nodes.push(FlatNode {
+                            backend: Some(node),
+                            depth: 0,
+                            role,
+                            name: String::new(),
+                            value: None,
+                            states: vec![NOT_IN_ACCESSIBILITY_TREE.to_owned()],
+                        });
+                    }
+                    // Gone from the page: no longer shown.
+                    Err(_) => {
+                        self.with_document(tab, |d| d.pins.unpin(node));
+                    }
+                }
+            }
+        }
+
+        let title = match nodes.first() {
+            Some(root) if root.role == "RootWebArea" => root.name.clone(),
+            _ => String::new(),
+        };
+        let number = self.next_snapshot_number();
+        let nodes = self
+            .with_document(tab, |document| {
+                document.uids.begin_snapshot(number);
+                let mut named = HashSet::with_capacity(nodes.len());
+                let out = nodes
+                    .into_iter()
+                    .map(|node| {
+                        let uid = match node.backend {
+                            // The same DOM node twice (pseudo-elements): one uid each.
+                            Some(backend) if named.insert(backend) => {
+                                document.uids.uid_for(backend, || number)
+                            }
+                            _ => document.uids.fresh(|| number),
+                        };
+                        SnapshotNode {
+                            uid,
+                            depth: node.depth,
+                            role: node.role,
+                            name: node.name,
+                            value: node.value,
+                            states: node.states,
+                        }
+                    })
+                    .collect::<Vec<_>>();
+                let pins = &document.pins;
+                document.uids.trim(|node| pins.contains(node));
+                out
+            })
+            .unwrap_or_default();
+        Ok(Snapshot { url, title, nodes })
+    }
+}
+
+/// The ids of every same-process frame below the main frame, depth-first.
+fn collect_child_frames(tree: &FrameTree, out: &mut Vec<String>) {
+    let mut stack: Vec<&FrameTree> = tree.child_frames.iter().rev().collect();
+    while let Some(frame) = stack.pop() {
+        out.push(frame.frame.id.clone());
+        stack.extend(frame.child_frames.iter().rev());
+    }
+}
