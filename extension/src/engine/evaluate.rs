@@ -489,3 +489,57 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod uid_tests {
+    use super::super::fake::page::{set_buttons, with_tools};
+    use super::super::fake::Harness;
+    use crate::engine::page::SPLICE;
+    use serde_json::{json, Value};
+    use tabwire_shared::{Command, Reply};
+
+    fn evaluate(args: Vec<Value>) -> Command {
+        Command::Evaluate {
+            tab_id: 10,
+            function: "(a, b) => 1".into(),
+            args,
+            timeout_ms: 1000,
+        }
+    }
+
+    #[test]
+    fn uid_arguments_are_passed_as_elements_at_any_depth() {
+        let mut h = Harness::new();
+        set_buttons(&h, &[(5, "Save")]);
+        h.call(
+            1,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        with_tools(&h, json!({"groups": []}), vec![]);
+        h.call(
+            2,
+            evaluate(vec![
+                json!({"uid": "1_2"}),
+                json!({"list": [{"uid": "1_2"}]}),
+                json!(3),
+            ]),
+        );
+        h.settle();
+        assert_eq!(h.reply(2).unwrap(), Ok(Reply::Value { value: json!(42) }));
+        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
+        let splice = &calls[0];
+        assert_eq!(splice["functionDeclaration"], SPLICE);
+        assert_eq!(splice["arguments"][0]["value"], json!({"list": [null]}));
+        assert_eq!(splice["arguments"][1]["value"], json!([["list", 0]]));
+        assert_eq!(splice["arguments"][2]["objectId"], "node-5");
+        let call = &calls[1];
+        assert_eq!(
+            call["arguments"],
+            json!([{"objectId": "node-5"}, {"objectId": "spliced"}, {"value": 3}])
+        );
+    }
+}

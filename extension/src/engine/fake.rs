@@ -316,7 +316,7 @@ impl Fake {
                 Answer::value(json!({"result": {"type": "number", "value": 42}}))
             }
             "Page.getFrameTree" => Answer::value(
-                json!({"frameTree": {"frame": {"id": "main", "loaderId": "L0", "url": "http://localhost:8000/app"}}}),
+                json!({"frameTree": {"frame": {"id": "main", "loaderId": "L0", "url": "https://a.test/"}}}),
             ),
             // Elements: backend node n is the object `node-n`.
             "DOM.resolveNode" => {
@@ -587,5 +587,118 @@ impl Harness {
                 FromExtension::Reply(_) => None,
             })
             .collect()
+    }
+}
+
+/// A page with tools, for the snapshot and third-party tool tests.
+pub mod page {
+    use serde_json::{json, Value};
+
+    use super::{Answer, Harness};
+    use crate::engine::page::{DISCOVER, EXECUTE, REPORT, SPLICE};
+
+    /// An accessibility node with backend id `id`.
+    pub fn ax(id: i64, role: &str, name: &str, children: &[i64]) -> Value {
+        json!({
+            "nodeId": id.to_string(),
+            "role": {"type": "role", "value": role},
+            "name": {"type": "computedString", "value": name},
+            "childIds": children.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "backendDOMNodeId": id,
+            "properties": [{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}}],
+        })
+    }
+
+    /// The page's accessibility tree: a root (1) with these buttons.
+    pub fn set_buttons(h: &Harness, buttons: &[(i64, &str)]) {
+        let mut nodes = vec![ax(
+            1,
+            "RootWebArea",
+            "App",
+            &buttons.iter().map(|b| b.0).collect::<Vec<_>>(),
+        )];
+        for (id, name) in buttons {
+            let mut node = ax(*id, "button", name, &[]);
+            node["parentId"] = json!("1");
+            nodes.push(node);
+        }
+        h.fake.answer(
+            "Accessibility.getFullAXTree",
+            Answer::value(json!({ "nodes": nodes })),
+        );
+    }
+
+    /// The main frame now shows the document of loader `loader` (and says so).
+    pub fn navigate_to(h: &mut Harness, tab: i64, loader: &str) {
+        h.fake.answer(
+            "Page.getFrameTree",
+            Answer::value(json!({"frameTree": {"frame": {"id": "main", "loaderId": loader, "url": "https://a.test/"}}})),
+        );
+        h.engine.on_cdp_event(
+            tab,
+            "Page.frameNavigated",
+            &json!({"frame": {"id": "main", "loaderId": loader}, "type": "Navigation"}),
+        );
+        h.settle();
+    }
+
+    /// The page listens for discovery, reports `report`, and its tools answer with
+    /// `outcome` (the properties of the runner's result array: status, text, nodes).
+    pub fn with_tools(h: &Harness, report: Value, outcome: Vec<Value>) {
+        h.fake.answer(
+            "DOMDebugger.getEventListeners",
+            Answer::value(
+                json!({"listeners": [{"type": "click"}, {"type": "devtoolstooldiscovery"}]}),
+            ),
+        );
+        let report = report.to_string();
+        h.fake.answer_with("Runtime.callFunctionOn", move |params| {
+            let function = params["functionDeclaration"].as_str().unwrap_or_default();
+            if function == DISCOVER {
+                Answer::value(json!({"result": {"type": "object", "objectId": "registry"}}))
+            } else if function == REPORT {
+                Answer::value(json!({"result": {"type": "string", "value": report}}))
+            } else if function == EXECUTE {
+                Answer::value(json!({"result": {"type": "object", "subtype": "array", "objectId": "outcome"}}))
+            } else if function == SPLICE {
+                Answer::value(json!({"result": {"type": "object", "objectId": "spliced"}}))
+            } else {
+                Answer::value(json!({"result": {"type": "number", "value": 42}}))
+            }
+        });
+        set_outcome(h, outcome);
+    }
+
+    /// What the next tool run answers.
+    pub fn set_outcome(h: &Harness, outcome: Vec<Value>) {
+        let properties: Vec<Value> = outcome
+            .into_iter()
+            .enumerate()
+            .map(|(i, value)| json!({"name": i.to_string(), "value": value}))
+            .chain([json!({"name": "length", "value": {"type": "number", "value": 2}})])
+            .collect();
+        h.fake.answer(
+            "Runtime.getProperties",
+            Answer::value(json!({ "result": properties })),
+        );
+    }
+
+    /// A string property of the runner's outcome.
+    pub fn text(value: &str) -> Value {
+        json!({"type": "string", "value": value})
+    }
+
+    /// A node property of the runner's outcome (backend node `node`).
+    pub fn element(node: i64) -> Value {
+        json!({"type": "object", "subtype": "node", "objectId": format!("node-{node}")})
+    }
+
+    /// A one-group report with these tools.
+    pub fn report(tools: &[&str]) -> Value {
+        let tools: Vec<Value> = tools
+            .iter()
+            .map(|t| json!({"name": t, "description": format!("{t} tool"), "inputSchema": {"type": "object"}}))
+            .collect();
+        json!({"groups": [{"name": "G", "description": "g", "tools": tools}], "problems": []})
     }
 }

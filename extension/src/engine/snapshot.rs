@@ -183,3 +183,163 @@ fn collect_child_frames(tree: &FrameTree, out: &mut Vec<String>) {
         stack.extend(frame.child_frames.iter().rev());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::page::{navigate_to, set_buttons};
+    use super::super::fake::{Answer, Harness};
+    use serde_json::json;
+    use tabwire_shared::{Command, ErrorCode, Reply, Snapshot};
+
+    fn snapshot(h: &mut Harness, id: u64, verbose: bool) -> Snapshot {
+        h.call(
+            id,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose,
+            },
+        );
+        h.settle();
+        match h.reply(id).expect("a reply") {
+            Ok(Reply::Snapshot { snapshot }) => snapshot,
+            other => panic!("expected a snapshot, got {other:?}"),
+        }
+    }
+
+    fn uid_of(snapshot: &Snapshot, name: &str) -> String {
+        snapshot
+            .nodes
+            .iter()
+            .find(|n| n.name == name)
+            .map(|n| n.uid.clone())
+            .unwrap_or_else(|| panic!("no {name} in {snapshot:?}"))
+    }
+
+    #[test]
+    fn a_node_keeps_its_uid_across_snapshots_and_new_nodes_get_the_new_number() {
+        let mut h = Harness::new();
+        set_buttons(&h, &[(5, "Save")]);
+        let first = snapshot(&mut h, 1, false);
+        assert_eq!(first.title, "App");
+        assert_eq!(first.url, "https://a.test/");
+        assert_eq!(
+            first
+                .nodes
+                .iter()
+                .map(|n| (n.uid.as_str(), n.depth, n.role.as_str()))
+                .collect::<Vec<_>>(),
+            vec![("1_1", 0, "RootWebArea"), ("1_2", 1, "button")]
+        );
+        set_buttons(&h, &[(5, "Save"), (6, "Cancel")]);
+        let second = snapshot(&mut h, 2, false);
+        assert_eq!(uid_of(&second, "Save"), "1_2");
+        assert_eq!(uid_of(&second, "Cancel"), "2_1");
+        assert_eq!(h.fake.sent(10, "Accessibility.getFullAXTree").len(), 2);
+    }
+
+    #[test]
+    fn a_new_document_makes_old_uids_stale() {
+        let mut h = Harness::new();
+        set_buttons(&h, &[(5, "Save")]);
+        let before = uid_of(&snapshot(&mut h, 1, false), "Save");
+        navigate_to(&mut h, 10, "L1");
+        let evaluate = |uid: &str| Command::Evaluate {
+            tab_id: 10,
+            function: "(el) => el.id".into(),
+            args: vec![json!({ "uid": uid })],
+            timeout_ms: 1000,
+        };
+        h.call(2, evaluate(&before));
+        h.settle();
+        let error = h.reply(2).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::InvalidArgument);
+        assert!(error
+            .message
+            .contains(&format!("\"{before}\" is unknown or stale")));
+        assert!(error.message.contains("take_snapshot"));
+        let after = uid_of(&snapshot(&mut h, 3, false), "Save");
+        assert_ne!(
+            after, before,
+            "a uid never names a node of another document"
+        );
+        h.call(4, evaluate(&after));
+        h.settle();
+        assert!(h.reply(4).unwrap().is_ok());
+    }
+
+    #[test]
+    fn a_missed_navigation_is_noticed_by_the_frame_tree() {
+        let mut h = Harness::new();
+        set_buttons(&h, &[(5, "Save")]);
+        let before = uid_of(&snapshot(&mut h, 1, false), "Save");
+        h.fake.answer(
+            "Page.getFrameTree",
+            Answer::value(json!({"frameTree": {"frame": {"id": "main", "loaderId": "other"}}})),
+        );
+        assert_ne!(uid_of(&snapshot(&mut h, 2, false), "Save"), before);
+    }
+
+    #[test]
+    fn same_process_frames_are_placed_under_their_iframe() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.getFrameTree",
+            Answer::value(json!({"frameTree": {
+                "frame": {"id": "main", "loaderId": "L0", "url": "http://x.test/"},
+                "childFrames": [{"frame": {"id": "child", "parentId": "main", "loaderId": "C"}}]}})),
+        );
+        h.fake.answer(
+            "DOM.getFrameOwner",
+            Answer::value(json!({"backendNodeId": 2})),
+        );
+        h.fake.answer_with("Accessibility.getFullAXTree", |params| {
+            let nodes = if params["frameId"] == "child" {
+                json!([
+                    {"nodeId": "30", "role": {"value": "RootWebArea"}, "name": {"value": "Inner"}, "childIds": ["31"], "backendDOMNodeId": 30},
+                    {"nodeId": "31", "parentId": "30", "role": {"value": "button"}, "name": {"value": "In"}, "childIds": [], "backendDOMNodeId": 31,
+                     "properties": [{"name": "focusable", "value": {"value": true}}]}
+                ])
+            } else {
+                json!([
+                    {"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": "Top"}, "childIds": ["2"], "backendDOMNodeId": 1},
+                    {"nodeId": "2", "parentId": "1", "role": {"value": "Iframe"}, "name": {"value": ""}, "childIds": [], "backendDOMNodeId": 2}
+                ])
+            };
+            Answer::value(json!({ "nodes": nodes }))
+        });
+        let snap = snapshot(&mut h, 1, false);
+        let shape: Vec<_> = snap
+            .nodes
+            .iter()
+            .map(|n| (n.depth, n.role.as_str(), n.name.as_str()))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (0, "RootWebArea", "Top"),
+                (1, "Iframe", ""),
+                (2, "RootWebArea", "Inner"),
+                (3, "button", "In")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_snapshot_waits_for_no_dialog() {
+        let mut h = Harness::new();
+        h.engine.on_cdp_event(
+            10,
+            "Page.javascriptDialogOpening",
+            &json!({"type": "alert", "message": "hi"}),
+        );
+        h.call(
+            1,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::Dialog);
+    }
+}

@@ -1,1 +1,291 @@
-//! Tests.
+//! Running tools against the fake browser: staleness, uid arguments, outcomes, bounds.
+
+use serde_json::{json, Value};
+use tabwire_shared::{Command, ErrorCode, Reply, WireError};
+
+use super::super::fake::page::{
+    element, navigate_to, report, set_buttons, set_outcome, text, with_tools,
+};
+use super::super::fake::Harness;
+use crate::engine::page::EXECUTE;
+
+/// Discovers the fake page's tools; the document token.
+fn discovered(h: &mut Harness) -> String {
+    let id = 1000 + h.fake.posted().len() as u64;
+    h.call(
+        id,
+        Command::DiscoverTools {
+            tab_id: 10,
+            allowed_origins: vec!["https://a.test".into()],
+            timeout_ms: 2000,
+        },
+    );
+    h.settle();
+    match h.reply(id).expect("a discovery") {
+        Ok(Reply::ThirdPartyTools { discovery }) => discovery.document,
+        other => panic!("{other:?}"),
+    }
+}
+
+fn execute(document: &str, args: Value, timeout_ms: u64) -> Command {
+    Command::ExecuteTool {
+        tab_id: 10,
+        document: document.to_owned(),
+        tool: "t".into(),
+        group: None,
+        args,
+        timeout_ms,
+    }
+}
+
+fn run(h: &mut Harness, id: u64, command: Command) -> Result<(Value, Vec<String>), WireError> {
+    h.call(id, command);
+    h.settle();
+    match h.reply(id).expect("a reply") {
+        Ok(Reply::ToolResult { result, elements }) => Ok((result, elements)),
+        Ok(other) => panic!("{other:?}"),
+        Err(error) => Err(error),
+    }
+}
+
+fn runs(h: &Harness) -> Vec<Value> {
+    h.fake
+        .sent(10, "Runtime.callFunctionOn")
+        .into_iter()
+        .filter(|c| c["functionDeclaration"] == EXECUTE)
+        .collect()
+}
+
+#[test]
+fn a_result_comes_back_as_json() {
+    let mut h = Harness::new();
+    with_tools(
+        &h,
+        report(&["t"]),
+        vec![text("ok"), text(r#"{"sum":5,"s":"@0"}"#)],
+    );
+    let document = discovered(&mut h);
+    let (result, elements) = run(&mut h, 1, execute(&document, json!({"a": 2}), 1000)).unwrap();
+    assert_eq!(result, json!({"sum": 5, "s": "@0"}));
+    assert!(elements.is_empty());
+    let call = &runs(&h)[0];
+    assert_eq!(call["objectId"], "registry");
+    assert_eq!(call["arguments"][0]["value"], "t");
+    assert_eq!(call["arguments"][1]["value"], Value::Null);
+    assert_eq!(call["arguments"][2]["value"], json!({"a": 2}));
+}
+
+#[test]
+fn a_stale_document_is_stale_tools() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
+    let document = discovered(&mut h);
+    navigate_to(&mut h, 10, "L9");
+    let error = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap_err();
+    assert_eq!(error.code, ErrorCode::StaleTools);
+    assert!(runs(&h).is_empty(), "nothing ran");
+    let fresh = discovered(&mut h);
+    assert_ne!(fresh, document);
+    assert!(run(&mut h, 2, execute(&fresh, json!({}), 1000)).is_ok());
+}
+
+#[test]
+fn uids_at_any_depth_become_elements_in_the_registrys_world() {
+    let mut h = Harness::new();
+    h.engine.on_cdp_event(
+        10,
+        "Runtime.executionContextCreated",
+        &json!({"context": {"id": 7, "auxData": {"frameId": "main", "isDefault": true}}}),
+    );
+    set_buttons(&h, &[(5, "Save"), (6, "Cancel")]);
+    h.call(
+        1,
+        Command::Snapshot {
+            tab_id: 10,
+            verbose: false,
+        },
+    );
+    h.settle();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("null")]);
+    let document = discovered(&mut h);
+    let args = json!({"target": {"uid": "1_2"}, "more": {"list": [{"uid": "1_3"}], "n": 1}});
+    run(&mut h, 2, execute(&document, args, 1000)).unwrap();
+    let resolved = h.fake.sent(10, "DOM.resolveNode");
+    assert_eq!(resolved.len(), 2);
+    assert_eq!(
+        resolved[0]["backendNodeId"], 6,
+        "document order: more.list[0] first"
+    );
+    assert_eq!(resolved[0]["executionContextId"], 7);
+    let call = &runs(&h)[0];
+    assert_eq!(
+        call["arguments"][2]["value"],
+        json!({"target": null, "more": {"list": [null], "n": 1}})
+    );
+    assert_eq!(
+        call["arguments"][3]["value"],
+        json!([["more", "list", 0], ["target"]])
+    );
+    assert_eq!(call["arguments"][5]["objectId"], "node-6");
+    assert_eq!(call["arguments"][6]["objectId"], "node-5");
+}
+
+#[test]
+fn an_unknown_uid_is_an_invalid_argument_and_nothing_runs() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
+    let document = discovered(&mut h);
+    let error = run(
+        &mut h,
+        1,
+        execute(&document, json!({"el": {"uid": "3_14"}}), 1000),
+    )
+    .unwrap_err();
+    assert_eq!(error.code, ErrorCode::InvalidArgument);
+    assert_eq!(
+        error.message,
+        "Element uid \"3_14\" is unknown or stale (the page may have changed). Take a new \
+         snapshot (take_snapshot) and use a uid from it."
+    );
+    assert!(runs(&h).is_empty());
+}
+
+#[test]
+fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
+    let mut h = Harness::new();
+    set_buttons(&h, &[(5, "Save")]);
+    with_tools(
+        &h,
+        report(&["t"]),
+        vec![
+            text("ok"),
+            text(r#"{"first":@0,"all":[@0,@1]}"#),
+            element(5),
+            element(77),
+        ],
+    );
+    let document = discovered(&mut h);
+    let (result, elements) = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap();
+    assert_eq!(elements.len(), 2);
+    assert_eq!(result["first"]["uid"], elements[0].as_str());
+    assert_eq!(result["all"][1]["uid"], elements[1].as_str());
+
+    h.call(
+        2,
+        Command::Snapshot {
+            tab_id: 10,
+            verbose: false,
+        },
+    );
+    h.settle();
+    let Ok(Reply::Snapshot { snapshot }) = h.reply(2).unwrap() else {
+        panic!("a snapshot");
+    };
+    let save = snapshot.nodes.iter().find(|n| n.name == "Save").unwrap();
+    assert_eq!(save.uid, elements[0], "the same uid space");
+    let last = snapshot.nodes.last().unwrap();
+    assert_eq!(last.uid, elements[1]);
+    assert_eq!((last.depth, last.role.as_str()), (0, "div"));
+    assert_eq!(last.states, vec!["not-in-accessibility-tree"]);
+}
+
+#[test]
+fn a_tool_that_throws_is_a_page_error_with_its_stack() {
+    let mut h = Harness::new();
+    with_tools(
+        &h,
+        report(&["t"]),
+        vec![
+            text("threw"),
+            text("Error: boom\n    at execute (app.js:3:9)"),
+        ],
+    );
+    let document = discovered(&mut h);
+    let error = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap_err();
+    assert_eq!(error.code, ErrorCode::PageError);
+    assert_eq!(
+        error.message,
+        "Tool t threw: Error: boom\n    at execute (app.js:3:9)"
+    );
+    set_outcome(&h, vec![text("notFound"), text("")]);
+    let error = run(&mut h, 2, execute(&document, json!({}), 1000)).unwrap_err();
+    assert!(error.message.starts_with("Tool t not found"));
+}
+
+#[test]
+fn a_hanging_tool_times_out_and_the_engine_stays_responsive() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
+    let document = discovered(&mut h);
+    h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
+    h.call(1, execute(&document, json!({}), 500));
+    h.settle();
+    h.advance(500);
+    let error = h.reply(1).unwrap().unwrap_err();
+    assert_eq!(error.code, ErrorCode::Timeout);
+    assert_eq!(
+        error.message,
+        "Tool t did not finish within 500 ms; the page keeps running it. Pass a larger \
+         `timeout` if it needs longer."
+    );
+    h.call(
+        2,
+        Command::Evaluate {
+            tab_id: 11,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 1000,
+        },
+    );
+    h.settle();
+    assert!(h.reply(2).unwrap().is_ok());
+}
+
+#[test]
+fn a_navigation_during_the_run_is_reported_at_once() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
+    let document = discovered(&mut h);
+    h.fake.hold("Runtime.callFunctionOn");
+    h.call(1, execute(&document, json!({}), 60_000));
+    h.settle();
+    h.engine.on_cdp_event(
+        10,
+        "Page.frameNavigated",
+        &json!({"frame": {"id": "main", "loaderId": "L2"}, "type": "Navigation"}),
+    );
+    h.settle();
+    let error = h.reply(1).unwrap().unwrap_err();
+    assert_eq!(error.code, ErrorCode::Navigated);
+}
+
+#[test]
+fn a_closed_tab_during_the_run_is_no_such_tab() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
+    let document = discovered(&mut h);
+    h.fake.hold("Runtime.callFunctionOn");
+    h.call(1, execute(&document, json!({}), 60_000));
+    h.settle();
+    h.fake.remove_tab_silently(10);
+    h.engine.on_tab_removed(10);
+    h.settle();
+    assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::NoSuchTab);
+}
+
+#[test]
+fn a_dialog_during_the_run_is_the_dialog_error() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
+    let document = discovered(&mut h);
+    h.fake.hold("Runtime.callFunctionOn");
+    h.call(1, execute(&document, json!({}), 60_000));
+    h.settle();
+    h.engine.on_cdp_event(
+        10,
+        "Page.javascriptDialogOpening",
+        &json!({"type": "confirm", "message": "Sure?"}),
+    );
+    h.settle();
+    assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::Dialog);
+}
