@@ -12,7 +12,7 @@
   'use strict';
   const T = registry.T;
   const H = registry.H;
-  const { call, put } = H;
+  const { put } = H;
   let input = args;
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
@@ -43,11 +43,7 @@
   try {
     result = await T.apply(tool.execute, tool.self, [input]);
   } catch (error) {
-    // The stack, without tabwire's own frames below the tool's.
-    const text = H.describeError(error);
-    const ours = call(T.indexOf, text, ['tabwireExecute']);
-    const cut = ours < 0 ? -1 : call(T.lastIndexOf, text, ['\n', ours]);
-    return ['threw', cut < 0 ? text : call(T.slice, text, [0, cut])];
+    return ['threw', H.trimStack(H.describeError(error))];
   }
   const safe = serialize(T, H, result, limits);
   const out = ['ok', safe.text];

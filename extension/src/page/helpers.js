@@ -51,6 +51,18 @@
     return text;
   };
 
+  /** A stack without tabwire's own frames: everything from the line that names the
+   * tool runner on is cut. */
+  const trimStack = (text) => {
+    try {
+      const ours = call(T.indexOf, text, ['tabwireExecute']);
+      const cut = ours < 0 ? -1 : call(T.lastIndexOf, text, ['\n', ours]);
+      return cut < 0 ? text : call(T.slice, text, [0, cut]);
+    } catch (e) {
+      return text;
+    }
+  };
+
   /** `a string`, `an array`, `null`, ... for problem lines. */
   const typeName = (value) => {
     if (value === null) return 'null';
@@ -95,5 +107,7 @@
     return protoOf(proto) === null && className(proto) === 'Object';
   };
 
-  return { __proto__: null, call, put, quote, message, describeError, typeName, protoOf, className, isPlain };
+  return {
+    __proto__: null, call, put, quote, message, describeError, trimStack, typeName, protoOf, className, isPlain,
+  };
 })

@@ -192,8 +192,9 @@
       const fields = ['name', 'message', 'stack'];
       let first = true;
       for (let i = 0; i < 3 && !full; i++) {
-        const item = read(value, fields[i]);
+        let item = read(value, fields[i]);
         if (item === undefined) continue;
+        if (i === 2 && typeof item === 'string') item = H.trimStack(item);
         if (!first) out += ',';
         first = false;
         out += '"' + fields[i] + '":';
