@@ -123,6 +123,15 @@ impl Link {
                 return Err(no_browser());
             }
             match self.send_once(command.clone(), reply_timeout).await? {
+                // The browser side went away mid-call; a command that is safe to repeat
+                // is sent again once it is back.
+                Outcome::Answered(Err(e))
+                    if e.code == ErrorCode::BrowserDisconnected
+                        && command.is_idempotent()
+                        && tokio::time::Instant::now() < deadline =>
+                {
+                    continue
+                }
                 Outcome::Answered(result) => return result,
                 Outcome::NotDelivered if tokio::time::Instant::now() < deadline => continue,
                 Outcome::NotDelivered => return Err(no_browser()),

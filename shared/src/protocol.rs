@@ -176,6 +176,18 @@ pub enum Command {
 }
 
 impl Command {
+    /// Whether running the command twice does no harm, so that it may be sent again when
+    /// the connection dropped before its reply came (it may or may not have run).
+    pub fn is_idempotent(&self) -> bool {
+        matches!(
+            self,
+            Command::ListTabs
+                | Command::ActivateTab { .. }
+                | Command::Snapshot { .. }
+                | Command::DiscoverTools { .. }
+        )
+    }
+
     /// The tab this command acts on, if it acts on one.
     pub fn tab_id(&self) -> Option<TabId> {
         match self {
