@@ -518,7 +518,7 @@ mod tests {
         let mut events = link.subscribe();
         let call = tokio::spawn({
             let link = link.clone();
-            async move { link.call(Command::ListTabs, LONG, LONG).await }
+            async move { link.call(evaluate(), LONG, LONG).await }
         });
         next_call(&mut relay).await;
         drop(relay.browser);
@@ -533,6 +533,48 @@ mod tests {
         }
         assert!(saw_disconnect);
         assert!(!link.browser_connected());
+    }
+
+    /// A command that is not safe to repeat.
+    fn evaluate() -> Command {
+        Command::Evaluate {
+            tab_id: 1,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 1000,
+        }
+    }
+
+    #[tokio::test]
+    async fn an_idempotent_call_whose_relay_died_is_sent_again_to_the_next_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("relay.sock");
+        let link = Link::spawn(socket.clone(), hello());
+        let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap());
+        first.browser.send(&connected("1")).await;
+        assert!(link.wait_for_browser(LONG).await);
+        let call = tokio::spawn({
+            let link = link.clone();
+            async move { link.call(Command::ListTabs, LONG, LONG).await }
+        });
+        next_call(&mut first).await;
+        // The relay dies with the call unanswered; a new one takes its place.
+        drop(first.browser);
+        first.done.await.unwrap();
+        drop(first.socket_file);
+        let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap());
+        second.browser.send(&connected("2")).await;
+        let (id, msg) = next_call(&mut second).await;
+        assert_eq!(msg["body"]["call"]["command"], "listTabs");
+        second
+            .browser
+            .send(&Envelope {
+                id: Some(id),
+                client: msg["client"].as_u64(),
+                body: FromExtension::Reply(Ok(Reply::Tabs { tabs: vec![] })),
+            })
+            .await;
+        assert_eq!(call.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
     }
 
     #[tokio::test]
