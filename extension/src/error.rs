@@ -192,7 +192,11 @@ pub enum EngineError {
     },
 
     /// What the page handed back could not be read.
-    #[error("The page answered with data tabwire could not read ({0}). Run the command again; if it persists, the page may be interfering with tabwire's scripts.")]
+    #[error(
+        "The page answered with data tabwire could not read ({0}). If the page replaces \
+         JavaScript builtins, reload it (navigate_page with type=reload): tabwire then runs \
+         before the page's scripts and is safe from them."
+    )]
     UnreadablePageData(String),
 
     /// Chrome did not answer a plain browser call in time.

@@ -10,7 +10,9 @@
 //! Arguments may hold elements as `{"uid": ...}` (at any depth), as the reference's
 //! `evaluate_script` takes them: a top-level one is passed as the element itself, a
 //! nested one is put in place page-side ([`page::SPLICE`]) and the argument passed by
-//! reference. Arguments without uids are passed by value exactly as before.
+//! reference. So is an argument holding a `null`: chrome.debugger drops the `null`
+//! members of objects it is given, so such arguments travel as JSON text. Other
+//! arguments are passed by value.
 
 use serde_json::Value;
 use tabwire_shared::TabId;
@@ -18,7 +20,7 @@ use tabwire_shared::TabId;
 use super::elements::{find_uid_refs, UidRefs};
 use super::{page, Engine};
 use crate::cdp::{
-    CallArgument, CdpCommand, Evaluated, RuntimeCallFunctionOn, RuntimeCompileScript,
+    CallArgument, CdpCommand, Evaluated, RemoteObject, RuntimeCallFunctionOn, RuntimeCompileScript,
     RuntimeEvaluate, RuntimeReleaseObjectGroup,
 };
 use crate::chrome::Chrome;
@@ -80,7 +82,8 @@ impl<C: Chrome + 'static> Engine<C> {
         };
 
         let refs: Vec<UidRefs> = args.iter().map(find_uid_refs).collect();
-        let arguments = if refs.iter().all(|r| r.uids.is_empty()) {
+        let by_value = refs.iter().all(|r| r.uids.is_empty()) && !args.iter().any(has_null);
+        let arguments = if by_value {
             args.into_iter().map(CallArgument::value).collect()
         } else {
             let elements = self
@@ -113,7 +116,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// The call's arguments with their uids resolved: an argument that is a uid
-    /// object becomes the element, one with uids inside is built page-side.
+    /// object becomes the element; one with uids or nulls inside is built page-side.
     async fn element_arguments(
         &self,
         tab: TabId,
@@ -129,7 +132,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let context = self.main_world(tab, &frame);
         let mut arguments = Vec::with_capacity(refs.len());
         for arg in refs {
-            if arg.uids.is_empty() {
+            if arg.uids.is_empty() && !has_null(&arg.value) {
                 arguments.push(CallArgument::value(arg.value));
                 continue;
             }
@@ -145,7 +148,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 continue;
             }
             let mut splice_args = vec![
-                CallArgument::value(arg.value),
+                CallArgument::value(Value::String(arg.value.to_string())),
                 CallArgument::value(Value::from(arg.paths)),
             ];
             splice_args.extend(objects.into_iter().map(CallArgument::object));
@@ -159,12 +162,23 @@ impl<C: Chrome + 'static> Engine<C> {
                 user_gesture: false,
             };
             let spliced = self.send_watched(tab, watch, &splice).await?;
-            match (spliced.exception_details, spliced.result.object_id) {
-                (None, Some(object)) => arguments.push(CallArgument::object(object)),
-                (details, _) => {
+            match (spliced.exception_details, spliced.result) {
+                (
+                    None,
+                    RemoteObject {
+                        object_id: Some(object),
+                        ..
+                    },
+                ) => arguments.push(CallArgument::object(object)),
+                // A primitive (a top-level `null`): passed by value, as well as
+                // chrome.debugger allows (it turns a `null` argument into `undefined`).
+                (None, primitive) => {
+                    arguments.push(CallArgument::value(primitive.value.unwrap_or_default()))
+                }
+                (Some(details), _) => {
                     return Err(EngineError::UnreadablePageData(format!(
                         "putting elements into an argument failed: {}",
-                        details.map_or_else(|| "no value".to_owned(), |d| d.describe())
+                        details.describe()
                     )))
                 }
             }
@@ -190,6 +204,20 @@ impl<C: Chrome + 'static> Engine<C> {
         self.object_groups.set(n + 1);
         format!("tabwire-evaluate-{n}")
     }
+}
+
+/// Whether a JSON value holds a `null` anywhere.
+fn has_null(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Null => return true,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The JSON result of a finished call, or why there is none.
@@ -533,13 +561,32 @@ mod uid_tests {
         let calls = h.fake.sent(10, "Runtime.callFunctionOn");
         let splice = &calls[0];
         assert_eq!(splice["functionDeclaration"], SPLICE);
-        assert_eq!(splice["arguments"][0]["value"], json!({"list": [null]}));
+        assert_eq!(splice["arguments"][0]["value"], r#"{"list":[null]}"#);
         assert_eq!(splice["arguments"][1]["value"], json!([["list", 0]]));
         assert_eq!(splice["arguments"][2]["objectId"], "node-5");
         let call = &calls[1];
         assert_eq!(
             call["arguments"],
             json!([{"objectId": "node-5"}, {"objectId": "spliced"}, {"value": 3}])
+        );
+    }
+
+    #[test]
+    fn arguments_holding_nulls_travel_as_text() {
+        let mut h = Harness::new();
+        with_tools(&h, json!({"groups": []}), vec![]);
+        h.call(
+            1,
+            evaluate(vec![Value::Null, json!({"a": null}), json!([1])]),
+        );
+        h.settle();
+        assert!(h.reply(1).unwrap().is_ok());
+        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
+        assert_eq!(calls[0]["arguments"][0]["value"], "null");
+        assert_eq!(calls[1]["arguments"][0]["value"], r#"{"a":null}"#);
+        assert_eq!(
+            calls[2]["arguments"],
+            json!([{"objectId": "spliced"}, {"objectId": "spliced"}, {"value": [1]}])
         );
     }
 }

@@ -105,8 +105,13 @@ impl<C: Chrome + 'static> Engine<C> {
             .await?;
         let mut arguments = vec![
             CallArgument::value(Value::String(call.tool.clone())),
-            CallArgument::value(call.group.clone().map_or(Value::Null, Value::String)),
-            CallArgument::value(refs.value),
+            // Absent (not null, which chrome.debugger drops anyway) for "any group".
+            match &call.group {
+                Some(group) => CallArgument::value(Value::String(group.clone())),
+                None => CallArgument::value(Value::Bool(false)),
+            },
+            // As text: chrome.debugger drops the `null` members of objects.
+            CallArgument::value(Value::String(refs.value.to_string())),
             CallArgument::value(Value::from(refs.paths)),
             CallArgument::value(page::result_limits()),
         ];

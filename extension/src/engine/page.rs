@@ -37,21 +37,24 @@ pub const DISCOVER: &str = concat!(
 /// Called on the registry: its report, by value.
 pub const REPORT: &str = "function () { return this.report; }";
 
-/// `async function (toolName, groupName, args, paths, limits, ...elements)`, called
+/// `async function (toolName, groupName, argsJson, paths, limits, ...elements)`, called
 /// on the registry; resolves to `[status, text, ...nodes]` (read it by reference).
 pub const EXECUTE: &str = concat!(
-    "async function (toolName, groupName, args, paths, limits, ...elements) {\nconst serialize = ",
+    "async function (toolName, groupName, argsJson, paths, limits, ...elements) {\nconst serialize = ",
     include_str!("../page/serialize.js"),
     ";\nconst execute = ",
     include_str!("../page/execute.js"),
-    ";\nreturn await execute(this, serialize, toolName, groupName, args, paths, elements, limits);\n}"
+    ";\nreturn await execute(this, serialize, toolName, groupName, argsJson, paths, elements, limits);\n}"
 );
 
-/// `function (value, paths, ...elements)`: the value with the elements put in.
+/// `function (json, paths, ...elements)`, called on the page's global object: the
+/// value of the JSON text with the elements put in.
 pub const SPLICE: &str = concat!(
-    "function (value, paths, ...elements) {\nconst splice = ",
+    "function (json, paths, ...elements) {\nconst pristine = ",
+    include_str!("../page/pristine.js"),
+    ";\nconst splice = ",
     include_str!("../page/splice.js"),
-    ";\nreturn splice(value, paths, elements);\n}"
+    ";\nreturn splice(pristine(this), json, paths, elements);\n}"
 );
 
 /// Longest string kept whole in a tool result (UTF-16 units: 1 MiB).

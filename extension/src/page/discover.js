@@ -226,7 +226,8 @@
     event = new T.CustomEvent('devtoolstooldiscovery');
     T.defineProperty(event, 'respondWith', { __proto__: null, value: respondWith, enumerable: true });
   } catch (e) {
-    problem('The discovery event could not be made: ' + message(e));
+    problem('The discovery event could not be made (' + message(e) + '): the page replaced JavaScript ' +
+      'builtins before tabwire attached. Reload it (navigate_page with type=reload) and look again.');
   }
   if (event !== null) {
     const thrown = [];
@@ -245,7 +246,8 @@
     try {
       call(T.dispatchEvent, global, [event]);
     } catch (e) {
-      problem('Dispatching the discovery event failed: ' + message(e));
+      problem('Dispatching the discovery event failed (' + message(e) + '): if the page replaced JavaScript ' +
+        'builtins before tabwire attached, reload it (navigate_page with type=reload) and look again.');
     }
     try {
       call(T.removeEventListener, global, ['error', onError, true]);

@@ -1,19 +1,21 @@
 // tabwire:execute — runs one third-party tool and makes its result JSON-safe.
 //
-// An expression: an async function (registry, serialize, toolName, groupName, args,
-// paths, elements, limits) returning an array the extension reads by reference:
+// An expression: an async function (registry, serialize, toolName, groupName,
+// argsJson, paths, elements, limits) returning an array the extension reads by reference:
 //   ['ok', text, ...nodes]  the result (see serialize.js) and the nodes it mentions;
 //   ['threw', text]         the tool threw: message and stack;
 //   ['notFound', '']        no tool of that name (in that group).
-// `registry` is what discover.js returned. Before the call, each element the agent
-// passed by uid is put back into `args`: paths[i] is where elements[i] goes (a list
-// of keys and indexes; an empty path means `args` is the element itself).
-(async function tabwireExecute(registry, serialize, toolName, groupName, args, paths, elements, limits) {
+// `registry` is what discover.js returned. The arguments come as JSON text
+// (chrome.debugger drops `null` members of objects passed by value); each element the
+// agent passed by uid is then put in: paths[i] is where elements[i] goes (a list of
+// keys and indexes; an empty path means the arguments are the element itself).
+// `groupName` is a string, or absent for "the first group that has the tool".
+(async function tabwireExecute(registry, serialize, toolName, groupName, argsJson, paths, elements, limits) {
   'use strict';
   const T = registry.T;
   const H = registry.H;
   const { put } = H;
-  let input = args;
+  let input = T.parse(argsJson);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
     if (path.length === 0) {
@@ -28,7 +30,7 @@
   let tool = null;
   const groups = registry.groups;
   for (let g = 0; g < groups.length && tool === null; g++) {
-    if (groupName !== null && groups[g].name !== groupName) continue;
+    if (typeof groupName === 'string' && groups[g].name !== groupName) continue;
     const tools = groups[g].tools;
     for (let t = 0; t < tools.length; t++) {
       if (tools[t].name === toolName) {

@@ -18,8 +18,21 @@
   const quote = (text) => {
     let s = text;
     if (T.toWellFormed) s = call(T.toWellFormed, s, []);
-    return call(T.stringify, null, [s]);
+    if (T.stringify) return call(T.stringify, null, [s]);
+    // JSON.stringify was broken before tabwire attached: escape by hand.
+    let out = '"';
+    for (let i = 0; i < s.length; i++) {
+      const c = call(T.charCodeAt, s, [i]);
+      if (c === 34) out += '\\"';
+      else if (c === 92) out += '\\\\';
+      else if (c < 32) out += '\\u' + (c < 16 ? '000' : '00') + c.toString(16);
+      else out += s[i];
+    }
+    return out + '"';
   };
+
+  /** A finite number as JSON text. */
+  const number = (value) => (T.stringify ? call(T.stringify, null, [value]) : '' + value);
 
   /** A thrown value's message, whatever was thrown. */
   const message = (error) => {
@@ -108,6 +121,6 @@
   };
 
   return {
-    __proto__: null, call, put, quote, message, describeError, trimStack, typeName, protoOf, className, isPlain,
+    __proto__: null, call, put, quote, number, message, describeError, trimStack, typeName, protoOf, className, isPlain,
   };
 })

@@ -1,8 +1,8 @@
 // tabwire:pristine — the builtins tabwire's page scripts use, captured before the
 // page can replace them.
 //
-// An expression: a function of the page's global object that returns a frozen holder
-// of builtins. The extension runs it in the main world of every new document before
+// An expression: a function of the page's global object that returns a frozen,
+// prototype-less holder of builtins. The extension runs it in the main world of every new document before
 // the page's own scripts (Page.addScriptToEvaluateOnNewDocument), which stores the
 // holder in a non-writable, non-configurable, non-enumerable `__tabwire` property of
 // the global object. Later calls find it there. A document that loaded before the
@@ -18,74 +18,71 @@
     // Fall through and capture what is there.
   }
   const O = Object;
-  const getter = (proto, name) => {
+  // Each builtin is captured on its own: one the page broke (before tabwire attached)
+  // does not cost the others.
+  const get = (read) => {
     try {
-      const descriptor = O.getOwnPropertyDescriptor(proto, name);
-      return descriptor && descriptor.get;
+      return read();
     } catch (e) {
       return undefined;
     }
   };
-  const typedArrayProto = O.getPrototypeOf(Uint8Array.prototype);
-  const T = O.create(null);
-  const keep = {
+  const getter = (proto, name) => get(() => O.getOwnPropertyDescriptor(proto, name).get);
+  const typedArrayProto = get(() => Reflect.getPrototypeOf(Uint8Array.prototype));
+  // An object literal: making it runs no page code.
+  const T = {
     __proto__: null,
     tabwire: 1,
     apply: Reflect.apply,
-    keys: O.keys,
-    defineProperty: O.defineProperty,
-    getOwnPropertyDescriptor: O.getOwnPropertyDescriptor,
-    getPrototypeOf: O.getPrototypeOf,
-    freeze: O.freeze,
-    ObjectProto: O.prototype,
-    isArray: Array.isArray,
-    stringify: JSON.stringify,
-    parse: JSON.parse,
-    String: String,
-    isFinite: Number.isFinite,
-    charCodeAt: String.prototype.charCodeAt,
-    slice: String.prototype.slice,
-    indexOf: String.prototype.indexOf,
-    lastIndexOf: String.prototype.lastIndexOf,
-    toWellFormed: String.prototype.toWellFormed,
-    isView: ArrayBuffer.isView,
+    keys: get(() => O.keys),
+    defineProperty: get(() => O.defineProperty),
+    getOwnPropertyDescriptor: get(() => O.getOwnPropertyDescriptor),
+    getPrototypeOf: get(() => Reflect.getPrototypeOf),
+    ObjectProto: get(() => O.prototype),
+    isArray: get(() => Array.isArray),
+    // Kept only if they behave (a page that loaded before tabwire may have replaced
+    // them); helpers.js has a fallback for quoting.
+    stringify: get(() => (JSON.stringify('a"\n') === '"a\\"\\n"' ? JSON.stringify : undefined)),
+    parse: get(() => (JSON.parse('[1]')[0] === 1 ? JSON.parse : undefined)),
+    String: get(() => String),
+    isFinite: get(() => Number.isFinite),
+    charCodeAt: get(() => String.prototype.charCodeAt),
+    slice: get(() => String.prototype.slice),
+    indexOf: get(() => String.prototype.indexOf),
+    lastIndexOf: get(() => String.prototype.lastIndexOf),
+    toWellFormed: get(() => String.prototype.toWellFormed),
     byteLength: getter(ArrayBuffer.prototype, 'byteLength'),
-    Uint8Array: Uint8Array,
+    Uint8Array: get(() => Uint8Array),
     typedTag: getter(typedArrayProto, Symbol.toStringTag),
     typedLength: getter(typedArrayProto, 'length'),
-    dateGetTime: Date.prototype.getTime,
-    dateToISOString: Date.prototype.toISOString,
+    dateGetTime: get(() => Date.prototype.getTime),
+    dateToISOString: get(() => Date.prototype.toISOString),
     regexpSource: getter(RegExp.prototype, 'source'),
     regexpFlags: getter(RegExp.prototype, 'flags'),
-    Map: Map,
-    mapGet: Map.prototype.get,
-    mapSet: Map.prototype.set,
+    Map: get(() => Map),
+    mapGet: get(() => Map.prototype.get),
+    mapSet: get(() => Map.prototype.set),
     mapSize: getter(Map.prototype, 'size'),
-    mapForEach: Map.prototype.forEach,
+    mapForEach: get(() => Map.prototype.forEach),
     setSize: getter(Set.prototype, 'size'),
-    setForEach: Set.prototype.forEach,
-    Error: Error,
-    ErrorProto: Error.prototype,
-    isError: typeof Error.isError === 'function' ? Error.isError : undefined,
-    symbolToString: Symbol.prototype.toString,
-    bigintToString: BigInt.prototype.toString,
-    nodeType: typeof Node === 'function' ? getter(Node.prototype, 'nodeType') : undefined,
-    Promise: Promise,
-    setTimeout: global.setTimeout,
-    clearTimeout: global.clearTimeout,
-    CustomEvent: global.CustomEvent,
-    dispatchEvent: EventTarget.prototype.dispatchEvent,
-    addEventListener: EventTarget.prototype.addEventListener,
-    removeEventListener: EventTarget.prototype.removeEventListener,
-    errorMessage: typeof ErrorEvent === 'function' ? getter(ErrorEvent.prototype, 'message') : undefined,
-    console: global.console,
-    consoleError: global.console && global.console.error,
+    setForEach: get(() => Set.prototype.forEach),
+    Error: get(() => Error),
+    ErrorProto: get(() => Error.prototype),
+    isError: get(() => (typeof Error.isError === 'function' ? Error.isError : undefined)),
+    symbolToString: get(() => Symbol.prototype.toString),
+    bigintToString: get(() => BigInt.prototype.toString),
+    nodeType: get(() => getter(Node.prototype, 'nodeType')),
+    Promise: get(() => Promise),
+    setTimeout: get(() => global.setTimeout),
+    CustomEvent: get(() => global.CustomEvent),
+    dispatchEvent: get(() => EventTarget.prototype.dispatchEvent),
+    addEventListener: get(() => EventTarget.prototype.addEventListener),
+    removeEventListener: get(() => EventTarget.prototype.removeEventListener),
+    errorMessage: get(() => getter(ErrorEvent.prototype, 'message')),
+    console: get(() => global.console),
+    consoleError: get(() => global.console.error),
   };
-  const names = O.keys(keep);
-  for (let i = 0; i < names.length; i++) {
-    O.defineProperty(T, names[i], { __proto__: null, value: keep[names[i]], enumerable: true });
-  }
-  O.freeze(T);
+  get(() => O.freeze(T));
   try {
     O.defineProperty(global, KEY, { __proto__: null, value: T });
   } catch (e) {

@@ -8,7 +8,7 @@
 // objects and become null in arrays, as JSON.stringify does.
 (function tabwireSchema(T, H, root, limits) {
   'use strict';
-  const { quote, message, typeName, protoOf, className, isPlain } = H;
+  const { quote, number, message, typeName, protoOf, className, isPlain } = H;
   let failure = null;
   const stop = (what, path) => {
     failure = what + ' at ' + (path === '' ? 'its top level' : path);
@@ -25,7 +25,7 @@
       case 'boolean': out += value ? 'true' : 'false'; return;
       case 'number':
         if (!T.isFinite(value)) stop('the number ' + T.String(value), path);
-        out += T.apply(T.stringify, null, [value]);
+        out += number(value);
         return;
       case 'undefined': out += 'null'; return;
       case 'object': break;

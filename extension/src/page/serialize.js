@@ -19,7 +19,7 @@
 //   capped near limits.total, the cut marked with "<Truncated: ...>".
 (function tabwireSerialize(T, H, root, limits) {
   'use strict';
-  const { call, put, quote, message, protoOf, className, isPlain } = H;
+  const { call, put, quote, number, message, protoOf, className, isPlain } = H;
   const maxItems = 1000;
   let out = '';
   let full = false;
@@ -83,7 +83,7 @@
     switch (typeof value) {
       case 'string': return leaf(string(value));
       case 'number':
-        if (T.isFinite(value)) return leaf(call(T.stringify, null, [value]));
+        if (T.isFinite(value)) return leaf(number(value));
         return leaf(quote(value !== value ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity'));
       case 'boolean': return leaf(value ? 'true' : 'false');
       case 'undefined': return leaf('null');

@@ -1,12 +1,14 @@
-// tabwire:splice — puts elements into a JSON value, for evaluate_script arguments
-// that hold `{"uid": ...}` below their top level.
+// tabwire:splice — builds an evaluate_script argument in the page: from JSON text
+// (chrome.debugger drops `null` members of objects passed by value, so arguments
+// holding nulls travel as text), with elements put in where the agent passed
+// `{"uid": ...}`.
 //
-// An expression: a function (value, paths, elements) returning the value with
-// elements[i] at paths[i] (a list of keys and indexes). The extension passes the
-// result, by reference, as the argument of the agent's function.
-(function tabwireSplice(value, paths, elements) {
+// An expression: a function (T, json, paths, elements) returning the parsed value
+// with elements[i] at paths[i] (a list of keys and indexes). The extension passes
+// the result, by reference, as the argument of the agent's function.
+(function tabwireSplice(T, json, paths, elements) {
   'use strict';
-  let out = value;
+  let out = T.parse(json);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
     if (path.length === 0) {
