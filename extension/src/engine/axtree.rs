@@ -703,7 +703,8 @@ fn number(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e15 {
         format!("{}", n as i64)
     } else {
-        n.to_string()
+        // serde_json's float printing, already in the binary.
+        serde_json::Number::from_f64(n).map_or_else(|| "NaN".to_owned(), |n| n.to_string())
     }
 }
 
