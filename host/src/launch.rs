@@ -37,6 +37,8 @@ const CANDIDATES: &[&str] = &[
 /// A running browser that tabwire started, and the folders it made for it.
 pub struct LaunchedBrowser {
     child: Child,
+    /// The browser executable that was started.
+    pub executable: PathBuf,
     /// The relay socket the launched browser's native host listens on.
     pub socket: PathBuf,
     // Dropped (and so deleted) after the browser is stopped: see `Drop`.
@@ -108,12 +110,20 @@ impl LaunchedBrowser {
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         die_with_parent(&mut command);
+        if is_branded_chrome(&executable) {
+            tracing::warn!(
+                "{} looks like Google Chrome, which ignores --load-extension from version 137; \
+                 if the extension does not connect, use Chromium",
+                executable.display()
+            );
+        }
         let child = command
             .spawn()
             .with_context(|| format!("cannot start {}", executable.display()))?;
         tracing::info!(pid = child.id(), browser = %executable.display(), "launched browser");
         Ok(Self {
             child,
+            executable,
             socket,
             _session_dir: session_dir,
             _profile_dir: profile_dir,
@@ -197,6 +207,12 @@ fn find_executable(given: Option<&Path>) -> anyhow::Result<PathBuf> {
          (e.g. `apt-get install chromium`) or pass --executablePath=<path>",
         CANDIDATES.join(", ")
     )
+}
+
+/// Whether `path` looks like branded Google Chrome (not Chromium).
+fn is_branded_chrome(path: &Path) -> bool {
+    let text = path.to_string_lossy().to_ascii_lowercase();
+    text.contains("google-chrome") || text.contains("google chrome")
 }
 
 fn which(name: &str) -> Option<PathBuf> {

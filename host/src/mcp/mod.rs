@@ -52,7 +52,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::ServiceExt;
-use tabwire_shared::{ClientHello, Command, Reply};
+use tabwire_shared::{ClientHello, Command, ErrorCode, Reply};
 
 use crate::launch::LaunchedBrowser;
 use crate::link::Link;
@@ -74,13 +74,25 @@ fn connect_wait(launched: bool) -> Duration {
 struct LinkBrowser {
     link: Link,
     connect_wait: Duration,
+    /// Said instead of the generic advice when the browser tabwire launched never
+    /// connected (the advice about installing the extension does not apply).
+    launched_but_silent: Option<String>,
 }
 
 impl Browser for LinkBrowser {
     fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
         Box::pin(async move {
             let timeout = context::reply_timeout(&command);
-            self.link.call(command, self.connect_wait, timeout).await
+            let result = self.link.call(command, self.connect_wait, timeout).await;
+            match (result, &self.launched_but_silent) {
+                (Err(e), Some(message))
+                    if e.code == ErrorCode::BrowserDisconnected
+                        && !self.link.browser_connected() =>
+                {
+                    Err(WireError::new(e.code, message.clone()))
+                }
+                (result, _) => result,
+            }
         })
     }
 }
@@ -116,6 +128,16 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
     let browser = Arc::new(LinkBrowser {
         link,
         connect_wait: connect_wait(launched.is_some()),
+        launched_but_silent: launched.map(|b| {
+            format!(
+                "The browser tabwire launched ({}) has not connected its tabwire extension. \
+                 If it is Google Chrome 137 or later, it ignores --load-extension: launch \
+                 Chromium instead (--executablePath=<path to chromium>), or install the \
+                 extension in Chrome and run `tabwire mcp` without --launch. Otherwise check \
+                 the browser's output with TABWIRE_LOG=debug, or run `tabwire doctor`.",
+                b.executable.display()
+            )
+        }),
     });
     let settings = Settings {
         third_party: Registry::category_enabled(&args.categories, Category::ExperimentalThirdParty)
