@@ -14,6 +14,7 @@
 //! It depends on serde only (no tokio, no wasm), so it builds for the host and for
 //! `wasm32-unknown-unknown` alike.
 
+pub mod devtools;
 pub mod error;
 pub mod framing;
 pub mod origin;

@@ -173,6 +173,96 @@ pub enum Command {
         /// How long the tool may run, in milliseconds.
         timeout_ms: u64,
     },
+    /// Acts on the page as a user would, then waits for what the action causes (a
+    /// navigation it started, until loaded; else DOM changes, until quiet), bounded by
+    /// `timeout_ms`. Replies [`Reply::Acted`].
+    Input {
+        /// The tab.
+        tab_id: TabId,
+        /// What to do.
+        action: InputAction,
+        /// Longest wait for the action's effects, in milliseconds.
+        timeout_ms: u64,
+    },
+    /// Waits until any of `texts` appears in the page. Replies [`Reply::Found`].
+    WaitForText {
+        /// The tab.
+        tab_id: TabId,
+        /// Texts to look for; the first to appear wins.
+        texts: Vec<String>,
+        /// How long to wait, in milliseconds.
+        timeout_ms: u64,
+    },
+    /// Accepts or dismisses the open JavaScript dialog. Replies [`Reply::Done`].
+    HandleDialog {
+        /// The tab.
+        tab_id: TabId,
+        /// Accept (OK) rather than dismiss (Cancel).
+        accept: bool,
+        /// The answer typed into a `prompt` dialog.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompt_text: Option<String>,
+    },
+    /// Captures the page as an image. Replies [`Reply::Image`].
+    Screenshot {
+        /// The tab.
+        tab_id: TabId,
+        /// `png`, `jpeg` or `webp`.
+        format: ImageFormat,
+        /// Compression quality 0-100 (jpeg and webp only).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        quality: Option<u8>,
+        /// The whole scrollable page rather than the viewport.
+        full_page: bool,
+        /// Only this element.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        uid: Option<String>,
+    },
+    /// The console messages collected for the tab. Replies [`Reply::Console`].
+    ConsoleMessages {
+        /// The tab.
+        tab_id: TabId,
+        /// Also the messages of the (up to 2) previous navigations.
+        include_preserved: bool,
+    },
+    /// One console message in full. Replies [`Reply::ConsoleMessage`].
+    ConsoleMessage {
+        /// The tab.
+        tab_id: TabId,
+        /// The message's id from [`Command::ConsoleMessages`].
+        id: u64,
+    },
+    /// The network requests collected for the tab. Replies [`Reply::Network`].
+    NetworkRequests {
+        /// The tab.
+        tab_id: TabId,
+        /// Also the requests of the (up to 2) previous navigations.
+        include_preserved: bool,
+    },
+    /// One network request in full, bodies included. Replies [`Reply::Request`].
+    NetworkRequest {
+        /// The tab.
+        tab_id: TabId,
+        /// The request's id from [`Command::NetworkRequests`].
+        id: u64,
+    },
+    /// Changes what the tab emulates; fields left out keep their current setting.
+    /// Replies [`Reply::Emulation`] with everything now emulated.
+    Emulate {
+        /// The tab.
+        tab_id: TabId,
+        /// The changes.
+        changes: EmulationChanges,
+    },
+    /// Resizes the tab's window so the page gets this viewport size. Replies [`Reply::Done`].
+    ResizePage {
+        /// The tab.
+        tab_id: TabId,
+        /// Width in CSS pixels.
+        width: u32,
+        /// Height in CSS pixels.
+        height: u32,
+    },
 }
 
 impl Command {
@@ -185,6 +275,11 @@ impl Command {
                 | Command::ActivateTab { .. }
                 | Command::Snapshot { .. }
                 | Command::DiscoverTools { .. }
+                | Command::Screenshot { .. }
+                | Command::ConsoleMessages { .. }
+                | Command::ConsoleMessage { .. }
+                | Command::NetworkRequests { .. }
+                | Command::NetworkRequest { .. }
         )
     }
 
@@ -197,7 +292,17 @@ impl Command {
             | Command::Evaluate { tab_id, .. }
             | Command::Snapshot { tab_id, .. }
             | Command::DiscoverTools { tab_id, .. }
-            | Command::ExecuteTool { tab_id, .. } => Some(*tab_id),
+            | Command::ExecuteTool { tab_id, .. }
+            | Command::Input { tab_id, .. }
+            | Command::WaitForText { tab_id, .. }
+            | Command::HandleDialog { tab_id, .. }
+            | Command::Screenshot { tab_id, .. }
+            | Command::ConsoleMessages { tab_id, .. }
+            | Command::ConsoleMessage { tab_id, .. }
+            | Command::NetworkRequests { tab_id, .. }
+            | Command::NetworkRequest { tab_id, .. }
+            | Command::Emulate { tab_id, .. }
+            | Command::ResizePage { tab_id, .. } => Some(*tab_id),
             Command::ListTabs | Command::NewTab { .. } => None,
         }
     }
@@ -270,7 +375,52 @@ pub enum Reply {
         /// The uids of the elements in `result`, in order of first appearance.
         elements: Vec<String>,
     },
+    /// An input action was carried out and its effects waited for.
+    Acted {
+        /// The URL the action navigated the page to, once loaded; `None` if it did not.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        navigated_to: Option<String>,
+    },
+    /// [`Command::WaitForText`] saw one of its texts.
+    Found {
+        /// The text that appeared.
+        text: String,
+    },
+    /// A captured image.
+    Image {
+        /// The image, base64-encoded.
+        data: String,
+        /// Its MIME type (`image/png`, ...).
+        mime_type: String,
+    },
+    /// Console messages, oldest first.
+    Console {
+        /// The messages (texts may be shortened; see [`Command::ConsoleMessage`]).
+        messages: Vec<ConsoleMessage>,
+    },
+    /// One console message in full.
+    ConsoleMessage {
+        /// The message.
+        message: ConsoleMessage,
+    },
+    /// Network requests, oldest first.
+    Network {
+        /// The requests, without headers or bodies.
+        requests: Vec<NetworkRequest>,
+    },
+    /// One network request in full.
+    Request {
+        /// The request.
+        request: NetworkRequest,
+    },
+    /// What the tab now emulates.
+    Emulation {
+        /// The settings in force.
+        emulation: Emulation,
+    },
 }
+
+pub use crate::devtools::*;
 
 /// The accessibility tree of a page, flattened in document order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

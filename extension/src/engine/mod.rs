@@ -298,6 +298,11 @@ impl<C: Chrome + 'static> Engine<C> {
                 let (result, elements) = self.execute_tool(tab_id, call).await?;
                 Ok(Reply::ToolResult { result, elements })
             }
+            // Not carried out by this build yet.
+            other => Err(EngineError::Browser(crate::chrome::ChromeError(format!(
+                "this extension build cannot carry out {:?} yet",
+                std::mem::discriminant(&other)
+            )))),
         }
     }
 

@@ -31,7 +31,18 @@ pub fn reply_timeout(command: &Command) -> Duration {
         | Command::Evaluate { timeout_ms, .. }
         | Command::DiscoverTools { timeout_ms, .. }
         | Command::ExecuteTool { timeout_ms, .. } => *timeout_ms,
-        Command::ListTabs | Command::ActivateTab { .. } | Command::CloseTab { .. } => 10_000,
+        Command::Input { timeout_ms, .. } | Command::WaitForText { timeout_ms, .. } => *timeout_ms,
+        Command::ListTabs
+        | Command::ActivateTab { .. }
+        | Command::CloseTab { .. }
+        | Command::HandleDialog { .. }
+        | Command::ConsoleMessages { .. }
+        | Command::ConsoleMessage { .. }
+        | Command::NetworkRequests { .. }
+        | Command::NetworkRequest { .. }
+        | Command::Emulate { .. }
+        | Command::ResizePage { .. } => 10_000,
+        Command::Screenshot { .. } => 30_000,
         // Large pages take a while to walk.
         Command::Snapshot { .. } => 30_000,
     };
