@@ -10,6 +10,7 @@
 //! - [`protocol`]: the envelope the relay routes, the commands an agent's server sends
 //!   to the extension, the replies and events it gets back.
 //! - [`error`]: the error a command can fail with, as it crosses the wire.
+//! - [`keys`]: key names and combinations (`Control+Shift+R`) for keyboard input.
 //!
 //! It depends on serde only (no tokio, no wasm), so it builds for the host and for
 //! `wasm32-unknown-unknown` alike.
@@ -17,6 +18,7 @@
 pub mod devtools;
 pub mod error;
 pub mod framing;
+pub mod keys;
 pub mod origin;
 pub mod protocol;
 
