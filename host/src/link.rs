@@ -34,6 +34,8 @@ const BACKOFF_MAX: Duration = Duration::from_secs(1);
 const EVENT_BUFFER: usize = 256;
 
 /// How a call ended on the link: answered, or never delivered (so safe to send again).
+// Short-lived, one per call: not worth boxing.
+#[allow(clippy::large_enum_variant)]
 enum Outcome {
     Answered(Result<Reply, WireError>),
     NotDelivered,

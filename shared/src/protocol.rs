@@ -75,6 +75,8 @@ pub struct ClientHello {
 }
 
 /// What travels back from the extension (or, for browser status, from the relay).
+// Replies are the common case; boxing them would allocate on every message.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum FromExtension {

@@ -53,9 +53,17 @@ pub fn fixtures() -> &'static str {
                             Some("json") => "application/json",
                             _ => "application/octet-stream",
                         };
-                        tiny_http::Response::from_data(bytes).with_header(
+                        let mut response = tiny_http::Response::from_data(bytes).with_header(
                             tiny_http::Header::from_bytes("Content-Type", kind).expect("header"),
-                        )
+                        );
+                        if kind == "application/json" {
+                            // A session cookie from the server, for redaction checks.
+                            response.add_header(
+                                tiny_http::Header::from_bytes("Set-Cookie", "token=server-secret")
+                                    .expect("header"),
+                            );
+                        }
+                        response
                     }
                     Err(_) => tiny_http::Response::from_string("not found").with_status_code(404),
                 };
@@ -241,6 +249,8 @@ pub struct Reply {
     pub json: Value,
     /// `isError`.
     pub is_error: bool,
+    /// Image contents: (base64 data, MIME type).
+    pub images: Vec<(String, String)>,
 }
 
 impl Reply {
@@ -251,8 +261,14 @@ impl Reply {
             .filter_map(|c| c.as_text().map(|t| t.text.clone()))
             .collect::<Vec<_>>()
             .join("\n");
+        let images = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_image().map(|i| (i.data.clone(), i.mime_type.clone())))
+            .collect();
         Reply {
             tool: tool.to_string(),
+            images,
             text,
             json: result.structured_content.unwrap_or(Value::Null),
             is_error: result.is_error.unwrap_or(false),

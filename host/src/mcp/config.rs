@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use super::tool::Category;
 
 /// Options of `tabwire mcp`.
-#[derive(Debug, Default, Clone, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct McpArgs {
     /// Start a dedicated Chromium with the tabwire extension loaded, instead of
     /// connecting to the user's own browser. Implied by any of the browser flags below.
@@ -48,6 +48,10 @@ pub struct McpArgs {
         value_delimiter = ','
     )]
     pub third_party_origins: Vec<String>,
+    /// Redact credentials and session headers (Authorization, Cookie, Set-Cookie, tokens)
+    /// in network request details; `--redactNetworkHeaders=false` shows them.
+    #[arg(long = "redactNetworkHeaders", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub redact_network_headers: bool,
     /// Which categories are switched on or off (from `--category<Name>=…`).
     #[arg(skip)]
     pub categories: HashMap<Category, bool>,

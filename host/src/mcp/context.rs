@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use tabwire_shared::origin::OriginPolicy;
 use tabwire_shared::{
-    Command, DialogInfo, Discovery, Event, Reply, Snapshot, TabId, TabInfo, WireError,
+    Command, DialogInfo, Discovery, Emulation, Event, Reply, Snapshot, TabId, TabInfo, WireError,
 };
 
 use super::tool::BoxFuture;
@@ -56,6 +56,7 @@ pub struct Session {
     selected: Mutex<Option<TabId>>,
     dialogs: Mutex<HashMap<TabId, DialogInfo>>,
     discoveries: Mutex<HashMap<TabId, Arc<Discovery>>>,
+    emulations: Mutex<HashMap<TabId, Emulation>>,
     page_locks: Mutex<HashMap<TabId, Arc<tokio::sync::Mutex<()>>>>,
 }
 
@@ -89,6 +90,21 @@ impl Session {
         lock(&self.discoveries).insert(tab, discovery);
     }
 
+    /// What `tab` emulates, if anything.
+    pub fn emulation(&self, tab: TabId) -> Option<Emulation> {
+        lock(&self.emulations).get(&tab).cloned()
+    }
+
+    /// Records what `tab` now emulates.
+    pub fn set_emulation(&self, tab: TabId, emulation: Emulation) {
+        let mut emulations = lock(&self.emulations);
+        if emulation.is_empty() {
+            emulations.remove(&tab);
+        } else {
+            emulations.insert(tab, emulation);
+        }
+    }
+
     /// The lock that serialises calls on `tab`.
     pub fn page_lock(&self, tab: TabId) -> Arc<tokio::sync::Mutex<()>> {
         lock(&self.page_locks).entry(tab).or_default().clone()
@@ -106,6 +122,7 @@ impl Session {
             Event::TabClosed { tab_id } => {
                 lock(&self.dialogs).remove(tab_id);
                 lock(&self.discoveries).remove(tab_id);
+                lock(&self.emulations).remove(tab_id);
                 lock(&self.page_locks).remove(tab_id);
                 let mut selected = lock(&self.selected);
                 if *selected == Some(*tab_id) {
@@ -116,6 +133,7 @@ impl Session {
                 // Tab ids do not survive the browser; neither does anything keyed by them.
                 lock(&self.dialogs).clear();
                 lock(&self.discoveries).clear();
+                lock(&self.emulations).clear();
                 lock(&self.page_locks).clear();
                 *lock(&self.selected) = None;
             }
@@ -144,6 +162,8 @@ impl Session {
 /// The agent's choices that shape what tools do (from the command line).
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
+    /// Show sensitive request headers (cookies, tokens) instead of redacting them.
+    pub show_sensitive_headers: bool,
     /// Third-party developer tools: `None` when their category is off, else the origins
     /// allowed to present them.
     pub third_party: Option<OriginPolicy>,

@@ -10,7 +10,10 @@
 //! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
 
 pub mod config;
+pub mod console;
 pub mod context;
+pub mod network;
+pub mod paginate;
 pub mod pipeline;
 pub mod reference;
 pub mod registry;
@@ -140,6 +143,7 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         }),
     });
     let settings = Settings {
+        show_sensitive_headers: !args.redact_network_headers,
         third_party: Registry::category_enabled(&args.categories, Category::ExperimentalThirdParty)
             .then(|| OriginPolicy::new(args.third_party_origins.clone())),
     };

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Map, Value};
-use tabwire_shared::{DialogInfo, Discovery, Snapshot, TabId, TabInfo};
+use tabwire_shared::{DialogInfo, Discovery, Emulation, Snapshot, TabId, TabInfo};
 
 use super::context::ToolContext;
 use super::{snapshot, spill, third_party, ToolError};
@@ -35,12 +35,41 @@ pub struct ToolOutput {
     pub value: Value,
 }
 
+/// A section a handler composed itself (a console list, a request's details).
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// The heading.
+    pub title: &'static str,
+    /// Its lines of text.
+    pub lines: Vec<String>,
+    /// Its `structuredContent` key.
+    pub key: &'static str,
+    /// Its `structuredContent` value, made from the same data as `lines`.
+    pub data: Value,
+}
+
+/// An image to return.
+#[derive(Debug, Clone)]
+pub struct Image {
+    /// Base64 data.
+    pub data: String,
+    /// MIME type.
+    pub mime_type: String,
+    /// Where to save it instead of returning it inline.
+    pub file_path: Option<PathBuf>,
+}
+
+/// Inline images larger than this (decoded) are saved to a temporary file instead.
+pub const INLINE_IMAGE_LIMIT: usize = 2 * 1024 * 1024;
+
 /// What a handler wants the agent to get back.
 #[derive(Debug, Default)]
 pub struct Response {
     lines: Vec<String>,
     include_pages: bool,
     outputs: Vec<ToolOutput>,
+    sections: Vec<Section>,
+    image: Option<Image>,
     snapshot: Option<SnapshotRequest>,
     third_party: ThirdParty,
 }
@@ -70,6 +99,16 @@ impl Response {
     /// Adds a JSON value the tool produced, under `title`.
     pub fn add_output(&mut self, title: &'static str, value: Value) {
         self.outputs.push(ToolOutput { title, value });
+    }
+
+    /// Adds a section the handler composed.
+    pub fn add_section(&mut self, section: Section) {
+        self.sections.push(section);
+    }
+
+    /// Attaches an image (inline, or saved to a file when asked or when large).
+    pub fn attach_image(&mut self, image: Image) {
+        self.image = Some(image);
     }
 
     /// Asks for an accessibility snapshot of the page.
@@ -154,6 +193,75 @@ impl Sections {
                 );
             }
             Err(e) => self.line(&e.message),
+        }
+    }
+
+    fn section(&mut self, section: &Section) {
+        self.heading(section.title);
+        for line in &section.lines {
+            self.line(line);
+        }
+        self.data.insert(section.key.into(), section.data.clone());
+    }
+
+    fn emulation(&mut self, page: TabId, emulation: &Emulation) {
+        self.heading("Emulation");
+        let described = describe_emulation(emulation);
+        self.line(&format!(
+            "Page {page} emulates: {}. Call emulate to change or clear it.",
+            described.join("; ")
+        ));
+        self.data.insert(
+            "emulation".into(),
+            serde_json::to_value(emulation).unwrap_or(Value::Null),
+        );
+    }
+
+    /// Returns the image content block to add, if the image goes inline.
+    fn image(&mut self, image: &Image) -> Result<Option<ContentBlock>, ToolError> {
+        let bytes = super::network::base64_decode(&image.data).unwrap_or_default();
+        let extension = image.mime_type.rsplit('/').next().unwrap_or("img");
+        let saved = match &image.file_path {
+            Some(path) => {
+                spill::write_bytes(path, &bytes)?;
+                Some(path.clone())
+            }
+            None if bytes.len() > INLINE_IMAGE_LIMIT => {
+                let path = spill::temp_path("screenshot", extension);
+                spill::write_bytes(&path, &bytes)?;
+                Some(path)
+            }
+            None => None,
+        };
+        match saved {
+            Some(path) => {
+                self.line(&format!(
+                    "The image ({} bytes, {}) was saved to {}.",
+                    bytes.len(),
+                    image.mime_type,
+                    path.display()
+                ));
+                self.data.insert(
+                    "image".into(),
+                    json!({"filePath": path, "bytes": bytes.len(), "mimeType": image.mime_type}),
+                );
+                Ok(None)
+            }
+            None => {
+                self.line(&format!(
+                    "The image ({} bytes, {}) is attached.",
+                    bytes.len(),
+                    image.mime_type
+                ));
+                self.data.insert(
+                    "image".into(),
+                    json!({"bytes": bytes.len(), "mimeType": image.mime_type}),
+                );
+                Ok(Some(ContentBlock::image(
+                    image.data.clone(),
+                    image.mime_type.clone(),
+                )))
+            }
         }
     }
 
@@ -272,15 +380,58 @@ impl Sections {
         Ok(())
     }
 
-    fn finish(self, is_error: bool) -> CallToolResult {
+    fn finish(self, is_error: bool, image: Option<ContentBlock>) -> CallToolResult {
+        let mut content = vec![ContentBlock::text(self.text)];
+        content.extend(image);
         let mut result = if is_error {
-            CallToolResult::error(vec![ContentBlock::text(self.text)])
+            CallToolResult::error(content)
         } else {
-            CallToolResult::success(vec![ContentBlock::text(self.text)])
+            CallToolResult::success(content)
         };
         result.structured_content = Some(Value::Object(self.data));
         result
     }
+}
+
+/// Emulated settings in words, for the agent.
+pub fn describe_emulation(e: &Emulation) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(n) = &e.network {
+        parts.push(format!("network {}", n.name));
+    }
+    if let Some(rate) = e.cpu_throttling_rate {
+        parts.push(format!("CPU {rate}× slower"));
+    }
+    if let Some(v) = &e.viewport {
+        let mut traits = String::new();
+        for (on, name) in [
+            (v.mobile, ",mobile"),
+            (v.touch, ",touch"),
+            (v.landscape, ",landscape"),
+        ] {
+            if on {
+                traits.push_str(name);
+            }
+        }
+        parts.push(format!(
+            "viewport {}x{}x{}{traits}",
+            v.width, v.height, v.device_scale_factor
+        ));
+    }
+    if let Some(ua) = &e.user_agent {
+        parts.push(format!("user agent {ua:?}"));
+    }
+    if let Some(scheme) = &e.color_scheme {
+        parts.push(format!("color scheme {scheme}"));
+    }
+    if let Some(g) = &e.geolocation {
+        parts.push(format!("geolocation {},{}", g.latitude, g.longitude));
+    }
+    if let Some(headers) = &e.extra_http_headers {
+        let names: Vec<&str> = headers.keys().map(String::as_str).collect();
+        parts.push(format!("extra HTTP headers {}", names.join(", ")));
+    }
+    parts
 }
 
 /// What the renderer fetched for the sections that were asked for.
@@ -402,10 +553,16 @@ pub async fn render(
         };
         out.output(output, &key);
     }
+    for section in &response.sections {
+        out.section(section);
+    }
     let page = ctx.page.or_else(|| ctx.session.selected());
     if let Some(page) = page {
         if let Some(dialog) = ctx.session.dialog(page) {
             out.dialog(page, &dialog);
+        }
+        if let Some(emulation) = ctx.session.emulation(page) {
+            out.emulation(page, &emulation);
         }
     }
     if let Some(pages) = &gathered.pages {
@@ -425,5 +582,16 @@ pub async fn render(
             late_error = Some(e);
         }
     }
-    out.finish(error.is_some() || late_error.is_some())
+    let mut image_block = None;
+    if let Some(image) = &response.image {
+        out.heading("Image");
+        match out.image(image) {
+            Ok(block) => image_block = block,
+            Err(e) => {
+                out.line(&e.message);
+                late_error = Some(e);
+            }
+        }
+    }
+    out.finish(error.is_some() || late_error.is_some(), image_block)
 }

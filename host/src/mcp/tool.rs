@@ -28,19 +28,28 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// Groups of tools an agent can switch off (or on) with `--category<Name>=false|true`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Category {
-    /// Opening, selecting, navigating and closing pages.
+    /// Opening, selecting, navigating and closing pages, and waiting for them.
     Navigation,
-    /// Looking inside a page: scripts, snapshots.
+    /// Acting on a page as a user would: clicks, typing, forms, dialogs.
+    Input,
+    /// Looking inside a page: scripts, snapshots, screenshots, console.
     Debugging,
+    /// The page's network traffic.
+    Network,
+    /// Emulating devices, networks and preferences.
+    Emulation,
     /// Tools that pages themselves provide (third-party developer tools); off by default.
     ExperimentalThirdParty,
 }
 
 impl Category {
     /// Every category, in the order help text lists them.
-    pub const ALL: [Category; 3] = [
+    pub const ALL: [Category; 6] = [
         Category::Navigation,
+        Category::Input,
         Category::Debugging,
+        Category::Network,
+        Category::Emulation,
         Category::ExperimentalThirdParty,
     ];
 
@@ -48,7 +57,10 @@ impl Category {
     pub fn flag_name(self) -> &'static str {
         match self {
             Category::Navigation => "Navigation",
+            Category::Input => "Input",
             Category::Debugging => "Debugging",
+            Category::Network => "Network",
+            Category::Emulation => "Emulation",
             Category::ExperimentalThirdParty => "ExperimentalThirdParty",
         }
     }

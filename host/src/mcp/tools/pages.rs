@@ -298,3 +298,69 @@ impl Tool for ClosePage {
         Ok(())
     }
 }
+
+/// One text or several.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Texts {
+    /// One text.
+    One(String),
+    /// Several texts; the first to appear wins.
+    Many(Vec<String>),
+}
+
+/// Arguments of `wait_for`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitForParams {
+    /// The text to wait for, or a list of texts (resolves when any of them appears).
+    text: Texts,
+    /// How long to wait, in milliseconds (default 30000).
+    timeout: Option<u64>,
+}
+
+/// `wait_for`
+pub struct WaitFor;
+
+impl Tool for WaitFor {
+    type Params = WaitForParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "wait_for",
+        description: "Waits until a text (or any of several texts) appears on the selected page.",
+        category: Category::Navigation,
+        read_only: true,
+        page_scoped: true,
+        blocked_by_dialog: true,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: WaitForParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let texts = match p.text {
+            Texts::One(text) => vec![text],
+            Texts::Many(texts) => texts,
+        };
+        if texts.is_empty() || texts.iter().any(|t| t.trim().is_empty()) {
+            return Err(ToolError::new(
+                "Give at least one non-empty text to wait for.",
+            ));
+        }
+        let reply = ctx
+            .call(Command::WaitForText {
+                tab_id: ctx.page()?,
+                texts,
+                timeout_ms: p.timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+            })
+            .await?;
+        match reply {
+            Reply::Found { text } => {
+                response.line(format!("Found {text:?} on the page."));
+                Ok(())
+            }
+            other => Err(unexpected(&other)),
+        }
+    }
+}

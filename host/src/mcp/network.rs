@@ -1,0 +1,232 @@
+//! Network requests as the agent reads them: filtered lists, and one request in full
+//! with its sensitive headers redacted — these are the user's real, logged-in sessions.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Value};
+use tabwire_shared::{Body, NetworkRequest};
+
+use super::paginate::paginate;
+use super::spill;
+use super::ToolError;
+
+/// The resource types an agent may filter on (CDP's, in lower case).
+pub const RESOURCE_TYPES: &[&str] = &[
+    "document",
+    "stylesheet",
+    "image",
+    "media",
+    "font",
+    "script",
+    "texttrack",
+    "xhr",
+    "fetch",
+    "prefetch",
+    "eventsource",
+    "websocket",
+    "manifest",
+    "signedexchange",
+    "ping",
+    "cspviolationreport",
+    "preflight",
+    "fedcm",
+    "other",
+];
+
+/// What replaces a redacted header's value.
+pub const REDACTED: &str = "[redacted]";
+
+/// Checks a resource-type filter, naming the valid types when one is unknown.
+pub fn check_resource_types(types: &[String]) -> Result<(), ToolError> {
+    let unknown: Vec<&String> = types
+        .iter()
+        .filter(|t| !RESOURCE_TYPES.contains(&t.to_ascii_lowercase().as_str()))
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(ToolError::new(format!(
+        "Unknown resource type{} {}. Valid types: {}.",
+        if unknown.len() == 1 { "" } else { "s" },
+        unknown
+            .iter()
+            .map(|t| format!("{t:?}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        RESOURCE_TYPES.join(", ")
+    )))
+}
+
+/// Whether a header carries credentials or session state.
+pub fn is_sensitive(header: &str) -> bool {
+    let name = header.to_ascii_lowercase();
+    matches!(
+        name.as_str(),
+        "authorization" | "proxy-authorization" | "cookie" | "set-cookie" | "set-cookie2"
+    ) || [
+        "token",
+        "secret",
+        "api-key",
+        "apikey",
+        "session",
+        "csrf",
+        "xsrf",
+        "auth",
+        "password",
+        "signature",
+    ]
+    .iter()
+    .any(|word| name.contains(word))
+}
+
+/// Headers with sensitive values replaced, when `redact` is on.
+pub fn redact_headers(
+    headers: &BTreeMap<String, String>,
+    redact: bool,
+) -> BTreeMap<String, String> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let shown = if redact && is_sensitive(name) {
+                REDACTED.to_string()
+            } else {
+                value.clone()
+            };
+            (name.clone(), shown)
+        })
+        .collect()
+}
+
+/// One line for a request in a list.
+fn summary_line(r: &NetworkRequest) -> String {
+    let status = match (&r.failure, r.status) {
+        (Some(failure), _) => format!("[failed: {failure}]"),
+        (None, Some(status)) => format!("[{status}]"),
+        (None, None) => "[pending]".to_string(),
+    };
+    let mut line = format!(
+        "reqid={} {} {} {status} ({})",
+        r.id, r.method, r.url, r.resource_type
+    );
+    if r.navigation > 0 {
+        line.push_str(&format!(
+            " [from {} navigation{} ago]",
+            r.navigation,
+            if r.navigation == 1 { "" } else { "s" }
+        ));
+    }
+    line
+}
+
+/// The lines and structured data of `list_network_requests`.
+pub fn listing(
+    requests: &[NetworkRequest],
+    types: &[String],
+    page_size: Option<usize>,
+    page_idx: Option<usize>,
+) -> (Vec<String>, Value) {
+    let wanted: Vec<String> = types.iter().map(|t| t.to_ascii_lowercase()).collect();
+    let filtered: Vec<&NetworkRequest> = requests
+        .iter()
+        .filter(|r| wanted.is_empty() || wanted.contains(&r.resource_type.to_ascii_lowercase()))
+        .collect();
+    let page = paginate(filtered.len(), page_size, page_idx);
+    let mut lines = vec![page.summary.clone()];
+    let mut entries = Vec::new();
+    for r in &filtered[page.start..page.end] {
+        lines.push(summary_line(r));
+        entries.push(json!({
+            "reqid": r.id, "method": r.method, "url": r.url, "resourceType": r.resource_type,
+            "status": r.status, "failure": r.failure, "navigation": r.navigation,
+        }));
+    }
+    (
+        lines,
+        json!({"summary": page.summary, "total": filtered.len(), "requests": entries}),
+    )
+}
+
+/// A body shown inline (if short and text) or written to a file.
+pub enum ShownBody {
+    /// Short text, shown as it is.
+    Inline(String),
+    /// Written to this file.
+    File(std::path::PathBuf, usize),
+}
+
+/// Bodies longer than this are written to a file rather than shown.
+pub const INLINE_BODY_LIMIT: usize = 10_000;
+
+/// Decides how to show a body: `path` if the agent gave one, a temporary file if it is
+/// long or binary, else inline.
+pub fn show_body(
+    body: &Body,
+    what: &str,
+    path: Option<&std::path::Path>,
+) -> Result<ShownBody, ToolError> {
+    let bytes = if body.base64 {
+        base64_decode(&body.data)
+            .ok_or_else(|| ToolError::new(format!("The {what} body is not valid base64.")))?
+    } else {
+        body.data.clone().into_bytes()
+    };
+    if let Some(path) = path {
+        spill::write_bytes(path, &bytes)?;
+        return Ok(ShownBody::File(path.to_path_buf(), bytes.len()));
+    }
+    if !body.base64 && body.data.len() <= INLINE_BODY_LIMIT {
+        return Ok(ShownBody::Inline(body.data.clone()));
+    }
+    let path = spill::temp_path(&format!("{what}-body"), "bin");
+    spill::write_bytes(&path, &bytes)?;
+    Ok(ShownBody::File(path, bytes.len()))
+}
+
+/// Decodes standard base64 (with or without padding); `None` if it is not base64.
+pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_and_session_headers_are_sensitive() {
+        for h in [
+            "Authorization",
+            "cookie",
+            "Set-Cookie",
+            "Proxy-Authorization",
+            "X-API-Key",
+            "x-csrf-token",
+            "X-Auth-Token",
+            "x-amz-security-token",
+        ] {
+            assert!(is_sensitive(h), "{h}");
+        }
+        for h in ["content-type", "accept", "user-agent", "cache-control"] {
+            assert!(!is_sensitive(h), "{h}");
+        }
+    }
+
+    #[test]
+    fn redaction_can_be_turned_off() {
+        let mut headers = BTreeMap::new();
+        headers.insert("Cookie".to_string(), "sid=1".to_string());
+        headers.insert("Accept".to_string(), "*/*".to_string());
+        assert_eq!(redact_headers(&headers, true)["Cookie"], REDACTED);
+        assert_eq!(redact_headers(&headers, true)["Accept"], "*/*");
+        assert_eq!(redact_headers(&headers, false)["Cookie"], "sid=1");
+    }
+
+    #[test]
+    fn unknown_resource_types_name_the_valid_ones() {
+        assert!(check_resource_types(&["Fetch".into(), "xhr".into()]).is_ok());
+        let err = check_resource_types(&["ajax".into()]).unwrap_err().message;
+        assert!(err.contains("\"ajax\"") && err.contains("fetch"), "{err}");
+    }
+}

@@ -1,0 +1,101 @@
+//! Pagination of long lists (console messages, network requests), in one place.
+
+/// Default number of entries on a page of a list.
+pub const DEFAULT_PAGE_SIZE: usize = 50;
+
+/// One page of a list, and the line that tells the agent where it is.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Page {
+    /// Index of the first entry shown.
+    pub start: usize,
+    /// One past the last entry shown.
+    pub end: usize,
+    /// "Showing 1-20 of 137 (Page 1 of 7). Next page: 1", plus a notice when the asked
+    /// page did not exist.
+    pub summary: String,
+}
+
+/// Chooses the slice of `total` entries to show. Pages are 0-based; a page that does not
+/// exist falls back to the first, with a notice.
+pub fn paginate(total: usize, page_size: Option<usize>, page_idx: Option<usize>) -> Page {
+    let size = page_size.unwrap_or(DEFAULT_PAGE_SIZE).max(1);
+    let pages = total.div_ceil(size).max(1);
+    let asked = page_idx.unwrap_or(0);
+    let (idx, notice) = if asked < pages {
+        (asked, String::new())
+    } else {
+        (
+            0,
+            format!(
+                " Page {asked} does not exist (there are {pages}); showing the first page instead."
+            ),
+        )
+    };
+    let start = (idx * size).min(total);
+    let end = (start + size).min(total);
+    let mut summary = if total == 0 {
+        "Showing 0 of 0.".to_string()
+    } else {
+        format!(
+            "Showing {}-{end} of {total} (Page {} of {pages}).",
+            start + 1,
+            idx + 1
+        )
+    };
+    if idx + 1 < pages {
+        summary.push_str(&format!(" Next page: {}", idx + 1));
+        summary.push('.');
+    }
+    if idx > 0 {
+        summary.push_str(&format!(" Previous page: {}.", idx - 1));
+    }
+    summary.push_str(&notice);
+    Page {
+        start,
+        end,
+        summary,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_page_says_where_it_is_and_what_comes_next() {
+        let page = paginate(137, Some(20), None);
+        assert_eq!((page.start, page.end), (0, 20));
+        assert_eq!(
+            page.summary,
+            "Showing 1-20 of 137 (Page 1 of 7). Next page: 1."
+        );
+    }
+
+    #[test]
+    fn last_page_is_partial() {
+        let page = paginate(137, Some(20), Some(6));
+        assert_eq!((page.start, page.end), (120, 137));
+        assert_eq!(
+            page.summary,
+            "Showing 121-137 of 137 (Page 7 of 7). Previous page: 5."
+        );
+    }
+
+    #[test]
+    fn an_out_of_range_page_falls_back_to_the_first_with_a_notice() {
+        let page = paginate(30, Some(20), Some(9));
+        assert_eq!((page.start, page.end), (0, 20));
+        assert!(
+            page.summary.contains("Page 9 does not exist (there are 2)"),
+            "{}",
+            page.summary
+        );
+    }
+
+    #[test]
+    fn empty_lists_and_zero_sizes_are_safe() {
+        assert_eq!(paginate(0, None, None).summary, "Showing 0 of 0.");
+        let page = paginate(3, Some(0), None);
+        assert_eq!((page.start, page.end), (0, 1));
+    }
+}

@@ -1,0 +1,117 @@
+//! Debugging: the console messages, exceptions and browser issues a page produced.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use tabwire_shared::{Command, Reply};
+
+use crate::mcp::console::{check_types, detail, listing};
+use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::response::{Response, Section};
+use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::ToolError;
+
+/// Arguments of `list_console_messages`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListConsoleParams {
+    /// Only these message types (log, info, warn, error, debug, exception, issue, ...).
+    #[serde(default)]
+    types: Vec<String>,
+    /// Messages per page (default 50).
+    page_size: Option<usize>,
+    /// Which page, from 0.
+    page_idx: Option<usize>,
+    /// Also show messages from the last 2 navigations before the current one.
+    #[serde(default)]
+    include_preserved_messages: bool,
+}
+
+/// `list_console_messages`
+pub struct ListConsoleMessages;
+
+impl Tool for ListConsoleMessages {
+    type Params = ListConsoleParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "list_console_messages",
+        description: "Lists the console messages, uncaught exceptions and browser-reported issues \
+            of the selected page since tabwire first attached to it, oldest first, with \
+            consecutive repeats folded. Paginated; get_console_message shows one in full.",
+        category: Category::Debugging,
+        read_only: true,
+        page_scoped: true,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: ListConsoleParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        check_types(&p.types)?;
+        let reply = ctx
+            .call(Command::ConsoleMessages {
+                tab_id: ctx.page()?,
+                include_preserved: p.include_preserved_messages,
+            })
+            .await?;
+        let Reply::Console { messages } = reply else {
+            return Err(unexpected(&reply));
+        };
+        let list = listing(&messages, &p.types, p.page_size, p.page_idx);
+        response.add_section(Section {
+            title: "Console messages",
+            lines: list.lines,
+            key: "consoleMessages",
+            data: list.data,
+        });
+        Ok(())
+    }
+}
+
+/// Arguments of `get_console_message`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct GetConsoleParams {
+    /// The message's msgid from list_console_messages.
+    msgid: u64,
+}
+
+/// `get_console_message`
+pub struct GetConsoleMessage;
+
+impl Tool for GetConsoleMessage {
+    type Params = GetConsoleParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "get_console_message",
+        description: "Shows one console message in full: its text, arguments and stack trace.",
+        category: Category::Debugging,
+        read_only: true,
+        page_scoped: true,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: GetConsoleParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let reply = ctx
+            .call(Command::ConsoleMessage {
+                tab_id: ctx.page()?,
+                id: p.msgid,
+            })
+            .await?;
+        let Reply::ConsoleMessage { message } = reply else {
+            return Err(unexpected(&reply));
+        };
+        response.add_section(Section {
+            title: "Console message",
+            lines: detail(&message),
+            key: "consoleMessage",
+            data: json!(message),
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,317 @@
+//! Emulation: devices, networks, CPU, preferences, location; and the page size.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+use tabwire_shared::{
+    Change, Command, EmulationChanges, Geolocation, NetworkConditions, Reply, Viewport,
+};
+
+use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::response::{describe_emulation, Response};
+use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::ToolError;
+
+/// Arguments of `emulate`. Each argument left out keeps its current setting.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EmulateParams {
+    /// Network throttling: "Offline", "Slow 3G", "Fast 3G", "Slow 4G", "Fast 4G", or
+    /// "No emulation" to stop.
+    network_conditions: Option<String>,
+    /// CPU slowdown factor from 1 to 20; 1 stops throttling.
+    cpu_throttling_rate: Option<f64>,
+    /// Viewport as "WIDTHxHEIGHTxDPR[,mobile][,touch][,landscape]", e.g.
+    /// "375x812x3,mobile,touch"; null to stop.
+    #[schemars(with = "Option<String>")]
+    viewport: Option<Value>,
+    /// User-Agent string; null or "" to stop.
+    #[schemars(with = "Option<String>")]
+    user_agent: Option<Value>,
+    /// prefers-color-scheme: "dark", "light", or "auto" to stop.
+    color_scheme: Option<String>,
+    /// Position as {"latitude": …, "longitude": …, "accuracy"?: metres}; null to stop.
+    #[schemars(with = "Option<GeolocationParam>")]
+    geolocation: Option<Value>,
+    /// Headers added to every request, as {"name": "value"}; null or {} to stop.
+    #[schemars(with = "Option<BTreeMap<String, String>>")]
+    extra_http_headers: Option<Value>,
+}
+
+/// A position, as agents give it.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GeolocationParam {
+    /// Degrees, -90 to 90.
+    latitude: f64,
+    /// Degrees, -180 to 180.
+    longitude: f64,
+    /// Accuracy in metres (default 100).
+    accuracy: Option<f64>,
+}
+
+/// `emulate`
+pub struct Emulate;
+
+impl Tool for Emulate {
+    type Params = EmulateParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "emulate",
+        description: "Emulates network conditions, CPU slowdown, a device viewport, a user agent, \
+            a color scheme, a geolocation or extra request headers on the selected page. \
+            Arguments left out keep their setting; each can be cleared. Every response shows \
+            what the page emulates until it is cleared.",
+        category: Category::Emulation,
+        read_only: false,
+        page_scoped: true,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: EmulateParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let changes = changes(p)?;
+        if changes == EmulationChanges::default() {
+            return Err(ToolError::new(
+                "Nothing to emulate: give at least one of networkConditions, cpuThrottlingRate, \
+                 viewport, userAgent, colorScheme, geolocation, extraHttpHeaders.",
+            ));
+        }
+        let tab_id = ctx.page()?;
+        let reply = ctx.call(Command::Emulate { tab_id, changes }).await?;
+        let Reply::Emulation { emulation } = reply else {
+            return Err(unexpected(&reply));
+        };
+        if emulation.is_empty() {
+            response.line(format!("Page {tab_id} emulates nothing now."));
+        } else {
+            response.line(format!(
+                "Page {tab_id} now emulates: {}.",
+                describe_emulation(&emulation).join("; ")
+            ));
+        }
+        ctx.session.set_emulation(tab_id, emulation);
+        Ok(())
+    }
+}
+
+/// Turns the agent's arguments into changes, checking each.
+fn changes(p: EmulateParams) -> Result<EmulationChanges, ToolError> {
+    let mut c = EmulationChanges::default();
+    if let Some(name) = p.network_conditions {
+        c.network = Some(if name == "No emulation" {
+            Change::Clear
+        } else {
+            Change::Set(NetworkConditions::preset(&name).ok_or_else(|| {
+                ToolError::new(format!(
+                    "Unknown networkConditions {name:?}. Use one of: {}, or \"No emulation\".",
+                    NetworkConditions::PRESETS.join(", ")
+                ))
+            })?)
+        });
+    }
+    if let Some(rate) = p.cpu_throttling_rate {
+        if !(1.0..=20.0).contains(&rate) {
+            return Err(ToolError::new(
+                "cpuThrottlingRate must be between 1 and 20 (1 stops throttling).",
+            ));
+        }
+        c.cpu_throttling_rate = Some(if rate == 1.0 {
+            Change::Clear
+        } else {
+            Change::Set(rate)
+        });
+    }
+    if let Some(value) = p.viewport {
+        c.viewport = Some(match value {
+            Value::Null => Change::Clear,
+            Value::String(text) => Change::Set(parse_viewport(&text)?),
+            other => {
+                return Err(ToolError::new(format!(
+                "viewport must be a string like \"375x812x3,mobile,touch\" or null, not {other}."
+            )))
+            }
+        });
+    }
+    if let Some(value) = p.user_agent {
+        c.user_agent = Some(match value {
+            Value::Null => Change::Clear,
+            Value::String(text) if text.is_empty() => Change::Clear,
+            Value::String(text) => Change::Set(text),
+            other => {
+                return Err(ToolError::new(format!(
+                    "userAgent must be a string or null, not {other}."
+                )))
+            }
+        });
+    }
+    if let Some(scheme) = p.color_scheme {
+        c.color_scheme = Some(match scheme.as_str() {
+            "auto" => Change::Clear,
+            "dark" | "light" => Change::Set(scheme),
+            other => {
+                return Err(ToolError::new(format!(
+                    "Unknown colorScheme {other:?}: use dark, light or auto."
+                )))
+            }
+        });
+    }
+    if let Some(value) = p.geolocation {
+        c.geolocation = Some(match value {
+            Value::Null => Change::Clear,
+            other => {
+                let g: GeolocationParam = serde_json::from_value(other).map_err(|e| {
+                    ToolError::new(format!(
+                        "geolocation must be {{\"latitude\": …, \"longitude\": …}} or null: {e}"
+                    ))
+                })?;
+                if !(-90.0..=90.0).contains(&g.latitude) || !(-180.0..=180.0).contains(&g.longitude)
+                {
+                    return Err(ToolError::new(
+                        "latitude must be within -90..90 and longitude within -180..180.",
+                    ));
+                }
+                Change::Set(Geolocation {
+                    latitude: g.latitude,
+                    longitude: g.longitude,
+                    accuracy: g.accuracy.unwrap_or(100.0),
+                })
+            }
+        });
+    }
+    if let Some(value) = p.extra_http_headers {
+        c.extra_http_headers = Some(match value {
+            Value::Null => Change::Clear,
+            other => {
+                let headers: BTreeMap<String, String> = serde_json::from_value(other).map_err(|e| {
+                    ToolError::new(format!("extraHttpHeaders must be an object of strings, like {{\"X-Test\": \"1\"}}: {e}"))
+                })?;
+                if headers.is_empty() {
+                    Change::Clear
+                } else {
+                    Change::Set(headers)
+                }
+            }
+        });
+    }
+    Ok(c)
+}
+
+/// Parses "WIDTHxHEIGHT[xDPR][,mobile][,touch][,landscape]".
+pub fn parse_viewport(text: &str) -> Result<Viewport, ToolError> {
+    let bad = || {
+        ToolError::new(format!(
+            "Cannot read viewport {text:?}: use WIDTHxHEIGHTxDPR with optional ,mobile ,touch ,landscape, e.g. \"375x812x3,mobile,touch\"."
+        ))
+    };
+    let mut parts = text.split(',').map(str::trim);
+    let size = parts.next().ok_or_else(bad)?;
+    let numbers: Vec<&str> = size.split('x').collect();
+    if !(2..=3).contains(&numbers.len()) {
+        return Err(bad());
+    }
+    let width: u32 = numbers[0].parse().map_err(|_| bad())?;
+    let height: u32 = numbers[1].parse().map_err(|_| bad())?;
+    let dpr: f64 = match numbers.get(2) {
+        Some(d) => d.parse().map_err(|_| bad())?,
+        None => 1.0,
+    };
+    if !(1..=10_000).contains(&width)
+        || !(1..=10_000).contains(&height)
+        || !(0.1..=10.0).contains(&dpr)
+    {
+        return Err(bad());
+    }
+    let mut viewport = Viewport {
+        width,
+        height,
+        device_scale_factor: dpr,
+        mobile: false,
+        touch: false,
+        landscape: false,
+    };
+    for flag in parts {
+        match flag {
+            "mobile" => viewport.mobile = true,
+            "touch" => viewport.touch = true,
+            "landscape" => viewport.landscape = true,
+            _ => return Err(bad()),
+        }
+    }
+    Ok(viewport)
+}
+
+/// Arguments of `resize_page`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ResizePageParams {
+    /// The page's new width, in CSS pixels.
+    width: u32,
+    /// The page's new height, in CSS pixels.
+    height: u32,
+}
+
+/// `resize_page`
+pub struct ResizePage;
+
+impl Tool for ResizePage {
+    type Params = ResizePageParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "resize_page",
+        description: "Resizes the selected page's window so the page gets the given size.",
+        category: Category::Emulation,
+        read_only: false,
+        page_scoped: true,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: ResizePageParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        if !(100..=10_000).contains(&p.width) || !(100..=10_000).contains(&p.height) {
+            return Err(ToolError::new(
+                "width and height must be between 100 and 10000 pixels.",
+            ));
+        }
+        ctx.call(Command::ResizePage {
+            tab_id: ctx.page()?,
+            width: p.width,
+            height: p.height,
+        })
+        .await?;
+        response.line(format!("Resized the page to {}x{}.", p.width, p.height));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn viewports_parse_with_traits() {
+        let v = parse_viewport("375x812x3,mobile,touch").unwrap();
+        assert_eq!(
+            (
+                v.width,
+                v.height,
+                v.device_scale_factor,
+                v.mobile,
+                v.touch,
+                v.landscape
+            ),
+            (375, 812, 3.0, true, true, false)
+        );
+        assert_eq!(parse_viewport("800x600").unwrap().device_scale_factor, 1.0);
+        for bad in ["", "800", "0x600", "800x600x0", "800x600,tablet", "axb"] {
+            assert!(parse_viewport(bad).is_err(), "{bad}");
+        }
+    }
+}

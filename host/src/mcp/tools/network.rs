@@ -1,0 +1,220 @@
+//! Network: the requests a page made, and one request in full.
+
+use std::path::PathBuf;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tabwire_shared::{Command, NetworkRequest, Reply};
+
+use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::network::{check_resource_types, listing, redact_headers, show_body, ShownBody};
+use crate::mcp::response::{Response, Section};
+use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::ToolError;
+
+/// Arguments of `list_network_requests`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListNetworkParams {
+    /// Only these resource types (document, stylesheet, image, script, xhr, fetch, ...).
+    #[serde(default)]
+    resource_types: Vec<String>,
+    /// Requests per page (default 50).
+    page_size: Option<usize>,
+    /// Which page, from 0.
+    page_idx: Option<usize>,
+    /// Also show requests from the last 2 navigations before the current one.
+    #[serde(default)]
+    include_preserved_requests: bool,
+}
+
+/// `list_network_requests`
+pub struct ListNetworkRequests;
+
+impl Tool for ListNetworkRequests {
+    type Params = ListNetworkParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "list_network_requests",
+        description: "Lists the network requests of the selected page since tabwire first \
+            attached to it, oldest first, with status and resource type. Paginated; \
+            get_network_request shows one in full.",
+        category: Category::Network,
+        read_only: true,
+        page_scoped: true,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: ListNetworkParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        check_resource_types(&p.resource_types)?;
+        let reply = ctx
+            .call(Command::NetworkRequests {
+                tab_id: ctx.page()?,
+                include_preserved: p.include_preserved_requests,
+            })
+            .await?;
+        let Reply::Network { requests } = reply else {
+            return Err(unexpected(&reply));
+        };
+        let (lines, data) = listing(&requests, &p.resource_types, p.page_size, p.page_idx);
+        response.add_section(Section {
+            title: "Network requests",
+            lines,
+            key: "networkRequests",
+            data,
+        });
+        Ok(())
+    }
+}
+
+/// Arguments of `get_network_request`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GetNetworkParams {
+    /// The request's reqid from list_network_requests.
+    reqid: u64,
+    /// Save the request body to this file instead of showing it.
+    request_file_path: Option<PathBuf>,
+    /// Save the response body to this file instead of showing it.
+    response_file_path: Option<PathBuf>,
+}
+
+/// `get_network_request`
+pub struct GetNetworkRequest;
+
+impl Tool for GetNetworkRequest {
+    type Params = GetNetworkParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "get_network_request",
+        description: "Shows one network request in full: method, URL, status, timing, headers \
+            (credentials redacted unless tabwire runs with --redactNetworkHeaders=false) and the \
+            request and response bodies (large or binary bodies are saved to files).",
+        category: Category::Network,
+        read_only: true,
+        page_scoped: true,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: GetNetworkParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let reply = ctx
+            .call(Command::NetworkRequest {
+                tab_id: ctx.page()?,
+                id: p.reqid,
+            })
+            .await?;
+        let Reply::Request { request } = reply else {
+            return Err(unexpected(&reply));
+        };
+        let redact = !ctx.settings.show_sensitive_headers;
+        let (lines, data) = describe(
+            &request,
+            redact,
+            p.request_file_path.as_deref(),
+            p.response_file_path.as_deref(),
+        )?;
+        response.add_section(Section {
+            title: "Network request",
+            lines,
+            key: "networkRequest",
+            data,
+        });
+        Ok(())
+    }
+}
+
+/// The lines and structured form of one request.
+fn describe(
+    r: &NetworkRequest,
+    redact: bool,
+    request_path: Option<&std::path::Path>,
+    response_path: Option<&std::path::Path>,
+) -> Result<(Vec<String>, Value), ToolError> {
+    let mut lines = vec![format!("reqid={} {} {}", r.id, r.method, r.url)];
+    let status = match (&r.failure, r.status) {
+        (Some(failure), _) => format!("failed: {failure}"),
+        (None, Some(status)) => format!("{status} {}", r.status_text.clone().unwrap_or_default())
+            .trim_end()
+            .to_string(),
+        (None, None) => "pending".to_string(),
+    };
+    lines.push(format!("Status: {status}"));
+    lines.push(format!("Resource type: {}", r.resource_type));
+    if let Some(mime) = &r.mime_type {
+        lines.push(format!("MIME type: {mime}"));
+    }
+    if let Some(ms) = r.duration_ms {
+        lines.push(format!("Duration: {ms:.1} ms"));
+    }
+    let request_headers = redact_headers(&r.request_headers, redact);
+    let response_headers = redact_headers(&r.response_headers, redact);
+    for (title, headers) in [
+        ("Request headers", &request_headers),
+        ("Response headers", &response_headers),
+    ] {
+        if !headers.is_empty() {
+            lines.push(format!("{title}:"));
+            for (name, value) in headers {
+                lines.push(format!("  {name}: {value}"));
+            }
+        }
+    }
+    let mut bodies = serde_json::Map::new();
+    for (what, body, path) in [
+        ("request", &r.request_body, request_path),
+        ("response", &r.response_body, response_path),
+    ] {
+        let Some(body) = body else {
+            if path.is_some() {
+                return Err(ToolError::new(format!(
+                    "Request {} has no {what} body to save (the browser no longer has it, or there was none).",
+                    r.id
+                )));
+            }
+            continue;
+        };
+        let label = if what == "request" {
+            "Request body"
+        } else {
+            "Response body"
+        };
+        let truncated = if body.truncated {
+            " (truncated by the browser at 10 MiB)"
+        } else {
+            ""
+        };
+        match show_body(body, what, path)? {
+            ShownBody::Inline(text) => {
+                lines.push(format!("{label}{truncated}:"));
+                lines.push(text.clone());
+                bodies.insert(format!("{what}Body"), json!(text));
+            }
+            ShownBody::File(path, bytes) => {
+                lines.push(format!(
+                    "{label}{truncated}: {bytes} bytes saved to {}",
+                    path.display()
+                ));
+                bodies.insert(format!("{what}BodyFile"), json!(path));
+            }
+        }
+    }
+    let mut data = json!({
+        "reqid": r.id, "method": r.method, "url": r.url, "status": r.status,
+        "statusText": r.status_text, "failure": r.failure, "resourceType": r.resource_type,
+        "mimeType": r.mime_type, "durationMs": r.duration_ms,
+        "requestHeaders": request_headers, "responseHeaders": response_headers,
+    });
+    if let Value::Object(map) = &mut data {
+        map.extend(bodies);
+    }
+    Ok((lines, data))
+}

@@ -1,0 +1,590 @@
+//! The DevTools surface, end to end: input, waiting, dialogs, screenshots, console,
+//! network and emulation.
+
+use base64::Engine;
+use serde_json::json;
+
+use crate::harness::{page, Agent};
+
+/// Width and height from a PNG's header.
+fn png_size(data: &[u8]) -> (u32, u32) {
+    assert_eq!(&data[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    let width = u32::from_be_bytes([data[16], data[17], data[18], data[19]]);
+    let height = u32::from_be_bytes([data[20], data[21], data[22], data[23]]);
+    (width, height)
+}
+
+fn decode(data: &str) -> Vec<u8> {
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .expect("base64 image")
+}
+
+#[tokio::test]
+async fn a_form_is_filled_and_submitted_and_the_click_waits_for_the_navigation() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("devtools/form.html")}))
+        .await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let name = snap.uid_of("textbox \"Name\"");
+    let notes = snap.uid_of("textbox \"Notes\"");
+    let size = snap.uid_of("combobox \"Size\"");
+    let gift = snap.uid_of("checkbox \"Gift wrap\"");
+    let courier = snap.uid_of("radio \"Courier\"");
+    let message = snap.uid_of("\"Message\"");
+    agent
+        .ok("fill", json!({"uid": name, "value": "Ada"}))
+        .await
+        .says("Filled the element");
+    agent
+        .ok(
+            "fill_form",
+            json!({"elements": [
+                {"uid": notes, "value": "ring twice\nthanks"},
+                {"uid": size, "value": "Large"},
+                {"uid": gift, "value": "true"},
+                {"uid": courier, "value": "true"},
+                {"uid": message, "value": "hello editor"},
+            ]}),
+        )
+        .await;
+    let state = agent
+        .ok("evaluate_script", json!({"function": "() => [document.querySelector('[name=name]').value, document.querySelector('[name=notes]').value, document.querySelector('[name=size]').value, document.querySelector('[name=gift]').checked, document.querySelector('[value=courier]').checked, document.getElementById('message').textContent]"}))
+        .await;
+    assert_eq!(
+        state.json["result"],
+        json!(["Ada", "ring twice\nthanks", "l", true, true, "hello editor"])
+    );
+    agent
+        .err("fill", json!({"uid": size, "value": "Huge"}))
+        .await
+        .says("Small");
+    agent
+        .err("fill", json!({"uid": gift, "value": "maybe"}))
+        .await
+        .says("true");
+
+    let order = snap.uid_of("button \"Order\"");
+    let clicked = agent
+        .ok("click", json!({"uid": order, "includeSnapshot": true}))
+        .await;
+    clicked
+        .says("navigated to")
+        .says("result.html")
+        .says("## Page snapshot")
+        .says("heading \"Thanks\"");
+    // The click returned only once the new page had loaded: its script has run.
+    let query = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => JSON.parse(document.getElementById('query').textContent)"}),
+        )
+        .await;
+    assert_eq!(query.json["result"]["name"], "Ada");
+    assert_eq!(query.json["result"]["size"], "l");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn clicks_wait_for_dom_changes_and_bad_uids_are_explained() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("devtools/form.html")}))
+        .await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let grow = snap.uid_of("button \"Grow\"");
+    agent
+        .ok("click", json!({"uid": grow, "includeSnapshot": true}))
+        .await
+        .says("Grown 0");
+    agent
+        .ok("click", json!({"uid": grow, "dblClick": true}))
+        .await
+        .says("Double-clicked");
+    let count = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.querySelectorAll('p').length"}),
+        )
+        .await;
+    assert_eq!(count.json["result"], 3);
+    agent
+        .err("click", json!({"uid": "99_99"}))
+        .await
+        .says("take_snapshot");
+    agent.err("click", json!({})).await.says("uid");
+    let link = snap.uid_of("link \"Go to result\"");
+    agent
+        .ok("click", json!({"uid": link}))
+        .await
+        .says("navigated to")
+        .says("via=link");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_dialog_opened_by_a_click_is_shown_and_handled() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("devtools/dialogs.html")}))
+        .await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let confirm = agent
+        .ok("click", json!({"uid": snap.uid_of("button \"Confirm\"")}))
+        .await;
+    confirm
+        .says("## Open dialog")
+        .says("confirm")
+        .says("Sure?")
+        .says("handle_dialog");
+    // Page tools that the dialog would block refuse, saying what to do.
+    agent
+        .err("evaluate_script", json!({"function": "() => 1"}))
+        .await
+        .says("handle_dialog");
+    agent
+        .ok("list_pages", json!({}))
+        .await
+        .says("## Open dialog");
+    agent
+        .ok("handle_dialog", json!({"action": "accept"}))
+        .await
+        .lacks("## Open dialog");
+    let out = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.getElementById('out').textContent"}),
+        )
+        .await;
+    assert_eq!(out.json["result"], "confirm:true");
+
+    agent
+        .ok("click", json!({"uid": snap.uid_of("button \"Prompt\"")}))
+        .await
+        .says("Your name?");
+    agent
+        .ok(
+            "handle_dialog",
+            json!({"action": "accept", "promptText": "Grace"}),
+        )
+        .await;
+    let out = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.getElementById('out').textContent"}),
+        )
+        .await;
+    assert_eq!(out.json["result"], "prompt:Grace");
+
+    agent
+        .ok("click", json!({"uid": snap.uid_of("button \"Confirm\"")}))
+        .await;
+    agent
+        .ok("handle_dialog", json!({"action": "dismiss"}))
+        .await;
+    let out = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.getElementById('out').textContent"}),
+        )
+        .await;
+    assert_eq!(out.json["result"], "confirm:false");
+    agent
+        .err("handle_dialog", json!({"action": "accept"}))
+        .await
+        .says("No dialog");
+    agent
+        .err("handle_dialog", json!({"action": "maybe"}))
+        .await
+        .says("Invalid arguments");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn keys_typing_hover_drag_upload_and_wait_for() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("devtools/widgets.html")}))
+        .await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+
+    agent
+        .ok(
+            "click",
+            json!({"uid": snap.uid_of("textbox \"Key catcher\"")}),
+        )
+        .await;
+    agent
+        .ok("type_text", json!({"text": "hi", "submitKey": "Enter"}))
+        .await;
+    agent
+        .ok("press_key", json!({"key": "Control+Shift+R"}))
+        .await;
+    let typed = agent
+        .ok("evaluate_script", json!({"function": "() => [document.getElementById('keys').value, [...document.querySelectorAll('#log li')].map(li => li.textContent)]"}))
+        .await;
+    assert_eq!(typed.json["result"][0], "hi");
+    let log = typed.json["result"][1].to_string();
+    assert!(
+        log.contains("Enter") && log.contains("Control+Shift+R"),
+        "{log}"
+    );
+    agent
+        .err("press_key", json!({"key": "Ctrl+Q"}))
+        .await
+        .says("Enter");
+    agent
+        .err("press_key", json!({"key": "NotAKey"}))
+        .await
+        .says("NotAKey");
+
+    agent
+        .ok("hover", json!({"uid": snap.uid_of("\"Hover target\"")}))
+        .await;
+    let hovered = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.getElementById('hovered').textContent"}),
+        )
+        .await;
+    assert_eq!(hovered.json["result"], "hovered!");
+
+    agent
+        .ok(
+            "drag",
+            json!({"from_uid": snap.uid_of("\"Card\""), "to_uid": snap.uid_of("\"Drop zone\"")}),
+        )
+        .await;
+    let zone = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.getElementById('zone').textContent"}),
+        )
+        .await;
+    assert_eq!(zone.json["result"], "dropped card");
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "12345").unwrap();
+    let attachment = snap.uid_of("\"Attachment\"");
+    agent
+        .ok(
+            "upload_file",
+            json!({"uid": attachment, "filePaths": [file]}),
+        )
+        .await;
+    let files = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.getElementById('files').textContent"}),
+        )
+        .await;
+    assert_eq!(files.json["result"], "notes.txt:5");
+    agent
+        .err(
+            "upload_file",
+            json!({"uid": attachment, "filePaths": [dir.path().join("missing.txt")]}),
+        )
+        .await
+        .says("missing.txt")
+        .says("existing file");
+
+    agent
+        .ok("click", json!({"uid": snap.uid_of("button \"Later\"")}))
+        .await;
+    agent
+        .ok(
+            "wait_for",
+            json!({"text": ["Never shown", "Ready now"], "timeout": 10000}),
+        )
+        .await
+        .says("Ready now");
+    agent
+        .err(
+            "wait_for",
+            json!({"text": "Not on this page", "timeout": 300}),
+        )
+        .await
+        .says("Not on this page");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn screenshots_are_images_of_the_right_size() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("devtools/widgets.html")}))
+        .await;
+    agent
+        .ok("resize_page", json!({"width": 800, "height": 600}))
+        .await;
+    let shot = agent.ok("take_screenshot", json!({})).await;
+    let (data, mime) = shot.images.first().expect("an inline image").clone();
+    assert_eq!(mime, "image/png");
+    assert_eq!(png_size(&decode(&data)), (800, 600));
+
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let element = agent
+        .ok(
+            "take_screenshot",
+            json!({"uid": snap.uid_of("\"Blue box\"")}),
+        )
+        .await;
+    let (data, _) = element.images.first().expect("an element image").clone();
+    assert_eq!(png_size(&decode(&data)), (200, 100));
+
+    let full = agent
+        .ok(
+            "take_screenshot",
+            json!({"fullPage": true, "format": "jpeg", "quality": 50}),
+        )
+        .await;
+    assert_eq!(
+        full.images.first().map(|i| i.1.as_str()),
+        Some("image/jpeg")
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shot.webp");
+    let saved = agent
+        .ok(
+            "take_screenshot",
+            json!({"format": "webp", "filePath": path}),
+        )
+        .await;
+    assert!(saved.images.is_empty());
+    saved.says("saved to");
+    assert!(std::fs::metadata(&path).unwrap().len() > 100);
+    agent
+        .err("take_screenshot", json!({"quality": 50}))
+        .await
+        .says("jpeg and webp");
+    agent
+        .err("take_screenshot", json!({"format": "gif"}))
+        .await
+        .says("Invalid arguments");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn console_messages_are_paginated_folded_and_detailed() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("devtools/console.html")}))
+        .await;
+    agent.ok("wait_for", json!({"text": "console"})).await;
+    // The uncaught exception comes from a timer; wait for it to be collected.
+    let mut list = agent
+        .ok("list_console_messages", json!({"types": ["exception"]}))
+        .await;
+    for _ in 0..50 {
+        if list.text.contains("uncaught on purpose") {
+            break;
+        }
+        agent
+            .ok(
+                "evaluate_script",
+                json!({"function": "() => new Promise(r => setTimeout(r, 20))"}),
+            )
+            .await;
+        list = agent
+            .ok("list_console_messages", json!({"types": ["exception"]}))
+            .await;
+    }
+    list.says("uncaught on purpose");
+
+    let first = agent
+        .ok("list_console_messages", json!({"pageSize": 20}))
+        .await;
+    first
+        .says("Showing 1-20 of 402 (Page 1 of 21). Next page: 1.")
+        .says("[log] batch 0 (×5,");
+    let last = agent
+        .ok(
+            "list_console_messages",
+            json!({"pageSize": 20, "pageIdx": 20}),
+        )
+        .await;
+    last.says("Showing 401-402 of 402").says("something broke");
+    agent
+        .ok(
+            "list_console_messages",
+            json!({"pageSize": 20, "pageIdx": 99}),
+        )
+        .await
+        .says("Page 99 does not exist");
+    agent
+        .err("list_console_messages", json!({"types": ["eror"]}))
+        .await
+        .says("Valid types");
+
+    let errors = agent
+        .ok("list_console_messages", json!({"types": ["error"]}))
+        .await;
+    let msgid = errors.json["consoleMessages"]["messages"][0]["msgid"]
+        .as_u64()
+        .expect("an error message");
+    let detail = agent
+        .ok("get_console_message", json!({"msgid": msgid}))
+        .await;
+    detail
+        .says("something broke")
+        .says("Stack trace (1-based line:column)")
+        .says("explode")
+        .says("console.html:9:");
+    agent
+        .err("get_console_message", json!({"msgid": 999999}))
+        .await
+        .says("list_console_messages");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_fetch_is_listed_with_its_bodies_and_credentials_are_redacted() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("devtools/network.html")}))
+        .await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    agent
+        .ok("click", json!({"uid": snap.uid_of("button \"Send\"")}))
+        .await;
+    agent.ok("wait_for", json!({"text": "got 2"})).await;
+    let list = agent
+        .ok("list_network_requests", json!({"resourceTypes": ["fetch"]}))
+        .await;
+    list.says("POST").says("data.json").says("[200]");
+    let reqid = list.json["networkRequests"]["requests"][0]["reqid"]
+        .as_u64()
+        .expect("the fetch");
+    let all = agent.ok("list_network_requests", json!({})).await;
+    all.says("network.html").says("(Document)");
+    agent
+        .err("list_network_requests", json!({"resourceTypes": ["ajax"]}))
+        .await
+        .says("Valid types");
+
+    let detail = agent
+        .ok("get_network_request", json!({"reqid": reqid}))
+        .await;
+    detail
+        .says("Status: 200")
+        .says("{\"query\":\"tea\",\"count\":2}")
+        .says("green tea");
+    detail
+        .lacks("s3cret")
+        .lacks("abc123")
+        .lacks("server-secret")
+        .says("[redacted]");
+    assert_eq!(
+        detail.json["networkRequest"]["requestHeaders"]["Authorization"],
+        "[redacted]"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("body.json");
+    agent
+        .ok(
+            "get_network_request",
+            json!({"reqid": reqid, "responseFilePath": path}),
+        )
+        .await
+        .says("saved to");
+    let body: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(body["total"], 2);
+    agent
+        .err("get_network_request", json!({"reqid": 424242}))
+        .await
+        .says("list_network_requests");
+    agent.quit().await;
+
+    let open = Agent::launch(&["--redactNetworkHeaders=false"]).await;
+    open.ok("new_page", json!({"url": page("devtools/network.html")}))
+        .await;
+    let snap = open.ok("take_snapshot", json!({})).await;
+    open.ok("click", json!({"uid": snap.uid_of("button \"Send\"")}))
+        .await;
+    open.ok("wait_for", json!({"text": "got 2"})).await;
+    let list = open
+        .ok("list_network_requests", json!({"resourceTypes": ["fetch"]}))
+        .await;
+    let reqid = list.json["networkRequests"]["requests"][0]["reqid"]
+        .as_u64()
+        .unwrap();
+    open.ok("get_network_request", json!({"reqid": reqid}))
+        .await
+        .says("Bearer s3cret");
+    open.quit().await;
+}
+
+#[tokio::test]
+async fn emulation_applies_and_is_stated_until_cleared() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("devtools/widgets.html")}))
+        .await;
+    let emulated = agent
+        .ok("emulate", json!({"viewport": "375x812x3,mobile,touch", "colorScheme": "dark", "userAgent": "TabwireTest/1.0", "cpuThrottlingRate": 4, "extraHttpHeaders": {"X-Test": "1"}}))
+        .await;
+    emulated
+        .says("## Emulation")
+        .says("viewport 375x812x3,mobile,touch")
+        .says("color scheme dark");
+    let seen = agent
+        .ok("evaluate_script", json!({"function": "() => [innerWidth, devicePixelRatio, matchMedia('(prefers-color-scheme: dark)').matches, navigator.userAgent, 'ontouchstart' in window]"}))
+        .await;
+    assert_eq!(
+        seen.json["result"],
+        json!([375, 3, true, "TabwireTest/1.0", true])
+    );
+    seen.says("## Emulation");
+    agent
+        .ok("emulate", json!({"networkConditions": "Offline"}))
+        .await
+        .says("network Offline");
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => fetch('data.json').then(() => 'online')"}),
+        )
+        .await
+        .says("Failed to fetch");
+    agent
+        .ok("emulate", json!({"networkConditions": "No emulation", "viewport": null, "colorScheme": "auto", "userAgent": null, "cpuThrottlingRate": 1, "extraHttpHeaders": null}))
+        .await
+        .says("emulates nothing");
+    agent
+        .ok("list_pages", json!({}))
+        .await
+        .lacks("## Emulation");
+    agent
+        .err("emulate", json!({"networkConditions": "5G"}))
+        .await
+        .says("Slow 3G");
+    agent
+        .err("emulate", json!({"viewport": "wide"}))
+        .await
+        .says("WIDTHxHEIGHT");
+    agent
+        .err("emulate", json!({"colorScheme": "purple"}))
+        .await
+        .says("dark, light or auto");
+    agent
+        .err("emulate", json!({}))
+        .await
+        .says("Nothing to emulate");
+
+    agent
+        .ok("resize_page", json!({"width": 640, "height": 480}))
+        .await;
+    let size = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => [innerWidth, innerHeight]"}),
+        )
+        .await;
+    assert_eq!(size.json["result"], json!([640, 480]));
+    agent.quit().await;
+}
