@@ -6,10 +6,18 @@
 //! are declared — serde skips the rest — so Chrome adding fields never breaks us.
 //!
 //! The page and runtime commands live here; [`dom`] and [`accessibility`] hold the
-//! element and accessibility-tree commands used by snapshots and third-party tools.
+//! element and accessibility-tree commands used by snapshots and third-party tools;
+//! [`input`] the input events and element geometry; [`capture`] screenshots and
+//! dialogs; [`emulation`] the emulated settings; [`network`] and [`console`] what the
+//! collectors enable and read.
 
 pub mod accessibility;
+pub mod capture;
+pub mod console;
 pub mod dom;
+pub mod emulation;
+pub mod input;
+pub mod network;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -411,6 +419,41 @@ pub enum PageEvent {
     },
     /// `Runtime.executionContextsCleared`: every context is gone (a new main document).
     ContextsCleared,
+    /// `Page.frameRequestedNavigation`: the page asked to navigate a frame (a link,
+    /// a form, `location = ...`), before the navigation starts.
+    FrameRequestedNavigation {
+        /// The frame.
+        frame_id: String,
+        /// `currentTab`, `newTab`, `newWindow` or `download`.
+        disposition: String,
+    },
+    /// `Page.frameStartedNavigating`: the browser started a navigation.
+    FrameStartedNavigating {
+        /// The frame.
+        frame_id: String,
+        /// It stays in the same document (fragment, History API).
+        same_document: bool,
+    },
+    /// `Page.frameStartedLoading`.
+    FrameStartedLoading {
+        /// The frame.
+        frame_id: String,
+    },
+    /// `Page.frameStoppedLoading`.
+    FrameStoppedLoading {
+        /// The frame.
+        frame_id: String,
+    },
+    /// `Page.fileChooserOpened` (while file choosers are intercepted).
+    FileChooserOpened {
+        /// The file input behind the chooser.
+        backend_node_id: Option<i64>,
+    },
+    /// `Input.dragIntercepted` (while drags are intercepted): a drag began.
+    DragIntercepted {
+        /// The drag data, for `Input.dispatchDragEvent`.
+        data: Value,
+    },
 }
 
 #[derive(Deserialize)]
@@ -452,6 +495,33 @@ struct ContextDestroyedParams {
 #[serde(rename_all = "camelCase")]
 struct FrameIdParams {
     frame_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestedNavigationParams {
+    frame_id: String,
+    #[serde(default)]
+    disposition: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StartedNavigatingParams {
+    frame_id: String,
+    #[serde(default)]
+    navigation_type: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FileChooserParams {
+    backend_node_id: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct DragParams {
+    data: Value,
 }
 
 #[derive(Deserialize)]
@@ -514,6 +584,45 @@ impl PageEvent {
                 })
             }
             "Runtime.executionContextsCleared" => Some(Self::ContextsCleared),
+            "Page.frameRequestedNavigation" => {
+                let p: RequestedNavigationParams = read(params)?;
+                Some(Self::FrameRequestedNavigation {
+                    frame_id: p.frame_id,
+                    disposition: p.disposition,
+                })
+            }
+            "Page.frameStartedNavigating" => {
+                let p: StartedNavigatingParams = read(params)?;
+                Some(Self::FrameStartedNavigating {
+                    frame_id: p.frame_id,
+                    same_document: matches!(
+                        p.navigation_type.as_str(),
+                        "sameDocument" | "historySameDocument"
+                    ),
+                })
+            }
+            "Page.frameStartedLoading" => {
+                let p: FrameIdParams = read(params)?;
+                Some(Self::FrameStartedLoading {
+                    frame_id: p.frame_id,
+                })
+            }
+            "Page.frameStoppedLoading" => {
+                let p: FrameIdParams = read(params)?;
+                Some(Self::FrameStoppedLoading {
+                    frame_id: p.frame_id,
+                })
+            }
+            "Page.fileChooserOpened" => {
+                let p: FileChooserParams = read(params)?;
+                Some(Self::FileChooserOpened {
+                    backend_node_id: p.backend_node_id,
+                })
+            }
+            "Input.dragIntercepted" => {
+                let p: DragParams = read(params)?;
+                Some(Self::DragIntercepted { data: p.data })
+            }
             _ => None,
         }
     }

@@ -199,6 +199,119 @@ pub enum EngineError {
     )]
     UnreadablePageData(String),
 
+    /// An element that has no box on screen (hidden, zero-sized, detached layout).
+    #[error(
+        "Element \"{0}\" is not visible; it may be hidden, have no size, or be covered by \
+         its container. Take a new snapshot (take_snapshot) and choose a visible element."
+    )]
+    NotVisible(String),
+
+    /// `fill` on an element that is not a form control.
+    #[error(
+        "Element \"{uid}\" is {what}, which cannot be filled. fill takes text inputs, \
+         textareas, selects, checkboxes, radio buttons and contenteditable elements; use \
+         click or type_text for others."
+    )]
+    NotFillable {
+        /// The element's uid.
+        uid: String,
+        /// What it is, e.g. `a <div>`.
+        what: String,
+    },
+
+    /// `fill` on a select with a value none of its options has.
+    #[error("The select \"{uid}\" has no option \"{value}\". Its options are: {options}.")]
+    NoSuchOption {
+        /// The select's uid.
+        uid: String,
+        /// The value asked for.
+        value: String,
+        /// Its options' texts, quoted and comma-separated.
+        options: String,
+    },
+
+    /// `fill` on a checkbox or radio with a value other than true/false.
+    #[error(
+        "Element \"{uid}\" is a {kind}: fill it with \"true\" (checked) or \"false\" \
+         (unchecked), not \"{value}\"."
+    )]
+    NotABoolean {
+        /// The element's uid.
+        uid: String,
+        /// `checkbox` or `radio`.
+        kind: String,
+        /// The value given.
+        value: String,
+    },
+
+    /// A key name [`tabwire_shared::keys::parse_combo`] refused.
+    #[error("{0}")]
+    InvalidKey(String),
+
+    /// `upload_file` on an element that neither is a file input nor opens a chooser.
+    #[error(
+        "Element \"{0}\" is not a file input and clicking it opened no file chooser. Pass \
+         the uid of an <input type=file>, or of the button that opens the file chooser."
+    )]
+    NoFileChooser(String),
+
+    /// `handle_dialog` with no dialog open.
+    #[error("No dialog is open on page {0}.")]
+    NoDialog(TabId),
+
+    /// `wait_for` did not see its text in time.
+    #[error("None of {texts} appeared in page {tab} within {timeout_ms} ms.")]
+    TextTimeout {
+        /// The tab.
+        tab: TabId,
+        /// The texts, quoted and joined.
+        texts: String,
+        /// The limit.
+        timeout_ms: u64,
+    },
+
+    /// An input action (or what it set off) did not finish in time.
+    #[error(
+        "The action on page {tab} did not finish within {timeout_ms} ms; the page may be \
+         busy. Take a snapshot to see its state, or retry with a longer timeout."
+    )]
+    ActionTimeout {
+        /// The tab.
+        tab: TabId,
+        /// The limit.
+        timeout_ms: u64,
+    },
+
+    /// A full-page screenshot of a page taller than the cap.
+    #[error(
+        "The page is {height} px tall; full-page screenshots are limited to {max} px. Take a \
+         screenshot of the viewport or of one element (uid) instead."
+    )]
+    PageTooTall {
+        /// The page's height, CSS pixels.
+        height: u64,
+        /// The cap.
+        max: u64,
+    },
+
+    /// An unknown console message id.
+    #[error("No console message with id {id} on page {tab}; call list_console_messages to see the messages.")]
+    NoConsoleMessage {
+        /// The id asked for.
+        id: u64,
+        /// The tab.
+        tab: TabId,
+    },
+
+    /// An unknown network request id.
+    #[error("No network request with id {id} on page {tab}; call list_network_requests to see the requests.")]
+    NoNetworkRequest {
+        /// The id asked for.
+        id: u64,
+        /// The tab.
+        tab: TabId,
+    },
+
     /// Chrome did not answer a plain browser call in time.
     #[error("Chrome did not answer within {timeout_ms} ms while trying to {action}.")]
     BrowserTimeout {
@@ -241,7 +354,19 @@ impl EngineError {
                 ErrorCode::Detached
             }
             LastTab(_) => ErrorCode::Refused,
-            InvalidUrl(_) | NoHistoryEntry { .. } | StaleUid(_) => ErrorCode::InvalidArgument,
+            InvalidUrl(_)
+            | NoHistoryEntry { .. }
+            | StaleUid(_)
+            | NotVisible(_)
+            | NotFillable { .. }
+            | NoSuchOption { .. }
+            | NotABoolean { .. }
+            | InvalidKey(_)
+            | NoFileChooser(_)
+            | NoDialog(_)
+            | PageTooTall { .. }
+            | NoConsoleMessage { .. }
+            | NoNetworkRequest { .. } => ErrorCode::InvalidArgument,
             LoadFailed { .. }
             | Threw(_)
             | SyntaxError(_)
@@ -254,7 +379,9 @@ impl EngineError {
             LoadTimeout { .. }
             | EvaluateTimeout(_)
             | BrowserTimeout { .. }
-            | ToolTimeout { .. } => ErrorCode::Timeout,
+            | ToolTimeout { .. }
+            | TextTimeout { .. }
+            | ActionTimeout { .. } => ErrorCode::Timeout,
             DialogOpen { .. } | DialogOpened { .. } => ErrorCode::Dialog,
             Navigated(_) => ErrorCode::Navigated,
             Cdp { .. } | UnexpectedAnswer { .. } | Browser(_) => ErrorCode::Internal,

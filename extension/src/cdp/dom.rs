@@ -43,6 +43,20 @@ pub struct DomNode {
     /// `div` (empty for non-elements).
     #[serde(default)]
     pub local_name: String,
+    /// The attributes, as name, value, name, value, ...
+    #[serde(default)]
+    pub attributes: Vec<String>,
+}
+
+impl DomNode {
+    /// The value of an attribute (names compared case-insensitively).
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .chunks(2)
+            .find(|pair| pair[0].eq_ignore_ascii_case(name))
+            .and_then(|pair| pair.get(1))
+            .map(String::as_str)
+    }
 }
 
 /// `DOM.resolveNode`: a JavaScript object for a node.

@@ -16,17 +16,24 @@
 //! Nothing here knows about the extension platform: see `crate::shell` for that.
 
 mod axtree;
+mod dialog;
 mod discovery;
 mod document;
 mod elements;
 mod evaluate;
 mod execute;
+mod forms;
+mod input;
+mod keyboard;
 mod navigate;
 mod page;
+mod screenshot;
 mod session;
+mod settle;
 mod snapshot;
 mod tabs;
 mod uids;
+mod wait_text;
 
 #[cfg(test)]
 mod fake;
@@ -297,6 +304,53 @@ impl<C: Chrome + 'static> Engine<C> {
                 };
                 let (result, elements) = self.execute_tool(tab_id, call).await?;
                 Ok(Reply::ToolResult { result, elements })
+            }
+            Command::Input {
+                tab_id,
+                action,
+                timeout_ms,
+            } => {
+                let navigated_to = self.input(tab_id, &action, timeout_ms).await?;
+                Ok(Reply::Acted { navigated_to })
+            }
+            Command::WaitForText {
+                tab_id,
+                texts,
+                timeout_ms,
+            } => {
+                let text = self.wait_for_text(tab_id, &texts, timeout_ms).await?;
+                Ok(Reply::Found { text })
+            }
+            Command::HandleDialog {
+                tab_id,
+                accept,
+                prompt_text,
+            } => {
+                self.bounded("answer the dialog", async {
+                    self.ensure_attached(tab_id).await?;
+                    self.handle_dialog(tab_id, accept, prompt_text).await
+                })
+                .await??;
+                Ok(Reply::Done)
+            }
+            Command::Screenshot {
+                tab_id,
+                format,
+                quality,
+                full_page,
+                uid,
+            } => {
+                let shot = screenshot::Shot {
+                    format,
+                    quality,
+                    full_page,
+                    uid: uid.as_deref(),
+                };
+                let data = self.screenshot(tab_id, shot).await?;
+                Ok(Reply::Image {
+                    data,
+                    mime_type: format.mime_type().to_owned(),
+                })
             }
             // Not carried out by this build yet.
             other => Err(EngineError::Browser(crate::chrome::ChromeError(format!(

@@ -9,6 +9,9 @@
 //! - [`EXECUTE`] runs a tool from the registry and makes its result JSON-safe
 //!   (`execute.js`, `serialize.js`).
 //! - [`SPLICE`] puts elements into an `evaluate_script` argument (`splice.js`).
+//! - [`WATCH`], [`SINCE`] and [`STOP`] watch the DOM settle after input (`watch.js`).
+//! - [`WAIT_TEXT`] waits for text to appear (`wait-text.js`).
+//! - [`CONTROL`] reads and sets form controls for `fill` (`control.js`).
 //!
 //! Every script catches what the page can throw at it and hands back plain data (JSON
 //! text, or arrays of our own making read by reference); the engine bounds every call
@@ -57,6 +60,35 @@ pub const SPLICE: &str = concat!(
     ";\nreturn splice(pristine(this), json, paths, elements);\n}"
 );
 
+/// A `Runtime.evaluate` expression: starts watching the DOM for changes and evaluates
+/// to the watcher (keep it by reference; see `watch.js`).
+pub const WATCH: &str = concat!(
+    "((g) => {\n'use strict';\nconst pristine = ",
+    include_str!("../page/pristine.js"),
+    ";\nconst watch = ",
+    include_str!("../page/watch.js"),
+    ";\nreturn watch(pristine(g), g);\n})(this)"
+);
+
+/// Called on a watcher: milliseconds since the DOM last changed, by value.
+pub const SINCE: &str = "function () { return this.since(); }";
+
+/// Called on a watcher: stops it.
+pub const STOP: &str = "function () { this.stop(); }";
+
+/// `async function (texts, budgetMs)`, called on the page's global object: resolves to
+/// the first of `texts` visible in the page, or `undefined` after `budgetMs`.
+pub const WAIT_TEXT: &str = concat!(
+    "async function (texts, budgetMs) {\n'use strict';\nconst pristine = ",
+    include_str!("../page/pristine.js"),
+    ";\nconst waitText = ",
+    include_str!("../page/wait-text.js"),
+    ";\nreturn await waitText(pristine(this), this, texts, budgetMs);\n}"
+);
+
+/// `function (op, value)`, called on a form control (see `control.js`).
+pub const CONTROL: &str = include_str!("../page/control.js");
+
 /// Longest string kept whole in a tool result (UTF-16 units: 1 MiB).
 pub const MAX_RESULT_STRING: u64 = 1 << 20;
 
@@ -97,6 +129,9 @@ mod tests {
             (EXECUTE, "tabwire:serialize"),
             (EXECUTE, "tabwire:execute"),
             (SPLICE, "tabwire:splice"),
+            (WATCH, "tabwire:watch"),
+            (WAIT_TEXT, "tabwire:wait-text"),
+            (CONTROL, "tabwire:control"),
         ] {
             assert!(script.contains(part), "{part}");
         }

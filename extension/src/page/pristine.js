@@ -13,7 +13,7 @@
   const KEY = '__tabwire';
   try {
     const found = Object.getOwnPropertyDescriptor(global, KEY);
-    if (found && found.value && found.value.tabwire === 1) return found.value;
+    if (found && found.value && found.value.tabwire === 2) return found.value;
   } catch (e) {
     // Fall through and capture what is there.
   }
@@ -32,7 +32,7 @@
   // An object literal: making it runs no page code.
   const T = {
     __proto__: null,
-    tabwire: 1,
+    tabwire: 2,
     apply: Reflect.apply,
     keys: get(() => O.keys),
     defineProperty: get(() => O.defineProperty),
@@ -81,6 +81,15 @@
     errorMessage: get(() => getter(ErrorEvent.prototype, 'message')),
     console: get(() => global.console),
     consoleError: get(() => global.console.error),
+    // Watching the DOM (watch.js, wait-text.js).
+    MutationObserver: get(() => global.MutationObserver),
+    observe: get(() => global.MutationObserver.prototype.observe),
+    disconnect: get(() => global.MutationObserver.prototype.disconnect),
+    performance: get(() => global.performance),
+    now: get(() => global.Performance.prototype.now),
+    body: get(() => getter(global.Document.prototype, 'body')),
+    innerText: get(() => getter(global.HTMLElement.prototype, 'innerText')),
+    title: get(() => getter(global.Document.prototype, 'title')),
   };
   get(() => O.freeze(T));
   try {

@@ -1,0 +1,260 @@
+//! Form controls and files: `fill` and `upload_file`.
+//!
+//! `fill` first asks the page what the element is ([`page::CONTROL`]), then acts as a
+//! user would: text fields and contenteditable elements are focused, their content
+//! selected and typed over with `Input.insertText` (an empty value deletes it); a
+//! `<select>` gets the option whose trimmed text (else value) matches, with `input`
+//! and `change` events; a checkbox or radio is clicked if its state differs from
+//! `"true"`/`"false"`; date, time, color and range inputs, which take no typing, get
+//! their value through the native setter, with the same events.
+//!
+//! `upload_file` sets a file input's files directly (`DOM.setFileInputFiles`); for any
+//! other element it intercepts file choosers, clicks the element and sets the files
+//! of the chooser that opens.
+
+use serde::Deserialize;
+use serde_json::Value;
+use tabwire_shared::keys::parse_combo;
+use tabwire_shared::TabId;
+
+use super::input::element_error;
+use super::{page, Engine};
+use crate::cdp::dom::{DomDescribeNode, DomResolveNode};
+use crate::cdp::input::{DomFocus, DomSetFileInputFiles, PageSetInterceptFileChooserDialog};
+use crate::cdp::{CallArgument, PageEvent, RuntimeCallFunctionOn};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::Subscription;
+
+/// How long a click may take to open a file chooser.
+const FILE_CHOOSER_MS: u64 = 1_000;
+
+/// What `control.js` says an element is.
+#[derive(Debug, Default, Deserialize)]
+struct Control {
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    tag: String,
+    #[serde(default)]
+    checked: bool,
+}
+
+/// What `control.js` answers to `choose`.
+#[derive(Debug, Default, Deserialize)]
+struct Choice {
+    #[serde(default)]
+    chosen: bool,
+    #[serde(default)]
+    options: Vec<String>,
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Fills a form control with `value`.
+    pub(super) async fn fill(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        uid: &str,
+        value: &str,
+        group: &str,
+    ) -> Result<(), EngineError> {
+        let node = self.node_for_uid(tab, uid)?;
+        let resolve = DomResolveNode {
+            backend_node_id: node,
+            object_group: group.to_owned(),
+            execution_context_id: None,
+        };
+        let object = self
+            .send_watched(tab, watch, &resolve)
+            .await
+            .map_err(|_| EngineError::StaleUid(uid.to_owned()))?
+            .object
+            .object_id
+            .ok_or_else(|| EngineError::StaleUid(uid.to_owned()))?;
+        let control: Control = self
+            .control(tab, watch, &object, "describe", "")
+            .await
+            .and_then(read)?;
+        match control.kind.as_str() {
+            "text" | "contenteditable" => {
+                let focus = DomFocus {
+                    backend_node_id: node,
+                };
+                self.send_watched(tab, watch, &focus)
+                    .await
+                    .map_err(|e| element_error(e, uid))?;
+                self.control(tab, watch, &object, "selectAll", "").await?;
+                if value.is_empty() {
+                    let delete = parse_combo("Delete").map_err(EngineError::InvalidKey)?;
+                    self.press_combo(tab, watch, &delete).await
+                } else {
+                    self.insert_text(tab, watch, value).await
+                }
+            }
+            "value" => {
+                self.control(tab, watch, &object, "set", value).await?;
+                Ok(())
+            }
+            "select" => {
+                let choice: Choice = self
+                    .control(tab, watch, &object, "choose", value)
+                    .await
+                    .and_then(read)?;
+                if choice.chosen {
+                    return Ok(());
+                }
+                let options: Vec<String> = choice
+                    .options
+                    .iter()
+                    .take(50)
+                    .map(|o| format!("\"{o}\""))
+                    .collect();
+                let mut options = options.join(", ");
+                if choice.options.len() > 50 {
+                    options.push_str(", ...");
+                }
+                if choice.options.is_empty() {
+                    options = "none".to_owned();
+                }
+                Err(EngineError::NoSuchOption {
+                    uid: uid.to_owned(),
+                    value: value.to_owned(),
+                    options,
+                })
+            }
+            kind @ ("checkbox" | "radio") => {
+                let wanted = match value {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(EngineError::NotABoolean {
+                            uid: uid.to_owned(),
+                            kind: kind.to_owned(),
+                            value: value.to_owned(),
+                        })
+                    }
+                };
+                if wanted == control.checked {
+                    return Ok(());
+                }
+                let rect = self.element_box(tab, watch, node, uid, true).await?;
+                self.click(tab, watch, rect.center(), false).await
+            }
+            "file" => Err(EngineError::NotFillable {
+                uid: uid.to_owned(),
+                what: "a file input (use upload_file)".to_owned(),
+            }),
+            _ => Err(EngineError::NotFillable {
+                uid: uid.to_owned(),
+                what: if control.tag.is_empty() {
+                    "not an element".to_owned()
+                } else {
+                    format!("a <{}>", control.tag)
+                },
+            }),
+        }
+    }
+
+    /// Runs one operation of `control.js` on an element; its JSON answer.
+    async fn control(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        object: &str,
+        op: &str,
+        value: &str,
+    ) -> Result<Value, EngineError> {
+        let call = RuntimeCallFunctionOn {
+            function_declaration: page::CONTROL.to_owned(),
+            object_id: object.to_owned(),
+            arguments: vec![
+                CallArgument::value(Value::from(op)),
+                CallArgument::value(Value::from(value)),
+            ],
+            object_group: String::new(),
+            return_by_value: true,
+            await_promise: false,
+            user_gesture: true,
+        };
+        let answer = self.send_watched(tab, watch, &call).await?;
+        if let Some(details) = answer.exception_details {
+            return Err(EngineError::UnreadablePageData(format!(
+                "the form control could not be read or set: {}",
+                details.describe()
+            )));
+        }
+        Ok(answer.result.value.unwrap_or_default())
+    }
+
+    /// Sets the files of a file input, or of the chooser an element opens.
+    pub(super) async fn upload(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        uid: &str,
+        paths: &[String],
+    ) -> Result<(), EngineError> {
+        let node = self.node_for_uid(tab, uid)?;
+        let describe = DomDescribeNode {
+            backend_node_id: Some(node),
+            object_id: None,
+        };
+        let described = self
+            .send_watched(tab, watch, &describe)
+            .await
+            .map_err(|e| element_error(e, uid))?
+            .node;
+        let is_file_input = described.local_name == "input"
+            && described
+                .attribute("type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("file"));
+        let input = if is_file_input {
+            node
+        } else {
+            self.send_watched(
+                tab,
+                watch,
+                &PageSetInterceptFileChooserDialog { enabled: true },
+            )
+            .await?;
+            let opened = self.open_chooser(tab, watch, node, uid).await;
+            // Best effort: interception left on only hides the next chooser too.
+            let _ = self
+                .send(tab, &PageSetInterceptFileChooserDialog { enabled: false })
+                .await;
+            opened?.ok_or_else(|| EngineError::NoFileChooser(uid.to_owned()))?
+        };
+        let set = DomSetFileInputFiles {
+            files: paths.to_vec(),
+            backend_node_id: input,
+        };
+        self.send_watched(tab, watch, &set).await?;
+        Ok(())
+    }
+
+    /// Clicks an element and waits for the file chooser it opens; its input.
+    async fn open_chooser(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        node: i64,
+        uid: &str,
+    ) -> Result<Option<i64>, EngineError> {
+        let rect = self.element_box(tab, watch, node, uid, true).await?;
+        self.click(tab, watch, rect.center(), false).await?;
+        let opened = self
+            .wait_event(tab, watch, FILE_CHOOSER_MS, |event| match event {
+                PageEvent::FileChooserOpened { backend_node_id } => Some(*backend_node_id),
+                _ => None,
+            })
+            .await?;
+        Ok(opened.flatten())
+    }
+}
+
+fn read<T: for<'de> Deserialize<'de>>(value: Value) -> Result<T, EngineError> {
+    serde_json::from_value(value).map_err(|e| {
+        EngineError::UnreadablePageData(format!("unexpected answer about a form control: {e}"))
+    })
+}

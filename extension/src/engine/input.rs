@@ -1,0 +1,361 @@
+//! `Input`: click, hover, fill, type, press keys, drag and upload as a user would,
+//! then wait for what the action set off.
+//!
+//! Every action is real input (`Input.dispatchMouseEvent`, `Input.dispatchKeyEvent`,
+//! `Input.insertText`), aimed at the middle of the element's visible box after
+//! scrolling it into view, so the page sees the same events a person would cause.
+//! Before dispatching anything the engine subscribes to the tab's events and starts a
+//! page-side DOM watcher; afterwards [`settle`](super::settle) waits for a navigation
+//! the action started, or for the DOM to go quiet. A dialog the action opens ends the
+//! command successfully: the host shows it from the `DialogOpened` event, which is
+//! posted before the reply.
+//!
+//! Keys are in [`keyboard`](super::keyboard), form controls and file inputs in
+//! [`forms`](super::forms).
+
+use std::cell::Cell;
+
+use tabwire_shared::keys::parse_combo;
+use tabwire_shared::{InputAction, TabId};
+
+use super::Engine;
+use crate::cdp::capture::PageGetLayoutMetrics;
+use crate::cdp::input::{
+    DomGetContentQuads, DomScrollIntoViewIfNeeded, InputDispatchDragEvent, InputDispatchMouseEvent,
+    InputSetInterceptDrags, Rect,
+};
+use crate::cdp::PageEvent;
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::{within, Subscription, TabSignal};
+
+/// How many intermediate mouse moves a drag makes.
+const DRAG_STEPS: u32 = 5;
+
+/// How long a drag waits for Chrome to report an HTML5 drag after the moves.
+const DRAG_START_MS: u64 = 50;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Carries out `action` on `tab` and waits for its effects; the URL the page
+    /// navigated to, if it did.
+    pub(super) async fn input(
+        &self,
+        tab: TabId,
+        action: &InputAction,
+        timeout_ms: u64,
+    ) -> Result<Option<String>, EngineError> {
+        check_keys(action)?;
+        let navigating = Cell::new(false);
+        let work = self.act(tab, action, &navigating);
+        match within(self.chrome.sleep(timeout_ms), work).await {
+            Some(Ok(url)) => Ok(url),
+            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
+            None if navigating.get() => Err(EngineError::LoadTimeout {
+                tab,
+                target: "the page the action opened".to_owned(),
+                timeout_ms,
+            }),
+            None => Err(EngineError::ActionTimeout { tab, timeout_ms }),
+        }
+    }
+
+    async fn act(
+        &self,
+        tab: TabId,
+        action: &InputAction,
+        navigating: &Cell<bool>,
+    ) -> Result<Option<String>, EngineError> {
+        self.ensure_attached(tab).await?;
+        if let Some(dialog) = self.open_dialog(tab) {
+            return Err(EngineError::DialogOpen { tab, dialog });
+        }
+        let mut watch = self.signals.subscribe(tab);
+        let tree = self.sync_document(tab, &mut watch).await?;
+        let main = tree.frame.id;
+        let group = self.next_object_group();
+        let watcher = self.start_watcher(tab, &mut watch, &group).await;
+        let outcome = match &watcher {
+            Ok(watcher) => {
+                let watcher = watcher.as_deref();
+                match self.perform(tab, &mut watch, action, &group).await {
+                    Ok(()) => {
+                        self.settle(tab, &mut watch, &main, watcher, navigating)
+                            .await
+                    }
+                    Err(error) => Err(error),
+                }
+            }
+            Err(_) => Ok(None),
+        };
+        let outcome = match watcher {
+            Ok(watcher) => {
+                self.stop_watcher(tab, watcher, group);
+                outcome
+            }
+            Err(error) => {
+                self.release_objects(tab, group);
+                Err(error)
+            }
+        };
+        match outcome {
+            // The action opened a dialog: done; the host shows it.
+            Err(EngineError::DialogOpened { .. }) => Ok(None),
+            other => other,
+        }
+    }
+
+    async fn perform(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        action: &InputAction,
+        group: &str,
+    ) -> Result<(), EngineError> {
+        match action {
+            InputAction::Click { uid, double } => {
+                let node = self.node_for_uid(tab, uid)?;
+                let point = self.element_box(tab, watch, node, uid, true).await?;
+                self.click(tab, watch, point.center(), *double).await
+            }
+            InputAction::ClickAt { x, y, double } => {
+                self.click(tab, watch, (*x, *y), *double).await
+            }
+            InputAction::Hover { uid } => {
+                let node = self.node_for_uid(tab, uid)?;
+                let point = self.element_box(tab, watch, node, uid, true).await?;
+                self.mouse(tab, watch, "mouseMoved", point.center(), 0, 0)
+                    .await
+            }
+            InputAction::Fill { uid, value } => self.fill(tab, watch, uid, value, group).await,
+            InputAction::TypeText { text, submit_key } => {
+                self.type_text(tab, watch, text).await?;
+                if let Some(key) = submit_key {
+                    let combo = parse_combo(key).map_err(EngineError::InvalidKey)?;
+                    self.press_combo(tab, watch, &combo).await?;
+                }
+                Ok(())
+            }
+            InputAction::PressKey { key } => {
+                let combo = parse_combo(key).map_err(EngineError::InvalidKey)?;
+                self.press_combo(tab, watch, &combo).await
+            }
+            InputAction::Drag { from_uid, to_uid } => self.drag(tab, watch, from_uid, to_uid).await,
+            InputAction::UploadFile { uid, paths } => self.upload(tab, watch, uid, paths).await,
+        }
+    }
+
+    /// The visible part of an element's box, in viewport coordinates, after scrolling
+    /// it into view if `scroll`.
+    pub(super) async fn element_box(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        node: i64,
+        uid: &str,
+        scroll: bool,
+    ) -> Result<Rect, EngineError> {
+        if scroll {
+            let into_view = DomScrollIntoViewIfNeeded {
+                backend_node_id: node,
+            };
+            self.send_watched(tab, watch, &into_view)
+                .await
+                .map_err(|e| element_error(e, uid))?;
+        }
+        let quads = DomGetContentQuads {
+            backend_node_id: node,
+        };
+        let measure = async {
+            let (quads, metrics) = futures::join!(
+                self.send(tab, &quads),
+                self.send(tab, &PageGetLayoutMetrics {})
+            );
+            Ok((quads.map_err(|e| element_error(e, uid))?, metrics?))
+        };
+        let (quads, metrics) = self.watched(tab, watch, measure).await?;
+        let viewport = Rect {
+            x: 0.0,
+            y: 0.0,
+            width: metrics.css_layout_viewport.client_width,
+            height: metrics.css_layout_viewport.client_height,
+        };
+        quads
+            .quads
+            .iter()
+            .filter_map(|quad| Rect::of_quad(quad))
+            .find_map(|rect| rect.intersect(&viewport))
+            .ok_or_else(|| EngineError::NotVisible(uid.to_owned()))
+    }
+
+    /// Moves the mouse to `point` and clicks (twice for a double-click, the second
+    /// with click count 2, so `dblclick` fires).
+    pub(super) async fn click(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        point: (f64, f64),
+        double: bool,
+    ) -> Result<(), EngineError> {
+        self.mouse(tab, watch, "mouseMoved", point, 0, 0).await?;
+        let clicks = if double { 2 } else { 1 };
+        for count in 1..=clicks {
+            self.mouse(tab, watch, "mousePressed", point, 1, count)
+                .await?;
+            self.mouse(tab, watch, "mouseReleased", point, 0, count)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// One mouse event; `buttons` 1 means the left button is down (or being
+    /// pressed/released).
+    async fn mouse(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        kind: &'static str,
+        (x, y): (f64, f64),
+        buttons: u32,
+        click_count: u32,
+    ) -> Result<(), EngineError> {
+        let pressing = kind != "mouseMoved" || buttons != 0;
+        let event = InputDispatchMouseEvent {
+            kind,
+            x,
+            y,
+            button: if pressing { "left" } else { "none" },
+            buttons,
+            click_count,
+            modifiers: 0,
+        };
+        self.send_watched(tab, watch, &event).await?;
+        Ok(())
+    }
+
+    /// Drags one element onto another: press, move in steps, release. When the page
+    /// starts an HTML5 drag (`draggable`), Chrome reports it (drags are intercepted
+    /// for the duration) and the drop is played with `Input.dispatchDragEvent`.
+    async fn drag(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        from_uid: &str,
+        to_uid: &str,
+    ) -> Result<(), EngineError> {
+        let from_node = self.node_for_uid(tab, from_uid)?;
+        let to_node = self.node_for_uid(tab, to_uid)?;
+        let to_first = self.element_box(tab, watch, to_node, to_uid, true).await?;
+        let from = self
+            .element_box(tab, watch, from_node, from_uid, true)
+            .await?
+            .center();
+        // Scrolling to the source may have moved the target.
+        let to = match self.element_box(tab, watch, to_node, to_uid, false).await {
+            Ok(rect) => rect.center(),
+            Err(_) => to_first.center(),
+        };
+        self.send_watched(tab, watch, &InputSetInterceptDrags { enabled: true })
+            .await?;
+        let outcome = self.drag_between(tab, watch, from, to).await;
+        // Best effort: a failed reset only leaves interception on until the next drag.
+        let _ = self
+            .send(tab, &InputSetInterceptDrags { enabled: false })
+            .await;
+        outcome
+    }
+
+    async fn drag_between(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        from: (f64, f64),
+        to: (f64, f64),
+    ) -> Result<(), EngineError> {
+        self.mouse(tab, watch, "mouseMoved", from, 0, 0).await?;
+        self.mouse(tab, watch, "mousePressed", from, 1, 1).await?;
+        for step in 1..=DRAG_STEPS {
+            let t = f64::from(step) / f64::from(DRAG_STEPS);
+            let point = (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
+            self.mouse(tab, watch, "mouseMoved", point, 1, 0).await?;
+        }
+        let intercepted = self
+            .wait_event(tab, watch, DRAG_START_MS, |event| match event {
+                PageEvent::DragIntercepted { data } => Some(data.clone()),
+                _ => None,
+            })
+            .await?;
+        if let Some(data) = intercepted {
+            for kind in ["dragEnter", "dragOver", "drop"] {
+                let event = InputDispatchDragEvent {
+                    kind,
+                    x: to.0,
+                    y: to.1,
+                    data: data.clone(),
+                    modifiers: 0,
+                };
+                self.send_watched(tab, watch, &event).await?;
+            }
+        }
+        self.mouse(tab, watch, "mouseReleased", to, 0, 1).await
+    }
+
+    /// Waits up to `ms` for a page event `pick` chooses (looking at those already
+    /// received first), leaving every other signal queued; `None` when time is up.
+    /// A detach, closure or dialog ends the wait with its error.
+    pub(super) async fn wait_event<T>(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        ms: u64,
+        pick: impl Fn(&PageEvent) -> Option<T>,
+    ) -> Result<Option<T>, EngineError> {
+        let stop = |signal: &TabSignal| {
+            if let Some(error) = super::session::interruption(tab, signal) {
+                return Some(Err(error));
+            }
+            match signal {
+                TabSignal::Page(event) => pick(event).map(Ok),
+                _ => None,
+            }
+        };
+        match watch.watch(self.chrome.sleep(ms), stop).await {
+            Ok(()) => Ok(None),
+            Err(Ok(found)) => Ok(Some(found)),
+            Err(Err(error)) => Err(error),
+        }
+    }
+}
+
+/// Refuses bad key names before anything is dispatched.
+fn check_keys(action: &InputAction) -> Result<(), EngineError> {
+    let key = match action {
+        InputAction::PressKey { key } => Some(key),
+        InputAction::TypeText { submit_key, .. } => submit_key.as_ref(),
+        _ => None,
+    };
+    if let Some(key) = key {
+        parse_combo(key).map_err(EngineError::InvalidKey)?;
+    }
+    Ok(())
+}
+
+/// What a failed geometry or focus command means for the element.
+pub(super) fn element_error(error: EngineError, uid: &str) -> EngineError {
+    let EngineError::Cdp { message, .. } = &error else {
+        return error;
+    };
+    let hidden = [
+        "layout object",
+        "not visible",
+        "Could not compute",
+        "not focusable",
+    ];
+    let gone = ["No node", "detached", "not found"];
+    if hidden.iter().any(|m| message.contains(m)) {
+        EngineError::NotVisible(uid.to_owned())
+    } else if gone.iter().any(|m| message.contains(m)) {
+        EngineError::StaleUid(uid.to_owned())
+    } else {
+        error
+    }
+}

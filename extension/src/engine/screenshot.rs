@@ -1,0 +1,132 @@
+//! `Screenshot`: the viewport, the whole page, or one element, as PNG, JPEG or WebP.
+//!
+//! The viewport is captured as it is. A full page is captured beyond the viewport,
+//! clipped to the document's size (`Page.getLayoutMetrics`), up to
+//! [`MAX_FULL_PAGE_HEIGHT`] CSS pixels: taller pages are refused with an error that
+//! says what to do instead (Chrome cannot render arbitrarily tall surfaces, and such
+//! an image would be useless to an agent anyway). An element is scrolled into view and
+//! clipped to its border box.
+
+use tabwire_shared::{ImageFormat, TabId};
+
+use super::input::element_error;
+use super::Engine;
+use crate::cdp::capture::{Clip, PageCaptureScreenshot, PageGetLayoutMetrics};
+use crate::cdp::input::{DomGetBoxModel, DomScrollIntoViewIfNeeded, Rect};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::{within, Subscription};
+
+/// The tallest full-page screenshot, in CSS pixels.
+pub const MAX_FULL_PAGE_HEIGHT: f64 = 16_384.0;
+
+/// How long a capture may take.
+const SCREENSHOT_LIMIT_MS: u64 = 30_000;
+
+/// What to capture.
+pub(super) struct Shot<'a> {
+    pub format: ImageFormat,
+    pub quality: Option<u8>,
+    pub full_page: bool,
+    pub uid: Option<&'a str>,
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Captures `tab`; the image, base64-encoded.
+    pub(super) async fn screenshot(
+        &self,
+        tab: TabId,
+        shot: Shot<'_>,
+    ) -> Result<String, EngineError> {
+        let work = self.capture(tab, shot);
+        match within(self.chrome.sleep(SCREENSHOT_LIMIT_MS), work).await {
+            Some(Ok(data)) => Ok(data),
+            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
+            None => Err(EngineError::BrowserTimeout {
+                action: "take the screenshot (a page in a background tab may not render)",
+                timeout_ms: SCREENSHOT_LIMIT_MS,
+            }),
+        }
+    }
+
+    async fn capture(&self, tab: TabId, shot: Shot<'_>) -> Result<String, EngineError> {
+        self.ensure_attached(tab).await?;
+        if let Some(dialog) = self.open_dialog(tab) {
+            return Err(EngineError::DialogOpen { tab, dialog });
+        }
+        let mut watch = self.signals.subscribe(tab);
+        let clip = match shot.uid {
+            Some(uid) => Some(self.element_clip(tab, &mut watch, uid).await?),
+            None if shot.full_page => {
+                let metrics = self
+                    .send_watched(tab, &mut watch, &PageGetLayoutMetrics {})
+                    .await?;
+                let size = metrics.css_content_size;
+                if size.height > MAX_FULL_PAGE_HEIGHT {
+                    return Err(EngineError::PageTooTall {
+                        height: size.height.ceil() as u64,
+                        max: MAX_FULL_PAGE_HEIGHT as u64,
+                    });
+                }
+                Some(Clip {
+                    x: 0.0,
+                    y: 0.0,
+                    width: size.width.ceil().max(1.0),
+                    height: size.height.ceil().max(1.0),
+                    scale: 1.0,
+                })
+            }
+            None => None,
+        };
+        let capture = PageCaptureScreenshot {
+            format: match shot.format {
+                ImageFormat::Png => "png",
+                ImageFormat::Jpeg => "jpeg",
+                ImageFormat::Webp => "webp",
+            },
+            quality: shot.quality.filter(|_| shot.format != ImageFormat::Png),
+            capture_beyond_viewport: clip.is_some(),
+            clip,
+            from_surface: true,
+        };
+        Ok(self.send_watched(tab, &mut watch, &capture).await?.data)
+    }
+
+    /// An element's border box, in document coordinates, after scrolling it into view.
+    async fn element_clip(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        uid: &str,
+    ) -> Result<Clip, EngineError> {
+        self.sync_document(tab, watch).await?;
+        let node = self.node_for_uid(tab, uid)?;
+        let scroll = DomScrollIntoViewIfNeeded {
+            backend_node_id: node,
+        };
+        self.send_watched(tab, watch, &scroll)
+            .await
+            .map_err(|e| element_error(e, uid))?;
+        let model = DomGetBoxModel {
+            backend_node_id: node,
+        };
+        let measure = async {
+            let (model, metrics) = futures::join!(
+                self.send(tab, &model),
+                self.send(tab, &PageGetLayoutMetrics {})
+            );
+            Ok((model.map_err(|e| element_error(e, uid))?, metrics?))
+        };
+        let (model, metrics) = self.watched(tab, watch, measure).await?;
+        let rect = Rect::of_quad(&model.model.border)
+            .filter(|r| r.width >= 1.0 && r.height >= 1.0)
+            .ok_or_else(|| EngineError::NotVisible(uid.to_owned()))?;
+        Ok(Clip {
+            x: rect.x + metrics.css_visual_viewport.page_x,
+            y: rect.y + metrics.css_visual_viewport.page_y,
+            width: rect.width,
+            height: rect.height,
+            scale: 1.0,
+        })
+    }
+}
