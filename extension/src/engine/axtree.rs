@@ -129,6 +129,7 @@ const NAMED_CONTAINERS: &[&str] = &[
     "tabpanel",
     "article",
     "figure",
+    "note",
 ];
 
 /// Roles worth a line even without a name.

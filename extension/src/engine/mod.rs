@@ -16,16 +16,20 @@
 //! Nothing here knows about the extension platform: see `crate::shell` for that.
 
 mod axtree;
+mod collect;
+mod console;
 mod dialog;
 mod discovery;
 mod document;
 mod elements;
+mod emulation;
 mod evaluate;
 mod execute;
 mod forms;
 mod input;
 mod keyboard;
 mod navigate;
+mod network;
 mod page;
 mod screenshot;
 mod session;
@@ -86,6 +90,11 @@ struct State {
     documents: HashMap<TabId, document::Document>,
     /// Each attached tab's frames' main-world JavaScript contexts, by frame id.
     contexts: HashMap<TabId, HashMap<String, i64>>,
+    /// Each attached tab's console messages and network requests.
+    collectors: HashMap<TabId, collect::Collectors>,
+    /// What each tab emulates; kept across detaches (re-applied on attach) until the
+    /// tab closes.
+    emulations: HashMap<TabId, tabwire_shared::Emulation>,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -141,8 +150,17 @@ impl<C: Chrome + 'static> Engine<C> {
     /// A CDP event from an attached tab (`chrome.debugger.onEvent`).
     pub fn on_cdp_event(&self, tab: TabId, method: &str, params: &Value) {
         let Some(event) = PageEvent::parse(method, params) else {
+            self.with_collectors(tab, |c| c.on_event(method, params));
             return;
         };
+        if let PageEvent::FrameNavigated {
+            is_main: true,
+            loader_id,
+            ..
+        } = &event
+        {
+            self.with_collectors(tab, |c| c.on_navigation(loader_id));
+        }
         match &event {
             PageEvent::DialogOpening(dialog) => {
                 self.state.borrow_mut().dialogs.insert(tab, dialog.clone());
@@ -175,6 +193,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// A tab was closed (`chrome.tabs.onRemoved`).
     pub fn on_tab_removed(&self, tab: TabId) {
         self.forget_session(tab);
+        self.state.borrow_mut().emulations.remove(&tab);
         self.signals.publish(tab, &TabSignal::Closed);
         self.post_event(Event::TabClosed { tab_id: tab });
     }
@@ -195,6 +214,7 @@ impl<C: Chrome + 'static> Engine<C> {
         state.dialogs.remove(&tab);
         state.documents.remove(&tab);
         state.contexts.remove(&tab);
+        state.collectors.remove(&tab);
     }
 
     fn reject_malformed(&self, json: &str, error: &serde_json::Error) {
@@ -351,6 +371,48 @@ impl<C: Chrome + 'static> Engine<C> {
                     data,
                     mime_type: format.mime_type().to_owned(),
                 })
+            }
+            Command::ConsoleMessages {
+                tab_id,
+                include_preserved,
+            } => {
+                let messages = self
+                    .bounded(
+                        "read the console",
+                        self.console_messages(tab_id, include_preserved),
+                    )
+                    .await??;
+                Ok(Reply::Console { messages })
+            }
+            Command::ConsoleMessage { tab_id, id } => {
+                let message = self
+                    .bounded("read the console", self.console_message(tab_id, id))
+                    .await??;
+                Ok(Reply::ConsoleMessage { message })
+            }
+            Command::NetworkRequests {
+                tab_id,
+                include_preserved,
+            } => {
+                let requests = self
+                    .bounded(
+                        "list the network requests",
+                        self.network_requests(tab_id, include_preserved),
+                    )
+                    .await??;
+                Ok(Reply::Network { requests })
+            }
+            Command::NetworkRequest { tab_id, id } => {
+                let request = self
+                    .bounded("read the network request", self.network_request(tab_id, id))
+                    .await??;
+                Ok(Reply::Request { request })
+            }
+            Command::Emulate { tab_id, changes } => {
+                let emulation = self
+                    .bounded("change the emulation", self.emulate(tab_id, &changes))
+                    .await??;
+                Ok(Reply::Emulation { emulation })
             }
             // Not carried out by this build yet.
             other => Err(EngineError::Browser(crate::chrome::ChromeError(format!(

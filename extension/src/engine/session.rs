@@ -10,6 +10,7 @@
 use tabwire_shared::TabId;
 
 use super::Engine;
+use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
 use crate::cdp::{
     CdpCommand, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent, RuntimeEnable,
 };
@@ -20,6 +21,9 @@ use crate::signals::{within, Subscription, TabSignal};
 /// What Chrome says when our own session from before a service-worker restart (whose
 /// state we lost) still holds the tab.
 const ALREADY_ATTACHED: &str = "already attached";
+
+/// Request bodies up to this size come with their request event.
+const MAX_POST_DATA: u64 = 64 << 10;
 
 /// How long a command that failed because the session ended waits for Chrome's
 /// detach notice, which says why.
@@ -50,7 +54,12 @@ impl<C: Chrome + 'static> Engine<C> {
                 .await
                 .map_err(attach_failed)?;
         }
-        self.state.borrow_mut().attached.insert(tab);
+        {
+            let mut state = self.state.borrow_mut();
+            state.attached.insert(tab);
+            // Collect from the start: the domains below replay what came before.
+            state.collectors.insert(tab, Default::default());
+        }
         self.send(tab, &PageEnable {}).await?;
         self.send(tab, &RuntimeEnable {}).await?;
         // Every later document keeps pristine builtins for tabwire's page scripts.
@@ -58,6 +67,28 @@ impl<C: Chrome + 'static> Engine<C> {
             source: super::page::PRISTINE_INSTALL.to_owned(),
         };
         self.send(tab, &pristine).await?;
+        let network = NetworkEnable {
+            max_post_data_size: MAX_POST_DATA,
+        };
+        let (network, log, audits) = futures::join!(
+            self.send(tab, &network),
+            self.send(tab, &LogEnable {}),
+            self.send(tab, &AuditsEnable {})
+        );
+        // The collectors are a help, not a precondition: a domain Chrome refuses only
+        // leaves its messages out.
+        for (domain, outcome) in [
+            ("Network", network.err()),
+            ("Log", log.err()),
+            ("Audits", audits.err()),
+        ] {
+            if let Some(error) = outcome {
+                self.chrome.log(&format!(
+                    "tabwire: {domain}.enable failed on tab {tab}: {error}"
+                ));
+            }
+        }
+        self.reapply_emulation(tab).await;
         Ok(())
     }
 

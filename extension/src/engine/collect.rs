@@ -1,0 +1,60 @@
+//! Per-tab collectors: console messages and network requests, tagged with the
+//! navigation they belong to.
+//!
+//! A tab's [`Collectors`] are made when the debugger attaches (before the domains are
+//! enabled, so what `Runtime.enable`, `Log.enable` and `Audits.enable` replay is kept)
+//! and dropped when it detaches or the tab closes (a later attach replays the console
+//! again). Every main-frame document the tab commits is a new *navigation*: the
+//! generation counter goes up, and what is older than the last three is dropped.
+
+use serde_json::Value;
+use tabwire_shared::TabId;
+
+use super::console::ConsoleLog;
+use super::network::NetworkLog;
+use super::Engine;
+use crate::chrome::Chrome;
+
+/// How many navigations are kept: the current one and two before it.
+pub const KEPT_NAVIGATIONS: u64 = 3;
+
+/// What is collected for one tab.
+#[derive(Debug, Default)]
+pub struct Collectors {
+    /// Counts the tab's main-frame documents; messages and requests are tagged with it.
+    pub generation: u64,
+    /// Console messages.
+    pub console: ConsoleLog,
+    /// Network requests.
+    pub network: NetworkLog,
+}
+
+impl Collectors {
+    /// Takes in one CDP event, if it is one a collector wants.
+    pub fn on_event(&mut self, method: &str, params: &Value) {
+        if !self.console.on_event(self.generation, method, params) {
+            self.network.on_event(self.generation, method, params);
+        }
+    }
+
+    /// The main frame committed a document of `loader`.
+    pub fn on_navigation(&mut self, loader: &str) {
+        self.generation += 1;
+        let oldest = (self.generation + 1).saturating_sub(KEPT_NAVIGATIONS);
+        self.console.prune(oldest);
+        self.network.prune(oldest);
+        // The requests that fetched this document belong to it, not to the one before.
+        self.network.adopt(loader, self.generation);
+    }
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Runs `f` on the tab's collectors, if the tab is attached.
+    pub(super) fn with_collectors<T>(
+        &self,
+        tab: TabId,
+        f: impl FnOnce(&mut Collectors) -> T,
+    ) -> Option<T> {
+        self.state.borrow_mut().collectors.get_mut(&tab).map(f)
+    }
+}

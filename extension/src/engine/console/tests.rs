@@ -1,0 +1,167 @@
+use serde_json::json;
+use tabwire_shared::{Command, ErrorCode, Reply};
+
+use super::super::fake::Harness;
+use super::MAX_MESSAGES;
+
+fn list(h: &mut Harness, id: u64, preserved: bool) -> Vec<tabwire_shared::ConsoleMessage> {
+    h.call(
+        id,
+        Command::ConsoleMessages {
+            tab_id: 10,
+            include_preserved: preserved,
+        },
+    );
+    h.settle();
+    match h.reply(id).unwrap() {
+        Ok(Reply::Console { messages }) => messages,
+        other => panic!("expected messages, got {other:?}"),
+    }
+}
+
+fn log(h: &Harness, text: &str) {
+    h.engine.on_cdp_event(
+        10,
+        "Runtime.consoleAPICalled",
+        &json!({"type": "log", "timestamp": 5.0, "args": [{"type": "string", "value": text}],
+                "stackTrace": {"callFrames": [{"functionName": "f", "url": "https://a.test/app.js", "lineNumber": 9, "columnNumber": 4}]}}),
+    );
+}
+
+fn navigate(h: &Harness, loader: &str) {
+    h.engine.on_cdp_event(
+        10,
+        "Page.frameNavigated",
+        &json!({"frame": {"id": "main", "loaderId": loader}, "type": "Navigation"}),
+    );
+}
+
+#[test]
+fn messages_are_tagged_with_their_navigation() {
+    let mut h = Harness::new();
+    assert!(
+        list(&mut h, 1, false).is_empty(),
+        "attaches and starts collecting"
+    );
+    log(&h, "first page");
+    navigate(&h, "L2");
+    log(&h, "second page");
+    let now = list(&mut h, 2, false);
+    assert_eq!(now.len(), 1);
+    assert_eq!(
+        (now[0].id, now[0].text.as_str(), now[0].navigation),
+        (2, "second page", 0)
+    );
+    let all = list(&mut h, 3, true);
+    let tags: Vec<_> = all.iter().map(|m| (m.id, m.navigation)).collect();
+    assert_eq!(tags, vec![(1, 1), (2, 0)]);
+    navigate(&h, "L3");
+    navigate(&h, "L4");
+    let kept = list(&mut h, 4, true);
+    assert_eq!(kept.len(), 1, "only three navigations are kept");
+    assert_eq!(kept[0].navigation, 2);
+}
+
+#[test]
+fn a_page_that_logs_thousands_keeps_the_latest() {
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    for i in 0..2_000 {
+        log(&h, &format!("line {i}"));
+    }
+    assert_eq!(list(&mut h, 2, false).len(), 2_000);
+    for i in 0..MAX_MESSAGES {
+        log(&h, &format!("more {i}"));
+    }
+    let messages = list(&mut h, 3, false);
+    assert_eq!(messages.len(), MAX_MESSAGES);
+    assert_eq!(messages[0].id, 2_001);
+}
+
+#[test]
+fn a_message_in_full_has_args_and_a_one_based_stack() {
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    log(&h, &"x".repeat(3_000));
+    let short = list(&mut h, 2, false);
+    assert_eq!(
+        short[0].text.chars().count(),
+        1_001,
+        "shortened with an ellipsis"
+    );
+    assert!(short[0].args.is_empty() && short[0].stack.is_empty());
+    h.call(3, Command::ConsoleMessage { tab_id: 10, id: 1 });
+    h.settle();
+    let Ok(Reply::ConsoleMessage { message }) = h.reply(3).unwrap() else {
+        panic!("expected a message");
+    };
+    assert_eq!(message.text.len(), 3_000);
+    assert_eq!(message.args, vec![json!("x".repeat(3_000))]);
+    assert_eq!((message.stack[0].line, message.stack[0].column), (10, 5));
+    assert_eq!(message.url.as_deref(), Some("https://a.test/app.js"));
+}
+
+#[test]
+fn an_unknown_id_says_what_to_call() {
+    let mut h = Harness::new();
+    h.call(1, Command::ConsoleMessage { tab_id: 10, id: 99 });
+    h.settle();
+    let error = h.reply(1).unwrap().unwrap_err();
+    assert_eq!(error.code, ErrorCode::InvalidArgument);
+    assert!(error
+        .message
+        .starts_with("No console message with id 99 on page 10; call list_console_messages"));
+}
+
+#[test]
+fn exceptions_log_entries_and_issues_are_messages_too() {
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    h.engine.on_cdp_event(
+        10,
+        "Runtime.exceptionThrown",
+        &json!({"timestamp": 7.0, "exceptionDetails": {"text": "Uncaught", "lineNumber": 0, "columnNumber": 6,
+            "url": "https://a.test/x.js",
+            "exception": {"type": "object", "subtype": "error", "description": "Error: boom\n    at x.js:1:7"}}}),
+    );
+    h.engine.on_cdp_event(
+        10,
+        "Log.entryAdded",
+        &json!({"entry": {"source": "network", "level": "error", "text": "Failed to load resource: 404", "url": "https://a.test/missing.png", "timestamp": 8.0}}),
+    );
+    h.engine.on_cdp_event(
+        10,
+        "Audits.issueAdded",
+        &json!({"issue": {"code": "GenericIssue", "details": {"genericIssueDetails": {"errorType": "FormLabelForNameError"}}}}),
+    );
+    let messages = list(&mut h, 2, false);
+    let kinds: Vec<_> = messages.iter().map(|m| m.kind.as_str()).collect();
+    assert_eq!(kinds, ["exception", "error", "issue"]);
+    assert!(messages[0].text.starts_with("Uncaught Error: boom"));
+    assert_eq!(
+        messages[1].url.as_deref(),
+        Some("https://a.test/missing.png")
+    );
+    assert_eq!(
+        messages[2].text,
+        "GenericIssue: errorType=FormLabelForNameError"
+    );
+    assert_eq!(messages[2].timestamp, 8.0, "issues take the latest time");
+}
+
+#[test]
+fn a_detach_starts_the_collection_afresh() {
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    log(&h, "before");
+    h.fake.detach_externally(10);
+    h.engine.on_debugger_detached(10, "canceled_by_user");
+    log(&h, "while detached");
+    assert!(list(&mut h, 2, false).is_empty());
+    assert_eq!(h.fake.sent(10, "Log.enable").len(), 2);
+    assert_eq!(h.fake.sent(10, "Audits.enable").len(), 2);
+    assert_eq!(
+        h.fake.sent(10, "Network.enable"),
+        vec![json!({"maxPostDataSize": 65536}); 2]
+    );
+}

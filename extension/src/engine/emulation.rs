@@ -1,0 +1,243 @@
+//! `Emulate`: network conditions, CPU slowdown, viewport and device traits, user
+//! agent, color scheme, geolocation and extra request headers, per tab.
+//!
+//! The engine keeps what each tab emulates (across detaches, until the tab closes) and
+//! applies it all again when the debugger re-attaches, since Chrome forgets every
+//! override with the session. A change is applied first and recorded only once Chrome
+//! took it, so the state returned is what is in force.
+
+use tabwire_shared::{Change, Emulation, EmulationChanges, NetworkConditions, TabId, Viewport};
+
+use super::Engine;
+use crate::cdp::emulation::{
+    EmulationClearDeviceMetricsOverride, EmulationClearGeolocationOverride,
+    EmulationSetCpuThrottlingRate, EmulationSetDeviceMetricsOverride, EmulationSetEmulatedMedia,
+    EmulationSetGeolocationOverride, EmulationSetTouchEmulationEnabled,
+    EmulationSetUserAgentOverride, MediaFeature, NetworkEmulateNetworkConditions,
+    NetworkSetExtraHttpHeaders, ScreenOrientation,
+};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Applies `changes` to `tab`; everything it now emulates.
+    pub(super) async fn emulate(
+        &self,
+        tab: TabId,
+        changes: &EmulationChanges,
+    ) -> Result<Emulation, EngineError> {
+        self.ensure_attached(tab).await?;
+        self.apply_changes(tab, changes).await
+    }
+
+    /// Sends the commands for `changes` and records the outcome.
+    async fn apply_changes(
+        &self,
+        tab: TabId,
+        changes: &EmulationChanges,
+    ) -> Result<Emulation, EngineError> {
+        let mut now = self.emulation(tab);
+        if let Some(change) = &changes.network {
+            let value = set_value(change);
+            self.apply_network(tab, value.as_ref()).await?;
+            now.network = value;
+        }
+        if let Some(change) = &changes.cpu_throttling_rate {
+            let value = set_value(change);
+            self.apply_cpu(tab, value).await?;
+            now.cpu_throttling_rate = value;
+        }
+        if let Some(change) = &changes.viewport {
+            let value = set_value(change);
+            self.apply_viewport(tab, value.as_ref()).await?;
+            now.viewport = value;
+        }
+        if let Some(change) = &changes.user_agent {
+            let value = set_value(change);
+            self.apply_user_agent(tab, value.as_deref()).await?;
+            now.user_agent = value;
+        }
+        if let Some(change) = &changes.color_scheme {
+            let value = set_value(change);
+            self.apply_color_scheme(tab, value.as_deref()).await?;
+            now.color_scheme = value;
+        }
+        if let Some(change) = &changes.geolocation {
+            let value = set_value(change);
+            match &value {
+                Some(place) => {
+                    let set = EmulationSetGeolocationOverride {
+                        latitude: place.latitude,
+                        longitude: place.longitude,
+                        accuracy: place.accuracy,
+                    };
+                    self.send(tab, &set).await?;
+                }
+                None => {
+                    self.send(tab, &EmulationClearGeolocationOverride {})
+                        .await?;
+                }
+            }
+            now.geolocation = value;
+        }
+        if let Some(change) = &changes.extra_http_headers {
+            let value = set_value(change).filter(|h| !h.is_empty());
+            let headers = NetworkSetExtraHttpHeaders {
+                headers: value.clone().unwrap_or_default(),
+            };
+            self.send(tab, &headers).await?;
+            now.extra_http_headers = value;
+        }
+        self.set_emulation(tab, now.clone());
+        Ok(now)
+    }
+
+    /// What `tab` emulates (nothing if never set).
+    pub(super) fn emulation(&self, tab: TabId) -> Emulation {
+        self.state
+            .borrow()
+            .emulations
+            .get(&tab)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn set_emulation(&self, tab: TabId, emulation: Emulation) {
+        let mut state = self.state.borrow_mut();
+        if emulation.is_empty() {
+            state.emulations.remove(&tab);
+        } else {
+            state.emulations.insert(tab, emulation);
+        }
+    }
+
+    /// Applies everything `tab` emulates again (after the debugger re-attached).
+    pub(super) async fn reapply_emulation(&self, tab: TabId) {
+        let emulation = self.emulation(tab);
+        if emulation.is_empty() {
+            return;
+        }
+        let changes = EmulationChanges {
+            network: emulation.network.map(Change::Set),
+            cpu_throttling_rate: emulation.cpu_throttling_rate.map(Change::Set),
+            viewport: emulation.viewport.map(Change::Set),
+            user_agent: emulation.user_agent.map(Change::Set),
+            color_scheme: emulation.color_scheme.map(Change::Set),
+            geolocation: emulation.geolocation.map(Change::Set),
+            extra_http_headers: emulation.extra_http_headers.map(Change::Set),
+        };
+        if let Err(error) = self.apply_changes(tab, &changes).await {
+            self.chrome.log(&format!(
+                "tabwire: could not emulate again on tab {tab}: {error}"
+            ));
+        }
+    }
+
+    async fn apply_network(
+        &self,
+        tab: TabId,
+        conditions: Option<&NetworkConditions>,
+    ) -> Result<(), EngineError> {
+        let command = match conditions {
+            Some(c) => NetworkEmulateNetworkConditions {
+                offline: c.offline,
+                latency: c.latency_ms,
+                download_throughput: c.download_bytes_per_sec,
+                upload_throughput: c.upload_bytes_per_sec,
+            },
+            None => NetworkEmulateNetworkConditions {
+                offline: false,
+                latency: 0.0,
+                download_throughput: -1.0,
+                upload_throughput: -1.0,
+            },
+        };
+        self.send(tab, &command).await?;
+        Ok(())
+    }
+
+    async fn apply_cpu(&self, tab: TabId, rate: Option<f64>) -> Result<(), EngineError> {
+        let rate = EmulationSetCpuThrottlingRate {
+            rate: rate.unwrap_or(1.0),
+        };
+        self.send(tab, &rate).await?;
+        Ok(())
+    }
+
+    async fn apply_viewport(
+        &self,
+        tab: TabId,
+        viewport: Option<&Viewport>,
+    ) -> Result<(), EngineError> {
+        match viewport {
+            Some(v) => {
+                let metrics = EmulationSetDeviceMetricsOverride {
+                    width: v.width,
+                    height: v.height,
+                    device_scale_factor: v.device_scale_factor,
+                    mobile: v.mobile,
+                    screen_orientation: Some(if v.landscape {
+                        ScreenOrientation {
+                            kind: "landscapePrimary",
+                            angle: 90,
+                        }
+                    } else {
+                        ScreenOrientation {
+                            kind: "portraitPrimary",
+                            angle: 0,
+                        }
+                    }),
+                };
+                self.send(tab, &metrics).await?;
+                let touch = EmulationSetTouchEmulationEnabled {
+                    enabled: v.touch,
+                    max_touch_points: v.touch.then_some(1),
+                };
+                self.send(tab, &touch).await?;
+            }
+            None => {
+                self.send(tab, &EmulationClearDeviceMetricsOverride {})
+                    .await?;
+                let touch = EmulationSetTouchEmulationEnabled {
+                    enabled: false,
+                    max_touch_points: None,
+                };
+                self.send(tab, &touch).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn apply_user_agent(&self, tab: TabId, agent: Option<&str>) -> Result<(), EngineError> {
+        let set = EmulationSetUserAgentOverride {
+            user_agent: agent.unwrap_or("").to_owned(),
+        };
+        self.send(tab, &set).await?;
+        Ok(())
+    }
+
+    async fn apply_color_scheme(
+        &self,
+        tab: TabId,
+        scheme: Option<&str>,
+    ) -> Result<(), EngineError> {
+        let media = EmulationSetEmulatedMedia {
+            features: vec![MediaFeature {
+                name: "prefers-color-scheme",
+                value: scheme.unwrap_or("").to_owned(),
+            }],
+        };
+        self.send(tab, &media).await?;
+        Ok(())
+    }
+}
+
+fn set_value<T: Clone>(change: &Change<T>) -> Option<T> {
+    match change {
+        Change::Set(value) => Some(value.clone()),
+        Change::Clear => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

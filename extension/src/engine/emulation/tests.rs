@@ -1,0 +1,147 @@
+use serde_json::json;
+use tabwire_shared::{
+    Change, Command, EmulationChanges, Geolocation, NetworkConditions, Reply, Viewport,
+};
+
+use super::super::fake::Harness;
+
+fn emulate(h: &mut Harness, id: u64, changes: EmulationChanges) -> tabwire_shared::Emulation {
+    h.call(
+        id,
+        Command::Emulate {
+            tab_id: 10,
+            changes,
+        },
+    );
+    h.settle();
+    match h.reply(id).unwrap() {
+        Ok(Reply::Emulation { emulation }) => emulation,
+        other => panic!("expected the emulation, got {other:?}"),
+    }
+}
+
+fn phone() -> Viewport {
+    Viewport {
+        width: 390,
+        height: 844,
+        device_scale_factor: 3.0,
+        mobile: true,
+        touch: true,
+        landscape: true,
+    }
+}
+
+#[test]
+fn settings_are_applied_kept_and_cleared() {
+    let mut h = Harness::new();
+    let now = emulate(
+        &mut h,
+        1,
+        EmulationChanges {
+            network: Some(Change::Set(NetworkConditions::preset("Slow 3G").unwrap())),
+            cpu_throttling_rate: Some(Change::Set(4.0)),
+            viewport: Some(Change::Set(phone())),
+            color_scheme: Some(Change::Set("dark".into())),
+            geolocation: Some(Change::Set(Geolocation {
+                latitude: 1.0,
+                longitude: 2.0,
+                accuracy: 3.0,
+            })),
+            ..Default::default()
+        },
+    );
+    assert_eq!(now.cpu_throttling_rate, Some(4.0));
+    assert_eq!(
+        h.fake.sent(10, "Emulation.setCPUThrottlingRate"),
+        vec![json!({"rate": 4.0})]
+    );
+    assert_eq!(
+        h.fake.sent(10, "Emulation.setDeviceMetricsOverride"),
+        vec![
+            json!({"width": 390, "height": 844, "deviceScaleFactor": 3.0, "mobile": true,
+                    "screenOrientation": {"type": "landscapePrimary", "angle": 90}})
+        ]
+    );
+    assert_eq!(
+        h.fake.sent(10, "Emulation.setTouchEmulationEnabled"),
+        vec![json!({"enabled": true, "maxTouchPoints": 1})]
+    );
+    assert_eq!(
+        h.fake.sent(10, "Emulation.setEmulatedMedia"),
+        vec![json!({"features": [{"name": "prefers-color-scheme", "value": "dark"}]})]
+    );
+    let network = &h.fake.sent(10, "Network.emulateNetworkConditions")[0];
+    assert_eq!(network["latency"], json!(2000.0));
+
+    // Fields left out stay; cleared ones go back to the real value.
+    let now = emulate(
+        &mut h,
+        2,
+        EmulationChanges {
+            cpu_throttling_rate: Some(Change::Clear),
+            geolocation: Some(Change::Clear),
+            user_agent: Some(Change::Set("Bot/1".into())),
+            ..Default::default()
+        },
+    );
+    assert_eq!(now.cpu_throttling_rate, None);
+    assert_eq!(now.geolocation, None);
+    assert_eq!(now.viewport, Some(phone()));
+    assert_eq!(now.user_agent.as_deref(), Some("Bot/1"));
+    assert_eq!(
+        h.fake.sent(10, "Emulation.setCPUThrottlingRate")[1],
+        json!({"rate": 1.0})
+    );
+    assert_eq!(
+        h.fake.sent(10, "Emulation.clearGeolocationOverride").len(),
+        1
+    );
+}
+
+#[test]
+fn emulation_is_applied_again_after_a_reattach() {
+    let mut h = Harness::new();
+    emulate(
+        &mut h,
+        1,
+        EmulationChanges {
+            viewport: Some(Change::Set(phone())),
+            extra_http_headers: Some(Change::Set([("X-Test".to_owned(), "1".to_owned())].into())),
+            ..Default::default()
+        },
+    );
+    h.fake.detach_externally(10);
+    h.engine.on_debugger_detached(10, "canceled_by_user");
+    h.call(
+        2,
+        Command::ConsoleMessages {
+            tab_id: 10,
+            include_preserved: false,
+        },
+    );
+    h.settle();
+    assert!(h.reply(2).unwrap().is_ok());
+    assert_eq!(
+        h.fake.sent(10, "Emulation.setDeviceMetricsOverride").len(),
+        2
+    );
+    assert_eq!(
+        h.fake.sent(10, "Network.setExtraHTTPHeaders"),
+        vec![json!({"headers": {"X-Test": "1"}}); 2]
+    );
+}
+
+#[test]
+fn a_closed_tab_forgets_its_emulation() {
+    let mut h = Harness::new();
+    emulate(
+        &mut h,
+        1,
+        EmulationChanges {
+            cpu_throttling_rate: Some(Change::Set(2.0)),
+            ..Default::default()
+        },
+    );
+    h.engine.on_tab_removed(10);
+    assert!(h.engine.emulation(10).is_empty());
+}

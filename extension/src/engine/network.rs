@@ -1,0 +1,437 @@
+//! Network requests: collected per tab from `Network.*` events, kept in a bounded
+//! ring, listed as summaries and read back in full with headers and bodies.
+//!
+//! Each hop of a redirect chain is its own entry (CDP reuses the request id; the
+//! earlier hop gets the redirect response). Headers are the ones Chrome sent and got,
+//! merged with the raw ones of the `*ExtraInfo` events (cookies included): all of
+//! them, as the host redacts what it must. Bodies are fetched only when one request is
+//! asked for: the request body from the event or `Network.getRequestPostData`, the
+//! response body with `Network.getResponseBody`, each capped at [`MAX_BODY_BYTES`];
+//! a body Chrome no longer has is left out.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use serde_json::Value;
+use tabwire_shared::{Body, NetworkRequest, TabId};
+
+use super::Engine;
+use crate::cdp::network::{
+    ExtraInfo, Headers, LoadingEnded, NetworkGetRequestPostData, NetworkGetResponseBody,
+    RequestWillBeSent, Response, ResponseReceived,
+};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+
+/// Most requests kept per tab (the oldest go first).
+pub const MAX_REQUESTS: usize = 3_000;
+
+/// Longest body returned (longer ones are cut and marked `truncated`).
+pub const MAX_BODY_BYTES: usize = 10 << 20;
+
+/// Longest URL shown in a list (data: URLs can be megabytes).
+const LIST_URL_CHARS: usize = 200;
+
+/// Longest URL kept.
+const MAX_URL_CHARS: usize = 10_000;
+
+/// Most `*ExtraInfo` events kept while waiting for their request.
+const MAX_PENDING_EXTRA: usize = 500;
+
+/// One request as collected.
+#[derive(Debug)]
+struct Entry {
+    generation: u64,
+    cdp_id: String,
+    loader: String,
+    started_at: f64,
+    summary: NetworkRequest,
+    request_headers: BTreeMap<String, String>,
+    response_headers: BTreeMap<String, String>,
+    post_data: Option<String>,
+    has_post_data: bool,
+    finished: bool,
+}
+
+/// One tab's requests, oldest first.
+#[derive(Debug, Default)]
+pub struct NetworkLog {
+    entries: VecDeque<Entry>,
+    next_id: u64,
+    /// Request headers that arrived before their request.
+    pending_extra: HashMap<String, Headers>,
+}
+
+impl NetworkLog {
+    /// Takes in a `Network.*` event of navigation `generation`.
+    pub fn on_event(&mut self, generation: u64, method: &str, params: &Value) {
+        fn read<T: serde::de::DeserializeOwned>(params: &Value) -> Option<T> {
+            T::deserialize(params).ok()
+        }
+        match method {
+            "Network.requestWillBeSent" => {
+                if let Some(sent) = read::<RequestWillBeSent>(params) {
+                    self.on_request(generation, sent);
+                }
+            }
+            "Network.responseReceived" => {
+                if let Some(received) = read::<ResponseReceived>(params) {
+                    if let Some(entry) = self.latest(&received.request_id) {
+                        apply_response(entry, &received.response);
+                    }
+                }
+            }
+            "Network.loadingFinished" | "Network.loadingFailed" => {
+                if let Some(ended) = read::<LoadingEnded>(params) {
+                    if let Some(entry) = self.latest(&ended.request_id) {
+                        entry.finished = ended.error_text.is_none();
+                        entry.summary.duration_ms =
+                            Some(((ended.timestamp - entry.started_at) * 1000.0).max(0.0));
+                        if let Some(error) = ended.error_text {
+                            entry.summary.failure = Some(error);
+                        }
+                    }
+                }
+            }
+            "Network.requestWillBeSentExtraInfo" => {
+                if let Some(extra) = read::<ExtraInfo>(params) {
+                    match self.latest(&extra.request_id) {
+                        Some(entry) if entry.summary.status.is_none() => {
+                            merge(&mut entry.request_headers, &extra.headers)
+                        }
+                        _ => {
+                            if self.pending_extra.len() >= MAX_PENDING_EXTRA {
+                                self.pending_extra.clear();
+                            }
+                            self.pending_extra.insert(extra.request_id, extra.headers);
+                        }
+                    }
+                }
+            }
+            "Network.responseReceivedExtraInfo" => {
+                if let Some(extra) = read::<ExtraInfo>(params) {
+                    if let Some(entry) = self.latest(&extra.request_id) {
+                        merge(&mut entry.response_headers, &extra.headers);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_request(&mut self, generation: u64, sent: RequestWillBeSent) {
+        if let Some(redirect) = &sent.redirect_response {
+            if let Some(previous) = self.latest(&sent.request_id) {
+                apply_response(previous, redirect);
+                previous.finished = true;
+                previous.summary.duration_ms =
+                    Some(((sent.timestamp - previous.started_at) * 1000.0).max(0.0));
+            }
+        }
+        self.next_id += 1;
+        let mut request_headers = BTreeMap::new();
+        merge(&mut request_headers, &sent.request.headers);
+        if let Some(extra) = self.pending_extra.remove(&sent.request_id) {
+            merge(&mut request_headers, &extra);
+        }
+        let url = super::console::shorten(&sent.request.url, MAX_URL_CHARS);
+        self.entries.push_back(Entry {
+            generation,
+            cdp_id: sent.request_id,
+            loader: sent.loader_id,
+            started_at: sent.timestamp,
+            summary: NetworkRequest {
+                id: self.next_id,
+                method: sent.request.method,
+                url,
+                resource_type: sent.kind.unwrap_or_else(|| "Other".to_owned()),
+                status: None,
+                status_text: None,
+                failure: None,
+                mime_type: None,
+                started: sent.wall_time * 1000.0,
+                duration_ms: None,
+                navigation: 0,
+                request_headers: BTreeMap::new(),
+                response_headers: BTreeMap::new(),
+                request_body: None,
+                response_body: None,
+            },
+            request_headers,
+            response_headers: BTreeMap::new(),
+            post_data: sent.request.post_data,
+            has_post_data: sent.request.has_post_data,
+            finished: false,
+        });
+        while self.entries.len() > MAX_REQUESTS {
+            self.entries.pop_front();
+        }
+    }
+
+    /// The latest hop of a CDP request.
+    fn latest(&mut self, cdp_id: &str) -> Option<&mut Entry> {
+        self.entries.iter_mut().rev().find(|e| e.cdp_id == cdp_id)
+    }
+
+    /// Forgets the requests of navigations older than `oldest`.
+    pub fn prune(&mut self, oldest: u64) {
+        self.entries.retain(|e| e.generation >= oldest);
+    }
+
+    /// Moves the requests of the document loaded by `loader` (sent while the previous
+    /// document was still shown) into navigation `generation`.
+    pub fn adopt(&mut self, loader: &str, generation: u64) {
+        if loader.is_empty() {
+            return;
+        }
+        for entry in self.entries.iter_mut().rev().take(MAX_REQUESTS) {
+            if entry.loader == loader && entry.generation + 1 == generation {
+                entry.generation = generation;
+            }
+        }
+    }
+
+    /// Summaries of navigation `current`'s requests (and the two before with
+    /// `preserved`): no headers, no bodies.
+    pub fn list(&self, current: u64, preserved: bool) -> Vec<NetworkRequest> {
+        let oldest = if preserved {
+            current.saturating_sub(2)
+        } else {
+            current
+        };
+        self.entries
+            .iter()
+            .filter(|e| e.generation >= oldest)
+            .map(|e| NetworkRequest {
+                url: super::console::shorten(&e.summary.url, LIST_URL_CHARS),
+                navigation: current.saturating_sub(e.generation) as u32,
+                ..e.summary.clone()
+            })
+            .collect()
+    }
+
+    /// One request with its headers, and what is needed to fetch its bodies.
+    fn full(&self, current: u64, id: u64) -> Option<(NetworkRequest, BodySource)> {
+        let entry = self.entries.iter().find(|e| e.summary.id == id)?;
+        let request = NetworkRequest {
+            navigation: current.saturating_sub(entry.generation) as u32,
+            request_headers: entry.request_headers.clone(),
+            response_headers: entry.response_headers.clone(),
+            request_body: entry
+                .post_data
+                .as_ref()
+                .map(|data| body(data.clone(), false)),
+            ..entry.summary.clone()
+        };
+        let source = BodySource {
+            cdp_id: entry.cdp_id.clone(),
+            fetch_request: entry.post_data.is_none() && entry.has_post_data,
+            fetch_response: entry.finished && entry.summary.status.is_some(),
+        };
+        Some((request, source))
+    }
+}
+
+/// Where a request's bodies come from.
+struct BodySource {
+    cdp_id: String,
+    fetch_request: bool,
+    fetch_response: bool,
+}
+
+fn apply_response(entry: &mut Entry, response: &Response) {
+    if response.status > 0.0 && response.status < 1000.0 {
+        entry.summary.status = Some(response.status as u16);
+    }
+    entry.summary.status_text = Some(response.status_text.clone()).filter(|s| !s.is_empty());
+    entry.summary.mime_type = Some(response.mime_type.clone()).filter(|s| !s.is_empty());
+    merge(&mut entry.response_headers, &response.headers);
+}
+
+fn merge(into: &mut BTreeMap<String, String>, headers: &Headers) {
+    for (name, value) in headers.iter().take(500) {
+        let value = match value {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        into.insert(name.clone(), value);
+    }
+}
+
+/// A body, cut to [`MAX_BODY_BYTES`] (base64 cut on a 4-character boundary).
+fn body(mut data: String, base64: bool) -> Body {
+    let truncated = data.len() > MAX_BODY_BYTES;
+    if truncated {
+        let mut cut = MAX_BODY_BYTES;
+        if base64 {
+            cut -= cut % 4;
+        }
+        while !data.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        data.truncate(cut);
+    }
+    Body {
+        data,
+        base64,
+        truncated,
+    }
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// The network requests collected for `tab`.
+    pub(super) async fn network_requests(
+        &self,
+        tab: TabId,
+        preserved: bool,
+    ) -> Result<Vec<NetworkRequest>, EngineError> {
+        self.ensure_attached(tab).await?;
+        Ok(self
+            .with_collectors(tab, |c| c.network.list(c.generation, preserved))
+            .unwrap_or_default())
+    }
+
+    /// One request of `tab` in full, bodies included when Chrome still has them.
+    pub(super) async fn network_request(
+        &self,
+        tab: TabId,
+        id: u64,
+    ) -> Result<NetworkRequest, EngineError> {
+        self.ensure_attached(tab).await?;
+        let (mut request, source) = self
+            .with_collectors(tab, |c| c.network.full(c.generation, id))
+            .flatten()
+            .ok_or(EngineError::NoNetworkRequest { id, tab })?;
+        let post = NetworkGetRequestPostData {
+            request_id: source.cdp_id.clone(),
+        };
+        let response = NetworkGetResponseBody {
+            request_id: source.cdp_id,
+        };
+        let (post, response) = futures::join!(
+            async {
+                match source.fetch_request {
+                    true => self.send(tab, &post).await.ok(),
+                    false => None,
+                }
+            },
+            async {
+                match source.fetch_response {
+                    true => self.send(tab, &response).await.ok(),
+                    false => None,
+                }
+            }
+        );
+        if let Some(post) = post {
+            request.request_body = Some(body(post.post_data, post.base64_encoded));
+        }
+        if let Some(got) = response {
+            request.response_body = Some(body(got.body, got.base64_encoded));
+        }
+        Ok(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sent(id: &str, url: &str, loader: &str, t: f64) -> Value {
+        json!({"requestId": id, "loaderId": loader, "timestamp": t, "wallTime": 1000.0 + t,
+               "type": "Fetch", "request": {"url": url, "method": "POST",
+               "headers": {"Content-Type": "text/plain"}, "postData": "hi", "hasPostData": true}})
+    }
+
+    #[test]
+    fn a_request_collects_its_response_and_timing() {
+        let mut log = NetworkLog::default();
+        log.on_event(
+            0,
+            "Network.requestWillBeSent",
+            &sent("r1", "https://a.test/x", "L", 1.0),
+        );
+        log.on_event(
+            0,
+            "Network.requestWillBeSentExtraInfo",
+            &json!({"requestId": "r1", "headers": {"Cookie": "s=1"}}),
+        );
+        log.on_event(
+            0,
+            "Network.responseReceived",
+            &json!({"requestId": "r1", "type": "Fetch",
+            "response": {"url": "https://a.test/x", "status": 201, "statusText": "Created",
+                         "headers": {"X-A": "1"}, "mimeType": "application/json"}}),
+        );
+        log.on_event(
+            0,
+            "Network.loadingFinished",
+            &json!({"requestId": "r1", "timestamp": 1.25}),
+        );
+        let list = log.list(0, false);
+        assert_eq!(list.len(), 1);
+        let r = &list[0];
+        assert_eq!((r.id, r.status, r.method.as_str()), (1, Some(201), "POST"));
+        assert_eq!(r.duration_ms, Some(250.0));
+        assert_eq!(r.started, 1_001_000.0);
+        assert!(r.request_headers.is_empty(), "lists carry no headers");
+        let (full, source) = log.full(0, 1).unwrap();
+        assert_eq!(
+            full.request_headers.get("Cookie").map(String::as_str),
+            Some("s=1")
+        );
+        assert_eq!(
+            full.response_headers.get("X-A").map(String::as_str),
+            Some("1")
+        );
+        assert_eq!(full.request_body.unwrap().data, "hi");
+        assert!(source.fetch_response && !source.fetch_request);
+    }
+
+    #[test]
+    fn redirects_are_separate_entries() {
+        let mut log = NetworkLog::default();
+        log.on_event(
+            0,
+            "Network.requestWillBeSent",
+            &sent("r1", "https://a.test/old", "L", 1.0),
+        );
+        let mut hop = sent("r1", "https://a.test/new", "L", 1.5);
+        hop["redirectResponse"] = json!({"status": 301, "statusText": "Moved", "headers": {"Location": "/new"}, "mimeType": ""});
+        log.on_event(0, "Network.requestWillBeSent", &hop);
+        log.on_event(
+            0,
+            "Network.loadingFailed",
+            &json!({"requestId": "r1", "timestamp": 2.0, "errorText": "net::ERR_FAILED"}),
+        );
+        let list = log.list(0, false);
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].status, Some(301));
+        assert_eq!(list[0].duration_ms, Some(500.0));
+        assert_eq!(list[1].url, "https://a.test/new");
+        assert_eq!(list[1].failure.as_deref(), Some("net::ERR_FAILED"));
+    }
+
+    #[test]
+    fn bodies_are_capped() {
+        let long = "a".repeat(MAX_BODY_BYTES + 3);
+        let cut = body(long, true);
+        assert!(cut.truncated);
+        assert_eq!(cut.data.len() % 4, 0);
+        assert!(!body("x".into(), false).truncated);
+    }
+
+    #[test]
+    fn the_ring_is_bounded() {
+        let mut log = NetworkLog::default();
+        for i in 0..(MAX_REQUESTS + 5) {
+            log.on_event(
+                0,
+                "Network.requestWillBeSent",
+                &sent(&format!("r{i}"), "https://a.test/", "L", 1.0),
+            );
+        }
+        let list = log.list(0, false);
+        assert_eq!(list.len(), MAX_REQUESTS);
+        assert_eq!(list[0].id, 6);
+    }
+}
