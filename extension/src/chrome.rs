@@ -68,6 +68,9 @@ pub trait Chrome {
     /// Brings a window to the front.
     async fn focus_window(&self, window: i64) -> Result<(), ChromeError>;
 
+    /// Sets a window's outer size in pixels (and makes it a normal, unmaximised window).
+    async fn resize_window(&self, window: i64, width: u32, height: u32) -> Result<(), ChromeError>;
+
     /// Closes a tab.
     async fn remove_tab(&self, tab: TabId) -> Result<(), ChromeError>;
 

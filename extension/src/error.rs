@@ -294,6 +294,22 @@ pub enum EngineError {
         max: u64,
     },
 
+    /// The window did not take the size asked for.
+    #[error(
+        "Page {tab}'s window could not be resized to give a {w}x{h} viewport; the viewport \
+         is {gw}x{gh}. The window may be maximised, full-screen or larger than the screen; \
+         to emulate a viewport size regardless, use emulate with viewport.",
+        w = .wanted.0, h = .wanted.1, gw = .got.0, gh = .got.1
+    )]
+    ResizeRefused {
+        /// The tab.
+        tab: TabId,
+        /// The size asked for.
+        wanted: (u32, u32),
+        /// The size the viewport has.
+        got: (u32, u32),
+    },
+
     /// An unknown console message id.
     #[error("No console message with id {id} on page {tab}; call list_console_messages to see the messages.")]
     NoConsoleMessage {
@@ -368,6 +384,7 @@ impl EngineError {
             | NoConsoleMessage { .. }
             | NoNetworkRequest { .. } => ErrorCode::InvalidArgument,
             LoadFailed { .. }
+            | ResizeRefused { .. }
             | Threw(_)
             | SyntaxError(_)
             | NotSerializable(_)

@@ -52,7 +52,9 @@ impl ConsoleLog {
             "Runtime.consoleAPICalled" => read::<ConsoleApiCalled>(params).map(console_call),
             "Runtime.exceptionThrown" => read::<ExceptionThrown>(params).map(exception),
             "Log.entryAdded" => read::<LogEntryAdded>(params).map(log_entry),
-            "Audits.issueAdded" => read::<IssueAdded>(params).map(issue),
+            "Audits.issueAdded" => read::<IssueAdded>(params)
+                .filter(|added| !is_noise(&added.issue))
+                .map(issue),
             _ => return false,
         };
         if let Some(message) = message {
@@ -198,6 +200,15 @@ fn log_entry(added: LogEntryAdded) -> ConsoleMessage {
     out.stack = stack(entry.stack_trace.as_ref());
     out.url = entry.url.filter(|u| !u.is_empty());
     out
+}
+
+/// Issues about the browser's own bookkeeping rather than the page's code (a history
+/// entry skipped because a page navigated without a user gesture, which every tab
+/// opened at about:blank and then sent elsewhere causes).
+fn is_noise(issue: &crate::cdp::console::Issue) -> bool {
+    let error_type = issue.details.pointer("/genericIssueDetails/errorType");
+    issue.code == "GenericIssue"
+        && error_type.and_then(|t| t.as_str()) == Some("NavigationEntryMarkedSkippable")
 }
 
 fn issue(added: IssueAdded) -> ConsoleMessage {

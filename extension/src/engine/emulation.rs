@@ -4,7 +4,9 @@
 //! The engine keeps what each tab emulates (across detaches, until the tab closes) and
 //! applies it all again when the debugger re-attaches, since Chrome forgets every
 //! override with the session. A change is applied first and recorded only once Chrome
-//! took it, so the state returned is what is in force.
+//! took it, so the state returned is what is in force. Turning touch or mobile
+//! emulation on or off reloads the page (as the reference does): both are fixed when
+//! a document starts.
 
 use tabwire_shared::{Change, Emulation, EmulationChanges, NetworkConditions, TabId, Viewport};
 
@@ -19,6 +21,9 @@ use crate::cdp::emulation::{
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 
+/// How long the reload that makes touch or mobile emulation take effect may take.
+const RELOAD_LIMIT_MS: u64 = 10_000;
+
 impl<C: Chrome + 'static> Engine<C> {
     /// Applies `changes` to `tab`; everything it now emulates.
     pub(super) async fn emulate(
@@ -27,7 +32,19 @@ impl<C: Chrome + 'static> Engine<C> {
         changes: &EmulationChanges,
     ) -> Result<Emulation, EngineError> {
         self.ensure_attached(tab).await?;
-        self.apply_changes(tab, changes).await
+        let before = self.emulation(tab).viewport;
+        let now = self.apply_changes(tab, changes).await?;
+        // Touch support and the mobile viewport are fixed when a document starts: like
+        // the reference, reload the page when they change so they take effect.
+        let traits =
+            |v: &Option<Viewport>| v.as_ref().map(|v| (v.mobile, v.touch)).unwrap_or_default();
+        if traits(&before) != traits(&now.viewport) {
+            let reload = tabwire_shared::Navigation::Reload {
+                ignore_cache: false,
+            };
+            self.navigate(tab, &reload, RELOAD_LIMIT_MS).await?;
+        }
+        Ok(now)
     }
 
     /// Sends the commands for `changes` and records the outcome.

@@ -77,6 +77,7 @@ struct State {
     sent: Vec<(TabId, String, Value)>,
     events: Vec<(TabId, String, Value)>,
     removed: Vec<TabId>,
+    resized: Vec<(i64, u32, u32)>,
     now: u64,
     timers: Vec<(u64, oneshot::Sender<()>)>,
     posted: Vec<Envelope<FromExtension>>,
@@ -245,6 +246,11 @@ impl Fake {
             .collect()
     }
 
+    /// The window sizes asked for, in order.
+    pub fn resized(&self) -> Vec<(i64, u32, u32)> {
+        self.state.borrow().resized.clone()
+    }
+
     /// The URLs tabs were created with.
     pub fn created_urls(&self) -> Vec<String> {
         self.state.borrow().created.clone()
@@ -303,6 +309,18 @@ impl Fake {
                 let frame = json!({"frame": {"id": "main", "loaderId": loader, "url": url}});
                 Answer::with_events(
                     value,
+                    vec![
+                        ("Page.frameNavigated", frame),
+                        ("Page.loadEventFired", json!({})),
+                    ],
+                )
+            }
+            "Page.reload" if !state.manual_loads => {
+                state.loads += 1;
+                let frame =
+                    json!({"frame": {"id": "main", "loaderId": format!("L{}", state.loads)}});
+                Answer::with_events(
+                    json!({}),
                     vec![
                         ("Page.frameNavigated", frame),
                         ("Page.loadEventFired", json!({})),
@@ -399,6 +417,14 @@ impl Chrome for Fake {
         let mut state = self.state.borrow_mut();
         state.focused = Some(window);
         state.last_focused = Some(window);
+        Ok(())
+    }
+
+    async fn resize_window(&self, window: i64, width: u32, height: u32) -> Result<(), ChromeError> {
+        self.state
+            .borrow_mut()
+            .resized
+            .push((window, width, height));
         Ok(())
     }
 

@@ -31,6 +31,7 @@ mod keyboard;
 mod navigate;
 mod network;
 mod page;
+mod resize;
 mod screenshot;
 mod session;
 mod settle;
@@ -409,16 +410,26 @@ impl<C: Chrome + 'static> Engine<C> {
                 Ok(Reply::Request { request })
             }
             Command::Emulate { tab_id, changes } => {
-                let emulation = self
-                    .bounded("change the emulation", self.emulate(tab_id, &changes))
-                    .await??;
+                let emulation = within(
+                    self.chrome.sleep(BROWSER_CALL_LIMIT_MS + 10_000),
+                    self.emulate(tab_id, &changes),
+                )
+                .await
+                .ok_or(EngineError::BrowserTimeout {
+                    action: "change the emulation",
+                    timeout_ms: BROWSER_CALL_LIMIT_MS + 10_000,
+                })??;
                 Ok(Reply::Emulation { emulation })
             }
-            // Not carried out by this build yet.
-            other => Err(EngineError::Browser(crate::chrome::ChromeError(format!(
-                "this extension build cannot carry out {:?} yet",
-                std::mem::discriminant(&other)
-            )))),
+            Command::ResizePage {
+                tab_id,
+                width,
+                height,
+            } => {
+                self.bounded("resize the page", self.resize_page(tab_id, width, height))
+                    .await??;
+                Ok(Reply::Done)
+            }
         }
     }
 

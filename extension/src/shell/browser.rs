@@ -148,6 +148,12 @@ impl Chrome for BrowserChrome {
         Ok(())
     }
 
+    async fn resize_window(&self, window: i64, width: u32, height: u32) -> Result<(), ChromeError> {
+        let properties = js_value(&json!({"width": width, "height": height, "state": "normal"}))?;
+        call(js::windows_update(window as f64, &properties)).await?;
+        Ok(())
+    }
+
     async fn remove_tab(&self, tab: TabId) -> Result<(), ChromeError> {
         call(js::tabs_remove(tab as f64)).await?;
         Ok(())

@@ -134,6 +134,11 @@ fn exceptions_log_entries_and_issues_are_messages_too() {
         "Audits.issueAdded",
         &json!({"issue": {"code": "GenericIssue", "details": {"genericIssueDetails": {"errorType": "FormLabelForNameError"}}}}),
     );
+    h.engine.on_cdp_event(
+        10,
+        "Audits.issueAdded",
+        &json!({"issue": {"code": "GenericIssue", "details": {"genericIssueDetails": {"errorType": "NavigationEntryMarkedSkippable"}}}}),
+    );
     let messages = list(&mut h, 2, false);
     let kinds: Vec<_> = messages.iter().map(|m| m.kind.as_str()).collect();
     assert_eq!(kinds, ["exception", "error", "issue"]);

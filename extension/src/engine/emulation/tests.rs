@@ -70,6 +70,11 @@ fn settings_are_applied_kept_and_cleared() {
         h.fake.sent(10, "Emulation.setEmulatedMedia"),
         vec![json!({"features": [{"name": "prefers-color-scheme", "value": "dark"}]})]
     );
+    assert_eq!(
+        h.fake.sent(10, "Page.reload").len(),
+        1,
+        "touch takes a reload"
+    );
     let network = &h.fake.sent(10, "Network.emulateNetworkConditions")[0];
     assert_eq!(network["latency"], json!(2000.0));
 

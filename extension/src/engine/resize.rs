@@ -1,0 +1,105 @@
+//! `ResizePage`: give the page a viewport of a given size by resizing its window.
+//!
+//! The window's outer size is the wanted viewport plus the window's own chrome (tab
+//! strip, toolbar, borders), measured in the page as `outerWidth - innerWidth` and
+//! `outerHeight - innerHeight` just before. The result is measured again: a window
+//! that cannot take the size (a maximised or tiled window on some window managers, a
+//! screen too small) leaves the page at another size, which the error states.
+
+use serde::Deserialize;
+use tabwire_shared::TabId;
+
+use super::Engine;
+use crate::cdp::RuntimeEvaluate;
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+
+/// The page's own idea of its window, read without any page code running.
+const MEASURE: &str = "[outerWidth, outerHeight, innerWidth, innerHeight]";
+
+/// How many times the window is resized to hit the size.
+const RESIZE_TRIES: u32 = 3;
+
+/// How often, and how far apart, the new size is looked for (one second at most).
+const SETTLE_CHECKS: u32 = 50;
+const SETTLE_STEP_MS: u64 = 20;
+
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq)]
+struct Sizes(f64, f64, f64, f64);
+
+fn clamp(pixels: i64) -> u32 {
+    u32::try_from(pixels.clamp(1, 100_000)).unwrap_or(1)
+}
+
+fn viewport(sizes: Sizes) -> (u32, u32) {
+    (sizes.2.round() as u32, sizes.3.round() as u32)
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Resizes `tab`'s window so its viewport is `width` × `height` CSS pixels.
+    pub(super) async fn resize_page(
+        &self,
+        tab: TabId,
+        width: u32,
+        height: u32,
+    ) -> Result<(), EngineError> {
+        self.ensure_attached(tab).await?;
+        if let Some(dialog) = self.open_dialog(tab) {
+            return Err(EngineError::DialogOpen { tab, dialog });
+        }
+        let window = self
+            .chrome
+            .tab(tab)
+            .await?
+            .ok_or(EngineError::NoSuchTab(tab))?
+            .window_id;
+        let mut now = self.measure(tab).await?;
+        let wanted = (width, height);
+        // Outer size = viewport + the window's own chrome, as the page reports it. Some
+        // windows (headless ones) misreport their chrome: a second try corrects by what
+        // the first one missed.
+        let mut outer = (
+            i64::from(width) + (now.0 - now.2).max(0.0).round() as i64,
+            i64::from(height) + (now.1 - now.3).max(0.0).round() as i64,
+        );
+        for _ in 0..RESIZE_TRIES {
+            if viewport(now) == wanted {
+                return Ok(());
+            }
+            let previous = viewport(now);
+            let (w, h) = (clamp(outer.0), clamp(outer.1));
+            self.chrome.resize_window(window, w, h).await?;
+            // The renderer learns its new size a moment after the window has it.
+            now = self.measure(tab).await?;
+            for _ in 0..SETTLE_CHECKS {
+                if viewport(now) != previous {
+                    break;
+                }
+                self.chrome.sleep(SETTLE_STEP_MS).await;
+                now = self.measure(tab).await?;
+            }
+            let got = viewport(now);
+            outer.0 += i64::from(width) - i64::from(got.0);
+            outer.1 += i64::from(height) - i64::from(got.1);
+        }
+        let got = viewport(now);
+        if got != wanted {
+            return Err(EngineError::ResizeRefused { tab, wanted, got });
+        }
+        Ok(())
+    }
+
+    async fn measure(&self, tab: TabId) -> Result<Sizes, EngineError> {
+        let measure = RuntimeEvaluate {
+            expression: MEASURE.to_owned(),
+            object_group: String::new(),
+            return_by_value: true,
+        };
+        let answer = self.send(tab, &measure).await?;
+        answer
+            .result
+            .value
+            .and_then(|v| serde_json::from_value(v).ok())
+            .ok_or_else(|| EngineError::UnreadablePageData("the page's window size".to_owned()))
+    }
+}
