@@ -78,40 +78,61 @@ async fn main() -> Result<(), Error> {
         println!("connected to {} {}", server.name, server.version);
     }
 
-    let steps = [
-        ("list_pages", json!({})),
-        ("new_page", json!({"url": format!("{base}/index.html")})),
-        (
-            "evaluate_script",
-            json!({"function": "() => document.title"}),
-        ),
-        (
-            "evaluate_script",
-            json!({"function": "() => ({ cart: window.shop.cart, total: window.shop.total })"}),
-        ),
-        (
-            "evaluate_script",
-            json!({"function": "(extra) => window.shop.total + extra", "args": [2.5]}),
-        ),
-        ("list_pages", json!({})),
-    ];
-    for (tool, args) in steps {
-        println!("\n>>> {tool} {args}");
-        let mut params = CallToolRequestParams::new(tool);
-        if let Value::Object(map) = args {
-            params = params.with_arguments(map);
-        }
-        let result =
-            tokio::time::timeout(Duration::from_secs(60), client.call_tool(params)).await??;
-        for content in &result.content {
-            if let Some(text) = content.as_text() {
-                println!("{}", text.text.trim_end());
+    let call = |tool: &'static str, args: Value| {
+        let client = &client;
+        async move {
+            println!("\n>>> {tool} {args}");
+            let mut params = CallToolRequestParams::new(tool);
+            if let Value::Object(map) = args {
+                params = params.with_arguments(map);
             }
+            let result =
+                tokio::time::timeout(Duration::from_secs(60), client.call_tool(params)).await??;
+            let mut text = String::new();
+            for content in &result.content {
+                if let Some(t) = content.as_text() {
+                    text.push_str(&t.text);
+                } else if let Some(image) = content.as_image() {
+                    text.push_str(&format!(
+                        "(an inline {} image, {} base64 characters)",
+                        image.mime_type,
+                        image.data.len()
+                    ));
+                }
+            }
+            println!("{}", text.trim_end());
+            if result.is_error == Some(true) {
+                return Err::<String, Error>(format!("{tool} failed").into());
+            }
+            Ok(text)
         }
-        if result.is_error == Some(true) {
-            return Err(format!("{tool} failed").into());
-        }
-    }
+    };
+
+    call("list_pages", json!({})).await?;
+    call("new_page", json!({"url": format!("{base}/index.html")})).await?;
+    call(
+        "evaluate_script",
+        json!({"function": "() => document.title"}),
+    )
+    .await?;
+    let snapshot = call("take_snapshot", json!({})).await?;
+    let button = snapshot
+        .lines()
+        .find(|l| l.contains("button \"Add another tea\""))
+        .and_then(|l| l.trim_start().strip_prefix("uid="))
+        .and_then(|l| l.split(' ').next())
+        .ok_or("the snapshot has no \"Add another tea\" button")?
+        .to_string();
+    call("click", json!({"uid": button, "includeSnapshot": true})).await?;
+    call(
+        "evaluate_script",
+        json!({"function": "() => ({ cart: window.shop.cart, total: window.shop.total })"}),
+    )
+    .await?;
+    call("list_console_messages", json!({})).await?;
+    let shot = std::env::temp_dir().join(format!("tabwire-demo-{}.png", std::process::id()));
+    call("take_screenshot", json!({"filePath": shot})).await?;
+    call("list_pages", json!({})).await?;
     client.cancel().await?;
     let status = tokio::time::timeout(Duration::from_secs(20), child.wait()).await??;
     println!("\ntabwire exited ({status}); its browser and temporary profile are gone.");

@@ -43,8 +43,12 @@ enum Outcome {
 
 type ReplySender = oneshot::Sender<Outcome>;
 
+/// Called for every event, in order, before any later reply is handed to its caller.
+pub type EventObserver = Arc<dyn Fn(&Event) + Send + Sync>;
+
 /// State shared by the handles and the connection task.
 struct Shared {
+    observer: Option<EventObserver>,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, ReplySender>>,
     /// The connected browser's extension version, `None` when no browser is connected.
@@ -70,6 +74,14 @@ impl Shared {
     fn set_browser(&self, version: Option<String>) {
         self.browser.send_replace(version);
     }
+
+    /// Hands an event to the observer (at once, in order) and to subscribers.
+    fn publish(&self, event: Event) {
+        if let Some(observer) = &self.observer {
+            observer(&event);
+        }
+        let _ = self.events.send(event);
+    }
 }
 
 /// A request on its way to the connection task.
@@ -91,9 +103,21 @@ impl Link {
     ///
     /// Must be called inside a tokio runtime. The task ends when every handle is dropped.
     pub fn spawn(socket: PathBuf, hello: ClientHello) -> Link {
+        Self::spawn_observed(socket, hello, None)
+    }
+
+    /// Like [`Link::spawn`], with an observer that sees every event before any reply
+    /// that followed it on the wire is delivered — so state kept from events (an open
+    /// dialog, say) is up to date when a call's reply is rendered.
+    pub fn spawn_observed(
+        socket: PathBuf,
+        hello: ClientHello,
+        observer: Option<EventObserver>,
+    ) -> Link {
         let (browser, _) = watch::channel(None);
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let shared = Arc::new(Shared {
+            observer,
             next_id: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
             browser,
@@ -278,7 +302,7 @@ async fn run_connection(
                 shared.set_browser(None);
                 shared.fail_all("the connection to tabwire's native host closed");
                 if was_connected {
-                    let _ = shared.events.send(Event::BrowserDisconnected {
+                    shared.publish(Event::BrowserDisconnected {
                         reason: "the connection to tabwire's native host closed".to_owned(),
                     });
                 }
@@ -379,7 +403,7 @@ fn handle_incoming(shared: &Shared, body: &[u8]) {
                 }
                 _ => {}
             }
-            let _ = shared.events.send(event);
+            shared.publish(event);
         }
         (None, FromExtension::Reply(_)) => tracing::warn!("reply without an id skipped"),
     }

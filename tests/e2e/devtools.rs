@@ -395,7 +395,10 @@ async fn console_messages_are_paginated_folded_and_detailed() {
     list.says("uncaught on purpose");
 
     let first = agent
-        .ok("list_console_messages", json!({"pageSize": 20}))
+        .ok(
+            "list_console_messages",
+            json!({"pageSize": 20, "types": ["log", "error", "exception"]}),
+        )
         .await;
     first
         .says("Showing 1-20 of 402 (Page 1 of 21). Next page: 1.")
@@ -403,10 +406,12 @@ async fn console_messages_are_paginated_folded_and_detailed() {
     let last = agent
         .ok(
             "list_console_messages",
-            json!({"pageSize": 20, "pageIdx": 20}),
+            json!({"pageSize": 20, "pageIdx": 20, "types": ["log", "error", "exception"]}),
         )
         .await;
-    last.says("Showing 401-402 of 402").says("something broke");
+    last.says("Showing 401-402 of 402")
+        .says("something broke")
+        .says("uncaught on purpose");
     agent
         .ok(
             "list_console_messages",

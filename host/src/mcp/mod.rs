@@ -109,25 +109,18 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         Some(browser) => browser.socket.clone(),
         None => crate::paths::socket_path()?,
     };
-    let link = Link::spawn(
+    let session = Arc::new(Session::default());
+    let observer = session.clone();
+    let link = Link::spawn_observed(
         socket,
         ClientHello {
             client_name: "agent".into(),
             version: env!("CARGO_PKG_VERSION").into(),
         },
+        Some(Arc::new(move |event: &tabwire_shared::Event| {
+            observer.observe(event)
+        })),
     );
-    let session = Arc::new(Session::default());
-    let mut events = link.subscribe();
-    let observer = session.clone();
-    tokio::spawn(async move {
-        loop {
-            match events.recv().await {
-                Ok(event) => observer.observe(&event),
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
-            }
-        }
-    });
     let browser = Arc::new(LinkBrowser {
         link,
         connect_wait: connect_wait(launched.is_some()),

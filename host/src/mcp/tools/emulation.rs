@@ -26,18 +26,28 @@ pub struct EmulateParams {
     /// Viewport as "WIDTHxHEIGHTxDPR[,mobile][,touch][,landscape]", e.g.
     /// "375x812x3,mobile,touch"; null to stop.
     #[schemars(with = "Option<String>")]
+    #[serde(default, deserialize_with = "present")]
     viewport: Option<Value>,
     /// User-Agent string; null or "" to stop.
     #[schemars(with = "Option<String>")]
+    #[serde(default, deserialize_with = "present")]
     user_agent: Option<Value>,
     /// prefers-color-scheme: "dark", "light", or "auto" to stop.
     color_scheme: Option<String>,
     /// Position as {"latitude": …, "longitude": …, "accuracy"?: metres}; null to stop.
     #[schemars(with = "Option<GeolocationParam>")]
+    #[serde(default, deserialize_with = "present")]
     geolocation: Option<Value>,
     /// Headers added to every request, as {"name": "value"}; null or {} to stop.
     #[schemars(with = "Option<BTreeMap<String, String>>")]
+    #[serde(default, deserialize_with = "present")]
     extra_http_headers: Option<Value>,
+}
+
+/// Reads a field that is present as `Some`, even when it is `null` (which here means
+/// "stop emulating"), leaving an absent field `None` ("keep as it is").
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
 }
 
 /// A position, as agents give it.
