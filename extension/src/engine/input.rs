@@ -359,3 +359,6 @@ pub(super) fn element_error(error: EngineError, uid: &str) -> EngineError {
         error
     }
 }
+
+#[cfg(test)]
+mod tests;
