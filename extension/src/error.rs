@@ -260,7 +260,10 @@ pub enum EngineError {
     NoDialog(TabId),
 
     /// `wait_for` did not see its text in time.
-    #[error("None of {texts} appeared in page {tab} within {timeout_ms} ms.")]
+    #[error(
+        "{texts} did not appear in page {tab} within {timeout_ms} ms. Take a snapshot to \
+         see what the page shows, or wait longer with a larger timeout."
+    )]
     TextTimeout {
         /// The tab.
         tab: TabId,

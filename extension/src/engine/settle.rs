@@ -27,7 +27,7 @@ use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
 
 /// How long the DOM must stay unchanged for an action to count as finished.
-pub const QUIET_MS: u64 = 40;
+pub const QUIET_MS: u64 = 30;
 
 /// The longest an action waits for a DOM that keeps changing.
 pub const SETTLE_CAP_MS: u64 = 1_500;

@@ -121,12 +121,13 @@ async fn next_document(tab: TabId, watch: &mut Subscription) -> Result<(), Engin
     }
 }
 
-/// `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
+/// `"a"`, `Neither "a" nor "b"`, `None of "a", "b" or "c"`.
 fn quote_all(texts: &[String]) -> String {
     let quoted: Vec<String> = texts.iter().map(|t| format!("\"{t}\"")).collect();
     match quoted.split_last() {
-        None => "the texts".to_owned(),
+        None => "The text".to_owned(),
         Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        Some((last, [first])) => format!("Neither {first} nor {last}"),
+        Some((last, rest)) => format!("None of {} or {last}", rest.join(", ")),
     }
 }
