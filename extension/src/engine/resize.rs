@@ -69,15 +69,7 @@ impl<C: Chrome + 'static> Engine<C> {
             let previous = viewport(now);
             let (w, h) = (clamp(outer.0), clamp(outer.1));
             self.chrome.resize_window(window, w, h).await?;
-            // The renderer learns its new size a moment after the window has it.
-            now = self.measure(tab).await?;
-            for _ in 0..SETTLE_CHECKS {
-                if viewport(now) != previous {
-                    break;
-                }
-                self.chrome.sleep(SETTLE_STEP_MS).await;
-                now = self.measure(tab).await?;
-            }
+            now = self.settled_size(tab, previous).await?;
             let got = viewport(now);
             outer.0 += i64::from(width) - i64::from(got.0);
             outer.1 += i64::from(height) - i64::from(got.1);
@@ -87,6 +79,24 @@ impl<C: Chrome + 'static> Engine<C> {
             return Err(EngineError::ResizeRefused { tab, wanted, got });
         }
         Ok(())
+    }
+
+    /// The page's sizes once the renderer has taken a new size (it learns it a moment
+    /// after the window, sometimes in steps): changed from `previous` and the same on
+    /// two reads in a row, or whatever it is after a second.
+    async fn settled_size(&self, tab: TabId, previous: (u32, u32)) -> Result<Sizes, EngineError> {
+        let mut now = self.measure(tab).await?;
+        let mut last_seen = None;
+        for _ in 0..SETTLE_CHECKS {
+            let size = viewport(now);
+            if size != previous && last_seen == Some(size) {
+                break;
+            }
+            last_seen = Some(size);
+            self.chrome.sleep(SETTLE_STEP_MS).await;
+            now = self.measure(tab).await?;
+        }
+        Ok(now)
     }
 
     async fn measure(&self, tab: TabId) -> Result<Sizes, EngineError> {

@@ -612,6 +612,9 @@ fn resizing_corrects_for_window_chrome_the_page_misreports() {
         },
     );
     h.settle();
+    for _ in 0..10 {
+        h.advance(20);
+    }
     assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
     assert_eq!(h.fake.resized(), vec![(1, 640, 480), (1, 640, 530)]);
 }
