@@ -149,9 +149,14 @@ impl LaunchedBrowser {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        // Helpers left in the group (renderers, the native host) go too.
+        // Helpers left in the group (renderers, zygotes) go too; wait, bounded, until
+        // the group is empty so that nothing outlives us.
         signal_group(group, libc::SIGKILL);
         let _ = self.child.wait();
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while group_exists(group) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 }
 
@@ -166,6 +171,32 @@ fn signal_group(group: i32, signal: i32) {
     // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
     unsafe {
         libc::kill(-group, signal);
+    }
+}
+
+/// Whether any live process is still in the group. Zombies (exited, waiting to be
+/// reaped by init) do not count: they hold nothing.
+fn group_exists(group: i32) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return false;
+        };
+        entries.flatten().any(|entry| {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                return false;
+            };
+            // After the command name: state, ppid, pgrp.
+            let mut fields = stat.rsplit(')').next().unwrap_or("").split_whitespace();
+            let state = fields.next();
+            let pgrp = fields.nth(1).and_then(|g| g.parse::<i32>().ok());
+            pgrp == Some(group) && state != Some("Z") && state != Some("X")
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    // SAFETY: signal 0 only checks that the group exists; nothing is delivered.
+    unsafe {
+        libc::kill(-group, 0) == 0
     }
 }
 

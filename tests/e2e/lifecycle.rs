@@ -38,11 +38,20 @@ async fn quitting_closes_the_browser_and_removes_the_profile() {
         !std::path::Path::new(&profile).exists(),
         "profile {profile} was left behind"
     );
-    let left: Vec<_> = processes()
-        .into_iter()
-        .filter(|p| !p.zombie)
-        .filter(|p| family.iter().any(|f| f.pid == p.pid) || p.cmdline.contains(&profile))
-        .collect();
+    // Processes killed a moment ago may still be finishing their exit: allow them a
+    // bounded time to be gone.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let left = loop {
+        let left: Vec<_> = processes()
+            .into_iter()
+            .filter(|p| !p.zombie)
+            .filter(|p| family.iter().any(|f| f.pid == p.pid) || p.cmdline.contains(&profile))
+            .collect();
+        if left.is_empty() || std::time::Instant::now() > deadline {
+            break left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
 
