@@ -1,0 +1,527 @@
+"""tabwire against chrome-devtools-mcp: the same workload, the same Chromium, the same
+pages, both driven as MCP servers over stdio. Run it through scripts/bench, which sets
+everything up; `python3 bench/bench.py --help` lists the knobs.
+"""
+
+import argparse
+import datetime
+import functools
+import glob
+import http.server
+import json
+import os
+import platform
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mcp import McpError, Sampler, Server, cpu_seconds  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, "bench", "fixtures")
+
+BROWSER_FLAGS = [
+    "--chromeArg=--no-sandbox",
+    "--chromeArg=--disable-gpu",
+    "--chromeArg=--disable-quic",
+    "--chromeArg=--no-first-run",
+    "--chromeArg=--disable-background-networking",
+    "--chromeArg=--disable-component-update",
+    "--chromeArg=--disable-sync",
+]
+
+TW, REF = "tabwire", "reference"
+SERVERS = (TW, REF)
+
+
+def log(message):
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# -- fixture pages ------------------------------------------------------------------
+
+
+class FixtureHandler(http.server.SimpleHTTPRequestHandler):
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def serve_fixtures():
+    handler = functools.partial(FixtureHandler, directory=FIXTURES)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
+# -- the two servers ----------------------------------------------------------------
+
+
+def server_argv(kind, args):
+    if kind == TW:
+        return [args.tabwire, "mcp", "--launch", "--headless",
+                "--executablePath=" + args.chromium,
+                "--categoryExperimentalThirdParty=true"] + BROWSER_FLAGS
+    return [args.node, args.reference, "--headless", "--isolated",
+            "--executablePath=" + args.chromium] + BROWSER_FLAGS + [
+            "--categoryExperimentalThirdParty=true", "--no-usage-statistics",
+            "--no-performance-crux"]
+
+
+def server_env(kind, args):
+    env = dict(os.environ)
+    if kind == TW:
+        env["TABWIRE_EXTENSION_DIR"] = args.extension
+        env.setdefault("TABWIRE_LOG", "info")
+    else:
+        env["CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS"] = "1"
+    return env
+
+
+class Session:
+    """A started server with its page id, ready for page tools."""
+
+    def __init__(self, kind, args, logdir, tag):
+        self.kind = kind
+        self.server = Server(
+            f"{kind} ({tag})", server_argv(kind, args), server_env(kind, args),
+            os.path.join(logdir, f"{kind}-{tag}.stderr.log"), cwd=logdir,
+        )
+        self.page_id = None
+        self.uid = None
+
+    def args_for(self, tool, arguments):
+        """Adds pageId where this server's schema requires it (the reference does)."""
+        schema = self.server.schema(tool)
+        if schema is None:
+            raise McpError(f"{self.kind} does not offer the tool {tool}")
+        arguments = dict(arguments)
+        if "pageId" in (schema.get("required") or []) and self.page_id is not None:
+            arguments["pageId"] = self.page_id
+        return arguments
+
+    def call(self, tool, arguments, timeout):
+        try:
+            arguments = self.args_for(tool, arguments)
+        except McpError as e:
+            return {"ok": False, "ms": None, "chars": 0, "text": "", "error": str(e)}
+        return self.server.call(tool, arguments, timeout)
+
+    def find_page_id(self, timeout):
+        r = self.server.call("list_pages", {}, timeout)
+        if not r["ok"]:
+            raise McpError(f"{self.kind}: list_pages failed: {r['error']}")
+        m = re.search(r"^(\d+): .*\[selected\]", r["text"], re.M)
+        if not m:
+            raise McpError(f"{self.kind}: no selected page in list_pages:\n{r['text'][:500]}")
+        self.page_id = int(m.group(1))
+        return r
+
+
+def uid_of(snapshot_text, name):
+    """The uid of the element whose line carries this accessible name."""
+    for line in snapshot_text.splitlines():
+        if f'"{name}"' in line:
+            m = re.search(r"uid=(\S+)", line)
+            if m:
+                return m.group(1)
+    return None
+
+
+# -- measurement --------------------------------------------------------------------
+
+
+def summary(calls):
+    good = [c["ms"] for c in calls if c["ok"]]
+    chars = [c["chars"] for c in calls if c["ok"]]
+    out = {"n": len(calls), "failures": sum(1 for c in calls if not c["ok"])}
+    errors = sorted({c["error"].splitlines()[0][:200] for c in calls if not c["ok"]})
+    if errors:
+        out["errors"] = errors
+    if good:
+        s = sorted(good)
+        out["median_ms"] = round(statistics.median(s), 2)
+        out["p90_ms"] = round(s[min(len(s) - 1, max(0, -(-9 * len(s) // 10) - 1))], 2)
+        out["min_ms"] = round(s[0], 2)
+        out["max_ms"] = round(s[-1], 2)
+        out["chars"] = int(statistics.median(chars))
+    return out
+
+
+def alternate(sessions, iteration):
+    """Both servers each iteration; who goes first alternates."""
+    return sessions if iteration % 2 == 0 else list(reversed(sessions))
+
+
+def run_step(sessions, name, make_call, warmups, reps, timeout, results, note=""):
+    """Times one step on both servers: warm-ups untimed, then reps alternated."""
+    log(f"step {name}: {warmups} warm-up(s), {reps} timed, alternated")
+    calls = {s.kind: [] for s in sessions}
+    for i in range(warmups + reps):
+        for s in alternate(sessions, i):
+            r = make_call(s)
+            if i >= warmups:
+                calls[s.kind].append(r)
+            elif not r["ok"]:
+                log(f"  {s.kind} warm-up failed: {r['error'][:200]}")
+    results["steps"][name] = {"note": note, **{k: summary(v) for k, v in calls.items()}}
+    for k, v in calls.items():
+        fails = [c for c in v if not c["ok"]]
+        if fails:
+            log(f"  {k}: {len(fails)}/{len(v)} failed, first: {fails[0]['error'][:300]}")
+    return calls
+
+
+def cold_starts(args, logdir, base, sampler, results):
+    log(f"cold start: {args.cold} spawn→first navigate per server, alternated")
+    rows = {k: [] for k in SERVERS}
+    for i in range(args.cold):
+        for kind in (SERVERS if i % 2 == 0 else SERVERS[::-1]):
+            s = Session(kind, args, logdir, f"cold{i}")
+            rec = {"ok": False, "ms": None, "chars": 0, "text": "", "error": None}
+            try:
+                t0 = time.perf_counter()
+                s.server.spawn()
+                sampler.watch(kind + ":cold", s.server)
+                init_ms = s.server.initialize(args.start_timeout)
+                s.server.list_tools(args.timeout)
+                t_list = time.perf_counter()
+                s.find_page_id(args.start_timeout)
+                list_ms = (time.perf_counter() - t_list) * 1000
+                nav = s.call("navigate_page", {"url": base + "/3p.html"}, args.start_timeout)
+                total = (time.perf_counter() - t0) * 1000
+                if nav["ok"]:
+                    rec.update(ok=True, ms=total, chars=nav["chars"], initialize_ms=round(init_ms, 1),
+                               list_pages_ms=round(list_ms, 1), navigate_ms=round(nav["ms"], 1))
+                else:
+                    rec["error"] = "first navigate failed: " + nav["error"]
+            except McpError as e:
+                rec["error"] = str(e)
+            finally:
+                sampler.unwatch(s.server)
+                s.server.stop()
+            if rec["ok"]:
+                log(f"  {kind}: {rec['ms']:.0f} ms (initialize {rec['initialize_ms']:.0f}, "
+                    f"list_pages {rec['list_pages_ms']:.0f}, navigate {rec['navigate_ms']:.0f})")
+            else:
+                log(f"  {kind}: FAILED: {rec['error'][:300]}")
+            rows[kind].append(rec)
+    step = {"note": "spawn, initialize, tools/list, list_pages, navigate_page (fresh browser each time)"}
+    for k, v in rows.items():
+        step[k] = summary(v)
+        parts = [r for r in v if r["ok"]]
+        if parts:
+            for part in ("initialize_ms", "list_pages_ms", "navigate_ms"):
+                step[k][part] = round(statistics.median(r[part] for r in parts), 1)
+    results["steps"]["cold start"] = step
+
+
+def main_session(args, logdir, base, sampler, results):
+    sessions = []
+    try:
+        for kind in SERVERS:
+            s = Session(kind, args, logdir, "main")
+            sessions.append(s)
+            s.server.spawn()
+            sampler.watch(kind, s.server)
+            s.server.initialize(args.start_timeout)
+            s.find_page_id(args.start_timeout)
+        reps, T = args.reps, args.timeout
+
+        # tools/list: the size an agent pays for on every turn, and its latency.
+        for s in sessions:
+            _, result, raw = s.server.list_tools(T)
+            results["tools"][s.kind] = {
+                "count": len(result["tools"]),
+                "chars": len(json.dumps(result["tools"], separators=(",", ":"))),
+                "names": sorted(t["name"] for t in result["tools"]),
+            }
+
+        def tools_list(s):
+            try:
+                ms, reply, raw = s.server.request("tools/list", {}, T)
+            except McpError as e:
+                return {"ok": False, "ms": None, "chars": 0, "error": str(e)}
+            if "error" in reply:
+                return {"ok": False, "ms": ms, "chars": 0, "error": str(reply["error"])}
+            return {"ok": True, "ms": ms, "chars": raw, "error": None}
+
+        run_step(sessions, "tools/list", tools_list, 3, reps, T, results,
+                 "chars: the whole JSON-RPC reply")
+
+        def nav(url):
+            return lambda s: s.call("navigate_page", {"url": base + url}, T)
+
+        def tool(name, arguments=None, timeout=T):
+            return lambda s: s.call(name, arguments or {}, timeout)
+
+        def execute(name, params):
+            return tool("execute_3p_developer_tool",
+                        {"toolName": name, "params": json.dumps(params)})
+
+        run_step(sessions, "navigate (3P page)", nav("/3p.html"), 2, reps, T, results)
+        run_step(sessions, "list_3p_developer_tools", tool("list_3p_developer_tools"),
+                 3, reps, T, results)
+        run_step(sessions, "execute 3P add", execute("add", {"a": 2, "b": 3}), 3, reps, T, results)
+        run_step(sessions, "execute 3P ~2 KB object", execute("inventory", {}), 3, reps, T,
+                 results)
+        run_step(sessions, "execute 3P DOM elements", execute("buttons", {}), 3, reps, T,
+                 results, "3 buttons; both answers include a snapshot holding them")
+        run_step(sessions, "execute 3P awaits 50 ms", execute("later", {}), 3, reps, T, results)
+        run_step(sessions, "evaluate_script 1+1", tool("evaluate_script",
+                 {"function": "() => 1+1"}), 3, reps, T, results)
+
+        run_step(sessions, "navigate (5,000 elements)", nav("/big.html"), 2, reps, T, results)
+
+        def snapshot(s):
+            r = s.call("take_snapshot", {}, args.slow_timeout)
+            if r["ok"]:
+                s.uid = uid_of(r["text"], "Bench target") or s.uid
+            return r
+
+        run_step(sessions, "take_snapshot (5,000 elements)", snapshot, 2, reps, T, results)
+
+        def click(s):
+            if s.uid is None:
+                return {"ok": False, "ms": None, "chars": 0, "text": "",
+                        "error": "no uid for the button: every snapshot failed"}
+            return s.call("click", {"uid": s.uid}, T)
+
+        run_step(sessions, "click (uid from snapshot)", click, 3, reps, T, results,
+                 "the button on the 5,000-element page")
+        clicks = {}
+        for s in sessions:
+            r = s.call("evaluate_script", {"function":
+                       "() => +document.getElementById('target').dataset.clicks || 0"}, T)
+            clicks[s.kind] = r["text"].strip()[-40:] if r["ok"] else "failed: " + r["error"]
+        results["click_check"] = clicks
+
+        run_step(sessions, "navigate (2,000 console messages)", nav("/console.html"), 2,
+                 max(5, reps // 2), T, results)
+        run_step(sessions, "list_console_messages", tool("list_console_messages"), 3, reps, T,
+                 results, "each server's default page size")
+        run_step(sessions, "list_console_messages pageSize=50",
+                 tool("list_console_messages", {"pageSize": 50}), 3, reps, T, results)
+
+        sampler.sample_now()
+        for s in sessions:
+            results["cpu"][s.kind] = {
+                "server_s": cpu_seconds(s.server.pid),
+                "tree_s": round(sampler.tree_cpu(s.kind), 2),
+            }
+    finally:
+        for s in sessions:
+            sampler.unwatch(s.server)
+            s.server.stop()
+
+
+# -- report -------------------------------------------------------------------------
+
+TARGETS = {
+    "list_3p_developer_tools": ("median", 1.0),
+    "execute 3P add": ("median", 1.0),
+    "execute 3P ~2 KB object": ("median", 1.0),
+    "execute 3P DOM elements": ("median", 1.0),
+    "execute 3P awaits 50 ms": ("median", 1.0),
+    "evaluate_script 1+1": ("median", 0.25),
+    "click (uid from snapshot)": ("median", 0.25),
+    "take_snapshot (5,000 elements)": ("median", 0.5),
+    "cold start": ("median", 0.8),
+}
+CHAR_TARGETS = {"take_snapshot (5,000 elements)": 0.8}
+
+
+def fmt_ms(v):
+    if v is None:
+        return "-"
+    return f"{v:.0f}" if v >= 100 else f"{v:.1f}"
+
+
+def ratio(a, b):
+    if a is None or b in (None, 0):
+        return None
+    return a / b
+
+
+def verdict(r, limit):
+    if r is None:
+        return "n/a"
+    return f"{'holds' if r <= limit else 'MISSES'} (≤{limit:g}×)"
+
+
+def render(results):
+    lines = []
+    head = ("step", "tabwire med", "p90", "chars", "reference med", "p90", "chars",
+            "ratio", "chars ratio", "target")
+    rows = []
+    for name, step in results["steps"].items():
+        t, r = step.get(TW, {}), step.get(REF, {})
+
+        def cell(side, key):
+            if side.get("failures") and not side.get(key):
+                return f"FAIL {side['failures']}/{side['n']}"
+            v = side.get(key)
+            text = fmt_ms(v) if key != "chars" else (str(v) if v is not None else "-")
+            if key == "median_ms" and side.get("failures"):
+                text += f" ({side['failures']}/{side['n']} FAIL)"
+            return text
+
+        q = ratio(t.get("median_ms"), r.get("median_ms"))
+        qc = ratio(t.get("chars"), r.get("chars"))
+        target = []
+        if name in TARGETS:
+            target.append(verdict(q, TARGETS[name][1]))
+        if name in CHAR_TARGETS:
+            target.append("chars " + verdict(qc, CHAR_TARGETS[name]))
+        if t.get("failures") or r.get("failures"):
+            target.append("has failures")
+        rows.append((name, cell(t, "median_ms"), cell(t, "p90_ms"), cell(t, "chars"),
+                     cell(r, "median_ms"), cell(r, "p90_ms"), cell(r, "chars"),
+                     f"{q:.2f}×" if q is not None else "-",
+                     f"{qc:.2f}×" if qc is not None else "-", "; ".join(target)))
+
+    def extra(name, tv, rv, unit, target=""):
+        q = ratio(tv, rv)
+        rows.append((name, f"{tv:g} {unit}" if tv is not None else "-", "", "",
+                     f"{rv:g} {unit}" if rv is not None else "-", "", "",
+                     f"{q:.2f}×" if q is not None else "-", "", target))
+
+    tools = results["tools"]
+    if tools.get(TW) and tools.get(REF):
+        extra("tools/list: tools", tools[TW]["count"], tools[REF]["count"], "")
+        extra("tools/list: chars", tools[TW]["chars"], tools[REF]["chars"], "")
+    mem = results["memory"]
+
+    def mb(kind, key):
+        v = mem.get(kind, {}).get(key)
+        return round(v / 1024, 1) if v else None
+
+    tw_rss = max(filter(None, [mb(TW, "rss_kb"), mb(TW + ":cold", "rss_kb")]), default=None)
+    rf_rss = max(filter(None, [mb(REF, "rss_kb"), mb(REF + ":cold", "rss_kb")]), default=None)
+    extra("server peak RSS", tw_rss, rf_rss, "MB",
+          ("holds" if tw_rss is not None and tw_rss <= 25 else "MISSES") + " (tabwire ≤25 MB)")
+    extra("tree peak PSS (main run)", mb(TW, "pss_tree_kb"), mb(REF, "pss_tree_kb"), "MB")
+    cpu = results["cpu"]
+    if cpu.get(TW) and cpu.get(REF):
+        extra("server CPU (main run)", cpu[TW]["server_s"], cpu[REF]["server_s"], "s")
+        extra("tree CPU (main run)", cpu[TW]["tree_s"], cpu[REF]["tree_s"], "s")
+    wasm = results.get("extension_wasm_bytes")
+    if wasm:
+        rows.append(("extension WASM", f"{wasm / 1024:.0f} KiB", "", "", "-", "", "", "", "",
+                     "reported"))
+
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    fmt = lambda row: "| " + " | ".join(str(x).ljust(w) for x, w in zip(row, widths)) + " |"
+    lines.append(fmt(head))
+    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    lines.extend(fmt(r) for r in rows)
+    return "\n".join(lines)
+
+
+# -- main ---------------------------------------------------------------------------
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--tabwire", default=os.path.join(ROOT, "target/release/tabwire"))
+    p.add_argument("--extension", default=os.path.join(ROOT, "dist/extension"))
+    p.add_argument("--reference", required=True,
+                   help="path to chrome-devtools-mcp's build/src/bin/chrome-devtools-mcp.js")
+    p.add_argument("--node", default="/usr/bin/node")
+    p.add_argument("--chromium", default="/usr/bin/chromium")
+    p.add_argument("--reps", type=int, default=20, help="timed repetitions per step")
+    p.add_argument("--cold", type=int, default=5, help="cold starts per server")
+    p.add_argument("--timeout", type=float, default=60, help="seconds any one call may take")
+    p.add_argument("--slow-timeout", type=float, default=120, help="for take_snapshot")
+    p.add_argument("--start-timeout", type=float, default=90,
+                   help="seconds for initialize and the first calls of a fresh server")
+    p.add_argument("--deadline", type=float, default=1800, help="seconds for the whole run")
+    p.add_argument("--out", default=os.path.join(ROOT, "bench", "results.json"))
+    p.add_argument("--keep-logs", action="store_true", help="keep the servers' stderr logs")
+    args = p.parse_args()
+
+    for path in (args.tabwire, args.reference, args.node, args.chromium):
+        if not os.path.exists(path):
+            sys.exit(f"bench: {path} does not exist")
+
+    def on_signal(signum, _frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    def on_deadline(signum, _frame):
+        raise TimeoutError(f"the whole run took longer than {args.deadline:.0f} s")
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGALRM, on_deadline)
+    signal.alarm(int(args.deadline))
+
+    logdir = tempfile.mkdtemp(prefix="tabwire-bench-")
+    httpd, base = serve_fixtures()
+    sampler = Sampler(0.25)
+    sampler.start()
+    chromium_version = subprocess.run([args.chromium, "--version"], capture_output=True,
+                                      text=True, timeout=30).stdout.strip()
+    results = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
+                    "chromium": chromium_version, "loadavg_start": os.getloadavg()},
+        "settings": {"reps": args.reps, "cold": args.cold},
+        "steps": {}, "tools": {}, "memory": {}, "cpu": {},
+    }
+    wasm = sorted(glob.glob(os.path.join(args.extension, "*.wasm")))
+    results["extension_wasm_bytes"] = sum(os.path.getsize(w) for w in wasm)
+    started = time.monotonic()
+    status = 0
+    try:
+        cold_starts(args, logdir, base, sampler, results)
+        main_session(args, logdir, base, sampler, results)
+    except (McpError, TimeoutError, KeyboardInterrupt) as e:
+        log(f"bench: stopped: {e}")
+        results["aborted"] = str(e)
+        status = 130 if isinstance(e, KeyboardInterrupt) else 1
+    finally:
+        signal.alarm(0)
+        sampler.stop()
+        httpd.shutdown()
+        results["memory"] = sampler.peaks
+        results["memory_samples"] = sampler.samples
+        results["machine"]["loadavg_end"] = os.getloadavg()
+        results["seconds"] = round(time.monotonic() - started, 1)
+        for step in results["steps"].values():
+            for side in SERVERS:
+                if side in step and "failures" in step[side] and step[side]["failures"]:
+                    status = status or 2
+        if args.keep_logs:
+            log(f"server logs kept in {logdir}")
+        else:
+            for f in glob.glob(os.path.join(logdir, "*")):
+                os.remove(f)
+            os.rmdir(logdir)
+
+    table = render(results)
+    results["table"] = table
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(results, f, indent=1)
+    print(table)
+    print(f"\n{results['machine']['chromium']}, {os.cpu_count()} CPUs, load "
+          f"{results['machine']['loadavg_start'][0]:.1f}→{results['machine']['loadavg_end'][0]:.1f}; "
+          f"{results['seconds']:.0f} s; JSON: {args.out}")
+    if results.get("aborted"):
+        print(f"ABORTED: {results['aborted']}")
+    if status == 2:
+        print("Some calls failed: see the FAIL cells and the 'errors' in the JSON.")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
