@@ -401,7 +401,7 @@ async fn console_messages_are_paginated_folded_and_detailed() {
         )
         .await;
     first
-        .says("Showing 1-20 of 402 (Page 1 of 21). Next page: 1.")
+        .says("Showing 1-20 of 402 (Page 1 of 21). Next page: 1")
         .says("[log] batch 0 (×5,");
     let last = agent
         .ok(

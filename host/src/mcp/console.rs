@@ -226,7 +226,7 @@ mod tests {
         let list = listing(&messages, &["error".into()], Some(20), Some(1));
         assert_eq!(
             list.lines[0],
-            "Showing 21-40 of 68 (Page 2 of 4). Next page: 2. Previous page: 0."
+            "Showing 21-40 of 68 (Page 2 of 4). Previous page: 0. Next page: 2"
         );
         assert_eq!(list.lines.len(), 21);
         assert!(list.lines[1..].iter().all(|l| l.contains("[error]")));

@@ -27,29 +27,28 @@ pub fn paginate(total: usize, page_size: Option<usize>, page_idx: Option<usize>)
         (
             0,
             format!(
-                " Page {asked} does not exist (there are {pages}); showing the first page instead."
+                "Page {asked} does not exist (there are {pages}); showing the first page instead. "
             ),
         )
     };
     let start = (idx * size).min(total);
     let end = (start + size).min(total);
-    let mut summary = if total == 0 {
-        "Showing 0 of 0.".to_string()
+    let mut summary = notice;
+    if total == 0 {
+        summary.push_str("Showing 0 of 0.");
     } else {
-        format!(
+        summary.push_str(&format!(
             "Showing {}-{end} of {total} (Page {} of {pages}).",
             start + 1,
             idx + 1
-        )
-    };
-    if idx + 1 < pages {
-        summary.push_str(&format!(" Next page: {}", idx + 1));
-        summary.push('.');
+        ));
     }
     if idx > 0 {
         summary.push_str(&format!(" Previous page: {}.", idx - 1));
     }
-    summary.push_str(&notice);
+    if idx + 1 < pages {
+        summary.push_str(&format!(" Next page: {}", idx + 1));
+    }
     Page {
         start,
         end,
@@ -67,7 +66,7 @@ mod tests {
         assert_eq!((page.start, page.end), (0, 20));
         assert_eq!(
             page.summary,
-            "Showing 1-20 of 137 (Page 1 of 7). Next page: 1."
+            "Showing 1-20 of 137 (Page 1 of 7). Next page: 1"
         );
     }
 
