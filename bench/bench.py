@@ -21,6 +21,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
 from mcp import McpError, Sampler, Server, cpu_seconds  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -275,8 +276,6 @@ def main_session(args, logdir, base, sampler, results):
         run_step(sessions, "execute 3P add", execute("add", {"a": 2, "b": 3}), 3, reps, T, results)
         run_step(sessions, "execute 3P ~2 KB object", execute("inventory", {}), 3, reps, T,
                  results)
-        run_step(sessions, "execute 3P DOM elements", execute("buttons", {}), 3, reps, T,
-                 results, "3 buttons; both answers include a snapshot holding them")
         run_step(sessions, "execute 3P awaits 50 ms", execute("later", {}), 3, reps, T, results)
         run_step(sessions, "evaluate_script 1+1", tool("evaluate_script",
                  {"function": "() => 1+1"}), 3, reps, T, results)
@@ -312,6 +311,23 @@ def main_session(args, logdir, base, sampler, results):
                  results, "each server's default page size")
         run_step(sessions, "list_console_messages pageSize=50",
                  tool("list_console_messages", {"pageSize": 50}), 3, reps, T, results)
+
+        # Last, because after it the reference's take_snapshot fails on the next
+        # document (its element handles from the old one): checked just below.
+        for s in sessions:
+            r = nav("/3p.html")(s)
+            if not r["ok"]:
+                raise McpError(f"{s.kind}: navigate back to the 3P page failed: {r['error']}")
+        run_step(sessions, "execute 3P DOM elements", execute("buttons", {}), 3, reps, T,
+                 results, "3 buttons; both answers include a snapshot holding them")
+        checks = results.setdefault("checks", {})
+        for s in sessions:
+            n = s.call("navigate_page", {"url": base + "/big.html"}, T)
+            r = s.call("take_snapshot", {}, args.slow_timeout) if n["ok"] else n
+            checks[s.kind] = {"take_snapshot after a 3P element result on the previous page":
+                              "ok" if r["ok"] else "FAILED: " + r["error"][:200]}
+            if not r["ok"]:
+                log(f"  check: {s.kind} take_snapshot after 3P elements: {r['error'][:200]}")
 
         sampler.sample_now()
         for s in sessions:
@@ -484,7 +500,11 @@ def main():
     try:
         cold_starts(args, logdir, base, sampler, results)
         main_session(args, logdir, base, sampler, results)
-    except (McpError, TimeoutError, KeyboardInterrupt) as e:
+        log("floor: raw CDP over a pipe to a plain Chromium (no MCP server, no extension)")
+        flags = [f.split("=", 1)[1] for f in BROWSER_FLAGS]
+        results["raw_cdp"] = cdp.floor(args.chromium, flags, base, args.reps, args.timeout)
+        log(f"  {results['raw_cdp']}")
+    except (McpError, TimeoutError, RuntimeError, KeyboardInterrupt) as e:
         log(f"bench: stopped: {e}")
         results["aborted"] = str(e)
         status = 130 if isinstance(e, KeyboardInterrupt) else 1
@@ -516,6 +536,12 @@ def main():
     print(f"\n{results['machine']['chromium']}, {os.cpu_count()} CPUs, load "
           f"{results['machine']['loadavg_start'][0]:.1f}→{results['machine']['loadavg_end'][0]:.1f}; "
           f"{results['seconds']:.0f} s; JSON: {args.out}")
+    if results.get("raw_cdp"):
+        print("raw CDP floor (pipe, no server): " + ", ".join(
+            f"{k} {v}" for k, v in results["raw_cdp"].items()))
+    for kind, check in (results.get("checks") or {}).items():
+        for what, outcome in check.items():
+            print(f"check {kind}: {what}: {outcome}")
     if results.get("aborted"):
         print(f"ABORTED: {results['aborted']}")
     if status == 2:

@@ -70,6 +70,7 @@ class Server:
 
     def _read(self):
         for line in self.proc.stdout:
+            arrived = time.perf_counter()  # the reply is complete: time it before parsing
             line = line.strip()
             if not line:
                 continue
@@ -89,7 +90,7 @@ class Server:
             with self.lock:
                 box = self.waiting.pop(message.get("id"), None)
             if box is not None:
-                box.put((time.perf_counter(), message, len(line)))
+                box.put((arrived, message, len(line)))
         self.closed.set()
 
     def _write(self, message):
