@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 use tabwire_shared::ConsoleMessage;
 
+use super::filters::{check_names, navigation_note};
 use super::paginate::paginate;
 use super::ToolError;
 
@@ -34,23 +35,7 @@ pub const TYPES: &[&str] = &[
 
 /// Checks a types filter, naming the valid types when one is unknown.
 pub fn check_types(types: &[String]) -> Result<(), ToolError> {
-    let unknown: Vec<&String> = types
-        .iter()
-        .filter(|t| !TYPES.contains(&t.as_str()))
-        .collect();
-    if unknown.is_empty() {
-        return Ok(());
-    }
-    Err(ToolError::new(format!(
-        "Unknown message type{} {}. Valid types: {}.",
-        if unknown.len() == 1 { "" } else { "s" },
-        unknown
-            .iter()
-            .map(|t| format!("{t:?}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        TYPES.join(", ")
-    )))
+    check_names("message type", types, TYPES, false)
 }
 
 /// A run of identical consecutive messages, shown as one line.
@@ -118,13 +103,7 @@ pub fn listing(
                 entry.count, m.id, entry.last_id
             ));
         }
-        if m.navigation > 0 {
-            line.push_str(&format!(
-                " [from {} navigation{} ago]",
-                m.navigation,
-                if m.navigation == 1 { "" } else { "s" }
-            ));
-        }
+        line.push_str(&navigation_note(m.navigation));
         lines.push(line);
         entries.push(json!({
             "msgid": m.id, "type": m.kind, "text": m.text, "count": entry.count,

@@ -12,6 +12,7 @@
 pub mod config;
 pub mod console;
 pub mod context;
+pub mod filters;
 pub mod network;
 pub mod paginate;
 pub mod pipeline;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 use tabwire_shared::{Body, NetworkRequest};
 
+use super::filters::{check_names, navigation_note};
 use super::paginate::paginate;
 use super::spill;
 use super::ToolError;
@@ -38,23 +39,7 @@ pub const REDACTED: &str = "[redacted]";
 
 /// Checks a resource-type filter, naming the valid types when one is unknown.
 pub fn check_resource_types(types: &[String]) -> Result<(), ToolError> {
-    let unknown: Vec<&String> = types
-        .iter()
-        .filter(|t| !RESOURCE_TYPES.contains(&t.to_ascii_lowercase().as_str()))
-        .collect();
-    if unknown.is_empty() {
-        return Ok(());
-    }
-    Err(ToolError::new(format!(
-        "Unknown resource type{} {}. Valid types: {}.",
-        if unknown.len() == 1 { "" } else { "s" },
-        unknown
-            .iter()
-            .map(|t| format!("{t:?}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        RESOURCE_TYPES.join(", ")
-    )))
+    check_names("resource type", types, RESOURCE_TYPES, true)
 }
 
 /// Whether a header carries credentials or session state.
@@ -108,13 +93,7 @@ fn summary_line(r: &NetworkRequest) -> String {
         "reqid={} {} {} {status} ({})",
         r.id, r.method, r.url, r.resource_type
     );
-    if r.navigation > 0 {
-        line.push_str(&format!(
-            " [from {} navigation{} ago]",
-            r.navigation,
-            if r.navigation == 1 { "" } else { "s" }
-        ));
-    }
+    line.push_str(&navigation_note(r.navigation));
     line
 }
 
