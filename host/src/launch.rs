@@ -50,6 +50,9 @@ impl LaunchedBrowser {
     /// Starts the browser. Call from the main thread: Linux ties the browser's life to
     /// the thread that started it.
     pub fn start(args: &McpArgs) -> anyhow::Result<Self> {
+        if args.isolated && args.user_data_dir.is_some() {
+            bail!("--isolated (a temporary profile) and --userDataDir (a kept one) contradict: give one");
+        }
         let executable = find_executable(args.executable_path.as_deref())?;
         let extension = match &args.extension_dir {
             Some(dir) => dir.clone(),

@@ -53,6 +53,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    for flag in tabwire::mcp::config::take_ignored_flags(&mut argv) {
+        tracing::info!("{flag} means nothing to tabwire; ignored");
+    }
     let cli = Cli::parse_from(argv);
     match run(cli, categories) {
         Ok(code) => code,

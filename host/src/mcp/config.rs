@@ -15,10 +15,10 @@ use super::tool::Category;
 pub struct McpArgs {
     /// Start a dedicated Chromium with the tabwire extension loaded, instead of
     /// connecting to the user's own browser. Implied by any of the browser flags below.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set, default_value_t = false, value_name = "BOOL")]
     pub launch: bool,
     /// Run the launched browser without a window.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set, default_value_t = false, value_name = "BOOL")]
     pub headless: bool,
     /// The Chrome/Chromium executable to launch (default: found on PATH).
     #[arg(long = "executablePath", value_name = "PATH")]
@@ -33,7 +33,7 @@ pub struct McpArgs {
     pub user_data_dir: Option<PathBuf>,
     /// Use a fresh temporary profile deleted on exit (the default for --launch; kept
     /// for compatibility). Conflicts with --userDataDir.
-    #[arg(long, conflicts_with = "user_data_dir")]
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set, default_value_t = false, value_name = "BOOL")]
     pub isolated: bool,
     /// The built extension folder to load into the launched browser (default: found
     /// next to the tabwire binary, or `dist/extension` of the source tree).
@@ -110,6 +110,32 @@ pub fn take_category_flags(args: &mut Vec<String>) -> Result<HashMap<Category, b
     Ok(switches)
 }
 
+/// Flags of Chrome DevTools for Agents that mean nothing to tabwire (telemetry, update
+/// checks): accepted and ignored, so that existing agent configurations keep working.
+pub const IGNORED_FLAGS: &[&str] = &[
+    "--no-usage-statistics",
+    "--usage-statistics",
+    "--usageStatistics",
+    "--no-performance-crux",
+    "--performance-crux",
+    "--performanceCrux",
+];
+
+/// Takes the ignored flags (with or without `=value`) out of `args`, returning them.
+pub fn take_ignored_flags(args: &mut Vec<String>) -> Vec<String> {
+    let mut ignored = Vec::new();
+    args.retain(|arg| {
+        let name = arg.split('=').next().unwrap_or(arg);
+        if IGNORED_FLAGS.contains(&name) {
+            ignored.push(arg.clone());
+            false
+        } else {
+            true
+        }
+    });
+    ignored
+}
+
 /// Help text listing the category switches and their defaults.
 pub fn category_help() -> String {
     let mut help = String::from("Categories (switch with --category<Name>=true|false):\n");
@@ -143,6 +169,32 @@ mod tests {
         assert_eq!(a, args(&["mcp", "--headless"]));
         assert!(switches[&Category::ExperimentalThirdParty]);
         assert!(!switches[&Category::Debugging]);
+    }
+
+    #[test]
+    fn reference_telemetry_flags_are_ignored() {
+        let mut a = args(&[
+            "mcp",
+            "--no-usage-statistics",
+            "--headless",
+            "--performanceCrux=false",
+        ]);
+        assert_eq!(take_ignored_flags(&mut a).len(), 2);
+        assert_eq!(a, args(&["mcp", "--headless"]));
+    }
+
+    #[test]
+    fn boolean_flags_take_an_optional_value() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            mcp: McpArgs,
+        }
+        let cli = Cli::parse_from(["x", "--headless=true", "--isolated", "--launch=false"]);
+        assert!(cli.mcp.headless && cli.mcp.isolated && !cli.mcp.launch);
+        let cli = Cli::parse_from(["x", "--headless=false"]);
+        assert!(!cli.mcp.headless);
     }
 
     #[test]
