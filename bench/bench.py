@@ -271,8 +271,17 @@ def main_session(args, logdir, base, sampler, results):
                         {"toolName": name, "params": json.dumps(params)})
 
         run_step(sessions, "navigate (3P page)", nav("/3p.html"), 2, reps, T, results)
+        run_step(sessions, "list_pages", tool("list_pages"), 3, reps, T, results)
         run_step(sessions, "list_3p_developer_tools", tool("list_3p_developer_tools"),
                  3, reps, T, results)
+        # Does listing the page's tools ask the page again each time? (The fixture
+        # counts its discovery events.)
+        counts = {}
+        for s in sessions:
+            r = s.call("evaluate_script", {"function": "() => window.benchDiscoveries"}, T)
+            m = re.search(r"\b(\d+)\b", r["text"].split("\n", 1)[-1]) if r["ok"] else None
+            counts[s.kind] = int(m.group(1)) if m else None
+        results["discovery_events_on_3p_page"] = counts
         run_step(sessions, "execute 3P add", execute("add", {"a": 2, "b": 3}), 3, reps, T, results)
         run_step(sessions, "execute 3P ~2 KB object", execute("inventory", {}), 3, reps, T,
                  results)
@@ -334,6 +343,7 @@ def main_session(args, logdir, base, sampler, results):
             results["cpu"][s.kind] = {
                 "server_s": cpu_seconds(s.server.pid),
                 "tree_s": round(sampler.tree_cpu(s.kind), 2),
+                "tree_by_role_s": sampler.cpu_by_role(s.kind),
             }
     finally:
         for s in sessions:

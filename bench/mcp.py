@@ -285,6 +285,29 @@ def pss_kb(pid):
     return 0
 
 
+def role(pid):
+    """What a process in a server's tree is: the server, a Chromium process type, ..."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = f.read().split(b"\0")
+    except OSError:
+        return "?"
+    # Chromium rewrites its command line into one space-separated string.
+    args = " ".join(a.decode("utf-8", "replace") for a in argv if a).split()
+    for a in args:
+        if a.startswith("--type="):
+            kind = a.split("=", 1)[1]
+            if kind == "renderer" and "--extension-process" in args:
+                return "extension renderer"
+            return kind
+    name = os.path.basename(args[0]) if args else "?"
+    if len(args) > 1 and args[1] == "native-host":
+        return "tabwire native-host"
+    if "chrom" in name:
+        return "browser"
+    return name
+
+
 def cpu_seconds(pid):
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -303,6 +326,7 @@ class Sampler:
         self.lock = threading.Lock()
         self.peaks = {}  # kind -> dict
         self.cpu_by_pid = {}  # (kind, pid) -> last seen cpu seconds
+        self.role_of = {}  # (kind, pid) -> role
         self.samples = {}  # kind -> [(t, rss_kb, pss_tree_kb, nprocs)]
         self.stop_event = threading.Event()
         self.t0 = time.monotonic()
@@ -336,6 +360,8 @@ class Sampler:
                 c = cpu_seconds(p)
                 if c is not None:
                     self.cpu_by_pid[(kind, p)] = c
+                    if (kind, p) not in self.role_of:
+                        self.role_of[(kind, p)] = "server" if p == server.pid else role(p)
             peak = self.peaks.setdefault(kind, {"rss_kb": 0, "pss_tree_kb": 0, "procs": 0})
             peak["rss_kb"] = max(peak["rss_kb"], rss)
             peak["pss_tree_kb"] = max(peak["pss_tree_kb"], pss)
@@ -357,3 +383,11 @@ class Sampler:
 
     def tree_cpu(self, kind):
         return sum(c for (k, _), c in self.cpu_by_pid.items() if k == kind)
+
+    def cpu_by_role(self, kind):
+        out = {}
+        for (k, p), c in self.cpu_by_pid.items():
+            if k == kind:
+                r = self.role_of.get((k, p), "?")
+                out[r] = round(out.get(r, 0) + c, 2)
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
