@@ -487,6 +487,7 @@ def main():
         raise TimeoutError(f"the whole run took longer than {args.deadline:.0f} s")
 
     signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGALRM, on_deadline)
     signal.alarm(int(args.deadline))
 
