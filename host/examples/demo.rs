@@ -119,8 +119,7 @@ async fn main() -> Result<(), Error> {
     let button = snapshot
         .lines()
         .find(|l| l.contains("button \"Add another tea\""))
-        .and_then(|l| l.trim_start().strip_prefix("uid="))
-        .and_then(|l| l.split(' ').next())
+        .and_then(|l| l.split_whitespace().next())
         .ok_or("the snapshot has no \"Add another tea\" button")?
         .to_string();
     call("click", json!({"uid": button, "includeSnapshot": true})).await?;

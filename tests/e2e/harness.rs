@@ -301,9 +301,8 @@ impl Reply {
     pub fn uid_of(&self, needle: &str) -> String {
         self.text
             .lines()
-            .find(|l| l.contains(needle) && l.trim_start().starts_with("uid="))
-            .and_then(|l| l.trim_start().strip_prefix("uid="))
-            .and_then(|l| l.split(' ').next())
+            .find(|l| l.contains(needle) && is_snapshot_line(l))
+            .and_then(|l| l.split_whitespace().next())
             .map(str::to_string)
             .unwrap_or_else(|| panic!("no snapshot line with {needle:?} in:\n{}", self.text))
     }
@@ -316,6 +315,16 @@ impl Reply {
             .and_then(|p| p["pageId"].as_i64())
             .unwrap_or_else(|| panic!("no selected page in {}", self.text))
     }
+}
+
+/// Whether a line of text is a snapshot node: it starts (after indentation) with a
+/// uid, `<snapshot>_<n>`.
+pub fn is_snapshot_line(line: &str) -> bool {
+    line.split_whitespace().next().is_some_and(|first| {
+        first.split_once('_').is_some_and(|(a, b)| {
+            !a.is_empty() && !b.is_empty() && a.bytes().chain(b.bytes()).all(|c| c.is_ascii_digit())
+        })
+    })
 }
 
 /// A process seen in /proc: its id, parent and command line.

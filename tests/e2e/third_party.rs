@@ -216,7 +216,7 @@ async fn elements_go_in_and_come_out_as_uids() {
     // The response's snapshot contains the returned elements.
     returned
         .says("## Page snapshot")
-        .says(&format!("uid={save} button \"Save\""));
+        .says(&format!("{save} button \"Save\""));
 
     let cancel = all[1]["uid"].as_str().unwrap();
     let params = json!({"target": {"uid": save}, "more": {"list": [{"uid": cancel}]}}).to_string();
@@ -251,7 +251,7 @@ async fn elements_go_in_and_come_out_as_uids() {
         .as_str()
         .expect("a uid")
         .to_string();
-    hidden.says(&format!("uid={hidden_uid} "));
+    hidden.says(&format!("\n{hidden_uid} "));
 
     agent
         .err(

@@ -374,6 +374,7 @@ impl Sections {
             ));
             data["filePath"] = json!(path);
         } else {
+            self.line(snapshot::LEGEND);
             self.text.push_str(&text);
         }
         self.data.insert("snapshot".into(), data);

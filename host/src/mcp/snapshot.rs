@@ -1,8 +1,13 @@
 //! The accessibility snapshot as text: one node a line, indented by depth.
 //!
-//! `uid=1_5 button "Save" value="x" focused disabled` — the uid first (what the agent
-//! passes to other tools), then role, name, value and the states that matter. Nothing
-//! else: on large pages every character counts against the agent's context.
+//! `1_5 button "Save" value="x" focused disabled` — the uid first (what the agent passes
+//! to other tools), then role, name, value and the states that matter. Nothing else,
+//! not even a `uid=` label on every line: [`LEGEND`] says once what the columns are, and
+//! on large pages every character counts against the agent's context.
+
+/// The line that explains the format, written once above a snapshot.
+pub const LEGEND: &str =
+    "Each line is one element: its uid (what tools taking a `uid` want), role, \"name\", value and states.";
 
 use std::fmt::Write;
 
@@ -15,7 +20,7 @@ pub fn format(snapshot: &Snapshot) -> String {
         for _ in 0..node.depth.min(200) {
             out.push_str("  ");
         }
-        let _ = write!(out, "uid={} {}", node.uid, node.role);
+        let _ = write!(out, "{} {}", node.uid, node.role);
         if !node.name.is_empty() {
             out.push(' ');
             quote(&mut out, &node.name);
@@ -84,7 +89,7 @@ mod tests {
         };
         assert_eq!(
             format(&snapshot),
-            "uid=1_0 RootWebArea \"T\"\n  uid=1_2 textbox \"Email\" value=\"a@b.c\" focused required\n  uid=1_3 generic\n"
+            "1_0 RootWebArea \"T\"\n  1_2 textbox \"Email\" value=\"a@b.c\" focused required\n  1_3 generic\n"
         );
     }
 
@@ -97,7 +102,7 @@ mod tests {
         };
         assert_eq!(
             format(&snapshot),
-            "uid=1_0 heading \"say \\\"hi\\\"\\nnow\\u{7}\"\n"
+            "1_0 heading \"say \\\"hi\\\"\\nnow\\u{7}\"\n"
         );
     }
 }
