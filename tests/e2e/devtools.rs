@@ -445,9 +445,9 @@ async fn console_messages_are_paginated_folded_and_detailed() {
     agent.quit().await;
 }
 
-#[tokio::test]
-async fn a_fetch_is_listed_with_its_bodies_and_credentials_are_redacted() {
-    let agent = Agent::launch(&[]).await;
+/// Opens the network fixture, clicks Send (a POST with credentials), waits for the
+/// answer to be shown, checks the list, and returns the fetch's reqid.
+async fn send_fetch(agent: &Agent) -> u64 {
     agent
         .ok("new_page", json!({"url": page("devtools/network.html")}))
         .await;
@@ -460,9 +460,15 @@ async fn a_fetch_is_listed_with_its_bodies_and_credentials_are_redacted() {
         .ok("list_network_requests", json!({"resourceTypes": ["fetch"]}))
         .await;
     list.says("POST").says("data.json").says("[200]");
-    let reqid = list.json["networkRequests"]["requests"][0]["reqid"]
+    list.json["networkRequests"]["requests"][0]["reqid"]
         .as_u64()
-        .expect("the fetch");
+        .expect("the fetch")
+}
+
+#[tokio::test]
+async fn a_fetch_is_listed_with_its_bodies_and_credentials_are_redacted() {
+    let agent = Agent::launch(&[]).await;
+    let reqid = send_fetch(&agent).await;
     let all = agent.ok("list_network_requests", json!({})).await;
     all.says("network.html").says("(Document)");
     agent
@@ -506,18 +512,7 @@ async fn a_fetch_is_listed_with_its_bodies_and_credentials_are_redacted() {
     agent.quit().await;
 
     let open = Agent::launch(&["--redactNetworkHeaders=false"]).await;
-    open.ok("new_page", json!({"url": page("devtools/network.html")}))
-        .await;
-    let snap = open.ok("take_snapshot", json!({})).await;
-    open.ok("click", json!({"uid": snap.uid_of("button \"Send\"")}))
-        .await;
-    open.ok("wait_for", json!({"text": "got 2"})).await;
-    let list = open
-        .ok("list_network_requests", json!({"resourceTypes": ["fetch"]}))
-        .await;
-    let reqid = list.json["networkRequests"]["requests"][0]["reqid"]
-        .as_u64()
-        .unwrap();
+    let reqid = send_fetch(&open).await;
     open.ok("get_network_request", json!({"reqid": reqid}))
         .await
         .says("Bearer s3cret");
