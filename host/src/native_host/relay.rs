@@ -305,6 +305,13 @@ mod tests {
         }
     }
 
+    /// Sends client `client`'s request `id` through the relay; the relay-wide id it got.
+    fn forward(relay: &mut Relay, client: u64, id: u64) -> u64 {
+        to_browser(&relay.from_client(client, &request(id)))[0]["id"]
+            .as_u64()
+            .expect("the request reaches the browser with an id")
+    }
+
     fn to_browser(out: &[Delivery]) -> Vec<Value> {
         out.iter()
             .filter_map(|d| match d {
@@ -367,12 +374,8 @@ mod tests {
         let mut relay = Relay::new();
         let (a, _) = relay.client_connected();
         let (b, _) = relay.client_connected();
-        let ga = to_browser(&relay.from_client(a, &request(1)))[0]["id"]
-            .as_u64()
-            .unwrap();
-        let gb = to_browser(&relay.from_client(b, &request(1)))[0]["id"]
-            .as_u64()
-            .unwrap();
+        let ga = forward(&mut relay, a, 1);
+        let gb = forward(&mut relay, b, 1);
         assert_ne!(ga, gb);
 
         let out = relay.from_browser(&reply(gb, json!("for b")));
@@ -450,12 +453,8 @@ mod tests {
         let mut relay = Relay::new();
         let (a, _) = relay.client_connected();
         let (b, _) = relay.client_connected();
-        let ga = to_browser(&relay.from_client(a, &request(1)))[0]["id"]
-            .as_u64()
-            .unwrap();
-        let gb = to_browser(&relay.from_client(b, &request(1)))[0]["id"]
-            .as_u64()
-            .unwrap();
+        let ga = forward(&mut relay, a, 1);
+        let gb = forward(&mut relay, b, 1);
         let sent = to_browser(&relay.client_gone(a));
         assert_eq!(sent, vec![json!({"client": a, "body": "clientGone"})]);
         assert_eq!(relay.pending_count(), 1);
