@@ -144,7 +144,7 @@ pub fn show_body(
     path: Option<&std::path::Path>,
 ) -> Result<ShownBody, ToolError> {
     let bytes = if body.base64 {
-        base64_decode(&body.data)
+        spill::base64_decode(&body.data)
             .ok_or_else(|| ToolError::new(format!("The {what} body is not valid base64.")))?
     } else {
         body.data.clone().into_bytes()
@@ -159,14 +159,6 @@ pub fn show_body(
     let path = spill::temp_path(&format!("{what}-body"), "bin");
     spill::write_bytes(&path, &bytes)?;
     Ok(ShownBody::File(path, bytes.len()))
-}
-
-/// Decodes standard base64 (with or without padding); `None` if it is not base64.
-pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    use base64::Engine;
-    base64::engine::general_purpose::STANDARD
-        .decode(text.trim())
-        .ok()
 }
 
 #[cfg(test)]

@@ -219,7 +219,7 @@ impl Sections {
 
     /// Returns the image content block to add, if the image goes inline.
     fn image(&mut self, image: &Image) -> Result<Option<ContentBlock>, ToolError> {
-        let bytes = super::network::base64_decode(&image.data).unwrap_or_default();
+        let bytes = spill::base64_decode(&image.data).unwrap_or_default();
         let extension = image.mime_type.rsplit('/').next().unwrap_or("img");
         let saved = match &image.file_path {
             Some(path) => {

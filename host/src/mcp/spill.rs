@@ -43,3 +43,11 @@ pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ToolError> {
     }
     std::fs::write(path, bytes).map_err(|e| cannot_write(path, &e))
 }
+
+/// Decodes standard base64 (with or without padding); `None` if it is not base64.
+pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .ok()
+}
