@@ -386,6 +386,7 @@ pub async fn check_browser(socket: &Path) -> Check {
         ClientHello {
             client_name: "tabwire doctor".into(),
             version: env!("CARGO_PKG_VERSION").into(),
+            session: crate::link::new_session_key(),
         },
     );
     if link.wait_for_browser(BROWSER_WAIT).await {

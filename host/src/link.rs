@@ -269,6 +269,21 @@ fn disconnected(why: &str) -> WireError {
     )
 }
 
+/// A fresh random session key for [`ClientHello::session`]: 128 bits, hex.
+pub fn new_session_key() -> String {
+    let mut bytes = [0u8; 16];
+    if let Err(error) = getrandom::fill(&mut bytes) {
+        // Only uniqueness among this user's agents matters; time and pid give that.
+        tracing::warn!(%error, "no system randomness; the session key uses time and pid");
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes[..8].copy_from_slice(&(nanos as u64).to_le_bytes());
+        bytes[8..12].copy_from_slice(&std::process::id().to_le_bytes());
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The command's wire name (`listTabs`, `evaluate`, ...), for messages.
 fn command_name(command: &Command) -> String {
     serde_json::to_value(command)
@@ -406,6 +421,7 @@ fn handle_incoming(shared: &Shared, body: &[u8]) {
             shared.publish(event);
         }
         (None, FromExtension::Reply(_)) => tracing::warn!("reply without an id skipped"),
+        (_, FromExtension::Ping { .. }) => tracing::debug!("a heartbeat reached a client; skipped"),
     }
 }
 
@@ -422,6 +438,7 @@ mod tests {
         ClientHello {
             client_name: "test-agent".into(),
             version: "0.0.1".into(),
+            session: "test-session".into(),
         }
     }
 

@@ -30,6 +30,9 @@ pub enum ErrorCode {
     /// A JavaScript dialog is open in the tab (or opened during the command) and blocks
     /// it until the agent handles it.
     Dialog,
+    /// The tab exists but is not shared with this agent (or no tab is shared yet): the
+    /// user shares tabs from tabwire's toolbar button.
+    NotShared,
     /// The browser is not connected (said by the relay or the host, not the extension).
     BrowserDisconnected,
     /// Anything else: a bug or an unexpected browser answer.

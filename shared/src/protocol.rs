@@ -62,6 +62,26 @@ pub enum ToExtension {
     Call(Command),
     /// The relay says a client has gone, so its state can be dropped.
     ClientGone,
+    /// The native host introduces itself, once, as soon as it starts (before any
+    /// client's message): its version and whether this browser belongs to an agent.
+    HostReady(HostInfo),
+    /// The native host's answer to [`FromExtension::Ping`], with the same number.
+    Pong {
+        /// The ping's number.
+        seq: u64,
+    },
+}
+
+/// What the native host tells the extension about itself when it starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostInfo {
+    /// tabwire's version on the host's side.
+    pub version: String,
+    /// The browser was started by `tabwire mcp --launch` with a profile of its own:
+    /// every tab is shared with every agent (there is no user data to protect). False
+    /// in the user's own browser, where an agent sees only the tabs the user shared.
+    pub agent_profile: bool,
 }
 
 /// Who is on the other end of a relay connection, for display to the user.
@@ -72,6 +92,10 @@ pub struct ClientHello {
     pub client_name: String,
     /// tabwire's version on the agent's side.
     pub version: String,
+    /// A random key made when the agent's server starts and kept for its lifetime, so
+    /// the extension recognises the same agent after a reconnect (the relay's client id
+    /// changes when the native host restarts) and gives it back its shared tabs.
+    pub session: String,
 }
 
 /// What travels back from the extension (or, for browser status, from the relay).
@@ -84,6 +108,12 @@ pub enum FromExtension {
     Reply(Result<Reply, WireError>),
     /// Something happened that nobody asked about directly.
     Event(Event),
+    /// The extension's heartbeat to the native host, answered by [`ToExtension::Pong`]
+    /// and never forwarded to clients: a port that stops answering is reopened.
+    Ping {
+        /// A number the answer repeats.
+        seq: u64,
+    },
 }
 
 /// A command the extension carries out in the browser.
@@ -582,6 +612,12 @@ pub enum Event {
     DialogClosed {
         /// The tab.
         tab_id: TabId,
+    },
+    /// The user disconnected this agent (the popup's "Disconnect"): sent to that client
+    /// alone. Its server stops reconnecting and tells the agent why on every call.
+    Revoked {
+        /// Why, in words for the agent.
+        reason: String,
     },
 }
 

@@ -610,7 +610,7 @@ impl Harness {
             .into_iter()
             .filter_map(|e| match e.body {
                 FromExtension::Event(event) => Some(event),
-                FromExtension::Reply(_) => None,
+                FromExtension::Reply(_) | FromExtension::Ping { .. } => None,
             })
             .collect()
     }

@@ -140,6 +140,8 @@ impl<C: Chrome + 'static> Engine<C> {
                 }
                 None => self.chrome.log("tabwire: ignored a hello without a client"),
             },
+            // Sharing and heartbeats are not handled yet.
+            (ToExtension::HostReady(_) | ToExtension::Pong { .. }, _) => {}
             (ToExtension::ClientGone, _) => {
                 if let Some(client) = envelope.client {
                     self.state.borrow_mut().clients.remove(&client);
@@ -500,8 +502,7 @@ mod tests {
     #[test]
     fn hello_and_client_gone_track_clients() {
         let h = Harness::new();
-        let hello =
-            json!({"client": 3, "body": {"hello": {"clientName": "claude", "version": "0.1"}}});
+        let hello = json!({"client": 3, "body": {"hello": {"clientName": "claude", "version": "0.1", "session": "k1"}}});
         h.engine.on_port_message(&hello.to_string());
         let clients = h.engine.clients();
         assert!(

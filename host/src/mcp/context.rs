@@ -137,7 +137,7 @@ impl Session {
                 lock(&self.page_locks).clear();
                 *lock(&self.selected) = None;
             }
-            Event::BrowserConnected { .. } => {}
+            Event::BrowserConnected { .. } | Event::Revoked { .. } => {}
         }
     }
 

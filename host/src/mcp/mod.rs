@@ -117,6 +117,7 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         ClientHello {
             client_name: "agent".into(),
             version: env!("CARGO_PKG_VERSION").into(),
+            session: crate::link::new_session_key(),
         },
         Some(Arc::new(move |event: &tabwire_shared::Event| {
             observer.observe(event)

@@ -399,6 +399,7 @@ mod tests {
         let hello = Envelope::notice(ToExtension::Hello(tabwire_shared::ClientHello {
             client_name: "agent".into(),
             version: "1".into(),
+            session: "s1".into(),
         }));
         let sent = to_browser(&relay.from_client(c, &serde_json::to_vec(&hello).unwrap()));
         assert_eq!(sent[0].get("id"), None);
