@@ -436,7 +436,7 @@ mod tests {
             &tmp.path().join("hosts"),
             &tmp.path().join("wrap"),
             &exe,
-            None,
+            paths::HostEnv::default(),
         )
         .unwrap();
         let lines = check_manifest_file(&manifest, Some(&exe)).unwrap();
@@ -456,7 +456,7 @@ mod tests {
             &tmp.path().join("hosts"),
             &tmp.path().join("wrap"),
             &tmp.path().join("gone/tabwire"),
-            None,
+            paths::HostEnv::default(),
         )
         .unwrap();
         let problems = check_manifest_file(&manifest, None).unwrap_err();
@@ -493,7 +493,7 @@ mod tests {
             &Browser::Chromium.manifest_dir_in(home).unwrap(),
             &home.join("wrap"),
             &exe,
-            None,
+            paths::HostEnv::default(),
         )
         .unwrap();
         let checks = check_manifests(home, Some(&exe));
@@ -543,7 +543,7 @@ mod tests {
     async fn live_relay_with_a_browser_passes_every_check() {
         use crate::native_host::testing::TestRelay;
         use tabwire_shared::{Envelope, Event, FromExtension};
-        let mut relay = TestRelay::start();
+        let mut relay = TestRelay::start().await;
         let checks = check_socket(&relay.socket, current_uid()).await;
         assert!(checks.iter().all(|c| c.status == Status::Ok), "{checks:?}");
         assert_eq!(check_browser(&relay.socket).await.status, Status::Fail);
@@ -562,7 +562,7 @@ mod tests {
 
     #[tokio::test]
     async fn world_accessible_socket_is_flagged() {
-        let relay = crate::native_host::testing::TestRelay::start();
+        let relay = crate::native_host::testing::TestRelay::start().await;
         fs::set_permissions(&relay.socket, fs::Permissions::from_mode(0o666)).unwrap();
         let checks = check_socket(&relay.socket, current_uid()).await;
         assert!(checks

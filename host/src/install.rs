@@ -145,8 +145,12 @@ pub fn install(
             layout.home.display()
         );
     }
-    let wrapper = paths::write_wrapper_script(&layout.wrapper_dir, &layout.tabwire_exe, None)
-        .with_context(|| format!("cannot write {}", layout.wrapper().display()))?;
+    let wrapper = paths::write_wrapper_script(
+        &layout.wrapper_dir,
+        &layout.tabwire_exe,
+        paths::HostEnv::default(),
+    )
+    .with_context(|| format!("cannot write {}", layout.wrapper().display()))?;
     let mut written = Vec::new();
     for browser in browsers {
         let Some(dir) = browser.manifest_dir_in(&layout.home) else {

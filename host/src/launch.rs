@@ -89,7 +89,10 @@ impl LaunchedBrowser {
             &profile.join("NativeMessagingHosts"),
             session_dir.path(),
             &exe,
-            Some(&socket),
+            paths::HostEnv {
+                socket: Some(&socket),
+                agent_profile: args.share_all_tabs,
+            },
         )
         .context("cannot register the native host in the launched profile")?;
 
@@ -123,7 +126,12 @@ impl LaunchedBrowser {
         let child = command
             .spawn()
             .with_context(|| format!("cannot start {}", executable.display()))?;
-        tracing::info!(pid = child.id(), browser = %executable.display(), "launched browser");
+        tracing::info!(
+            pid = child.id(),
+            browser = %executable.display(),
+            socket = %socket.display(),
+            "launched browser"
+        );
         Ok(Self {
             child,
             executable,

@@ -49,6 +49,12 @@ pub type EventObserver = Arc<dyn Fn(&Event) + Send + Sync>;
 /// State shared by the handles and the connection task.
 struct Shared {
     observer: Option<EventObserver>,
+    /// How this client introduces itself, sent on every (re)connection.
+    hello: Mutex<ClientHello>,
+    /// Set when the user disconnected this agent: why. The link then stays offline.
+    revoked: Mutex<Option<String>>,
+    /// When the browser last went away while this link was connected to it.
+    lost_at: Mutex<Option<tokio::time::Instant>>,
     next_id: AtomicU64,
     pending: Mutex<HashMap<u64, ReplySender>>,
     /// The connected browser's extension version, `None` when no browser is connected.
@@ -72,7 +78,28 @@ impl Shared {
     }
 
     fn set_browser(&self, version: Option<String>) {
-        self.browser.send_replace(version);
+        let was = self.browser.send_replace(version.clone());
+        if was.is_some() && version.is_none() {
+            if let Ok(mut lost) = self.lost_at.lock() {
+                *lost = Some(tokio::time::Instant::now());
+            }
+        }
+    }
+
+    fn hello_frame(&self) -> Option<Vec<u8>> {
+        let hello = self.hello.lock().ok()?.clone();
+        match encode(&Envelope::notice(ToExtension::Hello(hello)), MAX_ON_SOCKET) {
+            Ok(frame) => Some(frame),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot encode the hello");
+                None
+            }
+        }
+    }
+
+    fn revoked(&self) -> Option<WireError> {
+        let reason = self.revoked.lock().ok()?.clone()?;
+        Some(WireError::new(ErrorCode::NotShared, reason))
     }
 
     /// Hands an event to the observer (at once, in order) and to subscribers.
@@ -118,14 +145,40 @@ impl Link {
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let shared = Arc::new(Shared {
             observer,
+            hello: Mutex::new(hello),
+            revoked: Mutex::new(None),
+            lost_at: Mutex::new(None),
             next_id: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
             browser,
             events,
         });
         let (outgoing, outgoing_rx) = mpsc::unbounded_channel();
-        tokio::spawn(run_connection(socket, hello, shared.clone(), outgoing_rx));
+        tokio::spawn(run_connection(socket, shared.clone(), outgoing_rx));
         Link { shared, outgoing }
+    }
+
+    /// Changes the name this client goes by (the agent's name arrives with MCP
+    /// `initialize`, after the link is up) and tells the extension.
+    pub fn introduce(&self, client_name: &str) {
+        if let Ok(mut hello) = self.shared.hello.lock() {
+            hello.client_name = client_name.to_owned();
+        }
+        if let Some(frame) = self.shared.hello_frame() {
+            // Id 0 is never a call's: nothing waits for an answer.
+            let _ = self.outgoing.send(Outgoing { id: 0, frame });
+        }
+    }
+
+    /// How long ago the browser went away, if it was connected before and is not now:
+    /// a browser coming back (its extension's worker restarting) is worth a longer wait
+    /// than one that was never there.
+    pub fn lost_for(&self) -> Option<Duration> {
+        if self.browser_connected() {
+            return None;
+        }
+        let lost = (*self.shared.lost_at.lock().ok()?)?;
+        Some(lost.elapsed())
     }
 
     /// Sends one command and awaits its reply.
@@ -144,9 +197,12 @@ impl Link {
     ) -> Result<Reply, WireError> {
         let deadline = tokio::time::Instant::now() + connect_wait;
         loop {
+            if let Some(revoked) = self.shared.revoked() {
+                return Err(revoked);
+            }
             let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
             if !self.wait_for_browser(wait).await {
-                return Err(no_browser());
+                return Err(self.shared.revoked().unwrap_or_else(no_browser));
             }
             match self.send_once(command.clone(), reply_timeout).await? {
                 // The browser side went away mid-call; a command that is safe to repeat
@@ -295,23 +351,16 @@ fn command_name(command: &Command) -> String {
 /// The connection task: connect, serve, back off, repeat, until every handle is gone.
 async fn run_connection(
     socket: PathBuf,
-    hello: ClientHello,
     shared: Arc<Shared>,
     mut outgoing: mpsc::UnboundedReceiver<Outgoing>,
 ) {
-    let hello_frame = match encode(&Envelope::notice(ToExtension::Hello(hello)), MAX_ON_SOCKET) {
-        Ok(f) => f,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot encode the hello; link stays offline");
-            Vec::new()
-        }
-    };
     let mut backoff = BACKOFF_MIN;
     loop {
         match UnixStream::connect(&socket).await {
             Ok(stream) => {
                 tracing::debug!(socket = %socket.display(), "connected to the relay");
                 backoff = BACKOFF_MIN;
+                let hello_frame = shared.hello_frame().unwrap_or_default();
                 let closed = serve(stream, &hello_frame, &shared, &mut outgoing).await;
                 let was_connected = shared.browser.borrow().is_some();
                 shared.set_browser(None);
@@ -321,8 +370,10 @@ async fn run_connection(
                         reason: "the connection to tabwire's native host closed".to_owned(),
                     });
                 }
-                if closed == Closed::AllHandlesGone {
-                    return;
+                match closed {
+                    Closed::AllHandlesGone => return,
+                    Closed::Revoked => return stay_revoked(&shared, &mut outgoing).await,
+                    Closed::Dropped => {}
                 }
             }
             Err(e) => {
@@ -353,6 +404,18 @@ async fn run_connection(
 enum Closed {
     Dropped,
     AllHandlesGone,
+    /// The user disconnected this agent: do not come back.
+    Revoked,
+}
+
+/// After a revocation: answers every call that slips in as undeliverable (the caller
+/// then reports the revocation) until every handle is gone.
+async fn stay_revoked(shared: &Shared, outgoing: &mut mpsc::UnboundedReceiver<Outgoing>) {
+    while let Some(msg) = outgoing.recv().await {
+        if let Some(tx) = shared.take_pending(msg.id) {
+            let _ = tx.send(Outcome::NotDelivered);
+        }
+    }
 }
 
 /// Serves one connection until it drops (or every handle is gone).
@@ -370,7 +433,11 @@ async fn serve(
     loop {
         tokio::select! {
             frame = reader.next() => match frame {
-                Ok(Some(body)) => handle_incoming(shared, &body),
+                Ok(Some(body)) => {
+                    if handle_incoming(shared, &body) == Handled::Revoked {
+                        return Closed::Revoked;
+                    }
+                }
                 Ok(None) => return Closed::Dropped,
                 Err(e) => {
                     tracing::warn!(error = %e, "relay connection broke");
@@ -393,13 +460,20 @@ async fn serve(
     }
 }
 
+/// What a message from the relay meant for the connection.
+#[derive(Debug, PartialEq, Eq)]
+enum Handled {
+    Done,
+    Revoked,
+}
+
 /// One message from the relay: a reply for a pending call, or an event.
-fn handle_incoming(shared: &Shared, body: &[u8]) {
+fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
     let envelope: Envelope<FromExtension> = match serde_json::from_slice(body) {
         Ok(e) => e,
         Err(e) => {
             tracing::warn!(error = %e, "malformed message from the relay skipped");
-            return;
+            return Handled::Done;
         }
     };
     match (envelope.id, envelope.body) {
@@ -416,6 +490,16 @@ fn handle_incoming(shared: &Shared, body: &[u8]) {
                     shared.set_browser(None);
                     shared.fail_all(reason);
                 }
+                Event::Revoked { reason } => {
+                    tracing::warn!(%reason, "the user disconnected this agent");
+                    if let Ok(mut revoked) = shared.revoked.lock() {
+                        *revoked = Some(revoked_message(reason));
+                    }
+                    shared.set_browser(None);
+                    shared.fail_all(reason);
+                    shared.publish(event);
+                    return Handled::Revoked;
+                }
                 _ => {}
             }
             shared.publish(event);
@@ -423,6 +507,16 @@ fn handle_incoming(shared: &Shared, body: &[u8]) {
         (None, FromExtension::Reply(_)) => tracing::warn!("reply without an id skipped"),
         (_, FromExtension::Ping { .. }) => tracing::debug!("a heartbeat reached a client; skipped"),
     }
+    Handled::Done
+}
+
+/// What every call answers once the user has disconnected this agent.
+fn revoked_message(reason: &str) -> String {
+    format!(
+        "The user disconnected this agent from their browser ({reason}). tabwire will not \
+         reconnect on its own: ask the user whether to continue, and if so restart this MCP \
+         server and have them share a tab again with tabwire's toolbar button."
+    )
 }
 
 #[cfg(test)]
@@ -460,7 +554,7 @@ mod tests {
 
     #[tokio::test]
     async fn call_reaches_the_browser_and_gets_its_reply() {
-        let mut relay = TestRelay::start();
+        let mut relay = TestRelay::start().await;
         relay.browser.send(&connected("2.0")).await;
         let link = Link::spawn(relay.socket.clone(), hello());
         let hello_seen = relay.browser.recv().await;
@@ -488,6 +582,55 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_agents_name_is_sent_when_it_becomes_known() {
+        let mut relay = TestRelay::start().await;
+        relay.browser.send(&connected("2.0")).await;
+        let link = Link::spawn(relay.socket.clone(), hello());
+        let first = relay.browser.recv().await;
+        assert_eq!(first["body"]["hello"]["session"], json!("test-session"));
+        link.introduce("Claude Code");
+        let again = relay.browser.recv().await;
+        assert_eq!(again["body"]["hello"]["clientName"], json!("Claude Code"));
+        assert_eq!(again["body"]["hello"]["session"], json!("test-session"));
+        assert_eq!(again["client"], first["client"]);
+    }
+
+    #[tokio::test]
+    async fn a_revoked_link_fails_every_call_and_stays_away() {
+        let mut relay = TestRelay::start().await;
+        relay.browser.send(&connected("2.0")).await;
+        let link = Link::spawn(relay.socket.clone(), hello());
+        let hello_seen = relay.browser.recv().await;
+        assert!(link.wait_for_browser(LONG).await);
+        let pending = tokio::spawn({
+            let link = link.clone();
+            async move { link.call(Command::ListTabs, LONG, LONG).await }
+        });
+        next_call(&mut relay).await;
+        let revoked = Envelope {
+            id: None,
+            client: hello_seen["client"].as_u64(),
+            body: FromExtension::Event(Event::Revoked {
+                reason: "disconnected in the tabwire popup".into(),
+            }),
+        };
+        relay.browser.send(&revoked).await;
+        let err = pending.await.unwrap().unwrap_err();
+        assert_eq!(err.code, ErrorCode::NotShared, "{}", err.message);
+        let err = link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+        assert_eq!(err.code, ErrorCode::NotShared);
+        assert!(
+            err.message.contains("disconnected this agent"),
+            "{}",
+            err.message
+        );
+        assert!(err.message.contains("tabwire popup"), "{}", err.message);
+        // The link closed its connection and does not come back.
+        assert!(relay.browser.recv().await["body"] == json!("clientGone"));
+        assert!(relay.browser.quiet_for(SHORT).await);
+    }
+
+    #[tokio::test]
     async fn call_without_a_browser_says_what_to_do() {
         let dir = tempfile::tempdir().unwrap();
         let link = Link::spawn(dir.path().join("nobody.sock"), hello());
@@ -505,14 +648,14 @@ mod tests {
 
     #[tokio::test]
     async fn connected_relay_without_browser_hello_is_not_a_browser() {
-        let relay = TestRelay::start();
+        let relay = TestRelay::start().await;
         let link = Link::spawn(relay.socket.clone(), hello());
         assert!(!link.wait_for_browser(SHORT).await);
     }
 
     #[tokio::test]
     async fn slow_reply_times_out_naming_the_command() {
-        let mut relay = TestRelay::start();
+        let mut relay = TestRelay::start().await;
         relay.browser.send(&connected("1")).await;
         let link = Link::spawn(relay.socket.clone(), hello());
         let call = tokio::spawn({
@@ -555,7 +698,7 @@ mod tests {
 
     #[tokio::test]
     async fn browser_leaving_mid_call_fails_it_and_is_announced() {
-        let mut relay = TestRelay::start();
+        let mut relay = TestRelay::start().await;
         relay.browser.send(&connected("1")).await;
         let link = Link::spawn(relay.socket.clone(), hello());
         let mut events = link.subscribe();
@@ -593,7 +736,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("relay.sock");
         let link = Link::spawn(socket.clone(), hello());
-        let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap());
+        let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
         first.browser.send(&connected("1")).await;
         assert!(link.wait_for_browser(LONG).await);
         let call = tokio::spawn({
@@ -605,7 +748,7 @@ mod tests {
         drop(first.browser);
         first.done.await.unwrap();
         drop(first.socket_file);
-        let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap());
+        let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
         second.browser.send(&connected("2")).await;
         let (id, msg) = next_call(&mut second).await;
         assert_eq!(msg["body"]["call"]["command"], "listTabs");
@@ -628,7 +771,7 @@ mod tests {
         let mut events = link.subscribe();
 
         // First browser: comes, then goes.
-        let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap());
+        let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
         first.browser.send(&connected("1")).await;
         assert!(link.wait_for_browser(LONG).await);
         assert!(first.browser.recv().await["body"]["hello"].is_object());
@@ -642,7 +785,7 @@ mod tests {
         assert!(!link.browser_connected());
 
         // Second browser at the same path: the link finds it by itself.
-        let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap());
+        let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
         second.browser.send(&connected("2")).await;
         assert!(link.wait_for_browser(LONG).await);
         assert_eq!(link.browser_version().as_deref(), Some("2"));
@@ -665,7 +808,7 @@ mod tests {
 
     #[tokio::test]
     async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
-        let relay = TestRelay::start();
+        let relay = TestRelay::start().await;
         let mut browser = relay.browser;
         browser.send(&connected("1")).await;
         let link = Link::spawn(relay.socket.clone(), hello());

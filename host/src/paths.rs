@@ -24,6 +24,10 @@ use tabwire_shared::{EXTENSION_ORIGIN, NATIVE_HOST_NAME};
 
 /// Environment variable that overrides the relay socket path.
 pub const SOCKET_ENV: &str = "TABWIRE_SOCKET";
+
+/// Set to `1` by the wrapper of a browser `tabwire mcp --launch` started: the native
+/// host then tells the extension that every tab belongs to the agents.
+pub const AGENT_PROFILE_ENV: &str = "TABWIRE_AGENT_PROFILE";
 /// File name of the host manifest inside a `NativeMessagingHosts` directory.
 pub const MANIFEST_FILE: &str = "dev.tabwire.json";
 /// File name of the wrapper script Chrome runs.
@@ -209,14 +213,29 @@ pub fn render_host_manifest(wrapper: &Path) -> String {
     text
 }
 
-/// The wrapper script: runs `tabwire_exe native-host` with Chrome's arguments, with
-/// `TABWIRE_SOCKET` exported first when `socket` is given.
-pub fn render_wrapper_script(tabwire_exe: &Path, socket: Option<&Path>) -> String {
+/// How a wrapper script sets up the native host it starts.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HostEnv<'a> {
+    /// The relay socket to use instead of the per-user default (`TABWIRE_SOCKET`).
+    pub socket: Option<&'a Path>,
+    /// The browser was started by `tabwire mcp --launch` with a profile of its own, so
+    /// every tab is shared with the agents (`TABWIRE_AGENT_PROFILE=1`).
+    pub agent_profile: bool,
+}
+
+/// The wrapper script: runs `tabwire_exe native-host` with Chrome's arguments, after
+/// exporting what `env` asks for.
+pub fn render_wrapper_script(tabwire_exe: &Path, env: HostEnv) -> String {
     let mut script = format!("#!/bin/sh\n{WRAPPER_MARKER}\n");
-    if let Some(socket) = socket {
+    if let Some(socket) = env.socket {
         script.push_str(&format!(
             "{SOCKET_ENV}={}\nexport {SOCKET_ENV}\n",
             shell_quote(socket)
+        ));
+    }
+    if env.agent_profile {
+        script.push_str(&format!(
+            "{AGENT_PROFILE_ENV}=1\nexport {AGENT_PROFILE_ENV}\n"
         ));
     }
     script.push_str(&format!(
@@ -254,11 +273,11 @@ fn shell_unquote(quoted: &str) -> Option<String> {
 pub fn write_wrapper_script(
     wrapper_dir: &Path,
     tabwire_exe: &Path,
-    socket: Option<&Path>,
+    env: HostEnv,
 ) -> io::Result<PathBuf> {
     fs::create_dir_all(wrapper_dir)?;
     let path = wrapper_dir.join(WRAPPER_FILE);
-    write_atomically(&path, &render_wrapper_script(tabwire_exe, socket), 0o755)?;
+    write_atomically(&path, &render_wrapper_script(tabwire_exe, env), 0o755)?;
     Ok(path)
 }
 
@@ -272,17 +291,17 @@ pub fn write_host_manifest(manifest_dir: &Path, wrapper: &Path) -> io::Result<Pa
 }
 
 /// Registers the native host: the wrapper script in `wrapper_dir` (running
-/// `tabwire_exe`, with `TABWIRE_SOCKET=socket` when given) and the manifest naming it in
-/// `manifest_dir`. Returns the manifest's path.
+/// `tabwire_exe` with `env`) and the manifest naming it in `manifest_dir`. Returns the
+/// manifest's path.
 ///
 /// For a temporary profile: `manifest_dir = <user-data-dir>/NativeMessagingHosts`.
 pub fn write_native_host_registration(
     manifest_dir: &Path,
     wrapper_dir: &Path,
     tabwire_exe: &Path,
-    socket: Option<&Path>,
+    env: HostEnv,
 ) -> io::Result<PathBuf> {
-    let wrapper = write_wrapper_script(wrapper_dir, tabwire_exe, socket)?;
+    let wrapper = write_wrapper_script(wrapper_dir, tabwire_exe, env)?;
     write_host_manifest(manifest_dir, &wrapper)
 }
 
@@ -391,9 +410,17 @@ mod tests {
     #[test]
     fn wrapper_quotes_paths_and_round_trips_its_target() {
         let exe = Path::new("/home/o'neil/my bin/tabwire");
-        let script = render_wrapper_script(exe, Some(Path::new("/tmp/p s/relay.sock")));
+        let env = HostEnv {
+            socket: Some(Path::new("/tmp/p s/relay.sock")),
+            agent_profile: true,
+        };
+        let script = render_wrapper_script(exe, env);
         assert!(script.starts_with("#!/bin/sh\n"));
         assert!(script.contains("TABWIRE_SOCKET='/tmp/p s/relay.sock'\nexport TABWIRE_SOCKET\n"));
+        assert!(script.contains("TABWIRE_AGENT_PROFILE=1\nexport TABWIRE_AGENT_PROFILE\n"));
+        let own = render_wrapper_script(exe, HostEnv::default());
+        assert!(!own.contains("TABWIRE_SOCKET") && !own.contains("TABWIRE_AGENT_PROFILE"));
+        assert_eq!(wrapper_target(&own).unwrap(), exe);
         assert!(script.contains(r#"exec '/home/o'\''neil/my bin/tabwire' native-host "$@""#));
         assert_eq!(wrapper_target(&script).unwrap(), exe);
         assert_eq!(wrapper_target("#!/bin/sh\nexec /bin/true\n"), None);
@@ -410,7 +437,10 @@ mod tests {
             &tmp.path().join("NativeMessagingHosts"),
             &tmp.path().join("bin"),
             &fake,
-            Some(Path::new("/s.sock")),
+            HostEnv {
+                socket: Some(Path::new("/s.sock")),
+                agent_profile: false,
+            },
         )
         .unwrap();
         assert_eq!(

@@ -39,6 +39,11 @@ pub struct McpArgs {
     /// next to the tabwire binary, or `dist/extension` of the source tree).
     #[arg(long = "extensionDir", value_name = "DIR")]
     pub extension_dir: Option<PathBuf>,
+    /// Share every tab of the launched browser with the agent (the default: the profile
+    /// is the agent's own). `--shareAllTabs=false` makes a launched browser behave like
+    /// your own one: the agent sees only the tabs shared from tabwire's toolbar button.
+    #[arg(long = "shareAllTabs", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub share_all_tabs: bool,
     /// More origins allowed to present third-party developer tools, besides loopback
     /// hosts and file: (comma-separated or repeated), e.g.
     /// `--thirdPartyOrigins=https://app.example.com,http://devbox:*`.

@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use tabwire_shared::origin::OriginPolicy;
 use tabwire_shared::{
-    Command, DialogInfo, Discovery, Emulation, Event, Reply, Snapshot, TabId, TabInfo, WireError,
+    Command, DialogInfo, Discovery, Emulation, ErrorCode, Event, Reply, Snapshot, TabId, TabInfo,
+    WireError,
 };
 
 use super::tool::BoxFuture;
@@ -21,6 +22,10 @@ use super::ToolError;
 pub trait Browser: Send + Sync {
     /// Sends one command and awaits its reply, bounded in time.
     fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>>;
+
+    /// Tells the browser the agent's name (from MCP `initialize`), shown to the user
+    /// when they choose which agent gets a tab.
+    fn introduce(&self, _client_name: &str) {}
 }
 
 /// How long to wait for a reply: the command's own time limit plus room for the trip.
@@ -159,6 +164,12 @@ impl Session {
     }
 }
 
+/// Why a page tool cannot run when the agent has no page at all, and what to do.
+const NO_PAGE: &str = "No page is available to this agent: no tab is shared with it. In the \
+user's own browser, ask the user to open the tab you should work on and click the tabwire \
+button in Chrome's toolbar, which shares that tab with you. Or open a tab of your own with \
+new_page.";
+
 /// The agent's choices that shape what tools do (from the command line).
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
@@ -191,7 +202,16 @@ impl ToolContext {
 
     /// Sends a command to the browser.
     pub async fn call(&self, command: Command) -> Result<Reply, ToolError> {
-        Ok(self.browser.call(command).await?)
+        match self.browser.call(command).await {
+            Ok(reply) => Ok(reply),
+            Err(error) => {
+                if error.code == ErrorCode::NotShared {
+                    // The user took the tab back: the next call picks a page it may use.
+                    *lock(&self.session.selected) = None;
+                }
+                Err(error.into())
+            }
+        }
     }
 
     /// Every tab of every normal window.
@@ -216,9 +236,7 @@ impl ToolContext {
             .iter()
             .find(|t| t.user_active)
             .or_else(|| tabs.first())
-            .ok_or_else(|| {
-                ToolError::new("The browser has no open page. Open one with new_page.")
-            })?;
+            .ok_or_else(|| ToolError::new(NO_PAGE))?;
         self.session.select(tab.id);
         Ok(tab.id)
     }

@@ -74,6 +74,20 @@ fn connect_wait(launched: bool) -> Duration {
     Duration::from_secs(if launched { 30 } else { 5 })
 }
 
+/// How long after losing a browser a call waits for it to come back: the extension's
+/// service worker restarting takes the native host down with it, and Chrome wakes the
+/// worker again within its 30 s alarm period at the latest.
+const RECONNECT_GRACE: Duration = Duration::from_secs(40);
+
+/// The wait for a browser for a call made now: `base`, or what is left of the
+/// reconnect grace when the browser was lost `lost_for` ago.
+fn browser_wait(base: Duration, lost_for: Option<Duration>) -> Duration {
+    match lost_for {
+        Some(lost) => base.max(RECONNECT_GRACE.saturating_sub(lost)),
+        None => base,
+    }
+}
+
 /// The relay link, seen by tools as the [`Browser`].
 struct LinkBrowser {
     link: Link,
@@ -87,7 +101,8 @@ impl Browser for LinkBrowser {
     fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
         Box::pin(async move {
             let timeout = context::reply_timeout(&command);
-            let result = self.link.call(command, self.connect_wait, timeout).await;
+            let wait = browser_wait(self.connect_wait, self.link.lost_for());
+            let result = self.link.call(command, wait, timeout).await;
             match (result, &self.launched_but_silent) {
                 (Err(e), Some(message))
                     if e.code == ErrorCode::BrowserDisconnected
@@ -98,6 +113,10 @@ impl Browser for LinkBrowser {
                 (result, _) => result,
             }
         })
+    }
+
+    fn introduce(&self, client_name: &str) {
+        self.link.introduce(client_name);
     }
 }
 

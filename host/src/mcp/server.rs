@@ -4,8 +4,9 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpTool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, Implementation, InitializeRequestParams,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool as McpTool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -63,6 +64,18 @@ impl ServerHandler for TabwireServer {
             .with_instructions(INSTRUCTIONS)
     }
 
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, McpError> {
+        self.base
+            .browser
+            .introduce(&agent_name(&request.client_info));
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -78,5 +91,46 @@ impl ServerHandler for TabwireServer {
     ) -> Result<CallToolResponse, McpError> {
         let result = call_tool(&self.registry, &self.base, &request.name, request.arguments).await;
         Ok(result.into())
+    }
+}
+
+/// The name the user sees for an agent: its client's title or name, made printable and
+/// short (it is untrusted input shown in the browser's UI).
+fn agent_name(client: &Implementation) -> String {
+    let given = client.title.as_deref().unwrap_or(&client.name);
+    let clean: String = given
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let short: String = clean.chars().take(MAX_AGENT_NAME).collect();
+    if short.is_empty() {
+        "unnamed agent".to_owned()
+    } else {
+        short
+    }
+}
+
+/// Longest agent name shown, in characters.
+const MAX_AGENT_NAME: usize = 60;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_names_are_printable_and_short() {
+        let named = |name: &str| Implementation::new(name, "1");
+        assert_eq!(agent_name(&named("claude-code")), "claude-code");
+        assert_eq!(agent_name(&named(" a\u{7}\nb\t ")), "a b");
+        assert_eq!(agent_name(&named("")), "unnamed agent");
+        assert_eq!(
+            agent_name(&named(&"x".repeat(500))).chars().count(),
+            MAX_AGENT_NAME
+        );
+        let titled = Implementation::new("cc", "1").with_title("Claude Code");
+        assert_eq!(agent_name(&titled), "Claude Code");
     }
 }

@@ -24,7 +24,7 @@ pub(crate) mod testing;
 use std::io::Read;
 
 use anyhow::bail;
-use tabwire_shared::EXTENSION_ORIGIN;
+use tabwire_shared::{HostInfo, EXTENSION_ORIGIN};
 use tokio::io::{AsyncRead, AsyncWriteExt};
 
 use crate::paths;
@@ -65,7 +65,12 @@ pub async fn run(origin: &str) -> anyhow::Result<()> {
 
     let stdin = stdin_reader();
     let stdout = tokio::io::stdout();
-    let reason = server::serve(stdin, stdout, listener, terminated()).await;
+    let host = HostInfo {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        agent_profile: std::env::var_os(paths::AGENT_PROFILE_ENV).is_some_and(|v| v == "1"),
+    };
+    tracing::info!(agent_profile = host.agent_profile, "browser kind");
+    let reason = server::serve(stdin, stdout, listener, host, terminated()).await;
     tracing::info!(%reason, "native host exiting");
     drop(socket_file);
     Ok(())

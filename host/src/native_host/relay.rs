@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::value::RawValue;
 use tabwire_shared::framing::{encode, FrameError, MAX_ON_SOCKET, MAX_TO_BROWSER};
-use tabwire_shared::{Envelope, ErrorCode, Event, FromExtension, ToExtension, WireError};
+use tabwire_shared::{Envelope, ErrorCode, Event, FromExtension, HostInfo, ToExtension, WireError};
 
 /// A relay connection's id, as stamped into `Envelope::client`.
 pub type ClientId = u64;
@@ -169,6 +169,14 @@ impl Relay {
             .collect()
     }
 
+    /// The first message for the browser: who the host is and whether the browser
+    /// belongs to an agent ([`ToExtension::HostReady`]).
+    pub fn host_ready(&self, info: HostInfo) -> Vec<Delivery> {
+        encode_for_browser(&Envelope::notice(ToExtension::HostReady(info)))
+            .into_iter()
+            .collect()
+    }
+
     /// A frame body from the browser.
     pub fn from_browser(&mut self, body: &[u8]) -> Vec<Delivery> {
         let envelope: RawEnvelope = match serde_json::from_slice(body) {
@@ -191,10 +199,15 @@ impl Relay {
                     .collect()
             }
             (None, None) => {
+                let notice = serde_json::from_str::<FromExtension>(envelope.body.get()).ok();
+                if let Some(FromExtension::Ping { seq }) = notice {
+                    let pong = Envelope::notice(ToExtension::Pong { seq });
+                    return encode_for_browser(&pong).into_iter().collect();
+                }
                 let Some(frame) = encode_logged(&envelope) else {
                     return Vec::new();
                 };
-                if is_browser_connected(&envelope.body) {
+                if let Some(FromExtension::Event(Event::BrowserConnected { .. })) = notice {
                     self.browser_hello = Some(frame.clone());
                 }
                 self.clients()
@@ -280,12 +293,15 @@ fn encode_logged<T: serde::Serialize>(msg: &T) -> Option<Vec<u8>> {
         .ok()
 }
 
-/// Whether a raw `FromExtension` body is the `BrowserConnected` event.
-fn is_browser_connected(body: &RawValue) -> bool {
-    matches!(
-        serde_json::from_str::<FromExtension>(body.get()),
-        Ok(FromExtension::Event(Event::BrowserConnected { .. }))
-    )
+/// A message of the relay's own for the browser, as a delivery.
+fn encode_for_browser(message: &Envelope<ToExtension>) -> Option<Delivery> {
+    match encode(message, MAX_TO_BROWSER) {
+        Ok(frame) => Some(Delivery::Browser(frame)),
+        Err(error) => {
+            tracing::error!(%error, "cannot encode a message for the browser");
+            None
+        }
+    }
 }
 
 #[cfg(test)]
@@ -428,6 +444,32 @@ mod tests {
         assert!(relay
             .from_browser(&event(Some(77), Event::TabClosed { tab_id: 3 }))
             .is_empty());
+    }
+
+    #[test]
+    fn heartbeats_are_answered_by_the_relay_and_never_reach_clients() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        let ping = Envelope::notice(FromExtension::Ping { seq: 41 });
+        let out = relay.from_browser(&serde_json::to_vec(&ping).unwrap());
+        assert!(to_client(&out, a).is_empty());
+        assert_eq!(
+            to_browser(&out),
+            vec![json!({"body": {"pong": {"seq": 41}}})]
+        );
+    }
+
+    #[test]
+    fn the_host_introduces_itself_to_the_browser() {
+        let relay = Relay::new();
+        let out = relay.host_ready(HostInfo {
+            version: "9".into(),
+            agent_profile: false,
+        });
+        assert_eq!(
+            to_browser(&out),
+            vec![json!({"body": {"hostReady": {"version": "9", "agentProfile": false}}})]
+        );
     }
 
     #[test]

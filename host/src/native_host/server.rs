@@ -16,6 +16,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use tabwire_shared::framing::{MAX_FROM_BROWSER, MAX_ON_SOCKET};
+use tabwire_shared::HostInfo;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::mpsc;
@@ -48,11 +49,13 @@ struct ClientHandle {
 /// then returns the reason.
 ///
 /// `browser_in`/`browser_out` are Chrome's side (stdin/stdout in production, pipes in
-/// tests); `listener` is the bound relay socket.
+/// tests); `listener` is the bound relay socket; `host` is what the extension is told
+/// first ([`tabwire_shared::ToExtension::HostReady`]).
 pub async fn serve<R, W>(
     browser_in: R,
     browser_out: W,
     listener: UnixListener,
+    host: HostInfo,
     stop: impl Future<Output = String>,
 ) -> String
 where
@@ -70,6 +73,8 @@ where
         to_browser,
         inputs,
     };
+    let hello = state.relay.host_ready(host);
+    state.deliver(hello);
     tokio::pin!(stop);
     let reason = loop {
         tokio::select! {
@@ -313,7 +318,7 @@ mod tests {
 
     #[tokio::test]
     async fn relay_routes_between_a_browser_and_two_socket_clients() {
-        let mut relay = TestRelay::start();
+        let mut relay = TestRelay::start().await;
         relay.browser.send(&connected("1.2.3")).await;
 
         let mut a = client(&relay.socket).await;
@@ -396,7 +401,7 @@ mod tests {
 
     #[tokio::test]
     async fn oversized_frame_from_the_browser_ends_the_relay_cleanly() {
-        let mut relay = TestRelay::start();
+        let mut relay = TestRelay::start().await;
         let mut a = client(&relay.socket).await;
         // Make sure the relay has registered the client before the browser breaks.
         a.send(&Envelope::<ToExtension>::notice(ToExtension::ClientGone))
@@ -414,7 +419,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_misbehaving_client_is_dropped_alone() {
-        let mut relay = TestRelay::start();
+        let mut relay = TestRelay::start().await;
         relay.browser.send(&connected("1")).await;
         let mut bad = client(&relay.socket).await;
         let mut good = client(&relay.socket).await;
@@ -442,7 +447,7 @@ mod tests {
 
     #[tokio::test]
     async fn stop_signal_tells_clients_and_ends_the_relay() {
-        let mut relay = TestRelay::start();
+        let mut relay = TestRelay::start().await;
         let mut a = client(&relay.socket).await;
         a.send(&list_tabs(3)).await;
         relay.browser.recv().await;

@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 use tabwire_shared::framing::{encode, MAX_FROM_BROWSER, MAX_ON_SOCKET};
+use tabwire_shared::HostInfo;
 use tokio::io::{DuplexStream, ReadHalf, WriteHalf};
 use tokio::net::UnixStream;
 use tokio::sync::oneshot;
@@ -32,15 +33,17 @@ pub struct TestRelay {
 }
 
 impl TestRelay {
-    /// Starts a relay on a fresh socket.
-    pub fn start() -> Self {
+    /// Starts a relay on a fresh socket; its first message to the browser, the host's
+    /// introduction, has been received and checked.
+    pub async fn start() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let socket = dir.path().join("relay.sock");
-        Self::start_at(socket, dir)
+        Self::start_at(socket, dir).await
     }
 
-    /// Starts a relay on `socket` (inside `dir`, kept alive with the relay).
-    pub fn start_at(socket: PathBuf, dir: tempfile::TempDir) -> Self {
+    /// Starts a relay on `socket` (inside `dir`, kept alive with the relay), like
+    /// [`TestRelay::start`].
+    pub async fn start_at(socket: PathBuf, dir: tempfile::TempDir) -> Self {
         let (listener, socket_file) = bind_exclusive(&socket).expect("bind");
         let (browser_end, relay_end) = tokio::io::duplex(MAX_FROM_BROWSER);
         let (relay_in, relay_out) = tokio::io::split(relay_end);
@@ -52,15 +55,26 @@ impl TestRelay {
                 Err(_) => std::future::pending().await,
             }
         };
-        let done = tokio::spawn(serve(relay_in, relay_out, listener, stopped));
-        Self {
+        let host = HostInfo {
+            version: "test".into(),
+            agent_profile: true,
+        };
+        let done = tokio::spawn(serve(relay_in, relay_out, listener, host, stopped));
+        let mut relay = Self {
             socket,
             browser: FakePeer::new(browser_end, MAX_ON_SOCKET),
             done,
             stop: Some(stop),
             socket_file: Some(socket_file),
             _dir: dir,
-        }
+        };
+        let first = relay.browser.recv().await;
+        assert_eq!(
+            first["body"]["hostReady"]["agentProfile"],
+            serde_json::json!(true),
+            "the relay introduces the host first: {first}"
+        );
+        relay
     }
 }
 
