@@ -16,6 +16,8 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 use tokio::process::{Child, Command};
 
+use crate::cdp::Cdp;
+
 /// Longest any single MCP call may take in a test before it counts as hung.
 pub const CALL_LIMIT: Duration = Duration::from_secs(60);
 
@@ -112,6 +114,8 @@ pub struct Agent {
     /// The server's stderr, kept for failure messages.
     pub stderr_path: PathBuf,
     _stderr_dir: tempfile::TempDir,
+    /// The launched browser's profile, when the test chose it (deleted when dropped).
+    profile: Option<tempfile::TempDir>,
 }
 
 impl Agent {
@@ -123,8 +127,85 @@ impl Agent {
         Agent::start(&args, &[]).await
     }
 
+    /// Starts `tabwire mcp --launch --headless` like [`Agent::launch`], with a profile
+    /// the test owns and the browser's DevTools endpoint open, and connects a
+    /// browser-level [`Cdp`] client to it: the test sees the same browser the agent drives.
+    pub async fn launch_with_cdp(extra: &[&str]) -> (Agent, Cdp) {
+        let profile = tempfile::Builder::new()
+            .prefix("tabwire-e2e-profile-")
+            .tempdir()
+            .expect("temp profile");
+        let user_data_dir = format!("--userDataDir={}", profile.path().display());
+        let mut args = vec![
+            "mcp",
+            "--launch",
+            "--headless",
+            "--chromeArg=--remote-debugging-port=0",
+            &user_data_dir,
+        ];
+        args.extend_from_slice(BROWSER_FLAGS);
+        args.extend_from_slice(extra);
+        let mut agent = Agent::start(&args, &[]).await;
+        let cdp = Cdp::connect(profile.path()).await;
+        agent.profile = Some(profile);
+        (agent, cdp)
+    }
+
+    /// The launched browser's profile, for an agent from [`Agent::launch_with_cdp`].
+    pub fn profile(&self) -> &Path {
+        self.profile
+            .as_ref()
+            .expect("only an agent from Agent::launch_with_cdp has a known profile")
+            .path()
+    }
+
+    /// The relay socket of this agent's launched browser: read from the native-host
+    /// wrapper that `--launch` registers in the profile (`TABWIRE_SOCKET=...`). The
+    /// socket exists once the extension has started its native host (after any
+    /// successful tool call).
+    pub fn relay_socket(&self) -> PathBuf {
+        let manifest = self.profile().join("NativeMessagingHosts/dev.tabwire.json");
+        let manifest: Value = serde_json::from_str(
+            &std::fs::read_to_string(&manifest)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", manifest.display())),
+        )
+        .expect("native host manifest is JSON");
+        let wrapper = manifest["path"].as_str().expect("manifest names a wrapper");
+        let script = std::fs::read_to_string(wrapper)
+            .unwrap_or_else(|e| panic!("cannot read the wrapper {wrapper}: {e}"));
+        let quoted = script
+            .lines()
+            .find_map(|line| line.strip_prefix("TABWIRE_SOCKET="))
+            .unwrap_or_else(|| panic!("the wrapper sets no TABWIRE_SOCKET:\n{script}"));
+        // Single-quoted for /bin/sh, a quote written as '\''.
+        let inner = quoted
+            .strip_prefix('\'')
+            .and_then(|q| q.strip_suffix('\''))
+            .unwrap_or_else(|| panic!("unexpected quoting in {quoted}"));
+        PathBuf::from(inner.replace("'\\''", "'"))
+    }
+
+    /// Starts a second `tabwire mcp` (no --launch) that connects to this agent's
+    /// launched browser through its relay socket, as another agent on the same browser.
+    pub async fn join(&self) -> Agent {
+        self.join_as(None).await
+    }
+
+    /// Like [`Agent::join`], running the second server as another user
+    /// (`Some((uid, gid))`); only root can.
+    pub async fn join_as(&self, user: Option<(u32, u32)>) -> Agent {
+        let socket = self.relay_socket();
+        let socket = socket.to_str().expect("UTF-8 socket path");
+        Agent::start_as(&["mcp"], &[("TABWIRE_SOCKET", socket)], user).await
+    }
+
     /// Starts `tabwire` with exactly these arguments and extra environment.
     pub async fn start(args: &[&str], env: &[(&str, &str)]) -> Agent {
+        Agent::start_as(args, env, None).await
+    }
+
+    /// Like [`Agent::start`], as another user (`Some((uid, gid))`) when given.
+    pub async fn start_as(args: &[&str], env: &[(&str, &str)], user: Option<(u32, u32)>) -> Agent {
         let stderr_dir = tempfile::tempdir().expect("temp dir");
         let stderr_path = stderr_dir.path().join("stderr.log");
         let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
@@ -140,6 +221,9 @@ impl Agent {
         for (key, value) in env {
             command.env(key, value);
         }
+        if let Some((uid, gid)) = user {
+            command.uid(uid).gid(gid);
+        }
         let mut child = command.spawn().expect("spawn tabwire");
         let stdout = child.stdout.take().expect("stdout");
         let stdin = child.stdin.take().expect("stdin");
@@ -153,6 +237,7 @@ impl Agent {
             child,
             stderr_path,
             _stderr_dir: stderr_dir,
+            profile: None,
         }
     }
 

@@ -3,10 +3,12 @@
 //!
 //! Needs the built extension (`scripts/build`) and Chromium; `scripts/test` does both.
 
+mod cdp;
 mod devtools;
 mod harness;
 mod lifecycle;
 mod navigation;
+mod outside;
 mod script;
 mod snapshot;
 mod third_party;

@@ -1,0 +1,93 @@
+//! The browser seen from outside the agent: a test's own DevTools connection to the
+//! browser that `tabwire mcp --launch` started, and clients of the relay other than the
+//! agent.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::harness::{page, Agent};
+
+/// Longest the browser may take to show a change the agent caused.
+const SEEN: Duration = Duration::from_secs(20);
+
+#[tokio::test]
+async fn the_page_an_agent_opens_carries_the_extension_debugger() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let extension = cdp.wait_extension_id(SEEN).await;
+    let url = page("index.html");
+    agent.ok("new_page", json!({"url": url})).await;
+    let target = cdp
+        .wait_target("the page the agent opened", SEEN, |t| {
+            t.kind == "page" && t.url == url
+        })
+        .await;
+    // The test never attached to the page: `attached` is the extension's debugger.
+    cdp.wait_attached(&target.target_id, true, SEEN).await;
+    cdp.wait_service_worker(&extension, SEEN).await;
+
+    // A second agent reaches the same browser through the first one's relay.
+    let second = agent.join().await;
+    second.ok("list_pages", json!({})).await;
+    second.quit().await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_tab_the_agent_was_not_given_is_left_alone_and_the_test_can_drive_it() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    agent.ok("list_pages", json!({})).await;
+    let tab = cdp.open_tab(&page("devtools/form.html")).await;
+    let session = cdp.attach(&tab).await;
+    cdp.wait_for(&session, "document.querySelector('#grow')", SEEN)
+        .await;
+    let mut events = cdp.events();
+    cdp.send_to(&session, "Runtime.enable", json!({})).await;
+    cdp.click(&session, "#grow").await;
+    cdp.wait_for(
+        &session,
+        "document.querySelector('p')?.textContent === 'Grown 0'",
+        SEEN,
+    )
+    .await;
+    cdp.evaluate(&session, "console.log('from the test')").await;
+    events
+        .wait("the page's console message", SEEN, |e| {
+            e.method == "Runtime.consoleAPICalled"
+                && e.session.as_deref() == Some(session.0.as_str())
+                && e.params["args"][0]["value"] == "from the test"
+        })
+        .await;
+    assert_eq!(
+        cdp.evaluate(&session, "document.querySelectorAll('p').length")
+            .await,
+        json!(1)
+    );
+    // Once the test lets go, nothing holds a debugger on a tab the agent never opened.
+    cdp.detach(&session).await;
+    cdp.wait_detached(&tab, SEEN).await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn the_extension_debugger_on_a_page_outlives_its_stopped_worker() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let extension = cdp.wait_extension_id(SEEN).await;
+    let url = page("index.html");
+    agent.ok("new_page", json!({"url": url})).await;
+    let target = cdp
+        .wait_target("the page the agent opened", SEEN, |t| {
+            t.kind == "page" && t.url == url
+        })
+        .await;
+    cdp.wait_attached(&target.target_id, true, SEEN).await;
+    let stopped = cdp.stop_service_worker(&extension).await;
+    // Chrome keeps the extension's debugging session after its worker is gone: a
+    // restarted worker finds the tab still attached.
+    let after = cdp.target(&target.target_id).await.expect("the page");
+    assert!(
+        after.attached,
+        "the page lost its debugger when worker {stopped} stopped"
+    );
+    agent.quit().await;
+}
