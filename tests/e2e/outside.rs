@@ -2,6 +2,7 @@
 //! browser that `tabwire mcp --launch` started, and clients of the relay other than the
 //! agent.
 
+use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use serde_json::json;
@@ -30,6 +31,52 @@ async fn the_page_an_agent_opens_carries_the_extension_debugger() {
     let second = agent.join().await;
     second.ok("list_pages", json!({})).await;
     second.quit().await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_relay_client_running_as_another_user_is_refused() {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!(
+            "SKIPPED a_relay_client_running_as_another_user_is_refused: \
+             only root can start a client as another user"
+        );
+        return;
+    }
+    let (agent, _cdp) = Agent::launch_with_cdp(&[]).await;
+    agent.ok("list_pages", json!({})).await;
+    let socket = agent.relay_socket();
+    // Open the file modes wide, so that only the relay's peer check can refuse.
+    let dir = socket.parent().expect("socket dir");
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).expect("chmod dir");
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o666))
+        .expect("chmod socket");
+
+    let stranger = Agent::start_as(
+        &["mcp"],
+        &[
+            ("TABWIRE_SOCKET", socket.to_str().expect("UTF-8 path")),
+            ("TABWIRE_LOG", "debug"),
+        ],
+        Some((65534, 65534)),
+    )
+    .await;
+    let reply = stranger.err("list_pages", json!({})).await;
+    let log = stranger.log();
+    assert!(
+        log.contains("connected to the relay"),
+        "the stranger should have reached the socket (file modes allow it), log:\n{log}"
+    );
+    // Refused, the stranger's link sees its connection closed before any browser
+    // hello, and the tool says no browser is connected.
+    reply.says("No browser is connected");
+    stranger.quit().await;
+
+    // The relay refused the stranger and still serves its own user.
+    let friend = agent.join().await;
+    friend.ok("list_pages", json!({})).await;
+    friend.quit().await;
     agent.quit().await;
 }
 
