@@ -53,6 +53,8 @@ struct Shared {
     hello: Mutex<ClientHello>,
     /// Set when the user disconnected this agent: why. The link then stays offline.
     revoked: Mutex<Option<String>>,
+    /// The relay's last word on why no browser is there (`BrowserDisconnected`).
+    last_loss: Mutex<Option<String>>,
     /// When the browser last went away while this link was connected to it.
     lost_at: Mutex<Option<tokio::time::Instant>>,
     next_id: AtomicU64,
@@ -148,6 +150,7 @@ impl Link {
             hello: Mutex::new(hello),
             revoked: Mutex::new(None),
             lost_at: Mutex::new(None),
+            last_loss: Mutex::new(None),
             next_id: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
             browser,
@@ -202,7 +205,7 @@ impl Link {
             }
             let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
             if !self.wait_for_browser(wait).await {
-                return Err(self.shared.revoked().unwrap_or_else(no_browser));
+                return Err(self.shared.revoked().unwrap_or_else(|| self.no_browser()));
             }
             match self.send_once(command.clone(), reply_timeout).await? {
                 // The browser side went away mid-call; a command that is safe to repeat
@@ -216,7 +219,7 @@ impl Link {
                 }
                 Outcome::Answered(result) => return result,
                 Outcome::NotDelivered if tokio::time::Instant::now() < deadline => continue,
-                Outcome::NotDelivered => return Err(no_browser()),
+                Outcome::NotDelivered => return Err(self.no_browser()),
             }
         }
     }
@@ -281,6 +284,19 @@ impl Link {
     /// The connected browser's extension version, if a browser is connected.
     pub fn browser_version(&self) -> Option<String> {
         self.shared.browser.borrow().clone()
+    }
+
+    /// [`no_browser`], with the relay's last word on why, if it said anything.
+    fn no_browser(&self) -> WireError {
+        let mut error = no_browser();
+        let last = self.shared.last_loss.lock().ok().and_then(|l| l.clone());
+        if let Some(reason) = last {
+            error.message = format!(
+                "{} (Last word from tabwire's relay: {reason}.)",
+                error.message
+            );
+        }
+        error
     }
 
     /// Waits until a browser is connected, up to `wait`; true if it is.
@@ -359,10 +375,14 @@ async fn run_connection(
         match UnixStream::connect(&socket).await {
             Ok(stream) => {
                 tracing::debug!(socket = %socket.display(), "connected to the relay");
-                backoff = BACKOFF_MIN;
                 let hello_frame = shared.hello_frame().unwrap_or_default();
                 let closed = serve(stream, &hello_frame, &shared, &mut outgoing).await;
                 let was_connected = shared.browser.borrow().is_some();
+                // Only a connection that reached a browser resets the back-off: a relay
+                // that refuses this client (another user's) is not hammered.
+                if was_connected {
+                    backoff = BACKOFF_MIN;
+                }
                 shared.set_browser(None);
                 shared.fail_all("the connection to tabwire's native host closed");
                 if was_connected {
@@ -489,6 +509,9 @@ fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
                 Event::BrowserDisconnected { reason } => {
                     shared.set_browser(None);
                     shared.fail_all(reason);
+                    if let Ok(mut last) = shared.last_loss.lock() {
+                        *last = Some(reason.clone());
+                    }
                 }
                 Event::Revoked { reason } => {
                     tracing::warn!(%reason, "the user disconnected this agent");

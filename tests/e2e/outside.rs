@@ -68,9 +68,13 @@ async fn a_relay_client_running_as_another_user_is_refused() {
         log.contains("connected to the relay"),
         "the stranger should have reached the socket (file modes allow it), log:\n{log}"
     );
-    // Refused, the stranger's link sees its connection closed before any browser
-    // hello, and the tool says no browser is connected.
-    reply.says("No browser is connected");
+    // Refused, the stranger is told why by the relay before its connection closes, and
+    // the tool passes that on.
+    reply
+        .says("No browser is connected")
+        .says("refused this connection")
+        .says("uid 65534")
+        .says("same user as the browser");
     stranger.quit().await;
 
     // The relay refused the stranger and still serves its own user.

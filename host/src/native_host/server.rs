@@ -15,8 +15,9 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::time::Duration;
 
+use tabwire_shared::framing::encode;
 use tabwire_shared::framing::{MAX_FROM_BROWSER, MAX_ON_SOCKET};
-use tabwire_shared::HostInfo;
+use tabwire_shared::{Envelope, Event, FromExtension, HostInfo};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::mpsc;
@@ -147,6 +148,7 @@ impl Loop {
     fn admit(&mut self, stream: UnixStream) {
         if let Err(why) = check_peer(&stream) {
             tracing::warn!(%why, "connection refused");
+            tokio::spawn(tell_refused(stream, why));
             return;
         }
         let (id, greeting) = self.relay.client_connected();
@@ -291,6 +293,25 @@ async fn write_client<W: AsyncWrite + Unpin>(
         }
     }
     let _ = out.shutdown().await;
+}
+
+/// Tells a refused peer why, in one notice, then closes its connection. Bounded, so a
+/// peer that does not read cannot hold the task.
+async fn tell_refused(mut stream: UnixStream, why: String) {
+    let notice = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
+        reason: format!(
+            "tabwire's relay refused this connection: {why}. Run the agent as the same user \
+             as the browser"
+        ),
+    }));
+    let Ok(frame) = encode(&notice, MAX_ON_SOCKET) else {
+        return;
+    };
+    let write = async {
+        let _ = write_frame(&mut stream, &frame).await;
+        let _ = stream.shutdown().await;
+    };
+    let _ = tokio::time::timeout(DRAIN_TIMEOUT, write).await;
 }
 
 #[cfg(test)]
