@@ -18,6 +18,9 @@ use tokio::process::{Child, Command};
 
 use crate::cdp::Cdp;
 
+/// The name test agents give at MCP initialize unless told otherwise.
+pub const AGENT_NAME: &str = "e2e-agent";
+
 /// Longest any single MCP call may take in a test before it counts as hung.
 pub const CALL_LIMIT: Duration = Duration::from_secs(60);
 
@@ -199,6 +202,13 @@ impl Agent {
         Agent::start_as(&["mcp"], &[("TABWIRE_SOCKET", socket)], user).await
     }
 
+    /// Like [`Agent::join`], for an agent that calls itself `name` at MCP initialize.
+    pub async fn join_named(&self, name: &str) -> Agent {
+        let socket = self.relay_socket();
+        let socket = socket.to_str().expect("UTF-8 socket path");
+        Agent::start_with(&["mcp"], &[("TABWIRE_SOCKET", socket)], None, name).await
+    }
+
     /// Starts `tabwire` with exactly these arguments and extra environment.
     pub async fn start(args: &[&str], env: &[(&str, &str)]) -> Agent {
         Agent::start_as(args, env, None).await
@@ -206,6 +216,16 @@ impl Agent {
 
     /// Like [`Agent::start`], as another user (`Some((uid, gid))`) when given.
     pub async fn start_as(args: &[&str], env: &[(&str, &str)], user: Option<(u32, u32)>) -> Agent {
+        Agent::start_with(args, env, user, AGENT_NAME).await
+    }
+
+    /// Like [`Agent::start_as`], for an agent that calls itself `name` at MCP initialize.
+    pub async fn start_with(
+        args: &[&str],
+        env: &[(&str, &str)],
+        user: Option<(u32, u32)>,
+        name: &str,
+    ) -> Agent {
         let stderr_dir = tempfile::tempdir().expect("temp dir");
         let stderr_path = stderr_dir.path().join("stderr.log");
         let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
@@ -227,7 +247,8 @@ impl Agent {
         let mut child = command.spawn().expect("spawn tabwire");
         let stdout = child.stdout.take().expect("stdout");
         let stdin = child.stdin.take().expect("stdin");
-        let info = ClientConfig::default();
+        let mut info = ClientConfig::default();
+        info.client_info.name = name.to_owned();
         let client = tokio::time::timeout(CALL_LIMIT, info.serve((stdout, stdin)))
             .await
             .expect("MCP initialize timed out")
@@ -280,6 +301,20 @@ impl Agent {
                 )
             });
         Reply::new(name, result)
+    }
+
+    /// Calls a tool, returning a protocol-level failure (the server died) as an error
+    /// instead of failing the test.
+    pub async fn try_call(&self, name: &str, args: Value) -> Result<Reply, String> {
+        let mut params = CallToolRequestParams::new(name.to_string());
+        if let Value::Object(map) = args {
+            params = params.with_arguments(map);
+        }
+        match tokio::time::timeout(CALL_LIMIT, self.client().call_tool(params)).await {
+            Ok(Ok(result)) => Ok(Reply::new(name, result)),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => panic!("{name} did not answer within {CALL_LIMIT:?}"),
+        }
     }
 
     /// Calls a tool that must succeed.

@@ -1,0 +1,383 @@
+//! Tab sharing in a browser that behaves like the user's own (`--shareAllTabs=false`):
+//! the popup driven as a user drives it, agents refused outside what was shared, several
+//! agents at once, the extension's worker stopping mid-session, idle detach.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::cdp::{Cdp, Session};
+use crate::harness::{page, Agent, AGENT_NAME};
+
+/// Longest the browser may take to show a change.
+const SEEN: Duration = Duration::from_secs(20);
+
+/// The flag that makes a launched browser share nothing by itself.
+const OWN_BROWSER: &str = "--shareAllTabs=false";
+
+/// The extension's popup, opened in a tab of its own for one target tab.
+struct Popup<'a> {
+    cdp: &'a Cdp,
+    session: Session,
+}
+
+impl<'a> Popup<'a> {
+    /// Opens `popup.html?tab=<tab>` and waits for its first render.
+    async fn open(cdp: &'a Cdp, extension: &str, tab: i64) -> Popup<'a> {
+        let target = cdp
+            .open_tab(&format!(
+                "chrome-extension://{extension}/popup.html?tab={tab}"
+            ))
+            .await;
+        let session = cdp.attach(&target).await;
+        let popup = Popup { cdp, session };
+        popup
+            .wait("Number(document.body.dataset.revision) > 0")
+            .await;
+        popup
+    }
+
+    /// Evaluates `expression` in the popup (promises awaited), by value.
+    async fn eval(&self, expression: &str) -> Value {
+        self.cdp.evaluate(&self.session, expression).await
+    }
+
+    /// Waits until `condition` holds in the popup.
+    async fn wait(&self, condition: &str) {
+        self.cdp.wait_for(&self.session, condition, SEEN).await;
+    }
+
+    /// Clicks the element `selector` names, then waits for the popup to render again.
+    async fn click(&self, selector: &str) {
+        let before = self.revision().await;
+        self.cdp.click(&self.session, selector).await;
+        self.wait(&format!(
+            "Number(document.body.dataset.revision) > {before}"
+        ))
+        .await;
+    }
+
+    async fn revision(&self) -> i64 {
+        self.eval("Number(document.body.dataset.revision)")
+            .await
+            .as_i64()
+            .expect("a render revision")
+    }
+
+    /// The popup's text, for assertions.
+    async fn text(&self) -> String {
+        self.eval("document.body.innerText")
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+}
+
+/// The Chrome tab id of the tab showing `url`, asked through an extension page (which
+/// may use `chrome.tabs`).
+async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
+    let target = cdp
+        .open_tab(&format!("chrome-extension://{extension}/popup.html"))
+        .await;
+    let session = cdp.attach(&target).await;
+    let found = cdp
+        .evaluate(
+            &session,
+            &format!(
+                "chrome.tabs.query({{}}).then(tabs => (tabs.find(t => t.url === {}) || {{}}).id)",
+                json!(url)
+            ),
+        )
+        .await;
+    cdp.send("Target.closeTarget", json!({"targetId": target}))
+        .await;
+    found
+        .as_i64()
+        .unwrap_or_else(|| panic!("no tab shows {url}"))
+}
+
+/// A browser like the user's own, its extension's id, and a page the user opened.
+async fn own_browser_with_a_user_tab(name: &str) -> (Agent, Cdp, String, i64, String) {
+    let (agent, cdp) = Agent::launch_with_cdp(&[OWN_BROWSER]).await;
+    let extension = cdp.wait_extension_id(SEEN).await;
+    let url = page(name);
+    let target = cdp.open_tab(&url).await;
+    let tab = tab_id(&cdp, &extension, &url).await;
+    (agent, cdp, extension, tab, target)
+}
+
+#[tokio::test]
+async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
+    let (agent, cdp, extension, tab, _) = own_browser_with_a_user_tab("index.html").await;
+    let url = page("index.html");
+
+    // Nothing shared yet: the agent sees no page and is told what the user must click.
+    agent
+        .err("take_snapshot", json!({}))
+        .await
+        .says("no tab is shared")
+        .says("tabwire button");
+    agent
+        .err("take_snapshot", json!({"pageId": tab}))
+        .await
+        .says("not shared with this agent")
+        .says("tabwire button");
+    agent.ok("list_pages", json!({})).await.lacks(&url);
+
+    // One click on the toolbar button: with one agent connected, opening the popup
+    // shares the tab with it.
+    let popup = Popup::open(&cdp, &extension, tab).await;
+    popup
+        .wait("document.querySelector('#current button.unshare')")
+        .await;
+    assert!(popup.text().await.contains(AGENT_NAME));
+    agent.ok("list_pages", json!({})).await.says(&url);
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.title", "pageId": tab}),
+        )
+        .await
+        .says("tabwire fixture");
+
+    // Shared tabs sit in a group named after the agent, with a badge on the button.
+    let group = popup
+        .eval(&format!(
+            "chrome.tabs.get({tab}).then(t => t.groupId === -1 ? null : chrome.tabGroups.get(t.groupId)).then(g => g && g.title)"
+        ))
+        .await;
+    assert_eq!(group, json!(AGENT_NAME));
+    let badge = popup
+        .eval(&format!("chrome.action.getBadgeText({{tabId: {tab}}})"))
+        .await;
+    assert_ne!(badge, json!(""), "a shared tab shows a badge");
+
+    // Stop sharing: the agent is refused, and told why.
+    popup.click("#current button.unshare").await;
+    popup
+        .wait("document.querySelector('#current button.share')")
+        .await;
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 1", "pageId": tab}),
+        )
+        .await
+        .says("not shared with this agent");
+    agent.ok("list_pages", json!({})).await.lacks(&url);
+
+    // Share again with the agent's button; then drag the tab out of its group.
+    popup.click("#current button.share").await;
+    popup
+        .wait("document.querySelector('#current button.unshare')")
+        .await;
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => 2", "pageId": tab}),
+        )
+        .await
+        .says("2");
+    popup.eval(&format!("chrome.tabs.ungroup({tab})")).await;
+    popup
+        .wait("document.querySelector('#current button.share')")
+        .await;
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 3", "pageId": tab}),
+        )
+        .await
+        .says("not shared with this agent");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_tab_an_agent_opens_is_its_own_and_idle_tabs_are_detached() {
+    let (agent, cdp, extension, user_tab, _) = own_browser_with_a_user_tab("second.html").await;
+    let url = page("index.html");
+    let opened = agent.ok("new_page", json!({"url": url})).await;
+    let tab = opened.selected_page();
+    let target = cdp
+        .wait_target("the agent's page", SEEN, |t| {
+            t.kind == "page" && t.url == url
+        })
+        .await;
+    cdp.wait_attached(&target.target_id, true, SEEN).await;
+
+    // The settings, as the user changes them: detach after one idle second.
+    let popup = Popup::open(&cdp, &extension, user_tab).await;
+    assert!(
+        popup.text().await.contains(&url) || popup.text().await.contains("tabwire fixture"),
+        "the popup lists the agent's tab"
+    );
+    popup
+        .eval("document.querySelector('#idle-detach').value = '1'")
+        .await;
+    popup.click("#save-settings").await;
+    popup
+        .wait("document.querySelector('#settings-status').textContent.includes('Saved')")
+        .await;
+
+    // Used, then left alone: the debugger lets go of the tab (Chrome's bar goes away),
+    // and the next command takes it again.
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => 40 + 2", "pageId": tab}),
+        )
+        .await
+        .says("42");
+    cdp.wait_detached(&target.target_id, SEEN).await;
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => 43", "pageId": tab}),
+        )
+        .await
+        .says("43");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn two_agents_work_at_once_each_in_its_own_tabs() {
+    let (first, cdp) = Agent::launch_with_cdp(&[OWN_BROWSER]).await;
+    let extension = cdp.wait_extension_id(SEEN).await;
+    let url_a = format!("{}?agent=a", page("index.html"));
+    let url_b = format!("{}?agent=b", page("second.html"));
+    let tab_a = first
+        .ok("new_page", json!({"url": url_a}))
+        .await
+        .selected_page();
+    let second = first.join_named("agent-b").await;
+    let tab_b = second
+        .ok("new_page", json!({"url": url_b}))
+        .await
+        .selected_page();
+
+    // Each sees only its own tab, and is refused the other's.
+    first
+        .ok("list_pages", json!({}))
+        .await
+        .says(&url_a)
+        .lacks(&url_b);
+    second
+        .ok("list_pages", json!({}))
+        .await
+        .says(&url_b)
+        .lacks(&url_a);
+    second
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 1", "pageId": tab_a}),
+        )
+        .await
+        .says("not shared with this agent");
+
+    // Overlapping calls: the first agent's call waits for a message that only the
+    // second agent's call, made while the first is still running, sends.
+    let (heard, sent) = tokio::join!(
+        first.ok(
+            "evaluate_script",
+            json!({"function": "() => new Promise(resolve => { \
+                const channel = new BroadcastChannel('e2e'); \
+                channel.onmessage = (e) => resolve('heard ' + e.data); \
+                localStorage.setItem('listening', '1'); })"}),
+        ),
+        second.ok(
+            "evaluate_script",
+            json!({"function": "async () => { \
+                for (let i = 0; i < 2000 && !localStorage.getItem('listening'); i++) \
+                    await new Promise(r => setTimeout(r, 5)); \
+                new BroadcastChannel('e2e').postMessage('agent-b'); return 'sent'; }"}),
+        ),
+    );
+    heard.says("heard agent-b");
+    sent.says("sent");
+
+    // The popup shows both agents with their tabs.
+    let popup = Popup::open(&cdp, &extension, tab_a).await;
+    let text = popup.text().await;
+    assert!(
+        text.contains("agent-b") && text.contains(AGENT_NAME),
+        "{text}"
+    );
+
+    // The second agent dies in the middle of a call; the first carries on.
+    let second_pid = second.pid();
+    let killed = async {
+        first
+            .ok(
+                "evaluate_script",
+                json!({"function": "async () => { \
+                    for (let i = 0; i < 2000 && !localStorage.getItem('b-running'); i++) \
+                        await new Promise(r => setTimeout(r, 5)); \
+                    return 'b is running'; }"}),
+            )
+            .await
+            .says("b is running");
+        // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
+        let sent = unsafe { libc::kill(second_pid as libc::pid_t, libc::SIGKILL) };
+        assert_eq!(sent, 0, "cannot kill the second agent");
+    };
+    let hung = second.try_call(
+        "evaluate_script",
+        json!({"function": "() => { localStorage.setItem('b-running', '1'); \
+            return new Promise(() => {}); }"}),
+    );
+    let (_, outcome) = tokio::join!(killed, hung);
+    assert!(outcome.is_err(), "a killed agent's call cannot succeed");
+    popup
+        .wait("!document.body.innerText.includes('agent-b')")
+        .await;
+    first
+        .ok("evaluate_script", json!({"function": "() => 'still here'"}))
+        .await
+        .says("still here");
+    first.ok("list_pages", json!({})).await.says(&url_a);
+    let _ = tab_b;
+    first.quit().await;
+}
+
+#[tokio::test]
+async fn the_session_survives_the_extension_worker_stopping() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[OWN_BROWSER]).await;
+    let extension = cdp.wait_extension_id(SEEN).await;
+    let url_a = page("index.html");
+    let url_b = page("second.html");
+    agent.ok("new_page", json!({"url": url_a})).await;
+    let tab_b = agent
+        .ok("new_page", json!({"url": url_b}))
+        .await
+        .selected_page();
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => window.marker = 'kept'"}),
+        )
+        .await;
+
+    cdp.stop_service_worker(&extension).await;
+    // The user keeps browsing, which wakes the worker (as any tab event does).
+    let user_tab = cdp.open_tab(&page("big.html")).await;
+    cdp.wait_service_worker(&extension, SEEN).await;
+
+    // A short reconnect, not a failure: the same tabs, the same selected page.
+    let reply = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => location.href + ' ' + window.marker"}),
+        )
+        .await;
+    reply.says(&url_b).says("kept");
+    assert_eq!(reply.selected_page(), tab_b);
+    agent
+        .ok("list_pages", json!({}))
+        .await
+        .says(&url_a)
+        .says(&url_b)
+        .lacks("big.html");
+    let _ = user_tab;
+    agent.quit().await;
+}
