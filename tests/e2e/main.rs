@@ -10,6 +10,5 @@ mod lifecycle;
 mod navigation;
 mod outside;
 mod script;
-
 mod snapshot;
 mod third_party;
