@@ -552,6 +552,7 @@ mod tests {
             .send(&Envelope::notice(FromExtension::Event(
                 Event::BrowserConnected {
                     version: "9.9".into(),
+                    instance: String::new(),
                 },
             )))
             .await;

@@ -505,7 +505,9 @@ fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
         },
         (_, FromExtension::Event(event)) => {
             match &event {
-                Event::BrowserConnected { version } => shared.set_browser(Some(version.clone())),
+                Event::BrowserConnected { version, .. } => {
+                    shared.set_browser(Some(version.clone()))
+                }
                 Event::BrowserDisconnected { reason } => {
                     shared.set_browser(None);
                     shared.fail_all(reason);
@@ -562,6 +564,7 @@ mod tests {
     fn connected(version: &str) -> Envelope<FromExtension> {
         Envelope::notice(FromExtension::Event(Event::BrowserConnected {
             version: version.into(),
+            instance: String::new(),
         }))
     }
 
@@ -819,13 +822,15 @@ mod tests {
             seen.push(event);
         }
         assert!(seen.contains(&Event::BrowserConnected {
-            version: "1".into()
+            version: "1".into(),
+            instance: String::new(),
         }));
         assert!(seen
             .iter()
             .any(|e| matches!(e, Event::BrowserDisconnected { .. })));
         assert!(seen.contains(&Event::BrowserConnected {
-            version: "2".into()
+            version: "2".into(),
+            instance: String::new(),
         }));
     }
 

@@ -581,6 +581,11 @@ pub enum Event {
     BrowserConnected {
         /// The extension's version.
         version: String,
+        /// Names this run of the browser: the same after the extension's service worker
+        /// restarts, different after the browser itself restarts (when tab ids start
+        /// over). Empty if unknown.
+        #[serde(default)]
+        instance: String,
     },
     /// The browser went away (closed, or the extension was disabled or reloaded).
     /// Sent by the relay; outstanding requests will not be answered.

@@ -118,6 +118,7 @@ impl<C: Chrome + 'static> Engine<C> {
         self.connection.set(self.connection.get() + 1);
         self.post_event(Event::BrowserConnected {
             version: version.to_owned(),
+            instance: String::new(),
         });
     }
 
@@ -481,7 +482,8 @@ mod tests {
         assert_eq!(
             h.events(),
             vec![Event::BrowserConnected {
-                version: "1.2.3".into()
+                version: "1.2.3".into(),
+                instance: String::new(),
             }]
         );
     }

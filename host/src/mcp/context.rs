@@ -63,6 +63,9 @@ pub struct Session {
     discoveries: Mutex<HashMap<TabId, Arc<Discovery>>>,
     emulations: Mutex<HashMap<TabId, Emulation>>,
     page_locks: Mutex<HashMap<TabId, Arc<tokio::sync::Mutex<()>>>>,
+    /// The run of the browser the tab ids above belong to (see
+    /// [`Event::BrowserConnected`]).
+    browser_instance: Mutex<String>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -134,15 +137,24 @@ impl Session {
                     *selected = None;
                 }
             }
+            // The extension's worker restarting looks like this too, and tab ids survive
+            // that: what is kept by tab is dropped only once a different browser run
+            // connects (or, without a run id, any browser).
             Event::BrowserDisconnected { .. } => {
-                // Tab ids do not survive the browser; neither does anything keyed by them.
                 lock(&self.dialogs).clear();
-                lock(&self.discoveries).clear();
-                lock(&self.emulations).clear();
-                lock(&self.page_locks).clear();
-                *lock(&self.selected) = None;
             }
-            Event::BrowserConnected { .. } | Event::Revoked { .. } => {}
+            Event::BrowserConnected { instance, .. } => {
+                let mut known = lock(&self.browser_instance);
+                if instance.is_empty() || *known != *instance {
+                    lock(&self.dialogs).clear();
+                    lock(&self.discoveries).clear();
+                    lock(&self.emulations).clear();
+                    lock(&self.page_locks).clear();
+                    *lock(&self.selected) = None;
+                }
+                known.clone_from(instance);
+            }
+            Event::Revoked { .. } => {}
         }
     }
 

@@ -481,6 +481,7 @@ mod tests {
             None,
             Event::BrowserConnected {
                 version: "0.3".into(),
+                instance: String::new(),
             },
         );
         assert_eq!(to_client(&relay.from_browser(&connected), early).len(), 1);

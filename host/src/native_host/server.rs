@@ -326,6 +326,7 @@ mod tests {
     fn connected(version: &str) -> Envelope<FromExtension> {
         Envelope::notice(FromExtension::Event(Event::BrowserConnected {
             version: version.into(),
+            instance: String::new(),
         }))
     }
 
