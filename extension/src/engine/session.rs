@@ -57,9 +57,21 @@ impl<C: Chrome + 'static> Engine<C> {
         {
             let mut state = self.state.borrow_mut();
             state.attached.insert(tab);
-            // Collect from the start: the domains below replay what came before.
-            state.collectors.insert(tab, Default::default());
+            // Collect from the start: the domains below replay what came before. Kept
+            // collectors (an idle detach) have it already: the replay is ignored.
+            if state.collectors.contains_key(&tab) {
+                state.replaying.insert(tab);
+            } else {
+                state.collectors.insert(tab, Default::default());
+            }
         }
+        let enabled = self.enable_domains(tab).await;
+        self.state.borrow_mut().replaying.remove(&tab);
+        enabled
+    }
+
+    /// Enables the domains a freshly attached tab needs, and re-applies its emulation.
+    async fn enable_domains(&self, tab: TabId) -> Result<(), EngineError> {
         self.send(tab, &PageEnable {}).await?;
         self.send(tab, &RuntimeEnable {}).await?;
         // Every later document keeps pristine builtins for tabwire's page scripts.
