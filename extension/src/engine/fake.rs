@@ -735,6 +735,33 @@ impl Harness {
         self.engine.on_port_message(&json);
     }
 
+    /// A new service worker: a fresh engine over the same browser and storage,
+    /// restored from what the old one saved.
+    pub fn restart_worker(&mut self) {
+        self.engine = Engine::new(self.fake.clone());
+        let engine = self.engine.clone();
+        self.run(async move { engine.restore().await });
+    }
+
+    /// The share of agent `session` in tab `tab`, as the popup would make it.
+    pub fn share(&mut self, session: &str, tab: TabId) {
+        let action = json!({"action": "share", "session": session, "tab": tab});
+        assert_eq!(self.popup(action), Ok(()));
+    }
+
+    /// Every event posted to relay connection `client` (or to everyone).
+    pub fn events_for(&self, client: u64) -> Vec<Event> {
+        self.fake
+            .posted()
+            .into_iter()
+            .filter(|e| e.id.is_none() && e.client.is_none_or(|c| c == client))
+            .filter_map(|e| match e.body {
+                FromExtension::Event(event) => Some(event),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Runs a popup action and settles.
     pub fn popup(&mut self, action: Value) -> Result<(), String> {
         let outcome = Rc::new(RefCell::new(None));

@@ -298,3 +298,95 @@ impl<C: Chrome + 'static> Engine<C> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use serde_json::json;
+
+    #[test]
+    fn opening_the_popup_shares_the_tab_with_the_one_agent() {
+        let mut h = Harness::strict();
+        let engine = h.engine.clone();
+        let (target, notice) = h.run(async move { engine.popup_opened(Some(10)).await });
+        assert_eq!(
+            (target, notice),
+            (Some(10), None),
+            "no agent: nothing to do"
+        );
+        h.hello(1, "k1", "claude");
+        let engine = h.engine.clone();
+        let (target, notice) = h.run(async move { engine.popup_opened(None).await });
+        assert_eq!(target, Some(10), "the user's active tab");
+        assert_eq!(notice.as_deref(), Some("Shared this tab with claude."));
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(Some(10), None).await });
+        let target = state.target.unwrap();
+        assert_eq!(target.shared_with[0].session, "k1");
+        assert!(target.can_share_with.is_empty());
+        assert_eq!(state.agents[0].name, "claude");
+        assert_eq!(state.agents[0].tabs[0].id, 10);
+        assert!(!state.agents[0].tabs[0].attached);
+    }
+
+    #[test]
+    fn with_two_agents_the_user_chooses() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        let engine = h.engine.clone();
+        let (_, notice) = h.run(async move { engine.popup_opened(Some(11)).await });
+        assert_eq!(notice, None);
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(Some(11), None).await });
+        let target = state.target.unwrap();
+        assert_eq!(target.can_share_with.len(), 2);
+        assert!(target.refusal.is_none());
+    }
+
+    #[test]
+    fn browser_pages_and_lonely_tabs_say_why_they_cannot_be_shared() {
+        let mut h = Harness::strict();
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(Some(10), None).await });
+        assert!(state
+            .target
+            .unwrap()
+            .refusal
+            .unwrap()
+            .contains("No agent is connected"));
+        h.hello(1, "k1", "claude");
+        h.fake.set_url(11, "chrome://settings/");
+        let engine = h.engine.clone();
+        let (_, notice) = h.run(async move { engine.popup_opened(Some(11)).await });
+        assert_eq!(notice, None);
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(Some(11), None).await });
+        assert!(state
+            .target
+            .unwrap()
+            .refusal
+            .unwrap()
+            .contains("browser page"));
+        assert!(!state.connected);
+    }
+
+    #[test]
+    fn saved_settings_are_stored_and_shown() {
+        let mut h = Harness::strict();
+        let save = json!({"action": "saveSettings", "autoShare": true, "idleDetachSeconds": 30, "blocklist": " https://*.bank.test \n\n"});
+        assert_eq!(h.popup(save), Ok(()));
+        let stored = h
+            .fake
+            .stored(crate::chrome::StorageArea::Local, "settings")
+            .unwrap();
+        assert_eq!(
+            stored,
+            json!({"autoShare": true, "idleDetachSeconds": 30, "blocklist": ["https://*.bank.test"]})
+        );
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(None, None).await });
+        assert_eq!(state.settings.idle_detach_seconds, 30);
+        assert!(h.popup(json!({"action": "fly"})).is_err());
+    }
+}

@@ -217,3 +217,162 @@ impl<C: Chrome + 'static> Engine<C> {
         self.chrome.state_changed();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use super::super::TabChange;
+    use serde_json::json;
+    use tabwire_shared::{Command, Event};
+
+    fn snapshot(tab_id: i64) -> Command {
+        Command::Snapshot {
+            tab_id,
+            verbose: false,
+        }
+    }
+
+    #[test]
+    fn a_shared_tab_joins_its_agents_group_and_wears_a_badge() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        let group = h.fake.group_of(10).expect("grouped");
+        assert_eq!(
+            h.fake.group_style(group),
+            Some(("claude".into(), "blue".into()))
+        );
+        assert_eq!(
+            h.fake.badge(10),
+            Some(("1".into(), "tabwire: shared with claude".into()))
+        );
+        h.share("k1", 11);
+        assert_eq!(
+            h.fake.group_of(11),
+            Some(group),
+            "one group per agent and window"
+        );
+        h.share("k2", 10);
+        assert_eq!(
+            h.fake.group_of(10),
+            Some(group),
+            "stays in the first agent's group"
+        );
+        assert_eq!(h.fake.badge(10).unwrap().0, "2");
+        assert!(h.fake.badge(10).unwrap().1.contains("claude, codex"));
+    }
+
+    #[test]
+    fn unsharing_the_last_share_ungroups_and_detaches() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.share("k2", 10);
+        h.call(1, snapshot(10));
+        h.settle();
+        assert!(h.fake.is_attached(10));
+        let unshare = |s: &str| json!({"action": "unshare", "session": s, "tab": 10});
+        assert_eq!(h.popup(unshare("k1")), Ok(()));
+        assert!(h.fake.is_attached(10), "codex still uses it");
+        assert_eq!(h.fake.badge(10).unwrap().0, "1");
+        assert_eq!(h.popup(unshare("k2")), Ok(()));
+        assert!(!h.fake.is_attached(10));
+        assert_eq!(h.fake.group_of(10), None);
+        assert_eq!(h.fake.badge(10).unwrap().0, "");
+        assert!(h.engine.state.borrow().collectors.get(&10).is_none());
+    }
+
+    #[test]
+    fn dragging_a_tab_out_of_its_group_stops_sharing_it() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        let group = h.fake.group_of(10).unwrap();
+        // Chrome echoes our own grouping: not a drag.
+        h.engine.on_tab_updated(
+            10,
+            TabChange {
+                group_id: Some(group),
+                ..Default::default()
+            },
+        );
+        h.settle();
+        assert!(h.engine.sharing.borrow().may_use("k1", 10));
+        h.fake.drag_to_group(10, -1);
+        h.engine.on_tab_updated(
+            10,
+            TabChange {
+                group_id: Some(-1),
+                ..Default::default()
+            },
+        );
+        h.settle();
+        assert!(!h.engine.sharing.borrow().may_use("k1", 10));
+    }
+
+    #[test]
+    fn failing_groups_are_logged_not_fatal() {
+        let mut h = Harness::strict();
+        h.fake.refuse_groups();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        assert!(h.engine.sharing.borrow().may_use("k1", 10));
+        assert!(h
+            .fake
+            .logs()
+            .iter()
+            .any(|l| l.contains("could not group tab 10")));
+    }
+
+    #[test]
+    fn tab_events_reach_only_the_agents_sharing_the_tab() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.engine.on_cdp_event(
+            10,
+            "Page.javascriptDialogOpening",
+            &json!({"type": "alert", "message": "hi"}),
+        );
+        h.engine.on_debugger_detached(10, "canceled_by_user");
+        h.engine.on_tab_removed(10);
+        h.settle();
+        assert_eq!(h.events_for(1).len(), 3);
+        assert!(h.events_for(2).is_empty());
+        assert!(matches!(
+            h.events_for(1)[2],
+            Event::TabClosed { tab_id: 10 }
+        ));
+        assert!(h.engine.sharing.borrow().sharers(10).is_empty());
+    }
+
+    #[test]
+    fn disconnecting_revokes_the_agent_and_undoes_its_shares() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.share("k2", 11);
+        h.call(1, snapshot(10));
+        h.settle();
+        assert_eq!(
+            h.popup(json!({"action": "disconnect", "session": "k1"})),
+            Ok(())
+        );
+        assert!(matches!(&h.events_for(1)[..], [Event::Revoked { .. }]));
+        assert!(h.events_for(2).is_empty());
+        assert!(!h.fake.is_attached(10));
+        assert_eq!(h.fake.group_of(10), None);
+        h.hello(5, "k1", "claude");
+        assert!(matches!(
+            &h.events_for(5)[..],
+            [Event::Revoked { .. }, Event::Revoked { .. }] | [Event::Revoked { .. }]
+        ));
+        assert_eq!(h.popup(json!({"action": "disconnectAll"})), Ok(()));
+        assert!(h.engine.sharing.borrow().agents().is_empty());
+        assert_eq!(h.fake.group_of(11), None);
+    }
+}
