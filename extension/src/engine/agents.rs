@@ -133,3 +133,74 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use super::GRACE_MS;
+    use serde_json::json;
+
+    #[test]
+    fn auto_share_gives_a_new_agent_the_users_tab() {
+        let mut h = Harness::strict();
+        let save = json!({"action": "saveSettings", "autoShare": true, "idleDetachSeconds": 0, "blocklist": ""});
+        assert_eq!(h.popup(save), Ok(()));
+        h.hello(1, "k1", "claude");
+        assert!(h.engine.sharing.borrow().may_use("k1", 10));
+        assert!(!h.engine.sharing.borrow().may_use("k1", 11));
+        h.engine.sharing.borrow_mut().unshare("k1", 10);
+        h.hello(1, "k1", "claude-code");
+        assert!(
+            !h.engine.sharing.borrow().may_use("k1", 10),
+            "only on the first hello"
+        );
+    }
+
+    #[test]
+    fn auto_share_is_off_by_default() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        assert!(h.engine.sharing.borrow().sharers(10).is_empty());
+    }
+
+    #[test]
+    fn a_new_name_renames_the_agents_groups() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "tabwire");
+        h.share("k1", 10);
+        h.hello(1, "k1", "claude-code");
+        let group = h.fake.group_of(10).unwrap();
+        assert_eq!(h.fake.group_style(group).unwrap().0, "claude-code");
+        assert!(h.fake.badge(10).unwrap().1.contains("claude-code"));
+    }
+
+    #[test]
+    fn an_agent_that_leaves_loses_its_shares_at_once() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.gone(1);
+        assert!(h.engine.sharing.borrow().sharers(10).is_empty());
+        assert_eq!(h.fake.group_of(10), None);
+    }
+
+    #[test]
+    fn after_the_port_drops_agents_have_a_grace_period_to_come_back() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.share("k2", 11);
+        h.engine.on_port_disconnected();
+        h.settle();
+        h.advance(GRACE_MS / 2);
+        h.hello(7, "k1", "claude");
+        h.advance(GRACE_MS / 2);
+        assert!(
+            h.engine.sharing.borrow().may_use("k1", 10),
+            "came back in time"
+        );
+        assert!(h.engine.sharing.borrow().agent("k2").is_none(), "did not");
+        assert_eq!(h.fake.group_of(11), None);
+    }
+}

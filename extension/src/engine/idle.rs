@@ -93,3 +93,64 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use serde_json::json;
+    use tabwire_shared::Command;
+
+    fn evaluate() -> Command {
+        Command::Evaluate {
+            tab_id: 10,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 1000,
+        }
+    }
+
+    #[test]
+    fn an_unused_tab_is_let_go_and_keeps_its_console() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.call(1, evaluate());
+        h.settle();
+        h.engine.on_cdp_event(
+            10,
+            "Runtime.consoleAPICalled",
+            &json!({"type": "log", "args": [{"type": "string", "value": "hi"}], "timestamp": 1}),
+        );
+        h.advance(100_000);
+        h.call(2, evaluate());
+        h.settle();
+        h.advance(100_000);
+        assert!(
+            h.fake.is_attached(10),
+            "the second command pushed the timer back"
+        );
+        h.advance(20_000);
+        assert!(!h.fake.is_attached(10));
+        assert!(h.engine.state.borrow().collectors.contains_key(&10));
+        h.call(
+            3,
+            Command::ConsoleMessages {
+                tab_id: 10,
+                include_preserved: false,
+            },
+        );
+        h.settle();
+        assert!(h.fake.is_attached(10), "the next command re-attaches");
+        let reply = format!("{:?}", h.reply(3).unwrap());
+        assert!(reply.contains("hi"), "{reply}");
+    }
+
+    #[test]
+    fn a_launched_browser_never_lets_go() {
+        let mut h = Harness::new();
+        h.call(1, evaluate());
+        h.settle();
+        h.advance(3_600_000);
+        assert!(h.fake.is_attached(10));
+    }
+}

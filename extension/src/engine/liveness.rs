@@ -76,3 +76,50 @@ impl<C: Chrome + 'static> Engine<C> {
         live.host_ready && self.chrome.now_ms().saturating_sub(heard) >= PONG_WITHIN_MS
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use super::{PING_EVERY_MS, PONG_WITHIN_MS};
+    use serde_json::json;
+    use tabwire_shared::FromExtension;
+
+    fn pings(h: &Harness) -> Vec<u64> {
+        let posted = h.fake.posted().into_iter();
+        posted
+            .filter_map(|e| match e.body {
+                FromExtension::Ping { seq } => Some(seq),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_host_is_pinged_and_a_silent_one_is_reconnected() {
+        let mut h = Harness::strict();
+        h.engine.on_port_connected("1");
+        h.host_ready(false);
+        h.settle();
+        h.advance(PING_EVERY_MS);
+        assert_eq!(pings(&h), vec![1]);
+        h.engine
+            .on_port_message(&json!({"body": {"pong": {"seq": 1}}}).to_string());
+        h.advance(PING_EVERY_MS);
+        h.advance(PING_EVERY_MS);
+        assert_eq!(pings(&h), vec![1, 2, 3]);
+        assert_eq!(h.fake.reopened(), 0);
+        // The pong came at 10 s: at 40 s the host has been silent for 30 s.
+        h.advance(PONG_WITHIN_MS - 2 * PING_EVERY_MS);
+        assert_eq!(h.fake.reopened(), 1);
+        assert!(!h.engine.live.borrow().port_open);
+    }
+
+    #[test]
+    fn a_host_without_heartbeats_is_not_held_to_them() {
+        let mut h = Harness::strict();
+        h.engine.on_port_connected("1");
+        h.settle();
+        h.advance(PONG_WITHIN_MS * 3);
+        assert_eq!(h.fake.reopened(), 0);
+    }
+}

@@ -166,3 +166,75 @@ impl<C: Chrome + 'static> Engine<C> {
         serde_json::to_value(saved).unwrap_or(Value::Null)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use super::KEY;
+    use crate::chrome::StorageArea;
+    use serde_json::json;
+    use tabwire_shared::{Command, Reply};
+
+    #[test]
+    fn a_restarted_worker_gives_reconnecting_agents_their_tabs_back() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        assert_eq!(
+            h.popup(json!({"action": "disconnect", "session": "k2"})),
+            Ok(())
+        );
+        h.call(
+            1,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        let Ok(Reply::Snapshot { .. }) = h.reply(1).unwrap() else {
+            panic!("expected a snapshot")
+        };
+        let snapshots = h.engine.snapshots.get();
+        assert!(snapshots > 0);
+        h.restart_worker();
+        assert!(!h.fake.is_attached(10), "the old session was let go");
+        assert_eq!(h.engine.snapshots.get(), snapshots, "uids never repeat");
+        h.host_ready(false);
+        h.hello(4, "k1", "claude");
+        h.call_as(
+            4,
+            2,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        assert!(h.reply(2).unwrap().is_ok(), "re-attached cleanly");
+        h.hello(5, "k2", "codex");
+        assert!(
+            h.engine.sharing.borrow().caller(Some(5)).is_err(),
+            "still revoked"
+        );
+    }
+
+    #[test]
+    fn unreadable_storage_is_ignored_with_a_log_line() {
+        let mut h = Harness::strict();
+        h.fake
+            .store(StorageArea::Session, KEY, json!({"sharing": 42}));
+        h.fake
+            .store(StorageArea::Local, "settings", json!("garbage"));
+        h.restart_worker();
+        assert!(h.engine.sharing.borrow().agents().is_empty());
+        let logs = h.fake.logs();
+        assert!(logs
+            .iter()
+            .any(|l| l.contains("ignored an unreadable saved state")));
+        assert!(logs
+            .iter()
+            .any(|l| l.contains("ignored unreadable settings")));
+    }
+}

@@ -7,6 +7,8 @@
 //! tab, so a detach, a closed tab or a dialog ends the wait at once with a clear error
 //! instead of leaving the command hanging.
 
+use std::collections::hash_map::Entry;
+
 use tabwire_shared::TabId;
 
 use super::Engine;
@@ -59,10 +61,10 @@ impl<C: Chrome + 'static> Engine<C> {
             state.attached.insert(tab);
             // Collect from the start: the domains below replay what came before. Kept
             // collectors (an idle detach) have it already: the replay is ignored.
-            if state.collectors.contains_key(&tab) {
-                state.replaying.insert(tab);
+            if let Entry::Vacant(fresh) = state.collectors.entry(tab) {
+                fresh.insert(Default::default());
             } else {
-                state.collectors.insert(tab, Default::default());
+                state.replaying.insert(tab);
             }
         }
         let enabled = self.enable_domains(tab).await;

@@ -237,7 +237,9 @@ mod tests {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
         h.hello(2, "k2", "codex");
+        let changes = h.fake.changes();
         h.share("k1", 10);
+        assert!(h.fake.changes() > changes, "open popups render again");
         let group = h.fake.group_of(10).expect("grouped");
         assert_eq!(
             h.fake.group_style(group),
@@ -281,7 +283,7 @@ mod tests {
         assert!(!h.fake.is_attached(10));
         assert_eq!(h.fake.group_of(10), None);
         assert_eq!(h.fake.badge(10).unwrap().0, "");
-        assert!(h.engine.state.borrow().collectors.get(&10).is_none());
+        assert!(!h.engine.state.borrow().collectors.contains_key(&10));
     }
 
     #[test]
