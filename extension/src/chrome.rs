@@ -37,6 +37,16 @@ pub struct TabState {
     pub active: bool,
 }
 
+/// Where [`Chrome::storage_get`] and [`Chrome::storage_set`] keep data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StorageArea {
+    /// `chrome.storage.local`: the user's settings, kept across browser restarts.
+    Local,
+    /// `chrome.storage.session`: what a restarted service worker needs to carry on
+    /// (shares, attached tabs, counters); gone when the browser quits.
+    Session,
+}
+
 /// A failed browser call, with Chrome's own message (`chrome.runtime.lastError` or the
 /// rejected promise's reason).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -101,6 +111,39 @@ pub trait Chrome {
         let answer = self.send_command(tab, method, params).await?;
         Ok(answer.to_string())
     }
+
+    /// The value stored under `key`, or `None` if nothing is.
+    async fn storage_get(&self, area: StorageArea, key: &str)
+        -> Result<Option<Value>, ChromeError>;
+
+    /// Stores `value` under `key`.
+    async fn storage_set(
+        &self,
+        area: StorageArea,
+        key: &str,
+        value: Value,
+    ) -> Result<(), ChromeError>;
+
+    /// Puts a tab into a tab group: `group`, or a new one when `None`. Returns the group.
+    async fn group_tab(&self, tab: TabId, group: Option<i64>) -> Result<i64, ChromeError>;
+
+    /// Gives a tab group its title and colour (one of Chrome's group colour names).
+    async fn style_group(&self, group: i64, title: &str, color: &str) -> Result<(), ChromeError>;
+
+    /// Takes a tab out of whatever group holds it.
+    async fn ungroup_tab(&self, tab: TabId) -> Result<(), ChromeError>;
+
+    /// Sets the toolbar button's badge text and tooltip for one tab.
+    async fn set_badge(&self, tab: TabId, text: &str, tooltip: &str) -> Result<(), ChromeError>;
+
+    /// Milliseconds since the Unix epoch (wall clock, for "last activity" and timeouts).
+    fn now_ms(&self) -> u64;
+
+    /// Closes the native port and opens it again (the host stopped answering).
+    fn reopen_port(&self);
+
+    /// What the popup shows has changed: open popups render again.
+    fn state_changed(&self);
 
     /// Resolves after `ms` milliseconds.
     async fn sleep(&self, ms: u64);

@@ -19,6 +19,48 @@ pub enum EngineError {
     #[error("Page {0} was closed while the command ran. Call list_pages to see the open pages.")]
     ClosedDuringCommand(TabId),
 
+    /// The tab exists, but the user has not shared it with the calling agent.
+    #[error(
+        "Tab {0} is not shared with this agent. Ask the user to open that tab and click the \
+         tabwire button in Chrome's toolbar."
+    )]
+    NotShared(TabId),
+
+    /// The user has shared no tab with the calling agent yet.
+    #[error(
+        "No tab is shared with this agent. Ask the user to open the tab to debug and click \
+         the tabwire button in Chrome's toolbar."
+    )]
+    NothingShared,
+
+    /// A call from a relay connection that has not said hello.
+    #[error(
+        "This agent's tabwire server has not introduced itself to the browser extension \
+         yet. Retry in a moment; if it persists, restart the agent's tabwire server."
+    )]
+    NotIntroduced,
+
+    /// The user disconnected the calling agent in tabwire's popup.
+    #[error(
+        "The user disconnected this agent from the browser in tabwire's popup, so it may not \
+         use any tab. Ask the user whether to reconnect; that takes restarting the agent's \
+         tabwire server."
+    )]
+    Revoked,
+
+    /// The tab shows a site on the user's blocklist.
+    #[error(
+        "Tab {tab} shows a site on the user's tabwire blocklist ({pattern}), so tabwire will \
+         not debug it. Ask the user to navigate that tab to another site, or to change the \
+         blocklist in tabwire's popup."
+    )]
+    Blocklisted {
+        /// The tab.
+        tab: TabId,
+        /// The blocklist pattern its URL matches.
+        pattern: String,
+    },
+
     /// `chrome.debugger.attach` refused.
     #[error(
         "Could not attach the debugger to page {tab}: {reason}. Pages held by another \
@@ -372,7 +414,8 @@ impl EngineError {
             AttachFailed { .. } | DetachedDuringCommand { .. } | LeftDebuggableContent(_) => {
                 ErrorCode::Detached
             }
-            LastTab(_) => ErrorCode::Refused,
+            LastTab(_) | NotIntroduced | Revoked | Blocklisted { .. } => ErrorCode::Refused,
+            NotShared(_) | NothingShared => ErrorCode::NotShared,
             InvalidUrl(_)
             | NoHistoryEntry { .. }
             | StaleUid(_)

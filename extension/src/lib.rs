@@ -20,6 +20,6 @@ pub mod signals;
 #[cfg(target_arch = "wasm32")]
 pub mod shell;
 
-pub use chrome::{Chrome, ChromeError, TabState, WindowState};
+pub use chrome::{Chrome, ChromeError, StorageArea, TabState, WindowState};
 pub use engine::Engine;
 pub use error::EngineError;

@@ -1,7 +1,7 @@
 // tabwire's service worker: loads the Rust engine (WASM) and forwards Chrome's events
 // to it. Listeners are registered synchronously, in this first turn: Manifest V3
 // drops events that wake the worker if no listener exists yet. Events that arrive
-// while the WASM is still loading are queued and replayed in order.
+// while the engine is loading or restoring its saved state are queued and replayed.
 import init, * as engine from './tabwire_extension.js';
 
 const early = [];
@@ -17,13 +17,17 @@ function forward(name) {
 chrome.debugger.onEvent.addListener(forward('onDebuggerEvent'));
 chrome.debugger.onDetach.addListener(forward('onDebuggerDetach'));
 chrome.tabs.onRemoved.addListener(forward('onTabRemoved'));
+chrome.tabs.onUpdated.addListener(forward('onTabUpdated'));
+chrome.tabs.onActivated.addListener(forward('onTabActivated'));
+chrome.runtime.onConnect.addListener(forward('onPopupConnect'));
+chrome.alarms.onAlarm.addListener(forward('onAlarm'));
 // Nothing to do on these but wake up, which starts the engine and its native port.
 chrome.runtime.onStartup.addListener(() => {});
 chrome.runtime.onInstalled.addListener(() => {});
 
 init()
+  .then(() => engine.start())
   .then(() => {
-    engine.start();
     ready = true;
     for (const [name, args] of early.splice(0)) engine[name](...args);
   })

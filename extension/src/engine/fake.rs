@@ -20,7 +20,7 @@ use tabwire_shared::{
 };
 
 use super::Engine;
-use crate::chrome::{Chrome, ChromeError, TabState, WindowState};
+use crate::chrome::{Chrome, ChromeError, StorageArea, TabState, WindowState};
 
 /// How the fake answers a CDP command.
 #[derive(Clone)]
@@ -82,6 +82,16 @@ struct State {
     timers: Vec<(u64, oneshot::Sender<()>)>,
     posted: Vec<Envelope<FromExtension>>,
     logs: Vec<String>,
+    storage: HashMap<(StorageArea, String), Value>,
+    /// Each tab's group, as Chrome would report it.
+    tab_groups: HashMap<TabId, i64>,
+    /// Each group's title and colour.
+    group_styles: HashMap<i64, (String, String)>,
+    next_group: i64,
+    refuse_groups: bool,
+    badges: HashMap<TabId, (String, String)>,
+    reopened: u64,
+    changes: u64,
 }
 
 /// The fake browser. Cloning shares the same state.
@@ -276,6 +286,58 @@ impl Fake {
     /// Everything logged.
     pub fn logs(&self) -> Vec<String> {
         self.state.borrow().logs.clone()
+    }
+
+    /// What storage holds under `key`.
+    pub fn stored(&self, area: StorageArea, key: &str) -> Option<Value> {
+        let state = self.state.borrow();
+        state.storage.get(&(area, key.to_owned())).cloned()
+    }
+
+    /// Puts `value` in storage under `key` (as a previous worker or the user did).
+    pub fn store(&self, area: StorageArea, key: &str, value: Value) {
+        let mut state = self.state.borrow_mut();
+        state.storage.insert((area, key.to_owned()), value);
+    }
+
+    /// The group a tab is in.
+    pub fn group_of(&self, tab: TabId) -> Option<i64> {
+        self.state.borrow().tab_groups.get(&tab).copied()
+    }
+
+    /// A group's title and colour.
+    pub fn group_style(&self, group: i64) -> Option<(String, String)> {
+        self.state.borrow().group_styles.get(&group).cloned()
+    }
+
+    /// Makes every tab-group call fail (as in a browser without tab groups).
+    pub fn refuse_groups(&self) {
+        self.state.borrow_mut().refuse_groups = true;
+    }
+
+    /// Moves a tab to another group (-1: none), as the user dragging it would.
+    pub fn drag_to_group(&self, tab: TabId, group: i64) {
+        let mut state = self.state.borrow_mut();
+        if group < 0 {
+            state.tab_groups.remove(&tab);
+        } else {
+            state.tab_groups.insert(tab, group);
+        }
+    }
+
+    /// The badge text and tooltip of a tab.
+    pub fn badge(&self, tab: TabId) -> Option<(String, String)> {
+        self.state.borrow().badges.get(&tab).cloned()
+    }
+
+    /// How often the engine asked to reopen the native port.
+    pub fn reopened(&self) -> u64 {
+        self.state.borrow().reopened
+    }
+
+    /// How often the engine said the popup's state changed.
+    pub fn changes(&self) -> u64 {
+        self.state.borrow().changes
     }
 
     fn lookup(&self, id: TabId) -> Option<TabState> {
@@ -495,6 +557,71 @@ impl Chrome for Fake {
         answer.result.map_err(ChromeError)
     }
 
+    async fn storage_get(
+        &self,
+        area: StorageArea,
+        key: &str,
+    ) -> Result<Option<Value>, ChromeError> {
+        Ok(self.stored(area, key))
+    }
+
+    async fn storage_set(
+        &self,
+        area: StorageArea,
+        key: &str,
+        value: Value,
+    ) -> Result<(), ChromeError> {
+        self.store(area, key, value);
+        Ok(())
+    }
+
+    async fn group_tab(&self, tab: TabId, group: Option<i64>) -> Result<i64, ChromeError> {
+        let mut state = self.state.borrow_mut();
+        if state.refuse_groups {
+            return Err(ChromeError("Tab groups are not available.".into()));
+        }
+        let group = match group {
+            Some(group) if state.tab_groups.values().any(|g| *g == group) => group,
+            Some(group) => return Err(ChromeError(format!("No group with id: {group}."))),
+            None => {
+                state.next_group += 1;
+                state.next_group
+            }
+        };
+        state.tab_groups.insert(tab, group);
+        Ok(group)
+    }
+
+    async fn style_group(&self, group: i64, title: &str, color: &str) -> Result<(), ChromeError> {
+        let mut state = self.state.borrow_mut();
+        let style = (title.to_owned(), color.to_owned());
+        state.group_styles.insert(group, style);
+        Ok(())
+    }
+
+    async fn ungroup_tab(&self, tab: TabId) -> Result<(), ChromeError> {
+        self.state.borrow_mut().tab_groups.remove(&tab);
+        Ok(())
+    }
+
+    async fn set_badge(&self, tab: TabId, text: &str, tooltip: &str) -> Result<(), ChromeError> {
+        let badge = (text.to_owned(), tooltip.to_owned());
+        self.state.borrow_mut().badges.insert(tab, badge);
+        Ok(())
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.state.borrow().now
+    }
+
+    fn reopen_port(&self) {
+        self.state.borrow_mut().reopened += 1;
+    }
+
+    fn state_changed(&self) {
+        self.state.borrow_mut().changes += 1;
+    }
+
     async fn sleep(&self, ms: u64) {
         let (sender, receiver) = oneshot::channel();
         {
@@ -546,14 +673,118 @@ impl Harness {
         );
         fake.set_last_focused(Some(1));
         let engine = Engine::new(fake.clone());
-        Self { pool, fake, engine }
+        let mut harness = Self { pool, fake, engine };
+        harness.host_ready(true);
+        harness.hello(1, "s1", "agent");
+        harness.settle();
+        harness
     }
 
-    /// Sends a call from the host, as JSON over the port.
+    /// Like [`new`](Self::new), in the user's own browser (strict sharing), and no
+    /// agent connected yet.
+    pub fn strict() -> Self {
+        let pool = LocalPool::new();
+        let fake = Fake {
+            state: Rc::default(),
+            spawner: pool.spawner(),
+        };
+        fake.add_window(
+            1,
+            &[
+                (10, "https://a.test/", true),
+                (11, "https://b.test/", false),
+            ],
+        );
+        fake.set_last_focused(Some(1));
+        let engine = Engine::new(fake.clone());
+        let mut harness = Self { pool, fake, engine };
+        harness.host_ready(false);
+        harness
+    }
+
+    /// The host says whose browser this is.
+    pub fn host_ready(&mut self, agent_profile: bool) {
+        let ready = json!({"body": {"hostReady": {"version": "0", "agentProfile": agent_profile}}});
+        self.engine.on_port_message(&ready.to_string());
+    }
+
+    /// Relay connection `client` says hello for agent `session` named `name`.
+    pub fn hello(&mut self, client: u64, session: &str, name: &str) {
+        let hello = json!({"client": client, "body": {"hello": {"clientName": name, "version": "0", "session": session}}});
+        self.engine.on_port_message(&hello.to_string());
+        self.settle();
+    }
+
+    /// Relay connection `client` went away.
+    pub fn gone(&mut self, client: u64) {
+        let gone = json!({"client": client, "body": "clientGone"});
+        self.engine.on_port_message(&gone.to_string());
+        self.settle();
+    }
+
+    /// Sends a call from the host, as JSON over the port, from relay connection 1.
     pub fn call(&mut self, id: u64, command: Command) {
-        let envelope = Envelope::request(id, ToExtension::Call(command));
+        self.call_as(1, id, command);
+    }
+
+    /// Sends a call from relay connection `client`.
+    pub fn call_as(&mut self, client: u64, id: u64, command: Command) {
+        let mut envelope = Envelope::request(id, ToExtension::Call(command));
+        envelope.client = Some(client);
         let json = serde_json::to_string(&envelope).expect("serialisable");
         self.engine.on_port_message(&json);
+    }
+
+    /// A new service worker: a fresh engine over the same browser and storage,
+    /// restored from what the old one saved.
+    pub fn restart_worker(&mut self) {
+        self.engine = Engine::new(self.fake.clone());
+        let engine = self.engine.clone();
+        self.run(async move { engine.restore().await });
+    }
+
+    /// The share of agent `session` in tab `tab`, as the popup would make it.
+    pub fn share(&mut self, session: &str, tab: TabId) {
+        let action = json!({"action": "share", "session": session, "tab": tab});
+        assert_eq!(self.popup(action), Ok(()));
+    }
+
+    /// Every event posted to relay connection `client` (or to everyone).
+    pub fn events_for(&self, client: u64) -> Vec<Event> {
+        self.fake
+            .posted()
+            .into_iter()
+            .filter(|e| e.id.is_none() && e.client.is_none_or(|c| c == client))
+            .filter_map(|e| match e.body {
+                FromExtension::Event(event) => Some(event),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Runs a popup action and settles.
+    pub fn popup(&mut self, action: Value) -> Result<(), String> {
+        let outcome = Rc::new(RefCell::new(None));
+        let (engine, out) = (self.engine.clone(), outcome.clone());
+        let task = async move {
+            *out.borrow_mut() = Some(engine.popup_action(&action.to_string()).await);
+        };
+        self.fake.spawn(Box::pin(task));
+        self.settle();
+        let result = outcome.borrow_mut().take();
+        result.unwrap_or_else(|| Err("the action did not finish".into()))
+    }
+
+    /// Runs an engine future to completion (settling around it).
+    pub fn run<T: 'static>(&mut self, work: impl std::future::Future<Output = T> + 'static) -> T {
+        let outcome = Rc::new(RefCell::new(None));
+        let out = outcome.clone();
+        self.fake.spawn(Box::pin(async move {
+            *out.borrow_mut() = Some(work.await);
+        }));
+        self.settle();
+        let result = outcome.borrow_mut().take();
+        result.expect("the work finished")
     }
 
     /// Runs every task until nothing more can happen without the clock moving:

@@ -5,7 +5,14 @@
 //! and is driven entirely from outside, through its `on_*` entry points, which the
 //! shell calls for native-port messages, CDP events, debugger detaches and closed tabs.
 //! Each call from the host runs as its own task, so a slow command on one tab never
-//! delays another; the host serialises commands on the same tab itself.
+//! delays another; commands on the same tab run one at a time ([`locks`]), whichever
+//! agent sends them.
+//!
+//! Every call passes the [`access`] gate first: an agent may touch only the tabs the
+//! user shared with it ([`sharing`] keeps the scopes, [`share`] shows them in the
+//! browser, [`agents`] follows agents coming and going, [`popup`] is what the user
+//! clicks). [`settings`] holds the user's choices, [`idle`] lets go of unused tabs,
+//! [`liveness`] keeps the native port honest, [`persist`] survives worker restarts.
 //!
 //! The commands live in their own modules ([`tabs`], [`navigate`], [`evaluate`],
 //! [`snapshot`], [`discovery`], [`execute`]); [`session`] attaches the debugger and
@@ -15,6 +22,8 @@
 //! elements between uids and page objects; [`page`] holds the page-side scripts.
 //! Nothing here knows about the extension platform: see `crate::shell` for that.
 
+mod access;
+mod agents;
 mod axtree;
 mod collect;
 mod console;
@@ -26,31 +35,42 @@ mod emulation;
 mod evaluate;
 mod execute;
 mod forms;
+mod idle;
 mod input;
 mod keyboard;
+mod liveness;
+mod locks;
 mod navigate;
 mod network;
 mod page;
+mod persist;
+mod popup;
 mod resize;
 mod screenshot;
 mod session;
+mod settings;
 mod settle;
+mod share;
+mod sharing;
 mod snapshot;
+mod tab_events;
 mod tabs;
 mod uids;
 mod wait_text;
+
+pub use popup::PopupState;
+pub use tab_events::TabChange;
 
 #[cfg(test)]
 mod fake;
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::rc::{Rc, Weak};
 
 use serde_json::Value;
 use tabwire_shared::{
-    ClientHello, Command, DialogInfo, Envelope, Event, FromExtension, Reply, TabId, ToExtension,
-    WireError,
+    Command, DialogInfo, Envelope, Event, FromExtension, Reply, TabId, ToExtension, WireError,
 };
 
 use crate::cdp::PageEvent;
@@ -75,6 +95,18 @@ pub struct Engine<C: Chrome> {
     snapshots: Cell<u64>,
     /// Counts documents seen, to name tool discoveries.
     documents_made: Cell<u64>,
+    /// The agents and the tabs shared with each.
+    sharing: RefCell<sharing::Sharing>,
+    /// The user's settings.
+    settings: RefCell<settings::Settings>,
+    /// One command at a time per tab.
+    locks: locks::TabLocks,
+    /// When each tab was last used, for idle detach.
+    idle: RefCell<idle::Idle>,
+    /// The native port's health.
+    live: RefCell<liveness::Liveness>,
+    /// A save of the state is scheduled.
+    save_pending: Cell<bool>,
     /// The engine itself, for background tasks that outlive a command's borrow.
     me: Weak<Engine<C>>,
 }
@@ -85,8 +117,11 @@ struct State {
     attached: HashSet<TabId>,
     /// The JavaScript dialog open in each tab, as far as CDP told us.
     dialogs: HashMap<TabId, DialogInfo>,
-    /// The agents' servers connected through the relay, by relay client id.
-    clients: BTreeMap<u64, ClientHello>,
+    /// The tab group tabwire put each shared tab in (`None` while that is under way).
+    grouped: HashMap<TabId, Option<i64>>,
+    /// Tabs re-attaching with their collectors kept: what the domains replay is
+    /// already collected.
+    replaying: HashSet<TabId>,
     /// The document each attached tab shows: uids, pins, tool registry.
     documents: HashMap<TabId, document::Document>,
     /// Each attached tab's frames' main-world JavaScript contexts, by frame id.
@@ -109,17 +144,32 @@ impl<C: Chrome + 'static> Engine<C> {
             object_groups: Cell::new(0),
             snapshots: Cell::new(0),
             documents_made: Cell::new(0),
+            sharing: RefCell::default(),
+            settings: RefCell::default(),
+            locks: locks::TabLocks::default(),
+            idle: RefCell::default(),
+            live: RefCell::default(),
+            save_pending: Cell::new(false),
             me: me.clone(),
         })
     }
 
     /// The native port is (re)connected: greet the host with the extension's version.
     pub fn on_port_connected(&self, version: &str) {
-        self.connection.set(self.connection.get() + 1);
+        let connection = self.connection.get() + 1;
+        self.connection.set(connection);
+        {
+            let mut live = self.live.borrow_mut();
+            live.port_open = true;
+            live.host_ready = false;
+            live.last_pong_ms = None;
+        }
         self.post_event(Event::BrowserConnected {
             version: version.to_owned(),
             instance: String::new(),
         });
+        self.start_heartbeat(connection);
+        self.chrome.state_changed();
     }
 
     /// A message arrived from the native host (JSON text of an `Envelope<ToExtension>`).
@@ -130,31 +180,47 @@ impl<C: Chrome + 'static> Engine<C> {
             Ok(envelope) => envelope,
             Err(error) => return self.reject_malformed(json, &error),
         };
+        // Any message proves the host alive.
+        self.live.borrow_mut().last_pong_ms = Some(self.chrome.now_ms());
         match (envelope.body, envelope.id) {
             (ToExtension::Call(command), Some(id)) => self.start_call(id, envelope.client, command),
             (ToExtension::Call(_), None) => {
                 self.chrome.log("tabwire: ignored a call without an id")
             }
             (ToExtension::Hello(hello), _) => match envelope.client {
-                Some(client) => {
-                    self.state.borrow_mut().clients.insert(client, hello);
-                }
+                Some(client) => self.on_hello(client, &hello),
                 None => self.chrome.log("tabwire: ignored a hello without a client"),
             },
-            // Sharing and heartbeats are not handled yet.
-            (ToExtension::HostReady(_) | ToExtension::Pong { .. }, _) => {}
-            (ToExtension::ClientGone, _) => {
-                if let Some(client) = envelope.client {
-                    self.state.borrow_mut().clients.remove(&client);
-                }
+            (ToExtension::HostReady(info), _) => {
+                self.live.borrow_mut().host_ready = true;
+                self.sharing
+                    .borrow_mut()
+                    .set_agent_profile(info.agent_profile);
+                self.chrome.state_changed();
             }
+            (ToExtension::Pong { .. }, _) => self.on_pong(),
+            (ToExtension::ClientGone, _) => match envelope.client {
+                Some(client) => self.on_client_gone(client),
+                None => self
+                    .chrome
+                    .log("tabwire: ignored a departure without a client"),
+            },
         }
     }
 
     /// A CDP event from an attached tab (`chrome.debugger.onEvent`).
     pub fn on_cdp_event(&self, tab: TabId, method: &str, params: &Value) {
         let Some(event) = PageEvent::parse(method, params) else {
-            self.with_collectors(tab, |c| c.on_event(method, params));
+            let replayed = matches!(
+                method,
+                "Runtime.consoleAPICalled"
+                    | "Runtime.exceptionThrown"
+                    | "Log.entryAdded"
+                    | "Audits.issueAdded"
+            );
+            if !(replayed && self.state.borrow().replaying.contains(&tab)) {
+                self.with_collectors(tab, |c| c.on_event(method, params));
+            }
             return;
         };
         if let PageEvent::FrameNavigated {
@@ -199,26 +265,30 @@ impl<C: Chrome + 'static> Engine<C> {
         self.forget_session(tab);
         self.state.borrow_mut().emulations.remove(&tab);
         self.signals.publish(tab, &TabSignal::Closed);
+        // Those who shared the tab hear of it before it leaves their scopes.
         self.post_event(Event::TabClosed { tab_id: tab });
+        self.state.borrow_mut().grouped.remove(&tab);
+        self.locks.forget(tab);
+        self.forget_idle(tab);
+        if !self.sharing.borrow_mut().tab_removed(tab).is_empty() {
+            self.scopes_changed();
+        }
     }
 
-    /// The agents' servers currently connected, by relay client id (for the popup).
-    pub fn clients(&self) -> Vec<(u64, ClientHello)> {
-        let state = self.state.borrow();
-        state
-            .clients
-            .iter()
-            .map(|(id, c)| (*id, c.clone()))
-            .collect()
-    }
-
+    /// Forgets everything about a tab's debugging session, collectors included.
     fn forget_session(&self, tab: TabId) {
+        self.forget_attachment(tab);
+        self.state.borrow_mut().collectors.remove(&tab);
+    }
+
+    /// Forgets a tab's debugging session but keeps its collectors (and emulation).
+    fn forget_attachment(&self, tab: TabId) {
         let mut state = self.state.borrow_mut();
         state.attached.remove(&tab);
         state.dialogs.remove(&tab);
         state.documents.remove(&tab);
         state.contexts.remove(&tab);
-        state.collectors.remove(&tab);
+        state.replaying.remove(&tab);
     }
 
     fn reject_malformed(&self, json: &str, error: &serde_json::Error) {
@@ -245,7 +315,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let engine = Rc::clone(self);
         let connection = self.connection.get();
         self.chrome.spawn(Box::pin(async move {
-            let outcome = engine.run(command).await.map_err(WireError::from);
+            let outcome = engine.call(client, command).await.map_err(WireError::from);
             if engine.connection.get() == connection {
                 engine.post_reply(id, client, outcome);
             } else {
@@ -256,10 +326,40 @@ impl<C: Chrome + 'static> Engine<C> {
         }));
     }
 
-    async fn run(&self, command: Command) -> Result<Reply, EngineError> {
+    /// Lets a call through the [`access`] gate, then runs it, alone on its tab.
+    async fn call(&self, client: Option<u64>, command: Command) -> Result<Reply, EngineError> {
+        let session = self.caller(client)?;
+        let now = self.chrome.now_ms();
+        self.sharing.borrow_mut().touch(&session, now);
+        self.live.borrow_mut().last_command_ms = Some(now);
+        let Some(tab) = command.tab_id() else {
+            let outcome = self.run(&session, command).await;
+            self.scopes_changed();
+            return outcome;
+        };
+        self.check_access(&session, tab).await?;
+        let outcome = {
+            let _tab = self.locks.lock(tab).await;
+            // The user may have stopped sharing while the call waited for the tab.
+            if !self.sharing.borrow().may_use(&session, tab) {
+                return Err(EngineError::NotShared(tab));
+            }
+            self.run(&session, command).await
+        };
+        self.note_used(tab);
+        self.scopes_changed();
+        outcome
+    }
+
+    async fn run(&self, session: &str, command: Command) -> Result<Reply, EngineError> {
         match command {
             Command::ListTabs => {
-                let tabs = self.bounded("list the tabs", self.list_tabs()).await??;
+                let mut tabs = self.bounded("list the tabs", self.list_tabs()).await??;
+                let sharing = self.sharing.borrow();
+                if !sharing.has_tabs(session) {
+                    return Err(EngineError::NothingShared);
+                }
+                tabs.retain(|t| sharing.may_use(session, t.id));
                 Ok(Reply::Tabs { tabs })
             }
             Command::ActivateTab { tab_id } => {
@@ -277,7 +377,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 background,
                 timeout_ms,
             } => {
-                let tab = self.new_tab(&url, background, timeout_ms).await?;
+                let tab = self.new_tab(session, &url, background, timeout_ms).await?;
                 Ok(Reply::Tab { tab })
             }
             Command::Navigate {
@@ -454,9 +554,36 @@ impl<C: Chrome + 'static> Engine<C> {
         self.state.borrow().dialogs.get(&tab).cloned()
     }
 
+    /// Posts an event: about a tab, to the agents that may see that tab; else to all.
     fn post_event(&self, event: Event) {
-        self.chrome
-            .post(&Envelope::notice(FromExtension::Event(event)));
+        let tab = match &event {
+            Event::TabDetached { tab_id, .. }
+            | Event::TabClosed { tab_id }
+            | Event::DialogOpened { tab_id, .. }
+            | Event::DialogClosed { tab_id } => Some(*tab_id),
+            Event::BrowserConnected { .. }
+            | Event::BrowserDisconnected { .. }
+            | Event::Revoked { .. } => None,
+        };
+        match tab.and_then(|tab| self.sharing.borrow().audience(tab)) {
+            None => self
+                .chrome
+                .post(&Envelope::notice(FromExtension::Event(event))),
+            Some(clients) => {
+                for client in clients {
+                    self.post_to(client, event.clone());
+                }
+            }
+        }
+    }
+
+    /// Posts an event to one agent's server.
+    fn post_to(&self, client: u64, event: Event) {
+        self.chrome.post(&Envelope {
+            id: None,
+            client: Some(client),
+            body: FromExtension::Event(event),
+        });
     }
 
     fn post_reply(&self, id: u64, client: Option<u64>, outcome: Result<Reply, WireError>) {
@@ -472,7 +599,7 @@ impl<C: Chrome + 'static> Engine<C> {
 mod tests {
     use super::fake::Harness;
     use serde_json::json;
-    use tabwire_shared::{ClientHello, ErrorCode, Event};
+    use tabwire_shared::{ErrorCode, Event};
 
     #[test]
     fn connecting_announces_the_browser() {
@@ -502,17 +629,12 @@ mod tests {
     }
 
     #[test]
-    fn hello_and_client_gone_track_clients() {
-        let h = Harness::new();
-        let hello = json!({"client": 3, "body": {"hello": {"clientName": "claude", "version": "0.1", "session": "k1"}}});
-        h.engine.on_port_message(&hello.to_string());
-        let clients = h.engine.clients();
-        assert!(
-            matches!(&clients[..], [(3, ClientHello { client_name, .. })] if client_name == "claude")
-        );
-        h.engine
-            .on_port_message(&json!({"client": 3, "body": "clientGone"}).to_string());
-        assert!(h.engine.clients().is_empty());
+    fn hello_and_client_gone_track_agents() {
+        let mut h = Harness::strict();
+        h.hello(3, "k1", "claude");
+        assert_eq!(h.engine.sharing.borrow().caller(Some(3)), Ok("k1".into()));
+        h.gone(3);
+        assert!(h.engine.sharing.borrow().agent("k1").is_none());
         assert!(h.fake.posted().is_empty(), "hello gets no reply");
     }
 

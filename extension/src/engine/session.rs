@@ -7,6 +7,8 @@
 //! tab, so a detach, a closed tab or a dialog ends the wait at once with a clear error
 //! instead of leaving the command hanging.
 
+use std::collections::hash_map::Entry;
+
 use tabwire_shared::TabId;
 
 use super::Engine;
@@ -57,9 +59,21 @@ impl<C: Chrome + 'static> Engine<C> {
         {
             let mut state = self.state.borrow_mut();
             state.attached.insert(tab);
-            // Collect from the start: the domains below replay what came before.
-            state.collectors.insert(tab, Default::default());
+            // Collect from the start: the domains below replay what came before. Kept
+            // collectors (an idle detach) have it already: the replay is ignored.
+            if let Entry::Vacant(fresh) = state.collectors.entry(tab) {
+                fresh.insert(Default::default());
+            } else {
+                state.replaying.insert(tab);
+            }
         }
+        let enabled = self.enable_domains(tab).await;
+        self.state.borrow_mut().replaying.remove(&tab);
+        enabled
+    }
+
+    /// Enables the domains a freshly attached tab needs, and re-applies its emulation.
+    async fn enable_domains(&self, tab: TabId) -> Result<(), EngineError> {
         self.send(tab, &PageEnable {}).await?;
         self.send(tab, &RuntimeEnable {}).await?;
         // Every later document keeps pristine builtins for tabwire's page scripts.

@@ -57,9 +57,11 @@ impl<C: Chrome + 'static> Engine<C> {
         Ok(())
     }
 
-    /// Opens a blank tab, then navigates it like `Navigate` does and waits for the load.
+    /// Opens a blank tab for `opener` (it joins that agent's scope), then navigates it
+    /// like `Navigate` does and waits for the load.
     pub(super) async fn new_tab(
         &self,
+        opener: &str,
         url: &str,
         background: bool,
         timeout_ms: u64,
@@ -71,10 +73,22 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.chrome.create_tab("about:blank", !background),
             )
             .await??;
+        self.adopt_tab(opener, &created).await;
         let to = tabwire_shared::Navigation::Url {
             url: url.to_owned(),
         };
         self.navigate(created.id, &to, timeout_ms).await
+    }
+
+    /// The tab the user is looking at: the active tab of the last focused normal window.
+    pub(super) async fn users_tab(&self) -> Result<Option<TabState>, EngineError> {
+        let windows = self.chrome.normal_windows().await?;
+        let last_focused = self.chrome.last_focused_window().await?;
+        let Some(window) = user_window(&windows, last_focused) else {
+            return Ok(None);
+        };
+        let window = windows.into_iter().find(|w| w.id == window);
+        Ok(window.and_then(|w| w.tabs.into_iter().find(|t| t.active)))
     }
 
     async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {

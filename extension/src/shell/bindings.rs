@@ -43,6 +43,36 @@ extern "C" {
         params: &JsValue,
     ) -> Result<Promise, JsValue>;
 
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "storage", "local"], js_name = get)]
+    pub fn storage_local_get(key: &str) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "storage", "local"], js_name = set)]
+    pub fn storage_local_set(items: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "storage", "session"], js_name = get)]
+    pub fn storage_session_get(key: &str) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "storage", "session"], js_name = set)]
+    pub fn storage_session_set(items: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "tabs"], js_name = group)]
+    pub fn tabs_group(options: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "tabs"], js_name = ungroup)]
+    pub fn tabs_ungroup(tab_ids: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "tabGroups"], js_name = update)]
+    pub fn tab_groups_update(group_id: f64, properties: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "action"], js_name = setBadgeText)]
+    pub fn action_set_badge_text(details: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "action"], js_name = setTitle)]
+    pub fn action_set_title(details: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "alarms"], js_name = create)]
+    pub fn alarms_create(name: &str, info: &JsValue) -> Result<Promise, JsValue>;
+
     #[wasm_bindgen(catch, js_namespace = ["chrome", "runtime"], js_name = connectNative)]
     pub fn connect_native(application: &str) -> Result<Port, JsValue>;
 
@@ -58,6 +88,12 @@ extern "C" {
 
     #[wasm_bindgen(method, catch, js_name = postMessage)]
     pub fn post_message(this: &Port, message: &JsValue) -> Result<(), JsValue>;
+
+    #[wasm_bindgen(method, catch)]
+    pub fn disconnect(this: &Port) -> Result<(), JsValue>;
+
+    #[wasm_bindgen(method, getter)]
+    pub fn name(this: &Port) -> JsValue;
 
     #[wasm_bindgen(method, getter, js_name = onMessage)]
     pub fn on_message(this: &Port) -> ChromeEvent;

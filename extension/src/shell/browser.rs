@@ -14,7 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::bindings as js;
 use super::{json as convert, port};
-use crate::chrome::{Chrome, ChromeError, TabState, WindowState};
+use crate::chrome::{Chrome, ChromeError, StorageArea, TabState, WindowState};
 
 /// The browser the extension runs in.
 pub struct BrowserChrome;
@@ -188,6 +188,76 @@ impl Chrome for BrowserChrome {
         let params = js_value(&params)?;
         let answer = call(js::debugger_send_command(&debuggee(tab)?, method, &params)).await?;
         convert::to_text(&answer).map_err(ChromeError)
+    }
+
+    async fn storage_get(
+        &self,
+        area: StorageArea,
+        key: &str,
+    ) -> Result<Option<Value>, ChromeError> {
+        let started = match area {
+            StorageArea::Local => js::storage_local_get(key),
+            StorageArea::Session => js::storage_session_get(key),
+        };
+        let items: Value = read(&call(started).await?)?;
+        Ok(items.get(key).cloned())
+    }
+
+    async fn storage_set(
+        &self,
+        area: StorageArea,
+        key: &str,
+        value: Value,
+    ) -> Result<(), ChromeError> {
+        let mut items = serde_json::Map::new();
+        items.insert(key.to_owned(), value);
+        let items = js_value(&Value::Object(items))?;
+        let started = match area {
+            StorageArea::Local => js::storage_local_set(&items),
+            StorageArea::Session => js::storage_session_set(&items),
+        };
+        call(started).await?;
+        Ok(())
+    }
+
+    async fn group_tab(&self, tab: TabId, group: Option<i64>) -> Result<i64, ChromeError> {
+        let options = match group {
+            Some(group) => json!({"tabIds": [tab], "groupId": group}),
+            None => json!({"tabIds": [tab]}),
+        };
+        let group: i64 = read(&call(js::tabs_group(&js_value(&options)?)).await?)?;
+        Ok(group)
+    }
+
+    async fn style_group(&self, group: i64, title: &str, color: &str) -> Result<(), ChromeError> {
+        let properties = js_value(&json!({"title": title, "color": color}))?;
+        call(js::tab_groups_update(group as f64, &properties)).await?;
+        Ok(())
+    }
+
+    async fn ungroup_tab(&self, tab: TabId) -> Result<(), ChromeError> {
+        call(js::tabs_ungroup(&js_value(&json!([tab]))?)).await?;
+        Ok(())
+    }
+
+    async fn set_badge(&self, tab: TabId, text: &str, tooltip: &str) -> Result<(), ChromeError> {
+        let text = js_value(&json!({"tabId": tab, "text": text}))?;
+        call(js::action_set_badge_text(&text)).await?;
+        let title = js_value(&json!({"tabId": tab, "title": tooltip}))?;
+        call(js::action_set_title(&title)).await?;
+        Ok(())
+    }
+
+    fn now_ms(&self) -> u64 {
+        js_sys::Date::now() as u64
+    }
+
+    fn reopen_port(&self) {
+        port::reopen();
+    }
+
+    fn state_changed(&self) {
+        super::popup::render_all();
     }
 
     async fn sleep(&self, ms: u64) {

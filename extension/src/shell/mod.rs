@@ -6,20 +6,24 @@
 //! with `chrome.*`, [`port`] keeps the native port connected, [`json`] moves values
 //! across the JavaScript boundary, [`bindings`] declares the APIs used.
 //!
-//! Exports (called from `background.js`): `start()`, `onDebuggerEvent(source, method,
-//! params)`, `onDebuggerDetach(source, reason)`, `onTabRemoved(tabId)`.
+//! Exports (called from `background.js`): `start()` (async: restores the saved state
+//! before the native port opens), `onDebuggerEvent(source, method, params)`,
+//! `onDebuggerDetach(source, reason)`, `onTabRemoved(tabId)`, `onTabUpdated(tabId,
+//! changeInfo)`, `onTabActivated()`, `onAlarm()` and [`popup`]'s `onPopupConnect(port)`.
 
 mod bindings;
 mod browser;
 mod json;
+mod popup;
 mod port;
 
 use std::rc::Rc;
 
+use serde::Deserialize;
 use tabwire_shared::TabId;
 use wasm_bindgen::prelude::*;
 
-use crate::engine::Engine;
+use crate::engine::{Engine, TabChange};
 use browser::BrowserChrome;
 
 thread_local! {
@@ -39,16 +43,72 @@ fn version() -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-/// Starts the extension: panic hook, engine, native port. Call once, after the WASM
-/// module is initialised.
+/// The alarm that wakes a stopped worker, so it reconnects to the native host.
+const KEEPALIVE_ALARM: &str = "tabwire-keepalive";
+
+/// Starts the extension: panic hook, engine, saved state, wake-up alarm, native port.
+/// Call once, after the WASM module is initialised, and wait for it before passing
+/// events on: the saved state must be back before anything else happens.
 #[wasm_bindgen]
-pub fn start() {
+pub async fn start() {
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&format!("tabwire panicked: {info}").into());
     }));
     let fresh = ENGINE.with(|cell| cell.set(Engine::new(BrowserChrome)).is_ok());
-    if fresh {
-        port::connect();
+    let Some(engine) = engine().filter(|_| fresh) else {
+        return;
+    };
+    engine.restore().await;
+    let alarm = json::to_js(&serde_json::json!({"periodInMinutes": 0.5}))
+        .map_err(JsValue::from)
+        .and_then(|info| bindings::alarms_create(KEEPALIVE_ALARM, &info));
+    if let Err(error) = alarm {
+        web_sys::console::warn_1(
+            &format!("tabwire: no wake-up alarm: {}", json::describe(&error)).into(),
+        );
+    }
+    port::connect();
+}
+
+/// `chrome.alarms.onAlarm`: the worker is awake; make sure the port is open.
+#[wasm_bindgen(js_name = onAlarm)]
+pub fn on_alarm() {
+    port::ensure_connected();
+}
+
+/// `chrome.tabs.onUpdated`.
+#[wasm_bindgen(js_name = onTabUpdated)]
+pub fn on_tab_updated(tab_id: JsValue, change_info: JsValue) {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct ChangeInfo {
+        url: Option<String>,
+        group_id: Option<i64>,
+        status: Option<String>,
+    }
+    let (Some(engine), Some(tab)) = (engine(), tab_id.as_f64()) else {
+        return;
+    };
+    match json::read::<ChangeInfo>(&change_info) {
+        Ok(change) => engine.on_tab_updated(
+            tab as TabId,
+            TabChange {
+                url: change.url,
+                group_id: change.group_id,
+                status: change.status,
+            },
+        ),
+        Err(error) => {
+            web_sys::console::warn_1(&format!("tabwire: unreadable tab change: {error}").into())
+        }
+    }
+}
+
+/// `chrome.tabs.onActivated`.
+#[wasm_bindgen(js_name = onTabActivated)]
+pub fn on_tab_activated() {
+    if let Some(engine) = engine() {
+        engine.on_tab_activated();
     }
 }
 

@@ -36,11 +36,18 @@ struct PortState {
     /// it is released only when the next connection is made.
     retired: Option<Connection>,
     next_delay_ms: u64,
+    /// A reconnect is scheduled.
+    retry_pending: bool,
 }
 
 thread_local! {
     static PORT: RefCell<PortState> = const {
-        RefCell::new(PortState { connection: None, retired: None, next_delay_ms: FIRST_DELAY_MS })
+        RefCell::new(PortState {
+            connection: None,
+            retired: None,
+            next_delay_ms: FIRST_DELAY_MS,
+            retry_pending: false,
+        })
     };
 }
 
@@ -125,6 +132,31 @@ fn received(message: &JsValue) {
     }
 }
 
+/// Opens the port if it is neither open nor about to be (a woken worker's check).
+pub fn ensure_connected() {
+    let idle = PORT.with_borrow(|state| state.connection.is_none() && !state.retry_pending);
+    if idle {
+        connect();
+    }
+}
+
+/// Closes the port (the host stopped answering) and opens a new one soon.
+pub fn reopen() {
+    PORT.with_borrow_mut(|state| {
+        if let Some(connection) = state.connection.take() {
+            if let Err(error) = connection.port.disconnect() {
+                log(&format!(
+                    "tabwire: could not close the native port: {}",
+                    convert::describe(&error)
+                ));
+            }
+            state.retired = Some(connection);
+        }
+        state.next_delay_ms = FIRST_DELAY_MS;
+    });
+    reconnect_later();
+}
+
 fn disconnected() {
     let reason = js::last_error_message().unwrap_or_else(|| "the host closed the port".to_owned());
     log(&format!("tabwire: native host disconnected: {reason}"));
@@ -137,6 +169,9 @@ fn disconnected() {
             state.retired = Some(connection);
         }
     });
+    if let Some(engine) = super::engine() {
+        engine.on_port_disconnected();
+    }
     reconnect_later();
 }
 
@@ -144,12 +179,16 @@ fn reconnect_later() {
     let delay = PORT.with_borrow_mut(|state| {
         let delay = state.next_delay_ms;
         state.next_delay_ms = (delay * 2).min(MAX_DELAY_MS);
+        state.retry_pending = true;
         delay
     });
     wasm_bindgen_futures::spawn_local(async move {
         super::browser::BrowserChrome.sleep(delay).await;
         // Only now drop the old port and its listeners: none of them is running.
-        PORT.with_borrow_mut(|state| state.retired = None);
+        PORT.with_borrow_mut(|state| {
+            state.retired = None;
+            state.retry_pending = false;
+        });
         connect();
     });
 }

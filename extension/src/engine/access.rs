@@ -1,0 +1,331 @@
+//! The gate every call passes: who is calling, and may it touch this tab.
+//!
+//! A call is refused when its connection has not said hello, when the user
+//! disconnected its agent, when it names a tab outside the agent's scope, or when that
+//! tab shows a site on the user's blocklist. Nothing touches the tab before the gate
+//! has let the call through.
+
+use tabwire_shared::TabId;
+
+use super::sharing::CallerRefusal;
+use super::Engine;
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// The session of the agent that sent a call from relay connection `client`.
+    pub(super) fn caller(&self, client: Option<u64>) -> Result<String, EngineError> {
+        self.sharing
+            .borrow()
+            .caller(client)
+            .map_err(|refusal| match refusal {
+                CallerRefusal::Unknown => EngineError::NotIntroduced,
+                CallerRefusal::Revoked => EngineError::Revoked,
+            })
+    }
+
+    /// Checks that `session` may act on `tab` now.
+    pub(super) async fn check_access(&self, session: &str, tab: TabId) -> Result<(), EngineError> {
+        if !self.sharing.borrow().may_use(session, tab) {
+            return match self.chrome.tab(tab).await? {
+                Some(_) => Err(EngineError::NotShared(tab)),
+                None => Err(EngineError::NoSuchTab(tab)),
+            };
+        }
+        if self.settings.borrow().blocklist.is_empty() {
+            return Ok(());
+        }
+        let Some(state) = self.chrome.tab(tab).await? else {
+            return Err(EngineError::NoSuchTab(tab));
+        };
+        match self.settings.borrow().blocked_by(&state.url) {
+            Some(pattern) => Err(EngineError::Blocklisted {
+                tab,
+                pattern: pattern.to_owned(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use serde_json::json;
+    use tabwire_shared::{
+        Command, EmulationChanges, ErrorCode, ImageFormat, InputAction, Navigation, Reply,
+    };
+
+    /// One command of every kind that names a tab, on `tab_id`.
+    fn every_tab_command(tab_id: i64) -> Vec<Command> {
+        vec![
+            Command::ActivateTab { tab_id },
+            Command::Navigate {
+                tab_id,
+                to: Navigation::Back,
+                timeout_ms: 100,
+            },
+            Command::CloseTab { tab_id },
+            Command::Evaluate {
+                tab_id,
+                function: "() => 1".into(),
+                args: vec![],
+                timeout_ms: 100,
+            },
+            Command::Snapshot {
+                tab_id,
+                verbose: false,
+            },
+            Command::DiscoverTools {
+                tab_id,
+                allowed_origins: vec![],
+                timeout_ms: 100,
+            },
+            Command::ExecuteTool {
+                tab_id,
+                document: "d".into(),
+                tool: "t".into(),
+                group: None,
+                args: json!({}),
+                timeout_ms: 100,
+            },
+            Command::Input {
+                tab_id,
+                action: InputAction::PressKey { key: "a".into() },
+                timeout_ms: 100,
+            },
+            Command::WaitForText {
+                tab_id,
+                texts: vec!["x".into()],
+                timeout_ms: 100,
+            },
+            Command::HandleDialog {
+                tab_id,
+                accept: true,
+                prompt_text: None,
+            },
+            Command::Screenshot {
+                tab_id,
+                format: ImageFormat::Png,
+                quality: None,
+                full_page: false,
+                uid: None,
+            },
+            Command::ConsoleMessages {
+                tab_id,
+                include_preserved: false,
+            },
+            Command::ConsoleMessage { tab_id, id: 1 },
+            Command::NetworkRequests {
+                tab_id,
+                include_preserved: false,
+            },
+            Command::NetworkRequest { tab_id, id: 1 },
+            Command::Emulate {
+                tab_id,
+                changes: EmulationChanges::default(),
+            },
+            Command::ResizePage {
+                tab_id,
+                width: 100,
+                height: 100,
+            },
+        ]
+    }
+
+    #[test]
+    fn every_command_naming_an_unshared_tab_is_refused_before_touching_it() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        let commands = every_tab_command(11);
+        assert_eq!(commands.len() + 2, 19, "every command but list and new tab");
+        for (id, command) in commands.into_iter().enumerate() {
+            h.call(id as u64, command.clone());
+            h.settle();
+            let error = h.reply(id as u64).unwrap().unwrap_err();
+            assert_eq!(error.code, ErrorCode::NotShared, "{command:?}");
+            assert_eq!(
+                error.message,
+                "Tab 11 is not shared with this agent. Ask the user to open that tab and click \
+                 the tabwire button in Chrome's toolbar."
+            );
+        }
+        assert!(h.fake.methods(11).is_empty());
+        assert!(!h.fake.is_attached(11));
+        assert_eq!(h.fake.active_tab(1), Some(10), "activate did not run");
+    }
+
+    #[test]
+    fn a_call_before_hello_or_after_revocation_is_refused() {
+        let mut h = Harness::strict();
+        h.call_as(9, 1, Command::ListTabs);
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Refused);
+        assert!(error.message.contains("has not introduced itself"));
+        h.hello(9, "k9", "a");
+        assert_eq!(
+            h.popup(json!({"action": "disconnect", "session": "k9"})),
+            Ok(())
+        );
+        h.call_as(9, 2, Command::ListTabs);
+        h.settle();
+        let error = h.reply(2).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Refused);
+        assert!(error.message.contains("disconnected this agent"));
+    }
+
+    #[test]
+    fn list_shows_only_the_callers_tabs_and_says_when_there_are_none() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.call(1, Command::ListTabs);
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::NotShared);
+        assert!(error
+            .message
+            .starts_with("No tab is shared with this agent."));
+        h.share("k1", 11);
+        h.call(2, Command::ListTabs);
+        h.settle();
+        let Ok(Reply::Tabs { tabs }) = h.reply(2).unwrap() else {
+            panic!("expected tabs")
+        };
+        assert_eq!(tabs.iter().map(|t| t.id).collect::<Vec<_>>(), vec![11]);
+        h.call_as(2, 3, Command::ListTabs);
+        h.settle();
+        assert_eq!(h.reply(3).unwrap().unwrap_err().code, ErrorCode::NotShared);
+    }
+
+    #[test]
+    fn a_new_tab_joins_its_openers_scope_only() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        let new_tab = Command::NewTab {
+            url: "https://c.test/".into(),
+            background: true,
+            timeout_ms: 1000,
+        };
+        h.call(1, new_tab);
+        h.settle();
+        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
+            panic!("expected a tab")
+        };
+        h.call(
+            2,
+            Command::Snapshot {
+                tab_id: tab.id,
+                verbose: false,
+            },
+        );
+        h.call_as(
+            2,
+            3,
+            Command::Snapshot {
+                tab_id: tab.id,
+                verbose: false,
+            },
+        );
+        h.settle();
+        assert!(h.reply(2).unwrap().is_ok());
+        assert_eq!(h.reply(3).unwrap().unwrap_err().code, ErrorCode::NotShared);
+    }
+
+    #[test]
+    fn an_unknown_tab_is_no_such_tab_and_a_launched_browser_shares_everything() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.call(1, Command::ActivateTab { tab_id: 99 });
+        h.settle();
+        assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::NoSuchTab);
+        h.host_ready(true);
+        h.call(2, Command::ActivateTab { tab_id: 11 });
+        h.call(3, Command::ListTabs);
+        h.settle();
+        assert_eq!(h.reply(2).unwrap(), Ok(Reply::Done));
+        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+            panic!("expected tabs")
+        };
+        assert_eq!(tabs.len(), 2);
+    }
+
+    #[test]
+    fn a_blocklisted_site_is_neither_shared_nor_debugged() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        let save = json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": 0, "blocklist": "https://*.bank.test\n"});
+        assert_eq!(h.popup(save), Ok(()));
+        h.fake.set_url(11, "https://www.bank.test/");
+        let refused = h.popup(json!({"action": "share", "session": "k1", "tab": 11}));
+        assert!(refused.unwrap_err().contains("blocklist"));
+        h.call(
+            1,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        assert!(h.fake.is_attached(10));
+        h.fake.set_url(10, "https://www.bank.test/");
+        h.engine.on_tab_updated(
+            10,
+            super::super::TabChange {
+                url: Some("https://www.bank.test/".into()),
+                ..Default::default()
+            },
+        );
+        h.settle();
+        assert!(!h.fake.is_attached(10), "detached on arrival");
+        h.call(
+            2,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        let error = h.reply(2).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Refused);
+        assert!(error.message.contains("blocklist (https://*.bank.test)"));
+        assert!(!h.fake.is_attached(10));
+    }
+
+    #[test]
+    fn two_agents_on_one_tab_take_turns_other_tabs_run_at_once() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.share("k2", 10);
+        h.share("k2", 11);
+        h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
+        let evaluate = |tab_id| Command::Evaluate {
+            tab_id,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 5000,
+        };
+        h.call_as(1, 1, evaluate(10));
+        h.settle();
+        h.call_as(2, 2, evaluate(10));
+        h.call_as(2, 3, evaluate(11));
+        h.settle();
+        assert_eq!(
+            h.fake.sent(10, "Runtime.callFunctionOn").len(),
+            1,
+            "the second waits"
+        );
+        assert!(h.reply(3).unwrap().is_ok(), "another tab is not held up");
+        h.fake
+            .release_held(json!({"result": {"type": "number", "value": 1}}));
+        h.settle();
+        assert!(h.reply(1).unwrap().is_ok());
+        assert!(h.reply(2).unwrap().is_ok());
+    }
+}

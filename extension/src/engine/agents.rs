@@ -1,0 +1,206 @@
+//! Agents coming and going: hellos, departures, the native port dropping.
+//!
+//! A hello maps a relay connection onto its agent's session; the first hello of a
+//! session may share the user's tab at once (the auto-share setting). `ClientGone`
+//! means the agent's server really left: its shares end at once. When the whole port
+//! drops (the native host restarting) every agent is kept for [`GRACE_MS`], so those
+//! that reconnect with their session key find their tabs again; the others' shares end
+//! then.
+
+use tabwire_shared::{ClientHello, Event};
+
+use super::sharing::Greeting;
+use super::Engine;
+use crate::chrome::Chrome;
+
+/// How long agents keep their shares after the native port dropped.
+pub const GRACE_MS: u64 = 60_000;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// A relay connection introduced itself.
+    pub(super) fn on_hello(&self, client: u64, hello: &ClientHello) {
+        let renamed = self
+            .sharing
+            .borrow()
+            .agent(&hello.session)
+            .is_some_and(|a| a.name != hello.client_name);
+        let now = self.chrome.now_ms();
+        let greeting = self.sharing.borrow_mut().hello(client, hello, now);
+        match greeting {
+            Greeting::Revoked => self.post_to(
+                client,
+                Event::Revoked {
+                    reason: "The user disconnected this agent from the browser in tabwire's \
+                             popup."
+                        .to_owned(),
+                },
+            ),
+            Greeting::New => {
+                let auto_share = self.settings.borrow().auto_share;
+                if auto_share && !self.sharing.borrow().agent_profile() {
+                    self.in_background(hello.session.clone(), |engine, session| async move {
+                        engine.auto_share(&session).await;
+                    });
+                }
+            }
+            Greeting::Returning if renamed => {
+                self.in_background(hello.session.clone(), |engine, session| async move {
+                    engine.restyle_groups(&session).await;
+                });
+            }
+            Greeting::Returning => {}
+        }
+        self.scopes_changed();
+    }
+
+    /// A relay connection closed.
+    pub(super) fn on_client_gone(&self, client: u64) {
+        let gone = self.sharing.borrow_mut().client_gone(client);
+        if let Some((_, agent)) = gone {
+            self.in_background(agent, |engine, agent| async move {
+                engine.drop_shares(agent).await;
+            });
+        }
+        self.scopes_changed();
+    }
+
+    /// The native port closed: every connection is gone; agents wait out the grace
+    /// period. Called by the shell, and by the heartbeat when it gives up on a port.
+    pub fn on_port_disconnected(&self) {
+        {
+            let mut live = self.live.borrow_mut();
+            live.port_open = false;
+            live.host_ready = false;
+        }
+        let now = self.chrome.now_ms();
+        self.sharing.borrow_mut().port_dropped(now);
+        self.start_grace_timer();
+        self.scopes_changed();
+    }
+
+    /// Ends, after [`GRACE_MS`], the shares of agents that did not come back.
+    pub(super) fn start_grace_timer(&self) {
+        self.in_background((), |engine, ()| async move {
+            engine.chrome.sleep(GRACE_MS).await;
+            let now = engine.chrome.now_ms();
+            let expired = engine.sharing.borrow_mut().expire_orphans(now, GRACE_MS);
+            for (_, agent) in expired {
+                engine.drop_shares(agent).await;
+            }
+        });
+    }
+
+    /// Shares the user's current tab with a newly connected agent, if it may be.
+    async fn auto_share(&self, session: &str) {
+        let Ok(Some(tab)) = self.users_tab().await else {
+            return;
+        };
+        if let Err(reason) = self.share_tab(session, tab.id).await {
+            self.chrome.log(&format!(
+                "tabwire: did not auto-share tab {}: {reason}",
+                tab.id
+            ));
+        }
+    }
+
+    /// Renames an agent's groups after it told its real name.
+    async fn restyle_groups(&self, session: &str) {
+        let Some((groups, name, color)) = self.sharing.borrow().agent(session).map(|a| {
+            let groups: Vec<i64> = a.groups.values().copied().collect();
+            (groups, a.name.clone(), a.color.clone())
+        }) else {
+            return;
+        };
+        for group in groups {
+            self.style_group(group, &name, &color).await;
+        }
+        let tabs = self.sharing.borrow().agent(session).map(|a| a.tabs.clone());
+        for tab in tabs.unwrap_or_default() {
+            self.show_badge(tab).await;
+        }
+    }
+
+    /// Runs `work(engine, input)` as a task of its own.
+    pub(super) fn in_background<T: 'static, F>(
+        &self,
+        input: T,
+        work: impl FnOnce(std::rc::Rc<Self>, T) -> F + 'static,
+    ) where
+        F: std::future::Future<Output = ()> + 'static,
+    {
+        if let Some(engine) = self.me.upgrade() {
+            self.chrome.spawn(Box::pin(work(engine, input)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use super::GRACE_MS;
+    use serde_json::json;
+
+    #[test]
+    fn auto_share_gives_a_new_agent_the_users_tab() {
+        let mut h = Harness::strict();
+        let save = json!({"action": "saveSettings", "autoShare": true, "idleDetachSeconds": 0, "blocklist": ""});
+        assert_eq!(h.popup(save), Ok(()));
+        h.hello(1, "k1", "claude");
+        assert!(h.engine.sharing.borrow().may_use("k1", 10));
+        assert!(!h.engine.sharing.borrow().may_use("k1", 11));
+        h.engine.sharing.borrow_mut().unshare("k1", 10);
+        h.hello(1, "k1", "claude-code");
+        assert!(
+            !h.engine.sharing.borrow().may_use("k1", 10),
+            "only on the first hello"
+        );
+    }
+
+    #[test]
+    fn auto_share_is_off_by_default() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        assert!(h.engine.sharing.borrow().sharers(10).is_empty());
+    }
+
+    #[test]
+    fn a_new_name_renames_the_agents_groups() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "tabwire");
+        h.share("k1", 10);
+        h.hello(1, "k1", "claude-code");
+        let group = h.fake.group_of(10).unwrap();
+        assert_eq!(h.fake.group_style(group).unwrap().0, "claude-code");
+        assert!(h.fake.badge(10).unwrap().1.contains("claude-code"));
+    }
+
+    #[test]
+    fn an_agent_that_leaves_loses_its_shares_at_once() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.gone(1);
+        assert!(h.engine.sharing.borrow().sharers(10).is_empty());
+        assert_eq!(h.fake.group_of(10), None);
+    }
+
+    #[test]
+    fn after_the_port_drops_agents_have_a_grace_period_to_come_back() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.share("k2", 11);
+        h.engine.on_port_disconnected();
+        h.settle();
+        h.advance(GRACE_MS / 2);
+        h.hello(7, "k1", "claude");
+        h.advance(GRACE_MS / 2);
+        assert!(
+            h.engine.sharing.borrow().may_use("k1", 10),
+            "came back in time"
+        );
+        assert!(h.engine.sharing.borrow().agent("k2").is_none(), "did not");
+        assert_eq!(h.fake.group_of(11), None);
+    }
+}

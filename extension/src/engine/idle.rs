@@ -1,0 +1,156 @@
+//! Detaching from tabs an agent stopped using.
+//!
+//! While attached, Chrome shows its "is debugging this browser" bar; in the user's own
+//! browser tabwire lets go of a tab after `idleDetachSeconds` without a command on it
+//! (one timer per tab, re-armed by every command). What the user would lose is kept:
+//! the console and network collectors and the emulation come back with the next
+//! command's attach. The uids and tool discoveries of the document do not survive
+//! (their page objects die with the debugging session).
+
+use std::collections::{HashMap, HashSet};
+
+use tabwire_shared::TabId;
+
+use super::Engine;
+use crate::chrome::Chrome;
+
+/// When each tab was last used, and which tabs have a timer running.
+#[derive(Debug, Default)]
+pub struct Idle {
+    last_used: HashMap<TabId, u64>,
+    armed: HashSet<TabId>,
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// A command on `tab` finished: start (or push back) its idle timer.
+    pub(super) fn note_used(&self, tab: TabId) {
+        if self.idle_limit_ms() == 0 {
+            return;
+        }
+        let mut idle = self.idle.borrow_mut();
+        idle.last_used.insert(tab, self.chrome.now_ms());
+        if !idle.armed.insert(tab) {
+            return;
+        }
+        let Some(engine) = self.me.upgrade() else {
+            return;
+        };
+        self.chrome.spawn(Box::pin(async move {
+            engine.watch_idle(tab).await;
+            engine.idle.borrow_mut().armed.remove(&tab);
+        }));
+    }
+
+    /// Forgets a tab's timer state (closed or released).
+    pub(super) fn forget_idle(&self, tab: TabId) {
+        self.idle.borrow_mut().last_used.remove(&tab);
+    }
+
+    fn idle_limit_ms(&self) -> u64 {
+        let agent_profile = self.sharing.borrow().agent_profile();
+        self.settings.borrow().idle_detach_seconds(agent_profile) * 1000
+    }
+
+    async fn watch_idle(&self, tab: TabId) {
+        loop {
+            let limit = self.idle_limit_ms();
+            let Some(last) = self.idle.borrow().last_used.get(&tab).copied() else {
+                return;
+            };
+            if limit == 0 {
+                return;
+            }
+            let now = self.chrome.now_ms();
+            let due = last.saturating_add(limit);
+            if now < due {
+                self.chrome.sleep(due - now).await;
+                continue;
+            }
+            if self.locks.busy(tab) {
+                // A command runs (or waits): it pushes the time back when it ends.
+                self.chrome.sleep(limit).await;
+                continue;
+            }
+            let _tab = self.locks.lock(tab).await;
+            self.idle.borrow_mut().last_used.remove(&tab);
+            if self.state.borrow().attached.contains(&tab) {
+                self.detach_keeping_collectors(tab).await;
+                self.chrome.state_changed();
+            }
+            return;
+        }
+    }
+
+    /// Lets go of a tab but keeps what was collected and emulated in it for the next
+    /// attach (idle, or a navigation to a blocklisted site).
+    pub(super) async fn detach_keeping_collectors(&self, tab: TabId) {
+        self.forget_attachment(tab);
+        self.schedule_save();
+        if let Err(error) = self.chrome.detach_debugger(tab).await {
+            self.chrome.log(&format!(
+                "tabwire: could not detach from tab {tab}: {error}"
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use serde_json::json;
+    use tabwire_shared::Command;
+
+    fn evaluate() -> Command {
+        Command::Evaluate {
+            tab_id: 10,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 1000,
+        }
+    }
+
+    #[test]
+    fn an_unused_tab_is_let_go_and_keeps_its_console() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.call(1, evaluate());
+        h.settle();
+        h.engine.on_cdp_event(
+            10,
+            "Runtime.consoleAPICalled",
+            &json!({"type": "log", "args": [{"type": "string", "value": "hi"}], "timestamp": 1}),
+        );
+        h.advance(100_000);
+        h.call(2, evaluate());
+        h.settle();
+        h.advance(100_000);
+        assert!(
+            h.fake.is_attached(10),
+            "the second command pushed the timer back"
+        );
+        h.advance(20_000);
+        assert!(!h.fake.is_attached(10));
+        assert!(h.engine.state.borrow().collectors.contains_key(&10));
+        h.call(
+            3,
+            Command::ConsoleMessages {
+                tab_id: 10,
+                include_preserved: false,
+            },
+        );
+        h.settle();
+        assert!(h.fake.is_attached(10), "the next command re-attaches");
+        let reply = format!("{:?}", h.reply(3).unwrap());
+        assert!(reply.contains("hi"), "{reply}");
+    }
+
+    #[test]
+    fn a_launched_browser_never_lets_go() {
+        let mut h = Harness::new();
+        h.call(1, evaluate());
+        h.settle();
+        h.advance(3_600_000);
+        assert!(h.fake.is_attached(10));
+    }
+}

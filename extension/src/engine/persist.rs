@@ -1,0 +1,240 @@
+//! Carrying on after a service-worker restart.
+//!
+//! Chrome stops an idle extension worker and starts a new one on the next event; the
+//! new one starts empty. What must survive goes to `chrome.storage.session` (kept until
+//! the browser quits): the agents' scopes and tab groups, the revoked sessions, the
+//! tabs our debugger was attached to, and the counters that number snapshots, documents
+//! and object groups (so uids never repeat). [`Engine::restore`] reads it back before
+//! the native port opens; the agents then reconnect with their session keys and find
+//! their tabs again. Debugger sessions the old worker left are detached, so the next
+//! command attaches afresh with its domains enabled.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tabwire_shared::TabId;
+
+use super::settings::{self, Settings};
+use super::sharing::SavedSharing;
+use super::Engine;
+use crate::chrome::{Chrome, StorageArea};
+
+/// The storage key of the saved state.
+const KEY: &str = "engine";
+
+/// Everything a restarted worker needs.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Saved {
+    #[serde(default)]
+    sharing: SavedSharing,
+    #[serde(default)]
+    attached: Vec<TabId>,
+    #[serde(default)]
+    grouped: BTreeMap<TabId, i64>,
+    #[serde(default)]
+    counters: Counters,
+}
+
+/// The engine's numbering.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Counters {
+    #[serde(default)]
+    snapshots: u64,
+    #[serde(default)]
+    documents: u64,
+    #[serde(default)]
+    object_groups: u64,
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Reads back the settings and what a previous worker saved. Call once, before
+    /// the native port opens; unreadable storage is logged and ignored.
+    pub async fn restore(&self) {
+        self.load_settings().await;
+        let stored = match self.chrome.storage_get(StorageArea::Session, KEY).await {
+            Ok(stored) => stored,
+            Err(error) => {
+                return self
+                    .chrome
+                    .log(&format!("tabwire: could not read the saved state: {error}"))
+            }
+        };
+        let Some(stored) = stored else { return };
+        let saved: Saved = match serde_json::from_value(stored) {
+            Ok(saved) => saved,
+            Err(error) => {
+                return self.chrome.log(&format!(
+                    "tabwire: ignored an unreadable saved state: {error}"
+                ))
+            }
+        };
+        let bump = |cell: &std::cell::Cell<u64>, saved: u64| cell.set(cell.get().max(saved));
+        bump(&self.snapshots, saved.counters.snapshots);
+        bump(&self.documents_made, saved.counters.documents);
+        bump(&self.object_groups, saved.counters.object_groups);
+        let now = self.chrome.now_ms();
+        let has_agents = !saved.sharing.agents.is_empty();
+        self.sharing.borrow_mut().restore(saved.sharing, now);
+        self.state.borrow_mut().grouped.extend(
+            saved
+                .grouped
+                .into_iter()
+                .map(|(tab, group)| (tab, Some(group))),
+        );
+        for tab in saved.attached {
+            // Ours from before (its state is lost): let go, the next command re-attaches.
+            let _ = self.chrome.detach_debugger(tab).await;
+        }
+        if has_agents {
+            self.start_grace_timer();
+        }
+        self.schedule_save();
+        self.chrome.state_changed();
+    }
+
+    /// Reads the user's settings from `chrome.storage.local`.
+    pub(super) async fn load_settings(&self) {
+        match self
+            .chrome
+            .storage_get(StorageArea::Local, settings::KEY)
+            .await
+        {
+            Ok(stored) => {
+                let (read, note) = Settings::read(&stored.unwrap_or(Value::Null));
+                if let Some(note) = note {
+                    self.chrome.log(&note);
+                }
+                *self.settings.borrow_mut() = read;
+            }
+            Err(error) => self
+                .chrome
+                .log(&format!("tabwire: could not read the settings: {error}")),
+        }
+    }
+
+    /// Saves the settings to `chrome.storage.local`.
+    pub(super) async fn store_settings(&self) -> Result<(), String> {
+        let value = serde_json::to_value(&*self.settings.borrow()).map_err(|e| e.to_string())?;
+        self.chrome
+            .storage_set(StorageArea::Local, settings::KEY, value)
+            .await
+            .map_err(|e| e.0)
+    }
+
+    /// Saves the state soon (once, however many changes come before).
+    pub(super) fn schedule_save(&self) {
+        if self.save_pending.replace(true) {
+            return;
+        }
+        let Some(engine) = self.me.upgrade() else {
+            return;
+        };
+        self.chrome.spawn(Box::pin(async move {
+            engine.save_pending.set(false);
+            let value = engine.saved();
+            if let Err(error) = engine
+                .chrome
+                .storage_set(StorageArea::Session, KEY, value)
+                .await
+            {
+                engine
+                    .chrome
+                    .log(&format!("tabwire: could not save the state: {error}"));
+            }
+        }));
+    }
+
+    fn saved(&self) -> Value {
+        let state = self.state.borrow();
+        let saved = Saved {
+            sharing: self.sharing.borrow().saved(),
+            attached: state.attached.iter().copied().collect(),
+            grouped: state
+                .grouped
+                .iter()
+                .filter_map(|(tab, group)| Some((*tab, (*group)?)))
+                .collect(),
+            counters: Counters {
+                snapshots: self.snapshots.get(),
+                documents: self.documents_made.get(),
+                object_groups: self.object_groups.get(),
+            },
+        };
+        serde_json::to_value(saved).unwrap_or(Value::Null)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use super::KEY;
+    use crate::chrome::StorageArea;
+    use serde_json::json;
+    use tabwire_shared::{Command, Reply};
+
+    #[test]
+    fn a_restarted_worker_gives_reconnecting_agents_their_tabs_back() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        assert_eq!(
+            h.popup(json!({"action": "disconnect", "session": "k2"})),
+            Ok(())
+        );
+        h.call(
+            1,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        let Ok(Reply::Snapshot { .. }) = h.reply(1).unwrap() else {
+            panic!("expected a snapshot")
+        };
+        let snapshots = h.engine.snapshots.get();
+        assert!(snapshots > 0);
+        h.restart_worker();
+        assert!(!h.fake.is_attached(10), "the old session was let go");
+        assert_eq!(h.engine.snapshots.get(), snapshots, "uids never repeat");
+        h.host_ready(false);
+        h.hello(4, "k1", "claude");
+        h.call_as(
+            4,
+            2,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        assert!(h.reply(2).unwrap().is_ok(), "re-attached cleanly");
+        h.hello(5, "k2", "codex");
+        assert!(
+            h.engine.sharing.borrow().caller(Some(5)).is_err(),
+            "still revoked"
+        );
+    }
+
+    #[test]
+    fn unreadable_storage_is_ignored_with_a_log_line() {
+        let mut h = Harness::strict();
+        h.fake
+            .store(StorageArea::Session, KEY, json!({"sharing": 42}));
+        h.fake
+            .store(StorageArea::Local, "settings", json!("garbage"));
+        h.restart_worker();
+        assert!(h.engine.sharing.borrow().agents().is_empty());
+        let logs = h.fake.logs();
+        assert!(logs
+            .iter()
+            .any(|l| l.contains("ignored an unreadable saved state")));
+        assert!(logs
+            .iter()
+            .any(|l| l.contains("ignored unreadable settings")));
+    }
+}

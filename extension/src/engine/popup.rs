@@ -1,0 +1,392 @@
+//! What tabwire's popup shows, and what its buttons do.
+//!
+//! The popup is a thin page: it asks the worker for a [`PopupState`] (built here from
+//! the engine's real state, never from what the popup showed before), renders it, and
+//! sends back [`PopupAction`]s. Opening it is the user's "one click": when exactly one
+//! agent is connected and the popup's tab can be shared, it is shared at once.
+
+use serde::{Deserialize, Serialize};
+use tabwire_shared::TabId;
+
+use super::settings::clean_patterns;
+use super::Engine;
+use crate::chrome::{Chrome, TabState};
+
+/// Everything the popup renders.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PopupState {
+    /// The native host is connected and speaking.
+    pub connected: bool,
+    /// When the host last answered a heartbeat (ms since the epoch).
+    pub last_heartbeat_ms: Option<u64>,
+    /// When an agent last called (ms since the epoch).
+    pub last_command_ms: Option<u64>,
+    /// Now, by the worker's clock, to show the times above as "… s ago".
+    pub now_ms: u64,
+    /// The browser was launched for an agent: everything is shared.
+    pub agent_profile: bool,
+    /// The tab the popup is about.
+    pub target: Option<TargetView>,
+    /// A line to show above everything (e.g. what opening the popup just did).
+    pub notice: Option<String>,
+    /// Every agent known, connected or waiting to reconnect.
+    pub agents: Vec<AgentView>,
+    /// The settings in force.
+    pub settings: SettingsView,
+}
+
+/// The popup's tab.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetView {
+    /// Its id.
+    pub id: TabId,
+    /// Its title.
+    pub title: String,
+    /// Its URL.
+    pub url: String,
+    /// Why it cannot be shared (with anyone more), if so.
+    pub refusal: Option<String>,
+    /// The agents sharing it.
+    pub shared_with: Vec<AgentRef>,
+    /// The connected agents it could be shared with.
+    pub can_share_with: Vec<AgentRef>,
+}
+
+/// An agent, by session and name.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentRef {
+    /// Its session key.
+    pub session: String,
+    /// Its name.
+    pub name: String,
+}
+
+/// One agent and its tabs.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentView {
+    /// Its session key.
+    pub session: String,
+    /// Its name.
+    pub name: String,
+    /// A live connection speaks for it.
+    pub connected: bool,
+    /// When it last called.
+    pub last_activity_ms: u64,
+    /// Its tabs.
+    pub tabs: Vec<TabView>,
+}
+
+/// A shared tab.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TabView {
+    /// Its id.
+    pub id: TabId,
+    /// Its title.
+    pub title: String,
+    /// Its URL.
+    pub url: String,
+    /// The debugger is attached to it now.
+    pub attached: bool,
+}
+
+/// The settings as the popup edits them.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsView {
+    /// Share the active tab with a connecting agent.
+    pub auto_share: bool,
+    /// Idle detach delay in force, seconds (0: never).
+    pub idle_detach_seconds: u64,
+    /// Blocklisted origin patterns.
+    pub blocklist: Vec<String>,
+}
+
+/// A button pressed in the popup.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(
+    tag = "action",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum PopupAction {
+    /// Share a tab with an agent.
+    Share {
+        /// The agent.
+        session: String,
+        /// The tab.
+        tab: TabId,
+    },
+    /// Stop sharing a tab with an agent.
+    Unshare {
+        /// The agent.
+        session: String,
+        /// The tab.
+        tab: TabId,
+    },
+    /// Disconnect one agent.
+    Disconnect {
+        /// The agent.
+        session: String,
+    },
+    /// Disconnect every agent.
+    DisconnectAll,
+    /// Save the settings.
+    SaveSettings {
+        /// Auto-share.
+        auto_share: bool,
+        /// Idle detach delay, seconds (0: never).
+        idle_detach_seconds: u64,
+        /// The blocklist, one pattern a line.
+        blocklist: String,
+    },
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// The popup opened about `tab` (or, without one, the user's current tab). Returns
+    /// the tab it is about and what opening it did: with exactly one agent connected, a
+    /// shareable tab nobody shares is shared with that agent.
+    pub async fn popup_opened(&self, tab: Option<TabId>) -> (Option<TabId>, Option<String>) {
+        let target = match tab {
+            Some(tab) => self.chrome.tab(tab).await.ok().flatten(),
+            None => self.users_tab().await.ok().flatten(),
+        };
+        let Some(target) = target else {
+            return (tab, None);
+        };
+        let (session, name) = {
+            let sharing = self.sharing.borrow();
+            if sharing.agent_profile() || !sharing.sharers(target.id).is_empty() {
+                return (Some(target.id), None);
+            }
+            let connected = sharing.connected_sessions();
+            let [session] = connected.as_slice() else {
+                return (Some(target.id), None);
+            };
+            let name = sharing.agent(session).map(|a| a.name.clone());
+            (session.clone(), name.unwrap_or_default())
+        };
+        if self.settings.borrow().refusal(&target.url).is_some() {
+            return (Some(target.id), None);
+        }
+        let notice = match self.share_tab(&session, target.id).await {
+            Ok(()) => format!("Shared this tab with {name}."),
+            Err(reason) => reason,
+        };
+        (Some(target.id), Some(notice))
+    }
+
+    /// What the popup about `target` shows now.
+    pub async fn popup_state(&self, target: Option<TabId>, notice: Option<String>) -> PopupState {
+        let windows = self.chrome.normal_windows().await.unwrap_or_default();
+        let tabs: Vec<TabState> = windows.into_iter().flat_map(|w| w.tabs).collect();
+        let target_state = match target {
+            Some(id) => match tabs.iter().find(|t| t.id == id) {
+                Some(found) => Some(found.clone()),
+                None => self.chrome.tab(id).await.ok().flatten(),
+            },
+            None => None,
+        };
+        let live = self.live.borrow().clone();
+        let sharing = self.sharing.borrow();
+        let settings = self.settings.borrow();
+        let state = self.state.borrow();
+        let agent_ref = |session: &String| AgentRef {
+            session: session.clone(),
+            name: sharing
+                .agent(session)
+                .map(|a| a.name.clone())
+                .unwrap_or_default(),
+        };
+        let target = target_state.map(|t| {
+            let shared_with: Vec<AgentRef> = sharing.sharers(t.id).iter().map(agent_ref).collect();
+            let can_share_with: Vec<AgentRef> = sharing
+                .connected_sessions()
+                .iter()
+                .filter(|s| !shared_with.iter().any(|r| &r.session == *s))
+                .map(agent_ref)
+                .collect();
+            let refusal = settings.refusal(&t.url).or_else(|| {
+                (shared_with.is_empty() && can_share_with.is_empty() && !sharing.agent_profile())
+                    .then(|| "No agent is connected. Start your agent with tabwire's MCP server, then share this tab.".to_owned())
+            });
+            TargetView {
+                id: t.id,
+                title: t.title,
+                url: t.url,
+                refusal,
+                shared_with,
+                can_share_with,
+            }
+        });
+        let agents = sharing
+            .agents()
+            .iter()
+            .map(|(session, agent)| AgentView {
+                session: session.clone(),
+                name: agent.name.clone(),
+                connected: sharing.connected(session),
+                last_activity_ms: agent.last_activity_ms,
+                tabs: agent
+                    .tabs
+                    .iter()
+                    .map(|id| {
+                        let known = tabs.iter().find(|t| t.id == *id);
+                        TabView {
+                            id: *id,
+                            title: known.map(|t| t.title.clone()).unwrap_or_default(),
+                            url: known.map(|t| t.url.clone()).unwrap_or_default(),
+                            attached: state.attached.contains(id),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        PopupState {
+            connected: live.port_open && live.last_pong_ms.is_some(),
+            last_heartbeat_ms: live.last_pong_ms,
+            last_command_ms: live.last_command_ms,
+            now_ms: self.chrome.now_ms(),
+            agent_profile: sharing.agent_profile(),
+            target,
+            notice,
+            agents,
+            settings: SettingsView {
+                auto_share: settings.auto_share,
+                idle_detach_seconds: settings.idle_detach_seconds(sharing.agent_profile()),
+                blocklist: settings.blocklist.clone(),
+            },
+        }
+    }
+
+    /// Carries out a popup button (JSON text of a [`PopupAction`]). The error is for
+    /// the user.
+    pub async fn popup_action(&self, json: &str) -> Result<(), String> {
+        let action: PopupAction = serde_json::from_str(json)
+            .map_err(|e| format!("tabwire did not understand the popup ({e})."))?;
+        match action {
+            PopupAction::Share { session, tab } => self.share_tab(&session, tab).await?,
+            PopupAction::Unshare { session, tab } => self.unshare_tab(&session, tab).await,
+            PopupAction::Disconnect { session } => self.disconnect(&session).await,
+            PopupAction::DisconnectAll => {
+                let sessions: Vec<String> =
+                    self.sharing.borrow().agents().keys().cloned().collect();
+                for session in sessions {
+                    self.disconnect(&session).await;
+                }
+            }
+            PopupAction::SaveSettings {
+                auto_share,
+                idle_detach_seconds,
+                blocklist,
+            } => {
+                {
+                    let mut settings = self.settings.borrow_mut();
+                    settings.auto_share = auto_share;
+                    settings.idle_detach_seconds = Some(idle_detach_seconds);
+                    settings.blocklist = clean_patterns(blocklist.lines().map(str::to_owned));
+                }
+                self.store_settings().await?;
+                self.enforce_blocklist().await;
+                self.chrome.state_changed();
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use serde_json::json;
+
+    #[test]
+    fn opening_the_popup_shares_the_tab_with_the_one_agent() {
+        let mut h = Harness::strict();
+        let engine = h.engine.clone();
+        let (target, notice) = h.run(async move { engine.popup_opened(Some(10)).await });
+        assert_eq!(
+            (target, notice),
+            (Some(10), None),
+            "no agent: nothing to do"
+        );
+        h.hello(1, "k1", "claude");
+        let engine = h.engine.clone();
+        let (target, notice) = h.run(async move { engine.popup_opened(None).await });
+        assert_eq!(target, Some(10), "the user's active tab");
+        assert_eq!(notice.as_deref(), Some("Shared this tab with claude."));
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(Some(10), None).await });
+        let target = state.target.unwrap();
+        assert_eq!(target.shared_with[0].session, "k1");
+        assert!(target.can_share_with.is_empty());
+        assert_eq!(state.agents[0].name, "claude");
+        assert_eq!(state.agents[0].tabs[0].id, 10);
+        assert!(!state.agents[0].tabs[0].attached);
+    }
+
+    #[test]
+    fn with_two_agents_the_user_chooses() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        let engine = h.engine.clone();
+        let (_, notice) = h.run(async move { engine.popup_opened(Some(11)).await });
+        assert_eq!(notice, None);
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(Some(11), None).await });
+        let target = state.target.unwrap();
+        assert_eq!(target.can_share_with.len(), 2);
+        assert!(target.refusal.is_none());
+    }
+
+    #[test]
+    fn browser_pages_and_lonely_tabs_say_why_they_cannot_be_shared() {
+        let mut h = Harness::strict();
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(Some(10), None).await });
+        assert!(state
+            .target
+            .unwrap()
+            .refusal
+            .unwrap()
+            .contains("No agent is connected"));
+        h.hello(1, "k1", "claude");
+        h.fake.set_url(11, "chrome://settings/");
+        let engine = h.engine.clone();
+        let (_, notice) = h.run(async move { engine.popup_opened(Some(11)).await });
+        assert_eq!(notice, None);
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(Some(11), None).await });
+        assert!(state
+            .target
+            .unwrap()
+            .refusal
+            .unwrap()
+            .contains("browser page"));
+        assert!(!state.connected);
+    }
+
+    #[test]
+    fn saved_settings_are_stored_and_shown() {
+        let mut h = Harness::strict();
+        let save = json!({"action": "saveSettings", "autoShare": true, "idleDetachSeconds": 30, "blocklist": " https://*.bank.test \n\n"});
+        assert_eq!(h.popup(save), Ok(()));
+        let stored = h
+            .fake
+            .stored(crate::chrome::StorageArea::Local, "settings")
+            .unwrap();
+        assert_eq!(
+            stored,
+            json!({"autoShare": true, "idleDetachSeconds": 30, "blocklist": ["https://*.bank.test"]})
+        );
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(None, None).await });
+        assert_eq!(state.settings.idle_detach_seconds, 30);
+        assert!(h.popup(json!({"action": "fly"})).is_err());
+    }
+}

@@ -1,0 +1,156 @@
+//! The user's sharing settings, and which pages may be shared at all.
+//!
+//! Settings live in `chrome.storage.local` under [`KEY`]; the popup edits them. What
+//! storage holds is untrusted (another version, a hand edit): a field that does not
+//! read as expected falls back to its default. A page may be shared when it is a web
+//! page (`http`, `https`) or a local file, and its origin is not on the blocklist
+//! (patterns as [`OriginPolicy`] reads them).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tabwire_shared::origin::OriginPolicy;
+
+/// The storage key of the settings.
+pub const KEY: &str = "settings";
+
+/// How long an unused tab stays attached in the user's own browser, by default.
+pub const DEFAULT_IDLE_DETACH_SECONDS: u64 = 120;
+
+/// What the user chose in the popup.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    /// Share the active tab with an agent as soon as it connects.
+    #[serde(default)]
+    pub auto_share: bool,
+    /// Detach from a tab unused for this long (0: never); `None`: the default.
+    #[serde(default)]
+    pub idle_detach_seconds: Option<u64>,
+    /// Origin patterns never to attach to.
+    #[serde(default)]
+    pub blocklist: Vec<String>,
+}
+
+impl Settings {
+    /// Reads stored settings field by field: garbage in one field does not lose the
+    /// others. Returns the settings and what was ignored, if anything.
+    pub fn read(stored: &Value) -> (Settings, Option<String>) {
+        let mut ignored = Vec::new();
+        let field = |name: &str| -> Option<Value> {
+            let value = stored.get(name).filter(|v| !v.is_null())?.clone();
+            Some(value)
+        };
+        let mut settings = Settings::default();
+        if let Some(value) = field("autoShare") {
+            match value.as_bool() {
+                Some(on) => settings.auto_share = on,
+                None => ignored.push("autoShare"),
+            }
+        }
+        if let Some(value) = field("idleDetachSeconds") {
+            match value.as_u64() {
+                Some(seconds) => settings.idle_detach_seconds = Some(seconds),
+                None => ignored.push("idleDetachSeconds"),
+            }
+        }
+        if let Some(value) = field("blocklist") {
+            match serde_json::from_value::<Vec<String>>(value) {
+                Ok(patterns) => settings.blocklist = clean_patterns(patterns),
+                Err(_) => ignored.push("blocklist"),
+            }
+        }
+        if !stored.is_object() && !stored.is_null() {
+            ignored.push("everything");
+        }
+        let note = (!ignored.is_empty()).then(|| {
+            format!(
+                "tabwire: ignored unreadable settings: {}",
+                ignored.join(", ")
+            )
+        });
+        (settings, note)
+    }
+
+    /// The idle-detach delay in force, in seconds (0: never).
+    pub fn idle_detach_seconds(&self, agent_profile: bool) -> u64 {
+        let default = if agent_profile {
+            0
+        } else {
+            DEFAULT_IDLE_DETACH_SECONDS
+        };
+        self.idle_detach_seconds.unwrap_or(default)
+    }
+
+    /// The blocklist pattern `url` matches, if any.
+    pub fn blocked_by(&self, url: &str) -> Option<&str> {
+        self.blocklist
+            .iter()
+            .find(|p| OriginPolicy::from_patterns(vec![(*p).clone()]).allows(url))
+            .map(String::as_str)
+    }
+
+    /// Why `url` cannot be shared, in words for the user; `None` if it can.
+    pub fn refusal(&self, url: &str) -> Option<String> {
+        let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+        if !matches!(scheme.as_deref(), Some("http" | "https" | "file")) {
+            return Some(
+                "Only web pages and local files can be shared; this is a browser page.".into(),
+            );
+        }
+        self.blocked_by(url).map(|pattern| {
+            format!("This site is on your blocklist ({pattern}), so it cannot be shared.")
+        })
+    }
+}
+
+/// Trimmed, non-empty patterns (the popup's textarea, one a line).
+pub fn clean_patterns(patterns: impl IntoIterator<Item = String>) -> Vec<String> {
+    patterns
+        .into_iter()
+        .map(|p| p.trim().to_owned())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn garbage_fields_fall_back_to_defaults_and_are_reported() {
+        let (settings, note) = Settings::read(
+            &json!({"autoShare": "yes", "idleDetachSeconds": 30, "blocklist": [" https://*.bank.com ", ""]}),
+        );
+        assert!(!settings.auto_share);
+        assert_eq!(settings.idle_detach_seconds, Some(30));
+        assert_eq!(settings.blocklist, vec!["https://*.bank.com".to_owned()]);
+        assert!(note.unwrap().contains("autoShare"));
+        let (settings, note) = Settings::read(&json!(42));
+        assert_eq!(settings, Settings::default());
+        assert!(note.is_some());
+        assert_eq!(Settings::read(&Value::Null), (Settings::default(), None));
+    }
+
+    #[test]
+    fn idle_detach_defaults_depend_on_whose_browser_it_is() {
+        let settings = Settings::default();
+        assert_eq!(settings.idle_detach_seconds(false), 120);
+        assert_eq!(settings.idle_detach_seconds(true), 0);
+    }
+
+    #[test]
+    fn only_web_pages_and_files_off_the_blocklist_can_be_shared() {
+        let settings = Settings {
+            blocklist: vec!["https://*.bank.com".into()],
+            ..Settings::default()
+        };
+        assert!(settings.refusal("https://a.test/").is_none());
+        assert!(settings.refusal("file:///tmp/x.html").is_none());
+        assert!(settings.refusal("chrome://settings/").is_some());
+        assert!(settings.refusal("about:blank").is_some());
+        let refusal = settings.refusal("https://www.bank.com/login").unwrap();
+        assert!(refusal.contains("https://*.bank.com"));
+        assert!(settings.refusal("https://bank.com/").is_none());
+    }
+}

@@ -1,0 +1,380 @@
+//! Sharing and unsharing tabs, as the browser shows it.
+//!
+//! [`sharing`](super::sharing) keeps the scopes; this module carries out what a change
+//! means in the browser. A shared tab joins its agent's tab group (one per agent and
+//! window, titled with the agent's name) and gets a badge on tabwire's button naming
+//! who may use it. A tab that leaves every scope is ungrouped, loses its badge and is
+//! released: the debugger detaches and everything collected for it is dropped. Groups
+//! and badges are cosmetic: their failures are logged, never fatal. In a browser
+//! launched for an agent every tab is shared anyway, so none of this is shown.
+
+use tabwire_shared::{Event, TabId};
+
+use super::sharing::Agent;
+use super::Engine;
+use crate::chrome::{Chrome, TabState};
+use crate::signals::TabSignal;
+
+/// Why a tab stops mid-command when the user stops sharing it.
+const UNSHARED: &str = "the user stopped sharing the tab";
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Shares `tab` with `session` at the user's request (popup, auto-share). Refused,
+    /// with the reason in words for the user, for pages that may not be shared.
+    pub(super) async fn share_tab(&self, session: &str, tab: TabId) -> Result<(), String> {
+        let state = match self.chrome.tab(tab).await {
+            Ok(Some(state)) => state,
+            Ok(None) | Err(_) => return Err("That tab is closed.".to_owned()),
+        };
+        if let Some(reason) = self.settings.borrow().refusal(&state.url) {
+            return Err(reason);
+        }
+        if self.sharing.borrow().agent(session).is_none() {
+            return Err("That agent is no longer connected.".to_owned());
+        }
+        self.adopt_tab(session, &state).await;
+        Ok(())
+    }
+
+    /// Puts a tab into an agent's scope without asking (a tab the agent opened).
+    pub(super) async fn adopt_tab(&self, session: &str, tab: &TabState) {
+        if !self.sharing.borrow_mut().share(session, tab.id) {
+            return;
+        }
+        self.scopes_changed();
+        self.group_with(session, tab).await;
+        self.show_badge(tab.id).await;
+    }
+
+    /// Takes `tab` out of `session`'s scope (the popup, a drag out of the group).
+    pub(super) async fn unshare_tab(&self, session: &str, tab: TabId) {
+        if self.sharing.borrow_mut().unshare(session, tab) {
+            self.left_scope(tab).await;
+            self.scopes_changed();
+        }
+    }
+
+    /// Undoes every share of an agent that is gone (revoked, left, expired).
+    pub(super) async fn drop_shares(&self, agent: Agent) {
+        for tab in agent.tabs {
+            self.left_scope(tab).await;
+        }
+        self.scopes_changed();
+    }
+
+    /// The user disconnected an agent: tell its server, refuse it from now on, and undo
+    /// its shares.
+    pub(super) async fn disconnect(&self, session: &str) {
+        let (agent, clients) = self.sharing.borrow_mut().revoke(session);
+        for client in clients {
+            self.post_to(
+                client,
+                Event::Revoked {
+                    reason: "The user disconnected this agent from the browser in tabwire's \
+                             popup."
+                        .to_owned(),
+                },
+            );
+        }
+        if let Some(agent) = agent {
+            self.drop_shares(agent).await;
+        }
+        self.scopes_changed();
+    }
+
+    /// The user dragged `tab` out of the group we put it in (`group` is where it is
+    /// now): that stops sharing it.
+    pub(super) async fn on_group_changed(&self, tab: TabId, group: i64) {
+        let ours = self.state.borrow().grouped.get(&tab).copied();
+        // `Some(None)`: our own grouping is under way; its events are not the user's.
+        let Some(Some(ours)) = ours else { return };
+        if ours == group {
+            return;
+        }
+        self.state.borrow_mut().grouped.remove(&tab);
+        let sharers = self.sharing.borrow().sharers(tab);
+        for session in sharers {
+            self.unshare_tab(&session, tab).await;
+        }
+    }
+
+    /// After a tab left a scope: a tab nobody shares any more is ungrouped and
+    /// released; one still shared keeps its group and gets its badge redone.
+    async fn left_scope(&self, tab: TabId) {
+        let sharers = self.sharing.borrow().sharers(tab);
+        if !sharers.is_empty() || self.sharing.borrow().agent_profile() {
+            self.show_badge(tab).await;
+            return;
+        }
+        let grouped = self.state.borrow_mut().grouped.remove(&tab);
+        if let Some(Some(_)) = grouped {
+            if let Err(error) = self.chrome.ungroup_tab(tab).await {
+                self.chrome
+                    .log(&format!("tabwire: could not ungroup tab {tab}: {error}"));
+            }
+        }
+        self.show_badge(tab).await;
+        self.release(tab).await;
+    }
+
+    /// Detaches from a tab nobody may use any more and forgets all about it.
+    async fn release(&self, tab: TabId) {
+        // A command running on the tab ends now, then the tab is ours to clean up.
+        self.signals
+            .publish(tab, &TabSignal::Detached(UNSHARED.to_owned()));
+        let _busy = self.locks.lock(tab).await;
+        let attached = self.state.borrow().attached.contains(&tab);
+        self.forget_session(tab);
+        self.state.borrow_mut().emulations.remove(&tab);
+        if attached {
+            if let Err(error) = self.chrome.detach_debugger(tab).await {
+                self.chrome.log(&format!(
+                    "tabwire: could not detach from tab {tab}: {error}"
+                ));
+            }
+        }
+    }
+
+    /// Puts a newly shared tab in its agent's group for the tab's window (unless a
+    /// group of another agent holds it already).
+    async fn group_with(&self, session: &str, tab: &TabState) {
+        if self.sharing.borrow().agent_profile()
+            || self.state.borrow().grouped.contains_key(&tab.id)
+        {
+            return;
+        }
+        let Some((existing, name, color)) = self.sharing.borrow().agent(session).map(|a| {
+            let existing = a.groups.get(&tab.window_id).copied();
+            (existing, a.name.clone(), a.color.clone())
+        }) else {
+            return;
+        };
+        // Our own grouping fires group-change events: mark it as ours first.
+        self.state.borrow_mut().grouped.insert(tab.id, None);
+        let mut grouped = self.chrome.group_tab(tab.id, existing).await;
+        if grouped.is_err() && existing.is_some() {
+            // The group is gone (the user closed or ungrouped it): start a new one.
+            grouped = self.chrome.group_tab(tab.id, None).await;
+        }
+        match grouped {
+            Ok(group) => {
+                self.state.borrow_mut().grouped.insert(tab.id, Some(group));
+                if let Some(agent) = self.sharing.borrow_mut().agent_mut(session) {
+                    agent.groups.insert(tab.window_id, group);
+                }
+                if existing != Some(group) {
+                    self.style_group(group, &name, &color).await;
+                }
+                self.scopes_changed();
+            }
+            Err(error) => {
+                self.state.borrow_mut().grouped.remove(&tab.id);
+                self.chrome
+                    .log(&format!("tabwire: could not group tab {}: {error}", tab.id));
+            }
+        }
+    }
+
+    /// Titles and colours an agent's group.
+    pub(super) async fn style_group(&self, group: i64, name: &str, color: &str) {
+        if let Err(error) = self.chrome.style_group(group, name, color).await {
+            self.chrome.log(&format!(
+                "tabwire: could not name tab group {group}: {error}"
+            ));
+        }
+    }
+
+    /// Sets the badge of tabwire's button on `tab`: how many agents share it, and a
+    /// tooltip naming them.
+    pub(super) async fn show_badge(&self, tab: TabId) {
+        let (text, tooltip) = {
+            let sharing = self.sharing.borrow();
+            if sharing.agent_profile() {
+                return;
+            }
+            let names: Vec<String> = sharing
+                .sharers(tab)
+                .iter()
+                .filter_map(|s| sharing.agent(s).map(|a| a.name.clone()))
+                .collect();
+            if names.is_empty() {
+                (String::new(), "tabwire: this tab is not shared".to_owned())
+            } else {
+                let tooltip = format!("tabwire: shared with {}", names.join(", "));
+                (names.len().to_string(), tooltip)
+            }
+        };
+        if let Err(error) = self.chrome.set_badge(tab, &text, &tooltip).await {
+            self.chrome.log(&format!(
+                "tabwire: could not set the badge of tab {tab}: {error}"
+            ));
+        }
+    }
+
+    /// Scopes changed: save them for a restarted worker and update the popup.
+    pub(super) fn scopes_changed(&self) {
+        self.schedule_save();
+        self.chrome.state_changed();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use super::super::TabChange;
+    use serde_json::json;
+    use tabwire_shared::{Command, Event};
+
+    fn snapshot(tab_id: i64) -> Command {
+        Command::Snapshot {
+            tab_id,
+            verbose: false,
+        }
+    }
+
+    #[test]
+    fn a_shared_tab_joins_its_agents_group_and_wears_a_badge() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        let changes = h.fake.changes();
+        h.share("k1", 10);
+        assert!(h.fake.changes() > changes, "open popups render again");
+        let group = h.fake.group_of(10).expect("grouped");
+        assert_eq!(
+            h.fake.group_style(group),
+            Some(("claude".into(), "blue".into()))
+        );
+        assert_eq!(
+            h.fake.badge(10),
+            Some(("1".into(), "tabwire: shared with claude".into()))
+        );
+        h.share("k1", 11);
+        assert_eq!(
+            h.fake.group_of(11),
+            Some(group),
+            "one group per agent and window"
+        );
+        h.share("k2", 10);
+        assert_eq!(
+            h.fake.group_of(10),
+            Some(group),
+            "stays in the first agent's group"
+        );
+        assert_eq!(h.fake.badge(10).unwrap().0, "2");
+        assert!(h.fake.badge(10).unwrap().1.contains("claude, codex"));
+    }
+
+    #[test]
+    fn unsharing_the_last_share_ungroups_and_detaches() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.share("k2", 10);
+        h.call(1, snapshot(10));
+        h.settle();
+        assert!(h.fake.is_attached(10));
+        let unshare = |s: &str| json!({"action": "unshare", "session": s, "tab": 10});
+        assert_eq!(h.popup(unshare("k1")), Ok(()));
+        assert!(h.fake.is_attached(10), "codex still uses it");
+        assert_eq!(h.fake.badge(10).unwrap().0, "1");
+        assert_eq!(h.popup(unshare("k2")), Ok(()));
+        assert!(!h.fake.is_attached(10));
+        assert_eq!(h.fake.group_of(10), None);
+        assert_eq!(h.fake.badge(10).unwrap().0, "");
+        assert!(!h.engine.state.borrow().collectors.contains_key(&10));
+    }
+
+    #[test]
+    fn dragging_a_tab_out_of_its_group_stops_sharing_it() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        let group = h.fake.group_of(10).unwrap();
+        // Chrome echoes our own grouping: not a drag.
+        h.engine.on_tab_updated(
+            10,
+            TabChange {
+                group_id: Some(group),
+                ..Default::default()
+            },
+        );
+        h.settle();
+        assert!(h.engine.sharing.borrow().may_use("k1", 10));
+        h.fake.drag_to_group(10, -1);
+        h.engine.on_tab_updated(
+            10,
+            TabChange {
+                group_id: Some(-1),
+                ..Default::default()
+            },
+        );
+        h.settle();
+        assert!(!h.engine.sharing.borrow().may_use("k1", 10));
+    }
+
+    #[test]
+    fn failing_groups_are_logged_not_fatal() {
+        let mut h = Harness::strict();
+        h.fake.refuse_groups();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        assert!(h.engine.sharing.borrow().may_use("k1", 10));
+        assert!(h
+            .fake
+            .logs()
+            .iter()
+            .any(|l| l.contains("could not group tab 10")));
+    }
+
+    #[test]
+    fn tab_events_reach_only_the_agents_sharing_the_tab() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.engine.on_cdp_event(
+            10,
+            "Page.javascriptDialogOpening",
+            &json!({"type": "alert", "message": "hi"}),
+        );
+        h.engine.on_debugger_detached(10, "canceled_by_user");
+        h.engine.on_tab_removed(10);
+        h.settle();
+        assert_eq!(h.events_for(1).len(), 3);
+        assert!(h.events_for(2).is_empty());
+        assert!(matches!(
+            h.events_for(1)[2],
+            Event::TabClosed { tab_id: 10 }
+        ));
+        assert!(h.engine.sharing.borrow().sharers(10).is_empty());
+    }
+
+    #[test]
+    fn disconnecting_revokes_the_agent_and_undoes_its_shares() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.share("k2", 11);
+        h.call(1, snapshot(10));
+        h.settle();
+        assert_eq!(
+            h.popup(json!({"action": "disconnect", "session": "k1"})),
+            Ok(())
+        );
+        assert!(matches!(&h.events_for(1)[..], [Event::Revoked { .. }]));
+        assert!(h.events_for(2).is_empty());
+        assert!(!h.fake.is_attached(10));
+        assert_eq!(h.fake.group_of(10), None);
+        h.hello(5, "k1", "claude");
+        assert!(matches!(
+            &h.events_for(5)[..],
+            [Event::Revoked { .. }, Event::Revoked { .. }] | [Event::Revoked { .. }]
+        ));
+        assert_eq!(h.popup(json!({"action": "disconnectAll"})), Ok(()));
+        assert!(h.engine.sharing.borrow().agents().is_empty());
+        assert_eq!(h.fake.group_of(11), None);
+    }
+}
