@@ -26,13 +26,6 @@ pub enum EngineError {
     )]
     NotShared(TabId),
 
-    /// The user has shared no tab with the calling agent yet.
-    #[error(
-        "No tab is shared with this agent. Ask the user to open the tab to debug and click \
-         the tabwire button in Chrome's toolbar."
-    )]
-    NothingShared,
-
     /// A call from a relay connection that has not said hello.
     #[error(
         "This agent's tabwire server has not introduced itself to the browser extension \
@@ -415,7 +408,7 @@ impl EngineError {
                 ErrorCode::Detached
             }
             LastTab(_) | NotIntroduced | Revoked | Blocklisted { .. } => ErrorCode::Refused,
-            NotShared(_) | NothingShared => ErrorCode::NotShared,
+            NotShared(_) => ErrorCode::NotShared,
             InvalidUrl(_)
             | NoHistoryEntry { .. }
             | StaleUid(_)

@@ -402,9 +402,27 @@ impl Cdp {
                 const timer = setTimeout(() => {{ observer.disconnect(); resolve(check()); }}, {ms});
             }})"
         );
-        let met = self
-            .evaluate_within(session, &script, limit + CDP_LIMIT)
-            .await;
+        // A page still loading (a new tab leaves about:blank) replaces its document
+        // under the evaluation: evaluate again in the new one, within the same limit.
+        let deadline = tokio::time::Instant::now() + limit;
+        let met = loop {
+            let params = json!({"expression": script, "awaitPromise": true, "returnByValue": true});
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match self
+                .try_call(Some(session), "Runtime.evaluate", params, left + CDP_LIMIT)
+                .await
+            {
+                Ok(result) => break result["result"]["value"].clone(),
+                Err(e)
+                    if (e.contains("context was destroyed")
+                        || e.contains("Cannot find context"))
+                        && tokio::time::Instant::now() < deadline =>
+                {
+                    continue
+                }
+                Err(e) => panic!("waiting for {condition:?} failed: {e}"),
+            }
+        };
         assert_eq!(
             met,
             json!(true),

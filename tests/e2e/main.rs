@@ -10,5 +10,6 @@ mod lifecycle;
 mod navigation;
 mod outside;
 mod script;
+mod sharing;
 mod snapshot;
 mod third_party;

@@ -107,6 +107,9 @@ pub struct Engine<C: Chrome> {
     live: RefCell<liveness::Liveness>,
     /// A save of the state is scheduled.
     save_pending: Cell<bool>,
+    /// Names this run of the browser, kept across worker restarts ([`persist`]); empty
+    /// until restored.
+    instance: RefCell<String>,
     /// The engine itself, for background tasks that outlive a command's borrow.
     me: Weak<Engine<C>>,
 }
@@ -150,6 +153,7 @@ impl<C: Chrome + 'static> Engine<C> {
             idle: RefCell::default(),
             live: RefCell::default(),
             save_pending: Cell::new(false),
+            instance: RefCell::default(),
             me: me.clone(),
         })
     }
@@ -166,7 +170,7 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         self.post_event(Event::BrowserConnected {
             version: version.to_owned(),
-            instance: String::new(),
+            instance: self.instance.borrow().clone(),
         });
         self.start_heartbeat(connection);
         self.chrome.state_changed();
@@ -356,9 +360,6 @@ impl<C: Chrome + 'static> Engine<C> {
             Command::ListTabs => {
                 let mut tabs = self.bounded("list the tabs", self.list_tabs()).await??;
                 let sharing = self.sharing.borrow();
-                if !sharing.has_tabs(session) {
-                    return Err(EngineError::NothingShared);
-                }
                 tabs.retain(|t| sharing.may_use(session, t.id));
                 Ok(Reply::Tabs { tabs })
             }

@@ -35,6 +35,11 @@ struct Saved {
     grouped: BTreeMap<TabId, i64>,
     #[serde(default)]
     counters: Counters,
+    /// Names this run of the browser (see [`Event::BrowserConnected`]).
+    ///
+    /// [`Event::BrowserConnected`]: tabwire_shared::Event::BrowserConnected
+    #[serde(default)]
+    instance: String,
 }
 
 /// The engine's numbering.
@@ -62,7 +67,11 @@ impl<C: Chrome + 'static> Engine<C> {
                     .log(&format!("tabwire: could not read the saved state: {error}"))
             }
         };
-        let Some(stored) = stored else { return };
+        // A fresh browser run unless a previous worker of this run saved its name.
+        *self.instance.borrow_mut() = format!("{:x}", self.chrome.now_ms());
+        let Some(stored) = stored else {
+            return self.schedule_save();
+        };
         let saved: Saved = match serde_json::from_value(stored) {
             Ok(saved) => saved,
             Err(error) => {
@@ -71,6 +80,9 @@ impl<C: Chrome + 'static> Engine<C> {
                 ))
             }
         };
+        if !saved.instance.is_empty() {
+            *self.instance.borrow_mut() = saved.instance;
+        }
         let bump = |cell: &std::cell::Cell<u64>, saved: u64| cell.set(cell.get().max(saved));
         bump(&self.snapshots, saved.counters.snapshots);
         bump(&self.documents_made, saved.counters.documents);
@@ -162,6 +174,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 documents: self.documents_made.get(),
                 object_groups: self.object_groups.get(),
             },
+            instance: self.instance.borrow().clone(),
         };
         serde_json::to_value(saved).unwrap_or(Value::Null)
     }
@@ -218,6 +231,24 @@ mod tests {
             h.engine.sharing.borrow().caller(Some(5)).is_err(),
             "still revoked"
         );
+    }
+
+    #[test]
+    fn the_browser_run_keeps_its_name_across_worker_restarts() {
+        let mut h = Harness::strict();
+        h.restart_worker();
+        let named = h.engine.instance.borrow().clone();
+        assert!(!named.is_empty());
+        h.settle();
+        h.advance(5_000);
+        h.restart_worker();
+        assert_eq!(*h.engine.instance.borrow(), named);
+        h.engine.on_port_connected("1.0");
+        h.settle();
+        assert!(h.events().iter().any(|e| matches!(
+            e,
+            tabwire_shared::Event::BrowserConnected { instance, .. } if *instance == named
+        )));
     }
 
     #[test]

@@ -140,11 +140,6 @@ impl Sharing {
                 .is_some_and(|a| a.tabs.contains(&tab))
     }
 
-    /// Whether `session` has any tab shared with it.
-    pub fn has_tabs(&self, session: &str) -> bool {
-        self.agent_profile || self.agents.get(session).is_some_and(|a| !a.tabs.is_empty())
-    }
-
     /// Records a call by `session`.
     pub fn touch(&mut self, session: &str, now_ms: u64) {
         if let Some(agent) = self.agents.get_mut(session) {

@@ -177,7 +177,7 @@ impl Session {
 }
 
 /// Why a page tool cannot run when the agent has no page at all, and what to do.
-const NO_PAGE: &str = "No page is available to this agent: no tab is shared with it. In the \
+pub const NO_PAGE: &str = "No page is available to this agent: no tab is shared with it. In the \
 user's own browser, ask the user to open the tab you should work on and click the tabwire \
 button in Chrome's toolbar, which shares that tab with you. Or open a tab of your own with \
 new_page.";

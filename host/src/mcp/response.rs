@@ -306,7 +306,7 @@ impl Sections {
             }));
         }
         if pages.is_empty() {
-            self.line("No open pages.");
+            self.line(super::context::NO_PAGE);
         }
         self.data.insert("pages".into(), Value::Array(list));
     }
