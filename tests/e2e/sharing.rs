@@ -192,6 +192,44 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
         )
         .await
         .says("not shared with this agent");
+
+    // The user's blocklist: the site cannot be shared, and the popup says why.
+    popup
+        .eval("document.querySelector('#blocklist').value = 'http://127.0.0.1:*'")
+        .await;
+    popup.click("#save-settings").await;
+    popup
+        .wait("document.querySelector('#settings-status').textContent.includes('Saved')")
+        .await;
+    popup
+        .wait(
+            "!document.querySelector('#current button.share') && \
+             document.querySelector('#current .why')?.textContent.includes('blocklist')",
+        )
+        .await;
+    popup
+        .eval("document.querySelector('#blocklist').value = ''")
+        .await;
+    popup.click("#save-settings").await;
+    popup
+        .wait("document.querySelector('#current button.share')")
+        .await;
+
+    // Share once more, then "Disconnect all": the agent is cut off and told why.
+    popup.click("#current button.share").await;
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => 4", "pageId": tab}),
+        )
+        .await
+        .says("4");
+    popup.click("#disconnect-all").await;
+    popup.wait("!document.querySelector('li.agent')").await;
+    agent
+        .err("list_pages", json!({}))
+        .await
+        .says("disconnected this agent");
     agent.quit().await;
 }
 
