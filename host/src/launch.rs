@@ -41,7 +41,8 @@ pub struct LaunchedBrowser {
     pub executable: PathBuf,
     /// The relay socket the launched browser's native host listens on.
     pub socket: PathBuf,
-    // Dropped (and so deleted) after the browser is stopped: see `Drop`.
+    // Dropped (and so deleted or undone) after the browser is stopped: see `Drop`.
+    _registration: Registration,
     _session_dir: tempfile::TempDir,
     _profile_dir: Option<tempfile::TempDir>,
 }
@@ -73,6 +74,7 @@ impl LaunchedBrowser {
         let socket = session_dir.path().join("relay.sock");
         let (profile, profile_dir) = match &args.user_data_dir {
             Some(dir) => {
+                refuse_own_profile(dir)?;
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("cannot create {}", dir.display()))?;
                 (dir.clone(), None)
@@ -85,6 +87,7 @@ impl LaunchedBrowser {
             }
         };
         let exe = std::env::current_exe().context("cannot locate the tabwire binary")?;
+        let registration = Registration::remember(&profile);
         paths::write_native_host_registration(
             &profile.join("NativeMessagingHosts"),
             session_dir.path(),
@@ -136,6 +139,7 @@ impl LaunchedBrowser {
             child,
             executable,
             socket,
+            _registration: registration,
             _session_dir: session_dir,
             _profile_dir: profile_dir,
         })
@@ -174,6 +178,62 @@ impl LaunchedBrowser {
 impl Drop for LaunchedBrowser {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// Refuses a `--userDataDir` that is a browser's own profile folder: a launched browser
+/// shares every tab with the agent and registers its own native host there, which
+/// must never happen to the user's real profile.
+fn refuse_own_profile(dir: &Path) -> anyhow::Result<()> {
+    let wanted = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    for browser in paths::Browser::ALL {
+        let Some(own) = browser.config_dir() else {
+            continue;
+        };
+        if own.canonicalize().unwrap_or(own) == wanted {
+            bail!(
+                "--userDataDir={} is {}'s own profile folder: a browser tabwire launches \
+                 belongs to the agent (every tab is shared with it), so it never uses your \
+                 profile. Give another folder, or run `tabwire mcp` without --launch to \
+                 work in your own browser with the tabs you share.",
+                dir.display(),
+                browser.display_name()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The launched profile's native-host manifest as it was before tabwire wrote its own;
+/// put back (or removed) on exit, so a kept profile is not left pointing at a deleted
+/// wrapper or at an agent-owned relay.
+struct Registration {
+    manifest: PathBuf,
+    before: Option<Vec<u8>>,
+}
+
+impl Registration {
+    fn remember(profile: &Path) -> Self {
+        let manifest = profile
+            .join("NativeMessagingHosts")
+            .join(paths::MANIFEST_FILE);
+        let before = std::fs::read(&manifest).ok();
+        Self { manifest, before }
+    }
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let undone = match &self.before {
+            Some(before) => std::fs::write(&self.manifest, before),
+            None => match std::fs::remove_file(&self.manifest) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                other => other,
+            },
+        };
+        if let Err(error) = undone {
+            tracing::warn!(manifest = %self.manifest.display(), %error, "could not undo the launched browser's native-host registration");
+        }
     }
 }
 
@@ -263,4 +323,38 @@ fn which(name: &str) -> Option<PathBuf> {
             .map(|dir| dir.join(name))
             .find(|p| p.is_file())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_profile_gets_its_own_registration_back() {
+        let profile = tempfile::tempdir().unwrap();
+        let dir = profile.path().join("NativeMessagingHosts");
+        std::fs::create_dir_all(&dir).unwrap();
+        let manifest = dir.join(paths::MANIFEST_FILE);
+        std::fs::write(&manifest, b"the user's own").unwrap();
+        let registration = Registration::remember(profile.path());
+        std::fs::write(&manifest, b"the launch's").unwrap();
+        drop(registration);
+        assert_eq!(std::fs::read(&manifest).unwrap(), b"the user's own");
+
+        std::fs::remove_file(&manifest).unwrap();
+        let registration = Registration::remember(profile.path());
+        std::fs::write(&manifest, b"the launch's").unwrap();
+        drop(registration);
+        assert!(!manifest.exists(), "a registration tabwire made is removed");
+    }
+
+    #[test]
+    fn a_browsers_own_profile_folder_is_refused() {
+        let Some(own) = paths::Browser::Chromium.config_dir() else {
+            return;
+        };
+        let error = refuse_own_profile(&own).unwrap_err().to_string();
+        assert!(error.contains("own profile folder"), "{error}");
+        assert!(refuse_own_profile(&own.join("elsewhere")).is_ok());
+    }
 }

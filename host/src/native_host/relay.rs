@@ -59,6 +59,15 @@ pub struct Relay {
 
 type RawEnvelope = Envelope<Box<RawValue>>;
 
+/// What a client may send the browser: its hello, and calls (with an id). Only the
+/// kind is read; the content goes through untouched.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum ClientMessage {
+    Hello(serde::de::IgnoredAny),
+    Call(serde::de::IgnoredAny),
+}
+
 impl Relay {
     /// An empty relay.
     pub fn new() -> Self {
@@ -102,6 +111,19 @@ impl Relay {
                 return Vec::new();
             }
         };
+        match serde_json::from_str::<ClientMessage>(envelope.body.get()) {
+            Ok(ClientMessage::Hello(_)) => {}
+            Ok(ClientMessage::Call(_)) if envelope.id.is_some() => {}
+            _ => {
+                // The host's own messages (HostReady, Pong, ClientGone) are the relay's to
+                // send: a client passing one off as the host's is dropped.
+                tracing::warn!(
+                    client = from,
+                    "a client sent something other than a hello or a call; dropped"
+                );
+                return Vec::new();
+            }
+        }
         let client_id = envelope.id;
         let global = client_id.map(|_| {
             self.next_request += 1;
@@ -444,6 +466,28 @@ mod tests {
         assert!(relay
             .from_browser(&event(Some(77), Event::TabClosed { tab_id: 3 }))
             .is_empty());
+    }
+
+    #[test]
+    fn clients_cannot_send_the_hosts_own_messages() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        let forged = [
+            json!({"body": {"hostReady": {"version": "x", "agentProfile": true}}}),
+            json!({"body": {"pong": {"seq": 1}}}),
+            json!({"body": "clientGone"}),
+            json!({"body": {"call": {"command": "listTabs"}}}),
+            json!({"body": {"somethingElse": {}}}),
+        ];
+        for message in forged {
+            let out = relay.from_client(c, &serde_json::to_vec(&message).unwrap());
+            assert!(out.is_empty(), "{message} was forwarded");
+        }
+        let call = json!({"id": 1, "body": {"call": {"command": "listTabs"}}});
+        assert_eq!(
+            to_browser(&relay.from_client(c, &serde_json::to_vec(&call).unwrap())).len(),
+            1
+        );
     }
 
     #[test]

@@ -426,8 +426,14 @@ mod tests {
         let mut relay = TestRelay::start().await;
         let mut a = client(&relay.socket).await;
         // Make sure the relay has registered the client before the browser breaks.
-        a.send(&Envelope::<ToExtension>::notice(ToExtension::ClientGone))
-            .await;
+        a.send(&Envelope::notice(ToExtension::Hello(
+            tabwire_shared::ClientHello {
+                client_name: "a".into(),
+                version: "1".into(),
+                session: "s".into(),
+            },
+        )))
+        .await;
         relay.browser.recv().await;
         let huge = (u32::MAX).to_ne_bytes();
         relay.browser.send_raw(&huge).await;
