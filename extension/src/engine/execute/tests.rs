@@ -69,7 +69,7 @@ fn a_result_comes_back_as_json() {
     assert_eq!(result, json!({"sum": 5, "s": "@0"}));
     assert!(elements.is_empty());
     let call = &runs(&h)[0];
-    assert_eq!(call["objectId"], "registry");
+    assert_eq!(call["objectId"], "kit", "run from the document's kit");
     assert_eq!(call["arguments"][0]["value"], "t");
     assert_eq!(call["arguments"][1]["value"], false, "no group given");
     assert_eq!(
