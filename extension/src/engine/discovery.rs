@@ -167,29 +167,11 @@ impl<C: Chrome + 'static> Engine<C> {
         if !policy.allows(&about.url) {
             return Ok(Attempt::Done(refused(about)));
         }
-        let still_current = |kit: &Kit| {
-            self.with_document(tab, |d| d.kit.as_ref() == Some(kit))
-                .unwrap_or(false)
-        };
-        let (kit, listeners) = match (cached, listeners) {
-            (Some(kit), Some(Ok(listeners))) if still_current(&kit) => (kit, listeners),
-            (Some(kit), Some(Err(error))) if is_stale(&error) => {
-                self.drop_kit(tab, &kit);
-                return Ok(Attempt::KitGone(error));
-            }
-            (_, Some(Err(error))) => return Err(self.explain_failure(tab, watch, error).await),
-            _ => {
-                let kit = self.make_kit(tab, watch).await?;
-                let listeners = self.send_watched(tab, watch, &listeners_of(&kit)).await;
-                match listeners {
-                    Ok(listeners) => (kit, listeners),
-                    Err(error) if is_stale(&error) => {
-                        self.drop_kit(tab, &kit);
-                        return Ok(Attempt::KitGone(error));
-                    }
-                    Err(error) => return Err(error),
-                }
-            }
+        let ready = self.kit_and_listeners(tab, watch, cached, listeners).await;
+        let (kit, listeners) = match ready {
+            Ok(ready) => ready,
+            Err(error) if is_stale(&error) => return Ok(Attempt::KitGone(error)),
+            Err(error) => return Err(error),
         };
         let listening = listeners
             .listeners
@@ -210,10 +192,7 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         let report = match self.dispatch(tab, watch, &kit, listening, timeout_ms).await {
             Ok(report) => report,
-            Err(error) if is_stale(&error) => {
-                self.drop_kit(tab, &kit);
-                return Ok(Attempt::KitGone(error));
-            }
+            Err(error) if is_stale(&error) => return Ok(Attempt::KitGone(error)),
             Err(error) => return Err(error),
         };
         let report: Report = match serde_json::from_str(&report) {
@@ -252,6 +231,47 @@ impl<C: Chrome + 'static> Engine<C> {
             Ok((tree?.frame_tree, Some(listeners)))
         };
         self.watched(tab, watch, both).await
+    }
+
+    /// The kit to dispatch through and the listeners on its `window`: the cached kit's
+    /// (fetched along with the frame tree) if it is still the document's, else a new
+    /// kit's. A kit Chrome no longer knows is dropped, and the error says so
+    /// ([`is_stale`]).
+    async fn kit_and_listeners(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        cached: Option<Kit>,
+        listeners: Option<Result<EventListeners, EngineError>>,
+    ) -> Result<(Kit, EventListeners), EngineError> {
+        if let (Some(kit), Some(listeners)) = (cached, listeners) {
+            match listeners {
+                Ok(listeners) if self.is_current_kit(tab, &kit) => return Ok((kit, listeners)),
+                // The document changed meanwhile: its new kit is made below.
+                Ok(_) => {}
+                Err(error) if is_stale(&error) => {
+                    self.drop_kit(tab, &kit);
+                    return Err(error);
+                }
+                Err(error) => return Err(self.explain_failure(tab, watch, error).await),
+            }
+        }
+        let kit = self.make_kit(tab, watch).await?;
+        match self.send_watched(tab, watch, &listeners_of(&kit)).await {
+            Ok(listeners) => Ok((kit, listeners)),
+            Err(error) => {
+                if is_stale(&error) {
+                    self.drop_kit(tab, &kit);
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// Whether `kit` is the kit of the tab's document.
+    fn is_current_kit(&self, tab: TabId, kit: &Kit) -> bool {
+        self.with_document(tab, |d| d.kit.as_ref() == Some(kit))
+            .unwrap_or(false)
     }
 
     /// Notes what the frame tree says about the document; the updated account.
@@ -354,7 +374,15 @@ impl<C: Chrome + 'static> Engine<C> {
             await_promise: true,
             user_gesture: false,
         };
-        let ran = self.send_watched(tab, watch, &discover).await?;
+        let ran = match self.send_watched(tab, watch, &discover).await {
+            Ok(ran) => ran,
+            Err(error) => {
+                if is_stale(&error) {
+                    self.drop_kit(tab, kit);
+                }
+                return Err(error);
+            }
+        };
         if let Some(details) = ran.exception_details {
             return Err(EngineError::UnreadablePageData(format!(
                 "tool discovery failed in the page: {}",
