@@ -101,7 +101,15 @@ impl<C: Chrome + 'static> Engine<C> {
         let outcome = self
             .call_tool(tab, &mut watch, call, &kit, &frame, &group)
             .await;
-        self.release_objects(tab, group);
+        // Only elements (passed in or handed back) put objects in the group: a plain
+        // call's reply goes out without a release racing it to the browser.
+        let plain = find_uid_refs(&call.args).uids.is_empty()
+            && outcome
+                .as_ref()
+                .is_ok_and(|(_, elements)| elements.is_empty());
+        if !plain {
+            self.release_objects(tab, group);
+        }
         outcome
     }
 
