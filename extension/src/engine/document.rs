@@ -6,7 +6,8 @@
 //! main frame commits another document (`Page.frameNavigated`), when the debugger
 //! detaches or the tab closes; commands that use it first [`sync`](Engine::sync_document)
 //! it against `Page.getFrameTree`, so a navigation whose event was missed is noticed
-//! too. Dropping it is what makes old uids stale and old tool discoveries
+//! too (a tool run is the exception: it runs from the kit, whose objects Chrome only
+//! knows in their own document). Dropping it is what makes old uids stale and old tool discoveries
 //! [`StaleTools`](crate::EngineError::StaleTools): nothing else needs cleaning, as the
 //! page objects it referred to died with their document.
 //!
