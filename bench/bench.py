@@ -130,10 +130,11 @@ class Session:
 
 
 def uid_of(snapshot_text, name):
-    """The uid of the element whose line carries this accessible name."""
+    """The uid of the element whose line carries this accessible name: after `uid=`
+    (the reference), else the line's first word (tabwire: `1_5 button "Save"`)."""
     for line in snapshot_text.splitlines():
         if f'"{name}"' in line:
-            m = re.search(r"uid=(\S+)", line)
+            m = re.search(r"uid=(\S+)", line) or re.match(r"\s*(\d+_\d+)\s", line)
             if m:
                 return m.group(1)
     return None

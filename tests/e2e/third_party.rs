@@ -412,6 +412,14 @@ async fn a_hostile_page_cannot_break_discovery_or_the_server() {
         trap.json["result"],
         json!({"boom": "<Getter threw: trap>", "ok": true})
     );
+    // Nothing of tabwire's passed where the page could see it.
+    let leaks = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => window.leaks.join(',')"}),
+        )
+        .await;
+    assert_eq!(leaks.json["result"], "");
     // Other pages are unaffected.
     agent
         .ok("new_page", json!({"url": page("3p/add.html")}))

@@ -84,7 +84,9 @@ impl ConsoleLog {
     }
 
     /// The messages of navigation `current` (and the two before with `preserved`),
-    /// texts shortened, without arguments or stacks.
+    /// texts shortened, without arguments, stacks or source URLs (a list shows none of
+    /// them; [`get`](Self::get) has them all). Thousands of messages cross to the host
+    /// on every listing, so what it does not show stays here.
     pub fn list(&self, current: u64, preserved: bool) -> Vec<ConsoleMessage> {
         let oldest = if preserved {
             current.saturating_sub(2)
@@ -98,6 +100,7 @@ impl ConsoleLog {
                 text: shorten(&message.text, LIST_TEXT_CHARS),
                 args: vec![],
                 stack: vec![],
+                url: None,
                 navigation: (current - generation) as u32,
                 ..message.clone()
             })

@@ -1,14 +1,21 @@
 //! `DiscoverTools`: asks a page for its third-party developer tools.
 //!
-//! 1. The origin policy first, on the tab's URL, before the debugger is even
-//!    attached: a refused page is not touched at all (and again on the document's own
-//!    URL once attached).
+//! 1. The origin policy first, on the tab's URL (or, when the debugger is attached and
+//!    the document known, on the document's URL as last seen: a document keeps its
+//!    origin), before anything is sent to the page: a refused page is not touched at all
+//!    (and again on the document's own URL from `Page.getFrameTree` before anything
+//!    runs in it).
 //! 2. `DOMDebugger.getEventListeners` on `window`: without a `devtoolstooldiscovery`
 //!    listener nothing is dispatched.
-//! 3. [`page::DISCOVER`] in the page's main world: dispatches the event, validates what
-//!    comes back and keeps the tools in a private registry, which the document state
-//!    holds by reference for `ExecuteTool`; [`page::REPORT`] brings back the names,
-//!    descriptions and schemas as JSON text, parsed here as untrusted input.
+//! 3. [`page::DISCOVER`], called on the document's [`Kit`]: dispatches the event,
+//!    validates what comes back and keeps the tools in the kit's private registry for
+//!    `ExecuteTool`; it answers with the names, descriptions and schemas as JSON text,
+//!    parsed here as untrusted input.
+//!
+//! The kit (with the `window` handle) is made once per document, so a repeated
+//! discovery costs two steps: the frame tree and the listeners together, then the
+//! dispatch. A kit Chrome no longer knows (its context went) is replaced once,
+//! transparently.
 //!
 //! The whole command is bounded by its timeout: a page whose scripts never yield gets
 //! an empty discovery with a problem line, not an error and not a hang.
@@ -21,18 +28,20 @@ use serde_json::Value;
 use tabwire_shared::origin::OriginPolicy;
 use tabwire_shared::{Discovery, TabId, ToolGroup};
 
-use super::document::ToolRegistry;
+use super::document::Kit;
 use super::{page, Engine};
-use crate::cdp::dom::DomDebuggerGetEventListeners;
-use crate::cdp::{CallArgument, CdpCommand, RuntimeCallFunctionOn, RuntimeEvaluate};
+use crate::cdp::dom::{DomDebuggerGetEventListeners, EventListeners};
+use crate::cdp::{
+    CallArgument, CdpCommand, FrameTree, PageGetFrameTree, RuntimeCallFunctionOn, RuntimeEvaluate,
+};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::within;
+use crate::signals::{within, Subscription};
 
 /// The event pages listen to.
 const EVENT: &str = "devtoolstooldiscovery";
 
-/// What [`page::REPORT`] answers.
+/// What [`page::DISCOVER`] answers.
 #[derive(Deserialize)]
 struct Report {
     groups: Vec<ToolGroup>,
@@ -48,6 +57,24 @@ struct About {
     origin: String,
 }
 
+impl About {
+    fn new(document: String, url: String) -> Self {
+        Self {
+            document,
+            origin: origin_of(&url),
+            url,
+        }
+    }
+}
+
+/// How one attempt at discovery ended.
+enum Attempt {
+    /// With an answer.
+    Done(Discovery),
+    /// On a kit Chrome no longer knows (dropped): worth one more try.
+    KitGone(EngineError),
+}
+
 impl<C: Chrome + 'static> Engine<C> {
     /// Discovers the tools of `tab` if its origin is allowed.
     pub(super) async fn discover_tools(
@@ -57,21 +84,23 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
     ) -> Result<Discovery, EngineError> {
         let policy = OriginPolicy::from_patterns(allowed_origins);
-        let state = self
-            .bounded("look up the page", self.chrome.tab(tab))
-            .await??
-            .ok_or(EngineError::NoSuchTab(tab))?;
-        let document = self
-            .with_document(tab, |d| d.token.clone())
-            .unwrap_or_default();
-        let about = RefCell::new(About {
-            document,
-            origin: origin_of(&state.url),
-            url: state.url,
-        });
-        if !policy.allows(&about.borrow().url) {
-            return Ok(refused(about.into_inner()));
+        let about = match self.known_document(tab) {
+            Some((document, url)) => About::new(document, url),
+            None => {
+                let state = self
+                    .bounded("look up the page", self.chrome.tab(tab))
+                    .await??
+                    .ok_or(EngineError::NoSuchTab(tab))?;
+                let document = self
+                    .with_document(tab, |d| d.token.clone())
+                    .unwrap_or_default();
+                About::new(document, state.url)
+            }
+        };
+        if !policy.allows(&about.url) {
+            return Ok(refused(about));
         }
+        let about = RefCell::new(about);
         let work = self.discover_in_page(tab, &policy, timeout_ms, &about);
         match within(self.chrome.sleep(timeout_ms), work).await {
             Some(Ok(discovery)) => Ok(discovery),
@@ -105,22 +134,50 @@ impl<C: Chrome + 'static> Engine<C> {
             return Err(EngineError::DialogOpen { tab, dialog });
         }
         let mut watch = self.signals.subscribe(tab);
-        let tree = self.sync_document(tab, &mut watch).await?;
+        match self
+            .attempt(tab, &mut watch, policy, timeout_ms, about)
+            .await?
         {
-            let mut about = about.borrow_mut();
-            about.url = tree.frame.full_url();
-            about.origin = match tree.frame.security_origin.as_str() {
-                "" | "null" | "://" => origin_of(&about.url),
-                origin => origin.to_owned(),
-            };
-            about.document = self
-                .with_document(tab, |d| d.token.clone())
-                .unwrap_or_default();
+            Attempt::Done(discovery) => Ok(discovery),
+            Attempt::KitGone(_) => {
+                match self
+                    .attempt(tab, &mut watch, policy, timeout_ms, about)
+                    .await?
+                {
+                    Attempt::Done(discovery) => Ok(discovery),
+                    Attempt::KitGone(error) => Err(error),
+                }
+            }
         }
-        let about = about.borrow().clone();
+    }
+
+    /// One go at discovery, with the document's kit if it has one, else a new kit.
+    async fn attempt(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        policy: &OriginPolicy,
+        timeout_ms: u64,
+        about: &RefCell<About>,
+    ) -> Result<Attempt, EngineError> {
+        let cached = self.with_document(tab, |d| d.kit.clone()).flatten();
+        let (tree, listeners) = self.frame_tree_and_listeners(tab, watch, &cached).await?;
+        self.adopt_frame_tree(tab, &tree);
+        let about = self.update_about(tab, &tree, about);
         if !policy.allows(&about.url) {
-            return Ok(refused(about));
+            return Ok(Attempt::Done(refused(about)));
         }
+        let ready = self.kit_and_listeners(tab, watch, cached, listeners).await;
+        let (kit, listeners) = match ready {
+            Ok(ready) => ready,
+            Err(error) if is_stale(&error) => return Ok(Attempt::KitGone(error)),
+            Err(error) => return Err(error),
+        };
+        let listening = listeners
+            .listeners
+            .iter()
+            .filter(|l| l.kind == EVENT)
+            .count();
         let found = |groups: Vec<ToolGroup>, problems: Vec<String>| Discovery {
             document: about.document.clone(),
             url: about.url.clone(),
@@ -129,21 +186,19 @@ impl<C: Chrome + 'static> Engine<C> {
             groups,
             problems,
         };
-
-        let scratch = self.next_object_group();
-        let outcome = self
-            .run_discovery(tab, &mut watch, &scratch, timeout_ms)
-            .await;
-        self.release_objects(tab, scratch);
-        let Some((registry, report)) = outcome? else {
-            self.replace_registry(tab, None);
-            return Ok(found(vec![], vec![]));
+        if listening == 0 {
+            self.set_tools(tab, &kit, false);
+            return Ok(Attempt::Done(found(vec![], vec![])));
+        }
+        let report = match self.dispatch(tab, watch, &kit, listening, timeout_ms).await {
+            Ok(report) => report,
+            Err(error) if is_stale(&error) => return Ok(Attempt::KitGone(error)),
+            Err(error) => return Err(error),
         };
         let report: Report = match serde_json::from_str(&report) {
             Ok(report) => report,
             Err(error) => {
-                self.release_objects(tab, registry.object_group);
-                self.replace_registry(tab, None);
+                self.set_tools(tab, &kit, false);
                 return Err(EngineError::UnreadablePageData(format!(
                     "tool discovery report: {error}"
                 )));
@@ -151,116 +206,229 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         let mut problems = report.problems;
         problems.extend(duplicates(&report.groups));
-        self.replace_registry(tab, Some(registry));
-        Ok(found(report.groups, problems))
+        self.set_tools(tab, &kit, true);
+        Ok(Attempt::Done(found(report.groups, problems)))
     }
 
-    /// Dispatches the event if the page listens for it; the registry and its report.
-    async fn run_discovery(
+    /// The main frame's tree and, with a kit, the listeners on its `window`, fetched
+    /// together; a failure to get the listeners is left to the caller.
+    async fn frame_tree_and_listeners(
         &self,
         tab: TabId,
-        watch: &mut crate::signals::Subscription,
-        scratch: &str,
-        timeout_ms: u64,
-    ) -> Result<Option<(ToolRegistry, String)>, EngineError> {
-        let global = RuntimeEvaluate {
-            expression: "this".to_owned(),
-            object_group: scratch.to_owned(),
-            return_by_value: false,
+        watch: &mut Subscription,
+        kit: &Option<Kit>,
+    ) -> Result<(FrameTree, Option<Result<EventListeners, EngineError>>), EngineError> {
+        let Some(kit) = kit else {
+            let tree = self.send_watched(tab, watch, &PageGetFrameTree {}).await?;
+            return Ok((tree.frame_tree, None));
         };
-        let global = self.send_watched(tab, watch, &global).await?;
-        let global = global
-            .result
-            .object_id
-            .ok_or_else(|| EngineError::UnexpectedAnswer {
-                method: RuntimeEvaluate::METHOD,
-                detail: "no global object".to_owned(),
-            })?;
-        let listeners = DomDebuggerGetEventListeners {
-            object_id: global.clone(),
-            depth: 0,
+        let both = async {
+            let listeners = listeners_of(kit);
+            let (tree, listeners) = futures::join!(
+                self.send(tab, &PageGetFrameTree {}),
+                self.send(tab, &listeners)
+            );
+            Ok((tree?.frame_tree, Some(listeners)))
         };
-        let listeners = self.send_watched(tab, watch, &listeners).await?;
-        let listening = listeners
-            .listeners
-            .iter()
-            .filter(|l| l.kind == EVENT)
-            .count();
-        if listening == 0 {
-            return Ok(None);
-        }
+        self.watched(tab, watch, both).await
+    }
 
-        let group = format!("tabwire-tools-{}", self.next_object_group());
-        // The page's own waits end well before ours, so what did arrive is reported.
-        let budget_ms = timeout_ms.saturating_mul(3) / 4;
-        let discover = RuntimeCallFunctionOn {
-            function_declaration: page::DISCOVER.to_owned(),
-            object_id: global,
-            arguments: vec![
-                CallArgument::value(Value::from(budget_ms)),
-                CallArgument::value(Value::from(listening)),
-                CallArgument::value(page::discovery_limits()),
-            ],
-            object_group: group.clone(),
-            return_by_value: false,
-            await_promise: true,
-            user_gesture: false,
-        };
-        let ran = self.send_watched(tab, watch, &discover).await;
-        let ran = match ran {
-            Ok(ran) => ran,
+    /// The kit to dispatch through and the listeners on its `window`: the cached kit's
+    /// (fetched along with the frame tree) if it is still the document's, else a new
+    /// kit's. A kit Chrome no longer knows is dropped, and the error says so
+    /// ([`is_stale`]).
+    async fn kit_and_listeners(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        cached: Option<Kit>,
+        listeners: Option<Result<EventListeners, EngineError>>,
+    ) -> Result<(Kit, EventListeners), EngineError> {
+        if let (Some(kit), Some(listeners)) = (cached, listeners) {
+            match listeners {
+                Ok(listeners) if self.is_current_kit(tab, &kit) => return Ok((kit, listeners)),
+                // The document changed meanwhile: its new kit is made below.
+                Ok(_) => {}
+                Err(error) if is_stale(&error) => {
+                    self.drop_kit(tab, &kit);
+                    return Err(error);
+                }
+                Err(error) => return Err(self.explain_failure(tab, watch, error).await),
+            }
+        }
+        let kit = self.make_kit(tab, watch).await?;
+        match self.send_watched(tab, watch, &listeners_of(&kit)).await {
+            Ok(listeners) => Ok((kit, listeners)),
             Err(error) => {
-                self.release_objects(tab, group);
-                return Err(error);
-            }
-        };
-        let registry = match (ran.exception_details, ran.result.object_id) {
-            (None, Some(object_id)) => ToolRegistry {
-                object_id,
-                object_group: group,
-            },
-            (details, _) => {
-                self.release_objects(tab, group);
-                let why = details.map_or_else(|| "no registry".to_owned(), |d| d.describe());
-                return Err(EngineError::UnreadablePageData(format!(
-                    "tool discovery failed in the page: {why}"
-                )));
-            }
-        };
-        let report = RuntimeCallFunctionOn {
-            function_declaration: page::REPORT.to_owned(),
-            object_id: registry.object_id.clone(),
-            arguments: vec![],
-            object_group: registry.object_group.clone(),
-            return_by_value: true,
-            await_promise: false,
-            user_gesture: false,
-        };
-        let report = self.send_watched(tab, watch, &report).await;
-        match report.map(|r| r.result.value) {
-            Ok(Some(Value::String(text))) => Ok(Some((registry, text))),
-            Ok(_) => {
-                self.release_objects(tab, registry.object_group);
-                Err(EngineError::UnreadablePageData(
-                    "the tool discovery report is not text".to_owned(),
-                ))
-            }
-            Err(error) => {
-                self.release_objects(tab, registry.object_group);
+                if is_stale(&error) {
+                    self.drop_kit(tab, &kit);
+                }
                 Err(error)
             }
         }
     }
 
-    /// Makes `registry` the tab's current one, releasing the one it replaces.
-    fn replace_registry(&self, tab: TabId, registry: Option<ToolRegistry>) {
+    /// Whether `kit` is the kit of the tab's document.
+    fn is_current_kit(&self, tab: TabId, kit: &Kit) -> bool {
+        self.with_document(tab, |d| d.kit.as_ref() == Some(kit))
+            .unwrap_or(false)
+    }
+
+    /// Notes what the frame tree says about the document; the updated account.
+    fn update_about(&self, tab: TabId, tree: &FrameTree, about: &RefCell<About>) -> About {
+        let mut about = about.borrow_mut();
+        about.url = tree.frame.full_url();
+        about.origin = match tree.frame.security_origin.as_str() {
+            "" | "null" | "://" => origin_of(&about.url),
+            origin => origin.to_owned(),
+        };
+        about.document = self
+            .with_document(tab, |d| d.token.clone())
+            .unwrap_or_default();
+        about.clone()
+    }
+
+    /// Makes the document's kit and keeps it (with the `window` handle) in the
+    /// document state.
+    pub(super) async fn make_kit(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+    ) -> Result<Kit, EngineError> {
+        let group = format!("tabwire-kit-{}", self.next_object_group());
+        let evaluate = |expression: &str| RuntimeEvaluate {
+            expression: expression.to_owned(),
+            object_group: group.clone(),
+            return_by_value: false,
+        };
+        let (make, window) = (evaluate(page::KIT), evaluate("this"));
+        let both = async {
+            let (made, window) = futures::join!(self.send(tab, &make), self.send(tab, &window));
+            Ok((made?, window?))
+        };
+        let (made, window) = match self.watched(tab, watch, both).await {
+            Ok(both) => both,
+            Err(error) => {
+                self.release_objects(tab, group);
+                return Err(error);
+            }
+        };
+        let (object_id, window_id) = match (made.exception_details, made.result.object_id) {
+            (None, Some(kit)) => match window.result.object_id {
+                Some(window) => (kit, window),
+                None => {
+                    self.release_objects(tab, group);
+                    return Err(EngineError::UnexpectedAnswer {
+                        method: RuntimeEvaluate::METHOD,
+                        detail: "no global object".to_owned(),
+                    });
+                }
+            },
+            (details, _) => {
+                self.release_objects(tab, group);
+                let why = details.map_or_else(|| "no kit".to_owned(), |d| d.describe());
+                return Err(EngineError::UnreadablePageData(format!(
+                    "tabwire's page scripts failed to start: {why}"
+                )));
+            }
+        };
+        let frame = self
+            .with_document(tab, |d| d.frame_id.clone())
+            .unwrap_or_default();
+        let kit = Kit {
+            object_id,
+            window_id,
+            object_group: group,
+            context: self.main_world(tab, &frame),
+        };
         let old = self
-            .with_document(tab, |d| std::mem::replace(&mut d.tools, registry.clone()))
+            .with_document(tab, |d| d.kit.replace(kit.clone()))
             .flatten();
         if let Some(old) = old {
             self.release_objects(tab, old.object_group);
         }
+        Ok(kit)
     }
+
+    /// Dispatches the discovery event through the kit; the report text.
+    async fn dispatch(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        kit: &Kit,
+        listening: usize,
+        timeout_ms: u64,
+    ) -> Result<String, EngineError> {
+        // The page's own waits end well before ours, so what did arrive is reported.
+        let budget_ms = timeout_ms.saturating_mul(3) / 4;
+        let discover = RuntimeCallFunctionOn {
+            function_declaration: page::DISCOVER.to_owned(),
+            object_id: kit.object_id.clone(),
+            arguments: vec![
+                CallArgument::value(Value::from(budget_ms)),
+                CallArgument::value(Value::from(listening)),
+                CallArgument::value(page::discovery_limits()),
+            ],
+            object_group: kit.object_group.clone(),
+            return_by_value: true,
+            await_promise: true,
+            user_gesture: false,
+        };
+        let ran = match self.send_watched(tab, watch, &discover).await {
+            Ok(ran) => ran,
+            Err(error) => {
+                if is_stale(&error) {
+                    self.drop_kit(tab, kit);
+                }
+                return Err(error);
+            }
+        };
+        if let Some(details) = ran.exception_details {
+            return Err(EngineError::UnreadablePageData(format!(
+                "tool discovery failed in the page: {}",
+                details.describe()
+            )));
+        }
+        match ran.result.value {
+            Some(Value::String(text)) => Ok(text),
+            _ => Err(EngineError::UnreadablePageData(
+                "the tool discovery report is not text".to_owned(),
+            )),
+        }
+    }
+
+    /// Records whether the kit's registry holds tools, if `kit` is still the
+    /// document's.
+    fn set_tools(&self, tab: TabId, kit: &Kit, tools: bool) {
+        self.with_document(tab, |d| {
+            if d.kit.as_ref() == Some(kit) {
+                d.tools = tools;
+            }
+        });
+    }
+}
+
+/// `DOMDebugger.getEventListeners` on the kit's `window`.
+fn listeners_of(kit: &Kit) -> DomDebuggerGetEventListeners {
+    DomDebuggerGetEventListeners {
+        object_id: kit.window_id.clone(),
+        depth: 0,
+    }
+}
+
+/// Whether Chrome refused a call because it no longer knows the objects it names (their
+/// JavaScript context is gone).
+pub(super) fn is_stale(error: &EngineError) -> bool {
+    let EngineError::Cdp { message, .. } = error else {
+        return false;
+    };
+    [
+        "Could not find object",
+        "Cannot find context",
+        "context was destroyed",
+    ]
+    .iter()
+    .any(|m| message.contains(m))
 }
 
 fn refused(about: About) -> Discovery {

@@ -1,13 +1,19 @@
 //! What the engine knows about the document a tab shows: its uids, its pinned
-//! elements, its third-party tool registry, and its frames' JavaScript contexts.
+//! elements, its [`Kit`] (which holds the third-party tool registry), and its frames'
+//! JavaScript contexts.
 //!
 //! A [`Document`] is keyed by the main frame's loader id. It is dropped the moment the
 //! main frame commits another document (`Page.frameNavigated`), when the debugger
 //! detaches or the tab closes; commands that use it first [`sync`](Engine::sync_document)
 //! it against `Page.getFrameTree`, so a navigation whose event was missed is noticed
-//! too. Dropping it is what makes old uids stale and old tool discoveries
+//! too (a tool run is the exception: it runs from the kit, whose objects Chrome only
+//! knows in their own document). Dropping it is what makes old uids stale and old tool discoveries
 //! [`StaleTools`](crate::EngineError::StaleTools): nothing else needs cleaning, as the
 //! page objects it referred to died with their document.
+//!
+//! The kit is made once per document, on first use, and forgotten with the document,
+//! when its JavaScript context is destroyed or cleared, and when Chrome no longer knows
+//! its objects ([`drop_kit`](Engine::drop_kit)); the next use makes a new one.
 
 use tabwire_shared::TabId;
 
@@ -31,17 +37,27 @@ pub struct Document {
     pub uids: UidMap,
     /// Elements third-party tools returned, shown in every snapshot.
     pub pins: Pins,
-    /// The page-side registry of the last tool discovery, if it found any tools.
-    pub tools: Option<ToolRegistry>,
+    /// The main frame's URL when last looked at (its origin is the document's).
+    pub url: String,
+    /// tabwire's private page-side object in this document, once made.
+    pub kit: Option<Kit>,
+    /// Whether the last tool discovery found tools (the kit's registry holds them).
+    pub tools: bool,
 }
 
-/// The page-side object holding a discovery's tools (reachable only through CDP).
-#[derive(Debug, Clone)]
-pub struct ToolRegistry {
-    /// Its remote object id.
+/// A document's kit: tabwire's page-side object holding tool discovery, the tool
+/// runner and the registry of the last discovery (see `page/kit.js`). Only CDP can
+/// reach it: no page object refers to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kit {
+    /// The kit's remote object id.
     pub object_id: String,
-    /// The object group that keeps it alive.
+    /// The page's global object (whose listeners discovery looks at).
+    pub window_id: String,
+    /// The object group that keeps both alive.
     pub object_group: String,
+    /// The JavaScript context both live in, if Chrome announced it.
+    pub context: Option<i64>,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -53,7 +69,15 @@ impl<C: Chrome + 'static> Engine<C> {
         watch: &mut Subscription,
     ) -> Result<FrameTree, EngineError> {
         let tree = self.send_watched(tab, watch, &PageGetFrameTree {}).await?;
-        let frame = &tree.frame_tree.frame;
+        self.adopt_frame_tree(tab, &tree.frame_tree);
+        Ok(tree.frame_tree)
+    }
+
+    /// The state half of [`sync_document`](Self::sync_document), for a frame tree
+    /// fetched along with other commands.
+    pub(super) fn adopt_frame_tree(&self, tab: TabId, tree: &FrameTree) {
+        let frame = &tree.frame;
+        let url = frame.full_url();
         let mut state = self.state.borrow_mut();
         let current = state
             .documents
@@ -70,11 +94,42 @@ impl<C: Chrome + 'static> Engine<C> {
                     token: format!("{}.{n}", frame.loader_id),
                     uids: UidMap::default(),
                     pins: Pins::default(),
-                    tools: None,
+                    url,
+                    kit: None,
+                    tools: false,
                 },
             );
+        } else if let Some(document) = state.documents.get_mut(&tab) {
+            document.url = url;
         }
-        Ok(tree.frame_tree)
+    }
+
+    /// The token and URL of the tab's document, if the debugger is attached and the
+    /// document known: what is known without asking Chrome.
+    pub(super) fn known_document(&self, tab: TabId) -> Option<(String, String)> {
+        let state = self.state.borrow();
+        if !state.attached.contains(&tab) {
+            return None;
+        }
+        let document = state.documents.get(&tab)?;
+        Some((document.token.clone(), document.url.clone()))
+    }
+
+    /// Forgets the tab's kit if it is still `kit` (Chrome no longer knows its
+    /// objects), releasing what may be left of it.
+    pub(super) fn drop_kit(&self, tab: TabId, kit: &Kit) {
+        let dropped = self
+            .with_document(tab, |d| {
+                let current = d.kit.as_ref() == Some(kit);
+                if current {
+                    d.kit = None;
+                }
+                current
+            })
+            .unwrap_or(false);
+        if dropped {
+            self.release_objects(tab, kit.object_group.clone());
+        }
     }
 
     /// Runs `f` on the tab's document state (after [`sync_document`](Self::sync_document)).
@@ -142,9 +197,21 @@ impl<C: Chrome + 'static> Engine<C> {
                 if let Some(contexts) = state.contexts.get_mut(&tab) {
                     contexts.retain(|_, context| context != id);
                 }
+                if let Some(document) = state.documents.get_mut(&tab) {
+                    if document
+                        .kit
+                        .as_ref()
+                        .is_some_and(|k| k.context == Some(*id))
+                    {
+                        document.kit = None;
+                    }
+                }
             }
             PageEvent::ContextsCleared => {
                 state.contexts.remove(&tab);
+                if let Some(document) = state.documents.get_mut(&tab) {
+                    document.kit = None;
+                }
             }
             _ => {}
         }

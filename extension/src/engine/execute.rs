@@ -3,17 +3,26 @@
 //! The call names the discovery's document; a page that has since navigated or
 //! reloaded answers [`EngineError::StaleTools`] (the host discovers again and
 //! retries). Elements the agent passes as `{"uid": ...}` are resolved to page objects
-//! in the registry's world and put back into the arguments page-side; the tool runs
-//! from the private registry ([`page::EXECUTE`]) and its result comes back as JSON
-//! text plus the nodes it mentions, which become uids (and pinned snapshot nodes).
+//! in the kit's world and put back into the arguments page-side; the tool runs from
+//! the document's private kit ([`page::EXECUTE`]), whose answer comes back by value:
+//! the result as JSON text and how many nodes it mentions, which are then fetched
+//! ([`page::TAKE_NODES`]) and become uids (and pinned snapshot nodes).
+//!
+//! The document is the one the engine tracks from the page's events: the kit's
+//! objects live in it, so Chrome refuses to run a kit whose document is gone (answered
+//! as [`EngineError::StaleTools`] or [`EngineError::Navigated`]), and no tool ever
+//! runs in a document other than the one it was discovered in.
 //!
 //! Bounded by the call's timeout (the page keeps running the tool; the engine moves
 //! on). The page navigating, the tab closing, the debugger detaching or a dialog
 //! opening end the wait at once with their own errors.
 
+use serde::Deserialize;
 use serde_json::Value;
 use tabwire_shared::TabId;
 
+use super::discovery::is_stale;
+use super::document::Kit;
 use super::elements::{find_uid_refs, insert_uids};
 use super::session::interruption;
 use super::{page, Engine};
@@ -34,6 +43,16 @@ pub struct ToolCall {
     pub args: Value,
     /// How long it may run.
     pub timeout_ms: u64,
+}
+
+/// What [`page::EXECUTE`] answers (by value).
+#[derive(Deserialize)]
+struct Outcome {
+    status: String,
+    #[serde(default)]
+    text: String,
+    #[serde(default)]
+    nodes: u64,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -64,24 +83,33 @@ impl<C: Chrome + 'static> Engine<C> {
             return Err(EngineError::DialogOpen { tab, dialog });
         }
         let mut watch = self.signals.subscribe(tab);
-        self.sync_document(tab, &mut watch).await?;
-        let (token, registry, frame) = self
+        let (token, kit, tools, frame) = self
             .with_document(tab, |d| {
-                (d.token.clone(), d.tools.clone(), d.frame_id.clone())
+                (d.token.clone(), d.kit.clone(), d.tools, d.frame_id.clone())
             })
             .ok_or(EngineError::StaleTools(tab))?;
         if token != call.document {
             return Err(EngineError::StaleTools(tab));
         }
-        let Some(registry) = registry else {
+        if !tools {
             return Err(EngineError::ToolNotFound(call.tool.clone()));
-        };
+        }
+        // Its context went: the tools went with it.
+        let kit = kit.ok_or(EngineError::StaleTools(tab))?;
 
         let group = self.next_object_group();
         let outcome = self
-            .call_tool(tab, &mut watch, call, &registry.object_id, &frame, &group)
+            .call_tool(tab, &mut watch, call, &kit, &frame, &group)
             .await;
-        self.release_objects(tab, group);
+        // Only elements (passed in or handed back) put objects in the group: a plain
+        // call's reply goes out without a release racing it to the browser.
+        let plain = find_uid_refs(&call.args).uids.is_empty()
+            && outcome
+                .as_ref()
+                .is_ok_and(|(_, elements)| elements.is_empty());
+        if !plain {
+            self.release_objects(tab, group);
+        }
         outcome
     }
 
@@ -90,7 +118,7 @@ impl<C: Chrome + 'static> Engine<C> {
         tab: TabId,
         watch: &mut Subscription,
         call: &ToolCall,
-        registry: &str,
+        kit: &Kit,
         frame: &str,
         group: &str,
     ) -> Result<(Value, Vec<String>), EngineError> {
@@ -118,10 +146,10 @@ impl<C: Chrome + 'static> Engine<C> {
         arguments.extend(elements.into_iter().map(CallArgument::object));
         let run = RuntimeCallFunctionOn {
             function_declaration: page::EXECUTE.to_owned(),
-            object_id: registry.to_owned(),
+            object_id: kit.object_id.clone(),
             arguments,
             object_group: group.to_owned(),
-            return_by_value: false,
+            return_by_value: true,
             await_promise: true,
             user_gesture: true,
         };
@@ -131,6 +159,9 @@ impl<C: Chrome + 'static> Engine<C> {
         {
             Ok(ran) => ran,
             Err(error) => {
+                if is_stale(&error) {
+                    self.drop_kit(tab, kit);
+                }
                 let error = self.explain_failure(tab, watch, error).await;
                 return Err(explain_refusal(tab, error));
             }
@@ -141,36 +172,22 @@ impl<C: Chrome + 'static> Engine<C> {
                 details.describe()
             )));
         }
-        let Some(outcome) = ran.result.object_id else {
-            return Err(EngineError::UnreadablePageData("no outcome".to_owned()));
-        };
-        let read = RuntimeGetProperties {
-            object_id: outcome,
-            own_properties: true,
-        };
-        let properties = self.send_watched(tab, watch, &read).await?;
-        let mut slots: Vec<(usize, crate::cdp::RemoteObject)> = properties
+        let outcome: Outcome = ran
             .result
-            .into_iter()
-            .filter_map(|p| Some((p.name.parse::<usize>().ok()?, p.value?)))
-            .collect();
-        slots.sort_by_key(|(index, _)| *index);
-        let mut slots = slots.into_iter().map(|(_, value)| value);
-        let text_of = |slot: Option<crate::cdp::RemoteObject>| match slot.and_then(|s| s.value) {
-            Some(Value::String(text)) => Some(text),
-            _ => None,
-        };
-        let status = text_of(slots.next());
-        let text = text_of(slots.next()).unwrap_or_default();
-        match status.as_deref() {
-            Some("ok") => {}
-            Some("threw") => {
+            .value
+            .and_then(|value| serde_json::from_value(value).ok())
+            .ok_or_else(|| {
+                EngineError::UnreadablePageData("the tool runner's outcome".to_owned())
+            })?;
+        match outcome.status.as_str() {
+            "ok" => {}
+            "threw" => {
                 return Err(EngineError::ToolThrew {
                     tool: call.tool.clone(),
-                    error: text,
+                    error: outcome.text,
                 })
             }
-            Some("notFound") => {
+            "notFound" => {
                 let name = match &call.group {
                     Some(group) => format!("{} (in group {group})", call.tool),
                     None => call.tool.clone(),
@@ -183,11 +200,14 @@ impl<C: Chrome + 'static> Engine<C> {
                 ))
             }
         }
-        let objects: Vec<String> = slots.filter_map(|s| s.object_id).collect();
-        let uids = self
-            .watched(tab, watch, self.uids_of_objects(tab, objects))
-            .await?;
-        let text = insert_uids(&text, &uids).map_err(EngineError::UnreadablePageData)?;
+        let uids = if outcome.nodes == 0 {
+            vec![]
+        } else {
+            let objects = self.result_nodes(tab, watch, kit, group).await?;
+            self.watched(tab, watch, self.uids_of_objects(tab, objects))
+                .await?
+        };
+        let text = insert_uids(&outcome.text, &uids).map_err(EngineError::UnreadablePageData)?;
         let result: Value = serde_json::from_str(&text)
             .map_err(|e| EngineError::UnreadablePageData(format!("the tool's result: {e}")))?;
         let mut elements = Vec::with_capacity(uids.len());
@@ -197,6 +217,43 @@ impl<C: Chrome + 'static> Engine<C> {
             }
         }
         Ok((result, elements))
+    }
+
+    /// The nodes of the last result, as remote objects in `group`, in order.
+    async fn result_nodes(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        kit: &Kit,
+        group: &str,
+    ) -> Result<Vec<String>, EngineError> {
+        let take = RuntimeCallFunctionOn {
+            function_declaration: page::TAKE_NODES.to_owned(),
+            object_id: kit.object_id.clone(),
+            arguments: vec![],
+            object_group: group.to_owned(),
+            return_by_value: false,
+            await_promise: false,
+            user_gesture: false,
+        };
+        let taken = self.send_watched(tab, watch, &take).await?;
+        let Some(array) = taken.result.object_id else {
+            return Err(EngineError::UnreadablePageData(
+                "the tool result's elements".to_owned(),
+            ));
+        };
+        let read = RuntimeGetProperties {
+            object_id: array,
+            own_properties: true,
+        };
+        let properties = self.send_watched(tab, watch, &read).await?;
+        let mut slots: Vec<(usize, String)> = properties
+            .result
+            .into_iter()
+            .filter_map(|p| Some((p.name.parse::<usize>().ok()?, p.value?.object_id?)))
+            .collect();
+        slots.sort_by_key(|(index, _)| *index);
+        Ok(slots.into_iter().map(|(_, object)| object).collect())
     }
 }
 
@@ -210,7 +267,7 @@ fn tool_interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
 }
 
 /// Chrome refused the call: the page navigated (its objects went with it), or the
-/// registry is gone.
+/// kit is gone.
 fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
     let EngineError::Cdp { message, .. } = &error else {
         return error;

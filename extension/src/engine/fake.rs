@@ -852,7 +852,7 @@ pub mod page {
     use serde_json::{json, Value};
 
     use super::{Answer, Harness};
-    use crate::engine::page::{DISCOVER, EXECUTE, REPORT, SPLICE};
+    use crate::engine::page::{DISCOVER, EXECUTE, KIT, SPLICE, TAKE_NODES};
 
     /// An accessibility node with backend id `id`.
     pub fn ax(id: i64, role: &str, name: &str, children: &[i64]) -> Value {
@@ -900,7 +900,7 @@ pub mod page {
     }
 
     /// The page listens for discovery, reports `report`, and its tools answer with
-    /// `outcome` (the properties of the runner's result array: status, text, nodes).
+    /// `outcome` (status, text, then the nodes of the result).
     pub fn with_tools(h: &Harness, report: Value, outcome: Vec<Value>) {
         h.fake.answer(
             "DOMDebugger.getEventListeners",
@@ -908,15 +908,19 @@ pub mod page {
                 json!({"listeners": [{"type": "click"}, {"type": "devtoolstooldiscovery"}]}),
             ),
         );
+        answer_kit(h);
         let report = report.to_string();
         h.fake.answer_with("Runtime.callFunctionOn", move |params| {
             let function = params["functionDeclaration"].as_str().unwrap_or_default();
             if function == DISCOVER {
-                Answer::value(json!({"result": {"type": "object", "objectId": "registry"}}))
-            } else if function == REPORT {
                 Answer::value(json!({"result": {"type": "string", "value": report}}))
             } else if function == EXECUTE {
-                Answer::value(json!({"result": {"type": "object", "subtype": "array", "objectId": "outcome"}}))
+                OUTCOME
+                    .with_borrow(|outcome| Answer::value(json!({"result": outcome_value(outcome)})))
+            } else if function == TAKE_NODES {
+                Answer::value(
+                    json!({"result": {"type": "object", "subtype": "array", "objectId": "nodes"}}),
+                )
             } else if function == SPLICE {
                 Answer::value(json!({"result": {"type": "object", "objectId": "spliced"}}))
             } else {
@@ -926,18 +930,44 @@ pub mod page {
         set_outcome(h, outcome);
     }
 
+    /// `Runtime.evaluate` answers the kit for [`KIT`] and the global object otherwise.
+    pub fn answer_kit(h: &Harness) {
+        h.fake.answer_with("Runtime.evaluate", |params| {
+            let object = if params["expression"] == KIT {
+                "kit"
+            } else {
+                "global"
+            };
+            Answer::value(json!({"result": {"type": "object", "objectId": object}}))
+        });
+    }
+
+    thread_local! {
+        /// What the next tool run answers (status, text, nodes).
+        static OUTCOME: std::cell::RefCell<Vec<Value>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// The by-value answer of [`EXECUTE`] for an outcome.
+    fn outcome_value(outcome: &[Value]) -> Value {
+        let field = |i: usize| outcome.get(i).map_or(Value::Null, |v| v["value"].clone());
+        let nodes = outcome.len().saturating_sub(2);
+        json!({"type": "object", "value": {"status": field(0), "text": field(1), "nodes": nodes}})
+    }
+
     /// What the next tool run answers.
     pub fn set_outcome(h: &Harness, outcome: Vec<Value>) {
         let properties: Vec<Value> = outcome
-            .into_iter()
+            .iter()
+            .skip(2)
             .enumerate()
             .map(|(i, value)| json!({"name": i.to_string(), "value": value}))
-            .chain([json!({"name": "length", "value": {"type": "number", "value": 2}})])
+            .chain([json!({"name": "length", "value": {"type": "number", "value": outcome.len().saturating_sub(2)}})])
             .collect();
         h.fake.answer(
             "Runtime.getProperties",
             Answer::value(json!({ "result": properties })),
         );
+        OUTCOME.set(outcome);
     }
 
     /// A string property of the runner's outcome.

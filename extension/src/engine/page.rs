@@ -3,11 +3,11 @@
 //!
 //! - [`PRISTINE_INSTALL`] runs before every new document's own scripts and keeps the
 //!   builtins the other scripts use out of the page's reach (`pristine.js`).
-//! - [`DISCOVER`] dispatches the discovery event and keeps the tools in a private
-//!   registry (`discover.js`, validating schemas with `schema.js`); [`REPORT`] reads
-//!   that registry's report.
-//! - [`EXECUTE`] runs a tool from the registry and makes its result JSON-safe
-//!   (`execute.js`, `serialize.js`).
+//! - [`KIT`] makes a document's private kit (`kit.js`) once: [`DISCOVER`], called on
+//!   it, dispatches the discovery event and keeps the tools in its registry
+//!   (`discover.js`, validating schemas with `schema.js`); [`EXECUTE`] runs a tool from
+//!   the registry and makes its result JSON-safe (`execute.js`, `serialize.js`);
+//!   [`TAKE_NODES`] hands over the nodes of that result.
 //! - [`SPLICE`] puts elements into an `evaluate_script` argument (`splice.js`).
 //! - [`WATCH`], [`SINCE`] and [`STOP`] watch the DOM settle after input (`watch.js`).
 //! - [`WAIT_TEXT`] waits for text to appear (`wait-text.js`).
@@ -22,10 +22,12 @@ use serde_json::{json, Value};
 /// Installed with `Page.addScriptToEvaluateOnNewDocument`.
 pub const PRISTINE_INSTALL: &str = concat!(include_str!("../page/pristine.js"), "(this);\n");
 
-/// `async function (budgetMs, listeners, limits)`, called on the page's global object;
-/// resolves to the tool registry (keep it by reference).
-pub const DISCOVER: &str = concat!(
-    "async function (budgetMs, listeners, limits) {\n'use strict';\nconst pristine = ",
+/// A `Runtime.evaluate` expression, in the page's main world: makes the document's
+/// kit (`kit.js`), tabwire's private object holding tool discovery (`discover.js`,
+/// validating schemas with `schema.js`), the tool runner (`execute.js`,
+/// `serialize.js`) and the registry of the last discovery. Keep it by reference.
+pub const KIT: &str = concat!(
+    "((global) => {\n'use strict';\nconst pristine = ",
     include_str!("../page/pristine.js"),
     ";\nconst helpers = ",
     include_str!("../page/helpers.js"),
@@ -33,22 +35,30 @@ pub const DISCOVER: &str = concat!(
     include_str!("../page/schema.js"),
     ";\nconst discover = ",
     include_str!("../page/discover.js"),
-    ";\nconst T = pristine(this);\n",
-    "return await discover(this, T, helpers(T), schema, budgetMs, listeners, limits);\n}"
-);
-
-/// Called on the registry: its report, by value.
-pub const REPORT: &str = "function () { return this.report; }";
-
-/// `async function (toolName, groupName, argsJson, paths, limits, ...elements)`, called
-/// on the registry; resolves to `[status, text, ...nodes]` (read it by reference).
-pub const EXECUTE: &str = concat!(
-    "async function (toolName, groupName, argsJson, paths, limits, ...elements) {\nconst serialize = ",
+    ";\nconst serialize = ",
     include_str!("../page/serialize.js"),
     ";\nconst execute = ",
     include_str!("../page/execute.js"),
-    ";\nreturn await execute(this, serialize, toolName, groupName, argsJson, paths, elements, limits);\n}"
+    ";\nconst kit = ",
+    include_str!("../page/kit.js"),
+    ";\nreturn kit(global, pristine(global), helpers, schema, discover, serialize, execute);\n})(this)"
 );
+
+/// `async function (budgetMs, listeners, limits)`, called on the kit: dispatches the
+/// discovery event, keeps the tools in the kit and resolves to the report (JSON
+/// text; read it by value).
+pub const DISCOVER: &str =
+    "function (budgetMs, listeners, limits) { return this.discover(budgetMs, listeners, limits); }";
+
+/// `async function (toolName, groupName, argsJson, paths, limits, ...elements)`, called
+/// on the kit: runs a tool and resolves to `{status, text, nodes}` (read it by value;
+/// `nodes` counts the nodes [`TAKE_NODES`] hands over).
+pub const EXECUTE: &str = "function (toolName, groupName, argsJson, paths, limits, ...elements) { \
+    return this.execute(toolName, groupName, argsJson, paths, limits, elements); }";
+
+/// Called on the kit: the nodes of the last tool result, as an array (read it by
+/// reference).
+pub const TAKE_NODES: &str = "function () { return this.takeNodes(); }";
 
 /// `function (json, paths, ...elements)`, called on the page's global object: the
 /// value of the JSON text with the elements put in.
@@ -124,10 +134,12 @@ mod tests {
         assert!(PRISTINE_INSTALL.contains("tabwire:pristine"));
         assert!(PRISTINE_INSTALL.trim_end().ends_with("(this);"));
         for (script, part) in [
-            (DISCOVER, "tabwire:discover"),
-            (DISCOVER, "tabwire:schema"),
-            (EXECUTE, "tabwire:serialize"),
-            (EXECUTE, "tabwire:execute"),
+            (KIT, "tabwire:discover"),
+            (KIT, "tabwire:schema"),
+            (KIT, "tabwire:serialize"),
+            (KIT, "tabwire:execute"),
+            (KIT, "tabwire:kit"),
+            (KIT, "tabwire:pristine"),
             (SPLICE, "tabwire:splice"),
             (WATCH, "tabwire:watch"),
             (WAIT_TEXT, "tabwire:wait-text"),

@@ -11,8 +11,11 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Every tab of every normal window, window order then tab order, marking the tab
     /// the user is looking at and any open dialog.
     pub(super) async fn list_tabs(&self) -> Result<Vec<TabInfo>, EngineError> {
-        let windows = self.chrome.normal_windows().await?;
-        let last_focused = self.chrome.last_focused_window().await?;
+        let (windows, last_focused) = futures::join!(
+            self.chrome.normal_windows(),
+            self.chrome.last_focused_window()
+        );
+        let (windows, last_focused) = (windows?, last_focused?);
         let user_window = user_window(&windows, last_focused);
         let tabs = windows
             .iter()

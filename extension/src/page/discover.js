@@ -1,8 +1,8 @@
 // tabwire:discover — asks the page for its third-party developer tools.
 //
 // An expression: an async function (global, T, H, copySchema, budgetMs, listeners,
-// limits) returning a private registry object, which the extension keeps as a remote
-// object and never exposes to the page: {T, H, groups: [{name, description, tools:
+// limits) returning a private registry object, which the document's kit (kit.js) keeps
+// and never exposes to the page: {T, H, groups: [{name, description, tools:
 // [{name, execute, self}]}], report}. `report` is the JSON text the extension reads:
 // {"groups": [{name, description?, tools: [{name, description, inputSchema}]}],
 //  "problems": ["...", ...]}.

@@ -1,7 +1,8 @@
 // tabwire:execute — runs one third-party tool and makes its result JSON-safe.
 //
 // An expression: an async function (registry, serialize, toolName, groupName,
-// argsJson, paths, elements, limits) returning an array the extension reads by reference:
+// argsJson, paths, elements, limits) returning an array (kit.js hands the extension its
+// status and text by value, and the nodes when asked):
 //   ['ok', text, ...nodes]  the result (see serialize.js) and the nodes it mentions;
 //   ['threw', text]         the tool threw: message and stack;
 //   ['notFound', '']        no tool of that name (in that group).

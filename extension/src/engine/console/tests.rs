@@ -143,10 +143,19 @@ fn exceptions_log_entries_and_issues_are_messages_too() {
     let kinds: Vec<_> = messages.iter().map(|m| m.kind.as_str()).collect();
     assert_eq!(kinds, ["exception", "error", "issue"]);
     assert!(messages[0].text.starts_with("Uncaught Error: boom"));
-    assert_eq!(
-        messages[1].url.as_deref(),
-        Some("https://a.test/missing.png")
+    assert_eq!(messages[1].url, None, "lists leave URLs out");
+    h.call(
+        3,
+        Command::ConsoleMessage {
+            tab_id: 10,
+            id: messages[1].id,
+        },
     );
+    h.settle();
+    let Ok(Reply::ConsoleMessage { message }) = h.reply(3).unwrap() else {
+        panic!("expected a message");
+    };
+    assert_eq!(message.url.as_deref(), Some("https://a.test/missing.png"));
     assert_eq!(
         messages[2].text,
         "GenericIssue: errorType=FormLabelForNameError"

@@ -1,11 +1,14 @@
 //! Discovery against the fake browser: policy, listeners, report reading, bounds.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use serde_json::json;
 use tabwire_shared::{Command, Discovery, Reply};
 
-use super::super::fake::page::{report, with_tools};
-use super::super::fake::Harness;
-use crate::engine::page::DISCOVER;
+use super::super::fake::page::{navigate_to, report, with_tools};
+use super::super::fake::{Answer, Harness};
+use crate::engine::page::{DISCOVER, KIT};
 
 fn discover(h: &mut Harness, id: u64, tab: i64, allowed: &[&str]) -> Discovery {
     h.call(
@@ -112,4 +115,132 @@ fn an_unreadable_report_is_an_error_not_a_crash() {
     h.settle();
     let error = h.reply(1).unwrap().unwrap_err();
     assert_eq!(error.code, tabwire_shared::ErrorCode::PageError);
+}
+
+/// The kits made so far on tab 10 (`Runtime.evaluate` of the kit script).
+fn kits_made(h: &Harness) -> usize {
+    h.fake
+        .sent(10, "Runtime.evaluate")
+        .iter()
+        .filter(|e| e["expression"] == KIT)
+        .count()
+}
+
+#[test]
+fn the_kit_is_made_once_per_document_and_rediscovery_takes_two_steps() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["a"]), vec![]);
+    discover(&mut h, 1, 10, &["https://a.test"]);
+    assert_eq!(kits_made(&h), 1);
+    let before = h.fake.methods(10).len();
+    let again = discover(&mut h, 2, 10, &["https://a.test"]);
+    assert_eq!(again.groups[0].tools[0].name, "a");
+    assert_eq!(kits_made(&h), 1, "the same kit");
+    let sent = &h.fake.methods(10)[before..];
+    assert_eq!(
+        sent,
+        [
+            "Page.getFrameTree",
+            "DOMDebugger.getEventListeners",
+            "Runtime.callFunctionOn"
+        ]
+    );
+    let listeners = h.fake.sent(10, "DOMDebugger.getEventListeners");
+    assert_eq!(listeners[1]["objectId"], "global", "the window's listeners");
+    let dispatch = h.fake.sent(10, "Runtime.callFunctionOn");
+    assert_eq!(dispatch[1]["objectId"], "kit");
+    assert_eq!(dispatch[1]["returnByValue"], true, "the report by value");
+}
+
+#[test]
+fn a_new_document_gets_a_new_kit() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["a"]), vec![]);
+    let first = discover(&mut h, 1, 10, &["https://a.test"]);
+    // Navigated, and Chrome said so.
+    navigate_to(&mut h, 10, "L2");
+    let second = discover(&mut h, 2, 10, &["https://a.test"]);
+    assert_eq!(kits_made(&h), 2);
+    assert_ne!(second.document, first.document);
+    // Reloaded, and the event was missed: the frame tree tells.
+    h.fake.answer(
+        "Page.getFrameTree",
+        Answer::value(
+            json!({"frameTree": {"frame": {"id": "main", "loaderId": "L3", "url": "https://a.test/"}}}),
+        ),
+    );
+    let third = discover(&mut h, 3, 10, &["https://a.test"]);
+    assert_eq!(kits_made(&h), 3);
+    assert_ne!(third.document, second.document);
+    assert_eq!(third.groups.len(), 1);
+}
+
+#[test]
+fn a_destroyed_context_takes_its_kit_along() {
+    let mut h = Harness::new();
+    let context = |h: &mut Harness, method: &str, params: serde_json::Value| {
+        h.engine.on_cdp_event(10, method, &params);
+        h.settle();
+    };
+    context(
+        &mut h,
+        "Runtime.executionContextCreated",
+        json!({"context": {"id": 7, "auxData": {"frameId": "main", "isDefault": true}}}),
+    );
+    with_tools(&h, report(&["a"]), vec![]);
+    discover(&mut h, 1, 10, &["https://a.test"]);
+    context(
+        &mut h,
+        "Runtime.executionContextDestroyed",
+        json!({"executionContextId": 7}),
+    );
+    discover(&mut h, 2, 10, &["https://a.test"]);
+    assert_eq!(kits_made(&h), 2);
+    context(&mut h, "Runtime.executionContextsCleared", json!({}));
+    discover(&mut h, 3, 10, &["https://a.test"]);
+    assert_eq!(kits_made(&h), 3);
+}
+
+#[test]
+fn a_kit_chrome_no_longer_knows_is_replaced_transparently() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["a"]), vec![]);
+    discover(&mut h, 1, 10, &["https://a.test"]);
+    // The next listeners call names the old window: Chrome has forgotten it.
+    let calls = Rc::new(Cell::new(0));
+    let seen = calls.clone();
+    h.fake
+        .answer_with("DOMDebugger.getEventListeners", move |_| {
+            seen.set(seen.get() + 1);
+            if seen.get() == 1 {
+                Answer::error("Could not find object with given id")
+            } else {
+                Answer::value(json!({"listeners": [{"type": "devtoolstooldiscovery"}]}))
+            }
+        });
+    let found = discover(&mut h, 2, 10, &["https://a.test"]);
+    assert_eq!(found.groups[0].tools[0].name, "a");
+    assert!(found.problems.is_empty());
+    assert_eq!(kits_made(&h), 2);
+    assert_eq!(calls.get(), 2);
+    let released = h.fake.sent(10, "Runtime.releaseObjectGroup");
+    assert!(
+        released.iter().any(|r| r["objectGroup"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("tabwire-kit-")),
+        "what was left of the old kit is released: {released:?}"
+    );
+}
+
+#[test]
+fn a_refused_document_gets_no_kit() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["a"]), vec![]);
+    discover(&mut h, 1, 10, &["https://a.test"]);
+    // The same document, another agent's policy: refused before anything is sent.
+    let before = h.fake.methods(10).len();
+    let refused = discover(&mut h, 2, 10, &["https://b.test"]);
+    assert!(refused.refused);
+    assert_eq!(h.fake.methods(10).len(), before);
 }

@@ -7,7 +7,7 @@ use super::super::fake::page::{
     element, navigate_to, report, set_buttons, set_outcome, text, with_tools,
 };
 use super::super::fake::Harness;
-use crate::engine::page::EXECUTE;
+use crate::engine::page::{EXECUTE, KIT};
 
 /// Discovers the fake page's tools; the document token.
 fn discovered(h: &mut Harness) -> String {
@@ -69,7 +69,7 @@ fn a_result_comes_back_as_json() {
     assert_eq!(result, json!({"sum": 5, "s": "@0"}));
     assert!(elements.is_empty());
     let call = &runs(&h)[0];
-    assert_eq!(call["objectId"], "registry");
+    assert_eq!(call["objectId"], "kit", "run from the document's kit");
     assert_eq!(call["arguments"][0]["value"], "t");
     assert_eq!(call["arguments"][1]["value"], false, "no group given");
     assert_eq!(
@@ -174,6 +174,8 @@ fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
     assert_eq!(elements.len(), 2);
     assert_eq!(result["first"]["uid"], elements[0].as_str());
     assert_eq!(result["all"][1]["uid"], elements[1].as_str());
+    let released = h.fake.sent(10, "Runtime.releaseObjectGroup");
+    assert_eq!(released.len(), 1, "the nodes' handles are let go");
 
     h.call(
         2,
@@ -293,4 +295,72 @@ fn a_dialog_during_the_run_is_the_dialog_error() {
     );
     h.settle();
     assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::Dialog);
+}
+
+/// The kits made so far on tab 10.
+fn kits_made(h: &Harness) -> usize {
+    h.fake
+        .sent(10, "Runtime.evaluate")
+        .iter()
+        .filter(|e| e["expression"] == KIT)
+        .count()
+}
+
+#[test]
+fn a_plain_result_takes_one_call_by_value() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("5")]);
+    let document = discovered(&mut h);
+    let before = h.fake.methods(10).len();
+    let (result, _) = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap();
+    assert_eq!(result, json!(5));
+    assert_eq!(
+        h.fake.methods(10)[before..],
+        ["Runtime.callFunctionOn"],
+        "nothing to release either"
+    );
+    assert_eq!(runs(&h)[0]["returnByValue"], true);
+}
+
+#[test]
+fn a_destroyed_context_makes_the_tools_stale_until_discovered_again() {
+    let mut h = Harness::new();
+    h.engine.on_cdp_event(
+        10,
+        "Runtime.executionContextCreated",
+        &json!({"context": {"id": 7, "auxData": {"frameId": "main", "isDefault": true}}}),
+    );
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
+    let document = discovered(&mut h);
+    h.engine.on_cdp_event(
+        10,
+        "Runtime.executionContextDestroyed",
+        &json!({"executionContextId": 7}),
+    );
+    h.settle();
+    let error = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap_err();
+    assert_eq!(error.code, ErrorCode::StaleTools);
+    assert!(runs(&h).is_empty(), "nothing ran");
+    let again = discovered(&mut h);
+    assert_eq!(again, document, "the same document, a new kit");
+    assert_eq!(kits_made(&h), 2);
+    assert!(run(&mut h, 2, execute(&again, json!({}), 1000)).is_ok());
+}
+
+#[test]
+fn a_kit_chrome_no_longer_knows_is_stale_tools_and_is_replaced() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
+    let document = discovered(&mut h);
+    h.fake.hold("Runtime.callFunctionOn");
+    h.call(1, execute(&document, json!({}), 1000));
+    h.settle();
+    h.fake
+        .release_held_error("Could not find object with given id");
+    h.settle();
+    let error = h.reply(1).unwrap().unwrap_err();
+    assert_eq!(error.code, ErrorCode::StaleTools);
+    discovered(&mut h);
+    assert_eq!(kits_made(&h), 2, "a new kit");
+    assert!(run(&mut h, 2, execute(&document, json!({}), 1000)).is_ok());
 }
