@@ -134,6 +134,15 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
         .wait("document.querySelector('#current button.unshare')")
         .await;
     assert!(popup.text().await.contains(AGENT_NAME));
+    // Live state, not a cached label: the host answers heartbeats and was just used.
+    let status = popup
+        .eval("document.querySelector('#status').textContent")
+        .await;
+    let status = status.as_str().unwrap_or_default();
+    assert!(
+        status.starts_with("Connected") && status.contains("last"),
+        "{status}"
+    );
     agent.ok("list_pages", json!({})).await.says(&url);
     agent
         .ok(
