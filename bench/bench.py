@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import signal
 import statistics
 import subprocess
@@ -19,6 +20,8 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
@@ -228,6 +231,219 @@ def cold_starts(args, logdir, base, sampler, results):
     results["steps"]["cold start"] = step
 
 
+# -- cold start with a browser already connected ------------------------------------
+
+ATTACHED = "cold start, browser already connected"
+LANE = "lane=attached"  # marks the page the attached agents navigate, in its URL
+
+
+def wait_for(what, check, timeout, interval=0.05):
+    """Polls check() until it returns something truthy; fails naming what it awaited."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise McpError(f"gave up after {timeout:.0f} s waiting for {what}")
+        time.sleep(interval)
+
+
+def relay_socket(profile):
+    """The relay socket of the tabwire session that launched a browser on this profile:
+    the native-host manifest names a wrapper script whose TABWIRE_SOCKET='…' line holds
+    it (single-quoted for /bin/sh, a quote written as '\'')."""
+    manifest = os.path.join(profile, "NativeMessagingHosts", "dev.tabwire.json")
+    try:
+        with open(manifest) as f:
+            wrapper = json.load(f).get("path")
+        if not wrapper:
+            raise McpError(f"{manifest} names no wrapper (no 'path')")
+        with open(wrapper) as f:
+            script = f.read()
+    except (OSError, ValueError) as e:
+        raise McpError(f"cannot read the relay socket's path from {manifest}: {e}")
+    for line in script.splitlines():
+        if line.startswith("TABWIRE_SOCKET="):
+            quoted = line[len("TABWIRE_SOCKET="):]
+            if len(quoted) < 2 or quoted[0] != "'" or quoted[-1] != "'":
+                raise McpError(f"unexpected quoting in {wrapper}: {line}")
+            return quoted[1:-1].replace("'\\''", "'")
+    raise McpError(f"the wrapper {wrapper} sets no TABWIRE_SOCKET:\n{script}")
+
+
+class DebuggingBrowser:
+    """A plain Chromium with --remote-debugging-port, for the reference's --browserUrl:
+    the same flags the reference passes through its --chromeArg in the other rows."""
+
+    def __init__(self, args, logdir):
+        self.profile = tempfile.mkdtemp(prefix="tabwire-bench-rdp-")
+        self.stderr = open(os.path.join(logdir, "reference-attached-chromium.stderr.log"), "ab")
+        flags = [f.split("=", 1)[1] for f in BROWSER_FLAGS]
+        self.proc = subprocess.Popen(
+            [args.chromium, "--headless", "--remote-debugging-port=0",
+             f"--user-data-dir={self.profile}", *flags, "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.stderr,
+            start_new_session=True,
+        )
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+
+        def port():
+            if self.proc.poll() is not None:
+                raise McpError(f"Chromium with --remote-debugging-port exited with "
+                               f"{self.proc.returncode}")
+            try:
+                with open(port_file) as f:
+                    first = f.readline().strip()
+            except OSError:
+                return None
+            return int(first) if first.isdigit() else None
+
+        self.url = f"http://127.0.0.1:{wait_for('DevToolsActivePort', port, args.start_timeout)}"
+
+    def new_tab(self, url, timeout):
+        request = urllib.request.Request(
+            self.url + "/json/new?" + urllib.parse.quote(url, safe=""), method="PUT")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as reply:
+                return json.load(reply)
+        except (OSError, ValueError) as e:
+            raise McpError(f"cannot open a tab through {self.url}/json/new: {e}")
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            _kill_group(self.proc, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                _kill_group(self.proc, signal.SIGKILL)
+                self.proc.wait(timeout=5)
+        _kill_group(self.proc, signal.SIGKILL)  # what is left of the group (renderers)
+        self.stderr.close()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def _kill_group(proc, sig):
+    try:
+        os.killpg(proc.pid, sig)
+    except OSError:
+        pass
+
+
+def attached_argv(kind, args, browser_url):
+    if kind == TW:
+        return [args.tabwire, "mcp", "--categoryExperimentalThirdParty=true"]
+    return [args.node, args.reference, "--browserUrl=" + browser_url,
+            "--categoryExperimentalThirdParty=true", "--no-usage-statistics",
+            "--no-performance-crux"]
+
+
+def attached_starts(args, logdir, base, sampler, results):
+    """Spawn → initialize → tools/list → list_pages → the first navigate_page, with the
+    browser already up: tabwire joins a browser that a tabwire session launched (through
+    that session's relay socket); the reference connects to a Chromium started with
+    --remote-debugging-port (--browserUrl). Each agent navigates a page opened for this
+    row (its URL carries LANE), never the page of the session holding the browser."""
+    log(f"{ATTACHED}: {args.attached} per server, alternated")
+    profile = tempfile.mkdtemp(prefix="tabwire-bench-profile-")
+    holder = Server("tabwire (holds the browser)",
+                    server_argv(TW, args) + ["--userDataDir=" + profile],
+                    server_env(TW, args), os.path.join(logdir, "tabwire-holder.stderr.log"),
+                    cwd=logdir)
+    browser = None
+    rows = {k: [] for k in SERVERS}
+    lane_url = base + "/3p.html?" + LANE
+    try:
+        holder.spawn()
+        holder.initialize(args.start_timeout)
+        holder.list_tools(args.timeout)
+        r = holder.call("list_pages", {}, args.start_timeout)
+        if not r["ok"]:
+            raise McpError(f"the tabwire session holding the browser: list_pages failed: "
+                           f"{r['error']}")
+        r = holder.call("new_page", {"url": lane_url, "background": True}, args.start_timeout)
+        if not r["ok"]:
+            raise McpError(f"the tabwire session holding the browser: new_page failed: "
+                           f"{r['error']}")
+        socket = relay_socket(profile)
+        if not os.path.exists(socket):
+            raise McpError(f"the relay socket {socket} does not exist")
+        browser = DebuggingBrowser(args, logdir)
+        browser.new_tab(lane_url, args.timeout)
+
+        envs = {TW: dict(server_env(TW, args), TABWIRE_SOCKET=socket),
+                REF: server_env(REF, args)}
+        for i in range(args.attached):
+            for kind in (SERVERS if i % 2 == 0 else SERVERS[::-1]):
+                if not holder.alive():
+                    raise McpError("the tabwire session holding the browser exited\n"
+                                   + holder.stderr_tail())
+                if not browser.alive():
+                    raise McpError(f"the reference's Chromium exited with "
+                                   f"{browser.proc.returncode}")
+                s = Server(f"{kind} (attached{i})", attached_argv(kind, args, browser.url),
+                           envs[kind], os.path.join(logdir, f"{kind}-attached{i}.stderr.log"),
+                           cwd=logdir)
+                rec = {"ok": False, "ms": None, "chars": 0, "text": "", "error": None}
+                try:
+                    t0 = time.perf_counter()
+                    s.spawn()
+                    sampler.watch(kind + ":attached", s)
+                    init_ms = s.initialize(args.start_timeout)
+                    tools_ms, _, _ = s.list_tools(args.timeout)
+                    pages = s.call("list_pages", {}, args.start_timeout)
+                    if not pages["ok"]:
+                        raise McpError("list_pages failed: " + pages["error"])
+                    m = re.search(r"^(\d+): .*" + re.escape(LANE), pages["text"], re.M)
+                    if not m:
+                        raise McpError(f"list_pages shows no page with {LANE}:\n"
+                                       + pages["text"][:500])
+                    nav = s.call("navigate_page", {"pageId": int(m.group(1)),
+                                 "url": f"{lane_url}&run={i}"}, args.start_timeout)
+                    total = (time.perf_counter() - t0) * 1000
+                    if not nav["ok"]:
+                        raise McpError("first navigate failed: " + nav["error"])
+                    rec.update(ok=True, ms=total, chars=nav["chars"],
+                               initialize_ms=round(init_ms, 1),
+                               tools_list_ms=round(tools_ms, 1),
+                               list_pages_ms=round(pages["ms"], 1),
+                               navigate_ms=round(nav["ms"], 1))
+                except McpError as e:
+                    rec["error"] = str(e)
+                finally:
+                    sampler.unwatch(s)
+                    s.stop()
+                if rec["ok"]:
+                    log(f"  {kind}: {rec['ms']:.0f} ms (initialize {rec['initialize_ms']:.0f}, "
+                        f"tools/list {rec['tools_list_ms']:.1f}, list_pages "
+                        f"{rec['list_pages_ms']:.0f}, navigate {rec['navigate_ms']:.0f})")
+                else:
+                    log(f"  {kind}: FAILED: {rec['error'][:300]}")
+                rows[kind].append(rec)
+    finally:
+        holder.stop()
+        if browser is not None:
+            browser.stop()
+        shutil.rmtree(profile, ignore_errors=True)
+        if rows[TW] or rows[REF]:
+            step = {"note": "spawn, initialize, tools/list, list_pages, navigate_page of a page "
+                            "opened for this row, the browser already up: tabwire joins a "
+                            "launched browser through its relay socket (TABWIRE_SOCKET), the "
+                            "reference connects with --browserUrl to a Chromium started with "
+                            "--remote-debugging-port"}
+            for k, v in rows.items():
+                step[k] = summary(v)
+                parts = [r for r in v if r["ok"]]
+                if parts:
+                    for part in ("initialize_ms", "tools_list_ms", "list_pages_ms",
+                                 "navigate_ms"):
+                        step[k][part] = round(statistics.median(r[part] for r in parts), 1)
+            results["steps"][ATTACHED] = step
+
+
 def main_session(args, logdir, base, sampler, results):
     sessions = []
     try:
@@ -366,6 +582,7 @@ TARGETS = {
     "cold start": ("median", 0.8),
 }
 CHAR_TARGETS = {"take_snapshot (5,000 elements)": 0.8}
+MS_TARGETS = {ATTACHED: 100}  # tabwire's own median, in ms, whatever the reference takes
 
 
 def fmt_ms(v):
@@ -410,6 +627,10 @@ def render(results):
             target.append(verdict(q, TARGETS[name][1]))
         if name in CHAR_TARGETS:
             target.append("chars " + verdict(qc, CHAR_TARGETS[name]))
+        if name in MS_TARGETS:
+            v, limit = t.get("median_ms"), MS_TARGETS[name]
+            target.append("n/a" if v is None else
+                          f"{'holds' if v <= limit else 'MISSES'} (tabwire ≤{limit:g} ms)")
         if t.get("failures") or r.get("failures"):
             target.append("has failures")
         rows.append((name, cell(t, "median_ms"), cell(t, "p90_ms"), cell(t, "chars"),
@@ -433,8 +654,11 @@ def render(results):
         v = mem.get(kind, {}).get(key)
         return round(v / 1024, 1) if v else None
 
-    tw_rss = max(filter(None, [mb(TW, "rss_kb"), mb(TW + ":cold", "rss_kb")]), default=None)
-    rf_rss = max(filter(None, [mb(REF, "rss_kb"), mb(REF + ":cold", "rss_kb")]), default=None)
+    def peak_rss(kind):
+        return max(filter(None, [mb(kind + suffix, "rss_kb")
+                                 for suffix in ("", ":cold", ":attached")]), default=None)
+
+    tw_rss, rf_rss = peak_rss(TW), peak_rss(REF)
     extra("server peak RSS", tw_rss, rf_rss, "MB",
           ("holds" if tw_rss is not None and tw_rss <= 25 else "MISSES") + " (tabwire ≤25 MB)")
     extra("tree peak PSS (main run)", mb(TW, "pss_tree_kb"), mb(REF, "pss_tree_kb"), "MB")
@@ -468,6 +692,8 @@ def main():
     p.add_argument("--chromium", default="/usr/bin/chromium")
     p.add_argument("--reps", type=int, default=20, help="timed repetitions per step")
     p.add_argument("--cold", type=int, default=5, help="cold starts per server")
+    p.add_argument("--attached", type=int, default=10,
+                   help="cold starts per server with the browser already connected")
     p.add_argument("--timeout", type=float, default=60, help="seconds any one call may take")
     p.add_argument("--slow-timeout", type=float, default=120, help="for take_snapshot")
     p.add_argument("--start-timeout", type=float, default=90,
@@ -502,7 +728,7 @@ def main():
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                     "chromium": chromium_version, "loadavg_start": os.getloadavg()},
-        "settings": {"reps": args.reps, "cold": args.cold},
+        "settings": {"reps": args.reps, "cold": args.cold, "attached": args.attached},
         "steps": {}, "tools": {}, "memory": {}, "cpu": {},
     }
     wasm = sorted(glob.glob(os.path.join(args.extension, "*.wasm")))
@@ -511,6 +737,7 @@ def main():
     status = 0
     try:
         cold_starts(args, logdir, base, sampler, results)
+        attached_starts(args, logdir, base, sampler, results)
         main_session(args, logdir, base, sampler, results)
         log("floor: raw CDP over a pipe to a plain Chromium (no MCP server, no extension)")
         flags = [f.split("=", 1)[1] for f in BROWSER_FLAGS]
