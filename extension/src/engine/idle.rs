@@ -32,13 +32,11 @@ impl<C: Chrome + 'static> Engine<C> {
         if !idle.armed.insert(tab) {
             return;
         }
-        let Some(engine) = self.me.upgrade() else {
-            return;
-        };
-        self.chrome.spawn(Box::pin(async move {
+        drop(idle);
+        self.in_background(move |engine| async move {
             engine.watch_idle(tab).await;
             engine.idle.borrow_mut().armed.remove(&tab);
-        }));
+        });
     }
 
     /// Forgets a tab's timer state (closed or released).
@@ -78,18 +76,6 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.chrome.state_changed();
             }
             return;
-        }
-    }
-
-    /// Lets go of a tab but keeps what was collected and emulated in it for the next
-    /// attach (idle, or a navigation to a blocklisted site).
-    pub(super) async fn detach_keeping_collectors(&self, tab: TabId) {
-        self.forget_attachment(tab);
-        self.schedule_save();
-        if let Err(error) = self.chrome.detach_debugger(tab).await {
-            self.chrome.log(&format!(
-                "tabwire: could not detach from tab {tab}: {error}"
-            ));
         }
     }
 }

@@ -72,6 +72,18 @@ impl<C: Chrome + 'static> Engine<C> {
         enabled
     }
 
+    /// Lets go of a tab but keeps what was collected and emulated in it for the next
+    /// attach (idle, or a navigation to a blocklisted site).
+    pub(super) async fn detach_keeping_collectors(&self, tab: TabId) {
+        self.forget_attachment(tab);
+        self.schedule_save();
+        if let Err(error) = self.chrome.detach_debugger(tab).await {
+            self.chrome.log(&format!(
+                "tabwire: could not detach from tab {tab}: {error}"
+            ));
+        }
+    }
+
     /// Enables the domains a freshly attached tab needs, and re-applies its emulation.
     async fn enable_domains(&self, tab: TabId) -> Result<(), EngineError> {
         self.send(tab, &PageEnable {}).await?;

@@ -10,6 +10,7 @@
 
 use tabwire_shared::{Event, TabId};
 
+use super::agents::REVOKED_BY_USER;
 use super::sharing::Agent;
 use super::Engine;
 use crate::chrome::{Chrome, TabState};
@@ -70,9 +71,7 @@ impl<C: Chrome + 'static> Engine<C> {
             self.post_to(
                 client,
                 Event::Revoked {
-                    reason: "The user disconnected this agent from the browser in tabwire's \
-                             popup."
-                        .to_owned(),
+                    reason: REVOKED_BY_USER.to_owned(),
                 },
             );
         }

@@ -25,7 +25,7 @@ pub struct TabChange {
 impl<C: Chrome + 'static> Engine<C> {
     /// `chrome.tabs.onUpdated`.
     pub fn on_tab_updated(&self, tab: TabId, change: TabChange) {
-        self.in_background(change, move |engine, change| async move {
+        self.in_background(move |engine| async move {
             if let Some(group) = change.group_id {
                 engine.on_group_changed(tab, group).await;
             }
