@@ -224,6 +224,7 @@ impl<C: Chrome + 'static> Engine<C> {
         } = &event
         {
             self.with_collectors(tab, |c| c.on_navigation(loader_id));
+            self.leave_if_navigated_to_blocklist(tab, params);
         }
         match &event {
             PageEvent::DialogOpening(dialog) => {
@@ -331,13 +332,13 @@ impl<C: Chrome + 'static> Engine<C> {
             self.scopes_changed();
             return outcome;
         };
-        self.check_access(&session, tab).await?;
+        // Out of scope: refused at once, without waiting for the tab.
+        self.check_scope(&session, tab)?;
         let outcome = {
             let _tab = self.locks.lock(tab).await;
-            // The user may have stopped sharing while the call waited for the tab.
-            if !self.sharing.borrow().may_use(&session, tab) {
-                return Err(EngineError::NotShared(tab));
-            }
+            // Checked while holding the tab: the user may have stopped sharing it, or
+            // it may have gone to a blocklisted site, while the call waited.
+            self.check_access(&session, tab).await?;
             self.run(&session, command).await
         };
         self.note_used(tab);

@@ -33,18 +33,25 @@ impl<C: Chrome + 'static> Engine<C> {
         if self.sharing.borrow().agent(session).is_none() {
             return Err("That agent is no longer connected.".to_owned());
         }
-        self.adopt_tab(session, &state).await;
-        Ok(())
+        if self.adopt_tab(session, &state).await {
+            Ok(())
+        } else {
+            Err("That agent is no longer connected.".to_owned())
+        }
     }
 
     /// Puts a tab into an agent's scope without asking (a tab the agent opened).
-    pub(super) async fn adopt_tab(&self, session: &str, tab: &TabState) {
+    /// Returns whether the tab is in the scope now: false if the agent is gone
+    /// (disconnected by the user, or left).
+    pub(super) async fn adopt_tab(&self, session: &str, tab: &TabState) -> bool {
         if !self.sharing.borrow_mut().share(session, tab.id) {
-            return;
+            // Already shared, or the agent is gone.
+            return self.sharing.borrow().agent(session).is_some();
         }
         self.scopes_changed();
         self.group_with(session, tab).await;
         self.show_badge(tab.id).await;
+        true
     }
 
     /// Takes `tab` out of `session`'s scope (the popup, a drag out of the group).
