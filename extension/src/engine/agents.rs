@@ -23,14 +23,26 @@ pub const GRACE_MS: u64 = 60_000;
 impl<C: Chrome + 'static> Engine<C> {
     /// A relay connection introduced itself.
     pub(super) fn on_hello(&self, client: u64, hello: &ClientHello) {
-        let renamed = self
+        let name_before = self
             .sharing
             .borrow()
             .agent(&hello.session)
-            .is_some_and(|a| a.name != hello.client_name);
+            .map(|a| a.name.clone());
         let now = self.chrome.now_ms();
         let greeting = self.sharing.borrow_mut().hello(client, hello, now);
+        let renamed = name_before.is_some_and(|before| {
+            let sharing = self.sharing.borrow();
+            sharing
+                .agent(&hello.session)
+                .is_some_and(|a| a.name != before)
+        });
         match greeting {
+            Greeting::Conflict => {
+                return self.chrome.log(&format!(
+                    "tabwire: ignored a hello from relay client {client} for another session \
+                     than the one it introduced first"
+                ))
+            }
             Greeting::Revoked => self.post_to(
                 client,
                 Event::Revoked {
@@ -193,5 +205,26 @@ mod tests {
         );
         assert!(h.engine.sharing.borrow().agent("k2").is_none(), "did not");
         assert_eq!(h.fake.group_of(11), None);
+    }
+
+    #[test]
+    fn a_connection_keeps_the_session_it_introduced_first() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(1, "k2", "mallory");
+        assert_eq!(h.engine.sharing.borrow().caller(Some(1)), Ok("k1".into()));
+        assert!(h.engine.sharing.borrow().agent("k2").is_none());
+        assert!(h.fake.logs().iter().any(|l| l.contains("ignored a hello")));
+    }
+
+    #[test]
+    fn agents_of_the_same_name_are_told_apart_in_groups() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "claude\u{0}");
+        h.share("k1", 10);
+        h.share("k2", 11);
+        let second = h.fake.group_of(11).unwrap();
+        assert_eq!(h.fake.group_style(second).unwrap().0, "claude (2)");
     }
 }
