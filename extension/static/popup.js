@@ -137,7 +137,7 @@ $('save-settings').addEventListener('click', () => {
   act({
     action: 'saveSettings',
     autoShare: $('auto-share').checked,
-    idleDetachSeconds: Math.max(0, Math.floor(Number($('idle-detach').value) || 0)),
+    idleDetachSeconds: Math.min(86400, Math.max(0, Math.floor(Number($('idle-detach').value) || 0))),
     blocklist: $('blocklist').value,
   });
 });

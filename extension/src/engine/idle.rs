@@ -44,9 +44,19 @@ impl<C: Chrome + 'static> Engine<C> {
         self.idle.borrow_mut().last_used.remove(&tab);
     }
 
+    /// The idle delay changed: every attached tab's idle time counts from now, under
+    /// the new delay (a tab attached while it was 0 gets its timer only now).
+    pub(super) fn rearm_idle_timers(&self) {
+        let attached: Vec<TabId> = self.state.borrow().attached.iter().copied().collect();
+        for tab in attached {
+            self.note_used(tab);
+        }
+    }
+
     fn idle_limit_ms(&self) -> u64 {
         let agent_profile = self.sharing.borrow().agent_profile();
-        self.settings.borrow().idle_detach_seconds(agent_profile) * 1000
+        let seconds = self.settings.borrow().idle_detach_seconds(agent_profile);
+        seconds.saturating_mul(1000)
     }
 
     async fn watch_idle(&self, tab: TabId) {
@@ -138,5 +148,23 @@ mod tests {
         h.settle();
         h.advance(3_600_000);
         assert!(h.fake.is_attached(10));
+    }
+
+    #[test]
+    fn turning_idle_detach_on_arms_the_attached_tabs() {
+        let mut h = Harness::strict();
+        let save = |seconds: u64| json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": seconds, "blocklist": ""});
+        assert_eq!(h.popup(save(0)), Ok(()));
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.call(1, evaluate());
+        h.settle();
+        h.advance(1_000_000);
+        assert!(h.fake.is_attached(10), "never, while 0");
+        assert_eq!(h.popup(save(30)), Ok(()));
+        h.advance(29_000);
+        assert!(h.fake.is_attached(10));
+        h.advance(1_000);
+        assert!(!h.fake.is_attached(10), "let go 30 s after the change");
     }
 }

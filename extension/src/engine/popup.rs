@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use tabwire_shared::TabId;
 
-use super::settings::{check_pattern, clean_patterns};
+use super::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
 use super::Engine;
 use crate::chrome::{Chrome, TabState};
 
@@ -289,10 +289,12 @@ impl<C: Chrome + 'static> Engine<C> {
                 {
                     let mut settings = self.settings.borrow_mut();
                     settings.auto_share = auto_share;
-                    settings.idle_detach_seconds = Some(idle_detach_seconds);
+                    settings.idle_detach_seconds =
+                        Some(idle_detach_seconds.min(MAX_IDLE_DETACH_SECONDS));
                     settings.blocklist = blocklist;
                 }
                 self.store_settings().await?;
+                self.rearm_idle_timers();
                 self.enforce_blocklist().await;
                 self.chrome.state_changed();
             }

@@ -17,6 +17,9 @@ pub const KEY: &str = "settings";
 /// How long an unused tab stays attached in the user's own browser, by default.
 pub const DEFAULT_IDLE_DETACH_SECONDS: u64 = 120;
 
+/// The longest idle-detach delay, in seconds (a day): longer ones are cut to it.
+pub const MAX_IDLE_DETACH_SECONDS: u64 = 86_400;
+
 /// What the user chose in the popup.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -50,7 +53,9 @@ impl Settings {
         }
         if let Some(value) = field("idleDetachSeconds") {
             match value.as_u64() {
-                Some(seconds) => settings.idle_detach_seconds = Some(seconds),
+                Some(seconds) => {
+                    settings.idle_detach_seconds = Some(seconds.min(MAX_IDLE_DETACH_SECONDS))
+                }
                 None => ignored.push("idleDetachSeconds"),
             }
         }
@@ -79,7 +84,9 @@ impl Settings {
         } else {
             DEFAULT_IDLE_DETACH_SECONDS
         };
-        self.idle_detach_seconds.unwrap_or(default)
+        self.idle_detach_seconds
+            .unwrap_or(default)
+            .min(MAX_IDLE_DETACH_SECONDS)
     }
 
     /// The blocklist pattern `url` matches, if any.
@@ -220,6 +227,17 @@ mod tests {
         assert_eq!(settings, Settings::default());
         assert!(note.is_some());
         assert_eq!(Settings::read(&Value::Null), (Settings::default(), None));
+    }
+
+    #[test]
+    fn idle_detach_is_at_most_a_day() {
+        let (settings, _) = Settings::read(&json!({"idleDetachSeconds": u64::MAX}));
+        assert_eq!(settings.idle_detach_seconds, Some(MAX_IDLE_DETACH_SECONDS));
+        let settings = Settings {
+            idle_detach_seconds: Some(u64::MAX),
+            ..Settings::default()
+        };
+        assert_eq!(settings.idle_detach_seconds(false), MAX_IDLE_DETACH_SECONDS);
     }
 
     #[test]
