@@ -7,7 +7,7 @@
 //! command's attach. The uids and tool discoveries of the document do not survive
 //! (their page objects die with the debugging session).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use tabwire_shared::TabId;
 
@@ -18,7 +18,11 @@ use crate::chrome::Chrome;
 #[derive(Debug, Default)]
 pub struct Idle {
     last_used: HashMap<TabId, u64>,
-    armed: HashSet<TabId>,
+    /// The tabs with a timer, and the generation of timers it belongs to.
+    armed: HashMap<TabId, u64>,
+    /// Bumped when the delay changes: timers of an older generation (asleep for the
+    /// old delay) stop when they wake, and new ones take over.
+    generation: u64,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -29,13 +33,17 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         let mut idle = self.idle.borrow_mut();
         idle.last_used.insert(tab, self.chrome.now_ms());
-        if !idle.armed.insert(tab) {
+        let generation = idle.generation;
+        if idle.armed.insert(tab, generation) == Some(generation) {
             return;
         }
         drop(idle);
         self.in_background(move |engine| async move {
-            engine.watch_idle(tab).await;
-            engine.idle.borrow_mut().armed.remove(&tab);
+            engine.watch_idle(tab, generation).await;
+            let mut idle = engine.idle.borrow_mut();
+            if idle.armed.get(&tab) == Some(&generation) {
+                idle.armed.remove(&tab);
+            }
         });
     }
 
@@ -47,6 +55,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// The idle delay changed: every attached tab's idle time counts from now, under
     /// the new delay (a tab attached while it was 0 gets its timer only now).
     pub(super) fn rearm_idle_timers(&self) {
+        self.idle.borrow_mut().generation += 1;
         let attached: Vec<TabId> = self.state.borrow().attached.iter().copied().collect();
         for tab in attached {
             self.note_used(tab);
@@ -59,8 +68,11 @@ impl<C: Chrome + 'static> Engine<C> {
         seconds.saturating_mul(1000)
     }
 
-    async fn watch_idle(&self, tab: TabId) {
+    async fn watch_idle(&self, tab: TabId, generation: u64) {
         loop {
+            if self.idle.borrow().generation != generation {
+                return;
+            }
             let limit = self.idle_limit_ms();
             let Some(last) = self.idle.borrow().last_used.get(&tab).copied() else {
                 return;
@@ -166,5 +178,18 @@ mod tests {
         assert!(h.fake.is_attached(10));
         h.advance(1_000);
         assert!(!h.fake.is_attached(10), "let go 30 s after the change");
+    }
+
+    #[test]
+    fn a_shorter_delay_applies_at_once() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.call(1, evaluate());
+        h.settle();
+        let save = json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": 1, "blocklist": ""});
+        assert_eq!(h.popup(save), Ok(()));
+        h.advance(1_000);
+        assert!(!h.fake.is_attached(10), "not after the old 120 s");
     }
 }
