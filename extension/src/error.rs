@@ -19,9 +19,11 @@ pub enum EngineError {
     #[error("Page {0} was closed while the command ran. Call list_pages to see the open pages.")]
     ClosedDuringCommand(TabId),
 
-    /// The tab exists, but the user has not shared it with the calling agent.
+    /// The tab is not in the calling agent's scope. Whether it exists at all is not
+    /// told: an agent may not probe the user's browser for tab ids.
     #[error(
-        "Tab {0} is not shared with this agent. Ask the user to open that tab and click the \
+        "Tab {0} is not shared with this agent (or no longer exists). Call list_pages to see \
+         the tabs shared with it; for another tab, ask the user to open it and click the \
          tabwire button in Chrome's toolbar."
     )]
     NotShared(TabId),
@@ -51,6 +53,18 @@ pub enum EngineError {
         /// The tab.
         tab: TabId,
         /// The blocklist pattern its URL matches.
+        pattern: String,
+    },
+
+    /// An agent asked to open or navigate to a site on the user's blocklist.
+    #[error(
+        "{url} is on the user's tabwire blocklist ({pattern}), so tabwire will not open it. \
+         Ask the user to open it themselves, or to change the blocklist in tabwire's popup."
+    )]
+    BlocklistedDestination {
+        /// Where the agent wanted to go.
+        url: String,
+        /// The blocklist pattern it matches.
         pattern: String,
     },
 
@@ -407,7 +421,11 @@ impl EngineError {
             AttachFailed { .. } | DetachedDuringCommand { .. } | LeftDebuggableContent(_) => {
                 ErrorCode::Detached
             }
-            LastTab(_) | NotIntroduced | Revoked | Blocklisted { .. } => ErrorCode::Refused,
+            LastTab(_)
+            | NotIntroduced
+            | Revoked
+            | Blocklisted { .. }
+            | BlocklistedDestination { .. } => ErrorCode::Refused,
             NotShared(_) => ErrorCode::NotShared,
             InvalidUrl(_)
             | NoHistoryEntry { .. }

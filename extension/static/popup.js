@@ -1,12 +1,20 @@
 // tabwire's popup: renders the state the service worker sends and sends back the
 // buttons pressed. Every decision is made in the worker (Rust); nothing is cached here.
-const port = chrome.runtime.connect({ name: 'popup' });
+// When the worker restarts, the port drops: the popup says so, connects again and
+// renders the new worker's state.
 const wanted = new URLSearchParams(location.search).get('tab');
 const $ = (id) => document.getElementById(id);
+const ANSWER_WITHIN_MS = 5000;
+let port = null;
 let revision = 0;
 let settingsShown = false;
 let heard = false;
 let lastError = null;
+// The tab this popup is about, once the worker said: a reconnect asks about it again
+// without "opening" the popup a second time (which may share the tab).
+let targetId = null;
+let connections = 0;
+const waiting = new Map();
 
 function el(tag, props = {}, ...children) {
   const { dataset = {}, ...rest } = props;
@@ -16,8 +24,28 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
+function showError(text) {
+  lastError = text;
+  const current = $('current');
+  current.querySelectorAll('.error').forEach((node) => node.remove());
+  if (text) current.prepend(el('p', { className: 'why error', textContent: text }));
+}
+
 function act(action) {
-  port.postMessage({ type: 'action', action });
+  try {
+    port.postMessage({ type: 'action', action });
+  } catch (error) {
+    const text = `tabwire's worker is not reachable (${error.message}); try again in a moment.`;
+    if (action.action === 'saveSettings') $('settings-status').textContent = `Not saved: ${text}`;
+    else showError(text);
+    return;
+  }
+  clearTimeout(waiting.get(action.action));
+  waiting.set(action.action, setTimeout(() => {
+    const text = 'tabwire did not answer; try again.';
+    if (action.action === 'saveSettings') $('settings-status').textContent = `Not saved: ${text}`;
+    else showError(text);
+  }, ANSWER_WITHIN_MS));
 }
 
 function button(className, text, data, action) {
@@ -41,6 +69,7 @@ function render(state) {
   if (state.notice) current.append(el('p', { className: 'notice', textContent: state.notice }));
   if (lastError) current.append(el('p', { className: 'why error', textContent: lastError }));
   const t = state.target;
+  if (t) targetId = t.id;
   if (state.agentProfile) current.append(el('p', { className: 'why', textContent: 'This browser was started for an agent: every tab is shared.' }));
   if (t) {
     current.append(el('div', { className: 'title', textContent: t.title || t.url, title: t.url }));
@@ -73,16 +102,34 @@ function render(state) {
   document.body.dataset.revision = String(revision);
 }
 
-port.onMessage.addListener((message) => {
+function received(message) {
   heard = true;
+  if (message.type === 'done') {
+    clearTimeout(waiting.get(message.action));
+    waiting.delete(message.action);
+  }
   if (message.type === 'state') render(message.state);
   if (message.type === 'done' && message.action === 'saveSettings') {
     $('settings-status').textContent = message.error ? `Not saved: ${message.error}` : 'Saved';
     if (!message.error) settingsShown = false;
   } else if (message.type === 'done') {
-    lastError = message.error;
+    showError(message.error);
   }
-});
+}
+
+function connect() {
+  connections += 1;
+  heard = false;
+  port = chrome.runtime.connect({ name: 'popup' });
+  port.onMessage.addListener(received);
+  port.onDisconnect.addListener(() => {
+    const status = $('status');
+    status.className = 'down';
+    status.textContent = 'Reconnecting…';
+    setTimeout(connect, 200);
+  });
+  open(connections);
+}
 
 $('disconnect-all').addEventListener('click', () => act({ action: 'disconnectAll' }));
 $('save-settings').addEventListener('click', () => {
@@ -90,15 +137,24 @@ $('save-settings').addEventListener('click', () => {
   act({
     action: 'saveSettings',
     autoShare: $('auto-share').checked,
-    idleDetachSeconds: Math.max(0, Math.floor(Number($('idle-detach').value) || 0)),
+    idleDetachSeconds: Math.min(86400, Math.max(0, Math.floor(Number($('idle-detach').value) || 0))),
     blocklist: $('blocklist').value,
   });
 });
 
-// The worker may still be starting (its listeners replay queued events): ask until it answers.
-function open() {
-  if (heard) return;
-  port.postMessage({ type: 'open', tab: wanted === null ? null : Number(wanted) });
-  setTimeout(open, 500);
+// The worker may still be starting (its listeners replay queued events): ask until it
+// answers. The first connection opens the popup; a later one only asks again.
+function open(connection) {
+  if (heard || connection !== connections) return;
+  try {
+    if (connection === 1) {
+      port.postMessage({ type: 'open', tab: wanted === null ? null : Number(wanted) });
+    } else {
+      port.postMessage({ type: 'open', tab: targetId ?? (wanted === null ? null : Number(wanted)), again: true });
+    }
+  } catch (error) {
+    return; // the port dropped: onDisconnect connects again
+  }
+  setTimeout(() => open(connection), 500);
 }
-open();
+connect();

@@ -1,9 +1,13 @@
 //! The gate every call passes: who is calling, and may it touch this tab.
 //!
 //! A call is refused when its connection has not said hello, when the user
-//! disconnected its agent, when it names a tab outside the agent's scope, or when that
-//! tab shows a site on the user's blocklist. Nothing touches the tab before the gate
-//! has let the call through.
+//! disconnected its agent, when it names a tab outside the agent's scope (whether or
+//! not that tab exists: agents may not probe the user's browser), or when that tab
+//! shows a site on the user's blocklist. The check runs while the call holds the tab
+//! ([`locks`](super::locks)), so nothing changes between the check and the command.
+//! Nothing touches a tab before the gate has let the call through, with one
+//! exception: `NewTab` names no tab; it opens one (after checking its destination
+//! against the blocklist) and adopts it into the caller's scope.
 
 use tabwire_shared::TabId;
 
@@ -24,14 +28,9 @@ impl<C: Chrome + 'static> Engine<C> {
             })
     }
 
-    /// Checks that `session` may act on `tab` now.
+    /// Checks that `session` may act on `tab` now. Call it while holding the tab.
     pub(super) async fn check_access(&self, session: &str, tab: TabId) -> Result<(), EngineError> {
-        if !self.sharing.borrow().may_use(session, tab) {
-            return match self.chrome.tab(tab).await? {
-                Some(_) => Err(EngineError::NotShared(tab)),
-                None => Err(EngineError::NoSuchTab(tab)),
-            };
-        }
+        self.check_scope(session, tab)?;
         if self.settings.borrow().blocklist.is_empty() {
             return Ok(());
         }
@@ -41,6 +40,27 @@ impl<C: Chrome + 'static> Engine<C> {
         match self.settings.borrow().blocked_by(&state.url) {
             Some(pattern) => Err(EngineError::Blocklisted {
                 tab,
+                pattern: pattern.to_owned(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks that `tab` is in `session`'s scope, without asking the browser anything:
+    /// a tab outside it is "not shared", whether or not it exists.
+    pub(super) fn check_scope(&self, session: &str, tab: TabId) -> Result<(), EngineError> {
+        if self.sharing.borrow().may_use(session, tab) {
+            Ok(())
+        } else {
+            Err(EngineError::NotShared(tab))
+        }
+    }
+
+    /// Refuses a destination on the blocklist (`NewTab`, `Navigate` to a URL).
+    pub(super) fn check_destination(&self, url: &str) -> Result<(), EngineError> {
+        match self.settings.borrow().blocked_by(url) {
+            Some(pattern) => Err(EngineError::BlocklistedDestination {
+                url: url.to_owned(),
                 pattern: pattern.to_owned(),
             }),
             None => Ok(()),
@@ -147,7 +167,8 @@ mod tests {
             assert_eq!(error.code, ErrorCode::NotShared, "{command:?}");
             assert_eq!(
                 error.message,
-                "Tab 11 is not shared with this agent. Ask the user to open that tab and click \
+                "Tab 11 is not shared with this agent (or no longer exists). Call list_pages to \
+                 see the tabs shared with it; for another tab, ask the user to open it and click \
                  the tabwire button in Chrome's toolbar."
             );
         }
@@ -241,12 +262,20 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_tab_is_no_such_tab_and_a_launched_browser_shares_everything() {
+    fn an_unknown_tab_is_not_shared_and_a_launched_browser_shares_everything() {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
         h.call(1, Command::ActivateTab { tab_id: 99 });
+        h.call(4, Command::ActivateTab { tab_id: 11 });
         h.settle();
-        assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::NoSuchTab);
+        let missing = h.reply(1).unwrap().unwrap_err();
+        let unshared = h.reply(4).unwrap().unwrap_err();
+        assert_eq!(missing.code, ErrorCode::NotShared, "no probing for tab ids");
+        assert_eq!(
+            missing.message.replace("99", "N"),
+            unshared.message.replace("11", "N"),
+            "a missing tab and an unshared one look the same"
+        );
         h.host_ready(true);
         h.call(2, Command::ActivateTab { tab_id: 11 });
         h.call(3, Command::ListTabs);
@@ -332,5 +361,83 @@ mod tests {
         h.settle();
         assert!(h.reply(1).unwrap().is_ok());
         assert!(h.reply(2).unwrap().is_ok());
+    }
+
+    fn block_bank() -> serde_json::Value {
+        json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": 0, "blocklist": "https://*.bank.test"})
+    }
+
+    #[test]
+    fn the_blocklist_is_checked_once_the_call_holds_the_tab() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.share("k2", 10);
+        assert_eq!(h.popup(block_bank()), Ok(()));
+        h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
+        let evaluate = Command::Evaluate {
+            tab_id: 10,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 5000,
+        };
+        h.call_as(1, 1, evaluate);
+        h.settle();
+        h.call_as(
+            2,
+            2,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        // While the second call waits, the tab goes to the bank (Chrome has not told).
+        h.fake.set_url(10, "https://www.bank.test/");
+        h.fake
+            .release_held(json!({"result": {"type": "number", "value": 1}}));
+        h.settle();
+        let error = h.reply(2).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Refused);
+        assert!(error.message.contains("https://*.bank.test"));
+        assert!(h.fake.sent(10, "Accessibility.getFullAXTree").is_empty());
+    }
+
+    #[test]
+    fn agents_cannot_open_or_navigate_to_blocklisted_sites() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        assert_eq!(h.popup(block_bank()), Ok(()));
+        h.call(
+            1,
+            Command::Navigate {
+                tab_id: 10,
+                to: Navigation::Url {
+                    url: "https://login.bank.test/".into(),
+                },
+                timeout_ms: 1000,
+            },
+        );
+        h.call(
+            2,
+            Command::NewTab {
+                url: "https://bank.test/".into(),
+                background: true,
+                timeout_ms: 1000,
+            },
+        );
+        h.settle();
+        for id in [1, 2] {
+            let error = h.reply(id).unwrap().unwrap_err();
+            assert_eq!(error.code, ErrorCode::Refused);
+            assert!(
+                error.message.contains("blocklist (https://*.bank.test)"),
+                "{error:?}"
+            );
+        }
+        assert!(h.fake.sent(10, "Page.navigate").is_empty());
+        assert!(h.fake.created_urls().is_empty());
     }
 }

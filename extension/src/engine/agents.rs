@@ -13,38 +13,54 @@ use super::sharing::Greeting;
 use super::Engine;
 use crate::chrome::Chrome;
 
+/// What an agent's server hears when the user disconnects it (or it comes back after).
+pub(super) const REVOKED_BY_USER: &str =
+    "The user disconnected this agent from the browser in tabwire's popup.";
+
 /// How long agents keep their shares after the native port dropped.
 pub const GRACE_MS: u64 = 60_000;
 
 impl<C: Chrome + 'static> Engine<C> {
     /// A relay connection introduced itself.
     pub(super) fn on_hello(&self, client: u64, hello: &ClientHello) {
-        let renamed = self
+        let name_before = self
             .sharing
             .borrow()
             .agent(&hello.session)
-            .is_some_and(|a| a.name != hello.client_name);
+            .map(|a| a.name.clone());
         let now = self.chrome.now_ms();
         let greeting = self.sharing.borrow_mut().hello(client, hello, now);
+        let renamed = name_before.is_some_and(|before| {
+            let sharing = self.sharing.borrow();
+            sharing
+                .agent(&hello.session)
+                .is_some_and(|a| a.name != before)
+        });
         match greeting {
+            Greeting::Conflict => {
+                return self.chrome.log(&format!(
+                    "tabwire: ignored a hello from relay client {client} for another session \
+                     than the one it introduced first"
+                ))
+            }
             Greeting::Revoked => self.post_to(
                 client,
                 Event::Revoked {
-                    reason: "The user disconnected this agent from the browser in tabwire's \
-                             popup."
-                        .to_owned(),
+                    reason: REVOKED_BY_USER.to_owned(),
                 },
             ),
             Greeting::New => {
                 let auto_share = self.settings.borrow().auto_share;
                 if auto_share && !self.sharing.borrow().agent_profile() {
-                    self.in_background(hello.session.clone(), |engine, session| async move {
+                    let session = hello.session.clone();
+                    self.in_background(|engine| async move {
                         engine.auto_share(&session).await;
                     });
                 }
             }
             Greeting::Returning if renamed => {
-                self.in_background(hello.session.clone(), |engine, session| async move {
+                let session = hello.session.clone();
+                self.in_background(|engine| async move {
                     engine.restyle_groups(&session).await;
                 });
             }
@@ -57,7 +73,7 @@ impl<C: Chrome + 'static> Engine<C> {
     pub(super) fn on_client_gone(&self, client: u64) {
         let gone = self.sharing.borrow_mut().client_gone(client);
         if let Some((_, agent)) = gone {
-            self.in_background(agent, |engine, agent| async move {
+            self.in_background(|engine| async move {
                 engine.drop_shares(agent).await;
             });
         }
@@ -80,7 +96,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Ends, after [`GRACE_MS`], the shares of agents that did not come back.
     pub(super) fn start_grace_timer(&self) {
-        self.in_background((), |engine, ()| async move {
+        self.in_background(|engine| async move {
             engine.chrome.sleep(GRACE_MS).await;
             let now = engine.chrome.now_ms();
             let expired = engine.sharing.borrow_mut().expire_orphans(now, GRACE_MS);
@@ -117,19 +133,6 @@ impl<C: Chrome + 'static> Engine<C> {
         let tabs = self.sharing.borrow().agent(session).map(|a| a.tabs.clone());
         for tab in tabs.unwrap_or_default() {
             self.show_badge(tab).await;
-        }
-    }
-
-    /// Runs `work(engine, input)` as a task of its own.
-    pub(super) fn in_background<T: 'static, F>(
-        &self,
-        input: T,
-        work: impl FnOnce(std::rc::Rc<Self>, T) -> F + 'static,
-    ) where
-        F: std::future::Future<Output = ()> + 'static,
-    {
-        if let Some(engine) = self.me.upgrade() {
-            self.chrome.spawn(Box::pin(work(engine, input)));
         }
     }
 }
@@ -202,5 +205,26 @@ mod tests {
         );
         assert!(h.engine.sharing.borrow().agent("k2").is_none(), "did not");
         assert_eq!(h.fake.group_of(11), None);
+    }
+
+    #[test]
+    fn a_connection_keeps_the_session_it_introduced_first() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(1, "k2", "mallory");
+        assert_eq!(h.engine.sharing.borrow().caller(Some(1)), Ok("k1".into()));
+        assert!(h.engine.sharing.borrow().agent("k2").is_none());
+        assert!(h.fake.logs().iter().any(|l| l.contains("ignored a hello")));
+    }
+
+    #[test]
+    fn agents_of_the_same_name_are_told_apart_in_groups() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "claude\u{0}");
+        h.share("k1", 10);
+        h.share("k2", 11);
+        let second = h.fake.group_of(11).unwrap();
+        assert_eq!(h.fake.group_style(second).unwrap().0, "claude (2)");
     }
 }

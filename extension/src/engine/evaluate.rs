@@ -189,14 +189,11 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Frees the call's remote objects (the global object's handle) without delaying
     /// the reply.
     pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
-        let Some(engine) = self.me.upgrade() else {
-            return;
-        };
-        self.chrome.spawn(Box::pin(async move {
+        self.in_background(move |engine| async move {
             let release = RuntimeReleaseObjectGroup { object_group };
             // Nothing to do if it fails: the page may be gone, taking its objects along.
             let _ = engine.send(tab, &release).await;
-        }));
+        });
     }
 
     pub(super) fn next_object_group(&self) -> String {

@@ -161,7 +161,8 @@ impl Fake {
         self.state.borrow().attached.contains(&tab)
     }
 
-    /// Holds every later `method` call until [`release_held`](Self::release_held).
+    /// Holds every later `method` call until [`release_held`](Self::release_held)
+    /// (`tabs.create` holds opening tabs).
     pub fn hold(&self, method: &str) {
         self.state
             .borrow_mut()
@@ -450,6 +451,13 @@ impl Chrome for Fake {
     }
 
     async fn create_tab(&self, url: &str, active: bool) -> Result<TabState, ChromeError> {
+        if self.is_held(0, "tabs.create") {
+            let (sender, receiver) = oneshot::channel();
+            self.state.borrow_mut().held.push(sender);
+            receiver
+                .await
+                .unwrap_or_else(|_| Err(ChromeError("dropped".into())))?;
+        }
         let mut state = self.state.borrow_mut();
         state.next_tab += 1;
         let created = tab(100 + state.next_tab, 1, url, active);

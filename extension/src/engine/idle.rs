@@ -7,7 +7,7 @@
 //! command's attach. The uids and tool discoveries of the document do not survive
 //! (their page objects die with the debugging session).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use tabwire_shared::TabId;
 
@@ -18,7 +18,11 @@ use crate::chrome::Chrome;
 #[derive(Debug, Default)]
 pub struct Idle {
     last_used: HashMap<TabId, u64>,
-    armed: HashSet<TabId>,
+    /// The tabs with a timer, and the generation of timers it belongs to.
+    armed: HashMap<TabId, u64>,
+    /// Bumped when the delay changes: timers of an older generation (asleep for the
+    /// old delay) stop when they wake, and new ones take over.
+    generation: u64,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -29,16 +33,18 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         let mut idle = self.idle.borrow_mut();
         idle.last_used.insert(tab, self.chrome.now_ms());
-        if !idle.armed.insert(tab) {
+        let generation = idle.generation;
+        if idle.armed.insert(tab, generation) == Some(generation) {
             return;
         }
-        let Some(engine) = self.me.upgrade() else {
-            return;
-        };
-        self.chrome.spawn(Box::pin(async move {
-            engine.watch_idle(tab).await;
-            engine.idle.borrow_mut().armed.remove(&tab);
-        }));
+        drop(idle);
+        self.in_background(move |engine| async move {
+            engine.watch_idle(tab, generation).await;
+            let mut idle = engine.idle.borrow_mut();
+            if idle.armed.get(&tab) == Some(&generation) {
+                idle.armed.remove(&tab);
+            }
+        });
     }
 
     /// Forgets a tab's timer state (closed or released).
@@ -46,13 +52,27 @@ impl<C: Chrome + 'static> Engine<C> {
         self.idle.borrow_mut().last_used.remove(&tab);
     }
 
-    fn idle_limit_ms(&self) -> u64 {
-        let agent_profile = self.sharing.borrow().agent_profile();
-        self.settings.borrow().idle_detach_seconds(agent_profile) * 1000
+    /// The idle delay changed: every attached tab's idle time counts from now, under
+    /// the new delay (a tab attached while it was 0 gets its timer only now).
+    pub(super) fn rearm_idle_timers(&self) {
+        self.idle.borrow_mut().generation += 1;
+        let attached: Vec<TabId> = self.state.borrow().attached.iter().copied().collect();
+        for tab in attached {
+            self.note_used(tab);
+        }
     }
 
-    async fn watch_idle(&self, tab: TabId) {
+    fn idle_limit_ms(&self) -> u64 {
+        let agent_profile = self.sharing.borrow().agent_profile();
+        let seconds = self.settings.borrow().idle_detach_seconds(agent_profile);
+        seconds.saturating_mul(1000)
+    }
+
+    async fn watch_idle(&self, tab: TabId, generation: u64) {
         loop {
+            if self.idle.borrow().generation != generation {
+                return;
+            }
             let limit = self.idle_limit_ms();
             let Some(last) = self.idle.borrow().last_used.get(&tab).copied() else {
                 return;
@@ -78,18 +98,6 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.chrome.state_changed();
             }
             return;
-        }
-    }
-
-    /// Lets go of a tab but keeps what was collected and emulated in it for the next
-    /// attach (idle, or a navigation to a blocklisted site).
-    pub(super) async fn detach_keeping_collectors(&self, tab: TabId) {
-        self.forget_attachment(tab);
-        self.schedule_save();
-        if let Err(error) = self.chrome.detach_debugger(tab).await {
-            self.chrome.log(&format!(
-                "tabwire: could not detach from tab {tab}: {error}"
-            ));
         }
     }
 }
@@ -152,5 +160,36 @@ mod tests {
         h.settle();
         h.advance(3_600_000);
         assert!(h.fake.is_attached(10));
+    }
+
+    #[test]
+    fn turning_idle_detach_on_arms_the_attached_tabs() {
+        let mut h = Harness::strict();
+        let save = |seconds: u64| json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": seconds, "blocklist": ""});
+        assert_eq!(h.popup(save(0)), Ok(()));
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.call(1, evaluate());
+        h.settle();
+        h.advance(1_000_000);
+        assert!(h.fake.is_attached(10), "never, while 0");
+        assert_eq!(h.popup(save(30)), Ok(()));
+        h.advance(29_000);
+        assert!(h.fake.is_attached(10));
+        h.advance(1_000);
+        assert!(!h.fake.is_attached(10), "let go 30 s after the change");
+    }
+
+    #[test]
+    fn a_shorter_delay_applies_at_once() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.call(1, evaluate());
+        h.settle();
+        let save = json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": 1, "blocklist": ""});
+        assert_eq!(h.popup(save), Ok(()));
+        h.advance(1_000);
+        assert!(!h.fake.is_attached(10), "not after the old 120 s");
     }
 }

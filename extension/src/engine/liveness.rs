@@ -4,8 +4,12 @@
 //! that introduced itself (`HostReady`) answers each with `Pong`. When no answer came
 //! for [`PONG_WITHIN_MS`] the port is closed and opened again. A host that never said
 //! `HostReady` is of a version without heartbeats and is not held to them.
+//!
+//! `HostReady` also says whose browser this is (`agent_profile`). It counts only when
+//! it comes from the host itself (no relay `client` on the envelope), and only for the
+//! connection it came on: every new connection starts strict.
 
-use tabwire_shared::{Envelope, FromExtension};
+use tabwire_shared::{Envelope, FromExtension, HostInfo};
 
 use super::Engine;
 use crate::chrome::Chrome;
@@ -34,10 +38,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Starts pinging the host on connection number `connection`; stops when that
     /// connection is replaced or closed.
     pub(super) fn start_heartbeat(&self, connection: u64) {
-        let Some(engine) = self.me.upgrade() else {
-            return;
-        };
-        self.chrome.spawn(Box::pin(async move {
+        self.in_background(move |engine| async move {
             loop {
                 engine.chrome.sleep(PING_EVERY_MS).await;
                 if engine.connection.get() != connection || !engine.live.borrow().port_open {
@@ -60,11 +61,43 @@ impl<C: Chrome + 'static> Engine<C> {
                     .chrome
                     .post(&Envelope::notice(FromExtension::Ping { seq }));
             }
-        }));
+        });
     }
 
-    /// The host answered a ping.
-    pub(super) fn on_pong(&self) {
+    /// A new connection knows nothing of its host yet: until that host says
+    /// `HostReady`, the browser is taken to be the user's own (strict sharing).
+    pub(super) fn new_connection(&self) {
+        {
+            let mut live = self.live.borrow_mut();
+            live.port_open = true;
+            live.host_ready = false;
+            live.last_pong_ms = None;
+        }
+        self.sharing.borrow_mut().set_agent_profile(false);
+    }
+
+    /// The host introduced itself. Only the host may: what comes from the relay's
+    /// clients always carries their `client` id, and is ignored here.
+    pub(super) fn on_host_ready(&self, client: Option<u64>, info: &HostInfo) {
+        if let Some(client) = client {
+            return self.chrome.log(&format!(
+                "tabwire: ignored a host introduction from relay client {client}"
+            ));
+        }
+        self.live.borrow_mut().host_ready = true;
+        self.sharing
+            .borrow_mut()
+            .set_agent_profile(info.agent_profile);
+        self.chrome.state_changed();
+    }
+
+    /// The host answered a ping (a client's `Pong` is ignored, like its `HostReady`).
+    pub(super) fn on_pong(&self, client: Option<u64>) {
+        if let Some(client) = client {
+            return self.chrome.log(&format!(
+                "tabwire: ignored a pong from relay client {client}"
+            ));
+        }
         self.live.borrow_mut().last_pong_ms = Some(self.chrome.now_ms());
         self.chrome.state_changed();
     }
@@ -121,5 +154,36 @@ mod tests {
         h.settle();
         h.advance(PONG_WITHIN_MS * 3);
         assert_eq!(h.fake.reopened(), 0);
+    }
+
+    #[test]
+    fn only_the_host_itself_says_whose_browser_this_is() {
+        let mut h = Harness::strict();
+        h.engine.on_port_connected("1");
+        h.hello(1, "k1", "claude");
+        let forged =
+            json!({"client": 1, "body": {"hostReady": {"version": "0", "agentProfile": true}}});
+        h.engine.on_port_message(&forged.to_string());
+        assert!(
+            !h.engine.sharing.borrow().agent_profile(),
+            "a client cannot"
+        );
+        assert!(!h.engine.live.borrow().host_ready);
+        let pong = json!({"client": 1, "body": {"pong": {"seq": 1}}});
+        h.engine.on_port_message(&pong.to_string());
+        let logs = h.fake.logs();
+        assert!(logs
+            .iter()
+            .any(|l| l.contains("ignored a host introduction")));
+        assert!(logs.iter().any(|l| l.contains("ignored a pong")));
+        h.host_ready(true);
+        assert!(h.engine.sharing.borrow().agent_profile());
+        h.engine.on_port_connected("1");
+        assert!(
+            !h.engine.sharing.borrow().agent_profile(),
+            "strict again until the new host says otherwise"
+        );
+        h.host_ready(true);
+        assert!(h.engine.sharing.borrow().agent_profile());
     }
 }

@@ -25,6 +25,7 @@
 mod access;
 mod agents;
 mod axtree;
+mod background;
 mod collect;
 mod console;
 mod dialog;
@@ -162,12 +163,7 @@ impl<C: Chrome + 'static> Engine<C> {
     pub fn on_port_connected(&self, version: &str) {
         let connection = self.connection.get() + 1;
         self.connection.set(connection);
-        {
-            let mut live = self.live.borrow_mut();
-            live.port_open = true;
-            live.host_ready = false;
-            live.last_pong_ms = None;
-        }
+        self.new_connection();
         self.post_event(Event::BrowserConnected {
             version: version.to_owned(),
             instance: self.instance.borrow().clone(),
@@ -195,14 +191,8 @@ impl<C: Chrome + 'static> Engine<C> {
                 Some(client) => self.on_hello(client, &hello),
                 None => self.chrome.log("tabwire: ignored a hello without a client"),
             },
-            (ToExtension::HostReady(info), _) => {
-                self.live.borrow_mut().host_ready = true;
-                self.sharing
-                    .borrow_mut()
-                    .set_agent_profile(info.agent_profile);
-                self.chrome.state_changed();
-            }
-            (ToExtension::Pong { .. }, _) => self.on_pong(),
+            (ToExtension::HostReady(info), _) => self.on_host_ready(envelope.client, &info),
+            (ToExtension::Pong { .. }, _) => self.on_pong(envelope.client),
             (ToExtension::ClientGone, _) => match envelope.client {
                 Some(client) => self.on_client_gone(client),
                 None => self
@@ -234,6 +224,7 @@ impl<C: Chrome + 'static> Engine<C> {
         } = &event
         {
             self.with_collectors(tab, |c| c.on_navigation(loader_id));
+            self.leave_if_navigated_to_blocklist(tab, params);
         }
         match &event {
             PageEvent::DialogOpening(dialog) => {
@@ -341,13 +332,13 @@ impl<C: Chrome + 'static> Engine<C> {
             self.scopes_changed();
             return outcome;
         };
-        self.check_access(&session, tab).await?;
+        // Out of scope: refused at once, without waiting for the tab.
+        self.check_scope(&session, tab)?;
         let outcome = {
             let _tab = self.locks.lock(tab).await;
-            // The user may have stopped sharing while the call waited for the tab.
-            if !self.sharing.borrow().may_use(&session, tab) {
-                return Err(EngineError::NotShared(tab));
-            }
+            // Checked while holding the tab: the user may have stopped sharing it, or
+            // it may have gone to a blocklisted site, while the call waited.
+            self.check_access(&session, tab).await?;
             self.run(&session, command).await
         };
         self.note_used(tab);
@@ -681,6 +672,7 @@ mod tests {
     fn replies_for_a_previous_connection_are_dropped() {
         let mut h = Harness::new();
         h.engine.on_port_connected("1");
+        h.host_ready(true);
         h.fake.hold("Runtime.callFunctionOn");
         h.call(
             1,
@@ -693,6 +685,7 @@ mod tests {
         );
         h.settle();
         h.engine.on_port_connected("1");
+        h.host_ready(true);
         h.fake
             .release_held(json!({"result": {"type": "number", "value": 1}}));
         h.settle();

@@ -47,6 +47,7 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<TabInfo, EngineError> {
         if let Navigation::Url { url } = to {
             check_url(url)?;
+            self.check_destination(url)?;
         }
         let target = RefCell::new(describe(to));
         let load = self.start_and_wait(tab, to, &target);

@@ -141,10 +141,7 @@ impl<C: Chrome + 'static> Engine<C> {
         if self.save_pending.replace(true) {
             return;
         }
-        let Some(engine) = self.me.upgrade() else {
-            return;
-        };
-        self.chrome.spawn(Box::pin(async move {
+        self.in_background(|engine| async move {
             engine.save_pending.set(false);
             let value = engine.saved();
             if let Err(error) = engine
@@ -156,7 +153,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     .chrome
                     .log(&format!("tabwire: could not save the state: {error}"));
             }
-        }));
+        });
     }
 
     fn saved(&self) -> Value {

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use tabwire_shared::TabId;
 
-use super::settings::clean_patterns;
+use super::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
 use super::Engine;
 use crate::chrome::{Chrome, TabState};
 
@@ -284,13 +284,17 @@ impl<C: Chrome + 'static> Engine<C> {
                 idle_detach_seconds,
                 blocklist,
             } => {
+                let blocklist = clean_patterns(blocklist.lines().map(str::to_owned));
+                blocklist.iter().try_for_each(|p| check_pattern(p))?;
                 {
                     let mut settings = self.settings.borrow_mut();
                     settings.auto_share = auto_share;
-                    settings.idle_detach_seconds = Some(idle_detach_seconds);
-                    settings.blocklist = clean_patterns(blocklist.lines().map(str::to_owned));
+                    settings.idle_detach_seconds =
+                        Some(idle_detach_seconds.min(MAX_IDLE_DETACH_SECONDS));
+                    settings.blocklist = blocklist;
                 }
                 self.store_settings().await?;
+                self.rearm_idle_timers();
                 self.enforce_blocklist().await;
                 self.chrome.state_changed();
             }
@@ -388,5 +392,18 @@ mod tests {
         let state = h.run(async move { engine.popup_state(None, None).await });
         assert_eq!(state.settings.idle_detach_seconds, 30);
         assert!(h.popup(json!({"action": "fly"})).is_err());
+    }
+
+    #[test]
+    fn a_blocklist_with_a_bad_pattern_is_not_saved() {
+        let mut h = Harness::strict();
+        let save = json!({"action": "saveSettings", "autoShare": true, "idleDetachSeconds": 30, "blocklist": "https://*.bank.test\nhttps://mail.test/inbox"});
+        let refused = h.popup(save).unwrap_err();
+        assert!(refused.contains("https://mail.test/inbox"), "{refused}");
+        assert!(refused.contains("path"), "{refused}");
+        let stored = h.fake.stored(crate::chrome::StorageArea::Local, "settings");
+        assert_eq!(stored, None, "nothing saved");
+        assert!(h.engine.settings.borrow().blocklist.is_empty());
+        assert!(!h.engine.settings.borrow().auto_share);
     }
 }

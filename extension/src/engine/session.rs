@@ -2,7 +2,8 @@
 //!
 //! A tab is attached the first time a command needs CDP on it (then `Page.enable`,
 //! `Runtime.enable`, and the script that keeps pristine builtins for tabwire's page
-//! scripts in every later document), and forgotten when Chrome detaches us; the next command simply
+//! scripts in every later document), never while it shows a site on the user's
+//! blocklist, and forgotten when Chrome detaches us; the next command simply
 //! attaches again. [`Engine::send_watched`] runs one CDP command while watching the
 //! tab, so a detach, a closed tab or a dialog ends the wait at once with a clear error
 //! instead of leaving the command hanging.
@@ -37,8 +38,15 @@ impl<C: Chrome + 'static> Engine<C> {
         if self.state.borrow().attached.contains(&tab) {
             return Ok(());
         }
-        if self.chrome.tab(tab).await?.is_none() {
+        let Some(state) = self.chrome.tab(tab).await? else {
             return Err(EngineError::NoSuchTab(tab));
+        };
+        // The last word before the debugger touches the page: never a blocklisted site.
+        if let Some(pattern) = self.settings.borrow().blocked_by(&state.url) {
+            return Err(EngineError::Blocklisted {
+                tab,
+                pattern: pattern.to_owned(),
+            });
         }
         let attach_failed = |error: ChromeError| EngineError::AttachFailed {
             tab,
@@ -70,6 +78,18 @@ impl<C: Chrome + 'static> Engine<C> {
         let enabled = self.enable_domains(tab).await;
         self.state.borrow_mut().replaying.remove(&tab);
         enabled
+    }
+
+    /// Lets go of a tab but keeps what was collected and emulated in it for the next
+    /// attach (idle, or a navigation to a blocklisted site).
+    pub(super) async fn detach_keeping_collectors(&self, tab: TabId) {
+        self.forget_attachment(tab);
+        self.schedule_save();
+        if let Err(error) = self.chrome.detach_debugger(tab).await {
+            self.chrome.log(&format!(
+                "tabwire: could not detach from tab {tab}: {error}"
+            ));
+        }
     }
 
     /// Enables the domains a freshly attached tab needs, and re-applies its emulation.
@@ -310,5 +330,20 @@ mod tests {
         let error = h.reply(1).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::Detached);
         assert!(error.message.contains("chrome://"));
+    }
+
+    #[test]
+    fn a_blocklisted_page_is_never_attached() {
+        let mut h = Harness::new();
+        let save = serde_json::json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": 0, "blocklist": "https://*.bank.test"});
+        assert_eq!(h.popup(save), Ok(()));
+        h.fake.set_url(10, "https://www.bank.test/");
+        let engine = h.engine.clone();
+        let attached = h.run(async move { engine.ensure_attached(10).await });
+        assert_eq!(
+            tabwire_shared::WireError::from(attached.unwrap_err()).code,
+            ErrorCode::Refused
+        );
+        assert!(!h.fake.is_attached(10));
     }
 }

@@ -4,7 +4,8 @@
 //! storage holds is untrusted (another version, a hand edit): a field that does not
 //! read as expected falls back to its default. A page may be shared when it is a web
 //! page (`http`, `https`) or a local file, and its origin is not on the blocklist
-//! (patterns as [`OriginPolicy`] reads them).
+//! (patterns as [`OriginPolicy`] reads them, except that `*.bank.com` also blocks
+//! `bank.com`). Patterns are checked when the popup saves them.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -15,6 +16,9 @@ pub const KEY: &str = "settings";
 
 /// How long an unused tab stays attached in the user's own browser, by default.
 pub const DEFAULT_IDLE_DETACH_SECONDS: u64 = 120;
+
+/// The longest idle-detach delay, in seconds (a day): longer ones are cut to it.
+pub const MAX_IDLE_DETACH_SECONDS: u64 = 86_400;
 
 /// What the user chose in the popup.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,7 +53,9 @@ impl Settings {
         }
         if let Some(value) = field("idleDetachSeconds") {
             match value.as_u64() {
-                Some(seconds) => settings.idle_detach_seconds = Some(seconds),
+                Some(seconds) => {
+                    settings.idle_detach_seconds = Some(seconds.min(MAX_IDLE_DETACH_SECONDS))
+                }
                 None => ignored.push("idleDetachSeconds"),
             }
         }
@@ -78,14 +84,16 @@ impl Settings {
         } else {
             DEFAULT_IDLE_DETACH_SECONDS
         };
-        self.idle_detach_seconds.unwrap_or(default)
+        self.idle_detach_seconds
+            .unwrap_or(default)
+            .min(MAX_IDLE_DETACH_SECONDS)
     }
 
     /// The blocklist pattern `url` matches, if any.
     pub fn blocked_by(&self, url: &str) -> Option<&str> {
         self.blocklist
             .iter()
-            .find(|p| OriginPolicy::from_patterns(vec![(*p).clone()]).allows(url))
+            .find(|p| OriginPolicy::from_patterns(with_bare_domain(p)).allows(url))
             .map(String::as_str)
     }
 
@@ -100,6 +108,95 @@ impl Settings {
         self.blocked_by(url).map(|pattern| {
             format!("This site is on your blocklist ({pattern}), so it cannot be shared.")
         })
+    }
+}
+
+/// A pattern and, for a subdomain wildcard, its bare domain too: whoever blocks
+/// `https://*.bank.com` means `https://bank.com` as well. ([`OriginPolicy`] itself
+/// keeps `*.` to subdomains, as third-party tool origins expect.)
+fn with_bare_domain(pattern: &str) -> Vec<String> {
+    let pattern = pattern.trim();
+    let bare = match pattern.split_once("://") {
+        Some((scheme, rest)) => rest
+            .strip_prefix("*.")
+            .map(|domain| format!("{scheme}://{domain}")),
+        None => pattern.strip_prefix("*.").map(str::to_owned),
+    };
+    std::iter::once(pattern.to_owned()).chain(bare).collect()
+}
+
+/// Checks that a blocklist pattern reads as an origin pattern (see [`OriginPolicy`]):
+/// `[scheme://][*.]host[:port|:*]`, or `file://`. The error is for the user.
+pub fn check_pattern(pattern: &str) -> Result<(), String> {
+    let refuse = |why: &str| {
+        Err(format!(
+            "\"{pattern}\" is not a site pattern: {why}. Write one origin a line, such as \
+             https://*.bank.com or bank.com."
+        ))
+    };
+    let lower = pattern.trim().to_ascii_lowercase();
+    let (scheme, rest) = match lower.split_once("://") {
+        Some((scheme, rest)) => (Some(scheme), rest),
+        None => (None, lower.as_str()),
+    };
+    if let Some(scheme) = scheme {
+        let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+        if !scheme_ok {
+            return refuse("its scheme is not valid");
+        }
+    }
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    if rest.contains(['/', '?', '#']) {
+        return refuse("it has a path, and the blocklist works by site, not by page");
+    }
+    if scheme == Some("file") {
+        return if rest.is_empty() {
+            Ok(())
+        } else {
+            refuse("file:// stands for every local file, alone")
+        };
+    }
+    if rest.contains('@') || rest.chars().any(char::is_whitespace) {
+        return refuse("it is not a host name");
+    }
+    let (host, port) = if rest.starts_with('[') {
+        match rest.split_once(']') {
+            Some((v6, tail)) => (&rest[..=v6.len()], tail.strip_prefix(':')),
+            None => return refuse("its IPv6 address is not closed with ]"),
+        }
+    } else {
+        match rest.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (rest, None),
+        }
+    };
+    let port_ok = port.is_none_or(|p| p == "*" || p.parse::<u16>().is_ok_and(|p| p > 0));
+    if !port_ok {
+        return refuse("its port is not a number or *");
+    }
+    if host.starts_with('[') {
+        let inner = &host[1..host.len() - 1];
+        let v6_ok = !inner.is_empty() && inner.chars().all(|c| c.is_ascii_hexdigit() || c == ':');
+        return if v6_ok {
+            Ok(())
+        } else {
+            refuse("its IPv6 address is not valid")
+        };
+    }
+    let domain = host.strip_prefix("*.").unwrap_or(host);
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    if domain.split('.').all(label_ok) {
+        Ok(())
+    } else {
+        refuse("its host is not a domain name (only a leading *. may be a wildcard)")
     }
 }
 
@@ -133,6 +230,17 @@ mod tests {
     }
 
     #[test]
+    fn idle_detach_is_at_most_a_day() {
+        let (settings, _) = Settings::read(&json!({"idleDetachSeconds": u64::MAX}));
+        assert_eq!(settings.idle_detach_seconds, Some(MAX_IDLE_DETACH_SECONDS));
+        let settings = Settings {
+            idle_detach_seconds: Some(u64::MAX),
+            ..Settings::default()
+        };
+        assert_eq!(settings.idle_detach_seconds(false), MAX_IDLE_DETACH_SECONDS);
+    }
+
+    #[test]
     fn idle_detach_defaults_depend_on_whose_browser_it_is() {
         let settings = Settings::default();
         assert_eq!(settings.idle_detach_seconds(false), 120);
@@ -151,6 +259,57 @@ mod tests {
         assert!(settings.refusal("about:blank").is_some());
         let refusal = settings.refusal("https://www.bank.com/login").unwrap();
         assert!(refusal.contains("https://*.bank.com"));
-        assert!(settings.refusal("https://bank.com/").is_none());
+        assert!(
+            settings.refusal("https://bank.com/").is_some(),
+            "the bare domain too"
+        );
+        assert!(settings.refusal("https://notbank.com/").is_none());
+        assert!(
+            settings.refusal("http://www.bank.com/").is_none(),
+            "another scheme"
+        );
+    }
+
+    #[test]
+    fn a_scheme_less_wildcard_blocks_the_domain_on_any_scheme() {
+        let settings = Settings {
+            blocklist: vec!["*.bank.com".into()],
+            ..Settings::default()
+        };
+        for url in ["https://bank.com/", "http://a.bank.com:8080/x"] {
+            assert_eq!(settings.blocked_by(url), Some("*.bank.com"), "{url}");
+        }
+        assert_eq!(settings.blocked_by("https://bank.com.evil.test/"), None);
+    }
+
+    #[test]
+    fn patterns_must_be_origins() {
+        for good in [
+            "https://*.bank.com",
+            "https://bank.com/",
+            "bank.com",
+            "*.bank.com",
+            "http://localhost:*",
+            "http://127.0.0.1:8080",
+            "http://[::1]:3000",
+            "file://",
+        ] {
+            assert_eq!(check_pattern(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "https://bank.com/login",
+            "bank.com/accounts",
+            "https://*bank.com",
+            "https://bank..com",
+            "ht tp://bank.com",
+            "https://bank.com:port",
+            "https://user@bank.com",
+            "file:///home/me/secret.html",
+            "*",
+        ] {
+            assert!(check_pattern(bad).is_err(), "{bad}");
+        }
+        let why = check_pattern("https://bank.com/login").unwrap_err();
+        assert!(why.contains("path"), "{why}");
     }
 }

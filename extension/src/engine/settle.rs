@@ -64,10 +64,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Disconnects the watcher and frees its objects, without delaying the reply.
     pub(super) fn stop_watcher(&self, tab: TabId, watcher: Option<String>, group: String) {
-        let Some(engine) = self.me.upgrade() else {
-            return;
-        };
-        self.chrome.spawn(Box::pin(async move {
+        self.in_background(move |engine| async move {
             if let Some(object_id) = watcher {
                 let stop = RuntimeCallFunctionOn {
                     function_declaration: page::STOP.to_owned(),
@@ -82,7 +79,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 let _ = engine.send(tab, &stop).await;
             }
             engine.release_objects(tab, group);
-        }));
+        });
     }
 
     /// Waits for the effects of an action just dispatched (see the module docs); the

@@ -3,13 +3,15 @@
 //! [`sharing`](super::sharing) keeps the scopes; this module carries out what a change
 //! means in the browser. A shared tab joins its agent's tab group (one per agent and
 //! window, titled with the agent's name) and gets a badge on tabwire's button naming
-//! who may use it. A tab that leaves every scope is ungrouped, loses its badge and is
+//! who may use it; when the agent whose group holds a tab stops sharing it, the tab
+//! moves to the group of an agent that still does. A tab that leaves every scope is ungrouped, loses its badge and is
 //! released: the debugger detaches and everything collected for it is dropped. Groups
 //! and badges are cosmetic: their failures are logged, never fatal. In a browser
 //! launched for an agent every tab is shared anyway, so none of this is shown.
 
 use tabwire_shared::{Event, TabId};
 
+use super::agents::REVOKED_BY_USER;
 use super::sharing::Agent;
 use super::Engine;
 use crate::chrome::{Chrome, TabState};
@@ -32,18 +34,25 @@ impl<C: Chrome + 'static> Engine<C> {
         if self.sharing.borrow().agent(session).is_none() {
             return Err("That agent is no longer connected.".to_owned());
         }
-        self.adopt_tab(session, &state).await;
-        Ok(())
+        if self.adopt_tab(session, &state).await {
+            Ok(())
+        } else {
+            Err("That agent is no longer connected.".to_owned())
+        }
     }
 
     /// Puts a tab into an agent's scope without asking (a tab the agent opened).
-    pub(super) async fn adopt_tab(&self, session: &str, tab: &TabState) {
+    /// Returns whether the tab is in the scope now: false if the agent is gone
+    /// (disconnected by the user, or left).
+    pub(super) async fn adopt_tab(&self, session: &str, tab: &TabState) -> bool {
         if !self.sharing.borrow_mut().share(session, tab.id) {
-            return;
+            // Already shared, or the agent is gone.
+            return self.sharing.borrow().agent(session).is_some();
         }
         self.scopes_changed();
         self.group_with(session, tab).await;
         self.show_badge(tab.id).await;
+        true
     }
 
     /// Takes `tab` out of `session`'s scope (the popup, a drag out of the group).
@@ -70,9 +79,7 @@ impl<C: Chrome + 'static> Engine<C> {
             self.post_to(
                 client,
                 Event::Revoked {
-                    reason: "The user disconnected this agent from the browser in tabwire's \
-                             popup."
-                        .to_owned(),
+                    reason: REVOKED_BY_USER.to_owned(),
                 },
             );
         }
@@ -103,6 +110,7 @@ impl<C: Chrome + 'static> Engine<C> {
     async fn left_scope(&self, tab: TabId) {
         let sharers = self.sharing.borrow().sharers(tab);
         if !sharers.is_empty() || self.sharing.borrow().agent_profile() {
+            self.follow_remaining_sharer(tab, &sharers).await;
             self.show_badge(tab).await;
             return;
         }
@@ -115,6 +123,32 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         self.show_badge(tab).await;
         self.release(tab).await;
+    }
+
+    /// A tab left the scope of the agent whose group holds it: it moves to the group
+    /// of an agent that still shares it.
+    async fn follow_remaining_sharer(&self, tab: TabId, sharers: &[String]) {
+        let Some(next) = sharers.first() else { return };
+        let Some(Some(group)) = self.state.borrow().grouped.get(&tab).copied() else {
+            return;
+        };
+        let held_by_a_sharer = {
+            let sharing = self.sharing.borrow();
+            let holds = |s: &String| {
+                sharing
+                    .agent(s)
+                    .map(|a| a.groups.values().any(|g| *g == group))
+            };
+            sharers.iter().any(|s| holds(s) == Some(true))
+        };
+        if held_by_a_sharer {
+            return;
+        }
+        let Ok(Some(state)) = self.chrome.tab(tab).await else {
+            return;
+        };
+        self.state.borrow_mut().grouped.remove(&tab);
+        self.group_with(next, &state).await;
     }
 
     /// Detaches from a tab nobody may use any more and forgets all about it.
@@ -376,5 +410,23 @@ mod tests {
         assert_eq!(h.popup(json!({"action": "disconnectAll"})), Ok(()));
         assert!(h.engine.sharing.borrow().agents().is_empty());
         assert_eq!(h.fake.group_of(11), None);
+    }
+
+    #[test]
+    fn a_tab_moves_to_the_group_of_the_agent_that_still_shares_it() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k2", 11);
+        h.share("k1", 10);
+        h.share("k2", 10);
+        let codex = h.fake.group_of(11).unwrap();
+        assert_ne!(h.fake.group_of(10), Some(codex), "in claude's group first");
+        let unshare = json!({"action": "unshare", "session": "k1", "tab": 10});
+        assert_eq!(h.popup(unshare), Ok(()));
+        assert_eq!(h.fake.group_of(10), Some(codex));
+        assert!(h.engine.sharing.borrow().may_use("k2", 10), "still shared");
+        h.gone(2);
+        assert_eq!(h.fake.group_of(10), None);
     }
 }

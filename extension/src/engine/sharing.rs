@@ -51,6 +51,9 @@ pub enum Greeting {
     Returning,
     /// A session the user disconnected: refuse it.
     Revoked,
+    /// The connection already speaks for another session: ignored (one session per
+    /// connection, the first one stays).
+    Conflict,
 }
 
 /// Why a caller may not run a command at all.
@@ -97,19 +100,27 @@ impl Sharing {
 
     /// A connection introduced itself (first time, or again with a new name).
     pub fn hello(&mut self, client: u64, hello: &ClientHello, now_ms: u64) -> Greeting {
+        if self
+            .clients
+            .get(&client)
+            .is_some_and(|known| *known != hello.session)
+        {
+            return Greeting::Conflict;
+        }
         self.clients.insert(client, hello.session.clone());
         if self.revoked.contains(&hello.session) {
             return Greeting::Revoked;
         }
+        let name = self.unique_name(&hello.session, &clean_name(&hello.client_name));
         if let Some(agent) = self.agents.get_mut(&hello.session) {
-            agent.name.clone_from(&hello.client_name);
+            agent.name = name;
             agent.orphaned_since_ms = None;
             return Greeting::Returning;
         }
         let color = COLORS[self.colors_used % COLORS.len()].to_owned();
         self.colors_used += 1;
         let agent = Agent {
-            name: hello.client_name.clone(),
+            name,
             tabs: BTreeSet::new(),
             groups: BTreeMap::new(),
             color,
@@ -118,6 +129,22 @@ impl Sharing {
         };
         self.agents.insert(hello.session.clone(), agent);
         Greeting::New
+    }
+
+    /// `wanted`, or `wanted (2)`, `(3)`… if another agent goes by that name already:
+    /// the user must tell agents apart in the popup and the tab groups.
+    fn unique_name(&self, session: &str, wanted: &str) -> String {
+        let taken = |name: &str| {
+            let others = self.agents.iter().filter(|(s, _)| s.as_str() != session);
+            others.map(|(_, a)| &a.name).any(|n| n == name)
+        };
+        let mut name = wanted.to_owned();
+        let mut n = 1;
+        while taken(&name) {
+            n += 1;
+            name = format!("{wanted} ({n})");
+        }
+        name
     }
 
     /// The session a call comes from, or why it may not call at all.
@@ -285,6 +312,23 @@ impl Sharing {
     }
 }
 
+/// An agent's name as shown to the user: it comes from the agent, so control
+/// characters go and it is cut at [`MAX_NAME_CHARS`].
+pub fn clean_name(name: &str) -> String {
+    let shown: String = name
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME_CHARS)
+        .collect();
+    match shown.trim() {
+        "" => "agent".to_owned(),
+        trimmed => trimmed.to_owned(),
+    }
+}
+
+/// The longest agent name shown.
+pub const MAX_NAME_CHARS: usize = 60;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,5 +439,33 @@ mod tests {
         s.share("k2", 10);
         assert_eq!(s.tab_removed(10), vec!["k1".to_owned(), "k2".to_owned()]);
         assert!(s.sharers(10).is_empty());
+    }
+
+    #[test]
+    fn one_connection_speaks_for_one_session() {
+        let mut s = Sharing::default();
+        s.hello(1, &hello("a", "k1"), 0);
+        assert_eq!(s.hello(1, &hello("b", "k2"), 0), Greeting::Conflict);
+        assert_eq!(s.caller(Some(1)), Ok("k1".to_owned()), "the first stays");
+        assert!(s.agent("k2").is_none());
+        assert_eq!(s.hello(1, &hello("c", "k1"), 0), Greeting::Returning);
+        assert_eq!(s.agent("k1").unwrap().name, "c");
+    }
+
+    #[test]
+    fn agent_names_are_cleaned_capped_and_told_apart() {
+        let mut s = Sharing::default();
+        s.hello(1, &hello("claude\u{1b}[31m\n", "k1"), 0);
+        assert_eq!(s.agent("k1").unwrap().name, "claude[31m");
+        s.hello(2, &hello(&"x".repeat(500), "k2"), 0);
+        assert_eq!(s.agent("k2").unwrap().name.chars().count(), MAX_NAME_CHARS);
+        s.hello(3, &hello("\u{7}", "k3"), 0);
+        assert_eq!(s.agent("k3").unwrap().name, "agent");
+        s.hello(4, &hello("claude[31m", "k4"), 0);
+        assert_eq!(s.agent("k4").unwrap().name, "claude[31m (2)");
+        s.hello(4, &hello("claude[31m", "k4"), 0);
+        assert_eq!(s.agent("k4").unwrap().name, "claude[31m (2)", "stable");
+        s.hello(5, &hello("claude[31m", "k5"), 0);
+        assert_eq!(s.agent("k5").unwrap().name, "claude[31m (3)");
     }
 }

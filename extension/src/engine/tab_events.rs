@@ -1,15 +1,18 @@
 //! What the engine does when the user changes tabs: navigations, group moves, focus.
 //!
-//! A shared tab that navigates to a blocklisted site is detached at once (its share
+//! A shared tab that navigates to a blocklisted site is detached at once, whether
+//! Chrome's tab events or the page's own navigation event tells first (its share
 //! stays; commands are refused while it shows that site). A shared tab dragged out of
 //! the group tabwire put it in stops being shared. Navigations reset Chrome's per-tab
 //! badge, so a shared tab's badge is set again. Any change may alter what the popup
 //! shows.
 
+use serde_json::Value;
 use tabwire_shared::TabId;
 
 use super::Engine;
 use crate::chrome::Chrome;
+use crate::signals::TabSignal;
 
 /// The parts of `chrome.tabs.onUpdated`'s change info the engine reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -25,7 +28,7 @@ pub struct TabChange {
 impl<C: Chrome + 'static> Engine<C> {
     /// `chrome.tabs.onUpdated`.
     pub fn on_tab_updated(&self, tab: TabId, change: TabChange) {
-        self.in_background(change, move |engine, change| async move {
+        self.in_background(move |engine| async move {
             if let Some(group) = change.group_id {
                 engine.on_group_changed(tab, group).await;
             }
@@ -56,7 +59,24 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    async fn leave_if_blocklisted(&self, tab: TabId, url: &str) {
+    /// A main-frame navigation (`Page.frameNavigated`): a blocklisted destination is
+    /// let go at once, before Chrome's slower tab event.
+    pub(super) fn leave_if_navigated_to_blocklist(&self, tab: TabId, params: &Value) {
+        let Some(url) = params.pointer("/frame/url").and_then(Value::as_str) else {
+            return;
+        };
+        if self.settings.borrow().blocked_by(url).is_none() {
+            return;
+        }
+        let url = url.to_owned();
+        self.in_background(move |engine| async move {
+            engine.leave_if_blocklisted(tab, &url).await;
+        });
+    }
+
+    /// Lets go of `tab` if `url` (where it went) is on the blocklist: a command running
+    /// on it ends first, then the debugger detaches (the share and collectors stay).
+    pub(super) async fn leave_if_blocklisted(&self, tab: TabId, url: &str) {
         let blocked = self.settings.borrow().blocked_by(url).map(str::to_owned);
         let Some(pattern) = blocked else { return };
         if !self.state.borrow().attached.contains(&tab) {
@@ -65,6 +85,80 @@ impl<C: Chrome + 'static> Engine<C> {
         self.chrome.log(&format!(
             "tabwire: tab {tab} went to a blocklisted site ({pattern}); detaching"
         ));
-        self.detach_keeping_collectors(tab).await;
+        let reason = format!("the tab went to a site on the user's blocklist, {pattern}");
+        self.signals.publish(tab, &TabSignal::Detached(reason));
+        let _busy = self.locks.lock(tab).await;
+        if self.state.borrow().attached.contains(&tab) {
+            self.detach_keeping_collectors(tab).await;
+            self.chrome.state_changed();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use super::TabChange;
+    use serde_json::json;
+    use tabwire_shared::{Command, ErrorCode};
+
+    fn block_bank(h: &mut Harness) {
+        let save = json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": 0, "blocklist": "https://*.bank.test"});
+        assert_eq!(h.popup(save), Ok(()));
+    }
+
+    #[test]
+    fn going_to_a_blocklisted_site_ends_the_running_command_then_detaches() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        block_bank(&mut h);
+        h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
+        let evaluate = Command::Evaluate {
+            tab_id: 10,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 5000,
+        };
+        h.call(1, evaluate);
+        h.settle();
+        assert!(h.fake.is_attached(10));
+        h.fake.set_url(10, "https://www.bank.test/");
+        let change = TabChange {
+            url: Some("https://www.bank.test/".into()),
+            ..Default::default()
+        };
+        h.engine.on_tab_updated(10, change);
+        h.settle();
+        let error = h.reply(1).expect("the command ended").unwrap_err();
+        assert_eq!(error.code, ErrorCode::Detached);
+        assert!(error.message.contains("blocklist"), "{}", error.message);
+        assert!(!h.fake.is_attached(10));
+    }
+
+    #[test]
+    fn a_main_frame_navigation_to_a_blocklisted_site_detaches_at_once() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        block_bank(&mut h);
+        let snapshot = Command::Snapshot {
+            tab_id: 10,
+            verbose: false,
+        };
+        h.call(1, snapshot);
+        h.settle();
+        assert!(h.fake.is_attached(10));
+        let subframe = json!({"frame": {"id": "sub", "parentId": "main", "loaderId": "L8", "url": "https://www.bank.test/"}});
+        h.engine.on_cdp_event(10, "Page.frameNavigated", &subframe);
+        h.settle();
+        assert!(
+            h.fake.is_attached(10),
+            "a frame of the page is not the page"
+        );
+        let main = json!({"frame": {"id": "main", "loaderId": "L9", "url": "https://www.bank.test/"}, "type": "Navigation"});
+        h.engine.on_cdp_event(10, "Page.frameNavigated", &main);
+        h.settle();
+        assert!(!h.fake.is_attached(10));
     }
 }

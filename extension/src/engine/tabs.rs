@@ -61,7 +61,9 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Opens a blank tab for `opener` (it joins that agent's scope), then navigates it
-    /// like `Navigate` does and waits for the load.
+    /// like `Navigate` does and waits for the load. A blocklisted destination is
+    /// refused before anything opens; if the opener was disconnected meanwhile, the
+    /// new tab is closed untouched.
     pub(super) async fn new_tab(
         &self,
         opener: &str,
@@ -70,17 +72,30 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
     ) -> Result<TabInfo, EngineError> {
         super::navigate::check_url(url)?;
+        self.check_destination(url)?;
         let created = self
             .bounded(
                 "open a page",
                 self.chrome.create_tab("about:blank", !background),
             )
             .await??;
-        self.adopt_tab(opener, &created).await;
+        if !self.adopt_tab(opener, &created).await {
+            if let Err(error) = self.chrome.remove_tab(created.id).await {
+                self.chrome.log(&format!(
+                    "tabwire: could not close tab {} opened for a disconnected agent: {error}",
+                    created.id
+                ));
+            }
+            return Err(EngineError::Revoked);
+        }
         let to = tabwire_shared::Navigation::Url {
             url: url.to_owned(),
         };
-        self.navigate(created.id, &to, timeout_ms).await
+        let _tab = self.locks.lock(created.id).await;
+        let outcome = self.navigate(created.id, &to, timeout_ms).await;
+        // Used or not, the tab is let go after the idle time like any other.
+        self.note_used(created.id);
+        outcome
     }
 
     /// The tab the user is looking at: the active tab of the last focused normal window.
@@ -247,5 +262,62 @@ mod tests {
             ErrorCode::InvalidArgument
         );
         assert!(h.fake.created_urls().is_empty());
+    }
+
+    #[test]
+    fn a_new_tab_nobody_uses_is_let_go_after_the_idle_time() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.call(
+            1,
+            Command::NewTab {
+                url: "https://c.test/".into(),
+                background: true,
+                timeout_ms: 1000,
+            },
+        );
+        h.settle();
+        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
+            panic!("expected a tab");
+        };
+        assert!(h.fake.is_attached(tab.id));
+        h.advance(120_000);
+        assert!(!h.fake.is_attached(tab.id));
+    }
+
+    #[test]
+    fn a_tab_opened_for_an_agent_disconnected_meanwhile_is_closed_untouched() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.fake.hold("tabs.create");
+        h.call(
+            1,
+            Command::NewTab {
+                url: "https://c.test/".into(),
+                background: true,
+                timeout_ms: 1000,
+            },
+        );
+        h.settle();
+        assert_eq!(
+            h.popup(json!({"action": "disconnect", "session": "k1"})),
+            Ok(())
+        );
+        h.fake.release_held(json!({}));
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Refused);
+        assert!(error.message.contains("disconnected this agent"));
+        assert_eq!(h.fake.created_urls(), vec!["about:blank".to_owned()]);
+        assert!(h.fake.sent(101, "Page.navigate").is_empty());
+        assert!(!h.fake.is_attached(101));
+        h.hello(9, "k9", "codex");
+        h.host_ready(true);
+        h.call_as(9, 3, Command::ListTabs);
+        h.settle();
+        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+            panic!("expected tabs");
+        };
+        assert!(tabs.iter().all(|t| t.id != 101), "the tab was closed");
     }
 }

@@ -1,7 +1,8 @@
 //! The popup's connection to the worker: a `chrome.runtime` port named `popup`.
 //!
 //! The popup sends `{"type": "open", "tab": <id or null>}` once it loads (again until
-//! it hears back: the worker may still be starting), then `{"type": "action",
+//! it hears back: the worker may still be starting; with `"again": true` when it
+//! reconnects to a restarted worker, which only shows that tab), then `{"type": "action",
 //! "action": {...}}` per button. The worker answers an action with `{"type": "done",
 //! "action": <its name>, "error": <text or null>}` and sends `{"type": "state",
 //! "state": {...}}` whenever what the popup shows changes. Everything it shows comes
@@ -42,6 +43,10 @@ enum FromPopup {
     Open {
         #[serde(default)]
         tab: Option<TabId>,
+        /// A popup reconnecting (the worker restarted): show the tab, do not "open"
+        /// the popup on it again.
+        #[serde(default)]
+        again: bool,
     },
     Action {
         action: Value,
@@ -100,12 +105,15 @@ fn received(id: u64, message: &JsValue) {
         return;
     };
     match message {
-        FromPopup::Open { tab } => {
+        FromPopup::Open { tab, again } => {
             let first = POPUPS.with_borrow_mut(|popups| {
                 let popup = popups.iter_mut().find(|p| p.id == id)?;
+                if again && !popup.opened {
+                    popup.target = tab;
+                }
                 Some(!std::mem::replace(&mut popup.opened, true))
             });
-            if first != Some(true) {
+            if first != Some(true) || again {
                 return render(id);
             }
             wasm_bindgen_futures::spawn_local(async move {
