@@ -81,6 +81,19 @@ pub enum EngineError {
         reason: String,
     },
 
+    /// The user took the tab away while the command ran (stopped sharing it, or it went
+    /// to a blocklisted site): retrying cannot help.
+    #[error(
+        "The command on page {tab} was stopped: {reason}. This agent may not use the tab \
+         any more; do not retry. Ask the user if you need it shared again."
+    )]
+    WithdrawnDuringCommand {
+        /// The tab.
+        tab: TabId,
+        /// What the user did.
+        reason: String,
+    },
+
     /// The debugger was detached while the command was running.
     #[error(
         "The debugger was detached from page {tab} ({reason}) while the command ran, for \
@@ -426,7 +439,7 @@ impl EngineError {
             | Revoked
             | Blocklisted { .. }
             | BlocklistedDestination { .. } => ErrorCode::Refused,
-            NotShared(_) => ErrorCode::NotShared,
+            NotShared(_) | WithdrawnDuringCommand { .. } => ErrorCode::NotShared,
             InvalidUrl(_)
             | NoHistoryEntry { .. }
             | StaleUid(_)

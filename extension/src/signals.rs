@@ -29,6 +29,9 @@ pub enum TabSignal {
     Detached(String),
     /// The tab was closed.
     Closed,
+    /// The user took the tab away from the agents (stopped sharing it, or it went to a
+    /// site on their blocklist): why, in words for the agent.
+    Withdrawn(String),
 }
 
 type Subscribers = HashMap<TabId, Vec<(u64, UnboundedSender<TabSignal>)>>;

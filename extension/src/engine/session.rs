@@ -251,6 +251,10 @@ pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError
             tab,
             reason: reason.clone(),
         }),
+        TabSignal::Withdrawn(reason) => Some(EngineError::WithdrawnDuringCommand {
+            tab,
+            reason: reason.clone(),
+        }),
         TabSignal::Page(PageEvent::DialogOpening(dialog)) => Some(EngineError::DialogOpened {
             tab,
             dialog: dialog.clone(),

@@ -155,7 +155,7 @@ impl<C: Chrome + 'static> Engine<C> {
     async fn release(&self, tab: TabId) {
         // A command running on the tab ends now, then the tab is ours to clean up.
         self.signals
-            .publish(tab, &TabSignal::Detached(UNSHARED.to_owned()));
+            .publish(tab, &TabSignal::Withdrawn(UNSHARED.to_owned()));
         let _busy = self.locks.lock(tab).await;
         let attached = self.state.borrow().attached.contains(&tab);
         self.forget_session(tab);
@@ -318,6 +318,33 @@ mod tests {
         assert_eq!(h.fake.group_of(10), None);
         assert_eq!(h.fake.badge(10).unwrap().0, "");
         assert!(!h.engine.state.borrow().collectors.contains_key(&10));
+    }
+
+    #[test]
+    fn a_command_running_when_the_user_stops_sharing_ends_and_says_not_to_retry() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
+        let evaluate = tabwire_shared::Command::Evaluate {
+            tab_id: 10,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms: 5000,
+        };
+        h.call(1, evaluate);
+        h.settle();
+        let unshare = json!({"action": "unshare", "session": "k1", "tab": 10});
+        assert_eq!(h.popup(unshare), Ok(()));
+        let error = h.reply(1).expect("the command ended").unwrap_err();
+        assert_eq!(error.code, tabwire_shared::ErrorCode::NotShared);
+        assert!(
+            error.message.contains("stopped sharing"),
+            "{}",
+            error.message
+        );
+        assert!(error.message.contains("do not retry"), "{}", error.message);
+        assert!(!h.fake.is_attached(10));
     }
 
     #[test]

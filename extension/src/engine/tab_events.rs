@@ -86,7 +86,7 @@ impl<C: Chrome + 'static> Engine<C> {
             "tabwire: tab {tab} went to a blocklisted site ({pattern}); detaching"
         ));
         let reason = format!("the tab went to a site on the user's blocklist, {pattern}");
-        self.signals.publish(tab, &TabSignal::Detached(reason));
+        self.signals.publish(tab, &TabSignal::Withdrawn(reason));
         let _busy = self.locks.lock(tab).await;
         if self.state.borrow().attached.contains(&tab) {
             self.detach_keeping_collectors(tab).await;
@@ -131,8 +131,9 @@ mod tests {
         h.engine.on_tab_updated(10, change);
         h.settle();
         let error = h.reply(1).expect("the command ended").unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
+        assert_eq!(error.code, ErrorCode::NotShared);
         assert!(error.message.contains("blocklist"), "{}", error.message);
+        assert!(error.message.contains("do not retry"), "{}", error.message);
         assert!(!h.fake.is_attached(10));
     }
 
