@@ -4,8 +4,9 @@
 //! browser tabwire lets go of a tab after `idleDetachSeconds` without a command on it
 //! (one timer per tab, re-armed by every command). What the user would lose is kept:
 //! the console and network collectors and the emulation come back with the next
-//! command's attach. The uids and tool discoveries of the document do not survive
-//! (their page objects die with the debugging session).
+//! command's attach, and so do the uids of a page that did not change meanwhile (they
+//! name nodes by backend id). The third-party tool registry lives in page objects that
+//! die with the session: the next call discovers the tools again.
 
 use std::collections::HashMap;
 

@@ -238,6 +238,32 @@ mod tests {
     }
 
     #[test]
+    fn uids_outlive_an_idle_detach_of_an_unchanged_page() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        set_buttons(&h, &[(5, "Save")]);
+        let save = uid_of(&snapshot(&mut h, 1, false), "Save");
+        h.advance(10 * 60 * 1000);
+        assert!(!h.fake.is_attached(10), "let go after the idle time");
+        h.call(
+            2,
+            Command::Evaluate {
+                tab_id: 10,
+                function: "(el) => el.id".into(),
+                args: vec![json!({ "uid": save })],
+                timeout_ms: 1000,
+            },
+        );
+        h.settle();
+        assert!(h.fake.is_attached(10));
+        assert!(
+            h.reply(2).unwrap().is_ok(),
+            "the uid still names the button"
+        );
+    }
+
+    #[test]
     fn a_new_document_makes_old_uids_stale() {
         let mut h = Harness::new();
         set_buttons(&h, &[(5, "Save")]);
