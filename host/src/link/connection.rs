@@ -1,0 +1,191 @@
+//! The connection task: connect, say hello, serve, back off, repeat — until every
+//! handle is gone or the user disconnects this agent.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tabwire_shared::framing::MAX_ON_SOCKET;
+use tabwire_shared::{Envelope, Event, FromExtension};
+use tokio::net::UnixStream;
+use tokio::sync::mpsc;
+
+use super::errors::revoked_message;
+use super::shared::Shared;
+use super::{Outcome, Outgoing};
+use crate::native_host::framing::{write_frame, FrameReader};
+
+/// First and longest pause between connection attempts.
+const BACKOFF_MIN: Duration = Duration::from_millis(100);
+const BACKOFF_MAX: Duration = Duration::from_secs(1);
+
+/// The connection task: connect, serve, back off, repeat, until every handle is gone.
+pub(super) async fn run_connection(
+    socket: PathBuf,
+    shared: Arc<Shared>,
+    mut outgoing: mpsc::UnboundedReceiver<Outgoing>,
+) {
+    let mut backoff = BACKOFF_MIN;
+    loop {
+        match UnixStream::connect(&socket).await {
+            Ok(stream) => {
+                tracing::debug!(socket = %socket.display(), "connected to the relay");
+                let hello_frame = shared.hello_frame().unwrap_or_default();
+                let closed = serve(stream, &hello_frame, &shared, &mut outgoing).await;
+                let was_connected = shared.browser.borrow().is_some();
+                // Only a connection that reached a browser resets the back-off: a relay
+                // that refuses this client (another user's) is not hammered.
+                if was_connected {
+                    backoff = BACKOFF_MIN;
+                }
+                shared.set_browser(None);
+                shared.fail_all("the connection to tabwire's native host closed");
+                if was_connected {
+                    shared.publish(Event::BrowserDisconnected {
+                        reason: "the connection to tabwire's native host closed".to_owned(),
+                    });
+                }
+                match closed {
+                    Closed::AllHandlesGone => return,
+                    Closed::Revoked => return stay_revoked(&shared, &mut outgoing).await,
+                    Closed::Dropped => {}
+                }
+            }
+            Err(e) => {
+                tracing::trace!(socket = %socket.display(), error = %e, "relay not reachable");
+            }
+        }
+        // Back off, failing at once any call that slips in meanwhile.
+        let sleep = tokio::time::sleep(backoff);
+        tokio::pin!(sleep);
+        loop {
+            tokio::select! {
+                _ = &mut sleep => break,
+                msg = outgoing.recv() => match msg {
+                    Some(msg) => {
+                        if let Some(tx) = shared.take_pending(msg.id) {
+                            let _ = tx.send(Outcome::NotDelivered);
+                        }
+                    }
+                    None => return,
+                },
+            }
+        }
+        backoff = (backoff * 2).min(BACKOFF_MAX);
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Closed {
+    Dropped,
+    AllHandlesGone,
+    /// The user disconnected this agent: do not come back.
+    Revoked,
+}
+
+/// After a revocation: answers every call that slips in as undeliverable (the caller
+/// then reports the revocation) until every handle is gone.
+async fn stay_revoked(shared: &Shared, outgoing: &mut mpsc::UnboundedReceiver<Outgoing>) {
+    while let Some(msg) = outgoing.recv().await {
+        if let Some(tx) = shared.take_pending(msg.id) {
+            let _ = tx.send(Outcome::NotDelivered);
+        }
+    }
+}
+
+/// Serves one connection until it drops (or every handle is gone).
+async fn serve(
+    stream: UnixStream,
+    hello_frame: &[u8],
+    shared: &Shared,
+    outgoing: &mut mpsc::UnboundedReceiver<Outgoing>,
+) -> Closed {
+    let (read, mut write) = stream.into_split();
+    if write_frame(&mut write, hello_frame).await.is_err() {
+        return Closed::Dropped;
+    }
+    let mut reader = FrameReader::new(read, MAX_ON_SOCKET);
+    loop {
+        tokio::select! {
+            frame = reader.next() => match frame {
+                Ok(Some(body)) => {
+                    if handle_incoming(shared, &body) == Handled::Revoked {
+                        return Closed::Revoked;
+                    }
+                }
+                Ok(None) => return Closed::Dropped,
+                Err(e) => {
+                    tracing::warn!(error = %e, "relay connection broke");
+                    return Closed::Dropped;
+                }
+            },
+            msg = outgoing.recv() => match msg {
+                Some(msg) => {
+                    if let Err(e) = write_frame(&mut write, &msg.frame).await {
+                        tracing::warn!(error = %e, "writing to the relay failed");
+                        if let Some(tx) = shared.take_pending(msg.id) {
+                            let _ = tx.send(Outcome::NotDelivered);
+                        }
+                        return Closed::Dropped;
+                    }
+                }
+                None => return Closed::AllHandlesGone,
+            },
+        }
+    }
+}
+
+/// What a message from the relay meant for the connection.
+#[derive(Debug, PartialEq, Eq)]
+enum Handled {
+    Done,
+    Revoked,
+}
+
+/// One message from the relay: a reply for a pending call, or an event.
+fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
+    let envelope: Envelope<FromExtension> = match serde_json::from_slice(body) {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::warn!(error = %e, "malformed message from the relay skipped");
+            return Handled::Done;
+        }
+    };
+    match (envelope.id, envelope.body) {
+        (Some(id), FromExtension::Reply(result)) => match shared.take_pending(id) {
+            Some(tx) => {
+                let _ = tx.send(Outcome::Answered(result));
+            }
+            None => tracing::debug!(id, "reply to a call nobody awaits (timed out?)"),
+        },
+        (_, FromExtension::Event(event)) => {
+            match &event {
+                Event::BrowserConnected { version, .. } => {
+                    shared.set_browser(Some(version.clone()))
+                }
+                Event::BrowserDisconnected { reason } => {
+                    shared.set_browser(None);
+                    shared.fail_all(reason);
+                    if let Ok(mut last) = shared.last_loss.lock() {
+                        *last = Some(reason.clone());
+                    }
+                }
+                Event::Revoked { reason } => {
+                    tracing::warn!(%reason, "the user disconnected this agent");
+                    if let Ok(mut revoked) = shared.revoked.lock() {
+                        *revoked = Some(revoked_message(reason));
+                    }
+                    shared.set_browser(None);
+                    shared.fail_all(reason);
+                    shared.publish(event);
+                    return Handled::Revoked;
+                }
+                _ => {}
+            }
+            shared.publish(event);
+        }
+        (None, FromExtension::Reply(_)) => tracing::warn!("reply without an id skipped"),
+        (_, FromExtension::Ping { .. }) => tracing::debug!("a heartbeat reached a client; skipped"),
+    }
+    Handled::Done
+}

@@ -1,0 +1,273 @@
+//! The MCP server's connection to the relay: [`Link`].
+//!
+//! A background task connects to the relay socket, introduces this client
+//! (`ToExtension::Hello`), and reconnects with a short back-off whenever the socket is
+//! absent or the connection drops, re-sending the hello each time. Calls get per-link
+//! request ids; their replies are matched by id. Events are broadcast to subscribers.
+//!
+//! "A browser is connected" means: the socket is connected and the relay has passed on
+//! the extension's `BrowserConnected`. Every call is bounded: by `connect_wait` while no
+//! browser is there, by `reply_timeout` while waiting for the answer, and a browser that
+//! leaves fails every outstanding call at once.
+//!
+//! It knows nothing about MCP or tools; it carries commands and replies.
+//!
+//! - [`shared`]: the state the handles and the connection task share.
+//! - [`connection`]: the task itself (connect, serve, back off, stay away when revoked).
+//! - [`errors`]: what calls answer when no browser is there, it left, or the user
+//!   disconnected this agent.
+
+mod connection;
+mod errors;
+mod shared;
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tabwire_shared::framing::{encode, MAX_ON_SOCKET};
+use tabwire_shared::{
+    ClientHello, Command, Envelope, ErrorCode, Event, Reply, ToExtension, WireError,
+};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use errors::disconnected;
+pub use errors::no_browser;
+use shared::Shared;
+
+/// How a call ended on the link: answered, or never delivered (so safe to send again).
+// Short-lived, one per call: not worth boxing.
+#[allow(clippy::large_enum_variant)]
+enum Outcome {
+    Answered(Result<Reply, WireError>),
+    NotDelivered,
+}
+
+type ReplySender = oneshot::Sender<Outcome>;
+
+/// Called for every event, in order, before any later reply is handed to its caller.
+pub type EventObserver = Arc<dyn Fn(&Event) + Send + Sync>;
+
+/// A request on its way to the connection task.
+struct Outgoing {
+    id: u64,
+    frame: Vec<u8>,
+}
+
+/// A cheap-to-clone handle on the connection to the relay.
+#[derive(Clone)]
+pub struct Link {
+    shared: Arc<Shared>,
+    outgoing: mpsc::UnboundedSender<Outgoing>,
+}
+
+impl Link {
+    /// Connects (in a background task) to the relay at `socket`, says hello, and keeps
+    /// reconnecting (100 ms → 1 s back-off) whenever the socket is absent or drops.
+    ///
+    /// Must be called inside a tokio runtime. The task ends when every handle is dropped.
+    pub fn spawn(socket: PathBuf, hello: ClientHello) -> Link {
+        Self::spawn_observed(socket, hello, None)
+    }
+
+    /// Like [`Link::spawn`], with an observer that sees every event before any reply
+    /// that followed it on the wire is delivered — so state kept from events (an open
+    /// dialog, say) is up to date when a call's reply is rendered.
+    pub fn spawn_observed(
+        socket: PathBuf,
+        hello: ClientHello,
+        observer: Option<EventObserver>,
+    ) -> Link {
+        let shared = Arc::new(Shared::new(hello, observer));
+        let (outgoing, outgoing_rx) = mpsc::unbounded_channel();
+        tokio::spawn(connection::run_connection(
+            socket,
+            shared.clone(),
+            outgoing_rx,
+        ));
+        Link { shared, outgoing }
+    }
+
+    /// Changes the name this client goes by (the agent's name arrives with MCP
+    /// `initialize`, after the link is up) and tells the extension.
+    pub fn introduce(&self, client_name: &str) {
+        if let Ok(mut hello) = self.shared.hello.lock() {
+            hello.client_name = client_name.to_owned();
+        }
+        if let Some(frame) = self.shared.hello_frame() {
+            // Id 0 is never a call's: nothing waits for an answer.
+            let _ = self.outgoing.send(Outgoing { id: 0, frame });
+        }
+    }
+
+    /// How long ago the browser went away, if it was connected before and is not now:
+    /// a browser coming back (its extension's worker restarting) is worth a longer wait
+    /// than one that was never there.
+    pub fn lost_for(&self) -> Option<Duration> {
+        if self.browser_connected() {
+            return None;
+        }
+        let lost = (*self.shared.lost_at.lock().ok()?)?;
+        Some(lost.elapsed())
+    }
+
+    /// Sends one command and awaits its reply.
+    ///
+    /// Waits up to `connect_wait` for a browser first (an error saying what to do if
+    /// none comes), then up to `reply_timeout` for the reply (a `Timeout` error naming
+    /// the command). A command that could not be delivered because the connection had
+    /// just dropped is sent again once the link reconnects (within `connect_wait`); one
+    /// that was delivered is never sent twice: a browser that disconnects while it runs
+    /// fails the call with `BrowserDisconnected`.
+    pub async fn call(
+        &self,
+        command: Command,
+        connect_wait: Duration,
+        reply_timeout: Duration,
+    ) -> Result<Reply, WireError> {
+        let deadline = tokio::time::Instant::now() + connect_wait;
+        loop {
+            if let Some(revoked) = self.shared.revoked() {
+                return Err(revoked);
+            }
+            let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if !self.wait_for_browser(wait).await {
+                return Err(self.shared.revoked().unwrap_or_else(|| self.no_browser()));
+            }
+            match self.send_once(command.clone(), reply_timeout).await? {
+                // The browser side went away mid-call; a command that is safe to repeat
+                // is sent again once it is back.
+                Outcome::Answered(Err(e))
+                    if e.code == ErrorCode::BrowserDisconnected
+                        && command.is_idempotent()
+                        && tokio::time::Instant::now() < deadline =>
+                {
+                    continue
+                }
+                Outcome::Answered(result) => return result,
+                Outcome::NotDelivered if tokio::time::Instant::now() < deadline => continue,
+                Outcome::NotDelivered => return Err(self.no_browser()),
+            }
+        }
+    }
+
+    /// One attempt at delivering a command and awaiting its outcome.
+    async fn send_once(
+        &self,
+        command: Command,
+        reply_timeout: Duration,
+    ) -> Result<Outcome, WireError> {
+        let name = command_name(&command);
+        let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
+        let frame = encode(
+            &Envelope::request(id, ToExtension::Call(command)),
+            MAX_ON_SOCKET,
+        )
+        .map_err(|e| {
+            WireError::new(
+                ErrorCode::InvalidArgument,
+                format!("The `{name}` command cannot be sent: {e}"),
+            )
+        })?;
+        let (tx, rx) = oneshot::channel();
+        let guard = PendingGuard {
+            shared: &self.shared,
+            id,
+        };
+        match self.shared.pending.lock() {
+            Ok(mut pending) => pending.insert(id, tx),
+            Err(_) => return Err(WireError::new(ErrorCode::Internal, "link state poisoned")),
+        };
+        if self.outgoing.send(Outgoing { id, frame }).is_err() {
+            return Err(disconnected("the connection to the relay has stopped"));
+        }
+        let outcome = tokio::time::timeout(reply_timeout, rx).await;
+        drop(guard);
+        match outcome {
+            Ok(Ok(outcome)) => Ok(outcome),
+            Ok(Err(_)) => Err(disconnected("the connection to the relay closed")),
+            Err(_) => Err(WireError::new(
+                ErrorCode::Timeout,
+                format!(
+                    "The browser did not answer the `{name}` command within {} ms. The page or \
+                     browser may be busy; retry, or check the tab in the browser.",
+                    reply_timeout.as_millis()
+                ),
+            )),
+        }
+    }
+
+    /// Events from the browser, and `BrowserConnected`/`BrowserDisconnected` as the
+    /// browser comes and goes.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.shared.events.subscribe()
+    }
+
+    /// Whether a browser is connected right now.
+    pub fn browser_connected(&self) -> bool {
+        self.shared.browser.borrow().is_some()
+    }
+
+    /// The connected browser's extension version, if a browser is connected.
+    pub fn browser_version(&self) -> Option<String> {
+        self.shared.browser.borrow().clone()
+    }
+
+    /// [`no_browser`], with the relay's last word on why, if it said anything.
+    fn no_browser(&self) -> WireError {
+        let mut error = no_browser();
+        let last = self.shared.last_loss.lock().ok().and_then(|l| l.clone());
+        if let Some(reason) = last {
+            error.message = format!(
+                "{} (Last word from tabwire's relay: {reason}.)",
+                error.message
+            );
+        }
+        error
+    }
+
+    /// Waits until a browser is connected, up to `wait`; true if it is.
+    pub async fn wait_for_browser(&self, wait: Duration) -> bool {
+        let mut rx = self.shared.browser.subscribe();
+        let outcome = tokio::time::timeout(wait, rx.wait_for(Option::is_some)).await;
+        matches!(outcome, Ok(Ok(_)))
+    }
+}
+
+/// Removes a call's pending entry however the call ends (including being cancelled).
+struct PendingGuard<'a> {
+    shared: &'a Shared,
+    id: u64,
+}
+
+impl Drop for PendingGuard<'_> {
+    fn drop(&mut self) {
+        self.shared.take_pending(self.id);
+    }
+}
+
+/// A fresh random session key for [`ClientHello::session`]: 128 bits, hex.
+pub fn new_session_key() -> String {
+    let mut bytes = [0u8; 16];
+    if let Err(error) = getrandom::fill(&mut bytes) {
+        // Only uniqueness among this user's agents matters; time and pid give that.
+        tracing::warn!(%error, "no system randomness; the session key uses time and pid");
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes[..8].copy_from_slice(&(nanos as u64).to_le_bytes());
+        bytes[8..12].copy_from_slice(&std::process::id().to_le_bytes());
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The command's wire name (`listTabs`, `evaluate`, ...), for messages.
+fn command_name(command: &Command) -> String {
+    serde_json::to_value(command)
+        .ok()
+        .and_then(|v| v.get("command")?.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".to_owned())
+}

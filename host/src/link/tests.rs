@@ -1,0 +1,311 @@
+use super::*;
+use crate::native_host::testing::TestRelay;
+use serde_json::json;
+use tabwire_shared::FromExtension;
+
+const SHORT: Duration = Duration::from_millis(300);
+const LONG: Duration = Duration::from_secs(5);
+
+fn hello() -> ClientHello {
+    ClientHello {
+        client_name: "test-agent".into(),
+        version: "0.0.1".into(),
+        session: "test-session".into(),
+    }
+}
+
+fn connected(version: &str) -> Envelope<FromExtension> {
+    Envelope::notice(FromExtension::Event(Event::BrowserConnected {
+        version: version.into(),
+        instance: String::new(),
+    }))
+}
+
+/// Reads the browser side until a call arrives; returns its relay-wide id.
+async fn next_call(relay: &mut TestRelay) -> (u64, serde_json::Value) {
+    loop {
+        let msg = relay.browser.recv().await;
+        if let Some(id) = msg["id"].as_u64() {
+            return (id, msg);
+        }
+    }
+}
+
+#[tokio::test]
+async fn call_reaches_the_browser_and_gets_its_reply() {
+    let mut relay = TestRelay::start().await;
+    relay.browser.send(&connected("2.0")).await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    let hello_seen = relay.browser.recv().await;
+    assert_eq!(
+        hello_seen["body"]["hello"]["clientName"],
+        json!("test-agent")
+    );
+
+    let call = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(Command::ListTabs, LONG, LONG).await }
+    });
+    let (id, msg) = next_call(&mut relay).await;
+    assert_eq!(msg["body"]["call"]["command"], json!("listTabs"));
+    relay
+        .browser
+        .send(&Envelope::request(
+            id,
+            FromExtension::Reply(Ok(Reply::Tabs { tabs: vec![] })),
+        ))
+        .await;
+    assert_eq!(call.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
+    assert!(link.browser_connected());
+    assert_eq!(link.browser_version().as_deref(), Some("2.0"));
+}
+
+#[tokio::test]
+async fn the_agents_name_is_sent_when_it_becomes_known() {
+    let mut relay = TestRelay::start().await;
+    relay.browser.send(&connected("2.0")).await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    let first = relay.browser.recv().await;
+    assert_eq!(first["body"]["hello"]["session"], json!("test-session"));
+    link.introduce("Claude Code");
+    let again = relay.browser.recv().await;
+    assert_eq!(again["body"]["hello"]["clientName"], json!("Claude Code"));
+    assert_eq!(again["body"]["hello"]["session"], json!("test-session"));
+    assert_eq!(again["client"], first["client"]);
+}
+
+#[tokio::test]
+async fn a_revoked_link_fails_every_call_and_stays_away() {
+    let mut relay = TestRelay::start().await;
+    relay.browser.send(&connected("2.0")).await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    let hello_seen = relay.browser.recv().await;
+    assert!(link.wait_for_browser(LONG).await);
+    let pending = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(Command::ListTabs, LONG, LONG).await }
+    });
+    next_call(&mut relay).await;
+    let revoked = Envelope {
+        id: None,
+        client: hello_seen["client"].as_u64(),
+        body: FromExtension::Event(Event::Revoked {
+            reason: "disconnected in the tabwire popup".into(),
+        }),
+    };
+    relay.browser.send(&revoked).await;
+    let err = pending.await.unwrap().unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotShared, "{}", err.message);
+    let err = link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotShared);
+    assert!(
+        err.message.contains("disconnected this agent"),
+        "{}",
+        err.message
+    );
+    assert!(err.message.contains("tabwire popup"), "{}", err.message);
+    // The link closed its connection and does not come back.
+    assert!(relay.browser.recv().await["body"] == json!("clientGone"));
+    assert!(relay.browser.quiet_for(SHORT).await);
+}
+
+#[tokio::test]
+async fn call_without_a_browser_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = Link::spawn(dir.path().join("nobody.sock"), hello());
+    let err = link.call(Command::ListTabs, SHORT, LONG).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::BrowserDisconnected);
+    for needle in ["Chrome", "extension", "tabwire install", "tabwire doctor"] {
+        assert!(
+            err.message.contains(needle),
+            "{needle} missing: {}",
+            err.message
+        );
+    }
+    assert!(!link.browser_connected());
+}
+
+#[tokio::test]
+async fn connected_relay_without_browser_hello_is_not_a_browser() {
+    let relay = TestRelay::start().await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    assert!(!link.wait_for_browser(SHORT).await);
+}
+
+#[tokio::test]
+async fn slow_reply_times_out_naming_the_command() {
+    let mut relay = TestRelay::start().await;
+    relay.browser.send(&connected("1")).await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    let call = tokio::spawn({
+        let link = link.clone();
+        async move {
+            link.call(
+                Command::CloseTab { tab_id: 1 },
+                LONG,
+                Duration::from_millis(200),
+            )
+            .await
+        }
+    });
+    let (id, _) = next_call(&mut relay).await;
+    let err = call.await.unwrap().unwrap_err();
+    assert_eq!(err.code, ErrorCode::Timeout);
+    assert!(err.message.contains("closeTab"), "{}", err.message);
+    // A late reply is dropped quietly and the link still works.
+    relay
+        .browser
+        .send(&Envelope::request(
+            id,
+            FromExtension::Reply(Ok(Reply::Done)),
+        ))
+        .await;
+    let call = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(Command::ListTabs, LONG, LONG).await }
+    });
+    let (id, _) = next_call(&mut relay).await;
+    relay
+        .browser
+        .send(&Envelope::request(
+            id,
+            FromExtension::Reply(Ok(Reply::Done)),
+        ))
+        .await;
+    assert_eq!(call.await.unwrap(), Ok(Reply::Done));
+}
+
+#[tokio::test]
+async fn browser_leaving_mid_call_fails_it_and_is_announced() {
+    let mut relay = TestRelay::start().await;
+    relay.browser.send(&connected("1")).await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    let mut events = link.subscribe();
+    let call = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(evaluate(), LONG, LONG).await }
+    });
+    next_call(&mut relay).await;
+    drop(relay.browser);
+    let err = call.await.unwrap().unwrap_err();
+    assert_eq!(err.code, ErrorCode::BrowserDisconnected);
+    let mut saw_disconnect = false;
+    while let Ok(Ok(event)) = tokio::time::timeout(LONG, events.recv()).await {
+        if matches!(event, Event::BrowserDisconnected { .. }) {
+            saw_disconnect = true;
+            break;
+        }
+    }
+    assert!(saw_disconnect);
+    assert!(!link.browser_connected());
+}
+
+/// A command that is not safe to repeat.
+fn evaluate() -> Command {
+    Command::Evaluate {
+        tab_id: 1,
+        function: "() => 1".into(),
+        args: vec![],
+        timeout_ms: 1000,
+    }
+}
+
+#[tokio::test]
+async fn an_idempotent_call_whose_relay_died_is_sent_again_to_the_next_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("relay.sock");
+    let link = Link::spawn(socket.clone(), hello());
+    let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
+    first.browser.send(&connected("1")).await;
+    assert!(link.wait_for_browser(LONG).await);
+    let call = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(Command::ListTabs, LONG, LONG).await }
+    });
+    next_call(&mut first).await;
+    // The relay dies with the call unanswered; a new one takes its place.
+    drop(first.browser);
+    first.done.await.unwrap();
+    drop(first.socket_file);
+    let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
+    second.browser.send(&connected("2")).await;
+    let (id, msg) = next_call(&mut second).await;
+    assert_eq!(msg["body"]["call"]["command"], "listTabs");
+    second
+        .browser
+        .send(&Envelope {
+            id: Some(id),
+            client: msg["client"].as_u64(),
+            body: FromExtension::Reply(Ok(Reply::Tabs { tabs: vec![] })),
+        })
+        .await;
+    assert_eq!(call.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
+}
+
+#[tokio::test]
+async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("relay.sock");
+    let link = Link::spawn(socket.clone(), hello());
+    let mut events = link.subscribe();
+
+    // First browser: comes, then goes.
+    let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
+    first.browser.send(&connected("1")).await;
+    assert!(link.wait_for_browser(LONG).await);
+    assert!(first.browser.recv().await["body"]["hello"].is_object());
+    drop(first.browser);
+    first.done.await.unwrap();
+    drop(first.socket_file);
+    let deadline = tokio::time::Instant::now() + LONG;
+    while link.browser_connected() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(!link.browser_connected());
+
+    // Second browser at the same path: the link finds it by itself.
+    let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
+    second.browser.send(&connected("2")).await;
+    assert!(link.wait_for_browser(LONG).await);
+    assert_eq!(link.browser_version().as_deref(), Some("2"));
+    assert!(second.browser.recv().await["body"]["hello"].is_object());
+
+    let mut seen = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        seen.push(event);
+    }
+    assert!(seen.contains(&Event::BrowserConnected {
+        version: "1".into(),
+        instance: String::new(),
+    }));
+    assert!(seen
+        .iter()
+        .any(|e| matches!(e, Event::BrowserDisconnected { .. })));
+    assert!(seen.contains(&Event::BrowserConnected {
+        version: "2".into(),
+        instance: String::new(),
+    }));
+}
+
+#[tokio::test]
+async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
+    let relay = TestRelay::start().await;
+    let mut browser = relay.browser;
+    browser.send(&connected("1")).await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    let err = link
+        .call(
+            Command::Evaluate {
+                tab_id: 1,
+                function: "x".repeat(2 * 1024 * 1024),
+                args: vec![],
+                timeout_ms: 1,
+            },
+            LONG,
+            LONG,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert!(err.message.contains("too large"), "{}", err.message);
+}
