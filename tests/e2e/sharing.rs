@@ -74,8 +74,8 @@ impl<'a> Popup<'a> {
     }
 }
 
-/// The Chrome tab id of the tab showing `url`, asked through an extension page (which
-/// may use `chrome.tabs`).
+/// The Chrome tab id of the tab showing (or still loading) `url`, asked through an
+/// extension page (which may use `chrome.tabs`).
 async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
     let target = cdp
         .open_tab(&format!("chrome-extension://{extension}/popup.html"))
@@ -87,7 +87,8 @@ async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
         .evaluate(
             &session,
             &format!(
-                "chrome.tabs.query({{}}).then(tabs => (tabs.find(t => t.url === {}) || {{}}).id)",
+                "chrome.tabs.query({{}}).then(tabs => \
+                 (tabs.find(t => t.url === {0} || t.pendingUrl === {0}) || {{}}).id)",
                 json!(url)
             ),
         )
