@@ -60,10 +60,24 @@ function ago(ms, now) {
   return `${s} s ago`;
 }
 
-function render(state) {
+// The worker's last word, and how far its clock is from ours, so the status line can
+// keep counting between two pushes instead of showing a frozen "3 s ago".
+let shown = null;
+let skewMs = 0;
+
+function renderStatus() {
+  if (!shown) return;
+  const now = Date.now() - skewMs;
   const status = $('status');
-  status.className = state.connected ? 'up' : 'down';
-  status.textContent = `${state.connected ? 'Connected' : 'Not connected'} · last heartbeat ${ago(state.lastHeartbeatMs, state.nowMs)} · last command ${ago(state.lastCommandMs, state.nowMs)}`;
+  status.className = shown.connected ? 'up' : 'down';
+  status.textContent = `${shown.connected ? 'Connected' : 'Not connected'} · last heartbeat ${ago(shown.lastHeartbeatMs, now)} · last command ${ago(shown.lastCommandMs, now)}`;
+}
+setInterval(renderStatus, 1000);
+
+function render(state) {
+  shown = state;
+  skewMs = Date.now() - state.nowMs;
+  renderStatus();
   const current = $('current');
   current.replaceChildren();
   if (state.notice) current.append(el('p', { className: 'notice', textContent: state.notice }));
@@ -123,6 +137,7 @@ function connect() {
   port = chrome.runtime.connect({ name: 'popup' });
   port.onMessage.addListener(received);
   port.onDisconnect.addListener(() => {
+    shown = null;
     const status = $('status');
     status.className = 'down';
     status.textContent = 'Reconnecting…';
