@@ -18,11 +18,15 @@ use crate::error::EngineError;
 const MEASURE: &str = "[outerWidth, outerHeight, innerWidth, innerHeight]";
 
 /// How many times the window is resized to hit the size.
-const RESIZE_TRIES: u32 = 3;
+const RESIZE_TRIES: u32 = 4;
 
-/// How often, and how far apart, the new size is looked for (one second at most).
-const SETTLE_CHECKS: u32 = 50;
+/// How often, and how far apart, the new size is looked for (two seconds at most).
+const SETTLE_CHECKS: u32 = 100;
 const SETTLE_STEP_MS: u64 = 20;
+
+/// How many reads in a row must agree before a new size counts as taken: a busy
+/// renderer reports a resize in steps, and correcting from a step overshoots.
+const SETTLE_AGREEING_READS: u32 = 3;
 
 #[derive(Debug, Deserialize, Clone, Copy, PartialEq)]
 struct Sizes(f64, f64, f64, f64);
@@ -83,13 +87,19 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The page's sizes once the renderer has taken a new size (it learns it a moment
     /// after the window, sometimes in steps): changed from `previous` and the same on
-    /// two reads in a row, or whatever it is after a second.
+    /// [`SETTLE_AGREEING_READS`] reads in a row, or whatever it is after two seconds.
     async fn settled_size(&self, tab: TabId, previous: (u32, u32)) -> Result<Sizes, EngineError> {
         let mut now = self.measure(tab).await?;
         let mut last_seen = None;
+        let mut agreeing = 0;
         for _ in 0..SETTLE_CHECKS {
             let size = viewport(now);
-            if size != previous && last_seen == Some(size) {
+            agreeing = if last_seen == Some(size) {
+                agreeing + 1
+            } else {
+                1
+            };
+            if size != previous && agreeing >= SETTLE_AGREEING_READS {
                 break;
             }
             last_seen = Some(size);
