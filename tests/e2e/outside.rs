@@ -7,13 +7,15 @@ use std::time::Duration;
 
 use serde_json::json;
 
+use crate::cdp::{Cdp, TargetInfo};
 use crate::harness::{page, Agent};
 
 /// Longest the browser may take to show a change the agent caused.
 const SEEN: Duration = Duration::from_secs(20);
 
-#[tokio::test]
-async fn the_page_an_agent_opens_carries_the_extension_debugger() {
+/// An agent whose browser the test also sees, the extension's id, and the target of a
+/// page the agent opened.
+async fn agent_with_a_page() -> (Agent, Cdp, String, TargetInfo) {
     let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
     let extension = cdp.wait_extension_id(SEEN).await;
     let url = page("index.html");
@@ -23,6 +25,12 @@ async fn the_page_an_agent_opens_carries_the_extension_debugger() {
             t.kind == "page" && t.url == url
         })
         .await;
+    (agent, cdp, extension, target)
+}
+
+#[tokio::test]
+async fn the_page_an_agent_opens_carries_the_extension_debugger() {
+    let (agent, cdp, extension, target) = agent_with_a_page().await;
     // The test never attached to the page: `attached` is the extension's debugger.
     cdp.wait_attached(&target.target_id, true, SEEN).await;
     cdp.wait_service_worker(&extension, SEEN).await;
@@ -122,15 +130,7 @@ async fn a_tab_the_agent_was_not_given_is_left_alone_and_the_test_can_drive_it()
 
 #[tokio::test]
 async fn the_extension_debugger_on_a_page_outlives_its_stopped_worker() {
-    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
-    let extension = cdp.wait_extension_id(SEEN).await;
-    let url = page("index.html");
-    agent.ok("new_page", json!({"url": url})).await;
-    let target = cdp
-        .wait_target("the page the agent opened", SEEN, |t| {
-            t.kind == "page" && t.url == url
-        })
-        .await;
+    let (agent, cdp, extension, target) = agent_with_a_page().await;
     cdp.wait_attached(&target.target_id, true, SEEN).await;
     let stopped = cdp.stop_service_worker(&extension).await;
     // Chrome keeps the extension's debugging session after its worker is gone: a

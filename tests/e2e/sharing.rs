@@ -100,6 +100,17 @@ async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
         .unwrap_or_else(|| panic!("no tab shows {url}"))
 }
 
+/// Checks that `agent` may not run anything in `tab`, and is told it is not shared.
+async fn refused(agent: &Agent, tab: i64) {
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => document.title", "pageId": tab}),
+        )
+        .await
+        .says("not shared with this agent");
+}
+
 /// A browser like the user's own, its extension's id, and a page the user opened.
 async fn own_browser_with_a_user_tab(name: &str) -> (Agent, Cdp, String, i64, String) {
     let (agent, cdp) = Agent::launch_with_cdp(&[OWN_BROWSER]).await;
@@ -170,13 +181,7 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
     popup
         .wait("document.querySelector('#current button.share')")
         .await;
-    agent
-        .err(
-            "evaluate_script",
-            json!({"function": "() => 1", "pageId": tab}),
-        )
-        .await
-        .says("not shared with this agent");
+    refused(&agent, tab).await;
     agent.ok("list_pages", json!({})).await.lacks(&url);
 
     // Share again with the agent's button; then drag the tab out of its group.
@@ -195,13 +200,7 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
     popup
         .wait("document.querySelector('#current button.share')")
         .await;
-    agent
-        .err(
-            "evaluate_script",
-            json!({"function": "() => 3", "pageId": tab}),
-        )
-        .await
-        .says("not shared with this agent");
+    refused(&agent, tab).await;
 
     // The user's blocklist: the site cannot be shared, and the popup says why.
     popup
@@ -317,20 +316,8 @@ async fn two_agents_work_at_once_each_in_its_own_tabs() {
         .await
         .says(&url_b)
         .lacks(&url_a);
-    second
-        .err(
-            "evaluate_script",
-            json!({"function": "() => 1", "pageId": tab_a}),
-        )
-        .await
-        .says("not shared with this agent");
-    first
-        .err(
-            "evaluate_script",
-            json!({"function": "() => 1", "pageId": tab_b}),
-        )
-        .await
-        .says("not shared with this agent");
+    refused(&second, tab_a).await;
+    refused(&first, tab_b).await;
 
     // Overlapping calls: the first agent's call waits for a message that only the
     // second agent's call, made while the first is still running, sends.

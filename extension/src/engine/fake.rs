@@ -667,22 +667,7 @@ pub struct Harness {
 impl Harness {
     /// One window (1) with tabs 10 (active, https://a.test/) and 11 (https://b.test/).
     pub fn new() -> Self {
-        let pool = LocalPool::new();
-        let fake = Fake {
-            state: Rc::default(),
-            spawner: pool.spawner(),
-        };
-        fake.add_window(
-            1,
-            &[
-                (10, "https://a.test/", true),
-                (11, "https://b.test/", false),
-            ],
-        );
-        fake.set_last_focused(Some(1));
-        let engine = Engine::new(fake.clone());
-        let mut harness = Self { pool, fake, engine };
-        harness.host_ready(true);
+        let mut harness = Self::browser(true);
         harness.hello(1, "s1", "agent");
         harness.settle();
         harness
@@ -691,6 +676,12 @@ impl Harness {
     /// Like [`new`](Self::new), in the user's own browser (strict sharing), and no
     /// agent connected yet.
     pub fn strict() -> Self {
+        Self::browser(false)
+    }
+
+    /// The two-tab browser both constructors start from, told by its host whether it
+    /// belongs to an agent.
+    fn browser(agent_profile: bool) -> Self {
         let pool = LocalPool::new();
         let fake = Fake {
             state: Rc::default(),
@@ -706,7 +697,7 @@ impl Harness {
         fake.set_last_focused(Some(1));
         let engine = Engine::new(fake.clone());
         let mut harness = Self { pool, fake, engine };
-        harness.host_ready(false);
+        harness.host_ready(agent_profile);
         harness
     }
 
