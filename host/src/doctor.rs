@@ -387,6 +387,7 @@ pub async fn check_browser(socket: &Path) -> Check {
             client_name: "tabwire doctor".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             session: crate::link::new_session_key(),
+            probe: true,
         },
     );
     if link.wait_for_browser(BROWSER_WAIT).await {

@@ -96,6 +96,10 @@ pub struct ClientHello {
     /// the extension recognises the same agent after a reconnect (the relay's client id
     /// changes when the native host restarts) and gives it back its shared tabs.
     pub session: String,
+    /// A diagnostic connection (`tabwire doctor`), not an agent: never listed in the
+    /// popup, never given a tab (not even by auto-share).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub probe: bool,
 }
 
 /// What travels back from the extension (or, for browser status, from the relay).

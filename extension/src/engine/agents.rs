@@ -23,6 +23,10 @@ pub const GRACE_MS: u64 = 60_000;
 impl<C: Chrome + 'static> Engine<C> {
     /// A relay connection introduced itself.
     pub(super) fn on_hello(&self, client: u64, hello: &ClientHello) {
+        if hello.probe {
+            // `tabwire doctor` only checks that the browser answers: not an agent.
+            return;
+        }
         let name_before = self
             .sharing
             .borrow()
@@ -156,6 +160,22 @@ mod tests {
         assert!(
             !h.engine.sharing.borrow().may_use("k1", 10),
             "only on the first hello"
+        );
+    }
+
+    #[test]
+    fn a_diagnostic_probe_is_not_an_agent() {
+        let mut h = Harness::strict();
+        let save = json!({"action": "saveSettings", "autoShare": true, "idleDetachSeconds": 0, "blocklist": ""});
+        assert_eq!(h.popup(save), Ok(()));
+        let probe = json!({"client": 4, "body": {"hello": {"clientName": "tabwire doctor",
+            "version": "0", "session": "d1", "probe": true}}});
+        h.engine.on_port_message(&probe.to_string());
+        h.settle();
+        assert!(h.engine.sharing.borrow().agents().is_empty(), "not listed");
+        assert!(
+            h.engine.sharing.borrow().sharers(10).is_empty(),
+            "given nothing"
         );
     }
 

@@ -338,6 +338,7 @@ mod tests {
             client_name: name.into(),
             version: "0".into(),
             session: session.into(),
+            probe: false,
         }
     }
 

@@ -11,6 +11,7 @@ fn hello() -> ClientHello {
         client_name: "test-agent".into(),
         version: "0.0.1".into(),
         session: "test-session".into(),
+        probe: false,
     }
 }
 

@@ -137,6 +137,7 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
             client_name: "agent".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             session: crate::link::new_session_key(),
+            probe: false,
         },
         Some(Arc::new(move |event: &tabwire_shared::Event| {
             observer.observe(event)

@@ -438,6 +438,7 @@ mod tests {
             client_name: "agent".into(),
             version: "1".into(),
             session: "s1".into(),
+            probe: false,
         }));
         let sent = to_browser(&relay.from_client(c, &serde_json::to_vec(&hello).unwrap()));
         assert_eq!(sent[0].get("id"), None);

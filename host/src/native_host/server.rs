@@ -431,6 +431,7 @@ mod tests {
                 client_name: "a".into(),
                 version: "1".into(),
                 session: "s".into(),
+                probe: false,
             },
         )))
         .await;
