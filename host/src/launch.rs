@@ -181,27 +181,84 @@ impl Drop for LaunchedBrowser {
     }
 }
 
-/// Refuses a `--userDataDir` that is a browser's own profile folder: a launched browser
-/// shares every tab with the agent and registers its own native host there, which
-/// must never happen to the user's real profile.
+/// Refuses a `--userDataDir` that is a browser's own profile folder, or one a running
+/// browser is using: a launched browser shares every tab with the agent and registers
+/// its own native host there, which must never happen to the user's real profile (or
+/// to another launch's).
 fn refuse_own_profile(dir: &Path) -> anyhow::Result<()> {
     let wanted = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    for browser in paths::Browser::ALL {
-        let Some(own) = browser.config_dir() else {
-            continue;
-        };
-        if own.canonicalize().unwrap_or(own) == wanted {
-            bail!(
-                "--userDataDir={} is {}'s own profile folder: a browser tabwire launches \
-                 belongs to the agent (every tab is shared with it), so it never uses your \
-                 profile. Give another folder, or run `tabwire mcp` without --launch to \
-                 work in your own browser with the tabs you share.",
-                dir.display(),
-                browser.display_name()
-            );
-        }
+    if let Some(browser) = own_profile_folders()
+        .into_iter()
+        .find(|(own, _)| own.canonicalize().unwrap_or_else(|_| own.clone()) == wanted)
+        .map(|(_, name)| name)
+    {
+        bail!(
+            "--userDataDir={} is {browser}'s own profile folder: a browser tabwire launches \
+             belongs to the agent (every tab is shared with it), so it never uses your \
+             profile. Give another folder, or run `tabwire mcp` without --launch to work in \
+             your own browser with the tabs you share.",
+            dir.display()
+        );
+    }
+    if profile_in_use(dir) {
+        bail!(
+            "--userDataDir={} is in use by a running browser; tabwire launches its own \
+             browser on a profile nothing else uses. Close that browser or give another \
+             folder.",
+            dir.display()
+        );
     }
     Ok(())
+}
+
+/// Whether a live browser holds the profile: Chromium keeps a `SingletonLock` link to
+/// `<host>-<pid>` while it runs (a crash can leave a stale one behind).
+fn profile_in_use(dir: &Path) -> bool {
+    let Ok(target) = std::fs::read_link(dir.join("SingletonLock")) else {
+        return false;
+    };
+    let target = target.to_string_lossy();
+    let pid = target
+        .rsplit('-')
+        .next()
+        .and_then(|p| p.parse::<i32>().ok());
+    match pid {
+        // SAFETY: kill with signal 0 only checks that the process exists.
+        Some(pid) if pid > 0 => unsafe { libc::kill(pid, 0) == 0 },
+        _ => true,
+    }
+}
+
+/// The browsers' own profile folders (every release channel), with the browser's name.
+fn own_profile_folders() -> Vec<(PathBuf, &'static str)> {
+    let mut folders: Vec<(PathBuf, &'static str)> = paths::Browser::ALL
+        .into_iter()
+        .filter_map(|b| Some((b.config_dir()?, b.display_name())))
+        .collect();
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| dirs::home_dir().map(|h| h.join(".config")));
+    if let Some(config) = config {
+        for (name, browser) in [
+            ("google-chrome", "Google Chrome"),
+            ("google-chrome-beta", "Google Chrome Beta"),
+            ("google-chrome-unstable", "Google Chrome Dev"),
+            ("chromium", "Chromium"),
+            ("microsoft-edge", "Microsoft Edge"),
+            ("microsoft-edge-beta", "Microsoft Edge Beta"),
+            ("microsoft-edge-dev", "Microsoft Edge Dev"),
+            ("BraveSoftware/Brave-Browser", "Brave"),
+        ] {
+            folders.push((config.join(name), browser));
+        }
+    }
+    if let Some(home) = dirs::home_dir() {
+        folders.push((
+            home.join("snap/chromium/common/chromium"),
+            "Chromium (snap)",
+        ));
+    }
+    folders
 }
 
 /// The launched profile's native-host manifest as it was before tabwire wrote its own;
@@ -346,6 +403,21 @@ mod tests {
         std::fs::write(&manifest, b"the launch's").unwrap();
         drop(registration);
         assert!(!manifest.exists(), "a registration tabwire made is removed");
+    }
+
+    #[test]
+    fn a_profile_a_running_browser_uses_is_refused() {
+        let profile = tempfile::tempdir().unwrap();
+        assert!(refuse_own_profile(profile.path()).is_ok());
+        let lock = profile.path().join("SingletonLock");
+        let me = format!("host-{}", std::process::id());
+        std::os::unix::fs::symlink(&me, &lock).unwrap();
+        let error = refuse_own_profile(profile.path()).unwrap_err().to_string();
+        assert!(error.contains("in use by a running browser"), "{error}");
+        // A lock left by a browser that crashed does not count.
+        std::fs::remove_file(&lock).unwrap();
+        std::os::unix::fs::symlink("host-2147483646", &lock).unwrap();
+        assert!(refuse_own_profile(profile.path()).is_ok());
     }
 
     #[test]

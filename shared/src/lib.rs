@@ -19,6 +19,7 @@ pub mod devtools;
 pub mod error;
 pub mod framing;
 pub mod keys;
+pub mod names;
 pub mod origin;
 pub mod protocol;
 

@@ -312,22 +312,11 @@ impl Sharing {
     }
 }
 
-/// An agent's name as shown to the user: it comes from the agent, so control
-/// characters go and it is cut at [`MAX_NAME_CHARS`].
+/// An agent's name as shown: see [`tabwire_shared::names`]; "agent" if nothing
+/// visible is left.
 pub fn clean_name(name: &str) -> String {
-    let shown: String = name
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_NAME_CHARS)
-        .collect();
-    match shown.trim() {
-        "" => "agent".to_owned(),
-        trimmed => trimmed.to_owned(),
-    }
+    tabwire_shared::names::display_name(name).unwrap_or_else(|| "agent".to_owned())
 }
-
-/// The longest agent name shown.
-pub const MAX_NAME_CHARS: usize = 60;
 
 #[cfg(test)]
 mod tests {
@@ -457,16 +446,19 @@ mod tests {
     fn agent_names_are_cleaned_capped_and_told_apart() {
         let mut s = Sharing::default();
         s.hello(1, &hello("claude\u{1b}[31m\n", "k1"), 0);
-        assert_eq!(s.agent("k1").unwrap().name, "claude[31m");
+        assert_eq!(s.agent("k1").unwrap().name, "claude [31m");
         s.hello(2, &hello(&"x".repeat(500), "k2"), 0);
-        assert_eq!(s.agent("k2").unwrap().name.chars().count(), MAX_NAME_CHARS);
+        assert_eq!(
+            s.agent("k2").unwrap().name.chars().count(),
+            tabwire_shared::names::MAX_NAME_CHARS
+        );
         s.hello(3, &hello("\u{7}", "k3"), 0);
         assert_eq!(s.agent("k3").unwrap().name, "agent");
-        s.hello(4, &hello("claude[31m", "k4"), 0);
-        assert_eq!(s.agent("k4").unwrap().name, "claude[31m (2)");
-        s.hello(4, &hello("claude[31m", "k4"), 0);
-        assert_eq!(s.agent("k4").unwrap().name, "claude[31m (2)", "stable");
-        s.hello(5, &hello("claude[31m", "k5"), 0);
-        assert_eq!(s.agent("k5").unwrap().name, "claude[31m (3)");
+        s.hello(4, &hello("claude\u{200B} [31m", "k4"), 0);
+        assert_eq!(s.agent("k4").unwrap().name, "claude [31m (2)");
+        s.hello(4, &hello("claude [31m", "k4"), 0);
+        assert_eq!(s.agent("k4").unwrap().name, "claude [31m (2)", "stable");
+        s.hello(5, &hello("claude\u{202E} [31m", "k5"), 0);
+        assert_eq!(s.agent("k5").unwrap().name, "claude [31m (3)");
     }
 }

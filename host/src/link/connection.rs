@@ -176,7 +176,9 @@ fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
                         *revoked = Some(revoked_message(reason));
                     }
                     shared.set_browser(None);
-                    shared.fail_all(reason);
+                    if let Some(revoked) = shared.revoked() {
+                        shared.fail_all_with(&revoked);
+                    }
                     shared.publish(event);
                     return Handled::Revoked;
                 }

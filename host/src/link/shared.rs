@@ -54,13 +54,19 @@ impl Shared {
         self.pending.lock().ok()?.remove(&id)
     }
 
+    /// Answers every outstanding call: the browser went away, and why.
     pub(super) fn fail_all(&self, why: &str) {
+        self.fail_all_with(&disconnected(why));
+    }
+
+    /// Answers every outstanding call with `error`.
+    pub(super) fn fail_all_with(&self, error: &WireError) {
         let drained: Vec<_> = match self.pending.lock() {
             Ok(mut pending) => pending.drain().collect(),
             Err(_) => return,
         };
         for (_, tx) in drained {
-            let _ = tx.send(Outcome::Answered(Err(disconnected(why))));
+            let _ = tx.send(Outcome::Answered(Err(error.clone())));
         }
     }
 

@@ -214,12 +214,16 @@ impl ToolContext {
 
     /// Sends a command to the browser.
     pub async fn call(&self, command: Command) -> Result<Reply, ToolError> {
+        let tab = command.tab_id();
         match self.browser.call(command).await {
             Ok(reply) => Ok(reply),
             Err(error) => {
-                if error.code == ErrorCode::NotShared {
-                    // The user took the tab back: the next call picks a page it may use.
-                    *lock(&self.session.selected) = None;
+                let mut selected = lock(&self.session.selected);
+                // The user took the selected tab back (or disconnected this agent): the
+                // next call picks a page it may use. A refusal for another tab leaves
+                // the selection alone.
+                if error.code == ErrorCode::NotShared && (tab.is_none() || tab == *selected) {
+                    *selected = None;
                 }
                 Err(error.into())
             }

@@ -11,6 +11,8 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 
+use tabwire_shared::names::display_name;
+
 use super::context::ToolContext;
 use super::pipeline::call_tool;
 use super::registry::Registry;
@@ -94,43 +96,30 @@ impl ServerHandler for TabwireServer {
     }
 }
 
-/// The name the user sees for an agent: its client's title or name, made printable and
-/// short (it is untrusted input shown in the browser's UI).
+/// The name the user sees for an agent: its client's title, else its name, made safe
+/// to show ([`display_name`]: it is untrusted input shown in the browser's UI).
 fn agent_name(client: &Implementation) -> String {
-    let given = client.title.as_deref().unwrap_or(&client.name);
-    let clean: String = given
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let short: String = clean.chars().take(MAX_AGENT_NAME).collect();
-    if short.is_empty() {
-        "unnamed agent".to_owned()
-    } else {
-        short
-    }
+    client
+        .title
+        .as_deref()
+        .and_then(display_name)
+        .or_else(|| display_name(&client.name))
+        .unwrap_or_else(|| "unnamed agent".to_owned())
 }
-
-/// Longest agent name shown, in characters.
-const MAX_AGENT_NAME: usize = 60;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn agent_names_are_printable_and_short() {
+    fn agent_names_are_their_title_else_their_name_made_safe() {
         let named = |name: &str| Implementation::new(name, "1");
         assert_eq!(agent_name(&named("claude-code")), "claude-code");
         assert_eq!(agent_name(&named(" a\u{7}\nb\t ")), "a b");
         assert_eq!(agent_name(&named("")), "unnamed agent");
-        assert_eq!(
-            agent_name(&named(&"x".repeat(500))).chars().count(),
-            MAX_AGENT_NAME
-        );
         let titled = Implementation::new("cc", "1").with_title("Claude Code");
         assert_eq!(agent_name(&titled), "Claude Code");
+        let blank_title = Implementation::new("cc", "1").with_title("\u{200B}");
+        assert_eq!(agent_name(&blank_title), "cc");
     }
 }

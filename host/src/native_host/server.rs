@@ -172,7 +172,9 @@ impl Loop {
     fn drop_client(&mut self, client: ClientId) {
         if let Some(handle) = self.clients.remove(&client) {
             handle.reader.abort();
-            // Dropping the queue ends the writer, which closes the connection.
+            // A writer blocked on a peer that stopped reading would hold its queue
+            // forever: end it now, which closes the connection.
+            handle.writer.abort();
         }
         let out = self.relay.client_gone(client);
         self.deliver(out);
