@@ -195,6 +195,16 @@ impl<C: Chrome + 'static> Engine<C> {
             Err(error) if is_stale(&error) => return Ok(Attempt::KitGone(error)),
             Err(error) => return Err(error),
         };
+        // Measured before it is parsed: the page may have broken its own limit.
+        let limit = page::check_length(
+            &report,
+            page::MAX_REPORT_TEXT_READ,
+            "the tool discovery report",
+        );
+        if let Err(error) = limit {
+            self.set_tools(tab, &kit, false);
+            return Err(EngineError::UnreadablePageData(error));
+        }
         let report: Report = match serde_json::from_str(&report) {
             Ok(report) => report,
             Err(error) => {

@@ -53,6 +53,9 @@ struct Outcome {
     text: String,
     #[serde(default)]
     nodes: u64,
+    /// The run's number: [`page::TAKE_NODES`] hands over this run's nodes only.
+    #[serde(default)]
+    run: u64,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -62,14 +65,19 @@ impl<C: Chrome + 'static> Engine<C> {
         tab: TabId,
         call: ToolCall,
     ) -> Result<(Value, Vec<String>), EngineError> {
-        let work = self.run_tool(tab, &call);
+        let group = self.next_object_group();
+        let work = self.run_tool(tab, &call, &group);
         match within(self.chrome.sleep(call.timeout_ms), work).await {
             Some(Ok(done)) => Ok(done),
             Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
-            None => Err(EngineError::ToolTimeout {
-                tool: call.tool,
-                timeout_ms: call.timeout_ms,
-            }),
+            None => {
+                // The run was dropped midway, before it could let its objects go.
+                self.release_objects(tab, group);
+                Err(EngineError::ToolTimeout {
+                    tool: call.tool,
+                    timeout_ms: call.timeout_ms,
+                })
+            }
         }
     }
 
@@ -77,6 +85,7 @@ impl<C: Chrome + 'static> Engine<C> {
         &self,
         tab: TabId,
         call: &ToolCall,
+        group: &str,
     ) -> Result<(Value, Vec<String>), EngineError> {
         self.ensure_attached(tab).await?;
         if let Some(dialog) = self.open_dialog(tab) {
@@ -97,9 +106,8 @@ impl<C: Chrome + 'static> Engine<C> {
         // Its context went: the tools went with it.
         let kit = kit.ok_or(EngineError::StaleTools(tab))?;
 
-        let group = self.next_object_group();
         let outcome = self
-            .call_tool(tab, &mut watch, call, &kit, &frame, &group)
+            .call_tool(tab, &mut watch, call, &kit, &frame, group)
             .await;
         // Only elements (passed in or handed back) put objects in the group: a plain
         // call's reply goes out without a release racing it to the browser.
@@ -108,7 +116,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 .as_ref()
                 .is_ok_and(|(_, elements)| elements.is_empty());
         if !plain {
-            self.release_objects(tab, group);
+            self.release_objects(tab, group.to_owned());
         }
         outcome
     }
@@ -179,6 +187,12 @@ impl<C: Chrome + 'static> Engine<C> {
             .ok_or_else(|| {
                 EngineError::UnreadablePageData("the tool runner's outcome".to_owned())
             })?;
+        page::check_length(
+            &outcome.text,
+            page::MAX_RESULT_TEXT_READ,
+            "the tool's result text",
+        )
+        .map_err(EngineError::UnreadablePageData)?;
         match outcome.status.as_str() {
             "ok" => {}
             "threw" => {
@@ -203,7 +217,9 @@ impl<C: Chrome + 'static> Engine<C> {
         let uids = if outcome.nodes == 0 {
             vec![]
         } else {
-            let objects = self.result_nodes(tab, watch, kit, group).await?;
+            let objects = self
+                .result_nodes(tab, watch, kit, group, outcome.run)
+                .await?;
             self.watched(tab, watch, self.uids_of_objects(tab, objects))
                 .await?
         };
@@ -219,18 +235,19 @@ impl<C: Chrome + 'static> Engine<C> {
         Ok((result, elements))
     }
 
-    /// The nodes of the last result, as remote objects in `group`, in order.
+    /// The nodes of run `run`'s result, as remote objects in `group`, in order.
     async fn result_nodes(
         &self,
         tab: TabId,
         watch: &mut Subscription,
         kit: &Kit,
         group: &str,
+        run: u64,
     ) -> Result<Vec<String>, EngineError> {
         let take = RuntimeCallFunctionOn {
             function_declaration: page::TAKE_NODES.to_owned(),
             object_id: kit.object_id.clone(),
-            arguments: vec![],
+            arguments: vec![CallArgument::value(Value::from(run))],
             object_group: group.to_owned(),
             return_by_value: false,
             await_promise: false,

@@ -51,14 +51,14 @@ pub const DISCOVER: &str =
     "function (budgetMs, listeners, limits) { return this.discover(budgetMs, listeners, limits); }";
 
 /// `async function (toolName, groupName, argsJson, paths, limits, ...elements)`, called
-/// on the kit: runs a tool and resolves to `{status, text, nodes}` (read it by value;
-/// `nodes` counts the nodes [`TAKE_NODES`] hands over).
+/// on the kit: runs a tool and resolves to `{status, text, nodes, run}` (read it by
+/// value; `nodes` counts the nodes [`TAKE_NODES`] hands over for run number `run`).
 pub const EXECUTE: &str = "function (toolName, groupName, argsJson, paths, limits, ...elements) { \
     return this.execute(toolName, groupName, argsJson, paths, limits, elements); }";
 
-/// Called on the kit: the nodes of the last tool result, as an array (read it by
-/// reference).
-pub const TAKE_NODES: &str = "function () { return this.takeNodes(); }";
+/// `function (run)`, called on the kit: the nodes of run `run`'s tool result, as an
+/// array (read it by reference); never another run's.
+pub const TAKE_NODES: &str = "function (run) { return this.takeNodes(run); }";
 
 /// `function (json, paths, ...elements)`, called on the page's global object: the
 /// value of the JSON text with the elements put in.
@@ -112,8 +112,36 @@ pub const MAX_DEPTH: u64 = 64;
 /// Cap on a discovery's report (all names, descriptions and schemas).
 pub const MAX_REPORT_TEXT: u64 = 4 << 20;
 
+/// Room for the problem lines of a discovery's report, past [`MAX_REPORT_TEXT`].
+pub const MAX_REPORT_PROBLEMS: u64 = 1 << 20;
+
 /// Most tools kept from one group.
 pub const MAX_TOOLS_PER_GROUP: u64 = 1_000;
+
+/// How far past its cap a page script's text may go: it stops near the cap, and its
+/// last marker (a "<Truncated: ...>" string, a line counting what was left out) and the
+/// brackets closing what was open are written after.
+const SLACK: u64 = 4096;
+
+/// The longest tool result text the engine reads (UTF-16 units, as the page counts).
+pub const MAX_RESULT_TEXT_READ: u64 = MAX_RESULT_TEXT + SLACK;
+
+/// The longest discovery report the engine reads (UTF-16 units, as the page counts).
+pub const MAX_REPORT_TEXT_READ: u64 = MAX_REPORT_TEXT + MAX_REPORT_PROBLEMS + SLACK;
+
+/// Checks the length of text from the page before it is parsed: the page scripts keep
+/// to their limits, but the page may have broken them. `Err` names the limit.
+pub fn check_length(text: &str, limit: u64, what: &str) -> Result<(), String> {
+    // UTF-8 takes at least as many bytes as UTF-16 takes units: most texts are
+    // cleared without counting.
+    if text.len() as u64 <= limit || text.encode_utf16().count() as u64 <= limit {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} is longer than the limit of {limit} characters"
+        ))
+    }
+}
 
 /// The limits `serialize.js` works to.
 pub fn result_limits() -> Value {
@@ -122,7 +150,12 @@ pub fn result_limits() -> Value {
 
 /// The limits `discover.js` and `schema.js` work to.
 pub fn discovery_limits() -> Value {
-    json!({"depth": MAX_DEPTH, "total": MAX_REPORT_TEXT, "tools": MAX_TOOLS_PER_GROUP})
+    json!({
+        "depth": MAX_DEPTH,
+        "total": MAX_REPORT_TEXT,
+        "problems": MAX_REPORT_PROBLEMS,
+        "tools": MAX_TOOLS_PER_GROUP,
+    })
 }
 
 #[cfg(test)]
@@ -147,5 +180,16 @@ mod tests {
         ] {
             assert!(script.contains(part), "{part}");
         }
+    }
+
+    #[test]
+    fn text_past_its_limit_is_refused_naming_it() {
+        assert!(check_length("abc", 3, "the text").is_ok());
+        // Two UTF-8 bytes, one UTF-16 unit each: counted as the page counts.
+        assert!(check_length("ééé", 3, "the text").is_ok());
+        let error = check_length("abcd", 3, "the text").unwrap_err();
+        assert_eq!(error, "the text is longer than the limit of 3 characters");
+        assert!(MAX_RESULT_TEXT_READ > MAX_RESULT_TEXT);
+        assert!(MAX_REPORT_TEXT_READ > MAX_REPORT_TEXT + MAX_REPORT_PROBLEMS);
     }
 }

@@ -5,7 +5,8 @@
 // and never exposes to the page: {T, H, groups: [{name, description, tools:
 // [{name, execute, self}]}], report}. `report` is the JSON text the extension reads:
 // {"groups": [{name, description?, tools: [{name, description, inputSchema}]}],
-//  "problems": ["...", ...]}.
+//  "problems": ["...", ...]}, at most limits.total characters of groups and
+// limits.problems more of problems (and a short line counting those left out).
 //
 // Reference semantics: window.__dtmcp.toolGroups is reset to []; a
 // CustomEvent('devtoolstooldiscovery') carrying respondWith(group) is dispatched on
@@ -18,7 +19,7 @@
 // one setTimeout(0) is waited for late answers, and promises for at most budgetMs.
 (async function tabwireDiscover(global, T, H, copySchema, budgetMs, listeners, limits) {
   'use strict';
-  const { call, put, quote, message, describeError, typeName } = H;
+  const { call, put, guard, quote, message, describeError, typeName } = H;
   const groups = [];
   const problems = [];
   const pageGroups = [];
@@ -259,16 +260,17 @@
     }
   }
 
-  const sleep = (ms) => new T.Promise((resolve) => {
+  // Our promises are guarded before they are awaited (see helpers.js, guard).
+  const sleep = (ms) => guard(new T.Promise((resolve) => {
     call(T.setTimeout, global, [resolve, ms]);
-  });
+  }));
   if (calls < listeners || pending > 0) {
     await sleep(0);
     if (pending > 0) {
-      await new T.Promise((resolve) => {
+      await guard(new T.Promise((resolve) => {
         wake = resolve;
         call(T.setTimeout, global, [resolve, budgetMs]);
-      });
+      }));
     }
   }
   open = false;
@@ -279,11 +281,17 @@
 
   // The report, as JSON text built from parts that are JSON already.
   let report = '{"groups":[';
+  let groupsWritten = 0;
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g];
-    let text = (g > 0 ? ',' : '') + '{"name":' + quote(group.name);
+    let text = (groupsWritten > 0 ? ',' : '') + '{"name":' + quote(group.name);
     if (group.description !== undefined) text += ',"description":' + quote(group.description);
     text += ',"tools":[';
+    if (report.length + text.length + 2 > limits.total) {
+      problem('A tool group was dropped: its name and description exceed ' + limits.total + ' characters.');
+      continue;
+    }
+    groupsWritten++;
     let first = true;
     for (let t = 0; t < group.tools.length; t++) {
       const tool = group.tools[t];
@@ -299,8 +307,23 @@
     }
     report += text + ']}';
   }
+  // The problems get limits.problems characters more: past that, they are counted.
   report += '],"problems":[';
-  for (let i = 0; i < problems.length; i++) report += (i > 0 ? ',' : '') + quote(problems[i]);
+  let left = 0;
+  let written = 0;
+  for (let i = 0; i < problems.length; i++) {
+    const entry = (written > 0 ? ',' : '') + quote(problems[i]);
+    if (report.length + entry.length > limits.total + limits.problems) {
+      left++;
+      continue;
+    }
+    report += entry;
+    written++;
+  }
+  if (left > 0) {
+    report += (written > 0 ? ',' : '') + quote(left + ' more problem' + (left === 1 ? ' was' : 's were') +
+      ' left out: the report would exceed ' + (limits.total + limits.problems) + ' characters.');
+  }
   report += ']}';
   return { __proto__: null, T, H, groups, report };
 })

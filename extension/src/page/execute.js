@@ -1,11 +1,15 @@
 // tabwire:execute — runs one third-party tool and makes its result JSON-safe.
 //
 // An expression: an async function (registry, serialize, toolName, groupName,
-// argsJson, paths, elements, limits) returning an array (kit.js hands the extension its
-// status and text by value, and the nodes when asked):
-//   ['ok', text, ...nodes]  the result (see serialize.js) and the nodes it mentions;
-//   ['threw', text]         the tool threw: message and stack;
-//   ['notFound', '']        no tool of that name (in that group).
+// argsJson, paths, elements, limits) returning a prototype-less record {status, text,
+// nodes} (kit.js hands the extension its status and text by value, and the nodes when
+// asked):
+//   status 'ok'        text is the result (see serialize.js), nodes the nodes it mentions;
+//   status 'threw'     text is what the tool threw: message and stack;
+//   status 'notFound'  no tool of that name (in that group).
+// Prototype-less, because resolving this function's promise with an object looks up
+// its `then`: through Array.prototype or Object.prototype, a page getter would be
+// handed the record to rewrite.
 // `registry` is what discover.js returned. The arguments come as JSON text
 // (chrome.debugger drops `null` members of objects passed by value); each element the
 // agent passed by uid is then put in: paths[i] is where elements[i] goes (a list of
@@ -15,7 +19,6 @@
   'use strict';
   const T = registry.T;
   const H = registry.H;
-  const { put } = H;
   let input = T.parse(argsJson);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
@@ -40,16 +43,15 @@
       }
     }
   }
-  if (tool === null) return ['notFound', ''];
+  const outcome = (status, text, nodes) => ({ __proto__: null, status, text, nodes });
+  if (tool === null) return outcome('notFound', '', []);
 
   let result;
   try {
     result = await T.apply(tool.execute, tool.self, [input]);
   } catch (error) {
-    return ['threw', H.trimStack(H.describeError(error))];
+    return outcome('threw', H.trimStack(H.describeError(error)), []);
   }
   const safe = serialize(T, H, result, limits);
-  const out = ['ok', safe.text];
-  for (let i = 0; i < safe.elements.length; i++) put(out, safe.elements[i]);
-  return out;
+  return outcome('ok', safe.text, safe.elements);
 })

@@ -14,6 +14,31 @@
     });
   };
 
+  /** Sets `array[index]` on an array we own without calling setters the page put on
+   * Array.prototype (or Object.prototype) for that index. */
+  const store = (array, index, value) => {
+    T.defineProperty(array, index, {
+      __proto__: null, value, writable: true, enumerable: true, configurable: true,
+    });
+  };
+
+  /** A promise of ours, made safe to `await` or hand to Chrome: `await` (and
+   * `then`) read its `constructor`, which would otherwise be looked up on
+   * Promise.prototype, where the page may have put a getter that is then handed the
+   * promise itself (and through it, what it resolves to). An own data property
+   * holding the pristine Promise is found first and runs no page code. */
+  const guard = (promise) => {
+    T.defineProperty(promise, 'constructor', { __proto__: null, value: T.Promise });
+    return promise;
+  };
+
+  /** Freezes an object of ours (a no-op if the page broke Object.freeze before
+   * tabwire attached). */
+  const freeze = (object) => {
+    if (T.freeze) T.freeze(object);
+    return object;
+  };
+
   /** A string as JSON text: well-formed (lone surrogates replaced) and quoted. */
   const quote = (text) => {
     let s = text;
@@ -121,6 +146,6 @@
   };
 
   return {
-    __proto__: null, call, put, quote, number, message, describeError, trimStack, typeName, protoOf, className, isPlain,
+    __proto__: null, call, put, store, guard, freeze, quote, number, message, describeError, trimStack, typeName, protoOf, className, isPlain,
   };
 })

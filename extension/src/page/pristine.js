@@ -13,7 +13,7 @@
   const KEY = '__tabwire';
   try {
     const found = Object.getOwnPropertyDescriptor(global, KEY);
-    if (found && found.value && found.value.tabwire === 2) return found.value;
+    if (found && found.value && found.value.tabwire === 3) return found.value;
   } catch (e) {
     // Fall through and capture what is there.
   }
@@ -32,10 +32,11 @@
   // An object literal: making it runs no page code.
   const T = {
     __proto__: null,
-    tabwire: 2,
+    tabwire: 3,
     apply: Reflect.apply,
     keys: get(() => O.keys),
     defineProperty: get(() => O.defineProperty),
+    freeze: get(() => O.freeze),
     getOwnPropertyDescriptor: get(() => O.getOwnPropertyDescriptor),
     getPrototypeOf: get(() => Reflect.getPrototypeOf),
     ObjectProto: get(() => O.prototype),

@@ -39,7 +39,7 @@
       if (inside[i] === value) stop('a circular reference', path);
     }
     if (depth >= limits.depth) stop('nesting deeper than ' + limits.depth + ' levels', path);
-    inside[insideCount++] = value;
+    H.store(inside, insideCount++, value);
     const read = (key, at) => {
       try {
         return value[key];

@@ -105,7 +105,7 @@
       if (inside[i] === value) return leaf(quote('<Circular reference>'));
     }
     if (depth >= limits.depth) return leaf(quote('<Too deep>'));
-    inside[insideCount++] = value;
+    H.store(inside, insideCount++, value);
     try {
       if (isArray) writeArray(value, depth);
       else if (isPlain(proto)) writeObject(value, depth);
