@@ -8,7 +8,7 @@ use tabwire_shared::{Command, Discovery, Reply};
 
 use super::super::fake::page::{navigate_to, report, with_tools};
 use super::super::fake::{Answer, Harness};
-use crate::engine::page::{DISCOVER, KIT};
+use crate::engine::page::{DISCOVER, KIT, MAX_REPORT_TEXT_READ};
 
 fn discover(h: &mut Harness, id: u64, tab: i64, allowed: &[&str]) -> Discovery {
     h.call(
@@ -243,4 +243,29 @@ fn a_refused_document_gets_no_kit() {
     let refused = discover(&mut h, 2, 10, &["https://b.test"]);
     assert!(refused.refused);
     assert_eq!(h.fake.methods(10).len(), before);
+}
+
+#[test]
+fn a_report_past_the_limit_is_refused_before_parsing() {
+    let mut h = Harness::new();
+    let long = "x".repeat(MAX_REPORT_TEXT_READ as usize);
+    with_tools(&h, json!({"groups": [], "problems": [long]}), vec![]);
+    h.call(
+        1,
+        Command::DiscoverTools {
+            tab_id: 10,
+            allowed_origins: vec!["https://a.test".into()],
+            timeout_ms: 2000,
+        },
+    );
+    h.settle();
+    let error = h.reply(1).unwrap().unwrap_err();
+    assert_eq!(error.code, tabwire_shared::ErrorCode::PageError);
+    assert!(
+        error
+            .message
+            .contains(&format!("limit of {MAX_REPORT_TEXT_READ} characters")),
+        "{}",
+        error.message
+    );
 }

@@ -6,8 +6,8 @@ use tabwire_shared::{Command, ErrorCode, Reply, WireError};
 use super::super::fake::page::{
     element, navigate_to, report, set_buttons, set_outcome, text, with_tools,
 };
-use super::super::fake::Harness;
-use crate::engine::page::{EXECUTE, KIT};
+use super::super::fake::{Answer, Harness};
+use crate::engine::page::{EXECUTE, KIT, MAX_RESULT_TEXT_READ, TAKE_NODES};
 
 /// Discovers the fake page's tools; the document token.
 fn discovered(h: &mut Harness) -> String {
@@ -363,4 +363,74 @@ fn a_kit_chrome_no_longer_knows_is_stale_tools_and_is_replaced() {
     discovered(&mut h);
     assert_eq!(kits_made(&h), 2, "a new kit");
     assert!(run(&mut h, 2, execute(&document, json!({}), 1000)).is_ok());
+}
+
+#[test]
+fn a_timed_out_run_lets_its_object_group_go() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
+    let document = discovered(&mut h);
+    h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
+    h.call(1, execute(&document, json!({}), 500));
+    h.settle();
+    h.advance(500);
+    h.settle();
+    assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::Timeout);
+    let group = runs(&h)[0]["objectGroup"].clone();
+    let released = h.fake.sent(10, "Runtime.releaseObjectGroup");
+    assert!(
+        released.iter().any(|r| r["objectGroup"] == group),
+        "{group} released: {released:?}"
+    );
+}
+
+#[test]
+fn the_nodes_taken_are_the_runs_own() {
+    let mut h = Harness::new();
+    set_buttons(&h, &[(5, "Save")]);
+    with_tools(&h, report(&["t"]), vec![text("ok"), text("@0"), element(5)]);
+    let document = discovered(&mut h);
+    h.fake.answer_with("Runtime.callFunctionOn", |params| {
+        let function = params["functionDeclaration"].as_str().unwrap_or_default();
+        if function == EXECUTE {
+            Answer::value(json!({"result": {"type": "object", "value":
+                {"status": "ok", "text": "@0", "nodes": 1, "run": 7}}}))
+        } else if function == TAKE_NODES {
+            Answer::value(
+                json!({"result": {"type": "object", "subtype": "array", "objectId": "nodes"}}),
+            )
+        } else {
+            Answer::value(json!({"result": {"type": "number", "value": 42}}))
+        }
+    });
+    let (result, elements) = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap();
+    assert_eq!(result["uid"], elements[0].as_str());
+    let taken: Vec<Value> = h
+        .fake
+        .sent(10, "Runtime.callFunctionOn")
+        .into_iter()
+        .filter(|c| c["functionDeclaration"] == TAKE_NODES)
+        .collect();
+    assert_eq!(taken.len(), 1);
+    assert_eq!(
+        taken[0]["arguments"][0]["value"], 7,
+        "run 7's nodes, no other's"
+    );
+}
+
+#[test]
+fn a_result_text_past_the_limit_is_refused_before_parsing() {
+    let mut h = Harness::new();
+    let long = "1".repeat(MAX_RESULT_TEXT_READ as usize + 1);
+    with_tools(&h, report(&["t"]), vec![text("ok"), text(&long)]);
+    let document = discovered(&mut h);
+    let error = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap_err();
+    assert_eq!(error.code, ErrorCode::PageError);
+    assert!(
+        error
+            .message
+            .contains(&format!("limit of {MAX_RESULT_TEXT_READ} characters")),
+        "{}",
+        error.message
+    );
 }
