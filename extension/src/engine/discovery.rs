@@ -311,23 +311,23 @@ impl<C: Chrome + 'static> Engine<C> {
             object_group: group.clone(),
             return_by_value: false,
         };
+        // Released if the kit is not kept: on failure, and when the call's timeout
+        // drops this future midway.
+        let mut unkept = ReleaseOnDrop {
+            engine: self,
+            tab,
+            group: Some(group.clone()),
+        };
         let (make, window) = (evaluate(page::KIT), evaluate("this"));
         let both = async {
             let (made, window) = futures::join!(self.send(tab, &make), self.send(tab, &window));
             Ok((made?, window?))
         };
-        let (made, window) = match self.watched(tab, watch, both).await {
-            Ok(both) => both,
-            Err(error) => {
-                self.release_objects(tab, group);
-                return Err(error);
-            }
-        };
+        let (made, window) = self.watched(tab, watch, both).await?;
         let (object_id, window_id) = match (made.exception_details, made.result.object_id) {
             (None, Some(kit)) => match window.result.object_id {
                 Some(window) => (kit, window),
                 None => {
-                    self.release_objects(tab, group);
                     return Err(EngineError::UnexpectedAnswer {
                         method: RuntimeEvaluate::METHOD,
                         detail: "no global object".to_owned(),
@@ -335,7 +335,6 @@ impl<C: Chrome + 'static> Engine<C> {
                 }
             },
             (details, _) => {
-                self.release_objects(tab, group);
                 let why = details.map_or_else(|| "no kit".to_owned(), |d| d.describe());
                 return Err(EngineError::UnreadablePageData(format!(
                     "tabwire's page scripts failed to start: {why}"
@@ -345,6 +344,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let frame = self
             .with_document(tab, |d| d.frame_id.clone())
             .unwrap_or_default();
+        unkept.group = None;
         let kit = Kit {
             object_id,
             window_id,
@@ -415,6 +415,21 @@ impl<C: Chrome + 'static> Engine<C> {
                 d.tools = tools;
             }
         });
+    }
+}
+
+/// Releases an object group when dropped, unless its `group` was taken back.
+struct ReleaseOnDrop<'a, C: Chrome + 'static> {
+    engine: &'a Engine<C>,
+    tab: TabId,
+    group: Option<String>,
+}
+
+impl<C: Chrome + 'static> Drop for ReleaseOnDrop<'_, C> {
+    fn drop(&mut self) {
+        if let Some(group) = self.group.take() {
+            self.engine.release_objects(self.tab, group);
+        }
     }
 }
 

@@ -269,3 +269,30 @@ fn a_report_past_the_limit_is_refused_before_parsing() {
         error.message
     );
 }
+
+#[test]
+fn a_kit_still_being_made_at_the_timeout_is_let_go() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["a"]), vec![]);
+    h.fake.hold("Runtime.evaluate");
+    h.call(
+        1,
+        Command::DiscoverTools {
+            tab_id: 10,
+            allowed_origins: vec!["https://a.test".into()],
+            timeout_ms: 2000,
+        },
+    );
+    h.settle();
+    h.advance(2000);
+    h.settle();
+    assert!(h.reply(1).unwrap().is_ok());
+    let made = h.fake.sent(10, "Runtime.evaluate");
+    let group = made[0]["objectGroup"].clone();
+    assert!(group.as_str().unwrap().starts_with("tabwire-kit-"));
+    let released = h.fake.sent(10, "Runtime.releaseObjectGroup");
+    assert!(
+        released.iter().any(|r| r["objectGroup"] == group),
+        "{group} released: {released:?}"
+    );
+}
