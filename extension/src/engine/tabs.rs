@@ -142,6 +142,23 @@ mod tests {
     use serde_json::json;
     use tabwire_shared::{Command, ErrorCode, Reply};
 
+    /// Opening `url` (in the background or not), waiting a second at most.
+    fn new_tab(url: &str, background: bool) -> Command {
+        Command::NewTab {
+            url: url.into(),
+            background,
+            timeout_ms: 1000,
+        }
+    }
+
+    /// The tab call `id` opened.
+    fn opened(h: &Harness, id: u64) -> tabwire_shared::TabInfo {
+        match h.reply(id).expect("a reply") {
+            Ok(Reply::Tab { tab }) => tab,
+            other => panic!("expected a tab, got {other:?}"),
+        }
+    }
+
     #[test]
     fn list_shows_every_tab_and_marks_the_users() {
         let mut h = Harness::new();
@@ -226,18 +243,9 @@ mod tests {
     #[test]
     fn new_tab_opens_blank_then_navigates_and_waits_for_the_load() {
         let mut h = Harness::new();
-        h.call(
-            1,
-            Command::NewTab {
-                url: "https://c.test/".into(),
-                background: true,
-                timeout_ms: 1000,
-            },
-        );
+        h.call(1, new_tab("https://c.test/", true));
         h.settle();
-        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
-            panic!("expected a tab");
-        };
+        let tab = opened(&h, 1);
         assert_eq!(tab.url, "https://c.test/");
         assert!(!tab.user_active, "a background tab does not take focus");
         assert_eq!(h.fake.created_urls(), vec!["about:blank".to_owned()]);
@@ -248,14 +256,7 @@ mod tests {
     #[test]
     fn new_tab_rejects_a_bad_url_before_opening_anything() {
         let mut h = Harness::new();
-        h.call(
-            1,
-            Command::NewTab {
-                url: "example.com".into(),
-                background: false,
-                timeout_ms: 1000,
-            },
-        );
+        h.call(1, new_tab("example.com", false));
         h.settle();
         assert_eq!(
             h.reply(1).unwrap().unwrap_err().code,
@@ -268,18 +269,9 @@ mod tests {
     fn a_new_tab_nobody_uses_is_let_go_after_the_idle_time() {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
-        h.call(
-            1,
-            Command::NewTab {
-                url: "https://c.test/".into(),
-                background: true,
-                timeout_ms: 1000,
-            },
-        );
+        h.call(1, new_tab("https://c.test/", true));
         h.settle();
-        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
-            panic!("expected a tab");
-        };
+        let tab = opened(&h, 1);
         assert!(h.fake.is_attached(tab.id));
         h.advance(120_000);
         assert!(!h.fake.is_attached(tab.id));
@@ -290,14 +282,7 @@ mod tests {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
         h.fake.hold("tabs.create");
-        h.call(
-            1,
-            Command::NewTab {
-                url: "https://c.test/".into(),
-                background: true,
-                timeout_ms: 1000,
-            },
-        );
+        h.call(1, new_tab("https://c.test/", true));
         h.settle();
         assert_eq!(
             h.popup(json!({"action": "disconnect", "session": "k1"})),
