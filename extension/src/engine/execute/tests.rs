@@ -248,14 +248,20 @@ fn a_hanging_tool_times_out_and_the_engine_stays_responsive() {
     assert!(h.reply(2).unwrap().is_ok());
 }
 
-#[test]
-fn a_navigation_during_the_run_is_reported_at_once() {
+/// A harness where call 1 runs tool `t`, held in the page.
+fn a_tool_running() -> Harness {
     let mut h = Harness::new();
     with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
     let document = discovered(&mut h);
     h.fake.hold("Runtime.callFunctionOn");
     h.call(1, execute(&document, json!({}), 60_000));
     h.settle();
+    h
+}
+
+#[test]
+fn a_navigation_during_the_run_is_reported_at_once() {
+    let mut h = a_tool_running();
     h.engine.on_cdp_event(
         10,
         "Page.frameNavigated",
@@ -268,12 +274,7 @@ fn a_navigation_during_the_run_is_reported_at_once() {
 
 #[test]
 fn a_closed_tab_during_the_run_is_no_such_tab() {
-    let mut h = Harness::new();
-    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
-    let document = discovered(&mut h);
-    h.fake.hold("Runtime.callFunctionOn");
-    h.call(1, execute(&document, json!({}), 60_000));
-    h.settle();
+    let mut h = a_tool_running();
     h.fake.remove_tab_silently(10);
     h.engine.on_tab_removed(10);
     h.settle();
@@ -282,12 +283,7 @@ fn a_closed_tab_during_the_run_is_no_such_tab() {
 
 #[test]
 fn a_dialog_during_the_run_is_the_dialog_error() {
-    let mut h = Harness::new();
-    with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);
-    let document = discovered(&mut h);
-    h.fake.hold("Runtime.callFunctionOn");
-    h.call(1, execute(&document, json!({}), 60_000));
-    h.settle();
+    let mut h = a_tool_running();
     h.engine.on_cdp_event(
         10,
         "Page.javascriptDialogOpening",
