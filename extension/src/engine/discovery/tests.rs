@@ -10,15 +10,17 @@ use super::super::fake::page::{navigate_to, report, with_tools};
 use super::super::fake::{Answer, Harness};
 use crate::engine::page::{DISCOVER, KIT, MAX_REPORT_TEXT_READ};
 
+/// Discovering `tab`'s tools with `allowed` origins, two seconds at most.
+fn discover_tools(tab: i64, allowed: &[&str]) -> Command {
+    Command::DiscoverTools {
+        tab_id: tab,
+        allowed_origins: allowed.iter().map(|s| s.to_string()).collect(),
+        timeout_ms: 2000,
+    }
+}
+
 fn discover(h: &mut Harness, id: u64, tab: i64, allowed: &[&str]) -> Discovery {
-    h.call(
-        id,
-        Command::DiscoverTools {
-            tab_id: tab,
-            allowed_origins: allowed.iter().map(|s| s.to_string()).collect(),
-            timeout_ms: 2000,
-        },
-    );
+    h.call(id, discover_tools(tab, allowed));
     h.settle();
     match h.reply(id).expect("a reply") {
         Ok(Reply::ThirdPartyTools { discovery }) => discovery,
@@ -82,14 +84,7 @@ fn a_page_that_never_answers_gives_what_arrived_within_the_timeout() {
     let mut h = Harness::new();
     with_tools(&h, report(&["a"]), vec![]);
     h.fake.hold("Runtime.callFunctionOn");
-    h.call(
-        1,
-        Command::DiscoverTools {
-            tab_id: 10,
-            allowed_origins: vec!["https://a.test".into()],
-            timeout_ms: 2000,
-        },
-    );
+    h.call(1, discover_tools(10, &["https://a.test"]));
     h.settle();
     assert!(h.reply(1).is_none());
     h.advance(2000);
@@ -104,14 +99,7 @@ fn a_page_that_never_answers_gives_what_arrived_within_the_timeout() {
 fn an_unreadable_report_is_an_error_not_a_crash() {
     let mut h = Harness::new();
     with_tools(&h, json!({"groups": "nope"}), vec![]);
-    h.call(
-        1,
-        Command::DiscoverTools {
-            tab_id: 10,
-            allowed_origins: vec!["https://a.test".into()],
-            timeout_ms: 2000,
-        },
-    );
+    h.call(1, discover_tools(10, &["https://a.test"]));
     h.settle();
     let error = h.reply(1).unwrap().unwrap_err();
     assert_eq!(error.code, tabwire_shared::ErrorCode::PageError);
@@ -250,14 +238,7 @@ fn a_report_past_the_limit_is_refused_before_parsing() {
     let mut h = Harness::new();
     let long = "x".repeat(MAX_REPORT_TEXT_READ as usize);
     with_tools(&h, json!({"groups": [], "problems": [long]}), vec![]);
-    h.call(
-        1,
-        Command::DiscoverTools {
-            tab_id: 10,
-            allowed_origins: vec!["https://a.test".into()],
-            timeout_ms: 2000,
-        },
-    );
+    h.call(1, discover_tools(10, &["https://a.test"]));
     h.settle();
     let error = h.reply(1).unwrap().unwrap_err();
     assert_eq!(error.code, tabwire_shared::ErrorCode::PageError);
@@ -275,14 +256,7 @@ fn a_kit_still_being_made_at_the_timeout_is_let_go() {
     let mut h = Harness::new();
     with_tools(&h, report(&["a"]), vec![]);
     h.fake.hold("Runtime.evaluate");
-    h.call(
-        1,
-        Command::DiscoverTools {
-            tab_id: 10,
-            allowed_origins: vec!["https://a.test".into()],
-            timeout_ms: 2000,
-        },
-    );
+    h.call(1, discover_tools(10, &["https://a.test"]));
     h.settle();
     h.advance(2000);
     h.settle();
