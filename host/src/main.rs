@@ -46,6 +46,9 @@ fn main() -> ExitCode {
         .init();
 
     let mut argv: Vec<String> = std::env::args().collect();
+    for note in tabwire::mcp::reference_flags::normalize(&mut argv) {
+        eprintln!("tabwire: {note}");
+    }
     let categories = match take_category_flags(&mut argv) {
         Ok(c) => c,
         Err(e) => {
@@ -53,9 +56,6 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    for flag in tabwire::mcp::config::take_ignored_flags(&mut argv) {
-        tracing::info!("{flag} means nothing to tabwire; ignored");
-    }
     let cli = Cli::parse_from(argv);
     match run(cli, categories) {
         Ok(code) => code,

@@ -427,7 +427,7 @@ async fn console_messages_are_paginated_folded_and_detailed() {
     let errors = agent
         .ok("list_console_messages", json!({"types": ["error"]}))
         .await;
-    let msgid = errors.json["consoleMessages"]["messages"][0]["msgid"]
+    let msgid = errors.json["consoleMessages"][0]["id"]
         .as_u64()
         .expect("an error message");
     let detail = agent
@@ -460,7 +460,7 @@ async fn send_fetch(agent: &Agent) -> u64 {
         .ok("list_network_requests", json!({"resourceTypes": ["fetch"]}))
         .await;
     list.says("POST").says("data.json").says("[200]");
-    list.json["networkRequests"]["requests"][0]["reqid"]
+    list.json["networkRequests"][0]["reqid"]
         .as_u64()
         .expect("the fetch")
 }

@@ -5,6 +5,7 @@
 //! extension and the real native host. Every wait is bounded and fails with a message
 //! that says what was being waited for; nothing sleeps to synchronise.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::OnceLock;
@@ -119,6 +120,8 @@ pub struct Agent {
     _stderr_dir: tempfile::TempDir,
     /// The launched browser's profile, when the test chose it (deleted when dropped).
     profile: Option<tempfile::TempDir>,
+    /// Each tool's `outputSchema` from `tools/list` (`None`: it declares none).
+    output_schemas: HashMap<String, Option<Value>>,
 }
 
 impl Agent {
@@ -209,7 +212,10 @@ impl Agent {
         Agent::start_with(&["mcp"], &[("TABWIRE_SOCKET", socket)], None, name).await
     }
 
-    /// Starts `tabwire` with exactly these arguments and extra environment.
+    /// Starts `tabwire` with these arguments and extra environment. A `tabwire mcp`
+    /// gets `--experimentalStructuredContent` unless the arguments say otherwise, so
+    /// that every result of every test is checked for complete structured content
+    /// ([`crate::complete::check`]).
     pub async fn start(args: &[&str], env: &[(&str, &str)]) -> Agent {
         Agent::start_as(args, env, None).await
     }
@@ -230,8 +236,15 @@ impl Agent {
         let stderr_path = stderr_dir.path().join("stderr.log");
         let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
         let mut command = Command::new(tabwire_exe());
+        command.args(args);
+        if args.first() == Some(&"mcp")
+            && !args
+                .iter()
+                .any(|a| a.starts_with("--experimentalStructuredContent"))
+        {
+            command.arg("--experimentalStructuredContent");
+        }
         command
-            .args(args)
             .env("TABWIRE_EXTENSION_DIR", extension_dir())
             .env("TABWIRE_LOG", "info")
             .stdin(Stdio::piped())
@@ -253,13 +266,33 @@ impl Agent {
             .await
             .expect("MCP initialize timed out")
             .expect("MCP initialize failed");
+        let tools = tokio::time::timeout(CALL_LIMIT, client.list_all_tools())
+            .await
+            .expect("tools/list timed out")
+            .expect("tools/list failed");
+        let output_schemas = tools
+            .into_iter()
+            .map(|t| {
+                let schema = t.output_schema.map(|s| Value::Object((*s).clone()));
+                (t.name.to_string(), schema)
+            })
+            .collect();
         Agent {
             client: Some(client),
             child,
             stderr_path,
             _stderr_dir: stderr_dir,
             profile: None,
+            output_schemas,
         }
+    }
+
+    /// The reply to a call, checked for complete structured content.
+    fn checked(&self, name: &str, result: CallToolResult) -> Reply {
+        let reply = Reply::new(name, result);
+        let schema = self.output_schemas.get(name).and_then(Option::as_ref);
+        crate::complete::check(&reply, schema);
+        reply
     }
 
     fn client(&self) -> &RunningService<RoleClient, ClientConfig> {
@@ -300,7 +333,7 @@ impl Agent {
                     self.log()
                 )
             });
-        Reply::new(name, result)
+        self.checked(name, result)
     }
 
     /// Calls a tool, returning a protocol-level failure (the server died) as an error
@@ -311,7 +344,7 @@ impl Agent {
             params = params.with_arguments(map);
         }
         match tokio::time::timeout(CALL_LIMIT, self.client().call_tool(params)).await {
-            Ok(Ok(result)) => Ok(Reply::new(name, result)),
+            Ok(Ok(result)) => Ok(self.checked(name, result)),
             Ok(Err(e)) => Err(e.to_string()),
             Err(_) => panic!("{name} did not answer within {CALL_LIMIT:?}"),
         }
@@ -432,7 +465,7 @@ impl Reply {
         self.json["pages"]
             .as_array()
             .and_then(|pages| pages.iter().find(|p| p["selected"] == true))
-            .and_then(|p| p["pageId"].as_i64())
+            .and_then(|p| p["id"].as_i64())
             .unwrap_or_else(|| panic!("no selected page in {}", self.text))
     }
 }

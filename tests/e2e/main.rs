@@ -4,6 +4,7 @@
 //! Needs the built extension (`scripts/build`) and Chromium; `scripts/test` does both.
 
 mod cdp;
+mod complete;
 mod devtools;
 mod harness;
 mod lifecycle;

@@ -100,8 +100,8 @@ async fn open_navigate_back_forward_reload_and_close() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|p| p["pageId"] != id)
-        .and_then(|p| p["pageId"].as_i64())
+        .find(|p| p["id"] != id)
+        .and_then(|p| p["id"].as_i64())
         .expect("the first tab");
     let closed = agent.ok("close_page", json!({"pageId": other})).await;
     assert_eq!(

@@ -116,7 +116,7 @@ async fn a_tab_that_closes_during_a_script_is_reported_not_waited_for() {
                     .is_some_and(|u| u.ends_with("/second.html"))
             })
         })
-        .and_then(|p| p["pageId"].as_i64())
+        .and_then(|p| p["id"].as_i64())
         .unwrap_or_else(|| panic!("the opened tab in {}", pages.text));
     let started = std::time::Instant::now();
     let reply = agent

@@ -336,12 +336,81 @@ async fn awkward_results_are_made_json_safe() {
         .ok("execute_3p_developer_tool", json!({"toolName": "huge"}))
         .await;
     huge.says("saved to");
-    let path = huge.json["result"]["filePath"]
+    let path = huge.json["resultFile"]["filePath"]
         .as_str()
         .expect("a file path");
     assert!(std::fs::read_to_string(path)
         .unwrap()
         .contains(&"x".repeat(100000)));
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn results_keep_their_key_order_and_big_ones_stay_inline_up_to_the_limit() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/results.html")}))
+        .await;
+    let in_order = |reply: &crate::harness::Reply| {
+        let at = |key: &str| reply.text.find(&format!("\"{key}\": ")).unwrap();
+        assert!(
+            at("z") < at("a") && at("a") < at("m") && at("y") < at("b"),
+            "{}",
+            reply.text
+        );
+        assert!(
+            reply
+                .json
+                .to_string()
+                .contains(r#"{"z":1,"a":2,"m":{"y":1,"b":2}}"#),
+            "{}",
+            reply.json
+        );
+    };
+    let ordered = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "ordered"}))
+        .await;
+    in_order(&ordered);
+    let evaluated = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => ({z: 1, a: 2, m: {y: 1, b: 2}})"}),
+        )
+        .await;
+    in_order(&evaluated);
+    // The agent's own arguments keep their order on the way to the page.
+    let echoed = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "(o) => Object.keys(o).join()", "args": [{"z": 1, "a": 2, "m": 3}]}),
+        )
+        .await;
+    assert_eq!(echoed.json["result"], "z,a,m");
+
+    // 43,000 characters: inline, as clients take them.
+    let events = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "events"}))
+        .await;
+    events.lacks("saved to");
+    assert!(events.text.len() > 43_000, "{}", events.text.len());
+    assert_eq!(
+        events.json["result"]["events"].as_array().map(Vec::len),
+        Some(5)
+    );
+
+    // 2 MB: saved to a private file, with its shape and beginning beside the path.
+    let big = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "twoMb"}))
+        .await;
+    big.says("saved to")
+        .says("shape: object with 1 keys {rows: array(20000) of object}")
+        .says("It begins:\n{\n  \"rows\": [\n    {\n      \"i\": 0,");
+    let path = big.json["resultFile"]["filePath"].as_str().unwrap();
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(saved["rows"].as_array().map(Vec::len), Some(20000));
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
     agent.quit().await;
 }
 

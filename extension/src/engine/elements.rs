@@ -220,12 +220,12 @@ mod tests {
             "target": {"uid": "1_2"},
             "more": {"list": [{"uid": "1_3"}, {"uid": 4}, {"uid": "x", "other": 1}]},
         }));
-        assert_eq!(refs.uids, ["1_3", "1_2"]);
+        assert_eq!(refs.uids, ["1_2", "1_3"]);
         assert_eq!(
             refs.paths,
             vec![
-                vec![json!("more"), json!("list"), json!(0)],
-                vec![json!("target")]
+                vec![json!("target")],
+                vec![json!("more"), json!("list"), json!(0)]
             ]
         );
         assert_eq!(

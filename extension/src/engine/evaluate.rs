@@ -4,15 +4,18 @@
 //! Three CDP steps: `Runtime.compileScript` tells a syntax error apart from an
 //! exception thrown at run time; `Runtime.evaluate("this")` gets the main world's
 //! global object; `Runtime.callFunctionOn` on it passes the arguments by value (no
-//! string splicing, no page builtins involved) and returns the result by value. The
-//! page can redefine any builtin it likes: nothing here relies on one.
+//! string splicing, no page builtins involved). An object result is then written as
+//! JSON text page-side with the builtins captured before the page ran ([`page::STRINGIFY`]),
+//! because chrome.debugger sorts the keys of objects it returns by value and the agent
+//! must see them in the page's order; other results come back by value. The page can
+//! redefine any builtin it likes: nothing here relies on one it could replace.
 //!
 //! Arguments may hold elements as `{"uid": ...}` (at any depth), as the reference's
 //! `evaluate_script` takes them: a top-level one is passed as the element itself, a
 //! nested one is put in place page-side ([`page::SPLICE`]) and the argument passed by
-//! reference. So is an argument holding a `null`: chrome.debugger drops the `null`
-//! members of objects it is given, so such arguments travel as JSON text. Other
-//! arguments are passed by value.
+//! reference. So is an argument holding a `null` or an object of more than one key:
+//! chrome.debugger drops the `null` members of objects it is given and sorts their
+//! keys, so such arguments travel as JSON text. Other arguments are passed by value.
 
 use serde_json::Value;
 use tabwire_shared::TabId;
@@ -82,7 +85,7 @@ impl<C: Chrome + 'static> Engine<C> {
         };
 
         let refs: Vec<UidRefs> = args.iter().map(find_uid_refs).collect();
-        let by_value = refs.iter().all(|r| r.uids.is_empty()) && !args.iter().any(has_null);
+        let by_value = refs.iter().all(|r| r.uids.is_empty()) && !args.iter().any(travels_as_text);
         let arguments = if by_value {
             args.into_iter().map(CallArgument::value).collect()
         } else {
@@ -99,20 +102,77 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         let call = RuntimeCallFunctionOn {
             function_declaration: function.to_owned(),
-            object_id: global_id,
+            object_id: global_id.clone(),
             arguments,
             object_group: group.clone(),
-            return_by_value: true,
+            return_by_value: false,
             await_promise: true,
             user_gesture: true,
         };
-        let outcome = self.send_watched(tab, &mut watch, &call).await;
+        let outcome = match self.send_watched(tab, &mut watch, &call).await {
+            Ok(evaluated) => {
+                self.read_result(tab, &mut watch, &global_id, evaluated, &group)
+                    .await
+            }
+            Err(other) => Err(other),
+        };
         self.release_objects(tab, group);
         match outcome {
-            Ok(evaluated) => into_json(evaluated),
             Err(EngineError::Cdp { message, .. }) => Err(explain_refusal(tab, message)),
-            Err(other) => Err(other),
+            other => other,
         }
+    }
+
+    /// The JSON of a call's result: an object as the page-side text of it (keys in the
+    /// page's order), anything else as Chrome describes it.
+    async fn read_result(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        global: &str,
+        evaluated: Evaluated,
+        group: &str,
+    ) -> Result<Value, EngineError> {
+        let result = &evaluated.result;
+        let plain_object = evaluated.exception_details.is_none()
+            && result.kind == "object"
+            && !matches!(result.subtype.as_deref(), Some("node" | "window" | "null"));
+        let Some(object) = result.object_id.clone().filter(|_| plain_object) else {
+            return into_json(evaluated);
+        };
+        let stringify = RuntimeCallFunctionOn {
+            function_declaration: page::STRINGIFY.to_owned(),
+            object_id: global.to_owned(),
+            arguments: vec![CallArgument::object(object.clone())],
+            object_group: group.to_owned(),
+            return_by_value: true,
+            await_promise: false,
+            user_gesture: false,
+        };
+        let written = self.send_watched(tab, watch, &stringify).await?;
+        if let Some(details) = written.exception_details {
+            // A cycle, or a `toJSON` that threw: the value has no JSON form.
+            return Err(EngineError::NotSerializable(details.describe()));
+        }
+        if let Some(Value::String(text)) = &written.result.value {
+            return serde_json::from_str(text).map_err(|e| {
+                EngineError::UnreadablePageData(format!("the result's JSON text: {e}"))
+            });
+        }
+        if written.result.kind == "undefined" && written.result.object_id.is_none() {
+            // The page broke JSON.stringify before tabwire attached: read it by value.
+            let itself = RuntimeCallFunctionOn {
+                function_declaration: page::ITSELF.to_owned(),
+                object_id: object,
+                arguments: Vec::new(),
+                object_group: group.to_owned(),
+                return_by_value: true,
+                await_promise: false,
+                user_gesture: false,
+            };
+            return into_json(self.send_watched(tab, watch, &itself).await?);
+        }
+        into_json(written)
     }
 
     /// The call's arguments with their uids resolved: an argument that is a uid
@@ -132,7 +192,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let context = self.main_world(tab, &frame);
         let mut arguments = Vec::with_capacity(refs.len());
         for arg in refs {
-            if arg.uids.is_empty() && !has_null(&arg.value) {
+            if arg.uids.is_empty() && !travels_as_text(&arg.value) {
                 arguments.push(CallArgument::value(arg.value));
                 continue;
             }
@@ -203,13 +263,15 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 }
 
-/// Whether a JSON value holds a `null` anywhere.
-fn has_null(value: &Value) -> bool {
+/// Whether an argument must travel as JSON text: it holds a `null` (chrome.debugger
+/// drops those) or an object whose key order could be lost (it sorts keys).
+fn travels_as_text(value: &Value) -> bool {
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {
         match value {
             Value::Null => return true,
             Value::Array(items) => stack.extend(items),
+            Value::Object(map) if map.len() > 1 => return true,
             Value::Object(map) => stack.extend(map.values()),
             _ => {}
         }
@@ -286,27 +348,59 @@ mod tests {
     }
 
     #[test]
-    fn returns_the_functions_json_result() {
+    fn returns_the_functions_json_result_with_keys_in_the_pages_order() {
         let mut h = Harness::new();
-        h.fake.answer(
-            "Runtime.callFunctionOn",
-            result(json!({"type": "object", "value": {"a": [1]}})),
-        );
-        h.call(1, evaluate(10, "(x) => ({a: [x]})", vec![json!(1)]));
+        h.fake.answer_with("Runtime.callFunctionOn", |params| {
+            if params["functionDeclaration"] == super::page::STRINGIFY {
+                assert_eq!(params["arguments"], json!([{"objectId": "r1"}]));
+                result(json!({"type": "string", "value": "{\"z\":1,\"a\":[1]}"}))
+            } else {
+                result(json!({"type": "object", "objectId": "r1"}))
+            }
+        });
+        h.call(1, evaluate(10, "(x) => ({z: 1, a: [x]})", vec![json!(1)]));
         h.settle();
-        assert_eq!(
-            h.reply(1).unwrap(),
-            Ok(Reply::Value {
-                value: json!({"a": [1]})
-            })
-        );
-        let call = &h.fake.sent(10, "Runtime.callFunctionOn")[0];
-        assert_eq!(call["functionDeclaration"], "(x) => ({a: [x]})");
+        let Ok(Reply::Value { value }) = h.reply(1).unwrap() else {
+            panic!("no value");
+        };
+        assert_eq!(value.to_string(), r#"{"z":1,"a":[1]}"#);
+        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
+        let call = &calls[0];
+        assert_eq!(call["functionDeclaration"], "(x) => ({z: 1, a: [x]})");
         assert_eq!(call["objectId"], "global");
         assert_eq!(call["arguments"], json!([{"value": 1}]));
         assert_eq!(call["awaitPromise"], true);
-        assert_eq!(call["returnByValue"], true);
+        assert_eq!(call["returnByValue"], false);
         assert_eq!(call["userGesture"], true);
+        assert_eq!(calls[1]["objectId"], "global");
+        assert_eq!(calls[1]["returnByValue"], true);
+    }
+
+    #[test]
+    fn objects_of_several_keys_travel_as_text() {
+        let mut h = Harness::new();
+        h.fake.answer_with("Runtime.callFunctionOn", |params| {
+            if params["functionDeclaration"] == super::page::SPLICE {
+                result(json!({"type": "object", "objectId": "arg"}))
+            } else {
+                result(json!({"type": "number", "value": 3}))
+            }
+        });
+        h.call(
+            1,
+            evaluate(10, "(o, n) => 3", vec![json!({"z": 1, "a": 2}), json!(5)]),
+        );
+        h.settle();
+        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Value { value: json!(3) }));
+        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
+        assert_eq!(
+            calls[0]["arguments"][0],
+            json!({"value": r#"{"z":1,"a":2}"#})
+        );
+        assert_eq!(
+            calls[1]["arguments"],
+            json!([{"objectId": "arg"}, {"value": 5}])
+        );
     }
 
     #[test]

@@ -70,6 +70,19 @@ pub const SPLICE: &str = concat!(
     ";\nreturn splice(pristine(this), json, paths, elements);\n}"
 );
 
+/// `function (value)`, called on the page's global object: `value` as JSON text,
+/// written with the builtins captured before the page's own scripts ran (`undefined`
+/// if the page broke `JSON.stringify` before tabwire attached). chrome.debugger sorts
+/// the keys of objects it hands over by value; text keeps the page's order.
+pub const STRINGIFY: &str = concat!(
+    "function (value) {\nconst T = (",
+    include_str!("../page/pristine.js"),
+    ")(this);\nreturn T.stringify ? T.apply(T.stringify, null, [value]) : undefined;\n}"
+);
+
+/// `function ()`, called on an object: the object itself, to be read by value.
+pub const ITSELF: &str = "function () { return this; }";
+
 /// A `Runtime.evaluate` expression: starts watching the DOM for changes and evaluates
 /// to the watcher (keep it by reference; see `watch.js`).
 pub const WATCH: &str = concat!(

@@ -21,7 +21,7 @@ pub struct McpArgs {
     #[arg(long, num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set, default_value_t = false, value_name = "BOOL")]
     pub headless: bool,
     /// The Chrome/Chromium executable to launch (default: found on PATH).
-    #[arg(long = "executablePath", value_name = "PATH")]
+    #[arg(long = "executablePath", short = 'e', value_name = "PATH")]
     pub executable_path: Option<PathBuf>,
     /// An extra command-line flag for the launched browser (repeatable), e.g.
     /// `--chromeArg=--no-sandbox`.
@@ -57,6 +57,11 @@ pub struct McpArgs {
     /// in network request details; `--redactNetworkHeaders=false` shows them.
     #[arg(long = "redactNetworkHeaders", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     pub redact_network_headers: bool,
+    /// Give each result `structuredContent` (JSON carrying everything the text does)
+    /// and each tool an `outputSchema`. Off by default: some clients then show the
+    /// model only the JSON, so the text stays the one form every client passes on.
+    #[arg(long = "experimentalStructuredContent", num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set, default_value_t = false, value_name = "BOOL")]
+    pub experimental_structured_content: bool,
     /// Which categories are switched on or off (from `--category<Name>=…`).
     #[arg(skip)]
     pub categories: HashMap<Category, bool>,
@@ -115,32 +120,6 @@ pub fn take_category_flags(args: &mut Vec<String>) -> Result<HashMap<Category, b
     Ok(switches)
 }
 
-/// Flags of Chrome DevTools for Agents that mean nothing to tabwire (telemetry, update
-/// checks): accepted and ignored, so that existing agent configurations keep working.
-pub const IGNORED_FLAGS: &[&str] = &[
-    "--no-usage-statistics",
-    "--usage-statistics",
-    "--usageStatistics",
-    "--no-performance-crux",
-    "--performance-crux",
-    "--performanceCrux",
-];
-
-/// Takes the ignored flags (with or without `=value`) out of `args`, returning them.
-pub fn take_ignored_flags(args: &mut Vec<String>) -> Vec<String> {
-    let mut ignored = Vec::new();
-    args.retain(|arg| {
-        let name = arg.split('=').next().unwrap_or(arg);
-        if IGNORED_FLAGS.contains(&name) {
-            ignored.push(arg.clone());
-            false
-        } else {
-            true
-        }
-    });
-    ignored
-}
-
 /// Help text listing the category switches and their defaults.
 pub fn category_help() -> String {
     let mut help = String::from("Categories (switch with --category<Name>=true|false):\n");
@@ -174,18 +153,6 @@ mod tests {
         assert_eq!(a, args(&["mcp", "--headless"]));
         assert!(switches[&Category::ExperimentalThirdParty]);
         assert!(!switches[&Category::Debugging]);
-    }
-
-    #[test]
-    fn reference_telemetry_flags_are_ignored() {
-        let mut a = args(&[
-            "mcp",
-            "--no-usage-statistics",
-            "--headless",
-            "--performanceCrux=false",
-        ]);
-        assert_eq!(take_ignored_flags(&mut a).len(), 2);
-        assert_eq!(a, args(&["mcp", "--headless"]));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Console messages as the agent reads them: filtered by type, consecutive repeats
 //! folded into one line with a count, then paginated.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use tabwire_shared::ConsoleMessage;
 
 use super::filters::{check_names, navigation_note};
@@ -76,8 +76,8 @@ pub fn fold<'a>(messages: impl Iterator<Item = &'a ConsoleMessage>) -> Vec<Folde
 pub struct Listing {
     /// The lines, pagination summary first.
     pub lines: Vec<String>,
-    /// `structuredContent` for the list.
-    pub data: Value,
+    /// `structuredContent` entries for the list.
+    pub data: Map<String, Value>,
 }
 
 /// Filters, folds and paginates messages for `list_console_messages`.
@@ -106,14 +106,14 @@ pub fn listing(
         line.push_str(&navigation_note(m.navigation));
         lines.push(line);
         entries.push(json!({
-            "msgid": m.id, "type": m.kind, "text": m.text, "count": entry.count,
+            "id": m.id, "type": m.kind, "text": m.text, "count": entry.count,
             "navigation": m.navigation,
         }));
     }
-    Listing {
-        lines,
-        data: json!({"summary": page.summary, "total": folded.len(), "messages": entries}),
-    }
+    let mut data = Map::new();
+    data.insert("consoleMessages".into(), Value::Array(entries));
+    data.insert("pagination".into(), page.pagination());
+    Listing { lines, data }
 }
 
 /// A message's text on one line, shortened for lists.

@@ -190,6 +190,8 @@ pub struct Settings {
     /// Third-party developer tools: `None` when their category is off, else the origins
     /// allowed to present them.
     pub third_party: Option<OriginPolicy>,
+    /// Results carry `structuredContent` (`--experimentalStructuredContent`).
+    pub structured_content: bool,
 }
 
 /// What a handler gets: the browser, the session and (for page tools) its page.

@@ -14,15 +14,18 @@ pub mod console;
 pub mod context;
 pub mod filters;
 pub mod network;
+pub mod output_schema;
 pub mod paginate;
 pub mod pipeline;
 pub mod reference;
+pub mod reference_flags;
 pub mod registry;
 pub mod response;
 pub mod schema;
 pub mod server;
 pub mod snapshot;
 pub mod spill;
+pub mod structured;
 pub mod third_party;
 pub mod tool;
 pub mod tools;
@@ -161,6 +164,7 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         show_sensitive_headers: !args.redact_network_headers,
         third_party: Registry::category_enabled(&args.categories, Category::ExperimentalThirdParty)
             .then(|| OriginPolicy::new(args.third_party_origins.clone())),
+        structured_content: args.experimental_structured_content,
     };
     let base = ToolContext {
         browser,

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use tabwire_shared::{Body, NetworkRequest};
 
 use super::filters::{check_names, navigation_note};
@@ -103,7 +103,7 @@ pub fn listing(
     types: &[String],
     page_size: Option<usize>,
     page_idx: Option<usize>,
-) -> (Vec<String>, Value) {
+) -> (Vec<String>, Map<String, Value>) {
     let wanted: Vec<String> = types.iter().map(|t| t.to_ascii_lowercase()).collect();
     let filtered: Vec<&NetworkRequest> = requests
         .iter()
@@ -119,10 +119,10 @@ pub fn listing(
             "status": r.status, "failure": r.failure, "navigation": r.navigation,
         }));
     }
-    (
-        lines,
-        json!({"summary": page.summary, "total": filtered.len(), "requests": entries}),
-    )
+    let mut data = Map::new();
+    data.insert("networkRequests".into(), Value::Array(entries));
+    data.insert("pagination".into(), page.pagination());
+    (lines, data)
 }
 
 /// A body shown inline (if short and text) or written to a file.
@@ -132,9 +132,6 @@ pub enum ShownBody {
     /// Written to this file.
     File(std::path::PathBuf, usize),
 }
-
-/// Bodies longer than this are written to a file rather than shown.
-pub const INLINE_BODY_LIMIT: usize = 10_000;
 
 /// Decides how to show a body: `path` if the agent gave one, a temporary file if it is
 /// long or binary, else inline.
@@ -153,11 +150,10 @@ pub fn show_body(
         spill::write_bytes(path, &bytes)?;
         return Ok(ShownBody::File(path.to_path_buf(), bytes.len()));
     }
-    if !body.base64 && body.data.len() <= INLINE_BODY_LIMIT {
+    if !body.base64 && body.data.chars().count() <= spill::INLINE_LIMIT {
         return Ok(ShownBody::Inline(body.data.clone()));
     }
-    let path = spill::temp_path(&format!("{what}-body"), "bin");
-    spill::write_bytes(&path, &bytes)?;
+    let path = spill::to_private_file(&format!("{what}-body"), "bin", &bytes)?;
     Ok(ShownBody::File(path, bytes.len()))
 }
 

@@ -10,9 +10,35 @@ pub struct Page {
     pub start: usize,
     /// One past the last entry shown.
     pub end: usize,
+    /// The page shown, from 0.
+    pub index: usize,
+    /// How many pages there are (at least 1).
+    pub pages: usize,
+    /// How many entries the whole list holds.
+    pub total: usize,
+    /// The page asked for did not exist, so the first is shown.
+    pub invalid: bool,
     /// "Showing 1-20 of 137 (Page 1 of 7). Next page: 1", plus a notice when the asked
     /// page did not exist.
     pub summary: String,
+}
+
+impl Page {
+    /// The page's position as `structuredContent`'s `pagination`, in the shape Chrome
+    /// DevTools for Agents uses, with the summary line and the list's total beside it.
+    pub fn pagination(&self) -> serde_json::Value {
+        serde_json::json!({
+            "currentPage": self.index,
+            "totalPages": self.pages,
+            "hasNextPage": self.index + 1 < self.pages,
+            "hasPreviousPage": self.index > 0,
+            "startIndex": self.start,
+            "endIndex": self.end,
+            "invalidPage": self.invalid,
+            "total": self.total,
+            "summary": self.summary,
+        })
+    }
 }
 
 /// Chooses the slice of `total` entries to show. Pages are 0-based; a page that does not
@@ -52,6 +78,10 @@ pub fn paginate(total: usize, page_size: Option<usize>, page_idx: Option<usize>)
     Page {
         start,
         end,
+        index: idx,
+        pages,
+        total,
+        invalid: asked >= pages,
         summary,
     }
 }

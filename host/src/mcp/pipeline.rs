@@ -25,10 +25,13 @@ pub async fn call_tool(
 ) -> CallToolResult {
     let Some(tool) = registry.get(name) else {
         let names: Vec<_> = registry.tools().iter().map(|t| t.spec().name).collect();
-        return plain_error(format!(
-            "Unknown tool `{name}`. Available tools: {}.",
-            names.join(", ")
-        ));
+        return plain_error(
+            base,
+            format!(
+                "Unknown tool `{name}`. Available tools: {}.",
+                names.join(", ")
+            ),
+        );
     };
     let spec = *tool.spec();
     let args = args.unwrap_or_default();
@@ -42,17 +45,20 @@ pub async fn call_tool(
     if !unknown.is_empty() {
         let unknown: Vec<String> = unknown.iter().map(|k| format!("`{k}`")).collect();
         let expected = expected_arguments(schema);
-        return plain_error(format!(
-            "Unknown argument{} {} for tool {}. Expected arguments: {}.",
-            if unknown.len() == 1 { "" } else { "s" },
-            unknown.join(", "),
-            spec.name,
-            if expected.is_empty() {
-                "none".to_string()
-            } else {
-                expected.join(", ")
-            }
-        ));
+        return plain_error(
+            base,
+            format!(
+                "Unknown argument{} {} for tool {}. Expected arguments: {}.",
+                if unknown.len() == 1 { "" } else { "s" },
+                unknown.join(", "),
+                spec.name,
+                if expected.is_empty() {
+                    "none".to_string()
+                } else {
+                    expected.join(", ")
+                }
+            ),
+        );
     }
 
     let mut ctx = ToolContext {
@@ -96,8 +102,14 @@ async fn resolve_page(ctx: &ToolContext, args: &JsonObject) -> Result<TabId, Too
     }
 }
 
-fn plain_error(message: String) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(message)])
+/// A refusal before the tool ran: the message alone, in text and (when the agent asked
+/// for it) in `structuredContent`.
+fn plain_error(base: &ToolContext, message: String) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(message.clone())]);
+    if base.settings.structured_content {
+        result.structured_content = Some(serde_json::json!({ "errorMessage": message }));
+    }
+    result
 }
 
 #[cfg(test)]
@@ -154,6 +166,7 @@ mod tests {
         registry: Registry,
         browser: Arc<FakeBrowser>,
         session: Arc<Session>,
+        settings: Arc<Settings>,
     }
 
     impl Harness {
@@ -162,6 +175,18 @@ mod tests {
                 registry: Registry::new(&HashMap::new()),
                 browser: Arc::new(FakeBrowser::default()),
                 session: Arc::new(Session::default()),
+                settings: Arc::new(Settings::default()),
+            }
+        }
+
+        /// A harness whose agent asked for `structuredContent`.
+        fn structured() -> Self {
+            Self {
+                settings: Arc::new(Settings {
+                    structured_content: true,
+                    ..Settings::default()
+                }),
+                ..Self::new()
             }
         }
 
@@ -170,7 +195,7 @@ mod tests {
             let base = ToolContext {
                 browser: self.browser.clone(),
                 session: self.session.clone(),
-                settings: Arc::new(Settings::default()),
+                settings: self.settings.clone(),
                 page: None,
             };
             call_tool(&self.registry, &base, name, args).await
@@ -212,7 +237,7 @@ mod tests {
 
     #[tokio::test]
     async fn page_tools_default_to_the_users_active_tab_and_select_it() {
-        let h = Harness::new();
+        let h = Harness::structured();
         let result = h
             .call(
                 "evaluate_script",
@@ -223,6 +248,42 @@ mod tests {
         assert_eq!(h.session.selected(), Some(2));
         let structured = result.structured_content.unwrap();
         assert_eq!(structured["result"], json!([5]));
+    }
+
+    #[tokio::test]
+    async fn results_carry_no_structured_content_unless_asked() {
+        let h = Harness::new();
+        for (tool, args) in [
+            ("list_pages", json!({})),
+            ("evaluate_script", json!({"function": "() => 1"})),
+            ("evaluate_script", json!({"function": "() => { throw 1 }"})),
+        ] {
+            let result = h.call(tool, args).await;
+            assert_eq!(result.structured_content, None, "{}", text(&result));
+        }
+    }
+
+    #[tokio::test]
+    async fn results_keep_the_key_order_they_were_given() {
+        let h = Harness::structured();
+        let value = json!({"z": 1, "a": 2, "m": {"y": 1, "b": 2}});
+        let result = h
+            .call(
+                "evaluate_script",
+                json!({"function": "() => 1", "args": [value]}),
+            )
+            .await;
+        let text = text(&result);
+        let z = text.find("\"z\"").unwrap();
+        let a = text.find("\"a\"").unwrap();
+        let y = text.find("\"y\"").unwrap();
+        let b = text.find("\"b\"").unwrap();
+        assert!(z < a && a < y && y < b, "{text}");
+        let structured = result.structured_content.unwrap().to_string();
+        assert!(
+            structured.contains(r#"{"z":1,"a":2,"m":{"y":1,"b":2}}"#),
+            "{structured}"
+        );
     }
 
     #[tokio::test]
@@ -247,7 +308,7 @@ mod tests {
 
     #[tokio::test]
     async fn handler_errors_are_rendered_with_context() {
-        let h = Harness::new();
+        let h = Harness::structured();
         let result = h
             .call("evaluate_script", json!({"function": "() => { throw 1 }"}))
             .await;
@@ -256,7 +317,7 @@ mod tests {
         assert!(text.starts_with("# evaluate_script response"), "{text}");
         assert!(text.contains("## Error\nError: boom"), "{text}");
         assert_eq!(
-            result.structured_content.unwrap()["error"],
+            result.structured_content.unwrap()["errorMessage"],
             json!("Error: boom\n    at <anonymous>:1:7")
         );
     }
@@ -291,7 +352,7 @@ mod tests {
 
     #[tokio::test]
     async fn list_pages_marks_selected_and_active_in_text_and_json() {
-        let h = Harness::new();
+        let h = Harness::structured();
         h.session.select(1);
         let result = h.call("list_pages", json!({})).await;
         let text = text(&result);
@@ -304,6 +365,7 @@ mod tests {
             "{text}"
         );
         let pages = &result.structured_content.unwrap()["pages"];
+        assert_eq!(pages[0]["id"], json!(1));
         assert_eq!(pages[0]["selected"], json!(true));
         assert_eq!(pages[1]["userActive"], json!(true));
     }

@@ -4,8 +4,11 @@
 //! "include a snapshot", "here is the script's result"). [`render`] then fetches only
 //! what was asked for and writes the sections in one fixed order: message, error,
 //! results, open dialog, pages, third-party tools, snapshot. Each section writes its text
-//! and its `structuredContent` entry in the same call, so the two cannot disagree.
-//! Large results are spilled to files here, once for every tool.
+//! and its `structuredContent` entries in the same call, so the two cannot disagree:
+//! the structured form carries everything the text does (some clients show the model
+//! only one of them). `structuredContent` is sent only when the agent started tabwire
+//! with `--experimentalStructuredContent`. Large results are spilled to files here,
+//! once for every tool, with one limit ([`spill::INLINE_LIMIT`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,7 +18,7 @@ use serde_json::{json, Map, Value};
 use tabwire_shared::{DialogInfo, Discovery, Emulation, Snapshot, TabId, TabInfo};
 
 use super::context::ToolContext;
-use super::{snapshot, spill, third_party, ToolError};
+use super::{snapshot, spill, structured, third_party, ToolError};
 
 /// How a snapshot is wanted.
 #[derive(Debug, Clone, Default)]
@@ -42,10 +45,17 @@ pub struct Section {
     pub title: &'static str,
     /// Its lines of text.
     pub lines: Vec<String>,
-    /// Its `structuredContent` key.
-    pub key: &'static str,
-    /// Its `structuredContent` value, made from the same data as `lines`.
-    pub data: Value,
+    /// Its `structuredContent` entries, made from the same data as `lines`.
+    pub data: Map<String, Value>,
+}
+
+impl Section {
+    /// `structuredContent` entries holding one `key`.
+    pub fn entry(key: &str, value: Value) -> Map<String, Value> {
+        let mut data = Map::new();
+        data.insert(key.into(), value);
+        data
+    }
 }
 
 /// An image to return.
@@ -133,13 +143,16 @@ impl Response {
 struct Sections {
     text: String,
     data: Map<String, Value>,
+    /// The agent asked for `structuredContent`.
+    structured: bool,
 }
 
 impl Sections {
-    fn new(tool: &str) -> Self {
+    fn new(tool: &str, structured: bool) -> Self {
         Self {
             text: format!("# {tool} response\n"),
             data: Map::new(),
+            structured,
         }
     }
 
@@ -167,32 +180,39 @@ impl Sections {
     fn error(&mut self, error: &ToolError) {
         self.heading("Error");
         self.line(&error.message);
-        self.data.insert("error".into(), json!(error.message));
+        self.data
+            .insert("errorMessage".into(), json!(error.message));
     }
 
     fn output(&mut self, output: &ToolOutput, key: &str) {
         self.heading(output.title);
         let pretty = serde_json::to_string_pretty(&output.value)
             .unwrap_or_else(|_| output.value.to_string());
-        if pretty.len() <= spill::INLINE_LIMIT {
+        if pretty.chars().count() <= spill::INLINE_LIMIT {
             self.text.push_str(&format!("```json\n{pretty}\n```\n"));
             self.data.insert(key.into(), output.value.clone());
             return;
         }
-        match spill::to_temp_file(key, "json", &pretty) {
+        match spill::to_private_file(key, "json", pretty.as_bytes()) {
             Ok(path) => {
+                let preview = spill::preview(&pretty, Some(&output.value));
                 self.line(&format!(
-                    "The result is {} characters, too long to show here; it was saved to {}. \
-                     Read that file for the details.",
-                    pretty.len(),
+                    "The result is too long to show here ({} characters at most); it was saved \
+                     to {}. Read that file for the details. {preview}",
+                    spill::INLINE_LIMIT,
                     path.display()
                 ));
                 self.data.insert(
-                    key.into(),
-                    json!({"filePath": path, "characters": pretty.len()}),
+                    format!("{key}File"),
+                    json!({"filePath": path, "preview": preview}),
                 );
             }
-            Err(e) => self.line(&e.message),
+            Err(e) => {
+                self.line(&e.message);
+                self.data
+                    .entry("errorMessage")
+                    .or_insert_with(|| json!(e.message));
+            }
         }
     }
 
@@ -201,7 +221,7 @@ impl Sections {
         for line in &section.lines {
             self.line(line);
         }
-        self.data.insert(section.key.into(), section.data.clone());
+        self.data.extend(section.data.clone());
     }
 
     fn emulation(&mut self, page: TabId, emulation: &Emulation) {
@@ -218,51 +238,39 @@ impl Sections {
     }
 
     /// Returns the image content block to add, if the image goes inline.
+    ///
+    /// With structured output on, an inline image is saved to a private file as well:
+    /// some clients drop image content when `structuredContent` is present, and a
+    /// path the agent can open beats a byte count.
     fn image(&mut self, image: &Image) -> Result<Option<ContentBlock>, ToolError> {
         let bytes = spill::base64_decode(&image.data).unwrap_or_default();
         let extension = image.mime_type.rsplit('/').next().unwrap_or("img");
+        let inline = image.file_path.is_none() && bytes.len() <= INLINE_IMAGE_LIMIT;
         let saved = match &image.file_path {
             Some(path) => {
                 spill::write_bytes(path, &bytes)?;
                 Some(path.clone())
             }
-            None if bytes.len() > INLINE_IMAGE_LIMIT => {
-                let path = spill::temp_path("screenshot", extension);
-                spill::write_bytes(&path, &bytes)?;
-                Some(path)
+            None if !inline || self.structured => {
+                Some(spill::to_private_file("screenshot", extension, &bytes)?)
             }
             None => None,
         };
-        match saved {
-            Some(path) => {
-                self.line(&format!(
-                    "The image ({} bytes, {}) was saved to {}.",
-                    bytes.len(),
-                    image.mime_type,
-                    path.display()
-                ));
-                self.data.insert(
-                    "image".into(),
-                    json!({"filePath": path, "bytes": bytes.len(), "mimeType": image.mime_type}),
-                );
-                Ok(None)
-            }
-            None => {
-                self.line(&format!(
-                    "The image ({} bytes, {}) is attached.",
-                    bytes.len(),
-                    image.mime_type
-                ));
-                self.data.insert(
-                    "image".into(),
-                    json!({"bytes": bytes.len(), "mimeType": image.mime_type}),
-                );
-                Ok(Some(ContentBlock::image(
-                    image.data.clone(),
-                    image.mime_type.clone(),
-                )))
-            }
+        let mut data = json!({"mimeType": image.mime_type, "bytes": bytes.len()});
+        let mut line = format!("The image ({} bytes, {})", bytes.len(), image.mime_type);
+        if inline {
+            line.push_str(" is attached");
+            data["attached"] = json!(true);
         }
+        if let Some(path) = &saved {
+            line.push_str(if inline { " and" } else { "" });
+            line.push_str(&format!(" was saved to {}", path.display()));
+            data["filePath"] = json!(path);
+        }
+        line.push('.');
+        self.line(&line);
+        self.data.insert("image".into(), data);
+        Ok(inline.then(|| ContentBlock::image(image.data.clone(), image.mime_type.clone())))
     }
 
     fn dialog(&mut self, page: TabId, dialog: &DialogInfo) {
@@ -279,7 +287,7 @@ impl Sections {
         self.data.insert(
             "dialog".into(),
             json!({"pageId": page, "type": dialog.kind, "message": dialog.message,
-                   "defaultPrompt": dialog.default_prompt}),
+                   "defaultValue": dialog.default_prompt}),
         );
     }
 
@@ -300,10 +308,7 @@ impl Sections {
                 &page.title
             };
             self.line(&format!("{}: {title} <{}>{marks}", page.id, page.url));
-            list.push(json!({
-                "pageId": page.id, "url": page.url, "title": page.title,
-                "selected": Some(page.id) == selected, "userActive": page.user_active,
-            }));
+            list.push(structured::page_entry(page, Some(page.id) == selected));
         }
         if pages.is_empty() {
             self.line(super::context::NO_PAGE);
@@ -314,11 +319,15 @@ impl Sections {
     fn third_party_tools(&mut self, page: TabId, discovery: &Discovery) {
         self.heading(third_party::SECTION_TITLE);
         if discovery.refused {
-            self.line(&third_party::refusal(discovery));
+            self.third_party_note(&third_party::refusal(discovery));
             return;
         }
+        self.data.insert(
+            "thirdPartyDeveloperTools".into(),
+            serde_json::to_value(&discovery.groups).unwrap_or(Value::Null),
+        );
         if discovery.groups.is_empty() {
-            self.line(&format!(
+            self.third_party_note(&format!(
                 "Page {page} ({}) exposes no third-party developer tools.",
                 discovery.url
             ));
@@ -338,10 +347,6 @@ impl Sections {
                 "Call them with execute_3p_developer_tool, or from evaluate_script with \
                  window.__dtmcp.executeTool(name, args).",
             );
-            self.data.insert(
-                "thirdPartyDeveloperTools".into(),
-                serde_json::to_value(&discovery.groups).unwrap_or(Value::Null),
-            );
         }
         if !discovery.problems.is_empty() {
             self.line("Problems with what the page offered:");
@@ -353,6 +358,13 @@ impl Sections {
         }
     }
 
+    /// A line about third-party tools that is not a list of them.
+    fn third_party_note(&mut self, note: &str) {
+        self.line(note);
+        self.data
+            .insert("thirdPartyDeveloperToolsNote".into(), json!(note));
+    }
+
     fn snapshot(
         &mut self,
         page: TabId,
@@ -360,24 +372,34 @@ impl Sections {
         request: &SnapshotRequest,
     ) -> Result<(), ToolError> {
         let text = snapshot::format(snapshot);
-        let mut data = json!({
-            "pageId": page, "url": snapshot.url, "title": snapshot.title,
-            "nodes": snapshot.nodes.len(),
-        });
         self.heading("Page snapshot");
+        let nodes = snapshot.nodes.len();
         if let Some(path) = &request.file_path {
             spill::write_file(path, &text)?;
             self.line(&format!(
-                "Snapshot of page {page} ({} nodes) saved to {}.",
-                snapshot.nodes.len(),
+                "Snapshot of page {page} ({nodes} nodes) saved to {}.",
                 path.display()
             ));
-            data["filePath"] = json!(path);
+            self.data.insert("snapshotFilePath".into(), json!(path));
+        } else if text.chars().count() > spill::INLINE_LIMIT {
+            let path = spill::to_private_file("snapshot", "txt", text.as_bytes())?;
+            let preview = spill::preview(&text, None);
+            self.line(&format!(
+                "The snapshot of page {page} ({nodes} nodes) is too long to show here ({} \
+                 characters at most); it was saved to {}. Read that file for the uids, or \
+                 look for what you need with evaluate_script. {}\n{preview}",
+                spill::INLINE_LIMIT,
+                path.display(),
+                snapshot::LEGEND,
+            ));
+            self.data.insert("snapshotFilePath".into(), json!(path));
+            self.data.insert("snapshotPreview".into(), json!(preview));
         } else {
             self.line(snapshot::LEGEND);
             self.text.push_str(&text);
+            self.data
+                .insert("snapshot".into(), structured::snapshot_tree(snapshot));
         }
-        self.data.insert("snapshot".into(), data);
         Ok(())
     }
 
@@ -389,7 +411,9 @@ impl Sections {
         } else {
             CallToolResult::success(content)
         };
-        result.structured_content = Some(Value::Object(self.data));
+        if self.structured {
+            result.structured_content = Some(Value::Object(self.data));
+        }
         result
     }
 }
@@ -540,7 +564,7 @@ pub async fn render(
 ) -> CallToolResult {
     let mut error = error;
     let gathered = gather(&response, ctx, &mut error).await;
-    let mut out = Sections::new(tool);
+    let mut out = Sections::new(tool, ctx.settings.structured_content);
 
     out.message(&response.lines);
     if let Some(error) = &error {
@@ -574,7 +598,7 @@ pub async fn render(
     }
     if let Some(note) = &gathered.third_party_note {
         out.heading(third_party::SECTION_TITLE);
-        out.line(note);
+        out.third_party_note(note);
     }
     let mut late_error = None;
     if let (Some((page, snapshot)), Some(request)) = (&gathered.snapshot, &response.snapshot) {

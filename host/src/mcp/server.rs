@@ -14,6 +14,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use tabwire_shared::names::display_name;
 
 use super::context::ToolContext;
+use super::output_schema::output_schema;
 use super::pipeline::call_tool;
 use super::registry::Registry;
 
@@ -32,13 +33,20 @@ pub struct TabwireServer {
 impl TabwireServer {
     /// A server over `registry`; `base` carries the browser, session and settings every
     /// call gets.
+    ///
+    /// With structured output on, every tool declares the [`output_schema`] its
+    /// `structuredContent` follows.
     pub fn new(registry: Registry, base: ToolContext) -> Self {
+        let output_schema = base
+            .settings
+            .structured_content
+            .then(|| Arc::new(output_schema()));
         let tools = registry
             .tools()
             .iter()
             .map(|t| {
                 let spec = t.spec();
-                McpTool::new_with_raw(
+                let tool = McpTool::new_with_raw(
                     spec.name,
                     Some(spec.description.into()),
                     t.input_schema().clone(),
@@ -48,7 +56,11 @@ impl TabwireServer {
                         .read_only(spec.read_only)
                         .destructive(false)
                         .open_world(true),
-                )
+                );
+                match &output_schema {
+                    Some(schema) => tool.with_raw_output_schema(schema.clone()),
+                    None => tool,
+                }
             })
             .collect();
         Self {

@@ -1,12 +1,34 @@
 //! Large data by reference: output too big for the agent's context goes to a file.
+//!
+//! One limit, [`INLINE_LIMIT`], decides for every tool and every kind of output (a
+//! script or tool result, a snapshot, a request body) whether it is shown inline. What
+//! does not fit is written to a fresh file in a folder private to the user, and the
+//! agent gets the path together with a [`preview`]: the beginning and, for JSON, its
+//! shape, so it can often go on without reading the file.
+//!
+//! These files hold the user's logged-in pages. They are created under unguessable
+//! names, exclusively (never through a planted file or symlink), mode 0600, in a folder
+//! of the user's own that is 0700. Paths the agent names itself are written as asked.
 
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Write as _;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::Value;
 
 use super::ToolError;
 
-/// Results longer than this many characters are written to a file instead of inline.
-pub const INLINE_LIMIT: usize = 20_000;
+/// Output longer than this many characters is written to a file instead of inline.
+///
+/// Sized for the clients agents use: Claude Code refuses an MCP result over 25,000
+/// tokens by default, and JSON and snapshot text run at about 3 to 4 characters a
+/// token, so 60,000 characters stay below that cap with room for the rest of the reply.
+pub const INLINE_LIMIT: usize = 60_000;
+
+/// How many characters of a spilled output the preview shows.
+pub const PREVIEW_CHARS: usize = 1_500;
 
 /// Writes `text` to `path`, creating parent folders, with an error that says what to do.
 pub fn write_file(path: &Path, text: &str) -> Result<(), ToolError> {
@@ -21,27 +43,155 @@ pub fn cannot_write(path: &Path, e: &std::io::Error) -> ToolError {
     ))
 }
 
-/// A fresh file name in the temporary folder, named after `what`.
-pub fn temp_path(what: &str, extension: &str) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let name = format!("tabwire-{what}-{}-{n}.{extension}", std::process::id());
-    std::env::temp_dir().join(name)
+/// Writes bytes to `path` (a path the agent chose), creating parent folders.
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ToolError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| cannot_write(path, &e))?;
+    }
+    fs::write(path, bytes).map_err(|e| cannot_write(path, &e))
 }
 
-/// Writes `text` to a fresh file in the temporary folder, named after `what`.
-pub fn to_temp_file(what: &str, extension: &str, text: &str) -> Result<PathBuf, ToolError> {
-    let path = temp_path(what, extension);
-    write_file(&path, text)?;
+/// Writes bytes to a fresh private file named after `what`, returning its path.
+pub fn to_private_file(what: &str, extension: &str, bytes: &[u8]) -> Result<PathBuf, ToolError> {
+    let dir = results_dir().map_err(|e| {
+        ToolError::new(format!(
+            "Could not make a private folder for large results: {e}. \
+             Set XDG_RUNTIME_DIR or HOME to a folder you own."
+        ))
+    })?;
+    new_private_file(&dir, what, extension, bytes).map_err(|e| cannot_write(&dir, &e))
+}
+
+/// Creates a file that did not exist before, under a random name, mode 0600.
+fn new_private_file(
+    dir: &Path,
+    what: &str,
+    extension: &str,
+    bytes: &[u8],
+) -> std::io::Result<PathBuf> {
+    let file = tempfile::Builder::new()
+        .prefix(&format!("{what}-"))
+        .suffix(&format!(".{extension}"))
+        .rand_bytes(10)
+        .permissions(fs::Permissions::from_mode(0o600))
+        .tempfile_in(dir)?;
+    let (mut handle, path) = file.keep().map_err(|e| e.error)?;
+    handle.write_all(bytes)?;
     Ok(path)
 }
 
-/// Writes bytes to `path`, creating parent folders.
-pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ToolError> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| cannot_write(path, &e))?;
+/// The user's private folder for spilled results: `$XDG_RUNTIME_DIR/tabwire/results`,
+/// else `<cache dir>/tabwire/results`, made 0700 and checked to be the user's own.
+fn results_dir() -> std::io::Result<PathBuf> {
+    let set = |v: Option<std::ffi::OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
+    let base = set(std::env::var_os("XDG_RUNTIME_DIR"))
+        .or_else(dirs::cache_dir)
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no home folder"))?;
+    let dir = base.join("tabwire").join("results");
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&dir)?;
+    check_private(&dir)?;
+    Ok(dir)
+}
+
+/// Refuses a folder that is a symlink, not ours, or open to others.
+fn check_private(dir: &Path) -> std::io::Result<()> {
+    let meta = fs::symlink_metadata(dir)?;
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let refuse = |why: &str| {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!("{} {why}", dir.display()),
+        ))
+    };
+    if !meta.is_dir() {
+        return refuse("is not a folder");
     }
-    std::fs::write(path, bytes).map_err(|e| cannot_write(path, &e))
+    if meta.uid() != uid {
+        return refuse("belongs to another user");
+    }
+    if meta.mode() & 0o077 != 0 {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
+/// What the agent reads about a spilled output: its size, its shape when it is JSON,
+/// and its beginning.
+pub fn preview(text: &str, json: Option<&Value>) -> String {
+    let mut out = String::new();
+    let lines = text.lines().count();
+    let _ = write!(out, "{} characters, {lines} lines", text.chars().count());
+    if let Some(value) = json {
+        let _ = write!(out, "; shape: {}", shape(value));
+    }
+    out.push_str(". It begins:\n");
+    let cut: String = text.chars().take(PREVIEW_CHARS).collect();
+    out.push_str(&cut);
+    if cut.len() < text.len() {
+        out.push_str("\n…");
+    }
+    out
+}
+
+/// A JSON value's outline: the top level's keys with what each holds, array lengths.
+pub fn shape(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let parts: Vec<String> = map
+                .iter()
+                .take(40)
+                .map(|(key, v)| format!("{key}: {}", kind(v)))
+                .collect();
+            let more = if map.len() > 40 {
+                format!(", … {} more keys", map.len() - 40)
+            } else {
+                String::new()
+            };
+            format!(
+                "object with {} keys {{{}{more}}}",
+                map.len(),
+                parts.join(", ")
+            )
+        }
+        other => kind(other),
+    }
+}
+
+/// One value's kind, with its size for arrays, objects and strings.
+fn kind(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(_) => "boolean".into(),
+        Value::Number(_) => "number".into(),
+        Value::String(s) => format!("string({})", s.chars().count()),
+        Value::Array(items) => match items.first() {
+            Some(first) if items.iter().all(|i| same_kind(i, first)) => {
+                format!("array({}) of {}", items.len(), bare_kind(first))
+            }
+            Some(_) => format!("array({}) of mixed values", items.len()),
+            None => "array(0)".into(),
+        },
+        Value::Object(map) => format!("object({} keys)", map.len()),
+    }
+}
+
+fn bare_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn same_kind(a: &Value, b: &Value) -> bool {
+    bare_kind(a) == bare_kind(b)
 }
 
 /// Decodes standard base64 (with or without padding); `None` if it is not base64.
@@ -50,4 +200,66 @@ pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
     base64::engine::general_purpose::STANDARD
         .decode(text.trim())
         .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn shape_names_top_level_keys_and_array_lengths() {
+        let value = json!({"events": [{"a": 1}, {"a": 2}], "config": {"x": 1}, "v": "1.2"});
+        assert_eq!(
+            shape(&value),
+            "object with 3 keys {events: array(2) of object, config: object(1 keys), v: string(3)}"
+        );
+        assert_eq!(shape(&json!([1, "a"])), "array(2) of mixed values");
+    }
+
+    #[test]
+    fn preview_shows_size_shape_and_beginning() {
+        let value = json!({"list": (0..5000).collect::<Vec<_>>()});
+        let text = serde_json::to_string_pretty(&value).unwrap();
+        let p = preview(&text, Some(&value));
+        assert!(
+            p.contains("shape: object with 1 keys {list: array(5000) of number}"),
+            "{p}"
+        );
+        assert!(p.contains("It begins:\n{\n  \"list\": [\n    0,"), "{p}");
+        assert!(p.ends_with('…'), "{p}");
+        assert!(p.len() < PREVIEW_CHARS + 200);
+    }
+
+    #[test]
+    fn private_files_are_new_unguessable_and_owner_only() {
+        let runtime = tempfile::tempdir().unwrap();
+        // The folder is per process environment; tests set it for themselves only here.
+        let dir = runtime.path().join("tabwire").join("results");
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o755)
+            .create(&dir)
+            .unwrap();
+        check_private(&dir).unwrap();
+        let mode = fs::metadata(&dir).unwrap().mode() & 0o777;
+        assert_eq!(mode, 0o700, "an open folder is closed");
+        let first = new_private_file(&dir, "result", "json", b"{}").unwrap();
+        let second = new_private_file(&dir, "result", "json", b"{}").unwrap();
+        assert_ne!(first, second);
+        let name = first.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with("result-") && name.len() >= "result-.json".len() + 10);
+        let mode = fs::metadata(&first).unwrap().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+
+    #[test]
+    fn a_symlinked_results_folder_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let target = root.path().join("elsewhere");
+        fs::create_dir(&target).unwrap();
+        let link = root.path().join("results");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(check_private(&link).is_err());
+    }
 }

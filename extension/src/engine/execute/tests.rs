@@ -116,8 +116,8 @@ fn uids_at_any_depth_become_elements_in_the_registrys_world() {
     let resolved = h.fake.sent(10, "DOM.resolveNode");
     assert_eq!(resolved.len(), 2);
     assert_eq!(
-        resolved[0]["backendNodeId"], 6,
-        "document order: more.list[0] first"
+        resolved[0]["backendNodeId"], 5,
+        "the arguments' own order: target first"
     );
     assert_eq!(resolved[0]["executionContextId"], 7);
     let call = &runs(&h)[0];
@@ -129,10 +129,10 @@ fn uids_at_any_depth_become_elements_in_the_registrys_world() {
     );
     assert_eq!(
         call["arguments"][3]["value"],
-        json!([["more", "list", 0], ["target"]])
+        json!([["target"], ["more", "list", 0]])
     );
-    assert_eq!(call["arguments"][5]["objectId"], "node-6");
-    assert_eq!(call["arguments"][6]["objectId"], "node-5");
+    assert_eq!(call["arguments"][5]["objectId"], "node-5");
+    assert_eq!(call["arguments"][6]["objectId"], "node-6");
 }
 
 #[test]

@@ -63,7 +63,6 @@ impl Tool for ListConsoleMessages {
         response.add_section(Section {
             title: "Console messages",
             lines: list.lines,
-            key: "consoleMessages",
             data: list.data,
         });
         Ok(())
@@ -109,8 +108,7 @@ impl Tool for GetConsoleMessage {
         response.add_section(Section {
             title: "Console message",
             lines: detail(&message),
-            key: "consoleMessage",
-            data: json!(message),
+            data: Section::entry("consoleMessage", json!(message)),
         });
         Ok(())
     }

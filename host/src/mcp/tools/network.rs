@@ -65,7 +65,6 @@ impl Tool for ListNetworkRequests {
         response.add_section(Section {
             title: "Network requests",
             lines,
-            key: "networkRequests",
             data,
         });
         Ok(())
@@ -125,8 +124,7 @@ impl Tool for GetNetworkRequest {
         response.add_section(Section {
             title: "Network request",
             lines,
-            key: "networkRequest",
-            data,
+            data: Section::entry("networkRequest", data),
         });
         Ok(())
     }

@@ -1,0 +1,182 @@
+//! The `outputSchema` every tool declares when structured output is on.
+//!
+//! Results are written by one renderer from a fixed set of sections, and any tool's
+//! result may hold the shared ones (an open dialog, emulation, the page list, a
+//! snapshot, an error), so the schema is the catalogue of every `structuredContent` key
+//! the renderer writes. It forbids other keys: a section added without its schema
+//! fails the end-to-end test that checks every tool's result against it.
+
+use rmcp::model::JsonObject;
+use serde_json::{json, Value};
+
+/// The JSON Schema of every tool's `structuredContent`.
+pub fn output_schema() -> JsonObject {
+    let schema = json!({
+        "type": "object",
+        "$defs": {
+            "node": {
+                "type": "object",
+                "description": "An accessibility node: its uid (`id`), role, name, value and states as fields.",
+                "properties": {
+                    "id": {"type": "string"},
+                    "role": {"type": "string"},
+                    "name": {"type": "string"},
+                    "value": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}
+                },
+                "required": ["id", "role"]
+            },
+            "savedFile": {
+                "type": "object",
+                "description": "Output too long to show inline: where it was saved and how it begins.",
+                "properties": {
+                    "filePath": {"type": "string"},
+                    "preview": {"type": "string"}
+                },
+                "required": ["filePath", "preview"]
+            },
+            "pagination": {
+                "type": "object",
+                "properties": {
+                    "currentPage": {"type": "integer"},
+                    "totalPages": {"type": "integer"},
+                    "hasNextPage": {"type": "boolean"},
+                    "hasPreviousPage": {"type": "boolean"},
+                    "startIndex": {"type": "integer"},
+                    "endIndex": {"type": "integer"},
+                    "invalidPage": {"type": "boolean"},
+                    "total": {"type": "integer"},
+                    "summary": {"type": "string"}
+                },
+                "required": ["currentPage", "totalPages", "startIndex", "endIndex", "total", "summary"]
+            }
+        },
+        "properties": {
+            "message": {"type": "string", "description": "What the tool did, in words."},
+            "errorMessage": {"type": "string", "description": "Why the call failed, and what to do."},
+            "dialog": {
+                "type": "object",
+                "description": "A JavaScript dialog open on the page; handle_dialog deals with it.",
+                "properties": {
+                    "pageId": {"type": "integer"},
+                    "type": {"type": "string"},
+                    "message": {"type": "string"},
+                    "defaultValue": {"type": ["string", "null"]}
+                },
+                "required": ["pageId", "type", "message"]
+            },
+            "emulation": {"type": "object", "description": "What the page emulates."},
+            "pages": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "url": {"type": "string"},
+                        "title": {"type": "string"},
+                        "selected": {"type": "boolean"},
+                        "userActive": {"type": "boolean"}
+                    },
+                    "required": ["id", "url", "title", "selected"]
+                }
+            },
+            "thirdPartyDeveloperTools": {
+                "type": "array",
+                "description": "Tool groups the page offers; call them with execute_3p_developer_tool.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "description": {"type": "string"},
+                        "tools": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "name": {"type": "string"},
+                                    "description": {"type": "string"},
+                                    "inputSchema": {"type": "object"}
+                                },
+                                "required": ["name", "description", "inputSchema"]
+                            }
+                        }
+                    },
+                    "required": ["name", "tools"]
+                }
+            },
+            "thirdPartyToolProblems": {"type": "array", "items": {"type": "string"}},
+            "thirdPartyDeveloperToolsNote": {"type": "string"},
+            "snapshot": {"$ref": "#/$defs/node"},
+            "snapshotFilePath": {"type": "string"},
+            "snapshotPreview": {"type": "string"},
+            "image": {
+                "type": "object",
+                "properties": {
+                    "mimeType": {"type": "string"},
+                    "bytes": {"type": "integer"},
+                    "attached": {"type": "boolean"},
+                    "filePath": {"type": "string"}
+                },
+                "required": ["mimeType", "bytes"]
+            },
+            "consoleMessages": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "type": {"type": "string"},
+                        "text": {"type": "string"},
+                        "count": {"type": "integer"}
+                    },
+                    "required": ["id", "type", "text"]
+                }
+            },
+            "consoleMessage": {"type": "object"},
+            "networkRequests": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "reqid": {"type": "integer"},
+                        "method": {"type": "string"},
+                        "url": {"type": "string"}
+                    },
+                    "required": ["reqid", "method", "url"]
+                }
+            },
+            "networkRequest": {"type": "object"},
+            "pagination": {"$ref": "#/$defs/pagination"}
+        },
+        "patternProperties": {
+            "^result[0-9]*$": {"description": "The value a script or a page's tool returned, as JSON."},
+            "^result[0-9]*File$": {"$ref": "#/$defs/savedFile"}
+        },
+        "additionalProperties": false
+    });
+    match schema {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schema_is_valid_and_refuses_unknown_keys() {
+        let schema = Value::Object(output_schema());
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let good = json!({
+            "message": "Clicked.",
+            "result": {"z": 1},
+            "result1File": {"filePath": "/x", "preview": "…"},
+            "snapshot": {"id": "1_0", "role": "RootWebArea", "children": [{"id": "1_1", "role": "button"}]},
+            "pages": [{"id": 1, "url": "about:blank", "title": "", "selected": true}],
+        });
+        assert!(validator.is_valid(&good));
+        assert!(!validator.is_valid(&json!({"snapshot": {"nodes": 4}})));
+        assert!(!validator.is_valid(&json!({"surprise": 1})));
+    }
+}

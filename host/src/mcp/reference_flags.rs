@@ -1,0 +1,353 @@
+//! Chrome DevTools for Agents' command line, accepted as it is written.
+//!
+//! An agent configuration written for Chrome DevTools for Agents must start tabwire
+//! unchanged. Its parser takes every flag in camelCase or kebab-case, booleans as
+//! `--flag`, `--flag=false` or `--no-flag`, and values after `=` or as the next
+//! argument. [`normalize`] rewrites the flags tabwire implements into the spelling its
+//! own parser reads (`--user-data-dir=x` → `--userDataDir=x`, `--no-headless` →
+//! `--headless=false`), and takes out those tabwire has no use for, returning one line
+//! for each that says so and why — never silently ignoring a flag the user relies on.
+
+/// What a flag takes after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    /// `--flag`, `--flag=true|false`, `--no-flag`, or `--flag true|false`.
+    Bool,
+    /// `--flag=value` or `--flag value`.
+    Value,
+}
+
+/// Flags of the reference that tabwire implements (its own parser reads these names).
+const IMPLEMENTED: &[(&str, Takes)] = &[
+    ("headless", Takes::Bool),
+    ("executablePath", Takes::Value),
+    ("isolated", Takes::Bool),
+    ("userDataDir", Takes::Value),
+    ("chromeArg", Takes::Value),
+    ("redactNetworkHeaders", Takes::Bool),
+    ("experimentalStructuredContent", Takes::Bool),
+    ("categoryInput", Takes::Bool),
+    ("categoryNavigation", Takes::Bool),
+    ("categoryEmulation", Takes::Bool),
+    ("categoryNetwork", Takes::Bool),
+    ("categoryDebugging", Takes::Bool),
+    ("categoryExperimentalThirdParty", Takes::Bool),
+];
+
+/// Why a group of flags means nothing to tabwire.
+const CONNECT: &str = "tabwire reaches the browser through its extension, not a debugging port: \
+     run `tabwire mcp` for your own browser, or `tabwire mcp --launch` for one it starts";
+const TELEMETRY: &str = "tabwire collects no usage statistics and sends nothing anywhere";
+const NOT_OFFERED: &str = "tabwire does not offer these tools";
+const NOT_APPLIED: &str = "tabwire does not apply this restriction; every tool stays available";
+
+/// Flags of the reference tabwire accepts without acting on them: (names, what they
+/// take, why they have no effect). The first name is the one reported.
+const NO_EFFECT: &[(&[&str], Takes, &str)] = &[
+    (&["autoConnect"], Takes::Bool, CONNECT),
+    (&["browserUrl", "u"], Takes::Value, CONNECT),
+    (&["wsEndpoint", "w"], Takes::Value, CONNECT),
+    (&["wsHeaders"], Takes::Value, CONNECT),
+    (
+        &["channel"],
+        Takes::Value,
+        "tabwire finds Chromium or Chrome on PATH; name one with --executablePath",
+    ),
+    (
+        &["proxyServer"],
+        Takes::Value,
+        "pass --chromeArg=--proxy-server=<address> to a launched browser instead",
+    ),
+    (
+        &["ignoreDefaultChromeArg"],
+        Takes::Value,
+        "a launched browser's own flags are fixed",
+    ),
+    (
+        &["viewport"],
+        Takes::Value,
+        "set the size with resize_page or emulate",
+    ),
+    (
+        &["acceptInsecureCerts"],
+        Takes::Bool,
+        "certificate errors are the browser's to decide",
+    ),
+    (&["blockedUrlPattern"], Takes::Value, NOT_APPLIED),
+    (&["allowedUrlPattern"], Takes::Value, NOT_APPLIED),
+    (&["javascriptEvaluation"], Takes::Bool, NOT_APPLIED),
+    (&["fileNavigations"], Takes::Bool, NOT_APPLIED),
+    (&["filesystemRoot", "workspace"], Takes::Value, NOT_APPLIED),
+    (&["allowUnrestrictedPaths"], Takes::Bool, NOT_APPLIED),
+    (
+        &["logFile"],
+        Takes::Value,
+        "tabwire logs to stderr; set TABWIRE_LOG=debug for more",
+    ),
+    (
+        &["config"],
+        Takes::Value,
+        "tabwire reads its settings from the command line only",
+    ),
+    (
+        &["pageIdRouting"],
+        Takes::Bool,
+        "every page tool already takes an optional pageId",
+    ),
+    (&["slim"], Takes::Bool, "tabwire has one tool set"),
+    (&["devtoolsComments"], Takes::Bool, NOT_OFFERED),
+    (&["experimentalDevtools"], Takes::Bool, NOT_OFFERED),
+    (&["experimentalVision"], Takes::Bool, NOT_OFFERED),
+    (
+        &["memoryDebugging", "experimentalMemory"],
+        Takes::Bool,
+        NOT_OFFERED,
+    ),
+    (&["experimentalInteropTools"], Takes::Bool, NOT_OFFERED),
+    (&["experimentalScreencast"], Takes::Bool, NOT_OFFERED),
+    (&["experimentalFfmpegPath"], Takes::Value, NOT_OFFERED),
+    (
+        &["screencastFps", "experimentalScreencastFps"],
+        Takes::Value,
+        NOT_OFFERED,
+    ),
+    (&["experimentalIncludeAllPages"], Takes::Bool, NOT_OFFERED),
+    (&["categoryPerformance"], Takes::Bool, NOT_OFFERED),
+    (&["categoryMemory"], Takes::Bool, NOT_OFFERED),
+    (&["categoryExtensions"], Takes::Bool, NOT_OFFERED),
+    (&["categoryExperimentalWebmcp"], Takes::Bool, NOT_OFFERED),
+    (&["categoryPwa"], Takes::Bool, NOT_OFFERED),
+    (
+        &["experimentalToonFormat"],
+        Takes::Bool,
+        "results are text, and JSON with --experimentalStructuredContent",
+    ),
+    (
+        &["experimentalDataFormat"],
+        Takes::Value,
+        "results are text, and JSON with --experimentalStructuredContent",
+    ),
+    (
+        &["screenshotFormat"],
+        Takes::Value,
+        "take_screenshot takes a format argument",
+    ),
+    (
+        &["screenshotQuality"],
+        Takes::Value,
+        "take_screenshot takes a quality argument",
+    ),
+    (
+        &["screenshotMaxWidth"],
+        Takes::Value,
+        "screenshots keep the page's size",
+    ),
+    (
+        &["screenshotMaxHeight"],
+        Takes::Value,
+        "screenshots keep the page's size",
+    ),
+    (&["performanceCrux"], Takes::Bool, TELEMETRY),
+    (&["usageStatistics"], Takes::Bool, TELEMETRY),
+    (&["clearcutEndpoint"], Takes::Value, TELEMETRY),
+    (&["clearcutForceFlushIntervalMs"], Takes::Value, TELEMETRY),
+    (&["clearcutIncludePidHeader"], Takes::Bool, TELEMETRY),
+    (&["viaCli"], Takes::Bool, TELEMETRY),
+    (
+        &["sourceMaps"],
+        Takes::Bool,
+        "stack traces show the page's own URLs",
+    ),
+];
+
+/// `user-data-dir` → `userDataDir`; names without dashes are left as they are.
+fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '-' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A flag argument taken apart: its name in camelCase, its `=value`, whether it was
+/// written `--no-…`.
+struct Parsed {
+    name: String,
+    value: Option<String>,
+    negated: bool,
+}
+
+fn parse(arg: &str) -> Option<Parsed> {
+    let body = arg
+        .strip_prefix("--")
+        .or_else(|| arg.strip_prefix('-').filter(|b| b.len() == 1))?;
+    let (name, value) = match body.split_once('=') {
+        Some((name, value)) => (name, Some(value.to_owned())),
+        None => (body, None),
+    };
+    let (name, negated) = match name.strip_prefix("no-") {
+        Some(rest) if value.is_none() => (rest, true),
+        _ => (name, false),
+    };
+    Some(Parsed {
+        name: camel_case(name),
+        value,
+        negated,
+    })
+}
+
+fn is_bool_word(arg: Option<&String>) -> bool {
+    matches!(arg.map(String::as_str), Some("true" | "false"))
+}
+
+/// Rewrites `args` (the whole command line, program name first) into tabwire's own
+/// spelling, taking out the flags that have no effect; returns one line per flag taken
+/// out, saying why. Arguments after a bare `--` are left alone.
+pub fn normalize(args: &mut Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut notes = Vec::new();
+    let mut rest = std::mem::take(args).into_iter().peekable();
+    while let Some(arg) = rest.next() {
+        if arg == "--" {
+            out.push(arg);
+            out.extend(rest.by_ref());
+            break;
+        }
+        let Some(flag) = parse(&arg) else {
+            out.push(arg);
+            continue;
+        };
+        if let Some((name, takes)) = IMPLEMENTED
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(&flag.name))
+        {
+            match (takes, flag.value, flag.negated) {
+                (Takes::Bool, _, true) => out.push(format!("--{name}=false")),
+                (Takes::Bool, None, false) if is_bool_word(rest.peek()) => {
+                    let value = rest.next().unwrap_or_default();
+                    out.push(format!("--{name}={value}"));
+                }
+                (_, Some(value), _) => out.push(format!("--{name}={value}")),
+                (_, None, _) => out.push(format!("--{name}")),
+            }
+            continue;
+        }
+        let Some((names, takes, why)) = NO_EFFECT
+            .iter()
+            .find(|(names, _, _)| names.iter().any(|n| n.eq_ignore_ascii_case(&flag.name)))
+        else {
+            out.push(arg);
+            continue;
+        };
+        let takes_next = match takes {
+            Takes::Bool => flag.value.is_none() && !flag.negated && is_bool_word(rest.peek()),
+            Takes::Value => {
+                flag.value.is_none() && rest.peek().is_some_and(|next| !next.starts_with('-'))
+            }
+        };
+        if takes_next {
+            rest.next();
+        }
+        notes.push(format!("--{} has no effect in tabwire: {why}.", names[0]));
+    }
+    *args = out;
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(list: &[&str]) -> (Vec<String>, Vec<String>) {
+        let mut args: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+        let notes = normalize(&mut args);
+        (args, notes)
+    }
+
+    #[test]
+    fn implemented_flags_are_respelled_for_our_parser() {
+        let (args, notes) = run(&[
+            "tabwire",
+            "mcp",
+            "--user-data-dir",
+            "/p",
+            "--no-redact-network-headers",
+            "--experimental-structured-content",
+            "--headless",
+            "false",
+            "--category-experimental-third-party=true",
+            "--executablePath=/c",
+        ]);
+        assert_eq!(
+            args,
+            [
+                "tabwire",
+                "mcp",
+                "--userDataDir",
+                "/p",
+                "--redactNetworkHeaders=false",
+                "--experimentalStructuredContent",
+                "--headless=false",
+                "--categoryExperimentalThirdParty=true",
+                "--executablePath=/c",
+            ]
+        );
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn other_reference_flags_are_taken_out_with_one_line_each() {
+        let (args, notes) = run(&[
+            "tabwire",
+            "mcp",
+            "--browserUrl",
+            "http://127.0.0.1:9222",
+            "--no-usage-statistics",
+            "--performanceCrux=false",
+            "-u",
+            "http://x",
+            "--slim",
+            "true",
+            "--viewport=1280x720",
+            "--categoryPerformance=false",
+            "--headless",
+        ]);
+        assert_eq!(args, ["tabwire", "mcp", "--headless"]);
+        assert_eq!(notes.len(), 7, "{notes:?}");
+        assert!(notes[0].starts_with("--browserUrl has no effect in tabwire: "));
+        assert!(notes[1].starts_with("--usageStatistics has no effect"));
+        assert!(notes.iter().all(|n| n.ends_with('.')));
+    }
+
+    #[test]
+    fn unknown_flags_and_values_reach_our_parser_unchanged() {
+        let (args, notes) = run(&["tabwire", "mcp", "--bogus", "--launch", "--", "--slim"]);
+        assert_eq!(
+            args,
+            ["tabwire", "mcp", "--bogus", "--launch", "--", "--slim"]
+        );
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn every_reference_flag_is_known() {
+        for name in [
+            "wsEndpoint",
+            "logFile",
+            "screencastFps",
+            "experimentalMemory",
+            "workspace",
+        ] {
+            let (_, notes) = run(&["tabwire", &format!("--{name}=x")]);
+            assert_eq!(notes.len(), 1, "{name}");
+        }
+    }
+}

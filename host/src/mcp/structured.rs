@@ -1,0 +1,158 @@
+//! `structuredContent` shapes for data whose text form is not JSON already.
+//!
+//! Where Chrome DevTools for Agents has a shape, this is it (a client written against
+//! its `--experimentalStructuredContent` output reads ours), with tabwire's extra fields
+//! beside it: a snapshot is a tree of `{id, role, name, …, children}`, a page is
+//! `{id, url, title, selected}`. Everything the text shows is here too.
+
+use serde_json::{json, Map, Value};
+use tabwire_shared::{Snapshot, SnapshotNode, TabInfo};
+
+/// A page of the page list.
+pub fn page_entry(page: &TabInfo, selected: bool) -> Value {
+    json!({
+        "id": page.id,
+        "url": page.url,
+        "title": page.title,
+        "selected": selected,
+        "userActive": page.user_active,
+    })
+}
+
+/// The snapshot as a tree: each node `{id, role, name?, value?, <state>: …, children?}`.
+///
+/// The flat list holds depths; a node belongs to the nearest node before it that is
+/// shallower. States become fields: `focused` → `"focused": true`, `level=2` →
+/// `"level": 2`, `checked=mixed` → `"checked": "mixed"`.
+pub fn snapshot_tree(snapshot: &Snapshot) -> Value {
+    // Each open node with its depth; finished children are folded into their parent.
+    let mut open: Vec<(u32, Map<String, Value>)> = Vec::new();
+    let mut roots: Vec<Value> = Vec::new();
+    for node in &snapshot.nodes {
+        while open.last().is_some_and(|(depth, _)| *depth >= node.depth) {
+            close_last(&mut open, &mut roots);
+        }
+        open.push((node.depth, node_fields(node)));
+    }
+    while !open.is_empty() {
+        close_last(&mut open, &mut roots);
+    }
+    match roots.len() {
+        1 => roots.pop().unwrap_or(Value::Null),
+        0 => Value::Null,
+        // A well-formed snapshot has one root; keep every node of one that does not.
+        _ => json!({"role": "RootWebArea", "name": snapshot.title, "children": roots}),
+    }
+}
+
+/// Ends the deepest open node, adding it to its parent's children (or the roots).
+fn close_last(open: &mut Vec<(u32, Map<String, Value>)>, roots: &mut Vec<Value>) {
+    let Some((_, node)) = open.pop() else {
+        return;
+    };
+    match open.last_mut() {
+        Some((_, parent)) => {
+            let children = parent
+                .entry("children")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(children) = children {
+                children.push(Value::Object(node));
+            }
+        }
+        None => roots.push(Value::Object(node)),
+    }
+}
+
+fn node_fields(node: &SnapshotNode) -> Map<String, Value> {
+    let mut fields = Map::new();
+    fields.insert("id".into(), json!(node.uid));
+    fields.insert("role".into(), json!(node.role));
+    if !node.name.is_empty() {
+        fields.insert("name".into(), json!(node.name));
+    }
+    if let Some(value) = &node.value {
+        fields.insert("value".into(), json!(value));
+    }
+    for state in &node.states {
+        let (name, value) = match state.split_once('=') {
+            Some((name, value)) => (name, state_value(value)),
+            None => (state.as_str(), Value::Bool(true)),
+        };
+        // `id`, `role`, `name`, `value` and `children` are the node's own.
+        if !["id", "role", "name", "value", "children"].contains(&name) {
+            fields.insert(name.into(), value);
+        }
+    }
+    fields
+}
+
+/// A state's value: an integer when it is one (`level=2`), else the text.
+fn state_value(text: &str) -> Value {
+    match text.parse::<i64>() {
+        Ok(n) => json!(n),
+        Err(_) => json!(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(uid: &str, depth: u32, role: &str, name: &str, states: &[&str]) -> SnapshotNode {
+        SnapshotNode {
+            uid: uid.into(),
+            depth,
+            role: role.into(),
+            name: name.into(),
+            value: None,
+            states: states.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn depths_become_a_tree_with_states_as_fields() {
+        let snapshot = Snapshot {
+            url: "http://x/".into(),
+            title: "T".into(),
+            nodes: vec![
+                node("1_0", 0, "RootWebArea", "T", &[]),
+                node("1_1", 1, "main", "", &[]),
+                node("1_2", 2, "heading", "Hi", &["level=2"]),
+                node("1_3", 2, "button", "Go", &["focused", "checked=mixed"]),
+                node("1_4", 1, "link", "More", &["url=http://x/more"]),
+            ],
+        };
+        assert_eq!(
+            snapshot_tree(&snapshot),
+            json!({"id": "1_0", "role": "RootWebArea", "name": "T", "children": [
+                {"id": "1_1", "role": "main", "children": [
+                    {"id": "1_2", "role": "heading", "name": "Hi", "level": 2},
+                    {"id": "1_3", "role": "button", "name": "Go", "focused": true, "checked": "mixed"},
+                ]},
+                {"id": "1_4", "role": "link", "name": "More", "url": "http://x/more"},
+            ]})
+        );
+    }
+
+    #[test]
+    fn depth_jumps_and_several_roots_lose_no_node() {
+        let snapshot = Snapshot {
+            url: String::new(),
+            title: "T".into(),
+            nodes: vec![
+                node("1_0", 0, "RootWebArea", "T", &[]),
+                node("1_1", 3, "button", "deep", &[]),
+                node("1_2", 0, "generic", "second root", &["id=evil"]),
+            ],
+        };
+        let tree = snapshot_tree(&snapshot);
+        let text = tree.to_string();
+        for uid in ["1_0", "1_1", "1_2"] {
+            assert!(text.contains(uid), "{text}");
+        }
+        assert_eq!(
+            tree["children"][1]["id"], "1_2",
+            "a state cannot replace the id"
+        );
+    }
+}
