@@ -533,7 +533,10 @@ async fn pages_without_tools_say_so() {
         .ok("new_page", json!({"url": page("3p/none.html")}))
         .await;
     opened.says("exposes no third-party developer tools");
-    assert!(opened.json.get("thirdPartyDeveloperTools").is_none());
+    assert_eq!(opened.json["thirdPartyDeveloperTools"], json!([]));
+    assert!(opened.json["thirdPartyDeveloperToolsNote"]
+        .as_str()
+        .is_some_and(|n| n.contains("exposes no third-party developer tools")));
     agent
         .err("execute_3p_developer_tool", json!({"toolName": "add"}))
         .await

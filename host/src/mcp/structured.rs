@@ -37,12 +37,24 @@ pub fn snapshot_tree(snapshot: &Snapshot) -> Value {
     while !open.is_empty() {
         close_last(&mut open, &mut roots);
     }
-    match roots.len() {
-        1 => roots.pop().unwrap_or(Value::Null),
-        0 => Value::Null,
-        // A well-formed snapshot has one root; keep every node of one that does not.
-        _ => json!({"role": "RootWebArea", "name": snapshot.title, "children": roots}),
+    // A well-formed snapshot has one root; nodes after it at depth 0 go under it, so
+    // none is lost and the tree keeps one root.
+    let mut roots = roots.into_iter();
+    let Some(mut root) = roots.next() else {
+        return Value::Null;
+    };
+    let rest: Vec<Value> = roots.collect();
+    if !rest.is_empty() {
+        if let Value::Object(fields) = &mut root {
+            let children = fields
+                .entry("children")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(children) = children {
+                children.extend(rest);
+            }
+        }
     }
+    root
 }
 
 /// Ends the deepest open node, adding it to its parent's children (or the roots).
