@@ -132,6 +132,22 @@ class Session:
         return r
 
 
+SPILLED = re.compile(r"saved to (/\S+?\.(?:txt|json))\b")
+
+
+def spilled_file(text):
+    """The private file a result too long to show inline was saved to, and its text:
+    tabwire shows a path and a preview instead of anything over its inline limit."""
+    m = SPILLED.search(text)
+    if not m:
+        return None, None
+    try:
+        with open(m.group(1), encoding="utf-8") as f:
+            return m.group(1), f.read()
+    except OSError as e:
+        raise McpError(f"cannot read the spilled result {m.group(1)}: {e}")
+
+
 def uid_of(snapshot_text, name):
     """The uid of the element whose line carries this accessible name: after `uid=`
     (the reference), else the line's first word (tabwire: `1_5 button "Save"`)."""
@@ -168,8 +184,24 @@ def alternate(sessions, iteration):
     return sessions if iteration % 2 == 0 else list(reversed(sessions))
 
 
-def run_step(sessions, name, make_call, warmups, reps, timeout, results, note=""):
-    """Times one step on both servers: warm-ups untimed, then reps alternated."""
+def selected(args, name):
+    """Whether --only (a regular expression) lets this row run."""
+    return args.only is None or re.search(args.only, name) is not None
+
+
+def run_step(sessions, name, make_call, warmups, reps, timeout, results, note="",
+             only=None, setup=False):
+    """Times one step on both servers: warm-ups untimed, then reps alternated. A row
+    that --only leaves out is skipped, unless it is a `setup` (a navigation later rows
+    need): that runs once per server, untimed."""
+    if only is not None and re.search(only, name) is None:
+        if setup:
+            log(f"step {name}: once, untimed (set-up for later rows)")
+            for s in sessions:
+                r = make_call(s)
+                if not r["ok"]:
+                    raise McpError(f"{s.kind}: set-up step {name} failed: {r['error'][:300]}")
+        return None
     log(f"step {name}: {warmups} warm-up(s), {reps} timed, alternated")
     calls = {s.kind: [] for s in sessions}
     for i in range(warmups + reps):
@@ -474,8 +506,8 @@ def main_session(args, logdir, base, sampler, results):
                 return {"ok": False, "ms": ms, "chars": 0, "error": str(reply["error"])}
             return {"ok": True, "ms": ms, "chars": raw, "error": None}
 
-        run_step(sessions, "tools/list", tools_list, 3, reps, T, results,
-                 "chars: the whole JSON-RPC reply")
+        step = functools.partial(run_step, sessions, only=args.only)
+        step("tools/list", tools_list, 3, reps, T, results, "chars: the whole JSON-RPC reply")
 
         def nav(url):
             return lambda s: s.call("navigate_page", {"url": base + url}, T)
@@ -487,34 +519,46 @@ def main_session(args, logdir, base, sampler, results):
             return tool("execute_3p_developer_tool",
                         {"toolName": name, "params": json.dumps(params)})
 
-        run_step(sessions, "navigate (3P page)", nav("/3p.html"), 2, reps, T, results)
-        run_step(sessions, "list_pages", tool("list_pages"), 3, reps, T, results)
-        run_step(sessions, "list_3p_developer_tools", tool("list_3p_developer_tools"),
-                 3, reps, T, results)
+        step("navigate (3P page)", nav("/3p.html"), 2, reps, T, results, setup=True)
+        step("list_pages", tool("list_pages"), 3, reps, T, results)
+        step("list_3p_developer_tools", tool("list_3p_developer_tools"), 3, reps, T, results)
         # Does listing the page's tools ask the page again each time? (The fixture
         # counts its discovery events.)
-        counts = {}
-        for s in sessions:
-            r = s.call("evaluate_script", {"function": "() => window.benchDiscoveries"}, T)
-            m = re.search(r"\b(\d+)\b", r["text"].split("\n", 1)[-1]) if r["ok"] else None
-            counts[s.kind] = int(m.group(1)) if m else None
-        results["discovery_events_on_3p_page"] = counts
-        run_step(sessions, "execute 3P add", execute("add", {"a": 2, "b": 3}), 3, reps, T, results)
-        run_step(sessions, "execute 3P ~2 KB object", execute("inventory", {}), 3, reps, T,
-                 results)
-        run_step(sessions, "execute 3P awaits 50 ms", execute("later", {}), 3, reps, T, results)
-        run_step(sessions, "evaluate_script 1+1", tool("evaluate_script",
-                 {"function": "() => 1+1"}), 3, reps, T, results)
+        if args.only is None:
+            counts = {}
+            for s in sessions:
+                r = s.call("evaluate_script", {"function": "() => window.benchDiscoveries"}, T)
+                m = re.search(r"\b(\d+)\b", r["text"].split("\n", 1)[-1]) if r["ok"] else None
+                counts[s.kind] = int(m.group(1)) if m else None
+            results["discovery_events_on_3p_page"] = counts
+        step("execute 3P add", execute("add", {"a": 2, "b": 3}), 3, reps, T, results)
+        step("execute 3P ~2 KB object", execute("inventory", {}), 3, reps, T, results)
+        step("execute 3P awaits 50 ms", execute("later", {}), 3, reps, T, results)
+        step("evaluate_script 1+1", tool("evaluate_script", {"function": "() => 1+1"}), 3,
+             reps, T, results)
 
-        run_step(sessions, "navigate (5,000 elements)", nav("/big.html"), 2, reps, T, results)
+        needs_snapshot = selected(args, "click (uid from snapshot)")
+        step("navigate (5,000 elements)", nav("/big.html"), 2, reps, T, results,
+             setup=needs_snapshot or selected(args, "take_snapshot (5,000 elements)"))
 
         def snapshot(s):
             r = s.call("take_snapshot", {}, args.slow_timeout)
             if r["ok"]:
-                s.uid = uid_of(r["text"], "Bench target") or s.uid
+                text = r["text"]
+                path, spilled = spilled_file(text)
+                if spilled is not None:
+                    # Too long to show inline: tabwire saved it to a private file and
+                    # answered with its path and a preview. The agent reads the file for
+                    # the uids, and its characters count as the snapshot's.
+                    text = spilled
+                    r["chars"] += len(spilled)
+                    r["spilled_to"] = path
+                s.uid = uid_of(text, "Bench target") or s.uid
             return r
 
-        run_step(sessions, "take_snapshot (5,000 elements)", snapshot, 2, reps, T, results)
+        step("take_snapshot (5,000 elements)", snapshot, 2, reps, T, results,
+             "chars: a snapshot saved to a file counts the file's characters",
+             setup=needs_snapshot)
 
         def click(s):
             if s.uid is None:
@@ -522,38 +566,42 @@ def main_session(args, logdir, base, sampler, results):
                         "error": "no uid for the button: every snapshot failed"}
             return s.call("click", {"uid": s.uid}, T)
 
-        run_step(sessions, "click (uid from snapshot)", click, 3, reps, T, results,
-                 "the button on the 5,000-element page")
-        clicks = {}
-        for s in sessions:
-            r = s.call("evaluate_script", {"function":
-                       "() => +document.getElementById('target').dataset.clicks || 0"}, T)
-            clicks[s.kind] = r["text"].strip()[-40:] if r["ok"] else "failed: " + r["error"]
-        results["click_check"] = clicks
+        if step("click (uid from snapshot)", click, 3, reps, T, results,
+                "the button on the 5,000-element page") is not None:
+            clicks = {}
+            for s in sessions:
+                r = s.call("evaluate_script", {"function":
+                           "() => +document.getElementById('target').dataset.clicks || 0"}, T)
+                clicks[s.kind] = r["text"].strip()[-40:] if r["ok"] else "failed: " + r["error"]
+            results["click_check"] = clicks
 
-        run_step(sessions, "navigate (2,000 console messages)", nav("/console.html"), 2,
-                 max(5, reps // 2), T, results)
-        run_step(sessions, "list_console_messages", tool("list_console_messages"), 3, reps, T,
-                 results, "each server's default page size")
-        run_step(sessions, "list_console_messages pageSize=50",
-                 tool("list_console_messages", {"pageSize": 50}), 3, reps, T, results)
+        step("navigate (2,000 console messages)", nav("/console.html"), 2, max(5, reps // 2),
+             T, results, setup=True)
+        step("list_console_messages", tool("list_console_messages"), 3, reps, T, results,
+             "each server's default page size")
+        step("list_console_messages pageSize=50",
+             tool("list_console_messages", {"pageSize": 50}), 3, reps, T, results)
 
         # Last, because after it the reference's take_snapshot fails on the next
         # document (its element handles from the old one): checked just below.
-        for s in sessions:
-            r = nav("/3p.html")(s)
-            if not r["ok"]:
-                raise McpError(f"{s.kind}: navigate back to the 3P page failed: {r['error']}")
-        run_step(sessions, "execute 3P DOM elements", execute("buttons", {}), 3, reps, T,
-                 results, "3 buttons; both answers include a snapshot holding them")
-        checks = results.setdefault("checks", {})
-        for s in sessions:
-            n = s.call("navigate_page", {"url": base + "/big.html"}, T)
-            r = s.call("take_snapshot", {}, args.slow_timeout) if n["ok"] else n
-            checks[s.kind] = {"take_snapshot after a 3P element result on the previous page":
-                              "ok" if r["ok"] else "FAILED: " + r["error"][:200]}
-            if not r["ok"]:
-                log(f"  check: {s.kind} take_snapshot after 3P elements: {r['error'][:200]}")
+        if selected(args, "execute 3P DOM elements"):
+            for s in sessions:
+                r = nav("/3p.html")(s)
+                if not r["ok"]:
+                    raise McpError(f"{s.kind}: navigate back to the 3P page failed: "
+                                   f"{r['error']}")
+        step("execute 3P DOM elements", execute("buttons", {}), 3, reps, T, results,
+             "3 buttons; both answers include a snapshot holding them")
+        if args.only is None:
+            checks = results.setdefault("checks", {})
+            for s in sessions:
+                n = s.call("navigate_page", {"url": base + "/big.html"}, T)
+                r = s.call("take_snapshot", {}, args.slow_timeout) if n["ok"] else n
+                checks[s.kind] = {"take_snapshot after a 3P element result on the previous "
+                                  "page": "ok" if r["ok"] else "FAILED: " + r["error"][:200]}
+                if not r["ok"]:
+                    log(f"  check: {s.kind} take_snapshot after 3P elements: "
+                        f"{r['error'][:200]}")
 
         sampler.sample_now()
         for s in sessions:
@@ -701,6 +749,9 @@ def main():
     p.add_argument("--deadline", type=float, default=1800, help="seconds for the whole run")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results.json"))
     p.add_argument("--keep-logs", action="store_true", help="keep the servers' stderr logs")
+    p.add_argument("--only", metavar="REGEX",
+                   help="run only the rows whose names match (navigations later rows need "
+                        "still run, once and untimed); for iterating, not for the record")
     args = p.parse_args()
 
     for path in (args.tabwire, args.reference, args.node, args.chromium):
@@ -728,7 +779,8 @@ def main():
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                     "chromium": chromium_version, "loadavg_start": os.getloadavg()},
-        "settings": {"reps": args.reps, "cold": args.cold, "attached": args.attached},
+        "settings": {"reps": args.reps, "cold": args.cold, "attached": args.attached,
+                     "only": args.only},
         "steps": {}, "tools": {}, "memory": {}, "cpu": {},
     }
     wasm = sorted(glob.glob(os.path.join(args.extension, "*.wasm")))
@@ -736,13 +788,17 @@ def main():
     started = time.monotonic()
     status = 0
     try:
-        cold_starts(args, logdir, base, sampler, results)
-        attached_starts(args, logdir, base, sampler, results)
+        if selected(args, "cold start"):
+            cold_starts(args, logdir, base, sampler, results)
+        if selected(args, ATTACHED):
+            attached_starts(args, logdir, base, sampler, results)
         main_session(args, logdir, base, sampler, results)
-        log("floor: raw CDP over a pipe to a plain Chromium (no MCP server, no extension)")
-        flags = [f.split("=", 1)[1] for f in BROWSER_FLAGS]
-        results["raw_cdp"] = cdp.floor(args.chromium, flags, base, args.reps, args.timeout)
-        log(f"  {results['raw_cdp']}")
+        if selected(args, "floor"):
+            log("floor: raw CDP over a pipe to a plain Chromium (no MCP server, no extension)")
+            flags = [f.split("=", 1)[1] for f in BROWSER_FLAGS]
+            results["raw_cdp"] = cdp.floor(args.chromium, flags, base, args.reps,
+                                           args.timeout)
+            log(f"  {results['raw_cdp']}")
     except (McpError, TimeoutError, RuntimeError, KeyboardInterrupt) as e:
         log(f"bench: stopped: {e}")
         results["aborted"] = str(e)
