@@ -9,12 +9,14 @@
 //!   relay's Unix socket, with the size limits Chrome enforces.
 //! - [`protocol`]: the envelope the relay routes, the commands an agent's server sends
 //!   to the extension, the replies and events it gets back.
+//! - [`console`]: what a console listing asks for and gets back.
 //! - [`error`]: the error a command can fail with, as it crosses the wire.
 //! - [`keys`]: key names and combinations (`Control+Shift+R`) for keyboard input.
 //!
 //! It depends on serde only (no tokio, no wasm), so it builds for the host and for
 //! `wasm32-unknown-unknown` alike.
 
+pub mod console;
 pub mod devtools;
 pub mod error;
 pub mod framing;

@@ -254,18 +254,27 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         uid: Option<String>,
     },
-    /// The console messages collected for the tab. Replies [`Reply::Console`].
-    ConsoleMessages {
+    /// One page of the console messages collected for the tab, filtered by type and
+    /// with consecutive repeats folded, and counts over all of them (see
+    /// [`crate::console`]). Replies [`Reply::ConsolePage`].
+    ListConsole {
         /// The tab.
         tab_id: TabId,
         /// Also the messages of the (up to 2) previous navigations.
         include_preserved: bool,
+        /// Only messages of these types; empty: every type.
+        types: Vec<ConsoleType>,
+        /// Entries per page (at least 1 is used).
+        page_size: u32,
+        /// Which page, from 0 (the oldest); `None`: the newest.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        page_idx: Option<u32>,
     },
     /// One console message in full. Replies [`Reply::ConsoleMessage`].
     ConsoleMessage {
         /// The tab.
         tab_id: TabId,
-        /// The message's id from [`Command::ConsoleMessages`].
+        /// The message's id from [`Command::ListConsole`].
         id: u64,
     },
     /// The network requests collected for the tab. Replies [`Reply::Network`].
@@ -312,7 +321,25 @@ impl Command {
                 | Command::Snapshot { .. }
                 | Command::DiscoverTools { .. }
                 | Command::Screenshot { .. }
-                | Command::ConsoleMessages { .. }
+                | Command::ListConsole { .. }
+                | Command::ConsoleMessage { .. }
+                | Command::NetworkRequests { .. }
+                | Command::NetworkRequest { .. }
+        )
+    }
+
+    /// Whether the command only reads, so that the tabs (their list, titles, URLs and
+    /// documents) are as they were before it. Anything else may change them: a script
+    /// or tool can retitle a page or open a window, input can navigate.
+    pub fn leaves_tabs_alone(&self) -> bool {
+        matches!(
+            self,
+            Command::ListTabs
+                | Command::Snapshot { .. }
+                | Command::DiscoverTools { .. }
+                | Command::WaitForText { .. }
+                | Command::Screenshot { .. }
+                | Command::ListConsole { .. }
                 | Command::ConsoleMessage { .. }
                 | Command::NetworkRequests { .. }
                 | Command::NetworkRequest { .. }
@@ -333,7 +360,7 @@ impl Command {
             | Command::WaitForText { tab_id, .. }
             | Command::HandleDialog { tab_id, .. }
             | Command::Screenshot { tab_id, .. }
-            | Command::ConsoleMessages { tab_id, .. }
+            | Command::ListConsole { tab_id, .. }
             | Command::ConsoleMessage { tab_id, .. }
             | Command::NetworkRequests { tab_id, .. }
             | Command::NetworkRequest { tab_id, .. }
@@ -429,10 +456,10 @@ pub enum Reply {
         /// Its MIME type (`image/png`, ...).
         mime_type: String,
     },
-    /// Console messages, oldest first.
-    Console {
-        /// The messages (texts may be shortened; see [`Command::ConsoleMessage`]).
-        messages: Vec<ConsoleMessage>,
+    /// One page of console messages.
+    ConsolePage {
+        /// The page, its place in the list, and the totals.
+        page: ConsolePage,
     },
     /// One console message in full.
     ConsoleMessage {
@@ -456,6 +483,7 @@ pub enum Reply {
     },
 }
 
+pub use crate::console::*;
 pub use crate::devtools::*;
 
 /// The accessibility tree of a page, flattened in document order.
@@ -605,6 +633,12 @@ pub enum Event {
         /// Chrome's reason (`canceled_by_user`, `target_closed`, ...).
         reason: String,
     },
+    /// What [`Command::ListTabs`] answers, or a page's document (and so what
+    /// [`Command::DiscoverTools`] would find), may have changed: a tab opened, closed,
+    /// moved, navigated, was retitled or activated, a window took focus, or what is
+    /// shared changed. Sent to every client, at most once between two such commands
+    /// from any client (a client that heard it holds nothing current until it asks).
+    TabsChanged,
     /// A tab was closed.
     TabClosed {
         /// The tab.

@@ -367,49 +367,98 @@ async fn screenshots_are_images_of_the_right_size() {
     agent.quit().await;
 }
 
-#[tokio::test]
-async fn console_messages_are_paginated_folded_and_detailed() {
+/// Opens the console fixture (2,000 messages in runs of 5, an error, then an uncaught
+/// exception from a timer) and waits until the exception is collected.
+async fn console_page() -> Agent {
     let agent = Agent::launch(&[]).await;
     agent
         .ok("new_page", json!({"url": page("devtools/console.html")}))
         .await;
-    agent.ok("wait_for", json!({"text": "console"})).await;
-    // The uncaught exception comes from a timer; wait for it to be collected.
-    let mut list = agent
-        .ok("list_console_messages", json!({"types": ["exception"]}))
-        .await;
-    for _ in 0..50 {
-        if list.text.contains("uncaught on purpose") {
-            break;
-        }
-        agent
-            .ok(
-                "evaluate_script",
-                json!({"function": "() => new Promise(r => setTimeout(r, 20))"}),
-            )
-            .await;
-        list = agent
+    // The page's zero-delay timer was queued during the load, before this one: once
+    // this one fires, the exception has been thrown, and its event is on its way to the
+    // extension ahead of the script's answer. A few more rounds, bounded, in case.
+    let wait = json!({"function": "() => new Promise(r => setTimeout(r, 0))"});
+    for _ in 0..20 {
+        agent.ok("evaluate_script", wait.clone()).await;
+        let list = agent
             .ok("list_console_messages", json!({"types": ["exception"]}))
             .await;
+        if list.text.contains("uncaught on purpose") {
+            return agent;
+        }
     }
-    list.says("uncaught on purpose");
+    panic!("the fixture's uncaught exception was never listed");
+}
 
-    let first = agent
+#[tokio::test]
+async fn console_opens_on_the_newest_messages_with_the_totals() {
+    let agent = console_page().await;
+    let newest = agent.ok("list_console_messages", json!({})).await;
+    newest
+        .says("1 error and 1 exception in ")
+        .says(", the newest).")
+        .says("[log] batch 399 (×5,")
+        .says("[error] something broke")
+        .says("uncaught on purpose")
+        .lacks("batch 0 ");
+    let pagination = &newest.json["pagination"];
+    let pages = pagination["totalPages"].as_u64().expect("totalPages");
+    assert_eq!(pagination["currentPage"].as_u64(), Some(pages - 1));
+    assert_eq!(pagination["hasNextPage"], json!(false));
+    assert_eq!(pagination["endIndex"], pagination["total"]);
+    let totals = &newest.json["consoleTotals"];
+    assert_eq!(
+        (&totals["errors"], &totals["exceptions"]),
+        (&json!(1), &json!(1))
+    );
+    assert!(totals["messages"].as_u64() >= Some(2_002), "{totals}");
+    let last = newest.json["consoleMessages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .expect("entries");
+    assert_eq!(last["type"], json!("exception"));
+
+    // Paging back reaches the oldest.
+    let oldest = agent
+        .ok("list_console_messages", json!({"pageIdx": 0}))
+        .await;
+    oldest
+        .says("Showing 1-")
+        .says("(Page 1 of ")
+        .says("[log] batch 0 (×5,")
+        .says("1 error and 1 exception in ")
+        .lacks("uncaught on purpose");
+
+    // The totals ignore the filter.
+    agent
+        .ok("list_console_messages", json!({"types": ["log"]}))
+        .await
+        .says("1 error and 1 exception in ")
+        .lacks("something broke");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn console_messages_are_paginated_folded_and_detailed() {
+    let agent = console_page().await;
+    let types = json!(["log", "error", "exception"]);
+    let oldest = agent
         .ok(
             "list_console_messages",
-            json!({"pageSize": 20, "types": ["log", "error", "exception"]}),
+            json!({"pageSize": 20, "pageIdx": 0, "types": types}),
         )
         .await;
-    first
-        .says("Showing 1-20 of 402 (Page 1 of 21). Next page: 1")
+    oldest
+        .says("Showing 1-2 of 402 (Page 1 of 21). Next page: 1.")
         .says("[log] batch 0 (×5,");
-    let last = agent
+    let newest = agent
         .ok(
             "list_console_messages",
-            json!({"pageSize": 20, "pageIdx": 20, "types": ["log", "error", "exception"]}),
+            json!({"pageSize": 20, "types": types}),
         )
         .await;
-    last.says("Showing 401-402 of 402")
+    newest
+        .says("Showing 383-402 of 402 (Page 21 of 21, the newest). Previous page: 19.")
         .says("something broke")
         .says("uncaught on purpose");
     agent
@@ -418,7 +467,8 @@ async fn console_messages_are_paginated_folded_and_detailed() {
             json!({"pageSize": 20, "pageIdx": 99}),
         )
         .await
-        .says("Page 99 does not exist");
+        .says("Page 99 does not exist")
+        .says("showing the newest page instead");
     agent
         .err("list_console_messages", json!({"types": ["eror"]}))
         .await

@@ -131,9 +131,12 @@ mod tests {
                 full_page: false,
                 uid: None,
             },
-            Command::ConsoleMessages {
+            Command::ListConsole {
                 tab_id,
                 include_preserved: false,
+                types: vec![],
+                page_size: 50,
+                page_idx: None,
             },
             Command::ConsoleMessage { tab_id, id: 1 },
             Command::NetworkRequests {

@@ -5,16 +5,18 @@
 //! `Runtime.enable` for what the page logged before we attached), `Runtime.exceptionThrown`
 //! (kind `exception`), `Log.entryAdded` (browser-side messages such as failed loads;
 //! kind from their level) and `Audits.issueAdded` (kind `issue`). Each message keeps
-//! the navigation it belongs to ([`super::collect`]); the list shows the current
-//! document's, or the last three documents' with `include_preserved`.
+//! the navigation it belongs to ([`super::collect`]); a listing covers the current
+//! document's, or the last three documents' with `include_preserved`, one page at a
+//! time ([`listing`]).
 //!
 //! Texts are formatted like DevTools ([`format`]); stacks are 1-based.
 
 mod format;
+pub mod listing;
 
 use std::collections::VecDeque;
 
-use tabwire_shared::{ConsoleMessage, StackFrame, TabId};
+use tabwire_shared::{ConsoleMessage, ConsolePage, StackFrame, TabId};
 
 use super::Engine;
 use crate::cdp::console::{
@@ -83,28 +85,25 @@ impl ConsoleLog {
             .retain(|(generation, _)| *generation >= oldest);
     }
 
-    /// The messages of navigation `current` (and the two before with `preserved`),
-    /// texts shortened, without arguments, stacks or source URLs (a list shows none of
-    /// them; [`get`](Self::get) has them all). Thousands of messages cross to the host
-    /// on every listing, so what it does not show stays here.
-    pub fn list(&self, current: u64, preserved: bool) -> Vec<ConsoleMessage> {
+    /// One page of the messages of navigation `current` (and the two before with
+    /// `preserved`), filtered, folded and counted by [`listing`]. Only the page crosses
+    /// to the host, in list form: texts shortened, without arguments, stacks or source
+    /// URLs ([`get`](Self::get) has them all).
+    pub fn page(&self, current: u64, preserved: bool, query: listing::Query<'_>) -> ConsolePage {
         let oldest = if preserved {
             current.saturating_sub(2)
         } else {
             current
         };
-        self.messages
+        let in_scope = self
+            .messages
             .iter()
             .filter(|(generation, _)| *generation >= oldest)
-            .map(|(generation, message)| ConsoleMessage {
-                text: shorten(&message.text, LIST_TEXT_CHARS),
-                args: vec![],
-                stack: vec![],
-                url: None,
-                navigation: (current - generation) as u32,
-                ..message.clone()
-            })
-            .collect()
+            .map(|(generation, message)| {
+                let navigation = u32::try_from(current - generation).unwrap_or(u32::MAX);
+                (navigation, message)
+            });
+        listing::page(in_scope, query, LIST_TEXT_CHARS)
     }
 
     /// One message in full.
@@ -137,9 +136,6 @@ fn message(kind: &str, text: String, timestamp: f64) -> ConsoleMessage {
 fn console_call(call: ConsoleApiCalled) -> ConsoleMessage {
     let kind = match call.kind.as_str() {
         "warning" => "warn",
-        "startGroup" => "group",
-        "startGroupCollapsed" => "groupCollapsed",
-        "endGroup" => "groupEnd",
         other => other,
     };
     let mut text = format::message_text(&call.args);
@@ -250,16 +246,18 @@ pub fn shorten(text: &str, max: usize) -> String {
 }
 
 impl<C: Chrome + 'static> Engine<C> {
-    /// The console messages collected for `tab`.
-    pub(super) async fn console_messages(
+    /// One page of the console messages collected for `tab`.
+    pub(super) async fn console_page(
         &self,
         tab: TabId,
         preserved: bool,
-    ) -> Result<Vec<ConsoleMessage>, EngineError> {
+        query: listing::Query<'_>,
+    ) -> Result<ConsolePage, EngineError> {
         self.ensure_attached(tab).await?;
+        let empty = || listing::page(std::iter::empty(), query, LIST_TEXT_CHARS);
         Ok(self
-            .with_collectors(tab, |c| c.console.list(c.generation, preserved))
-            .unwrap_or_default())
+            .with_collectors(tab, |c| c.console.page(c.generation, preserved, query))
+            .unwrap_or_else(empty))
     }
 
     /// One console message of `tab`, in full.

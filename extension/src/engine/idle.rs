@@ -143,9 +143,12 @@ mod tests {
         assert!(h.engine.state.borrow().collectors.contains_key(&10));
         h.call(
             3,
-            Command::ConsoleMessages {
+            Command::ListConsole {
                 tab_id: 10,
                 include_preserved: false,
+                types: vec![],
+                page_size: 50,
+                page_idx: None,
             },
         );
         h.settle();

@@ -468,17 +468,25 @@ impl<C: Chrome + 'static> Engine<C> {
                     mime_type: format.mime_type().to_owned(),
                 })
             }
-            Command::ConsoleMessages {
+            Command::ListConsole {
                 tab_id,
                 include_preserved,
+                types,
+                page_size,
+                page_idx,
             } => {
-                let messages = self
+                let query = console::listing::Query {
+                    types: &types,
+                    page_size,
+                    page_idx,
+                };
+                let page = self
                     .bounded(
                         "read the console",
-                        self.console_messages(tab_id, include_preserved),
+                        self.console_page(tab_id, include_preserved, query),
                     )
                     .await??;
-                Ok(Reply::Console { messages })
+                Ok(Reply::ConsolePage { page })
             }
             Command::ConsoleMessage { tab_id, id } => {
                 let message = self
@@ -555,6 +563,7 @@ impl<C: Chrome + 'static> Engine<C> {
             | Event::DialogClosed { tab_id } => Some(*tab_id),
             Event::BrowserConnected { .. }
             | Event::BrowserDisconnected { .. }
+            | Event::TabsChanged
             | Event::Revoked { .. } => None,
         };
         match tab.and_then(|tab| self.sharing.borrow().audience(tab)) {

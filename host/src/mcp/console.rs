@@ -1,101 +1,47 @@
-//! Console messages as the agent reads them: filtered by type, consecutive repeats
-//! folded into one line with a count, then paginated.
+//! Console messages as the agent reads them: one page of the list (filtered, folded
+//! and cut out by the extension, see [`tabwire_shared::console`]), the totals over all
+//! of them, and one message in full.
 
 use serde_json::{json, Map, Value};
-use tabwire_shared::ConsoleMessage;
+use tabwire_shared::{ConsoleMessage, ConsolePage, ConsoleTotals, ConsoleType, PagePosition};
 
 use super::filters::{check_names, navigation_note};
-use super::paginate::paginate;
+use super::paginate::{Page, DEFAULT_PAGE_SIZE};
 use super::ToolError;
 
-/// The message types an agent may filter on.
-pub const TYPES: &[&str] = &[
-    "log",
-    "debug",
-    "info",
-    "error",
-    "warn",
-    "dir",
-    "dirxml",
-    "table",
-    "trace",
-    "clear",
-    "startGroup",
-    "startGroupCollapsed",
-    "endGroup",
-    "assert",
-    "profile",
-    "profileEnd",
-    "count",
-    "timeEnd",
-    "verbose",
-    "exception",
-    "issue",
-];
-
-/// Checks a types filter, naming the valid types when one is unknown.
-pub fn check_types(types: &[String]) -> Result<(), ToolError> {
-    check_names("message type", types, TYPES, false)
+/// Checks a types filter, naming the valid types when one is unknown, and reads it.
+pub fn check_types(types: &[String]) -> Result<Vec<ConsoleType>, ToolError> {
+    let names: Vec<&str> = ConsoleType::ALL.iter().map(|t| t.as_str()).collect();
+    check_names("message type", types, &names, false)?;
+    Ok(types.iter().filter_map(|t| ConsoleType::parse(t)).collect())
 }
 
-/// A run of identical consecutive messages, shown as one line.
-#[derive(Debug, PartialEq)]
-pub struct Folded<'a> {
-    /// The first message of the run.
-    pub first: &'a ConsoleMessage,
-    /// How many messages the run holds.
-    pub count: usize,
-    /// The last message's id.
-    pub last_id: u64,
+/// The page size a listing uses: the agent's, else [`DEFAULT_PAGE_SIZE`], at least 1.
+pub fn page_size(asked: Option<usize>) -> u32 {
+    let size = asked.unwrap_or(DEFAULT_PAGE_SIZE).max(1);
+    u32::try_from(size).unwrap_or(u32::MAX)
 }
 
-/// Folds consecutive messages with the same type and text.
-pub fn fold<'a>(messages: impl Iterator<Item = &'a ConsoleMessage>) -> Vec<Folded<'a>> {
-    let mut out: Vec<Folded<'a>> = Vec::new();
-    for message in messages {
-        if let Some(last) = out.last_mut() {
-            if last.first.kind == message.kind
-                && last.first.text == message.text
-                && last.first.navigation == message.navigation
-            {
-                last.count += 1;
-                last.last_id = message.id;
-                continue;
-            }
-        }
-        out.push(Folded {
-            first: message,
-            count: 1,
-            last_id: message.id,
-        });
-    }
-    out
+/// The page index to ask the extension for (`None`: the newest page).
+pub fn page_idx(asked: Option<usize>) -> Option<u32> {
+    asked.map(|i| u32::try_from(i).unwrap_or(u32::MAX))
 }
 
 /// What a console list shows: the text lines and their structured form.
 pub struct Listing {
-    /// The lines, pagination summary first.
+    /// The lines: the totals, where the page lies, then its entries.
     pub lines: Vec<String>,
     /// `structuredContent` entries for the list.
     pub data: Map<String, Value>,
 }
 
-/// Filters, folds and paginates messages for `list_console_messages`.
-pub fn listing(
-    messages: &[ConsoleMessage],
-    types: &[String],
-    page_size: Option<usize>,
-    page_idx: Option<usize>,
-) -> Listing {
-    let filtered = messages
-        .iter()
-        .filter(|m| types.is_empty() || types.contains(&m.kind));
-    let folded = fold(filtered);
-    let page = paginate(folded.len(), page_size, page_idx);
-    let mut lines = vec![page.summary.clone()];
+/// The lines and data of one page of `list_console_messages`.
+pub fn listing(page: &ConsolePage) -> Listing {
+    let position = page_of(&page.position);
+    let mut lines = vec![totals_line(&page.totals), position.summary.clone()];
     let mut entries = Vec::new();
-    for entry in &folded[page.start..page.end] {
-        let m = entry.first;
+    for entry in &page.entries {
+        let m = &entry.message;
         let mut line = format!("msgid={} [{}] {}", m.id, m.kind, one_line(&m.text));
         if entry.count > 1 {
             line.push_str(&format!(
@@ -112,8 +58,68 @@ pub fn listing(
     }
     let mut data = Map::new();
     data.insert("consoleMessages".into(), Value::Array(entries));
-    data.insert("pagination".into(), page.pagination());
+    data.insert("pagination".into(), position.pagination());
+    data.insert("consoleTotals".into(), json!(page.totals));
     Listing { lines, data }
+}
+
+/// "1 error and 1 exception in 2002 messages (every type, every page).", always there.
+fn totals_line(totals: &ConsoleTotals) -> String {
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "{} and {} in {} (every type, every page).",
+        plural(totals.errors, "error", "errors"),
+        plural(totals.exceptions, "exception", "exceptions"),
+        plural(totals.messages, "message", "messages"),
+    )
+}
+
+/// The extension's page position as the renderer's [`Page`], with its summary line:
+/// "Showing 353-402 of 402 (Page 9 of 9, the newest). Previous page: 7.".
+fn page_of(position: &PagePosition) -> Page {
+    let PagePosition {
+        index,
+        pages,
+        start,
+        end,
+        total,
+        missing,
+    } = *position;
+    let mut summary = match missing {
+        Some(asked) => format!(
+            "Page {asked} does not exist (there are {pages}); showing the newest page instead. "
+        ),
+        None => String::new(),
+    };
+    if total == 0 {
+        summary.push_str("Showing 0 of 0.");
+    } else {
+        let newest = if index + 1 == pages {
+            ", the newest"
+        } else {
+            ""
+        };
+        summary.push_str(&format!(
+            "Showing {}-{end} of {total} (Page {} of {pages}{newest}).",
+            start + 1,
+            index + 1
+        ));
+    }
+    if index > 0 {
+        summary.push_str(&format!(" Previous page: {}.", index - 1));
+    }
+    if index + 1 < pages {
+        summary.push_str(&format!(" Next page: {}.", index + 1));
+    }
+    Page {
+        start: start as usize,
+        end: end as usize,
+        index: index as usize,
+        pages: pages as usize,
+        total: total as usize,
+        invalid: missing.is_some(),
+        summary,
+    }
 }
 
 /// A message's text on one line, shortened for lists.
@@ -162,53 +168,118 @@ pub fn detail(message: &ConsoleMessage) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabwire_shared::ConsoleEntry;
 
-    fn msg(id: u64, kind: &str, text: &str) -> ConsoleMessage {
-        ConsoleMessage {
-            id,
-            kind: kind.into(),
-            text: text.into(),
-            args: vec![],
-            url: None,
-            stack: vec![],
-            timestamp: 0.0,
-            navigation: 0,
+    fn entry(id: u64, kind: &str, text: &str, count: u32) -> ConsoleEntry {
+        ConsoleEntry {
+            message: ConsoleMessage {
+                id,
+                kind: kind.into(),
+                text: text.into(),
+                args: vec![],
+                url: None,
+                stack: vec![],
+                timestamp: 0.0,
+                navigation: 0,
+            },
+            count,
+            last_id: id + u64::from(count) - 1,
+        }
+    }
+
+    fn at(index: u32, pages: u32, start: u32, end: u32, total: u32) -> PagePosition {
+        PagePosition {
+            index,
+            pages,
+            start,
+            end,
+            total,
+            missing: None,
+        }
+    }
+
+    fn totals(messages: u32, errors: u32, exceptions: u32) -> ConsoleTotals {
+        ConsoleTotals {
+            messages,
+            errors,
+            exceptions,
         }
     }
 
     #[test]
-    fn consecutive_identical_messages_fold_with_a_count() {
-        let messages = vec![
-            msg(1, "log", "a"),
-            msg(2, "log", "a"),
-            msg(3, "log", "a"),
-            msg(4, "warn", "a"),
-            msg(5, "log", "a"),
-        ];
-        let list = listing(&messages, &[], None, None);
-        assert_eq!(list.lines[1], "msgid=1 [log] a (×3, msgid 1-3)");
-        assert_eq!(list.lines[2], "msgid=4 [warn] a");
-        assert_eq!(list.lines[3], "msgid=5 [log] a");
+    fn the_newest_page_says_so_and_the_totals_come_first() {
+        let page = ConsolePage {
+            entries: vec![
+                entry(1996, "log", "batch 399", 5),
+                entry(2001, "error", "something broke", 1),
+                entry(2002, "exception", "Uncaught Error: boom\n    at x.js:1", 1),
+            ],
+            position: at(8, 9, 399, 402, 402),
+            totals: totals(2002, 1, 1),
+        };
+        let list = listing(&page);
+        assert_eq!(
+            list.lines[0],
+            "1 error and 1 exception in 2002 messages (every type, every page)."
+        );
+        assert_eq!(
+            list.lines[1],
+            "Showing 400-402 of 402 (Page 9 of 9, the newest). Previous page: 7."
+        );
+        assert_eq!(
+            list.lines[2],
+            "msgid=1996 [log] batch 399 (×5, msgid 1996-2000)"
+        );
+        assert_eq!(
+            list.lines[4],
+            "msgid=2002 [exception] Uncaught Error: boom\\n    at x.js:1"
+        );
+        assert_eq!(
+            list.data["consoleTotals"],
+            json!({"messages": 2002, "errors": 1, "exceptions": 1})
+        );
+        assert_eq!(list.data["pagination"]["currentPage"], 8);
+        assert_eq!(list.data["pagination"]["hasNextPage"], false);
+        assert_eq!(list.data["consoleMessages"][0]["count"], 5);
     }
 
     #[test]
-    fn types_filter_and_pagination_apply_after_folding() {
-        let messages: Vec<_> = (0..137)
-            .map(|i| {
-                msg(
-                    i,
-                    if i % 2 == 0 { "log" } else { "error" },
-                    &format!("m{i}"),
-                )
-            })
-            .collect();
-        let list = listing(&messages, &["error".into()], Some(20), Some(1));
+    fn an_older_page_points_both_ways_and_a_missing_one_says_so() {
+        let page = ConsolePage {
+            entries: vec![],
+            position: at(0, 3, 0, 2, 42),
+            totals: totals(42, 0, 2),
+        };
+        let list = listing(&page);
         assert_eq!(
             list.lines[0],
-            "Showing 21-40 of 68 (Page 2 of 4). Previous page: 0. Next page: 2"
+            "0 errors and 2 exceptions in 42 messages (every type, every page)."
         );
-        assert_eq!(list.lines.len(), 21);
-        assert!(list.lines[1..].iter().all(|l| l.contains("[error]")));
+        assert_eq!(
+            list.lines[1],
+            "Showing 1-2 of 42 (Page 1 of 3). Next page: 1."
+        );
+        let missing = ConsolePage {
+            position: PagePosition {
+                missing: Some(9),
+                ..at(2, 3, 22, 42, 42)
+            },
+            ..page
+        };
+        let list = listing(&missing);
+        assert!(
+            list.lines[1].starts_with("Page 9 does not exist (there are 3); showing the newest")
+        );
+        assert_eq!(list.data["pagination"]["invalidPage"], true);
+        assert_eq!(
+            listing(&ConsolePage {
+                entries: vec![],
+                position: at(0, 1, 0, 0, 0),
+                totals: totals(0, 0, 0)
+            })
+            .lines[1],
+            "Showing 0 of 0."
+        );
     }
 
     #[test]
@@ -218,6 +289,18 @@ mod tests {
             err.contains("\"eror\"") && err.contains("error, warn"),
             "{err}"
         );
-        assert!(check_types(&["error".into(), "issue".into()]).is_ok());
+        assert_eq!(
+            check_types(&["error".into(), "startGroup".into()]).unwrap(),
+            vec![ConsoleType::Error, ConsoleType::StartGroup]
+        );
+    }
+
+    #[test]
+    fn page_arguments_are_kept_in_range() {
+        assert_eq!(page_size(None), 50);
+        assert_eq!(page_size(Some(0)), 1);
+        assert_eq!(page_size(Some(usize::MAX)), u32::MAX);
+        assert_eq!(page_idx(Some(usize::MAX)), Some(u32::MAX));
+        assert_eq!(page_idx(None), None);
     }
 }

@@ -41,7 +41,7 @@ pub fn reply_timeout(command: &Command) -> Duration {
         | Command::ActivateTab { .. }
         | Command::CloseTab { .. }
         | Command::HandleDialog { .. }
-        | Command::ConsoleMessages { .. }
+        | Command::ListConsole { .. }
         | Command::ConsoleMessage { .. }
         | Command::NetworkRequests { .. }
         | Command::NetworkRequest { .. }
@@ -154,7 +154,7 @@ impl Session {
                 }
                 known.clone_from(instance);
             }
-            Event::Revoked { .. } => {}
+            Event::TabsChanged | Event::Revoked { .. } => {}
         }
     }
 

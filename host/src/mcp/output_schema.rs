@@ -132,6 +132,16 @@ pub fn output_schema() -> JsonObject {
                     "required": ["id", "type", "text"]
                 }
             },
+            "consoleTotals": {
+                "type": "object",
+                "description": "Counts over every console message listed, whatever the types filter or page.",
+                "properties": {
+                    "messages": {"type": "integer"},
+                    "errors": {"type": "integer"},
+                    "exceptions": {"type": "integer"}
+                },
+                "required": ["messages", "errors", "exceptions"]
+            },
             "consoleMessage": {"type": "object"},
             "networkRequests": {
                 "type": "array",

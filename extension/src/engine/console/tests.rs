@@ -1,22 +1,39 @@
 use serde_json::json;
-use tabwire_shared::{Command, ErrorCode, Reply};
+use tabwire_shared::{Command, ConsolePage, ConsoleType, ErrorCode, Reply};
 
 use super::super::fake::Harness;
 use super::MAX_MESSAGES;
 
-fn list(h: &mut Harness, id: u64, preserved: bool) -> Vec<tabwire_shared::ConsoleMessage> {
+/// One page of tab 10's console, through the engine.
+fn page_of(
+    h: &mut Harness,
+    id: u64,
+    preserved: bool,
+    types: &[ConsoleType],
+    page_size: u32,
+    page_idx: Option<u32>,
+) -> ConsolePage {
     h.call(
         id,
-        Command::ConsoleMessages {
+        Command::ListConsole {
             tab_id: 10,
             include_preserved: preserved,
+            types: types.to_vec(),
+            page_size,
+            page_idx,
         },
     );
     h.settle();
     match h.reply(id).unwrap() {
-        Ok(Reply::Console { messages }) => messages,
-        other => panic!("expected messages, got {other:?}"),
+        Ok(Reply::ConsolePage { page }) => page,
+        other => panic!("expected a page, got {other:?}"),
     }
+}
+
+/// Every message of tab 10's console (none fold in these tests), oldest first.
+fn list(h: &mut Harness, id: u64, preserved: bool) -> Vec<tabwire_shared::ConsoleMessage> {
+    let page = page_of(h, id, preserved, &[], 10_000, None);
+    page.entries.into_iter().map(|e| e.message).collect()
 }
 
 fn log(h: &Harness, text: &str) {
@@ -178,4 +195,97 @@ fn a_detach_starts_the_collection_afresh() {
         h.fake.sent(10, "Network.enable"),
         vec![json!({"maxPostDataSize": 65536}); 2]
     );
+}
+
+fn error(h: &Harness, text: &str) {
+    h.engine.on_cdp_event(
+        10,
+        "Runtime.consoleAPICalled",
+        &json!({"type": "error", "timestamp": 6.0, "args": [{"type": "string", "value": text}]}),
+    );
+}
+
+fn exception(h: &Harness, text: &str) {
+    h.engine.on_cdp_event(
+        10,
+        "Runtime.exceptionThrown",
+        &json!({"timestamp": 7.0, "exceptionDetails": {"text": "Uncaught", "lineNumber": 0,
+            "columnNumber": 0, "exception": {"type": "object", "subtype": "error", "description": text}}}),
+    );
+}
+
+#[test]
+fn a_listing_opens_on_the_newest_page_with_the_totals() {
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    for i in 0..400 {
+        for _ in 0..5 {
+            log(&h, &format!("batch {i}"));
+        }
+    }
+    error(&h, "something broke");
+    exception(&h, "Error: uncaught on purpose");
+    let newest = page_of(&mut h, 2, false, &[], 50, None);
+    let p = newest.position;
+    assert_eq!(
+        (p.index, p.pages, p.start, p.end, p.total),
+        (8, 9, 352, 402, 402)
+    );
+    let last = newest.entries.last().unwrap();
+    assert_eq!(last.message.kind, "exception");
+    assert!(last.message.text.contains("uncaught on purpose"));
+    let folded = &newest.entries[0];
+    assert_eq!(
+        (folded.message.text.as_str(), folded.count),
+        ("batch 352", 5)
+    );
+    assert_eq!(folded.last_id - folded.message.id, 4);
+    assert_eq!(
+        (
+            newest.totals.messages,
+            newest.totals.errors,
+            newest.totals.exceptions
+        ),
+        (2_002, 1, 1)
+    );
+
+    let oldest = page_of(&mut h, 3, false, &[], 50, Some(0));
+    assert_eq!((oldest.position.start, oldest.position.end), (0, 2));
+    assert_eq!(oldest.entries[0].message.text, "batch 0");
+    assert_eq!(oldest.entries[0].message.id, 1);
+
+    let logs = page_of(&mut h, 4, false, &[ConsoleType::Log], 50, None);
+    assert_eq!(logs.position.total, 400);
+    assert!(logs.entries.iter().all(|e| e.message.kind == "log"));
+    assert_eq!(logs.totals, newest.totals, "totals ignore the filter");
+}
+
+#[test]
+fn a_page_that_does_not_exist_shows_the_newest() {
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    for i in 0..30 {
+        log(&h, &format!("line {i}"));
+    }
+    let page = page_of(&mut h, 2, false, &[], 20, Some(7));
+    assert_eq!(page.position.missing, Some(7));
+    assert_eq!((page.position.index, page.position.start), (1, 10));
+    assert_eq!(page.entries.len(), 20);
+}
+
+#[test]
+fn repeats_do_not_fold_across_navigations() {
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    log(&h, "same");
+    navigate(&h, "L2");
+    log(&h, "same");
+    let both = page_of(&mut h, 2, true, &[], 50, None);
+    let runs: Vec<_> = both
+        .entries
+        .iter()
+        .map(|e| (e.message.navigation, e.count))
+        .collect();
+    assert_eq!(runs, vec![(1, 1), (0, 1)]);
+    assert_eq!(page_of(&mut h, 3, false, &[], 50, None).totals.messages, 1);
 }

@@ -119,9 +119,12 @@ fn emulation_is_applied_again_after_a_reattach() {
     h.engine.on_debugger_detached(10, "canceled_by_user");
     h.call(
         2,
-        Command::ConsoleMessages {
+        Command::ListConsole {
             tab_id: 10,
             include_preserved: false,
+            types: vec![],
+            page_size: 50,
+            page_idx: None,
         },
     );
     h.settle();

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tabwire_shared::{Command, Reply};
 
-use crate::mcp::console::{check_types, detail, listing};
+use crate::mcp::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::context::{unexpected, ToolContext};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -20,7 +20,7 @@ pub struct ListConsoleParams {
     types: Vec<String>,
     /// Messages per page (default 50).
     page_size: Option<usize>,
-    /// Which page, from 0.
+    /// Which page, from 0 (the oldest messages); default: the newest page.
     page_idx: Option<usize>,
     /// Also show messages from the last 2 navigations before the current one.
     #[serde(default)]
@@ -35,8 +35,12 @@ impl Tool for ListConsoleMessages {
     const SPEC: ToolSpec = ToolSpec {
         name: "list_console_messages",
         description: "Lists the console messages, uncaught exceptions and browser-reported issues \
-            of the selected page since tabwire first attached to it, oldest first, with \
-            consecutive repeats folded. Paginated; get_console_message shows one in full.",
+            of the selected page since tabwire first attached to it, with consecutive repeats \
+            folded, and always says how many errors and exceptions there are in all (whatever \
+            the types filter and page). Paginated: without pageIdx it shows the newest page, \
+            oldest message first; pages count from 0 (the oldest) and the newest page is \
+            full, so pass a smaller pageIdx for older messages. get_console_message shows one \
+            in full.",
         category: Category::Debugging,
         read_only: true,
         page_scoped: true,
@@ -49,17 +53,20 @@ impl Tool for ListConsoleMessages {
         p: ListConsoleParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
-        check_types(&p.types)?;
+        let types = check_types(&p.types)?;
         let reply = ctx
-            .call(Command::ConsoleMessages {
+            .call(Command::ListConsole {
                 tab_id: ctx.page()?,
                 include_preserved: p.include_preserved_messages,
+                types,
+                page_size: page_size(p.page_size),
+                page_idx: page_idx(p.page_idx),
             })
             .await?;
-        let Reply::Console { messages } = reply else {
+        let Reply::ConsolePage { page } = reply else {
             return Err(unexpected(&reply));
         };
-        let list = listing(&messages, &p.types, p.page_size, p.page_idx);
+        let list = listing(&page);
         response.add_section(Section {
             title: "Console messages",
             lines: list.lines,

@@ -1,0 +1,192 @@
+//! What a console listing asks for and gets back ([`crate::Command::ListConsole`]).
+//!
+//! The extension keeps every tab's console messages; an agent reads a page of them at a
+//! time. Filtering by type, folding consecutive repeats and choosing the page all happen
+//! in the extension, so one page (and a few counts) crosses native messaging rather than
+//! thousands of messages. Pages are counted from the oldest (`0`) and aligned on the
+//! newest message: the newest page is full, the oldest may be short, and a listing that
+//! names no page gets the newest one (what an agent needs first).
+
+use serde::{Deserialize, Serialize};
+
+use crate::devtools::ConsoleMessage;
+
+/// A type of console message an agent can filter on: the console API's names (those
+/// Chrome DevTools for Agents accepts), `exception` for uncaught exceptions and `issue`
+/// for browser-reported issues. [`ConsoleMessage::kind`] holds these names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ConsoleType {
+    /// `console.log`.
+    Log,
+    /// `console.debug` (and verbose browser messages).
+    Debug,
+    /// `console.info` (and informational browser messages).
+    Info,
+    /// `console.error` (and browser errors such as failed loads).
+    Error,
+    /// `console.warn`.
+    Warn,
+    /// `console.dir`.
+    Dir,
+    /// `console.dirxml`.
+    Dirxml,
+    /// `console.table`.
+    Table,
+    /// `console.trace`.
+    Trace,
+    /// `console.clear`.
+    Clear,
+    /// `console.group`.
+    StartGroup,
+    /// `console.groupCollapsed`.
+    StartGroupCollapsed,
+    /// `console.groupEnd`.
+    EndGroup,
+    /// A failed `console.assert`.
+    Assert,
+    /// `console.profile`.
+    Profile,
+    /// `console.profileEnd`.
+    ProfileEnd,
+    /// `console.count`.
+    Count,
+    /// `console.timeEnd`.
+    TimeEnd,
+    /// Verbose messages (the reference's name; tabwire files them under `debug`).
+    Verbose,
+    /// An uncaught exception.
+    Exception,
+    /// An issue the browser reported about the page.
+    Issue,
+}
+
+impl ConsoleType {
+    /// Every type, in the order lists of them are shown.
+    pub const ALL: [ConsoleType; 21] = [
+        ConsoleType::Log,
+        ConsoleType::Debug,
+        ConsoleType::Info,
+        ConsoleType::Error,
+        ConsoleType::Warn,
+        ConsoleType::Dir,
+        ConsoleType::Dirxml,
+        ConsoleType::Table,
+        ConsoleType::Trace,
+        ConsoleType::Clear,
+        ConsoleType::StartGroup,
+        ConsoleType::StartGroupCollapsed,
+        ConsoleType::EndGroup,
+        ConsoleType::Assert,
+        ConsoleType::Profile,
+        ConsoleType::ProfileEnd,
+        ConsoleType::Count,
+        ConsoleType::TimeEnd,
+        ConsoleType::Verbose,
+        ConsoleType::Exception,
+        ConsoleType::Issue,
+    ];
+
+    /// The type's name, as agents write it and [`ConsoleMessage::kind`] holds it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConsoleType::Log => "log",
+            ConsoleType::Debug => "debug",
+            ConsoleType::Info => "info",
+            ConsoleType::Error => "error",
+            ConsoleType::Warn => "warn",
+            ConsoleType::Dir => "dir",
+            ConsoleType::Dirxml => "dirxml",
+            ConsoleType::Table => "table",
+            ConsoleType::Trace => "trace",
+            ConsoleType::Clear => "clear",
+            ConsoleType::StartGroup => "startGroup",
+            ConsoleType::StartGroupCollapsed => "startGroupCollapsed",
+            ConsoleType::EndGroup => "endGroup",
+            ConsoleType::Assert => "assert",
+            ConsoleType::Profile => "profile",
+            ConsoleType::ProfileEnd => "profileEnd",
+            ConsoleType::Count => "count",
+            ConsoleType::TimeEnd => "timeEnd",
+            ConsoleType::Verbose => "verbose",
+            ConsoleType::Exception => "exception",
+            ConsoleType::Issue => "issue",
+        }
+    }
+
+    /// The type named `name`, if there is one.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+}
+
+/// One line of a console listing: a run of identical consecutive messages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleEntry {
+    /// The run's first message, in list form: its text shortened, without arguments,
+    /// stack or source URL (`ConsoleMessage` has them all).
+    pub message: ConsoleMessage,
+    /// How many messages the run holds (1 for a message that did not repeat).
+    pub count: u32,
+    /// The run's last message's id (the first's when it did not repeat).
+    pub last_id: u64,
+}
+
+/// Where a page of a listing lies in the whole list, counted in entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PagePosition {
+    /// The page shown, from 0 (the oldest).
+    pub index: u32,
+    /// How many pages there are (at least 1).
+    pub pages: u32,
+    /// The index of the page's first entry in the whole list.
+    pub start: u32,
+    /// One past the index of its last entry.
+    pub end: u32,
+    /// How many entries the whole list holds.
+    pub total: u32,
+    /// The page that was asked for, when it does not exist (the newest is shown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<u32>,
+}
+
+/// Counts over every message a listing covers, whatever its types filter or page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleTotals {
+    /// Messages of every type.
+    pub messages: u32,
+    /// Messages of type `error`.
+    pub errors: u32,
+    /// Uncaught exceptions.
+    pub exceptions: u32,
+}
+
+/// One page of a console listing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsolePage {
+    /// The page's entries, oldest first.
+    pub entries: Vec<ConsoleEntry>,
+    /// Where the page lies in the filtered, folded list.
+    pub position: PagePosition,
+    /// Counts over every message listed, before the filter.
+    pub totals: ConsoleTotals,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_names_are_their_wire_names() {
+        for kind in ConsoleType::ALL {
+            let wire = serde_json::to_value(kind).unwrap();
+            assert_eq!(wire, kind.as_str());
+            assert_eq!(ConsoleType::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(ConsoleType::parse("group"), None);
+    }
+}
