@@ -748,17 +748,27 @@ impl Harness {
         assert_eq!(self.popup(action), Ok(()));
     }
 
-    /// Every event posted to relay connection `client` (or to everyone).
+    /// Every event posted to relay connection `client` (or to everyone), but
+    /// [`Event::TabsChanged`] (see [`tabs_changed_events`](Self::tabs_changed_events)).
     pub fn events_for(&self, client: u64) -> Vec<Event> {
         self.fake
             .posted()
             .into_iter()
             .filter(|e| e.id.is_none() && e.client.is_none_or(|c| c == client))
             .filter_map(|e| match e.body {
+                FromExtension::Event(Event::TabsChanged) => None,
                 FromExtension::Event(event) => Some(event),
                 _ => None,
             })
             .collect()
+    }
+
+    /// How many [`Event::TabsChanged`] were posted.
+    pub fn tabs_changed_events(&self) -> usize {
+        let posted = self.fake.posted().into_iter();
+        posted
+            .filter(|e| matches!(e.body, FromExtension::Event(Event::TabsChanged)))
+            .count()
     }
 
     /// Runs a popup action and settles.
@@ -833,12 +843,14 @@ impl Harness {
         })
     }
 
-    /// Every event posted, in order.
+    /// Every event posted, in order, but [`Event::TabsChanged`] (see
+    /// [`tabs_changed_events`](Self::tabs_changed_events)).
     pub fn events(&self) -> Vec<Event> {
         self.fake
             .posted()
             .into_iter()
             .filter_map(|e| match e.body {
+                FromExtension::Event(Event::TabsChanged) => None,
                 FromExtension::Event(event) => Some(event),
                 FromExtension::Reply(_) | FromExtension::Ping { .. } => None,
             })

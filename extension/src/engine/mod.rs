@@ -12,7 +12,8 @@
 //! user shared with it ([`sharing`] keeps the scopes, [`share`] shows them in the
 //! browser, [`agents`] follows agents coming and going, [`popup`] is what the user
 //! clicks). [`settings`] holds the user's choices, [`idle`] lets go of unused tabs,
-//! [`liveness`] keeps the native port honest, [`persist`] survives worker restarts.
+//! [`liveness`] keeps the native port honest, [`persist`] survives worker restarts,
+//! [`announce`] tells agents' servers when the tabs they hold changed.
 //!
 //! The commands live in their own modules ([`tabs`], [`navigate`], [`evaluate`],
 //! [`snapshot`], [`discovery`], [`execute`]); [`session`] attaches the debugger and
@@ -24,6 +25,7 @@
 
 mod access;
 mod agents;
+mod announce;
 mod axtree;
 mod background;
 mod collect;
@@ -108,6 +110,11 @@ pub struct Engine<C: Chrome> {
     live: RefCell<liveness::Liveness>,
     /// A save of the state is scheduled.
     save_pending: Cell<bool>,
+    /// A [`TabsChanged`](Event::TabsChanged) went out and no server has read the tabs
+    /// since ([`announce`]).
+    tabs_announced: Cell<bool>,
+    /// The agents' scopes as last announced ([`announce`]), as a fingerprint.
+    scopes_announced: Cell<Option<u64>>,
     /// Names this run of the browser, kept across worker restarts ([`persist`]); empty
     /// until restored.
     instance: RefCell<String>,
@@ -154,6 +161,8 @@ impl<C: Chrome + 'static> Engine<C> {
             idle: RefCell::default(),
             live: RefCell::default(),
             save_pending: Cell::new(false),
+            tabs_announced: Cell::new(false),
+            scopes_announced: Cell::new(None),
             instance: RefCell::default(),
             me: me.clone(),
         })
@@ -225,6 +234,7 @@ impl<C: Chrome + 'static> Engine<C> {
         {
             self.with_collectors(tab, |c| c.on_navigation(loader_id));
             self.leave_if_navigated_to_blocklist(tab, params);
+            self.tabs_changed();
         }
         match &event {
             PageEvent::DialogOpening(dialog) => {
@@ -257,6 +267,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// A tab was closed (`chrome.tabs.onRemoved`).
     pub fn on_tab_removed(&self, tab: TabId) {
+        self.tabs_changed();
         self.forget_session(tab);
         self.state.borrow_mut().emulations.remove(&tab);
         self.signals.publish(tab, &TabSignal::Closed);
@@ -349,6 +360,7 @@ impl<C: Chrome + 'static> Engine<C> {
     async fn run(&self, session: &str, command: Command) -> Result<Reply, EngineError> {
         match command {
             Command::ListTabs => {
+                self.tabs_read();
                 let mut tabs = self.bounded("list the tabs", self.list_tabs()).await??;
                 let sharing = self.sharing.borrow();
                 tabs.retain(|t| sharing.may_use(session, t.id));
@@ -398,6 +410,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 allowed_origins,
                 timeout_ms,
             } => {
+                self.tabs_read();
                 let discovery = self
                     .discover_tools(tab_id, allowed_origins, timeout_ms)
                     .await?;

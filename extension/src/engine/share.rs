@@ -245,10 +245,12 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// Scopes changed: save them for a restarted worker and update the popup.
+    /// Scopes changed: save them for a restarted worker, update the popup, and tell
+    /// agents' servers if what they may see changed.
     pub(super) fn scopes_changed(&self) {
         self.schedule_save();
         self.chrome.state_changed();
+        self.announce_scopes();
     }
 }
 

@@ -194,6 +194,11 @@ impl Sharing {
         sharing.map(|(s, _)| s.clone()).collect()
     }
 
+    /// Each agent's session and the tabs shared with it.
+    pub fn scopes(&self) -> impl Iterator<Item = (&str, &BTreeSet<TabId>)> {
+        self.agents.iter().map(|(s, a)| (s.as_str(), &a.tabs))
+    }
+
     /// Who should hear about something in `tab`: `None` means every client.
     pub fn audience(&self, tab: TabId) -> Option<Vec<u64>> {
         if self.agent_profile {

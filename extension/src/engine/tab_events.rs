@@ -28,6 +28,7 @@ pub struct TabChange {
 impl<C: Chrome + 'static> Engine<C> {
     /// `chrome.tabs.onUpdated`.
     pub fn on_tab_updated(&self, tab: TabId, change: TabChange) {
+        self.tabs_changed();
         self.in_background(move |engine| async move {
             if let Some(group) = change.group_id {
                 engine.on_group_changed(tab, group).await;
@@ -43,8 +44,10 @@ impl<C: Chrome + 'static> Engine<C> {
         });
     }
 
-    /// `chrome.tabs.onActivated`: the popup's default tab may have changed.
+    /// `chrome.tabs.onActivated`: the popup's default tab, and the user's tab in agents'
+    /// lists, may have changed.
     pub fn on_tab_activated(&self) {
+        self.tabs_changed();
         self.chrome.state_changed();
     }
 

@@ -9,7 +9,8 @@
 //! Exports (called from `background.js`): `start()` (async: restores the saved state
 //! before the native port opens), `onDebuggerEvent(source, method, params)`,
 //! `onDebuggerDetach(source, reason)`, `onTabRemoved(tabId)`, `onTabUpdated(tabId,
-//! changeInfo)`, `onTabActivated()`, `onAlarm()` and [`popup`]'s `onPopupConnect(port)`.
+//! changeInfo)`, `onTabActivated()`, `onTabsChanged()`, `onAlarm()` and [`popup`]'s
+//! `onPopupConnect(port)`.
 
 mod bindings;
 mod browser;
@@ -109,6 +110,15 @@ pub fn on_tab_updated(tab_id: JsValue, change_info: JsValue) {
 pub fn on_tab_activated() {
     if let Some(engine) = engine() {
         engine.on_tab_activated();
+    }
+}
+
+/// `chrome.tabs.onCreated`, `onMoved`, `onAttached`, `onDetached`, `onReplaced` and
+/// `chrome.windows.onFocusChanged` (their arguments are not needed).
+#[wasm_bindgen(js_name = onTabsChanged)]
+pub fn on_tabs_changed() {
+    if let Some(engine) = engine() {
+        engine.on_tabs_changed();
     }
 }
 

@@ -15,6 +15,7 @@ use tabwire_shared::{
     WireError,
 };
 
+use super::known_tabs::KnownTabs;
 use super::tool::BoxFuture;
 use super::ToolError;
 
@@ -54,10 +55,12 @@ pub fn reply_timeout(command: &Command) -> Duration {
     Duration::from_millis(own.saturating_add(5_000))
 }
 
-/// One agent's state: which page it works on, which pages have dialogs open, and the
-/// locks that keep two calls from acting on the same page at once.
+/// One agent's state: which page it works on, which pages have dialogs open, the locks
+/// that keep two calls from acting on the same page at once, and what it knows of the
+/// tabs without asking ([`KnownTabs`]).
 #[derive(Default)]
 pub struct Session {
+    known: KnownTabs,
     selected: Mutex<Option<TabId>>,
     dialogs: Mutex<HashMap<TabId, DialogInfo>>,
     discoveries: Mutex<HashMap<TabId, Arc<Discovery>>>,
@@ -120,6 +123,8 @@ impl Session {
 
     /// Brings the session up to date with something that happened in the browser.
     pub fn observe(&self, event: &Event) {
+        // Whatever it is, what is known of the tabs may be out of date.
+        self.known.changed();
         match event {
             Event::DialogOpened { tab_id, dialog } => {
                 lock(&self.dialogs).insert(*tab_id, dialog.clone());
@@ -214,10 +219,19 @@ impl ToolContext {
             .ok_or_else(|| ToolError::new("This tool needs a page, and none is selected."))
     }
 
-    /// Sends a command to the browser.
+    /// Sends a command to the browser. One that may change the tabs makes what the
+    /// session knows of them out of date, before it goes and again when it is answered.
     pub async fn call(&self, command: Command) -> Result<Reply, ToolError> {
         let tab = command.tab_id();
-        match self.browser.call(command).await {
+        let changes_tabs = !command.leaves_tabs_alone();
+        if changes_tabs {
+            self.session.known.changed();
+        }
+        let outcome = self.browser.call(command).await;
+        if changes_tabs || outcome.is_err() {
+            self.session.known.changed();
+        }
+        match outcome {
             Ok(reply) => Ok(reply),
             Err(error) => {
                 let mut selected = lock(&self.session.selected);
@@ -232,11 +246,17 @@ impl ToolContext {
         }
     }
 
-    /// Every tab of every normal window.
+    /// Every tab of every normal window: as last listed while nothing may have changed
+    /// them since, else as the browser lists them now.
     pub async fn list_tabs(&self) -> Result<Vec<TabInfo>, ToolError> {
+        if let Some(tabs) = self.session.known.tabs() {
+            return Ok(tabs);
+        }
+        let generation = self.session.known.generation();
         match self.call(Command::ListTabs).await? {
             Reply::Tabs { tabs } => {
                 self.session.observe_tabs(&tabs);
+                self.session.known.keep_tabs(generation, &tabs);
                 Ok(tabs)
             }
             other => Err(unexpected(&other)),
@@ -269,6 +289,7 @@ impl ToolContext {
                  --categoryExperimentalThirdParty=true to use them.",
             ));
         };
+        let generation = self.session.known.generation();
         let reply = self
             .call(Command::DiscoverTools {
                 tab_id: page,
@@ -280,10 +301,23 @@ impl ToolContext {
             Reply::ThirdPartyTools { discovery } => {
                 let discovery = Arc::new(super::third_party::prepare(discovery));
                 self.session.remember_discovery(page, discovery.clone());
+                self.session.known.discovered(generation, page);
                 Ok(discovery)
             }
             other => Err(unexpected(&other)),
         }
+    }
+
+    /// The selected page's last tool discovery, if nothing may have changed the page
+    /// since it was made (so asking again would find the same); `None` when
+    /// third-party tools are off or there is no such discovery.
+    pub async fn current_discovery(&self) -> Option<Arc<Discovery>> {
+        self.settings.third_party.as_ref()?;
+        let page = self.default_page().await.ok()?;
+        if !self.session.known.discovery_is_current(page) {
+            return None;
+        }
+        self.session.discovery(page)
     }
 
     /// An accessibility snapshot of `page`.

@@ -6,13 +6,15 @@
 //!   per-page serialisation, dialog guard, handler, render).
 //! - [`response`]: handler markers and the one renderer (text and
 //!   `structuredContent` from the same data).
-//! - [`context`]: what handlers may touch: the browser, the agent's session, its page.
+//! - [`context`]: what handlers may touch: the browser, the agent's session, its page;
+//!   [`known_tabs`]: what the session knows of the tabs without asking.
 //! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
 
 pub mod config;
 pub mod console;
 pub mod context;
 pub mod filters;
+pub mod known_tabs;
 pub mod network;
 pub mod output_schema;
 pub mod paginate;

@@ -30,7 +30,9 @@ impl Tool for ListPages {
     const SPEC: ToolSpec = ToolSpec {
         name: "list_pages",
         description: "Lists the pages (tabs) open in the browser, with their pageId, title and \
-            URL. Marks the page selected for page tools and the tab the user is looking at.",
+            URL. Marks the page selected for page tools and the tab the user is looking at. \
+            With third-party developer tools on, also lists the selected page's tools (as \
+            found in its current document; list_3p_developer_tools asks the page again).",
         category: Category::Navigation,
         read_only: true,
         page_scoped: false,
@@ -39,12 +41,17 @@ impl Tool for ListPages {
 
     async fn run(
         &self,
-        _: &ToolContext,
+        ctx: &ToolContext,
         _: NoParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
         response.include_pages();
-        response.include_third_party_tools();
+        // A discovery made since anything may have changed the page finds what asking
+        // again would: it is shown as it is, without a trip to the page.
+        match ctx.current_discovery().await {
+            Some(discovery) => response.set_third_party_tools(discovery),
+            None => response.include_third_party_tools(),
+        }
         Ok(())
     }
 }

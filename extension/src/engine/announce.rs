@@ -1,0 +1,136 @@
+//! Telling agents' servers that the tabs changed, so they can answer from memory.
+//!
+//! `tabwire mcp` keeps the last tab list it got and the last tool discovery of each
+//! page, and answers `list_pages` from them while they are current. What makes them
+//! stale happens here: a tab opens, closes, moves, navigates, is retitled or activated,
+//! a window takes focus, a page commits a new document, what is shared changes. Each of
+//! these calls [`tabs_changed`](Engine::tabs_changed), which sends one
+//! [`Event::TabsChanged`] to every server, and then no more until some server reads
+//! again (`ListTabs`, `DiscoverTools`; [`tabs_read`](Engine::tabs_read)): a server that
+//! heard it holds nothing current until it reads, so a second event would tell it
+//! nothing. A read re-arms the event before it looks at the browser, so a change made
+//! while it runs is announced (a server that sees an event while its read is under way
+//! does not keep what the read returns).
+//!
+//! The event carries nothing: which tabs changed, and how, is for the next read to say.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use tabwire_shared::Event;
+
+use super::Engine;
+use crate::chrome::Chrome;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Something a tab list or tool discovery shows may have changed: say so, once.
+    pub(super) fn tabs_changed(&self) {
+        if !self.tabs_announced.replace(true) {
+            self.post_event(Event::TabsChanged);
+        }
+    }
+
+    /// A server is reading the tabs: the next change is news again.
+    pub(super) fn tabs_read(&self) {
+        self.tabs_announced.set(false);
+    }
+
+    /// `chrome.tabs.onCreated`, `onMoved`, `onAttached`, `onDetached`, `onReplaced` and
+    /// `chrome.windows.onFocusChanged`: the list, its order or the user's tab changed.
+    pub fn on_tabs_changed(&self) {
+        self.tabs_changed();
+    }
+
+    /// Announces a change of the agents' scopes (what each may see), if there was one
+    /// since the last time this was asked.
+    pub(super) fn announce_scopes(&self) {
+        let mut hasher = DefaultHasher::new();
+        {
+            let sharing = self.sharing.borrow();
+            sharing.agent_profile().hash(&mut hasher);
+            for (session, tabs) in sharing.scopes().filter(|(_, tabs)| !tabs.is_empty()) {
+                (session, tabs).hash(&mut hasher);
+            }
+        }
+        let fingerprint = Some(hasher.finish());
+        // The first look has nothing to compare with: servers that connected since the
+        // worker started hold nothing from before it.
+        let before = self.scopes_announced.replace(fingerprint);
+        if before.is_some() && before != fingerprint {
+            self.tabs_changed();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::Harness;
+    use super::super::TabChange;
+    use serde_json::json;
+    use tabwire_shared::Command;
+
+    fn changes(h: &Harness) -> usize {
+        h.tabs_changed_events()
+    }
+
+    #[test]
+    fn a_change_is_announced_once_until_someone_reads_the_tabs() {
+        let mut h = Harness::new();
+        h.engine.on_tabs_changed();
+        h.engine.on_tab_activated();
+        h.engine.on_tab_updated(10, TabChange::default());
+        h.settle();
+        assert_eq!(changes(&h), 1, "one event until a read");
+        h.call(1, Command::ListTabs);
+        h.settle();
+        h.engine.on_tab_removed(11);
+        h.settle();
+        assert_eq!(changes(&h), 2, "a read re-arms it");
+    }
+
+    #[test]
+    fn a_new_document_is_announced_and_discovery_re_arms_it() {
+        let mut h = Harness::new();
+        h.engine.on_tabs_changed();
+        h.call(
+            1,
+            Command::DiscoverTools {
+                tab_id: 10,
+                allowed_origins: vec!["*".into()],
+                timeout_ms: 1_000,
+            },
+        );
+        h.settle();
+        let before = changes(&h);
+        h.engine.on_cdp_event(
+            10,
+            "Page.frameNavigated",
+            &json!({"frame": {"id": "main", "loaderId": "L9", "url": "https://a.test/next"}, "type": "Navigation"}),
+        );
+        h.settle();
+        assert_eq!(changes(&h), before + 1);
+    }
+
+    #[test]
+    fn sharing_a_tab_is_announced_but_a_call_that_changes_nothing_is_not() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.call_as(1, 1, Command::ListTabs);
+        h.settle();
+        let before = changes(&h);
+        h.share("k1", 10);
+        h.settle();
+        assert_eq!(changes(&h), before + 1);
+        h.call_as(1, 2, Command::ListTabs);
+        h.call_as(
+            1,
+            3,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        assert_eq!(changes(&h), before + 1, "nothing changed since the read");
+    }
+}
