@@ -9,11 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::devtools::ConsoleMessage;
-
 /// A type of console message an agent can filter on: the console API's names (those
 /// Chrome DevTools for Agents accepts), `exception` for uncaught exceptions and `issue`
-/// for browser-reported issues. [`ConsoleMessage::kind`] holds these names.
+/// for browser-reported issues. [`crate::ConsoleMessage::kind`] holds these names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ConsoleType {
@@ -87,7 +85,7 @@ impl ConsoleType {
         ConsoleType::Issue,
     ];
 
-    /// The type's name, as agents write it and [`ConsoleMessage::kind`] holds it.
+    /// The type's name, as agents write it and [`crate::ConsoleMessage::kind`] holds it.
     pub fn as_str(self) -> &'static str {
         match self {
             ConsoleType::Log => "log",
@@ -120,17 +118,46 @@ impl ConsoleType {
     }
 }
 
-/// One line of a console listing: a run of identical consecutive messages.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One line of a console listing: a message, or a run of identical consecutive ones.
+/// Only what a list shows crosses the wire (the text shortened; no arguments, stack,
+/// source URL or time: [`crate::Command::ConsoleMessage`] has them all), and the
+/// common values are left out, since a page may hold hundreds of entries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsoleEntry {
-    /// The run's first message, in list form: its text shortened, without arguments,
-    /// stack or source URL (`ConsoleMessage` has them all).
-    pub message: ConsoleMessage,
-    /// How many messages the run holds (1 for a message that did not repeat).
+    /// The (first) message's id (`msgid`).
+    pub id: u64,
+    /// Its type: a [`ConsoleType`] name.
+    pub kind: String,
+    /// Its text, possibly shortened.
+    pub text: String,
+    /// 0 for the current document, 1 for the previous navigation, 2 for the one before.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub navigation: u32,
+    /// When the message repeated: the run's length and its last message's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeated: Option<Repeats>,
+}
+
+/// How often a message repeated in a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Repeats {
+    /// How many messages the run holds (2 or more).
     pub count: u32,
-    /// The run's last message's id (the first's when it did not repeat).
+    /// The run's last message's id.
     pub last_id: u64,
+}
+
+impl ConsoleEntry {
+    /// How many messages the entry stands for.
+    pub fn count(&self) -> u32 {
+        self.repeated.map_or(1, |r| r.count)
+    }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Where a page of a listing lies in the whole list, counted in entries.
@@ -165,7 +192,7 @@ pub struct ConsoleTotals {
 }
 
 /// One page of a console listing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsolePage {
     /// The page's entries, oldest first.
@@ -188,5 +215,33 @@ mod tests {
             assert_eq!(ConsoleType::parse(kind.as_str()), Some(kind));
         }
         assert_eq!(ConsoleType::parse("group"), None);
+    }
+
+    #[test]
+    fn entries_leave_out_what_is_common() {
+        let single = ConsoleEntry {
+            id: 7,
+            kind: "log".into(),
+            text: "hi".into(),
+            navigation: 0,
+            repeated: None,
+        };
+        let wire = serde_json::to_string(&single).unwrap();
+        assert_eq!(wire, r#"{"id":7,"kind":"log","text":"hi"}"#);
+        let run = ConsoleEntry {
+            navigation: 1,
+            repeated: Some(Repeats {
+                count: 3,
+                last_id: 9,
+            }),
+            ..single
+        };
+        let wire = serde_json::to_string(&run).unwrap();
+        assert_eq!(
+            wire,
+            r#"{"id":7,"kind":"log","text":"hi","navigation":1,"repeated":{"count":3,"lastId":9}}"#
+        );
+        assert_eq!(serde_json::from_str::<ConsoleEntry>(&wire).unwrap(), run);
+        assert_eq!(run.count(), 3);
     }
 }

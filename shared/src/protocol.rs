@@ -328,6 +328,13 @@ impl Command {
         )
     }
 
+    /// Whether a change to the command's answer is announced by an event
+    /// ([`Event::TabsChanged`], [`Event::ConsoleChanged`]) before any later reply, so
+    /// that an agent's server may answer it again from memory until it hears one.
+    pub fn changes_are_announced(&self) -> bool {
+        matches!(self, Command::ListTabs | Command::ListConsole { .. })
+    }
+
     /// Whether the command only reads, so that the tabs (their list, titles, URLs and
     /// documents) are as they were before it. Anything else may change them: a script
     /// or tool can retitle a page or open a window, input can navigate.
@@ -639,6 +646,13 @@ pub enum Event {
     /// shared changed. Sent to every client, at most once between two such commands
     /// from any client (a client that heard it holds nothing current until it asks).
     TabsChanged,
+    /// New console messages were collected for a tab: what [`Command::ListConsole`]
+    /// answers for it may have changed. Sent to the agents that share the tab, at most
+    /// once between two `ListConsole` on it from any client.
+    ConsoleChanged {
+        /// The tab.
+        tab_id: TabId,
+    },
     /// A tab was closed.
     TabClosed {
         /// The tab.

@@ -8,6 +8,7 @@ mod complete;
 mod devtools;
 mod harness;
 mod lifecycle;
+mod lists;
 mod navigation;
 mod outside;
 mod script;

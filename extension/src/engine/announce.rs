@@ -1,23 +1,24 @@
 //! Telling agents' servers that the tabs changed, so they can answer from memory.
 //!
-//! `tabwire mcp` keeps the last tab list it got and the last tool discovery of each
-//! page, and answers `list_pages` from them while they are current. What makes them
-//! stale happens here: a tab opens, closes, moves, navigates, is retitled or activated,
-//! a window takes focus, a page commits a new document, what is shared changes. Each of
-//! these calls [`tabs_changed`](Engine::tabs_changed), which sends one
-//! [`Event::TabsChanged`] to every server, and then no more until some server reads
-//! again (`ListTabs`, `DiscoverTools`; [`tabs_read`](Engine::tabs_read)): a server that
-//! heard it holds nothing current until it reads, so a second event would tell it
-//! nothing. A read re-arms the event before it looks at the browser, so a change made
-//! while it runs is announced (a server that sees an event while its read is under way
-//! does not keep what the read returns).
+//! `tabwire mcp` keeps the last tab list it got, the console pages it last listed and
+//! the last tool discovery of each page, and answers from them while they are current.
+//! What makes them stale happens here: a tab opens, closes, moves, navigates, is
+//! retitled or activated, a window takes focus, a page commits a new document, what is
+//! shared changes ([`tabs_changed`](Engine::tabs_changed): one [`Event::TabsChanged`]
+//! to every server), or a page logs ([`console_changed`](Engine::console_changed): one
+//! [`Event::ConsoleChanged`] to those who share the tab). Each is sent once, and then
+//! no more until some server reads again (`ListTabs` or `DiscoverTools`, `ListConsole`
+//! on that tab): a server that heard it holds nothing current until it reads, so a
+//! second event would tell it nothing. A read re-arms its event before it looks, so a
+//! change made while it runs is announced (a server that sees an event while its read
+//! is under way does not keep what the read returns).
 //!
-//! The event carries nothing: which tabs changed, and how, is for the next read to say.
+//! The events carry nothing more: what changed, and how, is for the next read to say.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use tabwire_shared::Event;
+use tabwire_shared::{Event, TabId};
 
 use super::Engine;
 use crate::chrome::Chrome;
@@ -33,6 +34,20 @@ impl<C: Chrome + 'static> Engine<C> {
     /// A server is reading the tabs: the next change is news again.
     pub(super) fn tabs_read(&self) {
         self.tabs_announced.set(false);
+    }
+
+    /// `tab` collected a console message: say so to those who share it, once until
+    /// someone lists its console.
+    pub(super) fn console_changed(&self, tab: TabId) {
+        if self.consoles_announced.borrow_mut().insert(tab) {
+            self.post_event(Event::ConsoleChanged { tab_id: tab });
+        }
+    }
+
+    /// A server is listing `tab`'s console (or the tab is gone): its next message is
+    /// news again.
+    pub(super) fn console_read(&self, tab: TabId) {
+        self.consoles_announced.borrow_mut().remove(&tab);
     }
 
     /// `chrome.tabs.onCreated`, `onMoved`, `onAttached`, `onDetached`, `onReplaced` and
@@ -67,7 +82,7 @@ mod tests {
     use super::super::fake::Harness;
     use super::super::TabChange;
     use serde_json::json;
-    use tabwire_shared::Command;
+    use tabwire_shared::{Command, Event};
 
     fn changes(h: &Harness) -> usize {
         h.tabs_changed_events()
@@ -109,6 +124,48 @@ mod tests {
         );
         h.settle();
         assert_eq!(changes(&h), before + 1);
+    }
+
+    fn console_changes(h: &Harness) -> usize {
+        let posted = h.events().into_iter();
+        posted
+            .filter(|e| matches!(e, Event::ConsoleChanged { tab_id: 10 }))
+            .count()
+    }
+
+    fn log(h: &Harness, text: &str) {
+        h.engine.on_cdp_event(
+            10,
+            "Runtime.consoleAPICalled",
+            &json!({"type": "log", "timestamp": 1.0, "args": [{"type": "string", "value": text}]}),
+        );
+    }
+
+    fn list_console() -> Command {
+        Command::ListConsole {
+            tab_id: 10,
+            include_preserved: false,
+            types: vec![],
+            page_size: 50,
+            page_idx: None,
+        }
+    }
+
+    #[test]
+    fn new_console_messages_are_announced_once_until_the_console_is_listed() {
+        let mut h = Harness::new();
+        h.call(1, list_console());
+        h.settle();
+        log(&h, "a");
+        log(&h, "b");
+        h.settle();
+        assert_eq!(console_changes(&h), 1);
+        h.call(2, list_console());
+        h.settle();
+        assert_eq!(console_changes(&h), 1, "reading is not news");
+        log(&h, "c");
+        h.settle();
+        assert_eq!(console_changes(&h), 2);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use serde_json::Value;
 use tabwire_shared::TabId;
 
-use super::console::ConsoleLog;
+use super::console::{ConsoleLog, Taken};
 use super::network::NetworkLog;
 use super::Engine;
 use crate::chrome::Chrome;
@@ -30,10 +30,16 @@ pub struct Collectors {
 }
 
 impl Collectors {
-    /// Takes in one CDP event, if it is one a collector wants.
-    pub fn on_event(&mut self, method: &str, params: &Value) {
-        if !self.console.on_event(self.generation, method, params) {
-            self.network.on_event(self.generation, method, params);
+    /// Takes in one CDP event, if it is one a collector wants; true if it added a
+    /// console message.
+    pub fn on_event(&mut self, method: &str, params: &Value) -> bool {
+        match self.console.on_event(self.generation, method, params) {
+            Taken::Added => true,
+            Taken::Dropped => false,
+            Taken::NotConsole => {
+                self.network.on_event(self.generation, method, params);
+                false
+            }
         }
     }
 

@@ -37,6 +37,17 @@ const MAX_TEXT_CHARS: usize = 100_000;
 /// Most arguments kept per message.
 const MAX_ARGS: usize = 100;
 
+/// What [`ConsoleLog::on_event`] made of an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Taken {
+    /// Not a console event.
+    NotConsole,
+    /// A console event that makes no message (unreadable, or noise).
+    Dropped,
+    /// A new message.
+    Added,
+}
+
 /// One tab's console messages, oldest first.
 #[derive(Debug, Default)]
 pub struct ConsoleLog {
@@ -47,9 +58,8 @@ pub struct ConsoleLog {
 }
 
 impl ConsoleLog {
-    /// Reads a console-related CDP event into a message of navigation `generation`;
-    /// `false` if the event is not one.
-    pub fn on_event(&mut self, generation: u64, method: &str, params: &serde_json::Value) -> bool {
+    /// Reads a console-related CDP event into a message of navigation `generation`.
+    pub fn on_event(&mut self, generation: u64, method: &str, params: &serde_json::Value) -> Taken {
         let message = match method {
             "Runtime.consoleAPICalled" => read::<ConsoleApiCalled>(params).map(console_call),
             "Runtime.exceptionThrown" => read::<ExceptionThrown>(params).map(exception),
@@ -57,12 +67,15 @@ impl ConsoleLog {
             "Audits.issueAdded" => read::<IssueAdded>(params)
                 .filter(|added| !is_noise(&added.issue))
                 .map(issue),
-            _ => return false,
+            _ => return Taken::NotConsole,
         };
-        if let Some(message) = message {
-            self.push(generation, message);
+        match message {
+            Some(message) => {
+                self.push(generation, message);
+                Taken::Added
+            }
+            None => Taken::Dropped,
         }
-        true
     }
 
     fn push(&mut self, generation: u64, mut message: ConsoleMessage) {

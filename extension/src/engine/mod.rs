@@ -115,6 +115,8 @@ pub struct Engine<C: Chrome> {
     tabs_announced: Cell<bool>,
     /// The agents' scopes as last announced ([`announce`]), as a fingerprint.
     scopes_announced: Cell<Option<u64>>,
+    /// Tabs whose [`ConsoleChanged`](Event::ConsoleChanged) went out, unread since.
+    consoles_announced: RefCell<HashSet<TabId>>,
     /// Names this run of the browser, kept across worker restarts ([`persist`]); empty
     /// until restored.
     instance: RefCell<String>,
@@ -163,6 +165,7 @@ impl<C: Chrome + 'static> Engine<C> {
             save_pending: Cell::new(false),
             tabs_announced: Cell::new(false),
             scopes_announced: Cell::new(None),
+            consoles_announced: RefCell::default(),
             instance: RefCell::default(),
             me: me.clone(),
         })
@@ -221,8 +224,10 @@ impl<C: Chrome + 'static> Engine<C> {
                     | "Log.entryAdded"
                     | "Audits.issueAdded"
             );
-            if !(replayed && self.state.borrow().replaying.contains(&tab)) {
-                self.with_collectors(tab, |c| c.on_event(method, params));
+            if !(replayed && self.state.borrow().replaying.contains(&tab))
+                && self.with_collectors(tab, |c| c.on_event(method, params)) == Some(true)
+            {
+                self.console_changed(tab);
             }
             return;
         };
@@ -268,6 +273,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// A tab was closed (`chrome.tabs.onRemoved`).
     pub fn on_tab_removed(&self, tab: TabId) {
         self.tabs_changed();
+        self.console_read(tab);
         self.forget_session(tab);
         self.state.borrow_mut().emulations.remove(&tab);
         self.signals.publish(tab, &TabSignal::Closed);
@@ -488,6 +494,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 page_size,
                 page_idx,
             } => {
+                self.console_read(tab_id);
                 let query = console::listing::Query {
                     types: &types,
                     page_size,
@@ -571,6 +578,7 @@ impl<C: Chrome + 'static> Engine<C> {
     fn post_event(&self, event: Event) {
         let tab = match &event {
             Event::TabDetached { tab_id, .. }
+            | Event::ConsoleChanged { tab_id }
             | Event::TabClosed { tab_id }
             | Event::DialogOpened { tab_id, .. }
             | Event::DialogClosed { tab_id } => Some(*tab_id),

@@ -41,19 +41,23 @@ pub fn listing(page: &ConsolePage) -> Listing {
     let mut lines = vec![totals_line(&page.totals), position.summary.clone()];
     let mut entries = Vec::new();
     for entry in &page.entries {
-        let m = &entry.message;
-        let mut line = format!("msgid={} [{}] {}", m.id, m.kind, one_line(&m.text));
-        if entry.count > 1 {
+        let mut line = format!(
+            "msgid={} [{}] {}",
+            entry.id,
+            entry.kind,
+            one_line(&entry.text)
+        );
+        if let Some(run) = entry.repeated {
             line.push_str(&format!(
                 " (×{}, msgid {}-{})",
-                entry.count, m.id, entry.last_id
+                run.count, entry.id, run.last_id
             ));
         }
-        line.push_str(&navigation_note(m.navigation));
+        line.push_str(&navigation_note(entry.navigation));
         lines.push(line);
         entries.push(json!({
-            "id": m.id, "type": m.kind, "text": m.text, "count": entry.count,
-            "navigation": m.navigation,
+            "id": entry.id, "type": entry.kind, "text": entry.text, "count": entry.count(),
+            "navigation": entry.navigation,
         }));
     }
     let mut data = Map::new();
@@ -168,22 +172,18 @@ pub fn detail(message: &ConsoleMessage) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabwire_shared::ConsoleEntry;
+    use tabwire_shared::{ConsoleEntry, Repeats};
 
     fn entry(id: u64, kind: &str, text: &str, count: u32) -> ConsoleEntry {
         ConsoleEntry {
-            message: ConsoleMessage {
-                id,
-                kind: kind.into(),
-                text: text.into(),
-                args: vec![],
-                url: None,
-                stack: vec![],
-                timestamp: 0.0,
-                navigation: 0,
-            },
-            count,
-            last_id: id + u64::from(count) - 1,
+            id,
+            kind: kind.into(),
+            text: text.into(),
+            navigation: 0,
+            repeated: (count > 1).then_some(Repeats {
+                count,
+                last_id: id + u64::from(count) - 1,
+            }),
         }
     }
 

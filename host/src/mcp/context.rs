@@ -15,7 +15,7 @@ use tabwire_shared::{
     WireError,
 };
 
-use super::known_tabs::KnownTabs;
+use super::known::Known;
 use super::tool::BoxFuture;
 use super::ToolError;
 
@@ -57,10 +57,10 @@ pub fn reply_timeout(command: &Command) -> Duration {
 
 /// One agent's state: which page it works on, which pages have dialogs open, the locks
 /// that keep two calls from acting on the same page at once, and what it knows of the
-/// tabs without asking ([`KnownTabs`]).
+/// tabs without asking ([`Known`]).
 #[derive(Default)]
 pub struct Session {
-    known: KnownTabs,
+    known: Known,
     selected: Mutex<Option<TabId>>,
     dialogs: Mutex<HashMap<TabId, DialogInfo>>,
     discoveries: Mutex<HashMap<TabId, Arc<Discovery>>>,
@@ -123,7 +123,7 @@ impl Session {
 
     /// Brings the session up to date with something that happened in the browser.
     pub fn observe(&self, event: &Event) {
-        // Whatever it is, what is known of the tabs may be out of date.
+        // Whatever it is, what is known without asking may be out of date.
         self.known.changed();
         match event {
             Event::DialogOpened { tab_id, dialog } => {
@@ -159,7 +159,7 @@ impl Session {
                 }
                 known.clone_from(instance);
             }
-            Event::TabsChanged | Event::Revoked { .. } => {}
+            Event::TabsChanged | Event::ConsoleChanged { .. } | Event::Revoked { .. } => {}
         }
     }
 
@@ -246,17 +246,24 @@ impl ToolContext {
         }
     }
 
-    /// Every tab of every normal window: as last listed while nothing may have changed
-    /// them since, else as the browser lists them now.
-    pub async fn list_tabs(&self) -> Result<Vec<TabInfo>, ToolError> {
-        if let Some(tabs) = self.session.known.tabs() {
-            return Ok(tabs);
+    /// Sends a read whose changes the extension announces (the tab list, a console
+    /// page): answered from what the session knows while nothing may have changed it,
+    /// else by the browser (and then known).
+    pub async fn read(&self, command: Command) -> Result<Reply, ToolError> {
+        if let Some(reply) = self.session.known.reply(&command) {
+            return Ok(reply);
         }
         let generation = self.session.known.generation();
-        match self.call(Command::ListTabs).await? {
+        let reply = self.call(command.clone()).await?;
+        self.session.known.keep_reply(generation, &command, &reply);
+        Ok(reply)
+    }
+
+    /// Every tab of every normal window (see [`read`](Self::read)).
+    pub async fn list_tabs(&self) -> Result<Vec<TabInfo>, ToolError> {
+        match self.read(Command::ListTabs).await? {
             Reply::Tabs { tabs } => {
                 self.session.observe_tabs(&tabs);
-                self.session.known.keep_tabs(generation, &tabs);
                 Ok(tabs)
             }
             other => Err(unexpected(&other)),

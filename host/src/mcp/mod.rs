@@ -7,14 +7,14 @@
 //! - [`response`]: handler markers and the one renderer (text and
 //!   `structuredContent` from the same data).
 //! - [`context`]: what handlers may touch: the browser, the agent's session, its page;
-//!   [`known_tabs`]: what the session knows of the tabs without asking.
+//!   [`known`]: what the session knows without asking the browser.
 //! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
 
 pub mod config;
 pub mod console;
 pub mod context;
 pub mod filters;
-pub mod known_tabs;
+pub mod known;
 pub mod network;
 pub mod output_schema;
 pub mod paginate;

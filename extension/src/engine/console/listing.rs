@@ -2,11 +2,13 @@
 //! consecutive repeats, count, and cut out the page asked for (see
 //! [`tabwire_shared::console`] for how pages are counted).
 //!
-//! Only the page's entries are copied (and their texts shortened); the rest of the
-//! list is walked by reference. It knows nothing of tabs: the caller hands it the
+//! Only the page's entries are copied, in list form (see [`ConsoleEntry`]); the rest
+//! of the list is walked by reference. It knows nothing of tabs: the caller hands it the
 //! messages in scope, each with the navigation it belongs to (0: the current document).
 
-use tabwire_shared::{ConsoleEntry, ConsoleMessage, ConsolePage, ConsoleTotals, PagePosition};
+use tabwire_shared::{
+    ConsoleEntry, ConsoleMessage, ConsolePage, ConsoleTotals, PagePosition, Repeats,
+};
 
 /// What to list: the filter and the page.
 #[derive(Debug, Clone, Copy)]
@@ -60,16 +62,14 @@ pub fn page<'a>(
     let entries = runs[position.start as usize..position.end as usize]
         .iter()
         .map(|run| ConsoleEntry {
-            message: ConsoleMessage {
-                text: super::shorten(&run.first.text, text_chars),
-                args: vec![],
-                stack: vec![],
-                url: None,
-                navigation: run.navigation,
-                ..run.first.clone()
-            },
-            count: run.count,
-            last_id: run.last_id,
+            id: run.first.id,
+            kind: run.first.kind.clone(),
+            text: super::shorten(&run.first.text, text_chars),
+            navigation: run.navigation,
+            repeated: (run.count > 1).then_some(Repeats {
+                count: run.count,
+                last_id: run.last_id,
+            }),
         })
         .collect();
     ConsolePage {
@@ -196,11 +196,22 @@ mod tests {
         let runs: Vec<_> = page
             .entries
             .iter()
-            .map(|e| (e.message.id, e.message.kind.as_str(), e.count, e.last_id))
+            .map(|e| {
+                (
+                    e.id,
+                    e.kind.as_str(),
+                    e.count(),
+                    e.repeated.map(|r| r.last_id),
+                )
+            })
             .collect();
         assert_eq!(
             runs,
-            vec![(1, "log", 3, 3), (4, "warn", 1, 4), (5, "log", 1, 5)]
+            vec![
+                (1, "log", 3, Some(3)),
+                (4, "warn", 1, None),
+                (5, "log", 1, None)
+            ]
         );
         assert_eq!(page.position.total, 3);
     }
@@ -224,7 +235,7 @@ mod tests {
         );
         assert_eq!(page.position.total, 68);
         assert_eq!((page.position.start, page.position.end), (8, 28));
-        assert!(page.entries.iter().all(|e| e.message.kind == "error"));
+        assert!(page.entries.iter().all(|e| e.kind == "error"));
         assert_eq!(
             page.totals,
             ConsoleTotals {
@@ -239,9 +250,7 @@ mod tests {
     fn only_the_page_is_copied_in_list_form() {
         let messages = [msg(1, "log", &"x".repeat(50)), msg(2, "log", "short")];
         let page = page(messages.iter().map(|m| (0, m)), query(&[], 1, Some(0)), 10);
-        let entry = &page.entries[0];
-        assert_eq!(entry.message.text, format!("{}…", "x".repeat(10)));
-        assert!(entry.message.args.is_empty() && entry.message.url.is_none());
+        assert_eq!(page.entries[0].text, format!("{}…", "x".repeat(10)));
         assert_eq!(page.entries.len(), 1);
     }
 }

@@ -30,10 +30,19 @@ fn page_of(
     }
 }
 
-/// Every message of tab 10's console (none fold in these tests), oldest first.
-fn list(h: &mut Harness, id: u64, preserved: bool) -> Vec<tabwire_shared::ConsoleMessage> {
-    let page = page_of(h, id, preserved, &[], 10_000, None);
-    page.entries.into_iter().map(|e| e.message).collect()
+/// Every entry of tab 10's console (none fold in these tests), oldest first.
+fn list(h: &mut Harness, id: u64, preserved: bool) -> Vec<tabwire_shared::ConsoleEntry> {
+    page_of(h, id, preserved, &[], 10_000, None).entries
+}
+
+/// One message of tab 10's console in full.
+fn full(h: &mut Harness, call: u64, id: u64) -> tabwire_shared::ConsoleMessage {
+    h.call(call, Command::ConsoleMessage { tab_id: 10, id });
+    h.settle();
+    match h.reply(call).unwrap() {
+        Ok(Reply::ConsoleMessage { message }) => message,
+        other => panic!("expected a message, got {other:?}"),
+    }
 }
 
 fn log(h: &Harness, text: &str) {
@@ -106,12 +115,7 @@ fn a_message_in_full_has_args_and_a_one_based_stack() {
         1_001,
         "shortened with an ellipsis"
     );
-    assert!(short[0].args.is_empty() && short[0].stack.is_empty());
-    h.call(3, Command::ConsoleMessage { tab_id: 10, id: 1 });
-    h.settle();
-    let Ok(Reply::ConsoleMessage { message }) = h.reply(3).unwrap() else {
-        panic!("expected a message");
-    };
+    let message = full(&mut h, 3, 1);
     assert_eq!(message.text.len(), 3_000);
     assert_eq!(message.args, vec![json!("x".repeat(3_000))]);
     assert_eq!((message.stack[0].line, message.stack[0].column), (10, 5));
@@ -160,24 +164,17 @@ fn exceptions_log_entries_and_issues_are_messages_too() {
     let kinds: Vec<_> = messages.iter().map(|m| m.kind.as_str()).collect();
     assert_eq!(kinds, ["exception", "error", "issue"]);
     assert!(messages[0].text.starts_with("Uncaught Error: boom"));
-    assert_eq!(messages[1].url, None, "lists leave URLs out");
-    h.call(
-        3,
-        Command::ConsoleMessage {
-            tab_id: 10,
-            id: messages[1].id,
-        },
+    let failed_load = full(&mut h, 3, messages[1].id);
+    assert_eq!(
+        failed_load.url.as_deref(),
+        Some("https://a.test/missing.png")
     );
-    h.settle();
-    let Ok(Reply::ConsoleMessage { message }) = h.reply(3).unwrap() else {
-        panic!("expected a message");
-    };
-    assert_eq!(message.url.as_deref(), Some("https://a.test/missing.png"));
     assert_eq!(
         messages[2].text,
         "GenericIssue: errorType=FormLabelForNameError"
     );
-    assert_eq!(messages[2].timestamp, 8.0, "issues take the latest time");
+    let issue = full(&mut h, 4, messages[2].id);
+    assert_eq!(issue.timestamp, 8.0, "issues take the latest time");
 }
 
 #[test]
@@ -232,14 +229,11 @@ fn a_listing_opens_on_the_newest_page_with_the_totals() {
         (8, 9, 352, 402, 402)
     );
     let last = newest.entries.last().unwrap();
-    assert_eq!(last.message.kind, "exception");
-    assert!(last.message.text.contains("uncaught on purpose"));
+    assert_eq!(last.kind, "exception");
+    assert!(last.text.contains("uncaught on purpose"));
     let folded = &newest.entries[0];
-    assert_eq!(
-        (folded.message.text.as_str(), folded.count),
-        ("batch 352", 5)
-    );
-    assert_eq!(folded.last_id - folded.message.id, 4);
+    assert_eq!((folded.text.as_str(), folded.count()), ("batch 352", 5));
+    assert_eq!(folded.repeated.map(|r| r.last_id - folded.id), Some(4));
     assert_eq!(
         (
             newest.totals.messages,
@@ -251,12 +245,12 @@ fn a_listing_opens_on_the_newest_page_with_the_totals() {
 
     let oldest = page_of(&mut h, 3, false, &[], 50, Some(0));
     assert_eq!((oldest.position.start, oldest.position.end), (0, 2));
-    assert_eq!(oldest.entries[0].message.text, "batch 0");
-    assert_eq!(oldest.entries[0].message.id, 1);
+    assert_eq!(oldest.entries[0].text, "batch 0");
+    assert_eq!(oldest.entries[0].id, 1);
 
     let logs = page_of(&mut h, 4, false, &[ConsoleType::Log], 50, None);
     assert_eq!(logs.position.total, 400);
-    assert!(logs.entries.iter().all(|e| e.message.kind == "log"));
+    assert!(logs.entries.iter().all(|e| e.kind == "log"));
     assert_eq!(logs.totals, newest.totals, "totals ignore the filter");
 }
 
@@ -284,7 +278,7 @@ fn repeats_do_not_fold_across_navigations() {
     let runs: Vec<_> = both
         .entries
         .iter()
-        .map(|e| (e.message.navigation, e.count))
+        .map(|e| (e.navigation, e.count()))
         .collect();
     assert_eq!(runs, vec![(1, 1), (0, 1)]);
     assert_eq!(page_of(&mut h, 3, false, &[], 50, None).totals.messages, 1);

@@ -55,7 +55,7 @@ impl Tool for ListConsoleMessages {
     ) -> Result<(), ToolError> {
         let types = check_types(&p.types)?;
         let reply = ctx
-            .call(Command::ListConsole {
+            .read(Command::ListConsole {
                 tab_id: ctx.page()?,
                 include_preserved: p.include_preserved_messages,
                 types,

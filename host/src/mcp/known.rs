@@ -1,18 +1,21 @@
-//! What this agent's server knows of the tabs without asking the browser: the last tab
-//! list, and which pages' last tool discoveries are still those of their documents.
+//! What this agent's server knows without asking the browser: the last answers to the
+//! reads whose changes the extension announces (the tab list, console pages), and which
+//! pages' last tool discoveries are still those of their documents.
 //!
-//! `list_pages` is answered from here while nothing may have changed since: no round
-//! trip to the extension for the list, and no new discovery for a page whose document
-//! was already asked. A generation counter says what "since" means. It moves on with
-//! every event the browser sends ([`Event::TabsChanged`], which the extension sends when
-//! a tab opens, closes, moves, navigates, is retitled or activated, a window takes
-//! focus or what is shared changes; and dialogs, detaches, closes, the browser coming
-//! and going), and around every command this server sends that may change the tabs
-//! (before it goes and when its answer comes: the agent's own actions show at once,
-//! whenever the extension's event arrives). A read notes the generation it started in
-//! and is kept only if the generation is the same when its answer comes, so an answer
-//! that raced a change is used once and not kept. Events reach the server before any
-//! reply sent after them ([`crate::link::EventObserver`]).
+//! `list_pages` and a repeated `list_console_messages` are answered from here while
+//! nothing may have changed since: no round trip to the extension, and no new discovery
+//! for a page whose document was already asked. A generation counter says what "since"
+//! means. It moves on with every event the browser sends
+//! ([`TabsChanged`](tabwire_shared::Event::TabsChanged) when a tab opens, closes, moves,
+//! navigates, is retitled or activated, a window takes focus or what is shared changes;
+//! [`ConsoleChanged`](tabwire_shared::Event::ConsoleChanged) when a page logs; dialogs,
+//! detaches, closes, the browser coming and going), and around every command this
+//! server sends that may change the tabs (before it goes and when its answer comes: the
+//! agent's own actions show at once, whenever the extension's event arrives). A read
+//! notes the generation it started in and is kept only if the generation is the same
+//! when its answer comes, so an answer that raced a change is used once and not kept.
+//! Events reach the server before any reply sent after them
+//! ([`crate::link::EventObserver`]).
 //!
 //! It holds no discoveries itself (the session does, for running tools); only which
 //! of them are current.
@@ -20,11 +23,14 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
-use tabwire_shared::{TabId, TabInfo};
+use tabwire_shared::{Command, Reply, TabId};
 
-/// The tab list and the current discoveries, by generation.
+/// Most answers kept (the oldest goes first): a few console pages and the tab list.
+const MAX_REPLIES: usize = 8;
+
+/// The kept answers and the current discoveries, by generation.
 #[derive(Debug, Default)]
-pub struct KnownTabs {
+pub struct Known {
     state: Mutex<State>,
 }
 
@@ -32,23 +38,23 @@ pub struct KnownTabs {
 struct State {
     /// Moves on with every change that may make what is kept stale.
     generation: u64,
-    /// The tab list, as of `generation`.
-    tabs: Option<Vec<TabInfo>>,
+    /// Answers read in `generation`, oldest first, each with its command.
+    replies: Vec<(Command, Reply)>,
     /// The generation each page's last discovery was made in.
     discovered: HashMap<TabId, u64>,
 }
 
-impl KnownTabs {
+impl Known {
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Something may have changed the tabs: forget the list, and that any discovery
-    /// is current.
+    /// Something may have changed the tabs: forget every answer, and that any
+    /// discovery is current.
     pub fn changed(&self) {
         let mut state = self.state();
         state.generation += 1;
-        state.tabs = None;
+        state.replies.clear();
         state.discovered.clear();
     }
 
@@ -57,17 +63,28 @@ impl KnownTabs {
         self.state().generation
     }
 
-    /// The tab list, if nothing may have changed it since it was read.
-    pub fn tabs(&self) -> Option<Vec<TabInfo>> {
-        self.state().tabs.clone()
+    /// The answer `command` got, if nothing may have changed it since.
+    pub fn reply(&self, command: &Command) -> Option<Reply> {
+        let state = self.state();
+        let kept = state.replies.iter().find(|(asked, _)| asked == command);
+        kept.map(|(_, reply)| reply.clone())
     }
 
-    /// Keeps a tab list read since `generation`, unless something changed meanwhile.
-    pub fn keep_tabs(&self, generation: u64, tabs: &[TabInfo]) {
-        let mut state = self.state();
-        if state.generation == generation {
-            state.tabs = Some(tabs.to_vec());
+    /// Keeps the answer to a read sent in `generation`, unless something changed
+    /// meanwhile or the extension does not announce its changes.
+    pub fn keep_reply(&self, generation: u64, command: &Command, reply: &Reply) {
+        if !command.changes_are_announced() {
+            return;
         }
+        let mut state = self.state();
+        if state.generation != generation {
+            return;
+        }
+        state.replies.retain(|(asked, _)| asked != command);
+        if state.replies.len() >= MAX_REPLIES {
+            state.replies.remove(0);
+        }
+        state.replies.push((command.clone(), reply.clone()));
     }
 
     /// Notes that `tab`'s discovery, started in `generation`, is current unless
@@ -89,43 +106,85 @@ impl KnownTabs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabwire_shared::TabInfo;
 
-    fn tab(id: TabId, title: &str) -> TabInfo {
-        TabInfo {
-            id,
-            window_id: 1,
-            url: "https://a.test/".into(),
-            title: title.into(),
-            user_active: true,
-            dialog: None,
+    fn tabs(title: &str) -> Reply {
+        Reply::Tabs {
+            tabs: vec![TabInfo {
+                id: 1,
+                window_id: 1,
+                url: "https://a.test/".into(),
+                title: title.into(),
+                user_active: true,
+                dialog: None,
+            }],
+        }
+    }
+
+    fn console(page_idx: Option<u32>) -> Command {
+        Command::ListConsole {
+            tab_id: 1,
+            include_preserved: false,
+            types: vec![],
+            page_size: 50,
+            page_idx,
         }
     }
 
     #[test]
-    fn a_list_is_kept_until_something_changes() {
-        let known = KnownTabs::default();
-        assert!(known.tabs().is_none(), "nothing is known at first");
-        let read = known.generation();
-        known.keep_tabs(read, &[tab(1, "a")]);
-        assert_eq!(known.tabs().unwrap()[0].title, "a");
+    fn an_answer_is_kept_until_something_changes() {
+        let known = Known::default();
+        assert!(
+            known.reply(&Command::ListTabs).is_none(),
+            "nothing at first"
+        );
+        known.keep_reply(known.generation(), &Command::ListTabs, &tabs("a"));
+        assert_eq!(known.reply(&Command::ListTabs), Some(tabs("a")));
         known.changed();
-        assert!(known.tabs().is_none());
+        assert!(known.reply(&Command::ListTabs).is_none());
+    }
+
+    #[test]
+    fn answers_are_kept_by_their_exact_command() {
+        let known = Known::default();
+        let generation = known.generation();
+        known.keep_reply(generation, &console(None), &Reply::Done);
+        assert_eq!(known.reply(&console(None)), Some(Reply::Done));
+        assert!(known.reply(&console(Some(0))).is_none(), "another page");
+        for page in 0..MAX_REPLIES as u32 {
+            known.keep_reply(generation, &console(Some(page)), &Reply::Done);
+        }
+        assert!(
+            known.reply(&console(None)).is_none(),
+            "the oldest went first"
+        );
+    }
+
+    #[test]
+    fn only_announced_reads_are_kept() {
+        let known = Known::default();
+        let snapshot = Command::Snapshot {
+            tab_id: 1,
+            verbose: false,
+        };
+        known.keep_reply(known.generation(), &snapshot, &Reply::Done);
+        assert!(known.reply(&snapshot).is_none());
     }
 
     #[test]
     fn a_read_that_raced_a_change_is_not_kept() {
-        let known = KnownTabs::default();
+        let known = Known::default();
         let read = known.generation();
         known.changed();
-        known.keep_tabs(read, &[tab(1, "old")]);
+        known.keep_reply(read, &Command::ListTabs, &tabs("old"));
         known.discovered(read, 1);
-        assert!(known.tabs().is_none());
+        assert!(known.reply(&Command::ListTabs).is_none());
         assert!(!known.discovery_is_current(1));
     }
 
     #[test]
     fn a_discovery_is_current_until_something_changes() {
-        let known = KnownTabs::default();
+        let known = Known::default();
         known.discovered(known.generation(), 7);
         assert!(known.discovery_is_current(7));
         assert!(!known.discovery_is_current(8));
@@ -185,6 +244,7 @@ mod through_the_context {
             let name = match command {
                 Command::ListTabs => "listTabs",
                 Command::DiscoverTools { .. } => "discoverTools",
+                Command::ListConsole { .. } => "listConsole",
                 _ => "other",
             };
             self.commands.lock().unwrap().push(name);
@@ -256,5 +316,27 @@ mod through_the_context {
             "the page may have navigated"
         );
         assert_eq!(sent(&browser), ["listTabs", "discoverTools"]);
+    }
+
+    #[tokio::test]
+    async fn a_console_page_is_read_again_once_the_page_logged() {
+        let (ctx, browser) = context();
+        let list = |page_idx| Command::ListConsole {
+            tab_id: 1,
+            include_preserved: false,
+            types: vec![],
+            page_size: 50,
+            page_idx,
+        };
+        ctx.read(list(None)).await.unwrap();
+        ctx.read(list(None)).await.unwrap();
+        ctx.read(list(Some(0))).await.unwrap();
+        assert_eq!(sent(&browser), ["listConsole", "listConsole"]);
+        ctx.session.observe(&Event::ConsoleChanged { tab_id: 1 });
+        ctx.read(list(None)).await.unwrap();
+        assert_eq!(
+            sent(&browser),
+            ["listConsole", "listConsole", "listConsole"]
+        );
     }
 }

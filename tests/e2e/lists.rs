@@ -1,0 +1,138 @@
+//! Lists answered from what `tabwire mcp` already knows stay true to the browser: tabs
+//! opened, retitled, navigated and closed outside the agent show up in `list_pages`, and
+//! the third-party tools it shows are those of the document the page shows now.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::cdp::Cdp;
+use crate::harness::{page, Agent, Reply, THIRD_PARTY};
+
+/// Longest the browser may take to show a change made outside the agent.
+const SEEN: Duration = Duration::from_secs(20);
+
+/// Most round trips to wait for a change made outside the agent to reach its server.
+const ROUNDS: usize = 200;
+
+/// Calls `list_pages` until `done` holds, each time after one round trip to the
+/// extension (listing the network requests, which `list_pages` keeps nothing of): an event the
+/// extension sent before answering it has reached the server by then.
+async fn list_pages_until(agent: &Agent, what: &str, done: impl Fn(&Reply) -> bool) -> Reply {
+    for _ in 0..ROUNDS {
+        let listed = agent.ok("list_pages", json!({})).await;
+        if done(&listed) {
+            return listed;
+        }
+        agent.ok("list_network_requests", json!({})).await;
+    }
+    panic!("list_pages never showed {what} within {ROUNDS} round trips");
+}
+
+/// The target of the agent's page at `url`, attached for the test's own commands.
+async fn outside_session(cdp: &Cdp, url: &str) -> (String, crate::cdp::Session) {
+    let target = cdp
+        .wait_target("the agent's page", SEEN, |t| {
+            t.kind == "page" && t.url == url
+        })
+        .await;
+    let session = cdp.attach(&target.target_id).await;
+    (target.target_id, session)
+}
+
+#[tokio::test]
+async fn list_pages_follows_tabs_changed_outside_the_agent() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    agent.ok("list_pages", json!({})).await;
+    agent.ok("list_pages", json!({})).await;
+
+    let form = page("devtools/form.html");
+    let opened = cdp.open_tab(&form).await;
+    list_pages_until(&agent, "the tab opened outside", |r| r.text.contains(&form)).await;
+
+    let session = cdp.attach(&opened).await;
+    cdp.evaluate(&session, "document.title = 'Retitled outside'")
+        .await;
+    list_pages_until(&agent, "the new title", |r| {
+        r.text.contains("Retitled outside")
+    })
+    .await;
+
+    cdp.send("Target.closeTarget", json!({"targetId": opened}))
+        .await;
+    list_pages_until(&agent, "the tab gone", |r| !r.text.contains(&form)).await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn list_pages_shows_the_tools_of_the_document_shown_now() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[THIRD_PARTY]).await;
+    let add = page("3p/add.html");
+    agent
+        .ok("new_page", json!({"url": add}))
+        .await
+        .says("- add: Calculates the sum of two numbers.");
+    // Count the discovery events the page gets from now on.
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => { window.asked = 0; \
+                window.addEventListener('devtoolstooldiscovery', () => { window.asked++; }); }"}),
+        )
+        .await;
+    // The script may have changed the page: the first listing asks it again, the
+    // second answers from what that one found.
+    agent.ok("list_pages", json!({})).await.says("- add:");
+    agent.ok("list_pages", json!({})).await.says("- add:");
+    agent
+        .ok("list_3p_developer_tools", json!({}))
+        .await
+        .says("- add:");
+    let asked = agent
+        .ok("evaluate_script", json!({"function": "() => window.asked"}))
+        .await;
+    assert_eq!(asked.json["result"], json!(2), "{}", asked.text);
+
+    // The page navigates by itself: list_pages shows the new document's tools.
+    let (_, session) = outside_session(&cdp, &add).await;
+    let groups = page("3p/groups.html");
+    cdp.evaluate(&session, &format!("location.href = {}", json!(groups)))
+        .await;
+    let listed = list_pages_until(&agent, "the new document's tools", |r| {
+        r.text.contains("- currentRoute:")
+    })
+    .await;
+    listed.lacks("- add:");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn list_console_messages_shows_what_the_page_logged_since() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let url = page("index.html");
+    agent.ok("new_page", json!({"url": url})).await;
+    agent.ok("list_console_messages", json!({})).await;
+    let before = agent.ok("list_console_messages", json!({})).await;
+    before.lacks("logged outside");
+    let errors = before.json["consoleTotals"]["errors"]
+        .as_u64()
+        .expect("totals");
+    // The page logs by itself (the test's own DevTools connection, not the agent).
+    let (_, session) = outside_session(&cdp, &url).await;
+    cdp.evaluate(&session, "console.error('logged outside')")
+        .await;
+    for _ in 0..ROUNDS {
+        let listed = agent.ok("list_console_messages", json!({})).await;
+        if listed.text.contains("logged outside") {
+            let now = listed.json["consoleTotals"]["errors"].as_u64();
+            assert_eq!(now, Some(errors + 1), "{}", listed.text);
+            agent.quit().await;
+            return;
+        }
+        agent.ok("list_network_requests", json!({})).await;
+    }
+    panic!("list_console_messages never showed the message logged outside");
+}
