@@ -20,8 +20,9 @@ chrome.tabs.onRemoved.addListener(forward('onTabRemoved'));
 chrome.tabs.onUpdated.addListener(forward('onTabUpdated'));
 chrome.tabs.onActivated.addListener(forward('onTabActivated'));
 const { tabs, windows } = chrome;
-for (const e of [tabs.onCreated, tabs.onMoved, tabs.onAttached, tabs.onDetached,
-  tabs.onReplaced, windows.onFocusChanged]) e.addListener(forward('onTabsChanged'));
+for (const e of [tabs.onCreated, tabs.onMoved, tabs.onAttached, tabs.onDetached])
+  e.addListener(forward('onTabMoved'));
+for (const e of [tabs.onReplaced, windows.onFocusChanged]) e.addListener(forward('onTabsChanged'));
 chrome.runtime.onConnect.addListener(forward('onPopupConnect'));
 chrome.alarms.onAlarm.addListener(forward('onAlarm'));
 // Nothing to do on these but wake up, which starts the engine and its native port.

@@ -5,7 +5,7 @@
 //! What makes them stale happens here: a tab opens, closes, moves, navigates, is
 //! retitled or activated, a window takes focus, a page commits a new document, what is
 //! shared changes ([`tabs_changed`](Engine::tabs_changed): one [`Event::TabsChanged`]
-//! to every server), or a page logs ([`console_changed`](Engine::console_changed): one
+//! to every server; a change in one tab only if some agent may see it), or a page logs ([`console_changed`](Engine::console_changed): one
 //! [`Event::ConsoleChanged`] to those who share the tab). Each is sent once, and then
 //! no more until some server reads again (`ListTabs` or `DiscoverTools`, `ListConsole`
 //! on that tab): a server that heard it holds nothing current until it reads, so a
@@ -31,6 +31,18 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// Something changed in `tab`: news only if some agent may see the tab (a change
+    /// in a tab nobody shares alters no agent's list, and is nobody's business).
+    pub(super) fn tab_changed(&self, tab: TabId) {
+        let seen = {
+            let sharing = self.sharing.borrow();
+            sharing.agent_profile() || !sharing.sharers(tab).is_empty()
+        };
+        if seen {
+            self.tabs_changed();
+        }
+    }
+
     /// A server is reading the tabs: the next change is news again.
     pub(super) fn tabs_read(&self) {
         self.tabs_announced.set(false);
@@ -50,8 +62,14 @@ impl<C: Chrome + 'static> Engine<C> {
         self.consoles_announced.borrow_mut().remove(&tab);
     }
 
-    /// `chrome.tabs.onCreated`, `onMoved`, `onAttached`, `onDetached`, `onReplaced` and
-    /// `chrome.windows.onFocusChanged`: the list, its order or the user's tab changed.
+    /// `chrome.tabs.onCreated`, `onMoved`, `onAttached` and `onDetached`: `tab` opened,
+    /// or moved within or between windows.
+    pub fn on_tab_moved(&self, tab: TabId) {
+        self.tab_changed(tab);
+    }
+
+    /// `chrome.tabs.onReplaced` and `chrome.windows.onFocusChanged`: tab ids, or the
+    /// user's tab, changed.
     pub fn on_tabs_changed(&self) {
         self.tabs_changed();
     }
@@ -166,6 +184,24 @@ mod tests {
         log(&h, "c");
         h.settle();
         assert_eq!(console_changes(&h), 2);
+    }
+
+    #[test]
+    fn changes_in_tabs_nobody_shares_are_not_announced() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.call_as(1, 1, Command::ListTabs);
+        h.settle();
+        let before = changes(&h);
+        h.engine.on_tab_updated(11, TabChange::default());
+        h.engine.on_tab_moved(11);
+        h.engine.on_tab_removed(11);
+        h.settle();
+        assert_eq!(changes(&h), before, "tab 11 is nobody's");
+        h.engine.on_tab_moved(10);
+        h.settle();
+        assert_eq!(changes(&h), before + 1);
     }
 
     #[test]

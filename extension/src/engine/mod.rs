@@ -239,7 +239,7 @@ impl<C: Chrome + 'static> Engine<C> {
         {
             self.with_collectors(tab, |c| c.on_navigation(loader_id));
             self.leave_if_navigated_to_blocklist(tab, params);
-            self.tabs_changed();
+            self.tab_changed(tab);
         }
         match &event {
             PageEvent::DialogOpening(dialog) => {
@@ -272,7 +272,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// A tab was closed (`chrome.tabs.onRemoved`).
     pub fn on_tab_removed(&self, tab: TabId) {
-        self.tabs_changed();
+        self.tab_changed(tab);
         self.console_read(tab);
         self.forget_session(tab);
         self.state.borrow_mut().emulations.remove(&tab);

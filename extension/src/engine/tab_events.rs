@@ -28,7 +28,7 @@ pub struct TabChange {
 impl<C: Chrome + 'static> Engine<C> {
     /// `chrome.tabs.onUpdated`.
     pub fn on_tab_updated(&self, tab: TabId, change: TabChange) {
-        self.tabs_changed();
+        self.tab_changed(tab);
         self.in_background(move |engine| async move {
             if let Some(group) = change.group_id {
                 engine.on_group_changed(tab, group).await;

@@ -9,8 +9,8 @@
 //! Exports (called from `background.js`): `start()` (async: restores the saved state
 //! before the native port opens), `onDebuggerEvent(source, method, params)`,
 //! `onDebuggerDetach(source, reason)`, `onTabRemoved(tabId)`, `onTabUpdated(tabId,
-//! changeInfo)`, `onTabActivated()`, `onTabsChanged()`, `onAlarm()` and [`popup`]'s
-//! `onPopupConnect(port)`.
+//! changeInfo)`, `onTabActivated()`, `onTabMoved(tab)`, `onTabsChanged()`, `onAlarm()`
+//! and [`popup`]'s `onPopupConnect(port)`.
 
 mod bindings;
 mod browser;
@@ -113,8 +113,19 @@ pub fn on_tab_activated() {
     }
 }
 
-/// `chrome.tabs.onCreated`, `onMoved`, `onAttached`, `onDetached`, `onReplaced` and
-/// `chrome.windows.onFocusChanged` (their arguments are not needed).
+/// `chrome.tabs.onCreated` (a tab), `onMoved`, `onAttached` and `onDetached` (a tab id).
+#[wasm_bindgen(js_name = onTabMoved)]
+pub fn on_tab_moved(tab: JsValue) {
+    let id = tab
+        .as_f64()
+        .or_else(|| js_sys::Reflect::get(&tab, &"id".into()).ok()?.as_f64());
+    if let (Some(engine), Some(id)) = (engine(), id) {
+        engine.on_tab_moved(id as TabId);
+    }
+}
+
+/// `chrome.tabs.onReplaced` and `chrome.windows.onFocusChanged` (their arguments are
+/// not needed).
 #[wasm_bindgen(js_name = onTabsChanged)]
 pub fn on_tabs_changed() {
     if let Some(engine) = engine() {
