@@ -112,12 +112,8 @@ mod tests {
 
     fn node(uid: &str, depth: u32, role: &str, name: &str, states: &[&str]) -> SnapshotNode {
         SnapshotNode {
-            uid: uid.into(),
-            depth,
-            role: role.into(),
-            name: name.into(),
-            value: None,
             states: states.iter().map(|s| s.to_string()).collect(),
+            ..crate::mcp::snapshot::test_node(uid, depth, role, name)
         }
     }
 
