@@ -156,6 +156,25 @@ mod tests {
                         WireError::new(ErrorCode::PageError, "Error: boom\n    at <anonymous>:1:7"),
                     ),
                     Command::Evaluate { args, .. } => Ok(Reply::Value { value: json!(args) }),
+                    // 2,500 short buttons: about 50,000 characters as text, twice that
+                    // as a JSON tree.
+                    Command::Snapshot { .. } => Ok(Reply::Snapshot {
+                        snapshot: tabwire_shared::Snapshot {
+                            url: "http://127.0.0.1/".into(),
+                            title: "T".into(),
+                            nodes: (0..2500)
+                                .map(|i| {
+                                    let depth = u32::from(i > 0);
+                                    crate::mcp::snapshot::test_node(
+                                        &format!("1_{i}"),
+                                        depth,
+                                        "button",
+                                        "b",
+                                    )
+                                })
+                                .collect(),
+                        },
+                    }),
                     _ => Ok(Reply::Done),
                 }
             })
@@ -284,6 +303,22 @@ mod tests {
             structured.contains(r#"{"z":1,"a":2,"m":{"y":1,"b":2}}"#),
             "{structured}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_snapshot_is_inline_only_when_the_form_a_client_shows_fits() {
+        let text_only = Harness::new().call("take_snapshot", json!({})).await;
+        assert!(text(&text_only).contains("1_2499 button"));
+        let structured = Harness::structured().call("take_snapshot", json!({})).await;
+        let body = text(&structured);
+        assert!(body.contains("too long to show here"), "{body}");
+        assert!(!body.contains("1_2499 button"), "{body}");
+        let json = structured.structured_content.unwrap();
+        let path = json["snapshotFilePath"].as_str().unwrap();
+        assert!(std::fs::read_to_string(path)
+            .unwrap()
+            .contains("1_2499 button"));
+        std::fs::remove_file(path).unwrap();
     }
 
     #[tokio::test]

@@ -381,7 +381,16 @@ impl Sections {
                 path.display()
             ));
             self.data.insert("snapshotFilePath".into(), json!(path));
-        } else if text.chars().count() > spill::INLINE_LIMIT {
+            return Ok(());
+        }
+        // Structured output carries the tree as JSON, longer than the text: the limit
+        // holds for whichever form a client shows.
+        let tree = self.structured.then(|| structured::snapshot_tree(snapshot));
+        let longest = tree
+            .as_ref()
+            .map_or(0, |tree| tree.to_string().chars().count())
+            .max(text.chars().count());
+        if longest > spill::INLINE_LIMIT {
             let path = spill::to_private_file("snapshot", "txt", text.as_bytes())?;
             let preview = spill::preview(&text, None);
             self.line(&format!(
@@ -397,8 +406,9 @@ impl Sections {
         } else {
             self.line(snapshot::LEGEND);
             self.text.push_str(&text);
-            self.data
-                .insert("snapshot".into(), structured::snapshot_tree(snapshot));
+            if let Some(tree) = tree {
+                self.data.insert("snapshot".into(), tree);
+            }
         }
         Ok(())
     }
