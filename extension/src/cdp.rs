@@ -6,7 +6,8 @@
 //! are declared — serde skips the rest — so Chrome adding fields never breaks us.
 //!
 //! The page and runtime commands live here; [`dom`] and [`accessibility`] hold the
-//! element and accessibility-tree commands used by snapshots and third-party tools;
+//! element and accessibility-tree commands used by snapshots and third-party tools,
+//! [`dom_snapshot`] the whole DOM's shape that places returned elements in a snapshot;
 //! [`input`] the input events and element geometry; [`capture`] screenshots and
 //! dialogs; [`emulation`] the emulated settings; [`network`] and [`console`] what the
 //! collectors enable and read.
@@ -15,6 +16,7 @@ pub mod accessibility;
 pub mod capture;
 pub mod console;
 pub mod dom;
+pub mod dom_snapshot;
 pub mod emulation;
 pub mod input;
 pub mod network;
