@@ -75,6 +75,9 @@ pub struct Navigated {
     pub loader_id: Option<String>,
     /// Why the URL could not be loaded (e.g. `net::ERR_CONNECTION_REFUSED`).
     pub error_text: Option<String>,
+    /// Whether the URL turned out to be a download (which ends as `net::ERR_ABORTED`).
+    #[serde(default)]
+    pub is_download: bool,
 }
 
 /// `Page.reload`.
