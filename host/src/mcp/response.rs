@@ -145,6 +145,8 @@ struct Sections {
     data: Map<String, Value>,
     /// The agent asked for `structuredContent`.
     structured: bool,
+    /// A section failed to write (see [`Sections::late_error`]).
+    failed_late: bool,
 }
 
 impl Sections {
@@ -153,6 +155,7 @@ impl Sections {
             text: format!("# {tool} response\n"),
             data: Map::new(),
             structured,
+            failed_late: false,
         }
     }
 
@@ -207,13 +210,20 @@ impl Sections {
                     json!({"filePath": path, "preview": preview}),
                 );
             }
-            Err(e) => {
-                self.line(&e.message);
-                self.data
-                    .entry("errorMessage")
-                    .or_insert_with(|| json!(e.message));
-            }
+            Err(e) => self.late_error(&e),
         }
+    }
+
+    /// A failure while writing a section (a file that could not be saved): said where
+    /// it happened, added to `errorMessage`, and the result marked as an error.
+    fn late_error(&mut self, error: &ToolError) {
+        self.line(&error.message);
+        let message = match self.data.get("errorMessage").and_then(Value::as_str) {
+            Some(earlier) => format!("{earlier}\n{}", error.message),
+            None => error.message.clone(),
+        };
+        self.data.insert("errorMessage".into(), json!(message));
+        self.failed_late = true;
     }
 
     fn section(&mut self, section: &Section) {
@@ -251,9 +261,10 @@ impl Sections {
                 spill::write_bytes(path, &bytes)?;
                 Some(path.clone())
             }
-            None if !inline || self.structured => {
-                Some(spill::to_private_file("screenshot", extension, &bytes)?)
-            }
+            None if !inline => Some(spill::to_private_file("screenshot", extension, &bytes)?),
+            // The copy for clients that drop images: the image goes inline even if the
+            // copy cannot be made.
+            None if self.structured => spill::to_private_file("screenshot", extension, &bytes).ok(),
             None => None,
         };
         let mut data = json!({"mimeType": image.mime_type, "bytes": bytes.len()});
@@ -406,7 +417,7 @@ impl Sections {
         } else {
             self.line(snapshot::LEGEND);
             self.text.push_str(&text);
-            if let Some(tree) = tree {
+            if let Some(tree) = tree.filter(|tree| !tree.is_null()) {
                 self.data.insert("snapshot".into(), tree);
             }
         }
@@ -416,7 +427,7 @@ impl Sections {
     fn finish(self, is_error: bool, image: Option<ContentBlock>) -> CallToolResult {
         let mut content = vec![ContentBlock::text(self.text)];
         content.extend(image);
-        let mut result = if is_error {
+        let mut result = if is_error || self.failed_late {
             CallToolResult::error(content)
         } else {
             CallToolResult::success(content)
@@ -610,11 +621,9 @@ pub async fn render(
         out.heading(third_party::SECTION_TITLE);
         out.third_party_note(note);
     }
-    let mut late_error = None;
     if let (Some((page, snapshot)), Some(request)) = (&gathered.snapshot, &response.snapshot) {
         if let Err(e) = out.snapshot(*page, snapshot, request) {
-            out.line(&e.message);
-            late_error = Some(e);
+            out.late_error(&e);
         }
     }
     let mut image_block = None;
@@ -622,11 +631,8 @@ pub async fn render(
         out.heading("Image");
         match out.image(image) {
             Ok(block) => image_block = block,
-            Err(e) => {
-                out.line(&e.message);
-                late_error = Some(e);
-            }
+            Err(e) => out.late_error(&e),
         }
     }
-    out.finish(error.is_some() || late_error.is_some(), image_block)
+    out.finish(error.is_some(), image_block)
 }
