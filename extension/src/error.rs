@@ -185,6 +185,13 @@ pub enum EngineError {
     )]
     NotSerializable(String),
 
+    /// The function's result is too long or too deeply nested to carry back.
+    #[error(
+        "The function's result is {0}. Return less: a slice, a count, or only the \
+         fields you need."
+    )]
+    ResultTooBig(String),
+
     /// Chrome refused to run or return the function (typically: the result is not
     /// serialisable, or not a function).
     #[error(
@@ -468,6 +475,7 @@ impl EngineError {
             | Threw(_)
             | SyntaxError(_)
             | NotSerializable(_)
+            | ResultTooBig(_)
             | EvaluateRefused(_)
             | ToolNotFound(_)
             | ToolThrew { .. }

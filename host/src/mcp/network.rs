@@ -154,11 +154,16 @@ pub fn show_body(
     if !body.base64 && body.data.chars().count() <= spill::INLINE_LIMIT {
         return Ok(ShownBody::Inline(body.data.clone()));
     }
-    let path = spill::to_private_file(&format!("{what}-body"), "bin", &bytes)?;
-    let preview = (!body.base64).then(|| {
-        let json = serde_json::from_str::<Value>(&body.data).ok();
-        spill::preview(&body.data, json.as_ref())
-    });
+    let json = (!body.base64)
+        .then(|| serde_json::from_str::<Value>(&body.data).ok())
+        .flatten();
+    let extension = match (body.base64, &json) {
+        (true, _) => "bin",
+        (false, Some(_)) => "json",
+        (false, None) => "txt",
+    };
+    let path = spill::to_private_file(&format!("{what}-body"), extension, &bytes)?;
+    let preview = (!body.base64).then(|| spill::preview(&body.data, json.as_ref()));
     Ok(ShownBody::File(path, bytes.len(), preview))
 }
 
