@@ -333,39 +333,48 @@ impl Sections {
             self.third_party_note(&third_party::refusal(discovery));
             return;
         }
-        self.data.insert(
-            "thirdPartyDeveloperTools".into(),
-            serde_json::to_value(&discovery.groups).unwrap_or(Value::Null),
-        );
-        if discovery.groups.is_empty() {
-            self.third_party_note(&format!(
-                "Page {page} ({}) exposes no third-party developer tools.",
-                discovery.url
-            ));
-        } else {
-            self.line(&format!("Page {page} ({}) exposes:", discovery.url));
-            for group in &discovery.groups {
-                self.line(&format!("### {}", group.name));
-                if let Some(description) = &group.description {
-                    self.line(description);
-                }
-                for tool in &group.tools {
-                    self.line(&format!("- {}: {}", tool.name, tool.description));
-                    self.line(&format!("  inputSchema: {}", tool.input_schema));
-                }
-            }
-            self.line(
-                "Call them with execute_3p_developer_tool, or from evaluate_script with \
-                 window.__dtmcp.executeTool(name, args).",
-            );
-        }
-        if !discovery.problems.is_empty() {
-            self.line("Problems with what the page offered:");
-            for problem in &discovery.problems {
-                self.line(&format!("- {problem}"));
-            }
+        if discovery.groups.is_empty() && discovery.problems.is_empty() {
             self.data
-                .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
+                .insert("thirdPartyDeveloperTools".into(), json!([]));
+            self.third_party_note(&no_tools(page, discovery));
+            return;
+        }
+        let groups = serde_json::to_value(&discovery.groups).unwrap_or(Value::Null);
+        let list = third_party_list(page, discovery);
+        let longest = list.chars().count().max(groups.to_string().chars().count());
+        if longest <= spill::INLINE_LIMIT {
+            self.text.push_str(&list);
+            if discovery.groups.is_empty() {
+                self.data.insert(
+                    "thirdPartyDeveloperToolsNote".into(),
+                    json!(no_tools(page, discovery)),
+                );
+            }
+            self.data.insert("thirdPartyDeveloperTools".into(), groups);
+            if !discovery.problems.is_empty() {
+                self.data
+                    .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
+            }
+            return;
+        }
+        // A page offering more than a reply can hold: the list goes to a file.
+        match spill::to_private_file("third-party-tools", "txt", list.as_bytes()) {
+            Ok(path) => {
+                let preview = spill::preview(&list, None);
+                self.line(&format!(
+                    "Page {page} ({}) offers tools whose descriptions are too long to show \
+                     here ({} characters at most); the list was saved to {}. Read it for \
+                     their names and input schemas. {preview}",
+                    discovery.url,
+                    spill::INLINE_LIMIT,
+                    path.display()
+                ));
+                self.data.insert(
+                    "thirdPartyDeveloperToolsFile".into(),
+                    json!({"filePath": path, "preview": preview}),
+                );
+            }
+            Err(e) => self.late_error(&e),
         }
     }
 
@@ -437,6 +446,50 @@ impl Sections {
         }
         result
     }
+}
+
+/// What a page that offers no valid tool is said to expose.
+fn no_tools(page: TabId, discovery: &Discovery) -> String {
+    format!(
+        "Page {page} ({}) exposes no third-party developer tools.",
+        discovery.url
+    )
+}
+
+/// The text of a page's tool list: each group and tool with its schema, then what
+/// was wrong with what the page offered.
+fn third_party_list(page: TabId, discovery: &Discovery) -> String {
+    let mut out = String::new();
+    let mut line = |text: &str| {
+        out.push_str(text);
+        out.push('\n');
+    };
+    if discovery.groups.is_empty() {
+        line(&no_tools(page, discovery));
+    } else {
+        line(&format!("Page {page} ({}) exposes:", discovery.url));
+        for group in &discovery.groups {
+            line(&format!("### {}", group.name));
+            if let Some(description) = &group.description {
+                line(description);
+            }
+            for tool in &group.tools {
+                line(&format!("- {}: {}", tool.name, tool.description));
+                line(&format!("  inputSchema: {}", tool.input_schema));
+            }
+        }
+        line(
+            "Call them with execute_3p_developer_tool, or from evaluate_script with \
+             window.__dtmcp.executeTool(name, args).",
+        );
+    }
+    if !discovery.problems.is_empty() {
+        line("Problems with what the page offered:");
+        for problem in &discovery.problems {
+            line(&format!("- {problem}"));
+        }
+    }
+    out
 }
 
 /// Emulated settings in words, for the agent.
