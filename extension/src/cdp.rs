@@ -6,7 +6,8 @@
 //! are declared — serde skips the rest — so Chrome adding fields never breaks us.
 //!
 //! The page and runtime commands live here; [`dom`] and [`accessibility`] hold the
-//! element and accessibility-tree commands used by snapshots and third-party tools;
+//! element and accessibility-tree commands used by snapshots and third-party tools,
+//! [`dom_snapshot`] the whole DOM's shape that places returned elements in a snapshot;
 //! [`input`] the input events and element geometry; [`capture`] screenshots and
 //! dialogs; [`emulation`] the emulated settings; [`network`] and [`console`] what the
 //! collectors enable and read.
@@ -15,6 +16,7 @@ pub mod accessibility;
 pub mod capture;
 pub mod console;
 pub mod dom;
+pub mod dom_snapshot;
 pub mod emulation;
 pub mod input;
 pub mod network;
@@ -73,6 +75,9 @@ pub struct Navigated {
     pub loader_id: Option<String>,
     /// Why the URL could not be loaded (e.g. `net::ERR_CONNECTION_REFUSED`).
     pub error_text: Option<String>,
+    /// Whether the URL turned out to be a download (which ends as `net::ERR_ABORTED`).
+    #[serde(default)]
+    pub is_download: bool,
 }
 
 /// `Page.reload`.

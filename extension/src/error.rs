@@ -125,6 +125,15 @@ pub enum EngineError {
     #[error("`{0}` is not a valid URL. Give an absolute URL such as https://example.com/.")]
     InvalidUrl(String),
 
+    /// Chrome refused to take an open tab to a `data:` URL: it counts an extension's
+    /// navigation as one the page started, and pages may not open `data:` documents
+    /// in the top frame. A new tab may start at one.
+    #[error(
+        "Chrome does not let an extension navigate an open page to a data: URL (only a new \
+         page may start at one). Open it with new_page instead."
+    )]
+    DataUrlNavigation,
+
     /// Back at the first history entry, or forward at the last.
     #[error("Page {tab} has no {direction} page in its history.")]
     NoHistoryEntry {
@@ -175,6 +184,13 @@ pub enum EngineError {
          JSON-serialisable data (objects, arrays, strings, numbers, booleans, null)."
     )]
     NotSerializable(String),
+
+    /// The function's result is too long or too deeply nested to carry back.
+    #[error(
+        "The function's result is {0}. Return less: a slice, a count, or only the \
+         fields you need."
+    )]
+    ResultTooBig(String),
 
     /// Chrome refused to run or return the function (typically: the result is not
     /// serialisable, or not a function).
@@ -438,7 +454,8 @@ impl EngineError {
             | NotIntroduced
             | Revoked
             | Blocklisted { .. }
-            | BlocklistedDestination { .. } => ErrorCode::Refused,
+            | BlocklistedDestination { .. }
+            | DataUrlNavigation => ErrorCode::Refused,
             NotShared(_) | WithdrawnDuringCommand { .. } => ErrorCode::NotShared,
             InvalidUrl(_)
             | NoHistoryEntry { .. }
@@ -458,6 +475,7 @@ impl EngineError {
             | Threw(_)
             | SyntaxError(_)
             | NotSerializable(_)
+            | ResultTooBig(_)
             | EvaluateRefused(_)
             | ToolNotFound(_)
             | ToolThrew { .. }

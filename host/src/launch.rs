@@ -113,7 +113,7 @@ impl LaunchedBrowser {
             command.arg("--headless");
         }
         command
-            .args(&args.chrome_args)
+            .args(browser_flags(&args.chrome_args))
             .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -185,6 +185,27 @@ impl Drop for LaunchedBrowser {
 /// browser is using: a launched browser shares every tab with the agent and registers
 /// its own native host there, which must never happen to the user's real profile (or
 /// to another launch's).
+/// The Chrome features a launched browser turns on. Chrome counts an extension's
+/// navigation as one the page started, and pages may not open a `data:` document in
+/// the top frame, so without this `navigate_page` could not go to a `data:` URL (the
+/// user's own browser keeps the rule: there it says to use `new_page`).
+const FEATURES: &[&str] = &["AllowContentInitiatedDataUrlNavigations"];
+
+/// The user's `--chromeArg` flags with tabwire's [`FEATURES`] added. Chrome reads one
+/// `--enable-features` list, so a list the user gives is merged into it.
+fn browser_flags(chrome_args: &[String]) -> Vec<String> {
+    let mut features: Vec<&str> = FEATURES.to_vec();
+    let mut flags = vec![String::new()];
+    for arg in chrome_args {
+        match arg.strip_prefix("--enable-features=") {
+            Some(list) => features.extend(list.split(',').filter(|f| !f.is_empty())),
+            None => flags.push(arg.clone()),
+        }
+    }
+    flags[0] = format!("--enable-features={}", features.join(","));
+    flags
+}
+
 fn refuse_own_profile(dir: &Path) -> anyhow::Result<()> {
     let wanted = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     if let Some(browser) = own_profile_folders()
@@ -385,6 +406,25 @@ fn which(name: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_users_features_join_tabwires() {
+        let flags = browser_flags(&[
+            "--no-sandbox".to_owned(),
+            "--enable-features=A,B".to_owned(),
+        ]);
+        assert_eq!(
+            flags,
+            [
+                "--enable-features=AllowContentInitiatedDataUrlNavigations,A,B",
+                "--no-sandbox"
+            ]
+        );
+        assert_eq!(
+            browser_flags(&[]),
+            ["--enable-features=AllowContentInitiatedDataUrlNavigations"]
+        );
+    }
 
     #[test]
     fn a_kept_profile_gets_its_own_registration_back() {

@@ -62,6 +62,7 @@ pub fn missing(text: &str, json: &Value) -> Vec<String> {
     let mut section = "";
     let mut message = Vec::new();
     let mut fence: Option<String> = None;
+    let mut problems = false;
     for line in text.lines().skip(1) {
         if let Some(body) = fence.as_mut() {
             if line == "```" {
@@ -107,6 +108,29 @@ pub fn missing(text: &str, json: &Value) -> Vec<String> {
                 flat.contains(&as_node) || flat.contains(as_text),
                 format!("node {uid} {role}"),
             );
+            // The quoted name, escaped alike in the line and in JSON (control characters
+            // aside, which the line writes as `\u{…}`).
+            if let Some(name) = quoted_after(line, role).filter(|n| !n.contains("\\u{")) {
+                want(
+                    flat.contains(&format!("\"name\":\"{name}\"")) || flat.contains(as_text),
+                    format!("the name of {uid}: {name}"),
+                );
+            }
+        }
+        if section == "Third-party developer tools" {
+            if line == "Problems with what the page offered:" {
+                problems = true;
+            }
+            let item = line.strip_prefix("- ");
+            if let (Some(problem), true) = (item, problems) {
+                let escaped = serde_json::to_string(problem).unwrap_or_default();
+                want(flat.contains(&escaped), format!("the problem {problem:?}"));
+            } else if let Some((name, _)) = item.and_then(|l| l.split_once(": ")) {
+                want(
+                    flat.contains(&format!("\"name\":\"{name}\"")),
+                    format!("the tool {name}"),
+                );
+            }
         }
         if section == "Pages" {
             if let Some((id, _)) = line.split_once(": ") {
@@ -151,6 +175,20 @@ pub fn missing(text: &str, json: &Value) -> Vec<String> {
     missing
 }
 
+/// The `"…"` right after `word` in a snapshot line, without its quotes.
+fn quoted_after<'a>(line: &'a str, word: &str) -> Option<&'a str> {
+    let rest = line.trim_start().split_once(&format!(" {word} \""))?.1;
+    let mut escaped = false;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => return Some(&rest[..i]),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
 /// Whether `value` is one of the JSON's top-level values (a result).
 fn holds_value(json: &Value, value: &Value) -> bool {
     json.as_object()
@@ -166,7 +204,10 @@ mod tests {
     fn a_summary_in_place_of_the_tree_is_caught() {
         let text = "# take_snapshot response\n## Page snapshot\nlegend\n1_0 RootWebArea \"T\"\n  1_1 button \"Go\"\n";
         let summary = json!({"snapshot": {"nodes": 2}});
-        assert_eq!(missing(text, &summary).len(), 2);
+        assert_eq!(missing(text, &summary).len(), 4);
+        let nameless = json!({"snapshot": {"id": "1_0", "role": "RootWebArea",
+            "children": [{"id": "1_1", "role": "button"}]}});
+        assert_eq!(missing(text, &nameless).len(), 2);
         let tree = json!({"snapshot": {"id": "1_0", "role": "RootWebArea", "name": "T",
             "children": [{"id": "1_1", "role": "button", "name": "Go"}]}});
         assert!(missing(text, &tree).is_empty());

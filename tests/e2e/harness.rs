@@ -238,9 +238,10 @@ impl Agent {
         let mut command = Command::new(tabwire_exe());
         command.args(args);
         if args.first() == Some(&"mcp")
-            && !args
-                .iter()
-                .any(|a| a.starts_with("--experimentalStructuredContent"))
+            && !args.iter().any(|a| {
+                a.starts_with("--experimentalStructuredContent")
+                    || a.starts_with("--experimental-structured-content")
+            })
         {
             command.arg("--experimentalStructuredContent");
         }

@@ -193,3 +193,68 @@ async fn navigation_errors_say_what_happened() {
         .says("No page with id 424242");
     agent.quit().await;
 }
+
+/// The same small page as a `data:` URL in its three spellings: plain, percent-encoded
+/// and base64.
+const DATA_PAGES: &[&str] = &[
+    "data:text/html,<title>T</title><h1>hi</h1>",
+    "data:text/html,%3Ctitle%3ET%3C%2Ftitle%3E%3Ch1%3Ehi%3C%2Fh1%3E",
+    "data:text/html;base64,PHRpdGxlPlQ8L3RpdGxlPjxoMT5oaTwvaDE+",
+];
+
+/// Asserts the selected page shows the data page `url`: its snapshot and its place
+/// in the page list.
+async fn shows_data_page(agent: &Agent, url: &str, title: &str, heading: &str) {
+    agent
+        .ok("take_snapshot", json!({}))
+        .await
+        .says(&format!("RootWebArea \"{title}\""))
+        .says(&format!("heading \"{heading}\""));
+    agent.ok("list_pages", json!({})).await.says(url);
+}
+
+#[tokio::test]
+async fn data_urls_open_with_new_page_and_navigate_page() {
+    let agent = Agent::launch(&[]).await;
+    for url in DATA_PAGES {
+        agent
+            .ok("new_page", json!({"url": url}))
+            .await
+            .says(&format!(" at {url}."));
+        shows_data_page(&agent, url, "T", "hi").await;
+    }
+
+    agent
+        .ok("navigate_page", json!({"url": page("index.html")}))
+        .await;
+    let spaced = "data:text/html,<title>My page</title><h1>hi there</h1>";
+    for url in [spaced, DATA_PAGES[2]] {
+        agent
+            .ok("navigate_page", json!({"url": url}))
+            .await
+            .says(&format!("is now at {url}."));
+    }
+    shows_data_page(&agent, DATA_PAGES[2], "T", "hi").await;
+    agent.ok("navigate_page", json!({"type": "back"})).await;
+    shows_data_page(&agent, spaced, "My page", "hi there").await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn where_chrome_keeps_its_data_url_rule_navigate_page_says_to_use_new_page() {
+    // Chrome's rule as in the user's own browser: an extension may not take an open
+    // tab to a data: URL.
+    let agent =
+        Agent::launch(&["--chromeArg=--disable-features=AllowContentInitiatedDataUrlNavigations"])
+            .await;
+    agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    agent
+        .err("navigate_page", json!({"url": DATA_PAGES[0]}))
+        .await
+        .says("Open it with new_page instead");
+    agent.ok("new_page", json!({"url": DATA_PAGES[0]})).await;
+    shows_data_page(&agent, DATA_PAGES[0], "T", "hi").await;
+    agent.quit().await;
+}

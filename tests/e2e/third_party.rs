@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::harness::{page, page_on, Agent, Reply, TEST_HOST_RULE, THIRD_PARTY};
+use crate::harness::{is_snapshot_line, page, page_on, Agent, Reply, TEST_HOST_RULE, THIRD_PARTY};
 
 /// The groups of a response's `structuredContent`.
 fn groups(reply: &Reply) -> Vec<Value> {
@@ -251,7 +251,10 @@ async fn elements_go_in_and_come_out_as_uids() {
         .as_str()
         .expect("a uid")
         .to_string();
-    hidden.says(&format!("\n{hidden_uid} "));
+    // It sits where it is in the page: after the buttons, under the root.
+    hidden.says(&format!(
+        "  {cancel} button \"Cancel\"\n  {hidden_uid} div not-in-accessibility-tree\n"
+    ));
 
     agent
         .err(
@@ -281,6 +284,75 @@ async fn elements_go_in_and_come_out_as_uids() {
         )
         .await;
     assert_eq!(described.json["result"]["text"], "Save");
+    agent.quit().await;
+}
+
+/// The first snapshot line containing `needle`: its index among the response's lines,
+/// its depth (indentation) and its uid.
+fn snapshot_line(reply: &Reply, needle: &str) -> (usize, usize, String) {
+    reply
+        .text
+        .lines()
+        .enumerate()
+        .find(|(_, line)| line.contains(needle) && is_snapshot_line(line))
+        .map(|(at, line)| {
+            let depth = (line.len() - line.trim_start().len()) / 2;
+            let uid = line.split_whitespace().next().unwrap_or_default();
+            (at, depth, uid.to_string())
+        })
+        .unwrap_or_else(|| panic!("no snapshot line with {needle:?} in:\n{}", reply.text))
+}
+
+#[tokio::test]
+async fn returned_elements_appear_at_their_place_in_the_tree() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/components.html")}))
+        .await;
+    let tree = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "componentTree"}),
+        )
+        .await;
+    let snapshot = agent.ok("take_snapshot", json!({})).await;
+    let mut uids = Vec::new();
+    for reply in [&tree, &snapshot] {
+        // app-root › (heading, app-counter › (button, text), text), in page order.
+        let root = snapshot_line(reply, " app-root");
+        let heading = snapshot_line(reply, "heading \"Counter\"");
+        let counter = snapshot_line(reply, " app-counter");
+        let button = snapshot_line(reply, "button \"Increment\"");
+        let count = snapshot_line(reply, "StaticText \"0\"");
+        let note = snapshot_line(reply, "StaticText \"made with components\"");
+        let lines = [&root, &heading, &counter, &button, &count, &note];
+        assert_eq!(
+            lines.map(|line| line.1 - root.1),
+            [0, 1, 1, 2, 2, 1],
+            "depths below app-root:\n{}",
+            reply.text
+        );
+        assert!(
+            lines.windows(2).all(|pair| pair[0].0 < pair[1].0),
+            "in page order:\n{}",
+            reply.text
+        );
+        uids.push((root.2, counter.2, button.2));
+    }
+    assert_eq!(uids[0], uids[1], "the same uids in both snapshots");
+    let (root, counter, button) = uids.swap_remove(0);
+    tree.says(&format!("\"uid\": \"{root}\""))
+        .says(&format!("\"uid\": \"{counter}\""));
+
+    // The returned element's child is an element like any other.
+    agent.ok("click", json!({"uid": button})).await;
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => Number(document.querySelector('#count').textContent)"}),
+        )
+        .await
+        .says("```json\n1\n```");
     agent.quit().await;
 }
 
@@ -403,7 +475,7 @@ async fn results_keep_their_key_order_and_big_ones_stay_inline_up_to_the_limit()
         .ok("execute_3p_developer_tool", json!({"toolName": "twoMb"}))
         .await;
     big.says("saved to")
-        .says("shape: object with 1 keys {rows: array(20000) of object}")
+        .says("shape: object with 1 key {rows: array(20000) of object}")
         .says("It begins:\n{\n  \"rows\": [\n    {\n      \"i\": 0,");
     let path = big.json["resultFile"]["filePath"].as_str().unwrap();
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();

@@ -143,7 +143,10 @@ impl<C: Chrome + 'static> Engine<C> {
         let stringify = RuntimeCallFunctionOn {
             function_declaration: page::STRINGIFY.to_owned(),
             object_id: global.to_owned(),
-            arguments: vec![CallArgument::object(object.clone())],
+            arguments: vec![
+                CallArgument::object(object.clone()),
+                CallArgument::value(Value::from(page::MAX_RESULT_TEXT)),
+            ],
             object_group: group.to_owned(),
             return_by_value: true,
             await_promise: false,
@@ -154,10 +157,26 @@ impl<C: Chrome + 'static> Engine<C> {
             // A cycle, or a `toJSON` that threw: the value has no JSON form.
             return Err(EngineError::NotSerializable(details.describe()));
         }
-        if let Some(Value::String(text)) = &written.result.value {
-            return serde_json::from_str(text).map_err(|e| {
-                EngineError::UnreadablePageData(format!("the result's JSON text: {e}"))
-            });
+        match &written.result.value {
+            Some(Value::String(text)) => {
+                let value: Value = serde_json::from_str(text).map_err(|e| {
+                    EngineError::UnreadablePageData(format!("the result's JSON text: {e}"))
+                })?;
+                if depth(&value) > page::MAX_DEPTH as usize {
+                    return Err(EngineError::ResultTooBig(format!(
+                        "nested more than {} levels deep",
+                        page::MAX_DEPTH
+                    )));
+                }
+                return Ok(value);
+            }
+            Some(Value::Number(length)) => {
+                return Err(EngineError::ResultTooBig(format!(
+                    "{length} characters of JSON, more than the {} tabwire carries",
+                    page::MAX_RESULT_TEXT
+                )));
+            }
+            _ => {}
         }
         if written.result.kind == "undefined" && written.result.object_id.is_none() {
             // The page broke JSON.stringify before tabwire attached: read it by value.
@@ -263,6 +282,21 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 }
 
+/// How deeply a JSON value nests (a scalar is 0), counted without recursion.
+fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0)];
+    while let Some((value, level)) = stack.pop() {
+        deepest = deepest.max(level);
+        match value {
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, level + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|v| (v, level + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// Whether an argument must travel as JSON text: it holds a `null` (chrome.debugger
 /// drops those) or an object whose key order could be lost (it sorts keys).
 fn travels_as_text(value: &Value) -> bool {
@@ -352,7 +386,10 @@ mod tests {
         let mut h = Harness::new();
         h.fake.answer_with("Runtime.callFunctionOn", |params| {
             if params["functionDeclaration"] == super::page::STRINGIFY {
-                assert_eq!(params["arguments"], json!([{"objectId": "r1"}]));
+                assert_eq!(
+                    params["arguments"],
+                    json!([{"objectId": "r1"}, {"value": super::page::MAX_RESULT_TEXT}])
+                );
                 result(json!({"type": "string", "value": "{\"z\":1,\"a\":[1]}"}))
             } else {
                 result(json!({"type": "object", "objectId": "r1"}))
@@ -374,6 +411,38 @@ mod tests {
         assert_eq!(call["userGesture"], true);
         assert_eq!(calls[1]["objectId"], "global");
         assert_eq!(calls[1]["returnByValue"], true);
+    }
+
+    #[test]
+    fn results_too_long_or_too_deep_are_refused_with_advice() {
+        let deep = format!("{}1{}", "[".repeat(70), "]".repeat(70));
+        for (n, written) in [json!(20_000_000), json!(deep)].into_iter().enumerate() {
+            let mut h = Harness::new();
+            let answer = written.clone();
+            h.fake.answer_with("Runtime.callFunctionOn", move |params| {
+                if params["functionDeclaration"] == super::page::STRINGIFY {
+                    let kind = if answer.is_string() {
+                        "string"
+                    } else {
+                        "number"
+                    };
+                    result(json!({"type": kind, "value": answer}))
+                } else {
+                    result(json!({"type": "object", "objectId": "r1"}))
+                }
+            });
+            h.call(1, evaluate(10, "() => big", vec![]));
+            h.settle();
+            let error = h.reply(1).unwrap().unwrap_err();
+            assert_eq!(error.code, ErrorCode::PageError);
+            let expected = if n == 0 {
+                "20000000 characters"
+            } else {
+                "levels deep"
+            };
+            assert!(error.message.contains(expected), "{}", error.message);
+            assert!(error.message.contains("Return less"), "{}", error.message);
+        }
     }
 
     #[test]

@@ -19,7 +19,8 @@
 //! [`snapshot`], [`discovery`], [`execute`]); [`session`] attaches the debugger and
 //! sends CDP commands while watching the tab; [`document`] keeps what is known about
 //! the document each tab shows (its [`uids`], pinned elements and tool registry);
-//! [`axtree`] turns accessibility trees into snapshot nodes; [`elements`] moves
+//! [`axtree`] turns accessibility trees into snapshot nodes and [`placement`] puts
+//! returned elements among them; [`elements`] moves
 //! elements between uids and page objects; [`page`] holds the page-side scripts.
 //! Nothing here knows about the extension platform: see `crate::shell` for that.
 
@@ -47,6 +48,7 @@ mod navigate;
 mod network;
 mod page;
 mod persist;
+mod placement;
 mod popup;
 mod resize;
 mod screenshot;

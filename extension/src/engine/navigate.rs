@@ -5,8 +5,18 @@
 //! known) and then fired `Page.loadEventFired`; a same-document navigation is done at
 //! `Page.navigatedWithinDocument`; a page restored from the back/forward cache fires
 //! no load event, so its commit is enough. The whole command is bounded by its timeout.
+//!
+//! `data:` URLs: Chrome counts an extension's navigation (`Page.navigate` through
+//! `chrome.debugger`, `chrome.tabs.update`) as one the page started, and pages may not
+//! open a `data:` document in the top frame, so Chrome aborts it. Only a new tab may
+//! start at one: `new_page` opens such a tab at its URL and [`await_opened`] waits for
+//! it, while `navigate_page` says to use `new_page` (a browser tabwire launches lifts
+//! the rule, so there both work).
+//!
+//! [`await_opened`]: Engine::await_opened
 
 use std::cell::RefCell;
+use std::future::Future;
 
 use tabwire_shared::{Navigation, TabId, TabInfo};
 
@@ -14,7 +24,7 @@ use super::session::interruption;
 use super::Engine;
 use crate::cdp::{
     PageEvent, PageGetFrameTree, PageGetNavigationHistory, PageNavigate,
-    PageNavigateToHistoryEntry, PageReload,
+    PageNavigateToHistoryEntry, PageReload, RuntimeEvaluate,
 };
 use crate::chrome::Chrome;
 use crate::error::EngineError;
@@ -35,6 +45,8 @@ enum Expected {
     SameDocument { frame: String },
     /// A history step: either of the above, in the main frame `frame`.
     Either { frame: String },
+    /// The load event of the document the main frame has already committed.
+    Load,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -51,13 +63,63 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         let target = RefCell::new(describe(to));
         let load = self.start_and_wait(tab, to, &target);
+        self.loaded_within(tab, load, &target, timeout_ms).await
+    }
+
+    /// Waits for a tab that was created at `url` (not navigated there) to finish
+    /// loading it; the tab as it is afterwards. The load may be over, or not even
+    /// committed, by the time the debugger attaches: the frame tree and the document's
+    /// ready state, read after subscribing to the tab's events, say how far it got.
+    pub(super) async fn await_opened(
+        &self,
+        tab: TabId,
+        url: &str,
+        timeout_ms: u64,
+    ) -> Result<TabInfo, EngineError> {
+        let target = RefCell::new(url.to_owned());
+        let load = async {
+            self.ensure_attached(tab).await?;
+            let mut watch = self.signals.subscribe(tab);
+            let tree = self
+                .send_watched(tab, &mut watch, &PageGetFrameTree {})
+                .await?;
+            let expected = if matches!(tree.frame_tree.frame.url.as_str(), "" | "about:blank") {
+                // Still the tab's first, empty document.
+                Expected::NewDocument { loader: None }
+            } else {
+                // A page that redefines `document.readyState` only makes this wait
+                // for a load that has been: the timeout still bounds it.
+                let ready = RuntimeEvaluate {
+                    expression: "document.readyState".to_owned(),
+                    object_group: "tabwire-load".to_owned(),
+                    return_by_value: true,
+                };
+                let state = self.send_watched(tab, &mut watch, &ready).await?;
+                if state.result.value.as_ref().and_then(|v| v.as_str()) == Some("complete") {
+                    return Ok(());
+                }
+                Expected::Load
+            };
+            wait_for_load(tab, &mut watch, &expected).await
+        };
+        self.loaded_within(tab, load, &target, timeout_ms).await
+    }
+
+    /// Runs `load` within `timeout_ms`; the tab as it is afterwards.
+    async fn loaded_within(
+        &self,
+        tab: TabId,
+        load: impl Future<Output = Result<(), EngineError>>,
+        target: &RefCell<String>,
+        timeout_ms: u64,
+    ) -> Result<TabInfo, EngineError> {
         match within(self.chrome.sleep(timeout_ms), load).await {
             Some(Ok(())) => {}
             Some(Err(error)) => return Err(self.confirm_closed(tab, error).await),
             None => {
                 return Err(EngineError::LoadTimeout {
                     tab,
-                    target: target.into_inner(),
+                    target: target.borrow().clone(),
                     timeout_ms,
                 })
             }
@@ -108,6 +170,9 @@ impl<C: Chrome + 'static> Engine<C> {
             other => other?,
         };
         if let Some(error) = answer.error_text.filter(|e| !e.is_empty()) {
+            if error == ABORTED && is_data_url(url) && !answer.is_download {
+                return Err(EngineError::DataUrlNavigation);
+            }
             if error != ABORTED {
                 // Chrome shows its error page next; until that commits, CDP answers the
                 // next command with "Not attached to an active page". Let it settle.
@@ -197,6 +262,7 @@ async fn wait_for_load(
             {
                 return Ok(())
             }
+            (PageEvent::LoadEventFired, Expected::Load) => return Ok(()),
             (
                 PageEvent::NavigatedWithinDocument { frame_id },
                 Expected::SameDocument { frame } | Expected::Either { frame },
@@ -207,7 +273,9 @@ async fn wait_for_load(
 }
 
 /// Rejects what is not an absolute URL (`example.com`, `localhost:3000`) before
-/// anything is opened or navigated.
+/// anything is opened or navigated. Spaces are fine past the host (Chrome escapes
+/// them, and `data:text/html,<title>My page</title>` needs them), and so are tabs and
+/// line breaks, which URL parsing drops; other control characters are not.
 pub(super) fn check_url(url: &str) -> Result<(), EngineError> {
     let invalid = || EngineError::InvalidUrl(url.to_owned());
     let (scheme, rest) = url.split_once(':').ok_or_else(invalid)?;
@@ -216,12 +284,24 @@ pub(super) fn check_url(url: &str) -> Result<(), EngineError> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     let rest_ok = !rest.is_empty() && !rest.starts_with(|c: char| c.is_ascii_digit());
-    let clean = !url.chars().any(|c| c.is_control() || c == ' ');
+    let host = rest.strip_prefix("//").map_or("", |after| {
+        after.split(['/', '?', '#']).next().unwrap_or(after)
+    });
+    let clean = !url
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        && !host.contains(char::is_whitespace);
     if scheme_ok && rest_ok && clean {
         Ok(())
     } else {
         Err(invalid())
     }
+}
+
+/// Whether `url` is a `data:` URL (schemes are case-insensitive).
+pub(super) fn is_data_url(url: &str) -> bool {
+    url.get(..5)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("data:"))
 }
 
 /// How the timeout message names the destination before it is known exactly.
@@ -258,11 +338,16 @@ mod tests {
         assert!(check_url("https://example.com/").is_ok());
         assert!(check_url("about:blank").is_ok());
         assert!(check_url("data:text/html,<p>hi</p>").is_ok());
+        assert!(check_url("data:text/html,<title>My page</title><h1>hi there</h1>").is_ok());
+        assert!(check_url("data:text/html,<p>one</p>\n<p>two</p>").is_ok());
+        assert!(check_url("https://example.com/a b?q=c d").is_ok());
         for bad in [
             "example.com",
             "localhost:3000",
             "",
             "http://a b/",
+            "https://exa\tmple.com /",
+            "data:text/html,\u{0}",
             "1http://x",
         ] {
             assert!(check_url(bad).is_err(), "{bad}");
@@ -369,6 +454,22 @@ mod tests {
         h.settle();
         h.advance(1000);
         assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::PageError);
+    }
+
+    #[test]
+    fn an_open_page_refused_a_data_url_says_to_open_it_with_new_page() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Page.navigate",
+            Answer::value(
+                json!({"frameId": "main", "loaderId": "L", "errorText": "net::ERR_ABORTED", "isDownload": false}),
+            ),
+        );
+        h.call(1, navigate(url("DATA:text/html,<h1>hi</h1>"), 5000));
+        h.settle();
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Refused);
+        assert!(error.message.contains("Open it with new_page"), "{error:?}");
     }
 
     #[test]

@@ -70,14 +70,17 @@ pub const SPLICE: &str = concat!(
     ";\nreturn splice(pristine(this), json, paths, elements);\n}"
 );
 
-/// `function (value)`, called on the page's global object: `value` as JSON text,
-/// written with the builtins captured before the page's own scripts ran (`undefined`
-/// if the page broke `JSON.stringify` before tabwire attached). chrome.debugger sorts
-/// the keys of objects it hands over by value; text keeps the page's order.
+/// `function (value, limit)`, called on the page's global object: `value` as JSON
+/// text, written with the builtins captured before the page's own scripts ran; the
+/// text's length instead when it is longer than `limit`; `undefined` if the page broke
+/// `JSON.stringify` before tabwire attached. chrome.debugger sorts the keys of objects
+/// it hands over by value; text keeps the page's order.
 pub const STRINGIFY: &str = concat!(
-    "function (value) {\nconst T = (",
+    "function (value, limit) {\nconst T = (",
     include_str!("../page/pristine.js"),
-    ")(this);\nreturn T.stringify ? T.apply(T.stringify, null, [value]) : undefined;\n}"
+    ")(this);\nif (!T.stringify || !T.apply) return undefined;\n",
+    "const text = T.apply(T.stringify, null, [value]);\n",
+    "return typeof text === 'string' && text.length > limit ? text.length : text;\n}"
 );
 
 /// `function ()`, called on an object: the object itself, to be read by value.

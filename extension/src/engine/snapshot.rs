@@ -8,19 +8,19 @@
 //! `<iframe>` node carries the state [`axtree::FRAME_NOT_CAPTURED`].
 //!
 //! Elements third-party tools returned (pinned nodes) are always shown; one the
-//! accessibility tree does not list at all (`display: none`, say) is added at the end,
-//! at depth 0, with its tag name for a role and the state
-//! [`NOT_IN_ACCESSIBILITY_TREE`].
+//! accessibility tree does not list at all (a custom element, or `display: none`) is
+//! put at its place in the DOM by [`placement`](super::placement), with its tag name
+//! for a role and the state [`NOT_IN_ACCESSIBILITY_TREE`].
 
 use std::collections::HashSet;
 
 use futures::future::join_all;
 use tabwire_shared::{Snapshot, SnapshotNode, TabId};
 
-use super::axtree::{self, FlatNode, FrameNodes};
+use super::axtree::{self, FrameNodes};
 use super::Engine;
 use crate::cdp::accessibility::{AccessibilityGetFullAxTree, AxTree};
-use crate::cdp::dom::{DomDescribeNode, DomGetFrameOwner};
+use crate::cdp::dom::DomGetFrameOwner;
 use crate::cdp::FrameTree;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
@@ -102,39 +102,7 @@ impl<C: Chrome + 'static> Engine<C> {
             .filter(|p| !flat.listed.contains(p))
             .collect();
         if !missing.is_empty() {
-            let described = join_all(missing.iter().map(|node| {
-                let describe = DomDescribeNode {
-                    backend_node_id: Some(*node),
-                    object_id: None,
-                };
-                async move { self.send(tab, &describe).await }
-            }));
-            let described = self
-                .watched(tab, &mut watch, async { Ok(described.await) })
-                .await?;
-            for (node, outcome) in missing.into_iter().zip(described) {
-                match outcome {
-                    Ok(found) => {
-                        let role = if found.node.local_name.is_empty() {
-                            found.node.node_name.to_ascii_lowercase()
-                        } else {
-                            found.node.local_name
-                        };
-                        nodes.push(FlatNode {
-                            backend: Some(node),
-                            depth: 0,
-                            role,
-                            name: String::new(),
-                            value: None,
-                            states: vec![NOT_IN_ACCESSIBILITY_TREE.to_owned()],
-                        });
-                    }
-                    // Gone from the page: no longer shown.
-                    Err(_) => {
-                        self.with_document(tab, |d| d.pins.unpin(node));
-                    }
-                }
-            }
+            nodes = self.place_pinned(tab, &mut watch, nodes, missing).await?;
         }
 
         let title = match nodes.first() {

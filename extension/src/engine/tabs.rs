@@ -63,7 +63,8 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Opens a blank tab for `opener` (it joins that agent's scope), then navigates it
     /// like `Navigate` does and waits for the load. A blocklisted destination is
     /// refused before anything opens; if the opener was disconnected meanwhile, the
-    /// new tab is closed untouched.
+    /// new tab is closed untouched. A `data:` URL, which Chrome lets an extension open
+    /// only in a new tab (see [`navigate`](super::navigate)), is where the tab starts.
     pub(super) async fn new_tab(
         &self,
         opener: &str,
@@ -73,11 +74,10 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<TabInfo, EngineError> {
         super::navigate::check_url(url)?;
         self.check_destination(url)?;
+        let starts_there = super::navigate::is_data_url(url);
+        let first = if starts_there { url } else { "about:blank" };
         let created = self
-            .bounded(
-                "open a page",
-                self.chrome.create_tab("about:blank", !background),
-            )
+            .bounded("open a page", self.chrome.create_tab(first, !background))
             .await??;
         if !self.adopt_tab(opener, &created).await {
             if let Err(error) = self.chrome.remove_tab(created.id).await {
@@ -92,7 +92,11 @@ impl<C: Chrome + 'static> Engine<C> {
             url: url.to_owned(),
         };
         let _tab = self.locks.lock(created.id).await;
-        let outcome = self.navigate(created.id, &to, timeout_ms).await;
+        let outcome = if starts_there {
+            self.await_opened(created.id, url, timeout_ms).await
+        } else {
+            self.navigate(created.id, &to, timeout_ms).await
+        };
         // Used or not, the tab is let go after the idle time like any other.
         self.note_used(created.id);
         outcome
@@ -138,7 +142,7 @@ fn user_window(windows: &[WindowState], last_focused: Option<i64>) -> Option<i64
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{Answer, Harness};
     use serde_json::json;
     use tabwire_shared::{Command, ErrorCode, Reply};
 
@@ -251,6 +255,87 @@ mod tests {
         assert_eq!(h.fake.created_urls(), vec!["about:blank".to_owned()]);
         let navigations = h.fake.sent(tab.id, "Page.navigate");
         assert_eq!(navigations, vec![json!({"url": "https://c.test/"})]);
+    }
+
+    /// Answers `document.readyState` with `state`.
+    fn ready_state(h: &Harness, state: &str) {
+        h.fake.answer(
+            "Runtime.evaluate",
+            Answer::value(json!({"result": {"type": "string", "value": state}})),
+        );
+    }
+
+    /// The main frame's document is at `url`.
+    fn main_frame_at(h: &Harness, url: &str) {
+        h.fake.answer(
+            "Page.getFrameTree",
+            Answer::value(
+                json!({"frameTree": {"frame": {"id": "main", "loaderId": "L0", "url": url}}}),
+            ),
+        );
+    }
+
+    const DATA: &str = "data:text/html,<title>T</title><h1>hi</h1>";
+
+    #[test]
+    fn a_data_url_is_where_the_new_tab_starts_not_a_navigation() {
+        let mut h = Harness::new();
+        main_frame_at(&h, DATA);
+        ready_state(&h, "complete");
+        h.call(1, new_tab(DATA, false));
+        h.settle();
+        let tab = opened(&h, 1);
+        assert_eq!(tab.url, DATA);
+        assert_eq!(h.fake.created_urls(), vec![DATA.to_owned()]);
+        assert!(h.fake.sent(tab.id, "Page.navigate").is_empty());
+        assert!(h.fake.is_attached(tab.id), "attached to what it loaded");
+    }
+
+    #[test]
+    fn a_data_tab_still_loading_is_waited_for() {
+        let mut h = Harness::new();
+        main_frame_at(&h, DATA);
+        ready_state(&h, "interactive");
+        h.call(1, new_tab(DATA, false));
+        h.settle();
+        assert!(h.reply(1).is_none(), "no reply before the load event");
+        h.engine
+            .on_cdp_event(101, "Page.loadEventFired", &json!({}));
+        h.settle();
+        assert_eq!(opened(&h, 1).id, 101);
+    }
+
+    #[test]
+    fn a_data_tab_not_yet_committed_is_waited_for() {
+        let mut h = Harness::new();
+        main_frame_at(&h, "about:blank");
+        h.call(1, new_tab(DATA, false));
+        h.settle();
+        h.engine
+            .on_cdp_event(101, "Page.loadEventFired", &json!({}));
+        h.settle();
+        assert!(h.reply(1).is_none(), "the empty document's load is not it");
+        h.engine.on_cdp_event(
+            101,
+            "Page.frameNavigated",
+            &json!({"frame": {"id": "main", "loaderId": "L1", "url": DATA}, "type": "Navigation"}),
+        );
+        h.engine
+            .on_cdp_event(101, "Page.loadEventFired", &json!({}));
+        h.settle();
+        assert_eq!(opened(&h, 1).id, 101);
+    }
+
+    #[test]
+    fn a_data_tab_that_never_loads_times_out_naming_it() {
+        let mut h = Harness::new();
+        main_frame_at(&h, "about:blank");
+        h.call(1, new_tab(DATA, false));
+        h.settle();
+        h.advance(1000);
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Timeout);
+        assert!(error.message.contains(DATA), "{error:?}");
     }
 
     #[test]

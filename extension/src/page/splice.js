@@ -8,7 +8,8 @@
 // the result, by reference, as the argument of the agent's function.
 (function tabwireSplice(T, json, paths, elements) {
   'use strict';
-  let out = T.parse(json);
+  // The page's own JSON.parse only if it broke it before tabwire attached.
+  let out = T.parse ? T.parse(json) : JSON.parse(json);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
     if (path.length === 0) {

@@ -129,8 +129,9 @@ pub fn listing(
 pub enum ShownBody {
     /// Short text, shown as it is.
     Inline(String),
-    /// Written to this file.
-    File(std::path::PathBuf, usize),
+    /// Written to this file, this many bytes, with a preview when it was too long to
+    /// show (not when the agent asked for the file).
+    File(std::path::PathBuf, usize, Option<String>),
 }
 
 /// Decides how to show a body: `path` if the agent gave one, a temporary file if it is
@@ -148,13 +149,22 @@ pub fn show_body(
     };
     if let Some(path) = path {
         spill::write_bytes(path, &bytes)?;
-        return Ok(ShownBody::File(path.to_path_buf(), bytes.len()));
+        return Ok(ShownBody::File(path.to_path_buf(), bytes.len(), None));
     }
     if !body.base64 && body.data.chars().count() <= spill::INLINE_LIMIT {
         return Ok(ShownBody::Inline(body.data.clone()));
     }
-    let path = spill::to_private_file(&format!("{what}-body"), "bin", &bytes)?;
-    Ok(ShownBody::File(path, bytes.len()))
+    let json = (!body.base64)
+        .then(|| serde_json::from_str::<Value>(&body.data).ok())
+        .flatten();
+    let extension = match (body.base64, &json) {
+        (true, _) => "bin",
+        (false, Some(_)) => "json",
+        (false, None) => "txt",
+    };
+    let path = spill::to_private_file(&format!("{what}-body"), extension, &bytes)?;
+    let preview = (!body.base64).then(|| spill::preview(&body.data, json.as_ref()));
+    Ok(ShownBody::File(path, bytes.len(), preview))
 }
 
 #[cfg(test)]

@@ -105,6 +105,7 @@ pub fn output_schema() -> JsonObject {
                 }
             },
             "thirdPartyToolProblems": {"type": "array", "items": {"type": "string"}},
+            "thirdPartyDeveloperToolsFile": {"$ref": "#/$defs/savedFile"},
             "thirdPartyDeveloperToolsNote": {"type": "string"},
             "snapshot": {"$ref": "#/$defs/node"},
             "snapshotFilePath": {"type": "string"},

@@ -156,6 +156,44 @@ mod tests {
                         WireError::new(ErrorCode::PageError, "Error: boom\n    at <anonymous>:1:7"),
                     ),
                     Command::Evaluate { args, .. } => Ok(Reply::Value { value: json!(args) }),
+                    // A page that describes its one tool at great length.
+                    Command::DiscoverTools { .. } => Ok(Reply::ThirdPartyTools {
+                        discovery: tabwire_shared::Discovery {
+                            document: "d".into(),
+                            url: "http://127.0.0.1/".into(),
+                            origin: "http://127.0.0.1".into(),
+                            refused: false,
+                            groups: vec![tabwire_shared::ToolGroup {
+                                name: "Verbose".into(),
+                                description: None,
+                                tools: vec![tabwire_shared::ToolDefinition {
+                                    name: "talk".into(),
+                                    description: "word ".repeat(20_000),
+                                    input_schema: json!({"type": "object"}),
+                                }],
+                            }],
+                            problems: vec![],
+                        },
+                    }),
+                    // 2,500 short buttons: about 50,000 characters as text, twice that
+                    // as a JSON tree.
+                    Command::Snapshot { .. } => Ok(Reply::Snapshot {
+                        snapshot: tabwire_shared::Snapshot {
+                            url: "http://127.0.0.1/".into(),
+                            title: "T".into(),
+                            nodes: (0..2500)
+                                .map(|i| {
+                                    let depth = u32::from(i > 0);
+                                    crate::mcp::snapshot::test_node(
+                                        &format!("1_{i}"),
+                                        depth,
+                                        "button",
+                                        "b",
+                                    )
+                                })
+                                .collect(),
+                        },
+                    }),
                     _ => Ok(Reply::Done),
                 }
             })
@@ -284,6 +322,46 @@ mod tests {
             structured.contains(r#"{"z":1,"a":2,"m":{"y":1,"b":2}}"#),
             "{structured}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_snapshot_is_inline_only_when_the_form_a_client_shows_fits() {
+        let text_only = Harness::new().call("take_snapshot", json!({})).await;
+        assert!(text(&text_only).contains("1_2499 button"));
+        let structured = Harness::structured().call("take_snapshot", json!({})).await;
+        let body = text(&structured);
+        assert!(body.contains("too long to show here"), "{body}");
+        assert!(!body.contains("1_2499 button"), "{body}");
+        let json = structured.structured_content.unwrap();
+        let path = json["snapshotFilePath"].as_str().unwrap();
+        assert!(std::fs::read_to_string(path)
+            .unwrap()
+            .contains("1_2499 button"));
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_tool_list_too_long_for_a_reply_goes_to_a_file() {
+        let h = Harness {
+            settings: Arc::new(Settings {
+                structured_content: true,
+                third_party: Some(tabwire_shared::origin::OriginPolicy::new(vec![])),
+                ..Settings::default()
+            }),
+            ..Harness::new()
+        };
+        let result = h.call("list_pages", json!({})).await;
+        let body = text(&result);
+        assert!(body.contains("too long to show here"), "{body}");
+        assert!(body.len() < 10_000, "{}", body.len());
+        let json = result.structured_content.unwrap();
+        assert!(json.get("thirdPartyDeveloperTools").is_none());
+        let path = json["thirdPartyDeveloperToolsFile"]["filePath"]
+            .as_str()
+            .unwrap();
+        let list = std::fs::read_to_string(path).unwrap();
+        assert!(list.contains("- talk: word word"));
+        std::fs::remove_file(path).unwrap();
     }
 
     #[tokio::test]

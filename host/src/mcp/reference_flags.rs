@@ -186,9 +186,11 @@ struct Parsed {
 }
 
 fn parse(arg: &str) -> Option<Parsed> {
-    let body = arg
-        .strip_prefix("--")
-        .or_else(|| arg.strip_prefix('-').filter(|b| b.len() == 1))?;
+    let body = arg.strip_prefix("--").or_else(|| {
+        // Single-letter aliases: `-u x` and `-u=x`.
+        arg.strip_prefix('-')
+            .filter(|b| b.len() == 1 || b.as_bytes().get(1) == Some(&b'='))
+    })?;
     let (name, value) = match body.split_once('=') {
         Some((name, value)) => (name, Some(value.to_owned())),
         None => (body, None),
@@ -231,12 +233,23 @@ pub fn normalize(args: &mut Vec<String>) -> Vec<String> {
         {
             match (takes, flag.value, flag.negated) {
                 (Takes::Bool, _, true) => out.push(format!("--{name}=false")),
-                (Takes::Bool, None, false) if is_bool_word(rest.peek()) => {
-                    let value = rest.next().unwrap_or_default();
+                (Takes::Bool, None, false) => {
+                    let value = match rest.peek() {
+                        next if is_bool_word(next) => rest.next().unwrap_or_default(),
+                        _ => "true".to_owned(),
+                    };
                     out.push(format!("--{name}={value}"));
                 }
-                (_, Some(value), _) => out.push(format!("--{name}={value}")),
-                (_, None, _) => out.push(format!("--{name}")),
+                // `--no-` means nothing for a flag that takes a value: our parser says so.
+                (Takes::Value, _, true) => out.push(arg),
+                (Takes::Value, Some(value), false) => out.push(format!("--{name}={value}")),
+                (Takes::Value, None, false) => {
+                    // The value is the next argument, whatever it looks like
+                    // (`--chromeArg --proxy-server=…`): it is never read as a flag.
+                    out.push(format!("--{name}"));
+                    out.extend(rest.next());
+                }
+                (Takes::Bool, Some(value), false) => out.push(format!("--{name}={value}")),
             }
             continue;
         }
@@ -294,7 +307,7 @@ mod tests {
                 "--userDataDir",
                 "/p",
                 "--redactNetworkHeaders=false",
-                "--experimentalStructuredContent",
+                "--experimentalStructuredContent=true",
                 "--headless=false",
                 "--categoryExperimentalThirdParty=true",
                 "--executablePath=/c",
@@ -320,11 +333,90 @@ mod tests {
             "--categoryPerformance=false",
             "--headless",
         ]);
-        assert_eq!(args, ["tabwire", "mcp", "--headless"]);
+        assert_eq!(args, ["tabwire", "mcp", "--headless=true"]);
         assert_eq!(notes.len(), 7, "{notes:?}");
         assert!(notes[0].starts_with("--browserUrl has no effect in tabwire: "));
         assert!(notes[1].starts_with("--usageStatistics has no effect"));
         assert!(notes.iter().all(|n| n.ends_with('.')));
+    }
+
+    #[test]
+    fn a_flags_value_is_never_read_as_a_flag() {
+        let (args, notes) = run(&[
+            "tabwire",
+            "mcp",
+            "--chromeArg",
+            "--proxy-server=http://p",
+            "--chrome-arg",
+            "--user-data-dir=/x",
+            "-u=http://x",
+        ]);
+        assert_eq!(
+            args,
+            [
+                "tabwire",
+                "mcp",
+                "--chromeArg",
+                "--proxy-server=http://p",
+                "--chromeArg",
+                "--user-data-dir=/x",
+            ]
+        );
+        assert_eq!(notes.len(), 1, "{notes:?}");
+    }
+
+    #[test]
+    fn every_spelling_of_every_implemented_flag_starts_tabwire() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            mcp: crate::mcp::config::McpArgs,
+        }
+        for (name, takes) in IMPLEMENTED {
+            let kebab: String = name
+                .chars()
+                .flat_map(|c| {
+                    let dash = c.is_ascii_uppercase().then_some('-');
+                    dash.into_iter()
+                        .chain(std::iter::once(c.to_ascii_lowercase()))
+                })
+                .collect();
+            let spellings: Vec<Vec<String>> = match takes {
+                Takes::Bool => [name, kebab.as_str()]
+                    .iter()
+                    .flat_map(|n| {
+                        [
+                            vec![format!("--{n}")],
+                            vec![format!("--{n}=false")],
+                            vec![format!("--no-{n}")],
+                            vec![format!("--{n}"), "true".into()],
+                        ]
+                    })
+                    .collect(),
+                Takes::Value => [name, kebab.as_str()]
+                    .iter()
+                    .flat_map(|n| {
+                        [
+                            vec![format!("--{n}=/x")],
+                            vec![format!("--{n}"), "/x".into()],
+                        ]
+                    })
+                    .collect(),
+            };
+            for spelling in spellings {
+                let mut args = vec!["tabwire".to_owned()];
+                args.extend(spelling.clone());
+                let notes = normalize(&mut args);
+                assert!(notes.is_empty());
+                let mut categories = args.clone();
+                crate::mcp::config::take_category_flags(&mut categories)
+                    .unwrap_or_else(|e| panic!("{spelling:?}: {e}"));
+                if let Err(e) = Cli::try_parse_from(&categories) {
+                    panic!("{spelling:?} → {categories:?}: {e}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -145,6 +145,8 @@ struct Sections {
     data: Map<String, Value>,
     /// The agent asked for `structuredContent`.
     structured: bool,
+    /// A section failed to write (see [`Sections::late_error`]).
+    failed_late: bool,
 }
 
 impl Sections {
@@ -153,6 +155,7 @@ impl Sections {
             text: format!("# {tool} response\n"),
             data: Map::new(),
             structured,
+            failed_late: false,
         }
     }
 
@@ -207,13 +210,20 @@ impl Sections {
                     json!({"filePath": path, "preview": preview}),
                 );
             }
-            Err(e) => {
-                self.line(&e.message);
-                self.data
-                    .entry("errorMessage")
-                    .or_insert_with(|| json!(e.message));
-            }
+            Err(e) => self.late_error(&e),
         }
+    }
+
+    /// A failure while writing a section (a file that could not be saved): said where
+    /// it happened, added to `errorMessage`, and the result marked as an error.
+    fn late_error(&mut self, error: &ToolError) {
+        self.line(&error.message);
+        let message = match self.data.get("errorMessage").and_then(Value::as_str) {
+            Some(earlier) => format!("{earlier}\n{}", error.message),
+            None => error.message.clone(),
+        };
+        self.data.insert("errorMessage".into(), json!(message));
+        self.failed_late = true;
     }
 
     fn section(&mut self, section: &Section) {
@@ -251,9 +261,10 @@ impl Sections {
                 spill::write_bytes(path, &bytes)?;
                 Some(path.clone())
             }
-            None if !inline || self.structured => {
-                Some(spill::to_private_file("screenshot", extension, &bytes)?)
-            }
+            None if !inline => Some(spill::to_private_file("screenshot", extension, &bytes)?),
+            // The copy for clients that drop images: the image goes inline even if the
+            // copy cannot be made.
+            None if self.structured => spill::to_private_file("screenshot", extension, &bytes).ok(),
             None => None,
         };
         let mut data = json!({"mimeType": image.mime_type, "bytes": bytes.len()});
@@ -322,39 +333,48 @@ impl Sections {
             self.third_party_note(&third_party::refusal(discovery));
             return;
         }
-        self.data.insert(
-            "thirdPartyDeveloperTools".into(),
-            serde_json::to_value(&discovery.groups).unwrap_or(Value::Null),
-        );
-        if discovery.groups.is_empty() {
-            self.third_party_note(&format!(
-                "Page {page} ({}) exposes no third-party developer tools.",
-                discovery.url
-            ));
-        } else {
-            self.line(&format!("Page {page} ({}) exposes:", discovery.url));
-            for group in &discovery.groups {
-                self.line(&format!("### {}", group.name));
-                if let Some(description) = &group.description {
-                    self.line(description);
-                }
-                for tool in &group.tools {
-                    self.line(&format!("- {}: {}", tool.name, tool.description));
-                    self.line(&format!("  inputSchema: {}", tool.input_schema));
-                }
-            }
-            self.line(
-                "Call them with execute_3p_developer_tool, or from evaluate_script with \
-                 window.__dtmcp.executeTool(name, args).",
-            );
-        }
-        if !discovery.problems.is_empty() {
-            self.line("Problems with what the page offered:");
-            for problem in &discovery.problems {
-                self.line(&format!("- {problem}"));
-            }
+        if discovery.groups.is_empty() && discovery.problems.is_empty() {
             self.data
-                .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
+                .insert("thirdPartyDeveloperTools".into(), json!([]));
+            self.third_party_note(&no_tools(page, discovery));
+            return;
+        }
+        let groups = serde_json::to_value(&discovery.groups).unwrap_or(Value::Null);
+        let list = third_party_list(page, discovery);
+        let longest = list.chars().count().max(groups.to_string().chars().count());
+        if longest <= spill::INLINE_LIMIT {
+            self.text.push_str(&list);
+            if discovery.groups.is_empty() {
+                self.data.insert(
+                    "thirdPartyDeveloperToolsNote".into(),
+                    json!(no_tools(page, discovery)),
+                );
+            }
+            self.data.insert("thirdPartyDeveloperTools".into(), groups);
+            if !discovery.problems.is_empty() {
+                self.data
+                    .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
+            }
+            return;
+        }
+        // A page offering more than a reply can hold: the list goes to a file.
+        match spill::to_private_file("third-party-tools", "txt", list.as_bytes()) {
+            Ok(path) => {
+                let preview = spill::preview(&list, None);
+                self.line(&format!(
+                    "Page {page} ({}) offers tools whose descriptions are too long to show \
+                     here ({} characters at most); the list was saved to {}. Read it for \
+                     their names and input schemas. {preview}",
+                    discovery.url,
+                    spill::INLINE_LIMIT,
+                    path.display()
+                ));
+                self.data.insert(
+                    "thirdPartyDeveloperToolsFile".into(),
+                    json!({"filePath": path, "preview": preview}),
+                );
+            }
+            Err(e) => self.late_error(&e),
         }
     }
 
@@ -381,7 +401,16 @@ impl Sections {
                 path.display()
             ));
             self.data.insert("snapshotFilePath".into(), json!(path));
-        } else if text.chars().count() > spill::INLINE_LIMIT {
+            return Ok(());
+        }
+        // Structured output carries the tree as JSON, longer than the text: the limit
+        // holds for whichever form a client shows.
+        let tree = self.structured.then(|| structured::snapshot_tree(snapshot));
+        let longest = tree
+            .as_ref()
+            .map_or(0, |tree| tree.to_string().chars().count())
+            .max(text.chars().count());
+        if longest > spill::INLINE_LIMIT {
             let path = spill::to_private_file("snapshot", "txt", text.as_bytes())?;
             let preview = spill::preview(&text, None);
             self.line(&format!(
@@ -397,8 +426,9 @@ impl Sections {
         } else {
             self.line(snapshot::LEGEND);
             self.text.push_str(&text);
-            self.data
-                .insert("snapshot".into(), structured::snapshot_tree(snapshot));
+            if let Some(tree) = tree.filter(|tree| !tree.is_null()) {
+                self.data.insert("snapshot".into(), tree);
+            }
         }
         Ok(())
     }
@@ -406,7 +436,7 @@ impl Sections {
     fn finish(self, is_error: bool, image: Option<ContentBlock>) -> CallToolResult {
         let mut content = vec![ContentBlock::text(self.text)];
         content.extend(image);
-        let mut result = if is_error {
+        let mut result = if is_error || self.failed_late {
             CallToolResult::error(content)
         } else {
             CallToolResult::success(content)
@@ -416,6 +446,50 @@ impl Sections {
         }
         result
     }
+}
+
+/// What a page that offers no valid tool is said to expose.
+fn no_tools(page: TabId, discovery: &Discovery) -> String {
+    format!(
+        "Page {page} ({}) exposes no third-party developer tools.",
+        discovery.url
+    )
+}
+
+/// The text of a page's tool list: each group and tool with its schema, then what
+/// was wrong with what the page offered.
+fn third_party_list(page: TabId, discovery: &Discovery) -> String {
+    let mut out = String::new();
+    let mut line = |text: &str| {
+        out.push_str(text);
+        out.push('\n');
+    };
+    if discovery.groups.is_empty() {
+        line(&no_tools(page, discovery));
+    } else {
+        line(&format!("Page {page} ({}) exposes:", discovery.url));
+        for group in &discovery.groups {
+            line(&format!("### {}", group.name));
+            if let Some(description) = &group.description {
+                line(description);
+            }
+            for tool in &group.tools {
+                line(&format!("- {}: {}", tool.name, tool.description));
+                line(&format!("  inputSchema: {}", tool.input_schema));
+            }
+        }
+        line(
+            "Call them with execute_3p_developer_tool, or from evaluate_script with \
+             window.__dtmcp.executeTool(name, args).",
+        );
+    }
+    if !discovery.problems.is_empty() {
+        line("Problems with what the page offered:");
+        for problem in &discovery.problems {
+            line(&format!("- {problem}"));
+        }
+    }
+    out
 }
 
 /// Emulated settings in words, for the agent.
@@ -600,11 +674,9 @@ pub async fn render(
         out.heading(third_party::SECTION_TITLE);
         out.third_party_note(note);
     }
-    let mut late_error = None;
     if let (Some((page, snapshot)), Some(request)) = (&gathered.snapshot, &response.snapshot) {
         if let Err(e) = out.snapshot(*page, snapshot, request) {
-            out.line(&e.message);
-            late_error = Some(e);
+            out.late_error(&e);
         }
     }
     let mut image_block = None;
@@ -612,11 +684,8 @@ pub async fn render(
         out.heading("Image");
         match out.image(image) {
             Ok(block) => image_block = block,
-            Err(e) => {
-                out.line(&e.message);
-                late_error = Some(e);
-            }
+            Err(e) => out.late_error(&e),
         }
     }
-    out.finish(error.is_some() || late_error.is_some(), image_block)
+    out.finish(error.is_some(), image_block)
 }

@@ -57,21 +57,23 @@ fn quote(out: &mut String, text: &str) {
     out.push('"');
 }
 
+/// A snapshot node for tests: no value, no states.
+#[cfg(test)]
+pub fn test_node(uid: &str, depth: u32, role: &str, name: &str) -> tabwire_shared::SnapshotNode {
+    tabwire_shared::SnapshotNode {
+        uid: uid.into(),
+        depth,
+        role: role.into(),
+        name: name.into(),
+        value: None,
+        states: vec![],
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_node as node;
     use super::*;
-    use tabwire_shared::SnapshotNode;
-
-    fn node(uid: &str, depth: u32, role: &str, name: &str) -> SnapshotNode {
-        SnapshotNode {
-            uid: uid.into(),
-            depth,
-            role: role.into(),
-            name: name.into(),
-            value: None,
-            states: vec![],
-        }
-    }
 
     #[test]
     fn nodes_are_indented_lines_with_uid_role_name_value_states() {

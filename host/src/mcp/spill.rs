@@ -81,19 +81,50 @@ fn new_private_file(
 }
 
 /// The user's private folder for spilled results: `$XDG_RUNTIME_DIR/tabwire/results`,
-/// else `<cache dir>/tabwire/results`, made 0700 and checked to be the user's own.
+/// else (unset or unusable) `<cache dir>/tabwire/results`, made 0700 and checked to be
+/// the user's own, as its parent is. Results older than [`KEEP_FOR`] are removed from
+/// it the first time a session spills.
 fn results_dir() -> std::io::Result<PathBuf> {
     let set = |v: Option<std::ffi::OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
-    let base = set(std::env::var_os("XDG_RUNTIME_DIR"))
-        .or_else(dirs::cache_dir)
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no home folder"))?;
-    let dir = base.join("tabwire").join("results");
-    fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(&dir)?;
-    check_private(&dir)?;
-    Ok(dir)
+    let bases = [set(std::env::var_os("XDG_RUNTIME_DIR")), dirs::cache_dir()];
+    let mut last = std::io::Error::new(std::io::ErrorKind::NotFound, "no home folder");
+    for base in bases.into_iter().flatten() {
+        let dir = base.join("tabwire").join("results");
+        let made = fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .and_then(|()| check_private(&base.join("tabwire")))
+            .and_then(|()| check_private(&dir));
+        match made {
+            Ok(()) => {
+                static PRUNED: std::sync::Once = std::sync::Once::new();
+                PRUNED.call_once(|| prune(&dir, KEEP_FOR));
+                return Ok(dir);
+            }
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
+
+/// How long spilled results are kept.
+const KEEP_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+/// Removes the regular files in `dir` last changed longer ago than `age`.
+fn prune(dir: &Path, age: std::time::Duration) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let old = entry.metadata().ok().filter(|m| m.is_file()).and_then(|m| {
+            let modified = m.modified().ok()?;
+            Some(modified.elapsed().ok()? > age)
+        });
+        if old == Some(true) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Refuses a folder that is a symlink, not ours, or open to others.
@@ -151,8 +182,9 @@ pub fn shape(value: &Value) -> String {
             } else {
                 String::new()
             };
+            let keys = if map.len() == 1 { "key" } else { "keys" };
             format!(
-                "object with {} keys {{{}{more}}}",
+                "object with {} {keys} {{{}{more}}}",
                 map.len(),
                 parts.join(", ")
             )
@@ -175,6 +207,7 @@ fn kind(value: &Value) -> String {
             Some(_) => format!("array({}) of mixed values", items.len()),
             None => "array(0)".into(),
         },
+        Value::Object(map) if map.len() == 1 => "object(1 key)".into(),
         Value::Object(map) => format!("object({} keys)", map.len()),
     }
 }
@@ -212,7 +245,7 @@ mod tests {
         let value = json!({"events": [{"a": 1}, {"a": 2}], "config": {"x": 1}, "v": "1.2"});
         assert_eq!(
             shape(&value),
-            "object with 3 keys {events: array(2) of object, config: object(1 keys), v: string(3)}"
+            "object with 3 keys {events: array(2) of object, config: object(1 key), v: string(3)}"
         );
         assert_eq!(shape(&json!([1, "a"])), "array(2) of mixed values");
     }
@@ -223,7 +256,7 @@ mod tests {
         let text = serde_json::to_string_pretty(&value).unwrap();
         let p = preview(&text, Some(&value));
         assert!(
-            p.contains("shape: object with 1 keys {list: array(5000) of number}"),
+            p.contains("shape: object with 1 key {list: array(5000) of number}"),
             "{p}"
         );
         assert!(p.contains("It begins:\n{\n  \"list\": [\n    0,"), "{p}");
@@ -251,6 +284,21 @@ mod tests {
         assert!(name.starts_with("result-") && name.len() >= "result-.json".len() + 10);
         let mode = fs::metadata(&first).unwrap().mode() & 0o777;
         assert_eq!(mode, 0o600);
+    }
+
+    #[test]
+    fn old_results_are_pruned_and_new_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = new_private_file(dir.path(), "result", "json", b"{}").unwrap();
+        let handle = fs::File::options().write(true).open(&old).unwrap();
+        let two_days = std::time::Duration::from_secs(2 * 24 * 60 * 60);
+        handle
+            .set_modified(std::time::SystemTime::now() - two_days)
+            .unwrap();
+        let new = new_private_file(dir.path(), "result", "json", b"{}").unwrap();
+        prune(dir.path(), KEEP_FOR);
+        assert!(!old.exists());
+        assert!(new.exists());
     }
 
     #[test]

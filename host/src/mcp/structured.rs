@@ -8,6 +8,9 @@
 use serde_json::{json, Map, Value};
 use tabwire_shared::{Snapshot, SnapshotNode, TabInfo};
 
+/// How deep a structured snapshot nests (the text indents as deep as the tree goes).
+pub const MAX_TREE_DEPTH: u32 = 100;
+
 /// A page of the page list.
 pub fn page_entry(page: &TabInfo, selected: bool) -> Value {
     json!({
@@ -24,15 +27,27 @@ pub fn page_entry(page: &TabInfo, selected: bool) -> Value {
 /// The flat list holds depths; a node belongs to the nearest node before it that is
 /// shallower. States become fields: `focused` → `"focused": true`, `level=2` →
 /// `"level": 2`, `checked=mixed` → `"checked": "mixed"`.
+///
+/// Nesting stops at [`MAX_TREE_DEPTH`]: deeper nodes sit beside each other under the
+/// last node that may nest, each with its `depth`, so a hostile page nested thousands
+/// deep cannot make JSON that recursion in the server or a client overflows on.
 pub fn snapshot_tree(snapshot: &Snapshot) -> Value {
     // Each open node with its depth; finished children are folded into their parent.
     let mut open: Vec<(u32, Map<String, Value>)> = Vec::new();
     let mut roots: Vec<Value> = Vec::new();
     for node in &snapshot.nodes {
-        while open.last().is_some_and(|(depth, _)| *depth >= node.depth) {
+        let depth = node.depth.min(MAX_TREE_DEPTH);
+        while open
+            .last()
+            .is_some_and(|(open_depth, _)| *open_depth >= depth)
+        {
             close_last(&mut open, &mut roots);
         }
-        open.push((node.depth, node_fields(node)));
+        let mut fields = node_fields(node);
+        if node.depth > MAX_TREE_DEPTH {
+            fields.insert("depth".into(), json!(node.depth));
+        }
+        open.push((depth, fields));
     }
     while !open.is_empty() {
         close_last(&mut open, &mut roots);
@@ -112,12 +127,8 @@ mod tests {
 
     fn node(uid: &str, depth: u32, role: &str, name: &str, states: &[&str]) -> SnapshotNode {
         SnapshotNode {
-            uid: uid.into(),
-            depth,
-            role: role.into(),
-            name: name.into(),
-            value: None,
             states: states.iter().map(|s| s.to_string()).collect(),
+            ..crate::mcp::snapshot::test_node(uid, depth, role, name)
         }
     }
 
@@ -144,6 +155,28 @@ mod tests {
                 {"id": "1_4", "role": "link", "name": "More", "url": "http://x/more"},
             ]})
         );
+    }
+
+    #[test]
+    fn a_very_deep_tree_nests_only_so_far_and_serialises() {
+        let nodes: Vec<SnapshotNode> = (0..50_000)
+            .map(|i| node(&format!("1_{i}"), i, "group", "", &[]))
+            .collect();
+        let snapshot = Snapshot {
+            url: String::new(),
+            title: String::new(),
+            nodes,
+        };
+        let tree = snapshot_tree(&snapshot);
+        let text = tree.to_string();
+        assert!(text.contains(r#""id":"1_49999","role":"group","depth":49999"#));
+        let mut deepest = &tree;
+        let mut levels = 0;
+        while let Some(first) = deepest["children"].get(0) {
+            deepest = first;
+            levels += 1;
+        }
+        assert_eq!(levels, MAX_TREE_DEPTH);
     }
 
     #[test]

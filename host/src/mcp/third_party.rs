@@ -162,6 +162,14 @@ pub fn validate(tool: &ToolDefinition, params: &Value) -> Result<(), ToolError> 
 
 /// The explanation for a page whose origin may not present tools.
 pub fn refusal(discovery: &Discovery) -> String {
+    if discovery.origin == "null" {
+        // about:blank, data: and sandboxed pages: no origin to allow.
+        return format!(
+            "The page ({}) has no origin of its own (as about:blank, data: and sandboxed \
+             pages), so it may not present third-party developer tools.",
+            discovery.url
+        );
+    }
     format!(
         "The page's origin ({}) may not present third-party developer tools: by default \
          only local pages (localhost, 127.0.0.1, [::1], *.localhost, file:) may. To allow \
@@ -183,6 +191,21 @@ mod tests {
             groups,
             problems: vec![],
         }
+    }
+
+    #[test]
+    fn pages_without_an_origin_are_not_told_to_allow_null() {
+        let mut found = discovery(vec![]);
+        found.origin = "null".into();
+        found.url = "about:blank".into();
+        let text = refusal(&found);
+        assert!(
+            text.contains("about:blank") && text.contains("no origin"),
+            "{text}"
+        );
+        assert!(!text.contains("--thirdPartyOrigins"), "{text}");
+        found.origin = "https://app.example".into();
+        assert!(refusal(&found).contains("--thirdPartyOrigins=https://app.example"));
     }
 
     fn tool(name: &str, schema: Value) -> ToolDefinition {

@@ -192,7 +192,11 @@ fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
     assert_eq!(save.uid, elements[0], "the same uid space");
     let last = snapshot.nodes.last().unwrap();
     assert_eq!(last.uid, elements[1]);
-    assert_eq!((last.depth, last.role.as_str()), (0, "div"));
+    assert_eq!(
+        (last.depth, last.role.as_str()),
+        (1, "div"),
+        "under the root"
+    );
     assert_eq!(last.states, vec!["not-in-accessibility-tree"]);
 }
 
@@ -429,4 +433,71 @@ fn a_result_text_past_the_limit_is_refused_before_parsing() {
         "{}",
         error.message
     );
+}
+
+#[test]
+fn returned_elements_the_tree_does_not_list_appear_at_their_place_in_the_dom() {
+    let mut h = Harness::new();
+    // <app-root><app-counter><button>Increment</button></app-counter></app-root>
+    h.fake.answer(
+        "Accessibility.getFullAXTree",
+        Answer::value(json!({"nodes": [
+            {"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": "App"}, "childIds": ["11"], "backendDOMNodeId": 1},
+            {"nodeId": "11", "parentId": "1", "role": {"value": "button"}, "name": {"value": "Increment"}, "childIds": [], "backendDOMNodeId": 11,
+             "properties": [{"name": "focusable", "value": {"value": true}}]}
+        ]})),
+    );
+    h.fake.answer(
+        "DOMSnapshot.captureSnapshot",
+        Answer::value(json!({
+            "documents": [{"nodes": {
+                "parentIndex": [-1, 0, 1, 2, 3],
+                "nodeType": [9, 1, 1, 1, 1],
+                "nodeName": [0, 1, 2, 3, 4],
+                "backendNodeId": [1, 6, 7, 10, 11]}}],
+            "strings": ["#document", "BODY", "APP-ROOT", "APP-COUNTER", "BUTTON"]})),
+    );
+    with_tools(
+        &h,
+        report(&["t"]),
+        vec![text("ok"), text("[@0,@1]"), element(10), element(7)],
+    );
+    let document = discovered(&mut h);
+    let (_, elements) = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap();
+    let snapshot = |h: &mut Harness, id: u64| {
+        h.call(
+            id,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        match h.reply(id).unwrap() {
+            Ok(Reply::Snapshot { snapshot }) => snapshot,
+            other => panic!("a snapshot, not {other:?}"),
+        }
+    };
+    let first = snapshot(&mut h, 2);
+    let outline: Vec<_> = first
+        .nodes
+        .iter()
+        .map(|n| (n.depth, n.role.as_str(), n.uid.as_str()))
+        .collect();
+    let button = first.nodes[3].uid.as_str();
+    assert_eq!(
+        outline,
+        vec![
+            (0, "RootWebArea", first.nodes[0].uid.as_str()),
+            (1, "app-root", elements[1].as_str()),
+            (2, "app-counter", elements[0].as_str()),
+            (3, "button", button),
+        ]
+    );
+    let second = snapshot(&mut h, 3);
+    assert_eq!(
+        second.nodes, first.nodes,
+        "every node keeps its uid and place"
+    );
+    assert_eq!(h.fake.sent(10, "DOMSnapshot.captureSnapshot").len(), 2);
 }

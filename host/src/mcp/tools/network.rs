@@ -196,12 +196,16 @@ fn describe(
                 lines.push(text.clone());
                 bodies.insert(format!("{what}Body"), json!(text));
             }
-            ShownBody::File(path, bytes) => {
+            ShownBody::File(path, bytes, preview) => {
                 lines.push(format!(
                     "{label}{truncated}: {bytes} bytes saved to {}",
                     path.display()
                 ));
                 bodies.insert(format!("{what}BodyFile"), json!(path));
+                if let Some(preview) = preview {
+                    lines.push(preview.clone());
+                    bodies.insert(format!("{what}BodyPreview"), json!(preview));
+                }
             }
         }
     }
