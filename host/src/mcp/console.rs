@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use tabwire_shared::{ConsoleMessage, ConsolePage, ConsoleTotals, ConsoleType, PagePosition};
 
 use super::filters::{check_names, navigation_note};
-use super::paginate::{Page, DEFAULT_PAGE_SIZE};
+use super::paginate::{Page, Position, DEFAULT_PAGE_SIZE};
 use super::ToolError;
 
 /// Checks a types filter, naming the valid types when one is unknown, and reads it.
@@ -81,49 +81,16 @@ fn totals_line(totals: &ConsoleTotals) -> String {
 /// The extension's page position as the renderer's [`Page`], with its summary line:
 /// "Showing 353-402 of 402 (Page 9 of 9, the newest). Previous page: 7.".
 fn page_of(position: &PagePosition) -> Page {
-    let PagePosition {
-        index,
-        pages,
-        start,
-        end,
-        total,
-        missing,
-    } = *position;
-    let mut summary = match missing {
-        Some(asked) => format!(
-            "Page {asked} does not exist (there are {pages}); showing the newest page instead. "
-        ),
-        None => String::new(),
+    let at = |n: u32| n as usize;
+    let position = Position {
+        start: at(position.start),
+        end: at(position.end),
+        index: at(position.index),
+        pages: at(position.pages),
+        total: at(position.total),
+        missing: position.missing.map(at),
     };
-    if total == 0 {
-        summary.push_str("Showing 0 of 0.");
-    } else {
-        let newest = if index + 1 == pages {
-            ", the newest"
-        } else {
-            ""
-        };
-        summary.push_str(&format!(
-            "Showing {}-{end} of {total} (Page {} of {pages}{newest}).",
-            start + 1,
-            index + 1
-        ));
-    }
-    if index > 0 {
-        summary.push_str(&format!(" Previous page: {}.", index - 1));
-    }
-    if index + 1 < pages {
-        summary.push_str(&format!(" Next page: {}.", index + 1));
-    }
-    Page {
-        start: start as usize,
-        end: end as usize,
-        index: index as usize,
-        pages: pages as usize,
-        total: total as usize,
-        invalid: missing.is_some(),
-        summary,
-    }
+    Page::at(position, "newest", true)
 }
 
 /// A message's text on one line, shortened for lists.

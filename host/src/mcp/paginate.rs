@@ -18,7 +18,7 @@ pub struct Page {
     pub total: usize,
     /// The page asked for did not exist, so the first is shown.
     pub invalid: bool,
-    /// "Showing 1-20 of 137 (Page 1 of 7). Next page: 1", plus a notice when the asked
+    /// "Showing 1-20 of 137 (Page 1 of 7). Next page: 1.", plus a notice when the asked
     /// page did not exist.
     pub summary: String,
 }
@@ -41,49 +41,97 @@ impl Page {
     }
 }
 
+/// Where a page of a list is, as [`Page::at`] takes it.
+#[derive(Debug, Clone, Copy)]
+pub struct Position {
+    /// Index of the first entry shown.
+    pub start: usize,
+    /// One past the last entry shown.
+    pub end: usize,
+    /// The page shown, from 0.
+    pub index: usize,
+    /// How many pages there are (at least 1).
+    pub pages: usize,
+    /// How many entries the whole list holds.
+    pub total: usize,
+    /// The page asked for, when it did not exist and `instead` is shown.
+    pub missing: Option<usize>,
+}
+
+impl Page {
+    /// The page at `position`, with its summary line: "Showing 21-40 of 137 (Page 2 of
+    /// 7). Previous page: 0. Next page: 2." A missing page's notice names the page shown
+    /// `instead` ("first", "newest"); the last page is marked as the newest when
+    /// `newest_last` (lists shown newest page first).
+    pub fn at(position: Position, instead: &str, newest_last: bool) -> Page {
+        let Position {
+            start,
+            end,
+            index,
+            pages,
+            total,
+            missing,
+        } = position;
+        let mut summary = match missing {
+            Some(asked) => format!(
+                "Page {asked} does not exist (there are {pages}); showing the {instead} page instead. "
+            ),
+            None => String::new(),
+        };
+        if total == 0 {
+            summary.push_str("Showing 0 of 0.");
+        } else {
+            let newest = if newest_last && index + 1 == pages {
+                ", the newest"
+            } else {
+                ""
+            };
+            summary.push_str(&format!(
+                "Showing {}-{end} of {total} (Page {} of {pages}{newest}).",
+                start + 1,
+                index + 1
+            ));
+        }
+        if index > 0 {
+            summary.push_str(&format!(" Previous page: {}.", index - 1));
+        }
+        if index + 1 < pages {
+            summary.push_str(&format!(" Next page: {}.", index + 1));
+        }
+        Page {
+            start,
+            end,
+            index,
+            pages,
+            total,
+            invalid: missing.is_some(),
+            summary,
+        }
+    }
+}
+
 /// Chooses the slice of `total` entries to show. Pages are 0-based; a page that does not
 /// exist falls back to the first, with a notice.
 pub fn paginate(total: usize, page_size: Option<usize>, page_idx: Option<usize>) -> Page {
     let size = page_size.unwrap_or(DEFAULT_PAGE_SIZE).max(1);
     let pages = total.div_ceil(size).max(1);
     let asked = page_idx.unwrap_or(0);
-    let (idx, notice) = if asked < pages {
-        (asked, String::new())
+    let (index, missing) = if asked < pages {
+        (asked, None)
     } else {
-        (
-            0,
-            format!(
-                "Page {asked} does not exist (there are {pages}); showing the first page instead. "
-            ),
-        )
+        (0, Some(asked))
     };
-    let start = (idx * size).min(total);
+    let start = (index * size).min(total);
     let end = (start + size).min(total);
-    let mut summary = notice;
-    if total == 0 {
-        summary.push_str("Showing 0 of 0.");
-    } else {
-        summary.push_str(&format!(
-            "Showing {}-{end} of {total} (Page {} of {pages}).",
-            start + 1,
-            idx + 1
-        ));
-    }
-    if idx > 0 {
-        summary.push_str(&format!(" Previous page: {}.", idx - 1));
-    }
-    if idx + 1 < pages {
-        summary.push_str(&format!(" Next page: {}", idx + 1));
-    }
-    Page {
+    let position = Position {
         start,
         end,
-        index: idx,
+        index,
         pages,
         total,
-        invalid: asked >= pages,
-        summary,
-    }
+        missing,
+    };
+    Page::at(position, "first", false)
 }
 
 #[cfg(test)]
@@ -96,7 +144,7 @@ mod tests {
         assert_eq!((page.start, page.end), (0, 20));
         assert_eq!(
             page.summary,
-            "Showing 1-20 of 137 (Page 1 of 7). Next page: 1"
+            "Showing 1-20 of 137 (Page 1 of 7). Next page: 1."
         );
     }
 
