@@ -12,21 +12,23 @@ use crate::harness::{page, Agent, Reply, THIRD_PARTY};
 /// Longest the browser may take to show a change made outside the agent.
 const SEEN: Duration = Duration::from_secs(20);
 
-/// Most round trips to wait for a change made outside the agent to reach its server.
-const ROUNDS: usize = 200;
-
 /// Calls `list_pages` until `done` holds, each time after one round trip to the
 /// extension (listing the network requests, which `list_pages` keeps nothing of): an event the
-/// extension sent before answering it has reached the server by then.
+/// extension sent before answering it has reached the server by then. The browser
+/// itself tells the extension of a change when it gets to it (a title reaches the tabs
+/// API after the page set it), so the rounds go on for up to [`SEEN`].
 async fn list_pages_until(agent: &Agent, what: &str, done: impl Fn(&Reply) -> bool) -> Reply {
-    for _ in 0..ROUNDS {
+    let deadline = std::time::Instant::now() + SEEN;
+    let mut rounds = 0;
+    while std::time::Instant::now() < deadline {
         let listed = agent.ok("list_pages", json!({})).await;
         if done(&listed) {
             return listed;
         }
         agent.ok("list_network_requests", json!({})).await;
+        rounds += 1;
     }
-    panic!("list_pages never showed {what} within {ROUNDS} round trips");
+    panic!("list_pages never showed {what} within {SEEN:?} ({rounds} round trips)");
 }
 
 /// The target of the agent's page at `url`, attached for the test's own commands.
@@ -124,7 +126,8 @@ async fn list_console_messages_shows_what_the_page_logged_since() {
     let (_, session) = outside_session(&cdp, &url).await;
     cdp.evaluate(&session, "console.error('logged outside')")
         .await;
-    for _ in 0..ROUNDS {
+    let deadline = std::time::Instant::now() + SEEN;
+    while std::time::Instant::now() < deadline {
         let listed = agent.ok("list_console_messages", json!({})).await;
         if listed.text.contains("logged outside") {
             let now = listed.json["consoleTotals"]["errors"].as_u64();
@@ -134,5 +137,5 @@ async fn list_console_messages_shows_what_the_page_logged_since() {
         }
         agent.ok("list_network_requests", json!({})).await;
     }
-    panic!("list_console_messages never showed the message logged outside");
+    panic!("list_console_messages never showed the message logged outside within {SEEN:?}");
 }
