@@ -3,6 +3,7 @@
 //!
 //! Needs the built extension (`scripts/build`) and Chromium; `scripts/test` does both.
 
+mod background;
 mod cdp;
 mod complete;
 mod devtools;

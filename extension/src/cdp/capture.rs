@@ -24,6 +24,26 @@ pub struct PageCaptureScreenshot {
 }
 command!(PageCaptureScreenshot, "Page.captureScreenshot", Screenshot);
 
+/// `Page.startScreencast`: while it runs, Chrome draws the page's frames even when the
+/// tab is hidden, so a capture of a hidden tab gets a fresh frame instead of waiting
+/// for one that never comes. The frames themselves are tiny and not read.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageStartScreencast {
+    /// `jpeg` (the cheapest to make).
+    pub format: &'static str,
+    /// Largest frame width Chrome sends.
+    pub max_width: u32,
+    /// Largest frame height Chrome sends.
+    pub max_height: u32,
+}
+command!(PageStartScreencast, "Page.startScreencast", Empty);
+
+/// `Page.stopScreencast`.
+#[derive(Debug, Serialize)]
+pub struct PageStopScreencast {}
+command!(PageStopScreencast, "Page.stopScreencast", Empty);
+
 /// A capture area.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Clip {

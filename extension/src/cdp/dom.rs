@@ -1,12 +1,12 @@
-//! DOM commands: from an element to its backend node id and back, frame owners, and
-//! the event listeners on an object.
+//! DOM commands: from an element to its backend node id and back, frame owners, the
+//! event listeners on an object, and the overlay that keeps input fast in hidden tabs.
 //!
 //! Elements are named by their *backend node id*, which stays the same for as long as
 //! the node lives and needs no `DOM.enable`/`DOM.getDocument` bookkeeping.
 
 use serde::{Deserialize, Serialize};
 
-use super::{command, RemoteObject};
+use super::{command, Empty, RemoteObject};
 
 /// `DOM.describeNode`: a node's ids and name, by backend node id or remote object.
 #[derive(Debug, Default, Serialize)]
@@ -128,3 +128,15 @@ pub struct EventListener {
     #[serde(rename = "type", default)]
     pub kind: String,
 }
+
+/// `DOM.enable` (needed, and kept on, for [`OverlayEnable`]).
+#[derive(Debug, Serialize)]
+pub struct DomEnable {}
+command!(DomEnable, "DOM.enable", Empty);
+
+/// `Overlay.enable`: with DevTools' overlay on, the page's renderer stops holding mouse
+/// moves for the next animation frame, which a hidden tab never draws (Chrome then
+/// waits up to 5 s per move). The overlay shows nothing until asked to.
+#[derive(Debug, Serialize)]
+pub struct OverlayEnable {}
+command!(OverlayEnable, "Overlay.enable", Empty);

@@ -11,7 +11,9 @@ use tabwire_shared::{ImageFormat, TabId};
 
 use super::input::element_error;
 use super::Engine;
-use crate::cdp::capture::{Clip, PageCaptureScreenshot, PageGetLayoutMetrics};
+use crate::cdp::capture::{
+    Clip, PageCaptureScreenshot, PageGetLayoutMetrics, PageStartScreencast, PageStopScreencast,
+};
 use crate::cdp::input::{DomGetBoxModel, DomScrollIntoViewIfNeeded, Rect};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
@@ -89,7 +91,23 @@ impl<C: Chrome + 'static> Engine<C> {
             clip,
             from_surface: true,
         };
-        Ok(self.send_watched(tab, &mut watch, &capture).await?.data)
+        // A screencast running around the capture makes Chrome draw a frame for it even
+        // in a tab that is not in front (which otherwise draws none, and the capture
+        // waits for one). Best effort: a tab in front captures without it.
+        let screencast = PageStartScreencast {
+            format: "jpeg",
+            max_width: 64,
+            max_height: 64,
+        };
+        let casting = self
+            .send_watched(tab, &mut watch, &screencast)
+            .await
+            .is_ok();
+        let captured = self.send_watched(tab, &mut watch, &capture).await;
+        if casting {
+            let _ = self.send(tab, &PageStopScreencast {}).await;
+        }
+        Ok(captured?.data)
     }
 
     /// An element's border box, in document coordinates, after scrolling it into view.

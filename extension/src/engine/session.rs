@@ -13,6 +13,7 @@ use std::collections::hash_map::Entry;
 use tabwire_shared::TabId;
 
 use super::Engine;
+use crate::cdp::dom::{DomEnable, OverlayEnable};
 use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
 use crate::cdp::{
     CdpCommand, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent, RuntimeEnable,
@@ -112,17 +113,20 @@ impl<C: Chrome + 'static> Engine<C> {
         let network = NetworkEnable {
             max_post_data_size: MAX_POST_DATA,
         };
-        let (network, log, audits) = futures::join!(
+        let (network, log, audits, overlay) = futures::join!(
             self.send(tab, &network),
             self.send(tab, &LogEnable {}),
-            self.send(tab, &AuditsEnable {})
+            self.send(tab, &AuditsEnable {}),
+            self.enable_overlay(tab)
         );
-        // The collectors are a help, not a precondition: a domain Chrome refuses only
-        // leaves its messages out.
+        // The collectors and the overlay are a help, not a precondition: a domain Chrome
+        // refuses only leaves its messages out (or, the overlay, input in a hidden tab
+        // slow).
         for (domain, outcome) in [
             ("Network", network.err()),
             ("Log", log.err()),
             ("Audits", audits.err()),
+            ("Overlay", overlay.err()),
         ] {
             if let Some(error) = outcome {
                 self.chrome.log(&format!(
@@ -132,6 +136,16 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         self.reapply_emulation(tab).await;
         Ok(())
+    }
+
+    /// Turns DevTools' overlay on, so mouse moves in a tab that is not in front are
+    /// delivered at once rather than with an animation frame it never draws (see
+    /// [`OverlayEnable`]). The overlay needs the DOM domain on, and stays on only while
+    /// it is (switching DOM off again brings the 5 s back). tabwire asks for no
+    /// document tree, so the DOM domain sends it next to nothing.
+    async fn enable_overlay(&self, tab: TabId) -> Result<(), EngineError> {
+        self.send(tab, &DomEnable {}).await?;
+        self.send(tab, &OverlayEnable {}).await.map(|_| ())
     }
 
     /// Sends a CDP command to an attached tab and reads its typed result.
