@@ -426,3 +426,12 @@ async fn the_session_survives_the_extension_worker_stopping() {
         .lacks("big.html");
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn with_nothing_shared_the_page_list_says_so_once() {
+    let agent = Agent::launch(&[OWN_BROWSER, crate::harness::THIRD_PARTY]).await;
+    let listed = agent.ok("list_pages", json!({})).await;
+    let times = listed.text.matches("no tab is shared").count();
+    assert_eq!(times, 1, "said {times} times:\n{}", listed.text);
+    agent.quit().await;
+}

@@ -538,7 +538,8 @@ pub fn describe_emulation(e: &Emulation) -> Vec<String> {
 struct Gathered {
     pages: Option<Vec<TabInfo>>,
     third_party: Option<(TabId, Arc<Discovery>)>,
-    third_party_note: Option<String>,
+    /// Why looking for third-party tools failed (best effort: a note, not an error).
+    third_party_failure: Option<String>,
     snapshot: Option<(TabId, Snapshot)>,
 }
 
@@ -576,12 +577,7 @@ async fn gather(response: &Response, ctx: &ToolContext, error: &mut Option<ToolE
     }
     match third_party {
         Some(Ok(found)) => gathered.third_party = Some(found),
-        Some(Err(e)) => {
-            gathered.third_party_note = Some(format!(
-                "Could not look for third-party developer tools: {}",
-                e.message
-            ));
-        }
+        Some(Err(e)) => gathered.third_party_failure = Some(e.message),
         None => {}
     }
     // The snapshot comes last: it must see the page after everything else.
@@ -670,9 +666,16 @@ pub async fn render(
     if let Some((page, discovery)) = &gathered.third_party {
         out.third_party_tools(*page, discovery);
     }
-    if let Some(note) = &gathered.third_party_note {
+    // A failure the response already states (no page is shared, say) is said once.
+    if let Some(why) = gathered
+        .third_party_failure
+        .as_ref()
+        .filter(|why| !out.text.contains(why.as_str()))
+    {
         out.heading(third_party::SECTION_TITLE);
-        out.third_party_note(note);
+        out.third_party_note(&format!(
+            "Could not look for third-party developer tools: {why}"
+        ));
     }
     if let (Some((page, snapshot)), Some(request)) = (&gathered.snapshot, &response.snapshot) {
         if let Err(e) = out.snapshot(*page, snapshot, request) {

@@ -170,6 +170,17 @@ pub fn refusal(discovery: &Discovery) -> String {
             discovery.url
         );
     }
+    let web = ["http://", "https://"]
+        .iter()
+        .any(|scheme| discovery.origin.starts_with(scheme));
+    if !web {
+        // The browser's own pages (an error page is chrome-error://chromewebdata):
+        // nothing to allow, and nothing that could offer tools.
+        return format!(
+            "The page ({}) is not a web page, so it offers no third-party developer tools.",
+            discovery.url
+        );
+    }
     format!(
         "The page's origin ({}) may not present third-party developer tools: by default \
          only local pages (localhost, 127.0.0.1, [::1], *.localhost, file:) may. To allow \
@@ -204,6 +215,10 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("--thirdPartyOrigins"), "{text}");
+        found.origin = "chrome-error://chromewebdata".into();
+        found.url = "chrome-error://chromewebdata/".into();
+        let text = refusal(&found);
+        assert!(text.contains("not a web page") && !text.contains("--thirdPartyOrigins"));
         found.origin = "https://app.example".into();
         assert!(refusal(&found).contains("--thirdPartyOrigins=https://app.example"));
     }
