@@ -139,8 +139,11 @@ pub enum Command {
     NewTab {
         /// Where to go.
         url: String,
-        /// Open without taking focus from the user's current tab.
-        background: bool,
+        /// Open without taking focus from the user's current tab. Unset: in the
+        /// background in the user's own browser (the user keeps working), in front in a
+        /// browser that is the agent's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        background: Option<bool>,
         /// How long to wait for the load, in milliseconds.
         timeout_ms: u64,
     },

@@ -80,3 +80,38 @@ async fn a_tab_in_the_background_takes_input_and_screenshots_and_stays_hidden() 
     assert!(!line.contains("user's active tab"), "{line}");
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn in_the_users_own_browser_a_new_page_opens_behind_their_tab() {
+    let agent = Agent::launch(&["--shareAllTabs=false"]).await;
+    let opened = agent
+        .ok("new_page", json!({"url": page("background.html")}))
+        .await;
+    let id = opened.selected_page();
+    let line = opened
+        .text
+        .lines()
+        .find(|l| l.starts_with(&format!("{id}: ")))
+        .unwrap_or_else(|| panic!("page {id} listed:\n{}", opened.text));
+    assert!(!line.contains("user's active tab"), "{line}");
+    let state = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.visibilityState"}),
+        )
+        .await;
+    assert_eq!(state.json["result"], "hidden");
+    // Asked for, it comes to the front.
+    let front = agent
+        .ok(
+            "new_page",
+            json!({"url": page("index.html"), "background": false}),
+        )
+        .await;
+    let id = front.selected_page();
+    assert!(front
+        .text
+        .lines()
+        .any(|l| l.starts_with(&format!("{id}: ")) && l.contains("user's active tab")));
+    agent.quit().await;
+}

@@ -236,7 +236,7 @@ mod tests {
         h.hello(2, "k2", "codex");
         let new_tab = Command::NewTab {
             url: "https://c.test/".into(),
-            background: true,
+            background: Some(true),
             timeout_ms: 1000,
         };
         h.call(1, new_tab);
@@ -427,7 +427,7 @@ mod tests {
             2,
             Command::NewTab {
                 url: "https://bank.test/".into(),
-                background: true,
+                background: Some(true),
                 timeout_ms: 1000,
             },
         );

@@ -389,6 +389,8 @@ impl<C: Chrome + 'static> Engine<C> {
                 background,
                 timeout_ms,
             } => {
+                let agents_own = self.sharing.borrow().agent_profile();
+                let background = background.unwrap_or(!agents_own);
                 let tab = self.new_tab(session, &url, background, timeout_ms).await?;
                 Ok(Reply::Tab { tab })
             }

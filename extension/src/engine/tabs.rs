@@ -150,7 +150,7 @@ mod tests {
     fn new_tab(url: &str, background: bool) -> Command {
         Command::NewTab {
             url: url.into(),
-            background,
+            background: Some(background),
             timeout_ms: 1000,
         }
     }
@@ -255,6 +255,35 @@ mod tests {
         assert_eq!(h.fake.created_urls(), vec!["about:blank".to_owned()]);
         let navigations = h.fake.sent(tab.id, "Page.navigate");
         assert_eq!(navigations, vec![json!({"url": "https://c.test/"})]);
+    }
+
+    #[test]
+    fn a_new_tab_stays_behind_the_users_tab_in_their_own_browser_unless_asked() {
+        let unset = |h: &mut Harness| {
+            h.call(
+                1,
+                Command::NewTab {
+                    url: "https://c.test/".into(),
+                    background: None,
+                    timeout_ms: 1000,
+                },
+            );
+            h.settle();
+            opened(h, 1).user_active
+        };
+        let mut agents = Harness::new();
+        assert!(unset(&mut agents), "the agent's own browser: in front");
+        let mut users = Harness::strict();
+        users.hello(1, "s1", "agent");
+        users.settle();
+        assert!(
+            !unset(&mut users),
+            "the user's own browser: behind their tab"
+        );
+        assert_eq!(users.fake.active_tab(1), Some(10));
+        users.call(2, new_tab("https://d.test/", false));
+        users.settle();
+        assert!(opened(&users, 2).user_active, "asked for: in front");
     }
 
     /// Answers `document.readyState` with `state`.

@@ -116,9 +116,10 @@ impl Tool for SelectPage {
 pub struct NewPageParams {
     /// The URL to open.
     url: String,
-    /// Open the page without switching the user's view to it.
-    #[serde(default)]
-    background: bool,
+    /// Open the page without switching the user's view to it. Default: in the
+    /// background in the user's own browser (they keep working in their tab), in front
+    /// in a browser tabwire launched for the agent.
+    background: Option<bool>,
     /// How long to wait for the page to load, in milliseconds (default 30000).
     timeout: Option<u64>,
 }
