@@ -409,6 +409,17 @@ pub enum EngineError {
         tab: TabId,
     },
 
+    /// A screenshot got no frame in time (the page drew none for it).
+    #[error(
+        "The screenshot did not come within {timeout_ms} ms: the page drew no frame for it. \
+         Retry; if it fails again, call select_page with bringToFront: true (this shows \
+         the tab to the user) and take the screenshot then."
+    )]
+    CaptureTimeout {
+        /// The limit.
+        timeout_ms: u64,
+    },
+
     /// Chrome did not answer a plain browser call in time.
     #[error("Chrome did not answer within {timeout_ms} ms while trying to {action}.")]
     BrowserTimeout {
@@ -484,6 +495,7 @@ impl EngineError {
             LoadTimeout { .. }
             | EvaluateTimeout(_)
             | BrowserTimeout { .. }
+            | CaptureTimeout { .. }
             | ToolTimeout { .. }
             | TextTimeout { .. }
             | ActionTimeout { .. } => ErrorCode::Timeout,
