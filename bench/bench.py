@@ -634,6 +634,111 @@ def main_session(args, logdir, base, sampler, results):
             s.server.stop()
 
 
+# -- a tab in the background -------------------------------------------------------
+
+FRONT_AND_BACK = ("click", "take_screenshot", "take_screenshot fullPage")
+# Each background row against the same step in front, on the same server, same run.
+BACKGROUND_LIMIT = 1.5
+
+
+def hidden_state(s, timeout):
+    r = s.call("evaluate_script", {"function": "() => document.visibilityState"}, timeout)
+    if not r["ok"]:
+        return "failed: " + r["error"][:200]
+    m = re.search(r'"(visible|hidden|prerender)"', r["text"])
+    return m.group(1) if m else r["text"].strip()[-80:]
+
+
+def background_session(args, logdir, base, sampler, results):
+    """The same three steps on a page in front, then on the same page opened behind it
+    with `new_page {background: true}` (hidden: no frames drawn, timers throttled).
+    Last of all because a server whose background call hangs answers nothing after it:
+    such a server is not called again, and its remaining cells say so."""
+    sessions = []
+    T = min(args.timeout, 30)
+    hung = set()
+
+    def guarded(make_call):
+        def call(s):
+            if s.kind in hung:
+                return {"ok": False, "ms": None, "chars": 0, "text": "",
+                        "error": "skipped: an earlier call on this server got no answer"}
+            r = make_call(s)
+            if not r["ok"] and "got no answer within" in r["error"]:
+                hung.add(s.kind)
+            return r
+        return call
+
+    def set_up(what, make_call):
+        for s in sessions:
+            r = guarded(make_call)(s)
+            if not r["ok"]:
+                log(f"  {s.kind}: {what} failed: {r['error'][:300]}")
+            yield s, r
+
+    try:
+        for kind in SERVERS:
+            s = Session(kind, args, logdir, "background")
+            sessions.append(s)
+            s.server.spawn()
+            sampler.watch(kind + ":background", s.server)
+            s.server.initialize(args.start_timeout)
+            s.find_page_id(args.start_timeout)
+            s.server.list_tools(T)
+        url = base + "/tab.html"
+
+        def find_target(s):
+            r = s.call("take_snapshot", {}, T)
+            if r["ok"]:
+                s.uid = uid_of(r["text"], "Bench target")
+            return r
+
+        def shots(prefix):
+            for name in FRONT_AND_BACK:
+                if name == "click":
+                    def make_call(s):
+                        if s.uid is None:
+                            return {"ok": False, "ms": None, "chars": 0, "text": "",
+                                    "error": "no uid for the button: the snapshot failed"}
+                        return s.call("click", {"uid": s.uid}, T)
+                elif name == "take_screenshot":
+                    make_call = lambda s: s.call("take_screenshot", {}, T)
+                else:
+                    make_call = lambda s: s.call("take_screenshot", {"fullPage": True}, T)
+                run_step(sessions, f"{prefix}: {name}", guarded(make_call), 2, args.reps, T,
+                         results, "bench/fixtures/tab.html: a 200-row list, a spinner on "
+                         "every animation frame, a clock on a timer", only=args.only)
+
+        log("background: the page in front")
+        list(set_up("navigate", lambda s: s.call("navigate_page", {"url": url}, T)))
+        list(set_up("take_snapshot", find_target))
+        shots("front")
+
+        log("background: the same page opened behind it (new_page background: true)")
+
+        def open_behind(s):
+            r = s.call("new_page", {"url": url, "background": True}, T)
+            if r["ok"]:
+                m = re.search(r"^(\d+): .*\[selected\]", r["text"], re.M)
+                if m:
+                    s.page_id = int(m.group(1))
+            return r
+        list(set_up("new_page in the background", open_behind))
+        checks = results.setdefault("checks", {})
+        for s in sessions:
+            checks.setdefault(s.kind, {})["background page before its rows"] = (
+                "skipped" if s.kind in hung else hidden_state(s, T))
+        list(set_up("take_snapshot", find_target))
+        shots("background")
+        for s in sessions:
+            checks[s.kind]["background page after its rows"] = (
+                "skipped: a call hung" if s.kind in hung else hidden_state(s, T))
+    finally:
+        for s in sessions:
+            sampler.unwatch(s.server)
+            s.server.stop()
+
+
 # -- report -------------------------------------------------------------------------
 
 TARGETS = {
@@ -649,6 +754,9 @@ TARGETS = {
     "click (uid from snapshot)": ("median", 0.25),
     "take_snapshot (5,000 elements)": ("median", 0.5),
     "cold start": ("median", 0.8),
+    "background: click": ("median", 1.0),
+    "background: take_screenshot": ("median", 1.0),
+    "background: take_screenshot fullPage": ("median", 1.0),
 }
 CHAR_TARGETS = {"take_snapshot (5,000 elements)": 0.8}
 MS_TARGETS = {ATTACHED: 100}  # tabwire's own median, in ms, whatever the reference takes
@@ -696,6 +804,11 @@ def render(results):
             target.append(verdict(q, TARGETS[name][1]))
         if name in CHAR_TARGETS:
             target.append("chars " + verdict(qc, CHAR_TARGETS[name]))
+        if name.startswith("background: "):
+            front = results["steps"].get("front: " + name.split(": ", 1)[1], {}).get(TW, {})
+            qf = ratio(t.get("median_ms"), front.get("median_ms"))
+            target.append(f"front {qf:.2f}× " if qf is not None else "front - ")
+            target[-1] += verdict(qf, BACKGROUND_LIMIT)
         if name in MS_TARGETS:
             v, limit = t.get("median_ms"), MS_TARGETS[name]
             target.append("n/a" if v is None else
@@ -725,7 +838,7 @@ def render(results):
 
     def peak_rss(kind):
         return max(filter(None, [mb(kind + suffix, "rss_kb")
-                                 for suffix in ("", ":cold", ":attached")]), default=None)
+                                 for suffix in ("", ":cold", ":attached", ":background")]), default=None)
 
     tw_rss, rf_rss = peak_rss(TW), peak_rss(REF)
     extra("server peak RSS", tw_rss, rf_rss, "MB",
@@ -814,6 +927,9 @@ def main():
         if selected(args, ATTACHED):
             attached_starts(args, logdir, base, sampler, results)
         main_session(args, logdir, base, sampler, results)
+        if any(selected(args, f"{where}: {name}") for where in ("front", "background")
+               for name in FRONT_AND_BACK):
+            background_session(args, logdir, base, sampler, results)
         if selected(args, "floor"):
             log("floor: raw CDP over a pipe to a plain Chromium (no MCP server, no extension)")
             flags = [f.split("=", 1)[1] for f in BROWSER_FLAGS]
