@@ -1,6 +1,7 @@
 //! Tab sharing in a browser that behaves like the user's own (`--shareAllTabs=false`):
-//! the popup driven as a user drives it, agents refused outside what was shared, several
-//! agents at once, the extension's worker stopping mid-session, idle detach.
+//! the popup driven as a user drives it (opening it shares nothing; its focused button
+//! does), agents refused outside what was shared, several agents at once, the
+//! extension's worker stopping mid-session, idle detach.
 
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ const OWN_BROWSER: &str = "--shareAllTabs=false";
 struct Popup<'a> {
     cdp: &'a Cdp,
     session: Session,
+    target: String,
 }
 
 impl<'a> Popup<'a> {
@@ -30,7 +32,11 @@ impl<'a> Popup<'a> {
             ))
             .await;
         let session = cdp.attach(&target).await;
-        let popup = Popup { cdp, session };
+        let popup = Popup {
+            cdp,
+            session,
+            target,
+        };
         popup
             .wait("Number(document.body.dataset.revision) > 0")
             .await;
@@ -64,6 +70,15 @@ impl<'a> Popup<'a> {
             .expect("a render revision")
     }
 
+    /// Closes the popup's tab, as closing the popup does.
+    async fn close(self) {
+        let closed = self
+            .cdp
+            .send("Target.closeTarget", json!({"targetId": self.target}))
+            .await;
+        assert_eq!(closed["success"], true, "Target.closeTarget said {closed}");
+    }
+
     /// The popup's text, for assertions.
     async fn text(&self) -> String {
         self.eval("document.body.innerText")
@@ -74,31 +89,47 @@ impl<'a> Popup<'a> {
     }
 }
 
-/// The Chrome tab id of the tab showing (or still loading) `url`, asked through an
-/// extension page (which may use `chrome.tabs`).
-async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
+/// Evaluates `expression` in a page of the extension (which may use `chrome.tabs`),
+/// opened for this and closed after.
+async fn in_extension_page(cdp: &Cdp, extension: &str, expression: &str) -> Value {
     let target = cdp
         .open_tab(&format!("chrome-extension://{extension}/popup.html"))
         .await;
     let session = cdp.attach(&target).await;
     cdp.wait_for(&session, "globalThis.chrome?.tabs !== undefined", SEEN)
         .await;
-    let found = cdp
-        .evaluate(
-            &session,
-            &format!(
-                "chrome.tabs.query({{}}).then(tabs => \
-                 (tabs.find(t => t.url === {0} || t.pendingUrl === {0}) || {{}}).id)",
-                json!(url)
-            ),
-        )
-        .await;
+    let value = cdp.evaluate(&session, expression).await;
     cdp.send("Target.closeTarget", json!({"targetId": target}))
         .await;
-    found
+    value
+}
+
+/// The Chrome tab id of the tab showing (or still loading) `url`.
+async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
+    let expression = format!(
+        "chrome.tabs.query({{}}).then(tabs => \
+         (tabs.find(t => t.url === {0} || t.pendingUrl === {0}) || {{}}).id)",
+        json!(url)
+    );
+    in_extension_page(cdp, extension, &expression)
+        .await
         .as_i64()
         .unwrap_or_else(|| panic!("no tab shows {url}"))
 }
+
+/// The title of the tab group `tab` is in (`null`: none) and its badge text.
+async fn group_and_badge(cdp: &Cdp, extension: &str, tab: i64) -> (Value, Value) {
+    let expression = format!(
+        "chrome.tabs.get({tab}).then(async t => [\
+           t.groupId === -1 ? null : (await chrome.tabGroups.get(t.groupId)).title, \
+           await chrome.action.getBadgeText({{tabId: {tab}}})])"
+    );
+    let found = in_extension_page(cdp, extension, &expression).await;
+    (found[0].clone(), found[1].clone())
+}
+
+/// The popup's share button, focused, so Enter shares.
+const SHARE_FOCUSED: &str = "document.activeElement?.matches('#current button.share')";
 
 /// Checks that `agent` may not run anything in `tab`, and is told it is not shared.
 async fn refused(agent: &Agent, tab: i64) {
@@ -139,13 +170,16 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
         .says("tabwire button");
     agent.ok("list_pages", json!({})).await.lacks(&url);
 
-    // One click on the toolbar button: with one agent connected, opening the popup
-    // shares the tab with it.
+    // The toolbar button opens the popup, which offers the tab to the one agent, its
+    // button focused; the user presses it.
     let popup = Popup::open(&cdp, &extension, tab).await;
+    popup.wait(SHARE_FOCUSED).await;
+    let offer = popup.eval("document.activeElement.textContent").await;
+    assert_eq!(offer, json!(format!("Share this tab with {AGENT_NAME}")));
+    popup.click("#current button.share").await;
     popup
         .wait("document.querySelector('#current button.unshare')")
         .await;
-    assert!(popup.text().await.contains(AGENT_NAME));
     // Live state, not a cached label: the host answers heartbeats and was just used.
     let status = popup
         .eval("document.querySelector('#status').textContent")
@@ -239,6 +273,39 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
         .err("list_pages", json!({}))
         .await
         .says("disconnected this agent");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn opening_and_closing_the_popup_shares_nothing() {
+    let (agent, cdp, extension, tab, _) = own_browser_with_a_user_tab("index.html").await;
+    let url = page("index.html");
+    // The agent is known to the extension: it has called.
+    agent.ok("list_pages", json!({})).await.lacks(&url);
+
+    // The user opens the popup (to disconnect, say, or look): it offers sharing, with
+    // the button focused, and nothing more.
+    let popup = Popup::open(&cdp, &extension, tab).await;
+    popup.wait(SHARE_FOCUSED).await;
+    let text = popup.text().await;
+    assert!(
+        text.contains(&format!("Share this tab with {AGENT_NAME}"))
+            && !text.contains("Stop sharing"),
+        "{text}"
+    );
+    popup.close().await;
+
+    // Nothing was shared: the agent sees no page and is refused the tab; the tab is in
+    // no group and has no badge.
+    agent
+        .ok("list_pages", json!({}))
+        .await
+        .lacks(&url)
+        .says("no tab is shared");
+    refused(&agent, tab).await;
+    let (group, badge) = group_and_badge(&cdp, &extension, tab).await;
+    assert_eq!(group, Value::Null, "the tab is in no tab group");
+    assert_eq!(badge, json!(""), "the tab has no badge");
     agent.quit().await;
 }
 
