@@ -42,6 +42,11 @@ function fingerprint(state) {
   });
 }
 
+// A sentence with `commands` in backquotes, as text and <code>.
+function withCode(text) {
+  return text.split('`').map((part, i) => (i % 2 ? el('code', { textContent: part }) : part));
+}
+
 function act(action) {
   if (action.action !== 'saveSettings') showError(null);
   try {
@@ -92,6 +97,7 @@ function render(state) {
   shown = state;
   skewMs = Date.now() - state.nowMs;
   renderStatus();
+  $('why-not-connected').replaceChildren(...withCode(state.notConnectedWhy ?? ''));
   const seen = fingerprint(state);
   if (failure && failure.seen === null) failure.seen = seen;
   else if (failure && failure.seen !== seen) failure = null;
@@ -166,6 +172,7 @@ function connect() {
     const status = $('status');
     status.className = 'down';
     status.textContent = 'Reconnecting…';
+    $('why-not-connected').replaceChildren();
     setTimeout(connect, 200);
   });
   open(connections);

@@ -1,14 +1,17 @@
 //! Tab sharing in a browser that behaves like the user's own (`--shareAllTabs=false`):
 //! the popup driven as a user drives it (opening it shares nothing; its focused button
 //! does), agents refused outside what was shared, several agents at once, the
-//! extension's worker stopping mid-session, idle detach.
+//! extension's worker stopping mid-session, idle detach, and the popup saying why the
+//! native host is not connected.
 
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use crate::cdp::{Cdp, Session};
-use crate::harness::{page, Agent, AGENT_NAME};
+use crate::harness::{descendants, page, Agent, AGENT_NAME};
 
 /// Longest the browser may take to show a change.
 const SEEN: Duration = Duration::from_secs(20);
@@ -77,6 +80,14 @@ impl<'a> Popup<'a> {
             .send("Target.closeTarget", json!({"targetId": self.target}))
             .await;
         assert_eq!(closed["success"], true, "Target.closeTarget said {closed}");
+    }
+
+    /// The line under the status that says why the host is not connected.
+    async fn why_not_connected(&self) -> String {
+        let why = self
+            .eval("document.querySelector('#why-not-connected').textContent")
+            .await;
+        why.as_str().unwrap_or_default().to_owned()
     }
 
     /// The popup's text, for assertions.
@@ -500,5 +511,87 @@ async fn with_nothing_shared_the_page_list_says_so_once() {
     let listed = agent.ok("list_pages", json!({})).await;
     let times = listed.text.matches("no tab is shared").count();
     assert_eq!(times, 1, "said {times} times:\n{}", listed.text);
+    agent.quit().await;
+}
+
+/// Replaces the native-host manifest at `path` with `manifest` (by rename, so Chrome
+/// never reads half of it).
+fn write_manifest(path: &Path, manifest: &Value) {
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, manifest.to_string()).expect("write the manifest");
+    std::fs::rename(&tmp, path).expect("replace the manifest");
+}
+
+#[tokio::test]
+async fn not_connected_the_popup_says_why_and_what_to_run() {
+    let (agent, cdp, extension, tab, _) = own_browser_with_a_user_tab("index.html").await;
+    agent.ok("list_pages", json!({})).await;
+    let popup = Popup::open(&cdp, &extension, tab).await;
+    popup
+        .wait("document.querySelector('#status').textContent.startsWith('Connected')")
+        .await;
+    assert_eq!(popup.why_not_connected().await, "");
+    let why_says = |text: &str| {
+        format!(
+            "document.querySelector('#why-not-connected').textContent.includes({})",
+            json!(text)
+        )
+    };
+    let not_connected = "document.querySelector('#status').textContent.startsWith('Not connected')";
+
+    // The registration goes away and the host dies: Chrome finds no host to start.
+    let manifest_path = agent
+        .profile()
+        .join("NativeMessagingHosts/dev.tabwire.json");
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(&manifest_path).expect("the launch's native-host manifest"),
+    )
+    .expect("the manifest is JSON");
+    std::fs::remove_file(&manifest_path).expect("remove the manifest");
+    let host = descendants(agent.pid())
+        .into_iter()
+        .find(|p| p.cmdline.contains("native-host chrome-extension://"))
+        .expect("the native host Chrome started");
+    // SAFETY: kill(2) on a pid we just read; at worst it names a process that is gone.
+    unsafe { libc::kill(host.pid as i32, libc::SIGKILL) };
+    popup.wait(not_connected).await;
+    popup.wait(&why_says("tabwire install")).await;
+    let why = popup.why_not_connected().await;
+    assert!(why.contains("no tabwire native host registered"), "{why}");
+
+    // A registered host that exits at once (crashed, or the binary replaced). A new
+    // worker tries at once, without the back-off of the old one.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let crashing = dir.path().join("crashing-host");
+    std::fs::write(&crashing, "#!/bin/sh\nexit 1\n").expect("write the crashing host");
+    std::fs::set_permissions(&crashing, std::fs::Permissions::from_mode(0o755))
+        .expect("chmod the crashing host");
+    let mut broken = manifest.clone();
+    broken["path"] = json!(crashing);
+    write_manifest(&manifest_path, &broken);
+    cdp.stop_service_worker(&extension).await;
+    popup.wait(&why_says("tabwire doctor")).await;
+    let why = popup.why_not_connected().await;
+    assert!(why.contains("exited"), "{why}");
+
+    // A registration for another extension id.
+    let mut other = manifest.clone();
+    other["allowed_origins"] = json!(["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"]);
+    write_manifest(&manifest_path, &other);
+    cdp.wait_service_worker(&extension, SEEN).await;
+    cdp.stop_service_worker(&extension).await;
+    popup.wait(&why_says("does not allow this extension")).await;
+    assert!(popup.why_not_connected().await.contains("tabwire install"));
+
+    // Registered again: connected, and the line is gone.
+    write_manifest(&manifest_path, &manifest);
+    cdp.wait_service_worker(&extension, SEEN).await;
+    cdp.stop_service_worker(&extension).await;
+    popup
+        .wait(
+            "document.querySelector('#status').textContent.startsWith('Connected') && \
+             document.querySelector('#why-not-connected').textContent === ''",
+        )
+        .await;
     agent.quit().await;
 }

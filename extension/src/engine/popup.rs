@@ -20,6 +20,8 @@ use crate::chrome::{Chrome, TabState};
 pub struct PopupState {
     /// The native host is connected and speaking.
     pub connected: bool,
+    /// When not connected: why, and what to run (commands between backquotes).
+    pub not_connected_why: Option<String>,
     /// When the host last answered a heartbeat (ms since the epoch).
     pub last_heartbeat_ms: Option<u64>,
     /// When an agent last called (ms since the epoch).
@@ -223,7 +225,8 @@ impl<C: Chrome + 'static> Engine<C> {
             })
             .collect();
         PopupState {
-            connected: live.port_open && live.last_pong_ms.is_some(),
+            connected: live.connected(),
+            not_connected_why: live.not_connected_why(),
             last_heartbeat_ms: live.last_pong_ms,
             last_command_ms: live.last_command_ms,
             now_ms: self.chrome.now_ms(),
@@ -342,6 +345,43 @@ mod tests {
         let refusal = state.target.unwrap().refusal.unwrap();
         assert!(refusal.contains("browser page"), "{refusal}");
         assert!(!state.connected);
+    }
+
+    #[test]
+    fn not_connected_the_popup_says_why_and_what_to_run() {
+        let mut h = Harness::strict();
+        let why = |h: &mut Harness| state(h, None).not_connected_why;
+        assert_eq!(
+            why(&mut h).as_deref(),
+            Some("Connecting to tabwire's native host…")
+        );
+        h.engine.on_port_connected("1");
+        assert!(why(&mut h).unwrap().contains("Waiting"));
+        h.host_ready(false);
+        assert_eq!(why(&mut h), None, "connected");
+        assert!(state(&mut h, None).connected);
+
+        // Not installed: the advice stays while the shell retries, until a host speaks.
+        h.engine
+            .on_port_disconnected(Some("Specified native messaging host not found."));
+        let advice = why(&mut h).unwrap();
+        assert!(advice.contains("`tabwire install`"), "{advice}");
+        assert!(!state(&mut h, None).connected);
+        h.engine.on_port_connected("1");
+        assert_eq!(why(&mut h).unwrap(), advice, "kept through a retry");
+        h.engine
+            .on_port_disconnected(Some("Native host has exited."));
+        assert!(why(&mut h).unwrap().contains("`tabwire doctor`"));
+        h.engine.on_port_connected("1");
+        h.host_ready(false);
+        assert_eq!(why(&mut h), None);
+
+        // Chrome refusing outright is said as it said it.
+        h.engine.on_port_disconnected(None);
+        h.engine
+            .on_port_refused("Error in invocation of runtime.connectNative");
+        let advice = why(&mut h).unwrap();
+        assert!(advice.contains("Error in invocation"), "{advice}");
     }
 
     #[test]
