@@ -1,6 +1,7 @@
 // tabwire's popup: renders the state the service worker sends and sends back the
 // buttons pressed. Every decision is made in the worker (Rust); nothing is cached here.
-// When the worker restarts, the port drops: the popup says so, connects again and
+// Opening the popup shares nothing: sharing is the "Share this tab with …" button, which
+// is focused when it is the only one, so Enter presses it. When the worker restarts, the port drops: the popup says so, connects again and
 // renders the new worker's state.
 const wanted = new URLSearchParams(location.search).get('tab');
 const $ = (id) => document.getElementById(id);
@@ -9,9 +10,11 @@ let port = null;
 let revision = 0;
 let settingsShown = false;
 let heard = false;
-let lastError = null;
-// The tab this popup is about, once the worker said: a reconnect asks about it again
-// without "opening" the popup a second time (which may share the tab).
+// What went wrong with the last button pressed: shown until what the popup shows
+// changes or another button is pressed, so it never sits beside a state it predates.
+// `seen` is the state it was first shown with (see fingerprint).
+let failure = null;
+// The tab this popup is about, once the worker said: a reconnect asks about it again.
 let targetId = null;
 let connections = 0;
 const waiting = new Map();
@@ -25,13 +28,27 @@ function el(tag, props = {}, ...children) {
 }
 
 function showError(text) {
-  lastError = text;
+  failure = text ? { text, seen: null } : null;
   const current = $('current');
   current.querySelectorAll('.error').forEach((node) => node.remove());
   if (text) current.prepend(el('p', { className: 'why error', textContent: text }));
 }
 
+// What the popup shows of a state, without the clocks, which move on their own.
+function fingerprint(state) {
+  return JSON.stringify({
+    ...state, nowMs: 0, lastHeartbeatMs: 0, lastCommandMs: 0,
+    agents: state.agents.map((a) => ({ ...a, lastActivityMs: 0 })),
+  });
+}
+
+// A sentence with `commands` in backquotes, as text and <code>.
+function withCode(text) {
+  return text.split('`').map((part, i) => (i % 2 ? el('code', { textContent: part }) : part));
+}
+
 function act(action) {
+  if (action.action !== 'saveSettings') showError(null);
   try {
     port.postMessage({ type: 'action', action });
   } catch (error) {
@@ -48,8 +65,10 @@ function act(action) {
   }, ANSWER_WITHIN_MS));
 }
 
+// A button; `key` names it across renders, so focus can follow it.
 function button(className, text, data, action) {
-  const b = el('button', { className, textContent: text, dataset: data });
+  const key = [className, text, data.session ?? '', data.tab ?? ''].join(':');
+  const b = el('button', { className, textContent: text, dataset: { ...data, key } });
   b.addEventListener('click', () => act(action));
   return b;
 }
@@ -78,10 +97,14 @@ function render(state) {
   shown = state;
   skewMs = Date.now() - state.nowMs;
   renderStatus();
+  $('why-not-connected').replaceChildren(...withCode(state.notConnectedWhy ?? ''));
+  const seen = fingerprint(state);
+  if (failure && failure.seen === null) failure.seen = seen;
+  else if (failure && failure.seen !== seen) failure = null;
+  const focused = document.activeElement?.dataset?.key;
   const current = $('current');
   current.replaceChildren();
-  if (state.notice) current.append(el('p', { className: 'notice', textContent: state.notice }));
-  if (lastError) current.append(el('p', { className: 'why error', textContent: lastError }));
+  if (failure) current.append(el('p', { className: 'why error', textContent: failure.text }));
   const t = state.target;
   if (t) targetId = t.id;
   if (state.agentProfile) current.append(el('p', { className: 'why', textContent: 'This browser was started for an agent: every tab is shared.' }));
@@ -92,7 +115,7 @@ function render(state) {
     }
     if (t.refusal) current.append(el('p', { className: 'why', textContent: t.refusal }));
     else for (const a of t.canShareWith) {
-      current.append(button('share', `Share with ${a.name}`, { session: a.session }, { action: 'share', session: a.session, tab: t.id }));
+      current.append(button('share', `Share this tab with ${a.name}`, { session: a.session }, { action: 'share', session: a.session, tab: t.id }));
     }
   } else {
     current.append(el('p', { className: 'why', textContent: 'No tab to share here.' }));
@@ -106,6 +129,14 @@ function render(state) {
       el('span', { className: 'muted', textContent: tab.attached ? 'debugging' : 'idle' }),
       button('unshare', 'Stop sharing', { session: a.session, tab: tab.id }, { action: 'unshare', session: a.session, tab: tab.id })))))));
   if (state.agents.length === 0) $('agents').append(el('li', { className: 'muted', textContent: 'No agent is connected.' }));
+  // Focus follows a button across renders; with nothing focused, the one share button
+  // takes it (with several agents, the user picks with Tab).
+  const again = focused && [...document.querySelectorAll('button')].find((b) => b.dataset.key === focused);
+  if (again) again.focus();
+  else if (document.activeElement === document.body || !document.activeElement) {
+    const shares = current.querySelectorAll('button.share');
+    if (shares.length === 1) shares[0].focus();
+  }
   if (!settingsShown) {
     $('auto-share').checked = state.settings.autoShare;
     $('idle-detach').value = state.settings.idleDetachSeconds;
@@ -141,12 +172,17 @@ function connect() {
     const status = $('status');
     status.className = 'down';
     status.textContent = 'Reconnecting…';
+    $('why-not-connected').replaceChildren();
     setTimeout(connect, 200);
   });
   open(connections);
 }
 
 $('disconnect-all').addEventListener('click', () => act({ action: 'disconnectAll' }));
+// An edit makes "Saved" (or why not) stale.
+for (const id of ['auto-share', 'idle-detach', 'blocklist']) {
+  $(id).addEventListener('input', () => { $('settings-status').textContent = ''; });
+}
 $('save-settings').addEventListener('click', () => {
   $('settings-status').textContent = '';
   act({
@@ -158,15 +194,11 @@ $('save-settings').addEventListener('click', () => {
 });
 
 // The worker may still be starting (its listeners replay queued events): ask until it
-// answers. The first connection opens the popup; a later one only asks again.
+// answers. After a reconnect, ask about the tab shown before (not whichever is in front).
 function open(connection) {
   if (heard || connection !== connections) return;
   try {
-    if (connection === 1) {
-      port.postMessage({ type: 'open', tab: wanted === null ? null : Number(wanted) });
-    } else {
-      port.postMessage({ type: 'open', tab: targetId ?? (wanted === null ? null : Number(wanted)), again: true });
-    }
+    port.postMessage({ type: 'open', tab: targetId ?? (wanted === null ? null : Number(wanted)) });
   } catch (error) {
     return; // the port dropped: onDisconnect connects again
   }

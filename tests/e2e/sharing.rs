@@ -1,13 +1,17 @@
 //! Tab sharing in a browser that behaves like the user's own (`--shareAllTabs=false`):
-//! the popup driven as a user drives it, agents refused outside what was shared, several
-//! agents at once, the extension's worker stopping mid-session, idle detach.
+//! the popup driven as a user drives it (opening it shares nothing; its focused button
+//! does), agents refused outside what was shared, several agents at once, the
+//! extension's worker stopping mid-session, idle detach, and the popup saying why the
+//! native host is not connected.
 
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use crate::cdp::{Cdp, Session};
-use crate::harness::{page, Agent, AGENT_NAME};
+use crate::harness::{descendants, page, Agent, AGENT_NAME};
 
 /// Longest the browser may take to show a change.
 const SEEN: Duration = Duration::from_secs(20);
@@ -19,6 +23,7 @@ const OWN_BROWSER: &str = "--shareAllTabs=false";
 struct Popup<'a> {
     cdp: &'a Cdp,
     session: Session,
+    target: String,
 }
 
 impl<'a> Popup<'a> {
@@ -30,7 +35,11 @@ impl<'a> Popup<'a> {
             ))
             .await;
         let session = cdp.attach(&target).await;
-        let popup = Popup { cdp, session };
+        let popup = Popup {
+            cdp,
+            session,
+            target,
+        };
         popup
             .wait("Number(document.body.dataset.revision) > 0")
             .await;
@@ -64,6 +73,23 @@ impl<'a> Popup<'a> {
             .expect("a render revision")
     }
 
+    /// Closes the popup's tab, as closing the popup does.
+    async fn close(self) {
+        let closed = self
+            .cdp
+            .send("Target.closeTarget", json!({"targetId": self.target}))
+            .await;
+        assert_eq!(closed["success"], true, "Target.closeTarget said {closed}");
+    }
+
+    /// The line under the status that says why the host is not connected.
+    async fn why_not_connected(&self) -> String {
+        let why = self
+            .eval("document.querySelector('#why-not-connected').textContent")
+            .await;
+        why.as_str().unwrap_or_default().to_owned()
+    }
+
     /// The popup's text, for assertions.
     async fn text(&self) -> String {
         self.eval("document.body.innerText")
@@ -74,31 +100,47 @@ impl<'a> Popup<'a> {
     }
 }
 
-/// The Chrome tab id of the tab showing (or still loading) `url`, asked through an
-/// extension page (which may use `chrome.tabs`).
-async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
+/// Evaluates `expression` in a page of the extension (which may use `chrome.tabs`),
+/// opened for this and closed after.
+async fn in_extension_page(cdp: &Cdp, extension: &str, expression: &str) -> Value {
     let target = cdp
         .open_tab(&format!("chrome-extension://{extension}/popup.html"))
         .await;
     let session = cdp.attach(&target).await;
     cdp.wait_for(&session, "globalThis.chrome?.tabs !== undefined", SEEN)
         .await;
-    let found = cdp
-        .evaluate(
-            &session,
-            &format!(
-                "chrome.tabs.query({{}}).then(tabs => \
-                 (tabs.find(t => t.url === {0} || t.pendingUrl === {0}) || {{}}).id)",
-                json!(url)
-            ),
-        )
-        .await;
+    let value = cdp.evaluate(&session, expression).await;
     cdp.send("Target.closeTarget", json!({"targetId": target}))
         .await;
-    found
+    value
+}
+
+/// The Chrome tab id of the tab showing (or still loading) `url`.
+async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
+    let expression = format!(
+        "chrome.tabs.query({{}}).then(tabs => \
+         (tabs.find(t => t.url === {0} || t.pendingUrl === {0}) || {{}}).id)",
+        json!(url)
+    );
+    in_extension_page(cdp, extension, &expression)
+        .await
         .as_i64()
         .unwrap_or_else(|| panic!("no tab shows {url}"))
 }
+
+/// The title of the tab group `tab` is in (`null`: none) and its badge text.
+async fn group_and_badge(cdp: &Cdp, extension: &str, tab: i64) -> (Value, Value) {
+    let expression = format!(
+        "chrome.tabs.get({tab}).then(async t => [\
+           t.groupId === -1 ? null : (await chrome.tabGroups.get(t.groupId)).title, \
+           await chrome.action.getBadgeText({{tabId: {tab}}})])"
+    );
+    let found = in_extension_page(cdp, extension, &expression).await;
+    (found[0].clone(), found[1].clone())
+}
+
+/// The popup's share button, focused, so Enter shares.
+const SHARE_FOCUSED: &str = "document.activeElement?.matches('#current button.share')";
 
 /// Checks that `agent` may not run anything in `tab`, and is told it is not shared.
 async fn refused(agent: &Agent, tab: i64) {
@@ -139,13 +181,16 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
         .says("tabwire button");
     agent.ok("list_pages", json!({})).await.lacks(&url);
 
-    // One click on the toolbar button: with one agent connected, opening the popup
-    // shares the tab with it.
+    // The toolbar button opens the popup, which offers the tab to the one agent, its
+    // button focused; the user presses it.
     let popup = Popup::open(&cdp, &extension, tab).await;
+    popup.wait(SHARE_FOCUSED).await;
+    let offer = popup.eval("document.activeElement.textContent").await;
+    assert_eq!(offer, json!(format!("Share this tab with {AGENT_NAME}")));
+    popup.click("#current button.share").await;
     popup
         .wait("document.querySelector('#current button.unshare')")
         .await;
-    assert!(popup.text().await.contains(AGENT_NAME));
     // Live state, not a cached label: the host answers heartbeats and was just used.
     let status = popup
         .eval("document.querySelector('#status').textContent")
@@ -239,6 +284,39 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
         .err("list_pages", json!({}))
         .await
         .says("disconnected this agent");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn opening_and_closing_the_popup_shares_nothing() {
+    let (agent, cdp, extension, tab, _) = own_browser_with_a_user_tab("index.html").await;
+    let url = page("index.html");
+    // The agent is known to the extension: it has called.
+    agent.ok("list_pages", json!({})).await.lacks(&url);
+
+    // The user opens the popup (to disconnect, say, or look): it offers sharing, with
+    // the button focused, and nothing more.
+    let popup = Popup::open(&cdp, &extension, tab).await;
+    popup.wait(SHARE_FOCUSED).await;
+    let text = popup.text().await;
+    assert!(
+        text.contains(&format!("Share this tab with {AGENT_NAME}"))
+            && !text.contains("Stop sharing"),
+        "{text}"
+    );
+    popup.close().await;
+
+    // Nothing was shared: the agent sees no page and is refused the tab; the tab is in
+    // no group and has no badge.
+    agent
+        .ok("list_pages", json!({}))
+        .await
+        .lacks(&url)
+        .says("no tab is shared");
+    refused(&agent, tab).await;
+    let (group, badge) = group_and_badge(&cdp, &extension, tab).await;
+    assert_eq!(group, Value::Null, "the tab is in no tab group");
+    assert_eq!(badge, json!(""), "the tab has no badge");
     agent.quit().await;
 }
 
@@ -433,5 +511,87 @@ async fn with_nothing_shared_the_page_list_says_so_once() {
     let listed = agent.ok("list_pages", json!({})).await;
     let times = listed.text.matches("no tab is shared").count();
     assert_eq!(times, 1, "said {times} times:\n{}", listed.text);
+    agent.quit().await;
+}
+
+/// Replaces the native-host manifest at `path` with `manifest` (by rename, so Chrome
+/// never reads half of it).
+fn write_manifest(path: &Path, manifest: &Value) {
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, manifest.to_string()).expect("write the manifest");
+    std::fs::rename(&tmp, path).expect("replace the manifest");
+}
+
+#[tokio::test]
+async fn not_connected_the_popup_says_why_and_what_to_run() {
+    let (agent, cdp, extension, tab, _) = own_browser_with_a_user_tab("index.html").await;
+    agent.ok("list_pages", json!({})).await;
+    let popup = Popup::open(&cdp, &extension, tab).await;
+    popup
+        .wait("document.querySelector('#status').textContent.startsWith('Connected')")
+        .await;
+    assert_eq!(popup.why_not_connected().await, "");
+    let why_says = |text: &str| {
+        format!(
+            "document.querySelector('#why-not-connected').textContent.includes({})",
+            json!(text)
+        )
+    };
+    let not_connected = "document.querySelector('#status').textContent.startsWith('Not connected')";
+
+    // The registration goes away and the host dies: Chrome finds no host to start.
+    let manifest_path = agent
+        .profile()
+        .join("NativeMessagingHosts/dev.tabwire.json");
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(&manifest_path).expect("the launch's native-host manifest"),
+    )
+    .expect("the manifest is JSON");
+    std::fs::remove_file(&manifest_path).expect("remove the manifest");
+    let host = descendants(agent.pid())
+        .into_iter()
+        .find(|p| p.cmdline.contains("native-host chrome-extension://"))
+        .expect("the native host Chrome started");
+    // SAFETY: kill(2) on a pid we just read; at worst it names a process that is gone.
+    unsafe { libc::kill(host.pid as i32, libc::SIGKILL) };
+    popup.wait(not_connected).await;
+    popup.wait(&why_says("tabwire install")).await;
+    let why = popup.why_not_connected().await;
+    assert!(why.contains("no tabwire native host registered"), "{why}");
+
+    // A registered host that exits at once (crashed, or the binary replaced). A new
+    // worker tries at once, without the back-off of the old one.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let crashing = dir.path().join("crashing-host");
+    std::fs::write(&crashing, "#!/bin/sh\nexit 1\n").expect("write the crashing host");
+    std::fs::set_permissions(&crashing, std::fs::Permissions::from_mode(0o755))
+        .expect("chmod the crashing host");
+    let mut broken = manifest.clone();
+    broken["path"] = json!(crashing);
+    write_manifest(&manifest_path, &broken);
+    cdp.stop_service_worker(&extension).await;
+    popup.wait(&why_says("tabwire doctor")).await;
+    let why = popup.why_not_connected().await;
+    assert!(why.contains("exited"), "{why}");
+
+    // A registration for another extension id.
+    let mut other = manifest.clone();
+    other["allowed_origins"] = json!(["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"]);
+    write_manifest(&manifest_path, &other);
+    cdp.wait_service_worker(&extension, SEEN).await;
+    cdp.stop_service_worker(&extension).await;
+    popup.wait(&why_says("does not allow this extension")).await;
+    assert!(popup.why_not_connected().await.contains("tabwire install"));
+
+    // Registered again: connected, and the line is gone.
+    write_manifest(&manifest_path, &manifest);
+    cdp.wait_service_worker(&extension, SEEN).await;
+    cdp.stop_service_worker(&extension).await;
+    popup
+        .wait(
+            "document.querySelector('#status').textContent.startsWith('Connected') && \
+             document.querySelector('#why-not-connected').textContent === ''",
+        )
+        .await;
     agent.quit().await;
 }

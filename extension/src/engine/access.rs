@@ -171,8 +171,8 @@ mod tests {
             assert_eq!(
                 error.message,
                 "Tab 11 is not shared with this agent (or no longer exists). Call list_pages to \
-                 see the tabs shared with it; for another tab, ask the user to open it and click \
-                 the tabwire button in Chrome's toolbar."
+                 see the tabs shared with it; for another tab, ask the user to open it, click \
+                 the tabwire button in Chrome's toolbar and press \"Share this tab\"."
             );
         }
         assert!(h.fake.methods(11).is_empty());

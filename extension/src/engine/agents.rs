@@ -9,6 +9,7 @@
 
 use tabwire_shared::{ClientHello, Event};
 
+use super::liveness::PortDrop;
 use super::sharing::Greeting;
 use super::Engine;
 use crate::chrome::Chrome;
@@ -84,13 +85,20 @@ impl<C: Chrome + 'static> Engine<C> {
         self.scopes_changed();
     }
 
-    /// The native port closed: every connection is gone; agents wait out the grace
-    /// period. Called by the shell, and by the heartbeat when it gives up on a port.
-    pub fn on_port_disconnected(&self) {
+    /// The native port closed, Chrome saying `error` (`runtime.lastError.message`, if
+    /// any): every connection is gone; agents wait out the grace period.
+    pub fn on_port_disconnected(&self, error: Option<&str>) {
+        self.port_lost(PortDrop::from_chrome(error));
+    }
+
+    /// The native port is gone, for `why` (kept for the popup). Called for the shell,
+    /// and by the heartbeat when it gives up on a port.
+    pub(super) fn port_lost(&self, why: PortDrop) {
         {
             let mut live = self.live.borrow_mut();
             live.port_open = false;
             live.host_ready = false;
+            live.last_drop = Some(why);
         }
         let now = self.chrome.now_ms();
         self.sharing.borrow_mut().port_dropped(now);
@@ -214,7 +222,7 @@ mod tests {
         h.hello(2, "k2", "codex");
         h.share("k1", 10);
         h.share("k2", 11);
-        h.engine.on_port_disconnected();
+        h.engine.on_port_disconnected(None);
         h.settle();
         h.advance(GRACE_MS / 2);
         h.hello(7, "k1", "claude");

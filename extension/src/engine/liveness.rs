@@ -8,6 +8,11 @@
 //! `HostReady` also says whose browser this is (`agent_profile`). It counts only when
 //! it comes from the host itself (no relay `client` on the envelope), and only for the
 //! connection it came on: every new connection starts strict.
+//!
+//! When the port drops, why is kept ([`PortDrop`], read from Chrome's
+//! `runtime.lastError`) until a host speaks again, so the popup can say what went
+//! wrong and what to run ([`Liveness::not_connected_why`]) even while the shell keeps
+//! retrying.
 
 use tabwire_shared::{Envelope, FromExtension, HostInfo};
 
@@ -31,7 +36,111 @@ pub struct Liveness {
     pub last_pong_ms: Option<u64>,
     /// When an agent last called.
     pub last_command_ms: Option<u64>,
+    /// Why the last connection ended (or could not be made); cleared when a host
+    /// speaks.
+    pub last_drop: Option<PortDrop>,
     seq: u64,
+}
+
+impl Liveness {
+    /// The host is connected and speaking.
+    pub fn connected(&self) -> bool {
+        self.port_open && self.last_pong_ms.is_some()
+    }
+
+    /// When not connected: why, and what the user should run, in a sentence or two
+    /// (commands between backquotes).
+    pub fn not_connected_why(&self) -> Option<String> {
+        if self.connected() {
+            return None;
+        }
+        Some(match (&self.last_drop, self.port_open) {
+            (Some(drop), _) => drop.advice(),
+            (None, true) => "Waiting for tabwire's native host to answer. If this lasts, run \
+                             `tabwire doctor`."
+                .to_owned(),
+            (None, false) => "Connecting to tabwire's native host…".to_owned(),
+        })
+    }
+}
+
+/// Why the native port is not connected, as Chrome (or the heartbeat) told it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PortDrop {
+    /// No native-host manifest for tabwire in this browser (or it names a missing file).
+    NotInstalled,
+    /// The manifest's `allowed_origins` does not list this extension.
+    Forbidden,
+    /// Chrome could not start the program the manifest names.
+    FailedToStart,
+    /// The host started, then exited.
+    Exited,
+    /// The host wrote something that is not native messaging.
+    Garbled,
+    /// The host stopped answering heartbeats; the engine closed the port.
+    Silent,
+    /// The port closed without an error from Chrome.
+    Closed,
+    /// Anything else Chrome said (its message, shortened).
+    Other(String),
+}
+
+/// The longest part of an unknown Chrome message the popup repeats.
+const MAX_SHOWN: usize = 200;
+
+impl PortDrop {
+    /// Reads Chrome's `runtime.lastError.message` for a native port (`None`: the port
+    /// closed without one).
+    pub fn from_chrome(message: Option<&str>) -> Self {
+        let Some(message) = message.map(str::trim).filter(|m| !m.is_empty()) else {
+            return Self::Closed;
+        };
+        match message {
+            "Specified native messaging host not found." => Self::NotInstalled,
+            "Access to the specified native messaging host is forbidden." => Self::Forbidden,
+            "Failed to start native messaging host." => Self::FailedToStart,
+            "Native host has exited." => Self::Exited,
+            "Error when communicating with the native messaging host." => Self::Garbled,
+            other => Self::Other(other.chars().take(MAX_SHOWN).collect()),
+        }
+    }
+
+    /// What happened and what to run, for the user.
+    pub fn advice(&self) -> String {
+        const RELOAD: &str = "then reload tabwire at chrome://extensions (or wait: it retries \
+                              within 30 s).";
+        match self {
+            Self::NotInstalled => format!(
+                "This browser has no tabwire native host registered. Run `tabwire install`, \
+                 {RELOAD}"
+            ),
+            Self::Forbidden => format!(
+                "tabwire's native-host registration does not allow this extension's id. Run \
+                 `tabwire install` to register it again, {RELOAD}"
+            ),
+            Self::FailedToStart => format!(
+                "Chrome could not start tabwire's native host: the program it is registered \
+                 with is missing or not executable (was tabwire moved?). Run `tabwire install` \
+                 again, {RELOAD}"
+            ),
+            Self::Exited => "tabwire's native host started, then exited (it crashed, or the \
+                             tabwire binary moved or changed). Run `tabwire doctor` to see why."
+                .to_owned(),
+            Self::Garbled => "tabwire's native host sent something Chrome could not read (is \
+                              another program registered in its place?). Run `tabwire doctor`."
+                .to_owned(),
+            Self::Silent => "tabwire's native host stopped answering heartbeats; tabwire is \
+                             reconnecting. If this lasts, run `tabwire doctor`."
+                .to_owned(),
+            Self::Closed => "tabwire's native host closed the connection; tabwire is \
+                             reconnecting. If this lasts, run `tabwire doctor`."
+                .to_owned(),
+            Self::Other(message) => format!(
+                "The connection to tabwire's native host failed (Chrome said: {message}). Run \
+                 `tabwire doctor`."
+            ),
+        }
+    }
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -48,7 +157,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     engine
                         .chrome
                         .log("tabwire: the native host stopped answering; reconnecting");
-                    engine.on_port_disconnected();
+                    engine.port_lost(PortDrop::Silent);
                     engine.chrome.reopen_port();
                     return;
                 }
@@ -74,6 +183,21 @@ impl<C: Chrome + 'static> Engine<C> {
             live.last_pong_ms = None;
         }
         self.sharing.borrow_mut().set_agent_profile(false);
+    }
+
+    /// A message came from the host: it is alive, and what ended an earlier connection
+    /// is over.
+    pub(super) fn heard_from_host(&self) {
+        let mut live = self.live.borrow_mut();
+        live.last_pong_ms = Some(self.chrome.now_ms());
+        live.last_drop = None;
+    }
+
+    /// Chrome refused to open the native port at all (`connectNative` threw): kept for
+    /// the popup; the shell retries.
+    pub fn on_port_refused(&self, error: &str) {
+        self.live.borrow_mut().last_drop = Some(PortDrop::from_chrome(Some(error)));
+        self.chrome.state_changed();
     }
 
     /// The host introduced itself. Only the host may: what comes from the relay's
@@ -113,7 +237,7 @@ impl<C: Chrome + 'static> Engine<C> {
 #[cfg(test)]
 mod tests {
     use super::super::fake::Harness;
-    use super::{PING_EVERY_MS, PONG_WITHIN_MS};
+    use super::{PortDrop, PING_EVERY_MS, PONG_WITHIN_MS};
     use serde_json::json;
     use tabwire_shared::FromExtension;
 
@@ -145,6 +269,54 @@ mod tests {
         h.advance(PONG_WITHIN_MS - 2 * PING_EVERY_MS);
         assert_eq!(h.fake.reopened(), 1);
         assert!(!h.engine.live.borrow().port_open);
+        let why = h.engine.live.borrow().not_connected_why().unwrap();
+        assert!(why.contains("stopped answering heartbeats"), "{why}");
+    }
+
+    #[test]
+    fn chromes_reasons_become_what_to_run() {
+        let cases = [
+            (
+                Some("Specified native messaging host not found."),
+                PortDrop::NotInstalled,
+                "`tabwire install`",
+            ),
+            (
+                Some("Access to the specified native messaging host is forbidden."),
+                PortDrop::Forbidden,
+                "`tabwire install`",
+            ),
+            (
+                Some("Failed to start native messaging host."),
+                PortDrop::FailedToStart,
+                "`tabwire install`",
+            ),
+            (
+                Some("Native host has exited."),
+                PortDrop::Exited,
+                "`tabwire doctor`",
+            ),
+            (
+                Some("Error when communicating with the native messaging host."),
+                PortDrop::Garbled,
+                "`tabwire doctor`",
+            ),
+            (None, PortDrop::Closed, "`tabwire doctor`"),
+            (Some("  "), PortDrop::Closed, "`tabwire doctor`"),
+        ];
+        for (message, drop, command) in cases {
+            let read = PortDrop::from_chrome(message);
+            assert_eq!(read, drop, "{message:?}");
+            let advice = read.advice();
+            assert!(advice.contains(command), "{message:?}: {advice}");
+        }
+        assert!(PortDrop::NotInstalled
+            .advice()
+            .contains("chrome://extensions"));
+        assert!(PortDrop::Exited.advice().contains("crashed"));
+        let odd = PortDrop::from_chrome(Some(&"x".repeat(1000)));
+        assert_eq!(odd, PortDrop::Other("x".repeat(200)), "shortened");
+        assert!(odd.advice().contains("Chrome said: xxx"));
     }
 
     #[test]

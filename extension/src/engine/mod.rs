@@ -195,7 +195,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Err(error) => return self.reject_malformed(json, &error),
         };
         // Any message proves the host alive.
-        self.live.borrow_mut().last_pong_ms = Some(self.chrome.now_ms());
+        self.heard_from_host();
         match (envelope.body, envelope.id) {
             (ToExtension::Call(command), Some(id)) => self.start_call(id, envelope.client, command),
             (ToExtension::Call(_), None) => {

@@ -2,8 +2,10 @@
 //!
 //! The popup is a thin page: it asks the worker for a [`PopupState`] (built here from
 //! the engine's real state, never from what the popup showed before), renders it, and
-//! sends back [`PopupAction`]s. Opening it is the user's "one click": when exactly one
-//! agent is connected and the popup's tab can be shared, it is shared at once.
+//! sends back [`PopupAction`]s. Opening it does nothing but show: sharing is the
+//! user's click on *Share this tab with …* (focused when there is one agent, so Enter
+//! does it). The user may open the popup only to disconnect agents or change
+//! settings, and must never find that it shared their tab first.
 
 use serde::{Deserialize, Serialize};
 use tabwire_shared::TabId;
@@ -18,6 +20,8 @@ use crate::chrome::{Chrome, TabState};
 pub struct PopupState {
     /// The native host is connected and speaking.
     pub connected: bool,
+    /// When not connected: why, and what to run (commands between backquotes).
+    pub not_connected_why: Option<String>,
     /// When the host last answered a heartbeat (ms since the epoch).
     pub last_heartbeat_ms: Option<u64>,
     /// When an agent last called (ms since the epoch).
@@ -28,8 +32,6 @@ pub struct PopupState {
     pub agent_profile: bool,
     /// The tab the popup is about.
     pub target: Option<TargetView>,
-    /// A line to show above everything (e.g. what opening the popup just did).
-    pub notice: Option<String>,
     /// Every agent known, connected or waiting to reconnect.
     pub agents: Vec<AgentView>,
     /// The settings in force.
@@ -147,41 +149,17 @@ pub enum PopupAction {
 }
 
 impl<C: Chrome + 'static> Engine<C> {
-    /// The popup opened about `tab` (or, without one, the user's current tab). Returns
-    /// the tab it is about and what opening it did: with exactly one agent connected, a
-    /// shareable tab nobody shares is shared with that agent.
-    pub async fn popup_opened(&self, tab: Option<TabId>) -> (Option<TabId>, Option<String>) {
-        let target = match tab {
-            Some(tab) => self.chrome.tab(tab).await.ok().flatten(),
-            None => self.users_tab().await.ok().flatten(),
-        };
-        let Some(target) = target else {
-            return (tab, None);
-        };
-        let (session, name) = {
-            let sharing = self.sharing.borrow();
-            if sharing.agent_profile() || !sharing.sharers(target.id).is_empty() {
-                return (Some(target.id), None);
-            }
-            let connected = sharing.connected_sessions();
-            let [session] = connected.as_slice() else {
-                return (Some(target.id), None);
-            };
-            let name = sharing.agent(session).map(|a| a.name.clone());
-            (session.clone(), name.unwrap_or_default())
-        };
-        if self.settings.borrow().refusal(&target.url).is_some() {
-            return (Some(target.id), None);
+    /// The tab a popup opened about `tab` (or, without one, about the user's current
+    /// tab) shows. Looking is all it does: nothing is shared.
+    pub async fn popup_target(&self, tab: Option<TabId>) -> Option<TabId> {
+        match tab {
+            Some(tab) => Some(tab),
+            None => self.users_tab().await.ok().flatten().map(|t| t.id),
         }
-        let notice = match self.share_tab(&session, target.id).await {
-            Ok(()) => format!("Shared this tab with {name}."),
-            Err(reason) => reason,
-        };
-        (Some(target.id), Some(notice))
     }
 
     /// What the popup about `target` shows now.
-    pub async fn popup_state(&self, target: Option<TabId>, notice: Option<String>) -> PopupState {
+    pub async fn popup_state(&self, target: Option<TabId>) -> PopupState {
         let windows = self.chrome.normal_windows().await.unwrap_or_default();
         let tabs: Vec<TabState> = windows.into_iter().flat_map(|w| w.tabs).collect();
         let target_state = match target {
@@ -247,13 +225,13 @@ impl<C: Chrome + 'static> Engine<C> {
             })
             .collect();
         PopupState {
-            connected: live.port_open && live.last_pong_ms.is_some(),
+            connected: live.connected(),
+            not_connected_why: live.not_connected_why(),
             last_heartbeat_ms: live.last_pong_ms,
             last_command_ms: live.last_command_ms,
             now_ms: self.chrome.now_ms(),
             agent_profile: sharing.agent_profile(),
             target,
-            notice,
             agents,
             settings: SettingsView {
                 auto_share: settings.auto_share,
@@ -306,31 +284,41 @@ impl<C: Chrome + 'static> Engine<C> {
 #[cfg(test)]
 mod tests {
     use super::super::fake::Harness;
+    use super::PopupState;
     use serde_json::json;
 
-    #[test]
-    fn opening_the_popup_shares_the_tab_with_the_one_agent() {
-        let mut h = Harness::strict();
+    /// What the popup about `tab` shows now.
+    fn state(h: &mut Harness, tab: Option<i64>) -> PopupState {
         let engine = h.engine.clone();
-        let (target, notice) = h.run(async move { engine.popup_opened(Some(10)).await });
-        assert_eq!(
-            (target, notice),
-            (Some(10), None),
-            "no agent: nothing to do"
-        );
+        h.run(async move { engine.popup_state(tab).await })
+    }
+
+    #[test]
+    fn opening_the_popup_shares_nothing_and_the_share_button_shares() {
+        let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
         let engine = h.engine.clone();
-        let (target, notice) = h.run(async move { engine.popup_opened(None).await });
+        let target = h.run(async move { engine.popup_target(None).await });
         assert_eq!(target, Some(10), "the user's active tab");
-        assert_eq!(notice.as_deref(), Some("Shared this tab with claude."));
-        let engine = h.engine.clone();
-        let state = h.run(async move { engine.popup_state(Some(10), None).await });
-        let target = state.target.unwrap();
-        assert_eq!(target.shared_with[0].session, "k1");
-        assert!(target.can_share_with.is_empty());
-        assert_eq!(state.agents[0].name, "claude");
+        let shown = state(&mut h, target).target.unwrap();
+        assert!(shown.shared_with.is_empty(), "opening shared nothing");
+        assert_eq!(shown.can_share_with.len(), 1);
+        assert_eq!(shown.can_share_with[0].name, "claude");
+        assert!(h.engine.sharing.borrow().sharers(10).is_empty());
+        assert_eq!(h.fake.group_of(10), None, "no tab group");
+        assert_eq!(h.fake.badge(10), None, "no badge");
+        assert!(state(&mut h, target).agents[0].tabs.is_empty());
+
+        // The Share button does it.
+        let share = json!({"action": "share", "session": "k1", "tab": 10});
+        assert_eq!(h.popup(share), Ok(()));
+        let state = state(&mut h, target);
+        let shown = state.target.unwrap();
+        assert_eq!(shown.shared_with[0].session, "k1");
+        assert!(shown.can_share_with.is_empty());
         assert_eq!(state.agents[0].tabs[0].id, 10);
         assert!(!state.agents[0].tabs[0].attached);
+        assert!(h.fake.group_of(10).is_some(), "in the agent's group");
     }
 
     #[test]
@@ -339,40 +327,61 @@ mod tests {
         h.hello(1, "k1", "claude");
         h.hello(2, "k2", "codex");
         let engine = h.engine.clone();
-        let (_, notice) = h.run(async move { engine.popup_opened(Some(11)).await });
-        assert_eq!(notice, None);
-        let engine = h.engine.clone();
-        let state = h.run(async move { engine.popup_state(Some(11), None).await });
-        let target = state.target.unwrap();
-        assert_eq!(target.can_share_with.len(), 2);
-        assert!(target.refusal.is_none());
+        let target = h.run(async move { engine.popup_target(Some(11)).await });
+        let shown = state(&mut h, target).target.unwrap();
+        assert_eq!(shown.can_share_with.len(), 2);
+        assert!(shown.shared_with.is_empty());
+        assert!(shown.refusal.is_none());
     }
 
     #[test]
     fn browser_pages_and_lonely_tabs_say_why_they_cannot_be_shared() {
         let mut h = Harness::strict();
-        let engine = h.engine.clone();
-        let state = h.run(async move { engine.popup_state(Some(10), None).await });
-        assert!(state
-            .target
-            .unwrap()
-            .refusal
-            .unwrap()
-            .contains("No agent is connected"));
+        let refusal = state(&mut h, Some(10)).target.unwrap().refusal.unwrap();
+        assert!(refusal.contains("No agent is connected"), "{refusal}");
         h.hello(1, "k1", "claude");
         h.fake.set_url(11, "chrome://settings/");
-        let engine = h.engine.clone();
-        let (_, notice) = h.run(async move { engine.popup_opened(Some(11)).await });
-        assert_eq!(notice, None);
-        let engine = h.engine.clone();
-        let state = h.run(async move { engine.popup_state(Some(11), None).await });
-        assert!(state
-            .target
-            .unwrap()
-            .refusal
-            .unwrap()
-            .contains("browser page"));
+        let state = state(&mut h, Some(11));
+        let refusal = state.target.unwrap().refusal.unwrap();
+        assert!(refusal.contains("browser page"), "{refusal}");
         assert!(!state.connected);
+    }
+
+    #[test]
+    fn not_connected_the_popup_says_why_and_what_to_run() {
+        let mut h = Harness::strict();
+        let why = |h: &mut Harness| state(h, None).not_connected_why;
+        assert_eq!(
+            why(&mut h).as_deref(),
+            Some("Connecting to tabwire's native host…")
+        );
+        h.engine.on_port_connected("1");
+        assert!(why(&mut h).unwrap().contains("Waiting"));
+        h.host_ready(false);
+        assert_eq!(why(&mut h), None, "connected");
+        assert!(state(&mut h, None).connected);
+
+        // Not installed: the advice stays while the shell retries, until a host speaks.
+        h.engine
+            .on_port_disconnected(Some("Specified native messaging host not found."));
+        let advice = why(&mut h).unwrap();
+        assert!(advice.contains("`tabwire install`"), "{advice}");
+        assert!(!state(&mut h, None).connected);
+        h.engine.on_port_connected("1");
+        assert_eq!(why(&mut h).unwrap(), advice, "kept through a retry");
+        h.engine
+            .on_port_disconnected(Some("Native host has exited."));
+        assert!(why(&mut h).unwrap().contains("`tabwire doctor`"));
+        h.engine.on_port_connected("1");
+        h.host_ready(false);
+        assert_eq!(why(&mut h), None);
+
+        // Chrome refusing outright is said as it said it.
+        h.engine.on_port_disconnected(None);
+        h.engine
+            .on_port_refused("Error in invocation of runtime.connectNative");
+        let advice = why(&mut h).unwrap();
+        assert!(advice.contains("Error in invocation"), "{advice}");
     }
 
     #[test]
@@ -389,7 +398,7 @@ mod tests {
             json!({"autoShare": true, "idleDetachSeconds": 30, "blocklist": ["https://*.bank.test"]})
         );
         let engine = h.engine.clone();
-        let state = h.run(async move { engine.popup_state(None, None).await });
+        let state = h.run(async move { engine.popup_state(None).await });
         assert_eq!(state.settings.idle_detach_seconds, 30);
         assert!(h.popup(json!({"action": "fly"})).is_err());
     }

@@ -1,12 +1,13 @@
 //! The popup's connection to the worker: a `chrome.runtime` port named `popup`.
 //!
 //! The popup sends `{"type": "open", "tab": <id or null>}` once it loads (again until
-//! it hears back: the worker may still be starting; with `"again": true` when it
-//! reconnects to a restarted worker, which only shows that tab), then `{"type": "action",
-//! "action": {...}}` per button. The worker answers an action with `{"type": "done",
-//! "action": <its name>, "error": <text or null>}` and sends `{"type": "state",
-//! "state": {...}}` whenever what the popup shows changes. Everything it shows comes
-//! from the engine; this module only moves messages.
+//! it hears back: the worker may still be starting; and when it reconnects to a
+//! restarted worker, naming the tab it showed), then `{"type": "action", "action":
+//! {...}}` per button. Opening only shows: nothing is shared until a button says so.
+//! The worker answers an action with `{"type": "done", "action": <its name>, "error":
+//! <text or null>}` and sends `{"type": "state", "state": {...}}` whenever what the
+//! popup shows changes. Everything it shows comes from the engine, afresh each time;
+//! this module only moves messages and remembers which tab each popup is about.
 
 use std::cell::{Cell, RefCell};
 
@@ -25,8 +26,8 @@ struct Popup {
     port: Port,
     /// The tab it is about, once it said `open`.
     target: Option<TabId>,
+    /// It said `open`: it gets every new state.
     opened: bool,
-    notice: Option<String>,
     _listeners: (Listener, Listener),
 }
 
@@ -43,10 +44,6 @@ enum FromPopup {
     Open {
         #[serde(default)]
         tab: Option<TabId>,
-        /// A popup reconnecting (the worker restarted): show the tab, do not "open"
-        /// the popup on it again.
-        #[serde(default)]
-        again: bool,
     },
     Action {
         action: Value,
@@ -90,7 +87,6 @@ pub fn on_popup_connect(port: JsValue) {
             port,
             target: None,
             opened: false,
-            notice: None,
             _listeners: (on_message, on_disconnect),
         })
     });
@@ -105,23 +101,13 @@ fn received(id: u64, message: &JsValue) {
         return;
     };
     match message {
-        FromPopup::Open { tab, again } => {
-            let first = POPUPS.with_borrow_mut(|popups| {
-                let popup = popups.iter_mut().find(|p| p.id == id)?;
-                if again && !popup.opened {
-                    popup.target = tab;
-                }
-                Some(!std::mem::replace(&mut popup.opened, true))
-            });
-            if first != Some(true) || again {
-                return render(id);
-            }
+        FromPopup::Open { tab } => {
             wasm_bindgen_futures::spawn_local(async move {
-                let (target, notice) = engine.popup_opened(tab).await;
+                let target = engine.popup_target(tab).await;
                 POPUPS.with_borrow_mut(|popups| {
                     if let Some(popup) = popups.iter_mut().find(|p| p.id == id) {
                         popup.target = target;
-                        popup.notice = notice;
+                        popup.opened = true;
                     }
                 });
                 render(id);
@@ -160,14 +146,13 @@ fn render(id: u64) {
     let Some(engine) = super::engine() else {
         return;
     };
-    let Some((target, notice)) = POPUPS.with_borrow(|popups| {
-        let popup = popups.iter().find(|p| p.id == id)?;
-        Some((popup.target, popup.notice.clone()))
-    }) else {
+    let Some(target) =
+        POPUPS.with_borrow(|popups| Some(popups.iter().find(|p| p.id == id)?.target))
+    else {
         return;
     };
     wasm_bindgen_futures::spawn_local(async move {
-        let state = engine.popup_state(target, notice).await;
+        let state = engine.popup_state(target).await;
         send(id, &json!({"type": "state", "state": state}));
     });
 }

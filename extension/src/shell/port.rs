@@ -4,7 +4,8 @@
 //! browser-side error) the shell reconnects after a back-off that starts at 0.5 s and
 //! doubles up to 30 s. A connection that proved healthy (the host spoke, or it stayed
 //! up a while) resets the back-off. Every (re)connect greets the host through the
-//! engine (`BrowserConnected`).
+//! engine (`BrowserConnected`); every drop hands the engine Chrome's reason
+//! (`runtime.lastError`), which the popup turns into what to run.
 
 use std::cell::RefCell;
 
@@ -56,10 +57,11 @@ pub fn connect() {
     let port = match js::connect_native(NATIVE_HOST_NAME) {
         Ok(port) => port,
         Err(error) => {
-            log(&format!(
-                "tabwire: connectNative failed: {}",
-                convert::describe(&error)
-            ));
+            let error = convert::describe(&error);
+            log(&format!("tabwire: connectNative failed: {error}"));
+            if let Some(engine) = super::engine() {
+                engine.on_port_refused(&error);
+            }
             return reconnect_later();
         }
     };
@@ -158,7 +160,8 @@ pub fn reopen() {
 }
 
 fn disconnected() {
-    let reason = js::last_error_message().unwrap_or_else(|| "the host closed the port".to_owned());
+    let error = js::last_error_message();
+    let reason = error.as_deref().unwrap_or("the host closed the port");
     log(&format!("tabwire: native host disconnected: {reason}"));
     PORT.with_borrow_mut(|state| {
         if let Some(connection) = state.connection.take() {
@@ -170,7 +173,7 @@ fn disconnected() {
         }
     });
     if let Some(engine) = super::engine() {
-        engine.on_port_disconnected();
+        engine.on_port_disconnected(error.as_deref());
     }
     reconnect_later();
 }

@@ -183,9 +183,9 @@ impl Session {
 
 /// Why a page tool cannot run when the agent has no page at all, and what to do.
 pub const NO_PAGE: &str = "No page is available to this agent: no tab is shared with it. In the \
-user's own browser, ask the user to open the tab you should work on and click the tabwire \
-button in Chrome's toolbar, which shares that tab with you. Or open a tab of your own with \
-new_page.";
+user's own browser, ask the user to open the tab you should work on, click the tabwire \
+button in Chrome's toolbar and press \"Share this tab\" in its popup. Or open a tab of your \
+own with new_page.";
 
 /// The agent's choices that shape what tools do (from the command line).
 #[derive(Debug, Clone, Default)]
