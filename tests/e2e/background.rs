@@ -2,9 +2,15 @@
 //! tab draws no frames and throttles its timers; input, waiting and screenshots must
 //! work on it as on a visible one, and it must stay hidden (never activated).
 
-use serde_json::json;
+use std::time::Duration;
 
-use crate::harness::{page, Agent};
+use serde_json::{json, Value};
+
+use crate::harness::{page, Agent, THIRD_PARTY};
+use crate::popup::Popup;
+
+/// Longest the browser may take to show a change.
+const SEEN: Duration = Duration::from_secs(20);
 
 #[tokio::test]
 async fn a_tab_in_the_background_takes_input_and_screenshots_and_stays_hidden() {
@@ -51,7 +57,7 @@ async fn a_tab_in_the_background_takes_input_and_screenshots_and_stays_hidden() 
         .ok("hover", json!({"uid": snap.uid_of("\"Hover target\"")}))
         .await;
     agent
-        .ok("wait_for", json!({"text": "hovered", "timeout": 20000}))
+        .ok("wait_for", json!({"text": "hovered 1", "timeout": 20000}))
         .await;
 
     // After input (which asks for a frame) and with an animation always waiting for
@@ -113,5 +119,170 @@ async fn in_the_users_own_browser_a_new_page_opens_behind_their_tab() {
         .text
         .lines()
         .any(|l| l.starts_with(&format!("{id}: ")) && l.contains("user's active tab")));
+    agent.quit().await;
+}
+
+/// Every page tool on the hidden tab `tab` (showing background.html), for the
+/// `round`-th time: each checks its effect in the page, and that what the user sees
+/// (`front`, per [`Popup::users_view`]) is as it was.
+async fn everything_on_a_hidden_tab(
+    agent: &Agent,
+    user: &Popup<'_>,
+    front: &Value,
+    tab: i64,
+    round: u64,
+) {
+    let unchanged = |what: &'static str| async move {
+        assert_eq!(
+            &user.users_view().await,
+            front,
+            "round {round}: {what} changed the user's front tab"
+        );
+    };
+    let in_page = |script: &'static str| async move {
+        agent
+            .ok("evaluate_script", json!({"function": script}))
+            .await
+            .json["result"]
+            .clone()
+    };
+    agent.ok("select_page", json!({"pageId": tab})).await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    unchanged("take_snapshot").await;
+    agent
+        .ok(
+            "click",
+            json!({"uid": snap.uid_of(&format!("button \"Clicked {}\"", round - 1))}),
+        )
+        .await;
+    assert_eq!(
+        in_page("() => document.getElementById('count').textContent").await,
+        format!("Clicked {round}")
+    );
+    unchanged("click").await;
+    agent
+        .ok("hover", json!({"uid": snap.uid_of("\"Hover target\"")}))
+        .await;
+    agent
+        .ok(
+            "wait_for",
+            json!({"text": format!("hovered {round}"), "timeout": 20000}),
+        )
+        .await;
+    unchanged("hover").await;
+    let note = format!("note {round}");
+    agent
+        .ok(
+            "fill",
+            json!({"uid": snap.uid_of("textbox \"Note\""), "value": note}),
+        )
+        .await;
+    // Saved on a page timer, which a hidden tab runs late: wait_for must not hang on it.
+    agent
+        .ok(
+            "wait_for",
+            json!({"text": format!("Saved: {note}"), "timeout": 20000}),
+        )
+        .await;
+    unchanged("fill and wait_for").await;
+    for shot in [
+        json!({}),
+        json!({"fullPage": true}),
+        json!({"uid": snap.uid_of("textbox \"Note\"")}),
+    ] {
+        let taken = agent.ok("take_screenshot", shot.clone()).await;
+        assert_eq!(taken.images.len(), 1, "{shot}: {}", taken.text);
+    }
+    unchanged("take_screenshot").await;
+    agent.ok("list_3p_developer_tools", json!({})).await;
+    let state = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "state", "params": "{}"}),
+        )
+        .await;
+    assert_eq!(state.json["result"]["clicks"], round, "{}", state.text);
+    assert_eq!(state.json["result"]["saved"], format!("Saved: {note}"));
+    unchanged("execute_3p_developer_tool").await;
+    agent
+        .ok("click", json!({"uid": snap.uid_of("button \"Ask\"")}))
+        .await
+        .says("Proceed?")
+        .says("handle_dialog");
+    agent.ok("handle_dialog", json!({"action": "accept"})).await;
+    assert_eq!(
+        in_page("() => document.getElementById('answer').textContent").await,
+        "yes"
+    );
+    unchanged("a dialog and handle_dialog").await;
+}
+
+#[tokio::test]
+async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
+    let (agent, cdp) = Agent::launch_with_cdp(&["--shareAllTabs=false", THIRD_PARTY]).await;
+    let extension = cdp.wait_extension_id(SEEN).await;
+
+    // The user opens their app and shares it from the toolbar button.
+    let app = page("background.html");
+    cdp.open_tab(&app).await;
+    let popup = Popup::open_on_active_tab(&cdp, &extension).await;
+    let tab = popup.users_front().await[1]
+        .as_i64()
+        .expect("the user's active tab");
+    popup
+        .wait("document.querySelector('#current button.share')")
+        .await;
+    popup.click("#current button.share").await;
+    popup
+        .wait("document.querySelector('#current button.unshare')")
+        .await;
+    popup.close().await;
+
+    // Then they go on working in another tab of the same window.
+    cdp.open_tab(&page("index.html")).await;
+    let user = Popup::open(&cdp, &extension, tab).await;
+    assert_ne!(
+        user.users_front().await[1],
+        tab,
+        "the user's tab is in front"
+    );
+    let front = user.users_view().await;
+    everything_on_a_hidden_tab(&agent, &user, &front, tab, 1).await;
+    let visibility = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.visibilityState"}),
+        )
+        .await;
+    assert_eq!(visibility.json["result"], "hidden", "the tab stayed behind");
+
+    // The app in front of its own window, and a second window in front of that one.
+    user.eval(&format!("chrome.tabs.update({tab}, {{active: true}})"))
+        .await;
+    let second = user
+        .eval(&format!(
+            "chrome.windows.create({{url: {}, focused: true}}).then(w => w.id)",
+            json!(page("second.html"))
+        ))
+        .await;
+    user.wait_focused(&second).await;
+    assert_eq!(
+        user.users_front().await[0],
+        second,
+        "the second window is in front"
+    );
+    let front = user.users_view().await;
+    everything_on_a_hidden_tab(&agent, &user, &front, tab, 2).await;
+
+    // Its window minimized.
+    let window = user
+        .eval(&format!("chrome.tabs.get({tab}).then(t => t.windowId)"))
+        .await;
+    user.eval(&format!(
+        "chrome.windows.update({window}, {{state: 'minimized'}}).then(w => w.state)"
+    ))
+    .await;
+    let front = user.users_view().await;
+    everything_on_a_hidden_tab(&agent, &user, &front, tab, 3).await;
     agent.quit().await;
 }

@@ -319,6 +319,21 @@ impl Cdp {
             .to_string()
     }
 
+    /// Opens a new tab at `url` behind the active one (as a toolbar popup or a page the
+    /// user has not looked at yet would be); returns its target id.
+    pub async fn open_background_tab(&self, url: &str) -> String {
+        let result = self
+            .send(
+                "Target.createTarget",
+                json!({"url": url, "background": true}),
+            )
+            .await;
+        result["targetId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("Target.createTarget gave no targetId: {result}"))
+            .to_string()
+    }
+
     /// Attaches to a target with a flat session.
     pub async fn attach(&self, target_id: &str) -> Session {
         let result = self

@@ -12,6 +12,7 @@ mod lifecycle;
 mod lists;
 mod navigation;
 mod outside;
+mod popup;
 mod script;
 mod sharing;
 mod snapshot;

@@ -10,95 +10,15 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::cdp::{Cdp, Session};
+use crate::cdp::Cdp;
 use crate::harness::{descendants, page, Agent, AGENT_NAME};
+use crate::popup::Popup;
 
 /// Longest the browser may take to show a change.
 const SEEN: Duration = Duration::from_secs(20);
 
 /// The flag that makes a launched browser share nothing by itself.
 const OWN_BROWSER: &str = "--shareAllTabs=false";
-
-/// The extension's popup, opened in a tab of its own for one target tab.
-struct Popup<'a> {
-    cdp: &'a Cdp,
-    session: Session,
-    target: String,
-}
-
-impl<'a> Popup<'a> {
-    /// Opens `popup.html?tab=<tab>` and waits for its first render.
-    async fn open(cdp: &'a Cdp, extension: &str, tab: i64) -> Popup<'a> {
-        let target = cdp
-            .open_tab(&format!(
-                "chrome-extension://{extension}/popup.html?tab={tab}"
-            ))
-            .await;
-        let session = cdp.attach(&target).await;
-        let popup = Popup {
-            cdp,
-            session,
-            target,
-        };
-        popup
-            .wait("Number(document.body.dataset.revision) > 0")
-            .await;
-        popup
-    }
-
-    /// Evaluates `expression` in the popup (promises awaited), by value.
-    async fn eval(&self, expression: &str) -> Value {
-        self.cdp.evaluate(&self.session, expression).await
-    }
-
-    /// Waits until `condition` holds in the popup.
-    async fn wait(&self, condition: &str) {
-        self.cdp.wait_for(&self.session, condition, SEEN).await;
-    }
-
-    /// Clicks the element `selector` names, then waits for the popup to render again.
-    async fn click(&self, selector: &str) {
-        let before = self.revision().await;
-        self.cdp.click(&self.session, selector).await;
-        self.wait(&format!(
-            "Number(document.body.dataset.revision) > {before}"
-        ))
-        .await;
-    }
-
-    async fn revision(&self) -> i64 {
-        self.eval("Number(document.body.dataset.revision)")
-            .await
-            .as_i64()
-            .expect("a render revision")
-    }
-
-    /// Closes the popup's tab, as closing the popup does.
-    async fn close(self) {
-        let closed = self
-            .cdp
-            .send("Target.closeTarget", json!({"targetId": self.target}))
-            .await;
-        assert_eq!(closed["success"], true, "Target.closeTarget said {closed}");
-    }
-
-    /// The line under the status that says why the host is not connected.
-    async fn why_not_connected(&self) -> String {
-        let why = self
-            .eval("document.querySelector('#why-not-connected').textContent")
-            .await;
-        why.as_str().unwrap_or_default().to_owned()
-    }
-
-    /// The popup's text, for assertions.
-    async fn text(&self) -> String {
-        self.eval("document.body.innerText")
-            .await
-            .as_str()
-            .unwrap_or_default()
-            .to_owned()
-    }
-}
 
 /// Evaluates `expression` in a page of the extension (which may use `chrome.tabs`),
 /// opened for this and closed after.
