@@ -167,6 +167,13 @@ pub fn browser_kind(exe: &Path) -> Option<Browser> {
     })
 }
 
+/// Whether the command line runs the browser headless (`--headless` or `--headless=…`).
+fn is_headless(args: &[String]) -> bool {
+    args.iter()
+        .skip(1)
+        .any(|a| a == "--headless" || a.starts_with("--headless="))
+}
+
 /// A browser's main process.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunningBrowser {
@@ -192,6 +199,9 @@ pub fn as_browser(process: &Process) -> Option<RunningBrowser> {
     {
         Some(dir) if Path::new(dir).is_absolute() => PathBuf::from(dir),
         Some(dir) => process.cwd()?.join(dir),
+        // Headless without a folder runs on a temporary profile of its own, which no
+        // registration can reach: not a browser tabwire can work in.
+        None if is_headless(&process.args) => return None,
         None => {
             let env = process.environ();
             browser.default_user_data_dir(&exe, |name| env.get(name).cloned())?
@@ -396,6 +406,16 @@ mod tests {
             chromium,
             &[chromium, "--user-data-dir=rel"],
             &[],
+        );
+        // Headless on a temporary profile of its own.
+        fake(
+            root,
+            22,
+            1,
+            7,
+            chromium,
+            &[chromium, "--headless"],
+            &["HOME=/h"],
         );
         // Another user's browser.
         fake(root, 30, 1, 8, chromium, &[chromium], &["HOME=/home/other"]);

@@ -240,7 +240,7 @@ pub struct BrowserChecks {
 #[derive(Debug, Clone)]
 struct InstanceChecks {
     checks: Vec<Check>,
-    /// Extension enabled and native host registered.
+    /// Extension enabled (or not known to be missing) and native host registered.
     configured: bool,
     /// Its browser is running (or that cannot be seen).
     may_run: bool,
@@ -313,7 +313,6 @@ fn nothing_runs(home: &Path, no_profile: bool) -> Check {
 fn check_instance(instance: &Instance, machine: &Machine, report_idle: bool) -> InstanceChecks {
     let running = check_running(instance, machine.running.is_some());
     let may_run = running.status != Status::Fail;
-    let name = instance.browser.map_or("Browser", Browser::display_name);
     let extension = profile::check_extension(profile::Subject {
         browser: instance.browser,
         user_data_dir: &instance.user_data_dir,
@@ -321,12 +320,14 @@ fn check_instance(instance: &Instance, machine: &Machine, report_idle: bool) -> 
         extension_dir: machine.extension_dir,
     });
     let registration = registration::check_registration(
-        name,
+        &profile::label(instance.browser),
         &instance.user_data_dir.join("NativeMessagingHosts"),
         &install_command(instance),
         machine.exe,
     );
-    let configured = extension.status == Status::Ok && check::all_pass(&registration);
+    // An extension that cannot be checked yet (a profile not written) does not stop
+    // the relay from being checked: a browser that answers there settles it.
+    let configured = extension.status != Status::Fail && check::all_pass(&registration);
     let mut checks = Vec::new();
     if may_run || report_idle {
         checks.push(running);

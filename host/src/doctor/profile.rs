@@ -228,14 +228,22 @@ pub struct Subject<'a> {
 }
 
 impl Subject<'_> {
-    fn name(&self) -> &'static str {
-        self.browser.map_or("Browser", Browser::display_name)
+    /// "Chromium: ", or nothing when the browser is not known.
+    fn label(&self) -> String {
+        label(self.browser)
     }
 
     fn extensions_page(&self) -> &'static str {
         self.browser
             .map_or("chrome://extensions", Browser::extensions_page)
     }
+}
+
+/// "Chromium: " before a line about that browser; nothing when it is not known.
+pub fn label(browser: Option<Browser>) -> String {
+    browser
+        .map(|b| format!("{}: ", b.display_name()))
+        .unwrap_or_default()
 }
 
 /// The extension check for one profile folder.
@@ -248,22 +256,22 @@ pub fn check_extension(subject: Subject) -> Check {
     let Some((profile, state)) = best else {
         return no_profile(&subject, &found);
     };
-    let name = subject.name();
+    let label = subject.label();
     let page = subject.extensions_page();
     match state {
         ExtensionState::Enabled => Check::ok(format!(
-            "{name}: the tabwire extension is enabled in profile {profile:?}"
+            "{label}the tabwire extension is enabled in profile {profile:?}"
         )),
         ExtensionState::Disabled { reasons } => Check::fail(
             format!(
-                "{name}: the tabwire extension is installed in profile {profile:?} but {}",
+                "{label}the tabwire extension is installed in profile {profile:?} but {}",
                 describe_reasons(reasons)
             ),
             format!("open {page} in that profile and turn tabwire on"),
         ),
         ExtensionState::FolderGone { path } => Check::fail(
             format!(
-                "{name}: the tabwire extension in profile {profile:?} was loaded from {}, \
+                "{label}the tabwire extension in profile {profile:?} was loaded from {}, \
                  which no longer exists",
                 path.display()
             ),
@@ -274,7 +282,7 @@ pub fn check_extension(subject: Subject) -> Check {
         ),
         ExtensionState::OtherId { id } => Check::fail(
             format!(
-                "{name}: profile {profile:?} has a tabwire extension under the id {id}, \
+                "{label}profile {profile:?} has a tabwire extension under the id {id}, \
                  not {EXTENSION_ID}; the native host answers only {EXTENSION_ID}"
             ),
             format!(
@@ -289,7 +297,7 @@ pub fn check_extension(subject: Subject) -> Check {
 
 /// The check when no profile could be read.
 fn no_profile(subject: &Subject, found: &[(String, Result<ExtensionState, String>)]) -> Check {
-    let name = subject.name();
+    let label = subject.label();
     let folder = subject.user_data_dir.display();
     let why = match found.first() {
         Some((_, Err(e))) => format!("{e}, so the extension cannot be checked"),
@@ -299,12 +307,13 @@ fn no_profile(subject: &Subject, found: &[(String, Result<ExtensionState, String
         "a browser writes its profile within seconds of starting: run `tabwire doctor` again"
             .to_owned()
     });
-    Check::note(format!("{name}: {why}"), fix)
+    Check::note(format!("{label}{why}"), fix)
 }
 
 /// The check when no profile has the extension.
 fn missing(subject: &Subject, found: &[(String, Result<ExtensionState, String>)]) -> Check {
-    let name = subject.name();
+    let label = subject.label();
+    let name = subject.browser.map_or("The browser", Browser::display_name);
     let profiles: Vec<String> = found.iter().map(|(p, _)| format!("{p:?}")).collect();
     let where_ = format!(
         "it is not installed in profile {}",
@@ -313,7 +322,7 @@ fn missing(subject: &Subject, found: &[(String, Result<ExtensionState, String>)]
     let what = if subject.running {
         format!("{name} is running without the tabwire extension: {where_}")
     } else {
-        format!("{name}: the tabwire extension is missing: {where_}")
+        format!("{label}the tabwire extension is missing: {where_}")
     };
     Check::fail(
         what,

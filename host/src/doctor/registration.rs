@@ -14,10 +14,10 @@ use tabwire_shared::{EXTENSION_ORIGIN, NATIVE_HOST_NAME};
 use super::check::Check;
 use crate::paths::{self, HostManifest, MANIFEST_FILE};
 
-/// The registration in `manifest_dir`, for the browser called `name`; `install` is the
-/// command that writes it.
+/// The registration in `manifest_dir`; `label` starts each line ("Chromium: "), and
+/// `install` is the command that writes it.
 pub fn check_registration(
-    name: &str,
+    label: &str,
     manifest_dir: &Path,
     install: &str,
     running_exe: Option<&Path>,
@@ -26,7 +26,7 @@ pub fn check_registration(
     if !path.exists() {
         return vec![Check::fail(
             format!(
-                "{name}: tabwire's native host is not registered ({} is missing)",
+                "{label}tabwire's native host is not registered ({} is missing)",
                 path.display()
             ),
             format!("run `{install}`"),
@@ -35,7 +35,7 @@ pub fn check_registration(
     match check_manifest_file(&path, running_exe) {
         Ok(lines) => {
             let mut checks = vec![Check::ok(format!(
-                "{name}: host manifest {}",
+                "{label}host manifest {}",
                 path.display()
             ))];
             checks.extend(lines);
@@ -43,7 +43,7 @@ pub fn check_registration(
         }
         Err(problems) => vec![Check::fail(
             format!(
-                "{name}: host manifest {} is broken: {}",
+                "{label}host manifest {} is broken: {}",
                 path.display(),
                 problems.join("; ")
             ),
@@ -195,7 +195,7 @@ mod tests {
         let lines = check_manifest_file(&manifest, Some(&other)).unwrap();
         assert_eq!(lines[0].status, Status::Note, "wrapper runs another binary");
 
-        let checks = check_registration("Chromium", &tmp.path().join("hosts"), "x", Some(&exe));
+        let checks = check_registration("Chromium: ", &tmp.path().join("hosts"), "x", Some(&exe));
         assert!(checks.iter().all(|c| c.status == Status::Ok), "{checks:?}");
     }
 
