@@ -109,7 +109,7 @@ impl Target {
     pub fn label(&self) -> String {
         match self {
             Target::Browser(browser) => browser.display_name().to_owned(),
-            Target::Folder(dir) => format!("--user-data-dir {}", dir.display()),
+            Target::Folder(_) => "--user-data-dir".to_owned(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `tabwire doctor` against each broken link, produced for real: a temporary HOME, a
 //! real headless Chromium (with the extension or without), a real `tabwire install`, a
-//! binary that moved, a native host killed so that its socket stays behind.
+//! binary that moved, a native host killed so that its socket stays behind; and what
+//! `tabwire install --uninstall` says it leaves running.
 //!
 //! Every doctor run names its profile folder with `--user-data-dir`, so browsers that
 //! other tests (or other users) run beside these do not count. Waits are bounded and
@@ -397,6 +398,32 @@ async fn doctor_passes_a_connected_browser_then_names_a_stale_socket() {
         .passes("the tabwire extension is enabled")
         .passes("accepts connections")
         .passes("browser connected (tabwire extension 0.");
+
+    // Uninstalling says that the running browser keeps its native host until it restarts.
+    let (said, ok) = home
+        .run(
+            &tabwire(),
+            &["install", "--uninstall", "--user-data-dir", folder],
+        )
+        .await;
+    assert!(ok, "uninstall failed:\n{said}");
+    for needle in [
+        &format!(
+            "that Chromium (pid {}) started keeps running",
+            browser.pid()
+        ),
+        "until you restart that browser",
+        "remove it at chrome://extensions",
+    ] {
+        assert!(
+            said.contains(needle),
+            "uninstall should say {needle:?}:\n{said}"
+        );
+    }
+    let (said, ok) = home
+        .run(&tabwire(), &["install", "--user-data-dir", folder])
+        .await;
+    assert!(ok, "install failed:\n{said}");
 
     browser.kill_native_host_while_stopped();
     home.doctor(&profile)

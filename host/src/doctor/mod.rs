@@ -162,8 +162,8 @@ pub struct Instance {
     pub is_default: bool,
 }
 
-/// The profile folders to examine: the one asked for; else every running browser's;
-/// else the default folders of the browsers used under `home`.
+/// The profile folders to examine: the one asked for; else every running browser's,
+/// then the default folders of the browsers used under `home` that none runs on.
 pub fn instances(wanted: Option<&Path>, home: &Path, running: Option<&Running>) -> Vec<Instance> {
     if let Some(dir) = wanted {
         let process = running.and_then(|r| r.browsers_on(dir).first().copied().cloned());
@@ -185,13 +185,14 @@ pub fn instances(wanted: Option<&Path>, home: &Path, running: Option<&Running>) 
             ));
         }
     }
-    if found.is_empty() {
-        found = Browser::ALL
-            .into_iter()
-            .filter_map(|b| Some((b, b.config_dir_in(home)?)))
-            .filter(|(_, dir)| dir.is_dir())
-            .map(|(b, dir)| instance(&dir, Some(b), None, home))
-            .collect();
+    let defaults = Browser::ALL
+        .into_iter()
+        .filter_map(|b| Some((b, canonical(&b.config_dir_in(home)?))))
+        .filter(|(_, dir)| dir.is_dir());
+    for (browser, dir) in defaults {
+        if !found.iter().any(|i| i.user_data_dir == dir) {
+            found.push(instance(&dir, Some(browser), None, home));
+        }
     }
     found
 }
@@ -239,7 +240,10 @@ pub struct BrowserChecks {
 /// One instance's checks, and how far its chain goes.
 #[derive(Debug, Clone)]
 struct InstanceChecks {
-    checks: Vec<Check>,
+    /// Whether its browser runs.
+    running: Check,
+    /// Extension and registration.
+    rest: Vec<Check>,
     /// Extension enabled (or not known to be missing) and native host registered.
     configured: bool,
     /// Its browser is running (or that cannot be seen).
@@ -247,35 +251,40 @@ struct InstanceChecks {
     pid: Option<u32>,
 }
 
-/// Every instance's checks, the instances with a complete chain first; when one has
-/// it, the others' failures become notes. With no browser running, that comes first.
+/// Every instance's checks, the real cause first: a browser with the whole chain; else
+/// one set up for tabwire that does not run; else the running ones. When one has the
+/// whole chain, the others' failures become notes. With no browser running at all, one
+/// line says so first; while others run, a browser neither running nor set up is left
+/// out.
 pub fn browser_checks(
     instances: &[Instance],
     machine: &Machine,
     wanted: Option<&Path>,
 ) -> BrowserChecks {
-    let report_idle = wanted.is_some();
     let mut reports: Vec<InstanceChecks> = instances
         .iter()
-        .map(|i| check_instance(i, machine, report_idle))
+        .map(|i| check_instance(i, machine))
         .collect();
     let any_runs = reports.iter().any(|r| r.may_run);
+    if any_runs && wanted.is_none() {
+        reports.retain(|r| r.may_run || r.configured);
+    }
     let complete = |r: &InstanceChecks| r.configured && (r.may_run || !any_runs);
-    reports.sort_by_key(|r| (!complete(r), !r.may_run));
+    reports.sort_by_key(|r| (!complete(r), !r.configured, !r.may_run));
     let someone_complete = reports.iter().any(complete);
     let mut checks = Vec::new();
-    if !any_runs && !report_idle {
+    if !any_runs && wanted.is_none() {
         checks.push(nothing_runs(machine.home, reports.is_empty()));
     }
     for report in &reports {
         let keep = !someone_complete || complete(report);
-        checks.extend(
-            report
-                .checks
-                .iter()
-                .cloned()
-                .map(|c| if keep { c } else { c.demoted() }),
-        );
+        let show_running = report.may_run || wanted.is_some() || any_runs;
+        let lines = show_running
+            .then_some(&report.running)
+            .into_iter()
+            .chain(&report.rest)
+            .cloned();
+        checks.extend(lines.map(|c| if keep { c } else { c.demoted() }));
     }
     BrowserChecks {
         checks,
@@ -307,10 +316,8 @@ fn nothing_runs(home: &Path, no_profile: bool) -> Check {
     )
 }
 
-/// One profile folder's links: browser running, extension, registration. A browser
-/// that does not run is reported only if `report_idle` (else one line says that none
-/// runs).
-fn check_instance(instance: &Instance, machine: &Machine, report_idle: bool) -> InstanceChecks {
+/// One profile folder's links: browser running, extension, registration.
+fn check_instance(instance: &Instance, machine: &Machine) -> InstanceChecks {
     let running = check_running(instance, machine.running.is_some());
     let may_run = running.status != Status::Fail;
     let extension = profile::check_extension(profile::Subject {
@@ -328,14 +335,11 @@ fn check_instance(instance: &Instance, machine: &Machine, report_idle: bool) -> 
     // An extension that cannot be checked yet (a profile not written) does not stop
     // the relay from being checked: a browser that answers there settles it.
     let configured = extension.status != Status::Fail && check::all_pass(&registration);
-    let mut checks = Vec::new();
-    if may_run || report_idle {
-        checks.push(running);
-    }
-    checks.push(extension);
-    checks.extend(registration);
+    let mut rest = vec![extension];
+    rest.extend(registration);
     InstanceChecks {
-        checks,
+        running,
+        rest,
         configured,
         may_run,
         pid: instance.process.as_ref().map(|p| p.pid),
@@ -361,18 +365,15 @@ fn check_running(instance: &Instance, can_see: bool) -> Check {
             format!("cannot tell whether {name} is running (no /proc here)"),
             None,
         ),
+        None if instance.is_default => Check::fail(
+            format!("{name} is not running (its profile folder is {folder})"),
+            format!("start {name}"),
+        ),
         None => Check::fail(
             format!("no browser is running with the profile folder {folder}"),
             format!(
-                "start the browser{}",
-                if instance.is_default {
-                    String::new()
-                } else {
-                    format!(
-                        " with --user-data-dir={}",
-                        paths::shell_quote(&instance.user_data_dir)
-                    )
-                }
+                "start the browser with --user-data-dir={}",
+                paths::shell_quote(&instance.user_data_dir)
             ),
         ),
     }
@@ -613,6 +614,39 @@ mod tests {
             .checks
             .iter()
             .any(|c| c.status == Status::Note && c.what.contains("without the tabwire extension")));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_browser_set_up_for_tabwire_not_running_comes_before_one_running_without() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path();
+        let exe = home.join("bin/tabwire");
+        executable(&exe);
+        configured(&home.join(".config/google-chrome"), &exe);
+        // Used once, not set up: left out while a browser runs.
+        fs::create_dir_all(home.join(".config/microsoft-edge")).unwrap();
+        let bare = home.join("bare");
+        profile_folder(&bare, serde_json::json!({}));
+        let running = Running {
+            browsers: vec![chromium(5, &bare)],
+            native_hosts: Vec::new(),
+        };
+        let found = instances(None, home, Some(&running));
+        assert_eq!(found.len(), 3, "{found:#?}");
+        let report = browser_checks(&found, &machine(home, Some(&running), &exe), None);
+        assert!(!report.ready);
+        let failure = first_failure(&report.checks);
+        assert!(
+            failure.what.starts_with("Google Chrome is not running"),
+            "{:#?}",
+            report.checks
+        );
+        assert_eq!(failure.fix.as_deref(), Some("start Google Chrome"));
+        assert!(report.checks.iter().any(|c| c
+            .what
+            .contains("Chromium is running without the tabwire extension")));
+        assert!(!report.checks.iter().any(|c| c.what.contains("Edge")));
     }
 
     #[test]
