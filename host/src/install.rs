@@ -4,8 +4,11 @@
 //! very `tabwire` binary) and a host manifest naming it into each supported browser's
 //! user-level `NativeMessagingHosts` directory: every browser whose profile directory
 //! exists, or the ones asked for. Then it says how to load the extension and how to add
-//! tabwire to MCP clients. `--uninstall` removes exactly the files install writes, and
-//! only when their contents show they are tabwire's.
+//! tabwire to MCP clients. A browser started with `--user-data-dir=DIR` reads host
+//! manifests from `DIR/NativeMessagingHosts` instead: `--user-data-dir DIR` registers
+//! there. `--uninstall` removes exactly the files install writes, and only when their
+//! contents show they are tabwire's; it then says what it cannot undo (a running
+//! browser keeps its native host until it restarts; the extension stays installed).
 //!
 //! It does not install the extension itself (browsers allow that only through the
 //! user) and does not edit any MCP client's configuration: it prints what to add.
@@ -18,6 +21,7 @@ use anyhow::{bail, Context};
 use tabwire_shared::{EXTENSION_ID, NATIVE_HOST_NAME};
 
 use crate::paths::{self, Browser, HostManifest, MANIFEST_FILE, WRAPPER_FILE};
+use crate::running::Running;
 
 /// Which browsers `--browser` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -41,6 +45,10 @@ pub struct InstallArgs {
     /// whose profile directory exists.
     #[arg(long = "browser", value_enum)]
     pub browsers: Vec<BrowserChoice>,
+    /// Register with the browser started with `--user-data-dir=DIR` (repeatable): it
+    /// reads host manifests from DIR/NativeMessagingHosts, not from its default folder.
+    #[arg(long = "user-data-dir", value_name = "DIR")]
+    pub user_data_dirs: Vec<PathBuf>,
     /// Remove what `tabwire install` wrote instead.
     #[arg(long)]
     pub uninstall: bool,
@@ -78,23 +86,79 @@ impl Layout {
     }
 }
 
+/// Where a host manifest goes: a browser's default folder, or a profile folder a
+/// browser is started on with `--user-data-dir`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// The browser's default profile folder under the home.
+    Browser(Browser),
+    /// A profile folder given with `--user-data-dir`.
+    Folder(PathBuf),
+}
+
+impl Target {
+    /// The `NativeMessagingHosts` folder the manifest goes into.
+    pub fn manifest_dir(&self, home: &Path) -> Option<PathBuf> {
+        match self {
+            Target::Browser(browser) => browser.manifest_dir_in(home),
+            Target::Folder(dir) => Some(dir.join("NativeMessagingHosts")),
+        }
+    }
+
+    /// How the target is named in install's output.
+    pub fn label(&self) -> String {
+        match self {
+            Target::Browser(browser) => browser.display_name().to_owned(),
+            Target::Folder(_) => "--user-data-dir".to_owned(),
+        }
+    }
+}
+
+/// The targets `args` name: the browsers asked for (or, when neither browsers nor
+/// folders are, those whose profile folder exists) and the folders given.
+pub fn targets(home: &Path, args: &InstallArgs) -> Vec<Target> {
+    let browsers = if args.browsers.is_empty() && !args.user_data_dirs.is_empty() {
+        Vec::new()
+    } else {
+        select_browsers(home, &args.browsers)
+    };
+    let folders = args
+        .user_data_dirs
+        .iter()
+        .map(|d| Target::Folder(absolute(d)));
+    browsers
+        .into_iter()
+        .map(Target::Browser)
+        .chain(folders)
+        .collect()
+}
+
+/// `dir` made absolute against the working directory (a manifest must be found from
+/// wherever the browser starts).
+fn absolute(dir: &Path) -> PathBuf {
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
 /// Runs `tabwire install` (or `--uninstall`) for the current user, printing what it did.
 pub fn run(args: InstallArgs) -> anyhow::Result<()> {
     let layout = Layout::current()?;
     if args.uninstall {
-        let removed = uninstall(&layout, &args.browsers)?;
+        let folders: Vec<PathBuf> = args.user_data_dirs.iter().map(|d| absolute(d)).collect();
+        let removed = uninstall(&layout, &args.browsers, &folders)?;
         if removed.is_empty() {
             println!("Nothing to remove: no tabwire registration found.");
         }
         for path in removed {
             println!("removed {}", path.display());
         }
+        println!();
+        print!("{}", not_undone(crate::running::scan_current().as_ref()));
         return Ok(());
     }
-    let written = install(&layout, &args.browsers)?;
+    let written = install(&layout, &targets(&layout.home, &args))?;
     println!("Registered tabwire's native host ({NATIVE_HOST_NAME}):");
-    for (browser, path) in &written {
-        println!("  {:<15} {}", browser.display_name(), path.display());
+    for (target, path) in &written {
+        println!("  {:<15} {}", target.label(), path.display());
     }
     println!("  {:<15} {}", "wrapper", layout.wrapper().display());
     println!();
@@ -131,17 +195,14 @@ pub fn select_browsers(home: &Path, choices: &[BrowserChoice]) -> Vec<Browser> {
     out
 }
 
-/// Writes the wrapper and the manifests; returns each manifest written.
-pub fn install(
-    layout: &Layout,
-    choices: &[BrowserChoice],
-) -> anyhow::Result<Vec<(Browser, PathBuf)>> {
-    let browsers = select_browsers(&layout.home, choices);
-    if browsers.is_empty() {
+/// Writes the wrapper and a manifest for each target; returns each manifest written.
+pub fn install(layout: &Layout, targets: &[Target]) -> anyhow::Result<Vec<(Target, PathBuf)>> {
+    if targets.is_empty() {
         bail!(
             "found no supported browser profile under {} (looked for Chrome, Chromium, Edge \
              and Brave). Start your browser once, or name it: `tabwire install --browser \
-             chrome` (or chromium, edge, brave, all).",
+             chrome` (or chromium, edge, brave, all), or give the folder a browser is started \
+             on: `tabwire install --user-data-dir DIR`.",
             layout.home.display()
         );
     }
@@ -152,29 +213,41 @@ pub fn install(
     )
     .with_context(|| format!("cannot write {}", layout.wrapper().display()))?;
     let mut written = Vec::new();
-    for browser in browsers {
-        let Some(dir) = browser.manifest_dir_in(&layout.home) else {
+    for target in targets {
+        let Some(dir) = target.manifest_dir(&layout.home) else {
             continue;
         };
         let path = paths::write_host_manifest(&dir, &wrapper)
             .with_context(|| format!("cannot write the manifest into {}", dir.display()))?;
-        written.push((browser, path));
+        written.push((target.clone(), path));
     }
     Ok(written)
 }
 
-/// Removes tabwire's manifests (those naming our wrapper) and the wrapper script (if
-/// tabwire wrote it); returns what was removed. Other files are left alone.
-pub fn uninstall(layout: &Layout, choices: &[BrowserChoice]) -> anyhow::Result<Vec<PathBuf>> {
-    let browsers = if choices.is_empty() {
-        Browser::ALL.to_vec()
-    } else {
-        select_browsers(&layout.home, choices)
+/// Removes tabwire's manifests (those naming our wrapper) from the browsers chosen
+/// (every browser when neither browsers nor folders are) and from `folders`, then the
+/// wrapper script (if tabwire wrote it and no manifest left in the browsers' default
+/// folders or in `folders` uses it); returns what was removed. Other files are left
+/// alone.
+pub fn uninstall(
+    layout: &Layout,
+    choices: &[BrowserChoice],
+    folders: &[PathBuf],
+) -> anyhow::Result<Vec<PathBuf>> {
+    let browsers = match (choices.is_empty(), folders.is_empty()) {
+        (true, true) => Browser::ALL.to_vec(),
+        (true, false) => Vec::new(),
+        (false, _) => select_browsers(&layout.home, choices),
     };
+    let targets: Vec<Target> = browsers
+        .into_iter()
+        .map(Target::Browser)
+        .chain(folders.iter().cloned().map(Target::Folder))
+        .collect();
     let wrapper = layout.wrapper();
     let mut removed = Vec::new();
-    for browser in browsers {
-        let Some(dir) = browser.manifest_dir_in(&layout.home) else {
+    for target in &targets {
+        let Some(dir) = target.manifest_dir(&layout.home) else {
             continue;
         };
         let path = dir.join(MANIFEST_FILE);
@@ -192,6 +265,7 @@ pub fn uninstall(layout: &Layout, choices: &[BrowserChoice]) -> anyhow::Result<V
     let remaining = Browser::ALL
         .into_iter()
         .filter_map(|b| b.manifest_dir_in(&layout.home))
+        .chain(folders.iter().map(|f| f.join("NativeMessagingHosts")))
         .any(|d| is_our_manifest(&d.join(MANIFEST_FILE), &wrapper));
     if !remaining && is_our_wrapper(&wrapper) {
         remove(&wrapper)?;
@@ -225,6 +299,40 @@ fn is_our_wrapper(path: &Path) -> bool {
         .is_some_and(|text| paths::wrapper_target(&text).is_some())
 }
 
+/// What `--uninstall` cannot undo: native hosts that running browsers started keep
+/// running (and agents stay connected) until those browsers restart; the extension
+/// stays installed. `running` is what runs as this user, if that can be seen.
+pub fn not_undone(running: Option<&Running>) -> String {
+    let mut text = String::from("Uninstall cannot undo:\n");
+    match running {
+        Some(running) => {
+            for host in &running.native_hosts {
+                let browser = running
+                    .browsers
+                    .iter()
+                    .find(|b| b.pid == host.ppid)
+                    .map(|b| format!("{} (pid {})", b.browser.display_name(), b.pid))
+                    .unwrap_or_else(|| "its browser".to_owned());
+                text.push_str(&format!(
+                    "  - the tabwire native host (pid {}) that {browser} started keeps \
+                     running, and agents stay connected through it, until you restart \
+                     that browser.\n",
+                    host.pid
+                ));
+            }
+        }
+        None => text.push_str(
+            "  - a browser running now keeps its tabwire native host, and agents stay \
+             connected through it, until you restart the browser.\n",
+        ),
+    }
+    text.push_str(
+        "  - the tabwire extension stays in your browser profiles: remove it at \
+         chrome://extensions (edge://extensions, brave://extensions).\n",
+    );
+    text
+}
+
 /// What to do after registering: load the extension, add tabwire to MCP clients.
 pub fn next_steps(tabwire_exe: &Path, extension_dir: Option<&Path>) -> String {
     let exe = tabwire_exe.display();
@@ -256,6 +364,15 @@ pub fn next_steps(tabwire_exe: &Path, extension_dir: Option<&Path>) -> String {
 mod tests {
     use super::*;
 
+    /// The targets `tabwire install --browser <choices>` acts on.
+    fn chosen(l: &Layout, choices: &[BrowserChoice]) -> Vec<Target> {
+        let args = InstallArgs {
+            browsers: choices.to_vec(),
+            ..InstallArgs::default()
+        };
+        targets(&l.home, &args)
+    }
+
     fn layout(tmp: &Path) -> Layout {
         let exe = tmp.join("bin").join("tabwire");
         fs::create_dir_all(exe.parent().unwrap()).unwrap();
@@ -273,9 +390,9 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let l = layout(tmp.path());
         fs::create_dir_all(l.home.join(".config/chromium")).unwrap();
-        let written = install(&l, &[]).unwrap();
+        let written = install(&l, &chosen(&l, &[])).unwrap();
         assert_eq!(written.len(), 1);
-        assert_eq!(written[0].0, Browser::Chromium);
+        assert_eq!(written[0].0, Target::Browser(Browser::Chromium));
         assert_eq!(
             written[0].1,
             l.home
@@ -289,15 +406,17 @@ mod tests {
     #[test]
     fn no_browser_found_is_an_error_that_names_the_flag() {
         let tmp = tempfile::tempdir().unwrap();
-        let err = install(&layout(tmp.path()), &[]).unwrap_err().to_string();
+        let l = layout(tmp.path());
+        let err = install(&l, &chosen(&l, &[])).unwrap_err().to_string();
         assert!(err.contains("--browser"), "{err}");
+        assert!(err.contains("--user-data-dir"), "{err}");
     }
 
     #[test]
     fn all_registers_every_browser_and_uninstall_removes_exactly_that() {
         let tmp = tempfile::tempdir().unwrap();
         let l = layout(tmp.path());
-        let written = install(&l, &[BrowserChoice::All]).unwrap();
+        let written = install(&l, &chosen(&l, &[BrowserChoice::All])).unwrap();
         assert_eq!(written.len(), Browser::ALL.len());
         // Someone else's file beside ours, and a foreign manifest under our name.
         let chrome_dir = Browser::Chrome.manifest_dir_in(&l.home).unwrap();
@@ -308,7 +427,7 @@ mod tests {
             .join(MANIFEST_FILE);
         fs::write(&edge, paths::render_host_manifest(Path::new("/elsewhere"))).unwrap();
 
-        let removed = uninstall(&l, &[]).unwrap();
+        let removed = uninstall(&l, &[], &[]).unwrap();
         assert_eq!(
             removed.len(),
             Browser::ALL.len(),
@@ -328,8 +447,12 @@ mod tests {
     fn uninstalling_one_browser_keeps_the_wrapper_others_still_use() {
         let tmp = tempfile::tempdir().unwrap();
         let l = layout(tmp.path());
-        install(&l, &[BrowserChoice::Chrome, BrowserChoice::Brave]).unwrap();
-        let removed = uninstall(&l, &[BrowserChoice::Chrome]).unwrap();
+        install(
+            &l,
+            &chosen(&l, &[BrowserChoice::Chrome, BrowserChoice::Brave]),
+        )
+        .unwrap();
+        let removed = uninstall(&l, &[BrowserChoice::Chrome], &[]).unwrap();
         assert_eq!(removed.len(), 1);
         assert!(l.wrapper().exists());
     }
@@ -340,8 +463,67 @@ mod tests {
         let l = layout(tmp.path());
         fs::create_dir_all(&l.wrapper_dir).unwrap();
         fs::write(l.wrapper(), "#!/bin/sh\necho mine\n").unwrap();
-        assert!(uninstall(&l, &[]).unwrap().is_empty());
+        assert!(uninstall(&l, &[], &[]).unwrap().is_empty());
         assert!(l.wrapper().exists());
+    }
+
+    #[test]
+    fn a_profile_folder_gets_its_own_manifest_and_uninstalls_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        let folder = tmp.path().join("profile");
+        let args = InstallArgs {
+            user_data_dirs: vec![folder.clone()],
+            ..InstallArgs::default()
+        };
+        let targets = targets(&l.home, &args);
+        assert_eq!(targets, [Target::Folder(folder.clone())], "only the folder");
+        let written = install(&l, &targets).unwrap();
+        let manifest = folder.join("NativeMessagingHosts").join(MANIFEST_FILE);
+        assert_eq!(written[0].1, manifest);
+        assert!(is_our_manifest(&manifest, &l.wrapper()));
+        install(&l, &chosen(&l, &[BrowserChoice::Chrome])).unwrap();
+
+        // Only the folder's manifest goes; Chrome's still uses the wrapper.
+        let removed = uninstall(&l, &[], std::slice::from_ref(&folder)).unwrap();
+        assert_eq!(removed, [manifest]);
+        assert!(l.wrapper().exists());
+        // Then Chrome's, and the wrapper nothing uses any more.
+        let removed = uninstall(&l, &[BrowserChoice::Chrome], &[]).unwrap();
+        assert_eq!(removed.len(), 2, "{removed:?}");
+        assert!(!l.wrapper().exists());
+    }
+
+    #[test]
+    fn uninstall_names_the_native_hosts_left_running_and_the_extension() {
+        use crate::running::{NativeHost, RunningBrowser};
+        let running = Running {
+            browsers: vec![RunningBrowser {
+                pid: 10,
+                browser: Browser::Chromium,
+                exe: PathBuf::from("/usr/lib/chromium/chromium"),
+                user_data_dir: PathBuf::from("/p"),
+            }],
+            native_hosts: vec![NativeHost {
+                pid: 11,
+                ppid: 10,
+                socket: None,
+            }],
+        };
+        let text = not_undone(Some(&running));
+        assert!(
+            text.contains("native host (pid 11) that Chromium (pid 10) started keeps running"),
+            "{text}"
+        );
+        assert!(text.contains("until you restart that browser"));
+        assert!(text.contains("remove it at chrome://extensions"));
+        let unknown = not_undone(None);
+        assert!(
+            unknown.contains("until you restart the browser"),
+            "{unknown}"
+        );
+        let idle = not_undone(Some(&Running::default()));
+        assert!(!idle.contains("native host"), "{idle}");
     }
 
     #[test]

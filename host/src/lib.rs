@@ -10,6 +10,7 @@
 //! - [`install`] / [`doctor`]: registering the native host with real browsers, and
 //!   checking each link of the chain.
 //! - [`paths`]: where sockets, manifests and the built extension live.
+//! - [`running`]: browsers and native hosts running as this user, read from `/proc`.
 
 pub mod doctor;
 pub mod install;
@@ -18,3 +19,4 @@ pub mod link;
 pub mod mcp;
 pub mod native_host;
 pub mod paths;
+pub mod running;

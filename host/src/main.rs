@@ -28,8 +28,9 @@ enum Cmd {
     },
     /// Register the native host with your browsers and print set-up instructions.
     Install(tabwire::install::InstallArgs),
-    /// Check each link of the chain (binary, registration, relay, browser).
-    Doctor,
+    /// Check each link of the chain (browser, extension, registration, relay) and say
+    /// how to fix the first broken one.
+    Doctor(tabwire::doctor::DoctorArgs),
     /// Print the tool reference (Markdown) generated from the tool definitions.
     #[command(hide = true)]
     ToolReference,
@@ -46,8 +47,12 @@ fn main() -> ExitCode {
         .init();
 
     let mut argv: Vec<String> = std::env::args().collect();
-    for note in tabwire::mcp::reference_flags::normalize(&mut argv) {
-        eprintln!("tabwire: {note}");
+    // The reference's flag spellings are `tabwire mcp`'s; other subcommands keep their own
+    // (`tabwire doctor --user-data-dir` is not `--userDataDir`).
+    if argv.get(1).is_some_and(|a| a == "mcp") {
+        for note in tabwire::mcp::reference_flags::normalize(&mut argv) {
+            eprintln!("tabwire: {note}");
+        }
     }
     let categories = match take_category_flags(&mut argv) {
         Ok(c) => c,
@@ -101,8 +106,8 @@ fn run(
             print!("{}", tabwire::mcp::reference::markdown());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Doctor => {
-            let healthy = runtime.block_on(tabwire::doctor::run())?;
+        Cmd::Doctor(args) => {
+            let healthy = runtime.block_on(tabwire::doctor::run(args))?;
             Ok(if healthy {
                 ExitCode::SUCCESS
             } else {

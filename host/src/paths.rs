@@ -13,7 +13,7 @@
 //! This module only computes paths and writes these files; deciding which browsers to
 //! register, and checking what is already there, belong to `install` and `doctor`.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Write};
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
@@ -163,6 +163,77 @@ impl Browser {
     pub fn manifest_dir(self) -> Option<PathBuf> {
         self.manifest_dir_in(&dirs::home_dir()?)
     }
+
+    /// The value `--browser` takes for it (`tabwire install --browser <name>`).
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Browser::Chrome => "chrome",
+            Browser::Chromium => "chromium",
+            Browser::Edge => "edge",
+            Browser::Brave => "brave",
+        }
+    }
+
+    /// The browser's page listing its extensions.
+    pub fn extensions_page(self) -> &'static str {
+        match self {
+            Browser::Chrome | Browser::Chromium => "chrome://extensions",
+            Browser::Edge => "edge://extensions",
+            Browser::Brave => "brave://extensions",
+        }
+    }
+
+    /// The user data directory of a browser process started without `--user-data-dir`.
+    ///
+    /// `var` reads that process's environment. On Linux the browser uses
+    /// `$CHROME_CONFIG_HOME`, else `$XDG_CONFIG_HOME`, else `$HOME/.config`, and a folder
+    /// named after its release channel, which `exe` shows
+    /// (`/opt/google/chrome-beta/chrome` → `google-chrome-beta`).
+    pub fn default_user_data_dir(
+        self,
+        exe: &Path,
+        var: impl Fn(&str) -> Option<OsString>,
+    ) -> Option<PathBuf> {
+        let absolute = |name: &str| var(name).map(PathBuf::from).filter(|p| p.is_absolute());
+        if !cfg!(target_os = "linux") {
+            return self.config_dir_in(&absolute("HOME")?);
+        }
+        let config = absolute("CHROME_CONFIG_HOME")
+            .or_else(|| absolute("XDG_CONFIG_HOME"))
+            .or_else(|| Some(absolute("HOME")?.join(".config")))?;
+        Some(config.join(self.linux_folder(release_channel(exe))))
+    }
+
+    /// The user data folder's name under the config directory on Linux, for a channel.
+    fn linux_folder(self, channel: Option<&str>) -> String {
+        match (self, channel) {
+            (Browser::Chromium, _) => "chromium".to_owned(),
+            (Browser::Chrome, None) => "google-chrome".to_owned(),
+            (Browser::Chrome, Some(c)) => format!("google-chrome-{c}"),
+            (Browser::Edge, None) => "microsoft-edge".to_owned(),
+            (Browser::Edge, Some(c)) => format!("microsoft-edge-{c}"),
+            (Browser::Brave, None) => "BraveSoftware/Brave-Browser".to_owned(),
+            (Browser::Brave, Some(c)) => {
+                let mut chars = c.chars();
+                let first = chars.next().map(|f| f.to_ascii_uppercase());
+                format!(
+                    "BraveSoftware/Brave-Browser-{}{}",
+                    first.unwrap_or_default(),
+                    chars.as_str()
+                )
+            }
+        }
+    }
+}
+
+/// The release channel an installed browser's folder names (`chrome-beta`, `msedge-dev`,
+/// `brave-nightly`), or `None` for the stable one.
+fn release_channel(exe: &Path) -> Option<&str> {
+    let folder = exe.parent()?.file_name()?.to_str()?;
+    let (_, channel) = folder.split_once('-')?;
+    ["beta", "dev", "unstable", "nightly"]
+        .contains(&channel)
+        .then_some(channel)
 }
 
 /// Where `tabwire install` puts the wrapper script: `<user data dir>/tabwire`
@@ -258,7 +329,7 @@ pub fn wrapper_target(script: &str) -> Option<PathBuf> {
 }
 
 /// Quotes `path` for `/bin/sh` in single quotes (`'` becomes `'\''`).
-fn shell_quote(path: &Path) -> String {
+pub fn shell_quote(path: &Path) -> String {
     format!("'{}'", path.to_string_lossy().replace('\'', r"'\''"))
 }
 
@@ -391,6 +462,57 @@ mod tests {
             Browser::Brave.manifest_dir_in(home).unwrap(),
             Path::new("/h/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts")
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_browsers_default_user_data_dir_follows_its_environment_and_channel() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| OsString::from(v))
+            }
+        };
+        let chrome = Path::new("/opt/google/chrome/chrome");
+        let home = env(&[("HOME", "/h")]);
+        assert_eq!(
+            Browser::Chrome.default_user_data_dir(chrome, home),
+            Some(PathBuf::from("/h/.config/google-chrome"))
+        );
+        let xdg = env(&[("HOME", "/h"), ("XDG_CONFIG_HOME", "/x")]);
+        assert_eq!(
+            Browser::Chromium.default_user_data_dir(Path::new("/usr/lib/chromium/chromium"), xdg),
+            Some(PathBuf::from("/x/chromium"))
+        );
+        let snap = env(&[
+            ("HOME", "/h"),
+            ("CHROME_CONFIG_HOME", "/s"),
+            ("XDG_CONFIG_HOME", "/x"),
+        ]);
+        assert_eq!(
+            Browser::Chromium.default_user_data_dir(Path::new("/snap/chromium/1/chrome"), snap),
+            Some(PathBuf::from("/s/chromium"))
+        );
+        let beta = Path::new("/opt/google/chrome-beta/chrome");
+        assert_eq!(
+            Browser::Chrome.default_user_data_dir(beta, env(&[("HOME", "/h")])),
+            Some(PathBuf::from("/h/.config/google-chrome-beta"))
+        );
+        let nightly = Path::new("/opt/brave.com/brave-nightly/brave");
+        assert_eq!(
+            Browser::Brave.default_user_data_dir(nightly, env(&[("HOME", "/h")])),
+            Some(PathBuf::from(
+                "/h/.config/BraveSoftware/Brave-Browser-Nightly"
+            ))
+        );
+        let fedora = Path::new("/usr/lib64/chromium-browser/chromium-browser");
+        assert_eq!(
+            Browser::Chromium.default_user_data_dir(fedora, env(&[("HOME", "/h")])),
+            Some(PathBuf::from("/h/.config/chromium"))
+        );
+        assert_eq!(Browser::Edge.default_user_data_dir(chrome, env(&[])), None);
     }
 
     #[test]

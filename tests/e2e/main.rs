@@ -7,6 +7,7 @@ mod background;
 mod cdp;
 mod complete;
 mod devtools;
+mod doctor;
 mod harness;
 mod lifecycle;
 mod lists;

@@ -1,0 +1,303 @@
+//! The relay's end of the chain: the socket `tabwire mcp` connects to (present, a socket,
+//! private, accepting), and a browser saying hello through it.
+//!
+//! A socket that is missing or refuses connections is explained with the native hosts
+//! that run: none (the extension has not started one), or one serving another path
+//! (the browser and this shell disagree on `XDG_RUNTIME_DIR` or `TABWIRE_SOCKET`).
+
+use std::fs;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tabwire_shared::ClientHello;
+
+use super::check::Check;
+use crate::link::Link;
+use crate::paths;
+use crate::running::NativeHost;
+
+/// How long doctor waits for the relay to pass on the browser's hello.
+const BROWSER_WAIT: Duration = Duration::from_secs(2);
+
+/// How long doctor waits for the socket to accept a connection.
+const CONNECT_WAIT: Duration = Duration::from_secs(2);
+
+/// The relay socket: present, a socket, owned by `uid`, private, accepting. `hosts` are
+/// the native hosts running as this user, to explain a socket that does not answer.
+pub async fn check_socket(socket: &Path, uid: u32, hosts: &[NativeHost]) -> Vec<Check> {
+    let meta = match fs::symlink_metadata(socket) {
+        Ok(meta) => meta,
+        Err(_) => return vec![missing(socket, hosts)],
+    };
+    let shown = socket.display();
+    if !meta.file_type().is_socket() {
+        return vec![Check::fail(
+            format!("{shown} is not a socket"),
+            format!("remove {shown}; the native host recreates it"),
+        )];
+    }
+    let mut checks = ownership(socket, &meta, uid);
+    match tokio::time::timeout(CONNECT_WAIT, tokio::net::UnixStream::connect(socket)).await {
+        Ok(Ok(_)) => checks.push(Check::ok(format!(
+            "relay socket {shown}{} accepts connections",
+            source()
+        ))),
+        Ok(Err(e)) => checks.push(stale(socket, &e, hosts)),
+        Err(_) => checks.push(Check::fail(
+            format!("relay socket {shown} did not accept a connection within 2 s"),
+            "restart the browser",
+        )),
+    }
+    checks
+}
+
+/// " (from TABWIRE_SOCKET)" when the environment chose the socket.
+fn source() -> &'static str {
+    if std::env::var_os(paths::SOCKET_ENV).is_some() {
+        " (from TABWIRE_SOCKET)"
+    } else {
+        ""
+    }
+}
+
+/// A native host serving a path other than `socket`.
+fn serving_elsewhere<'a>(
+    socket: &Path,
+    hosts: &'a [NativeHost],
+) -> Option<(&'a NativeHost, &'a PathBuf)> {
+    hosts.iter().find_map(|host| {
+        let theirs = host.socket.as_ref()?;
+        (theirs != socket).then_some((host, theirs))
+    })
+}
+
+/// The check for a socket path where nothing is.
+fn missing(socket: &Path, hosts: &[NativeHost]) -> Check {
+    let shown = socket.display();
+    let source = source();
+    if let Some((host, theirs)) = serving_elsewhere(socket, hosts) {
+        return mismatch(
+            format!(
+                "no relay socket at {shown}{source}, but tabwire's native host (pid {}) serves {}",
+                host.pid,
+                theirs.display()
+            ),
+            theirs,
+        );
+    }
+    if let Some(host) = hosts.first() {
+        return Check::fail(
+            format!(
+                "no relay socket at {shown}{source}, though tabwire's native host (pid {}) runs: \
+                 it could not create the socket",
+                host.pid
+            ),
+            "restart the browser; if that does not help, start it from a terminal with \
+             TABWIRE_LOG=debug and read the native host's log there",
+        );
+    }
+    Check::fail(
+        format!(
+            "no relay socket at {shown}{source}: no tabwire native host is running, so the \
+             extension has not started one"
+        ),
+        "reload the tabwire extension at chrome://extensions and look at its service \
+         worker's console: \"Specified native messaging host not found\" means the browser \
+         does not find tabwire's host manifest; \"Native host has exited\" means the host \
+         failed to start",
+    )
+}
+
+/// The check for a socket file nothing answers on.
+fn stale(socket: &Path, error: &std::io::Error, hosts: &[NativeHost]) -> Check {
+    let shown = socket.display();
+    if let Some((host, theirs)) = serving_elsewhere(socket, hosts) {
+        return mismatch(
+            format!(
+                "relay socket {shown} is stale ({error}), and tabwire's native host (pid {}) \
+                 serves {} instead",
+                host.pid,
+                theirs.display()
+            ),
+            theirs,
+        );
+    }
+    Check::fail(
+        format!(
+            "relay socket {shown} is stale: it refuses connections ({error}) and no tabwire \
+             native host runs; one that exited left it behind"
+        ),
+        "reload the tabwire extension at chrome://extensions, or restart the browser: the \
+         native host it starts replaces the stale socket",
+    )
+}
+
+/// A failure where the browser's native host serves another socket than this shell's.
+fn mismatch(what: String, theirs: &Path) -> Check {
+    Check::fail(
+        what,
+        format!(
+            "the browser and this shell disagree on where the socket is (XDG_RUNTIME_DIR or \
+             TABWIRE_SOCKET differ): give tabwire mcp {}={} (the \"env\" of its MCP config), \
+             or start the browser from a session like this one",
+            paths::SOCKET_ENV,
+            paths::shell_quote(theirs)
+        ),
+    )
+}
+
+/// Failures if the socket or its folder is not private to `uid`.
+fn ownership(socket: &Path, meta: &fs::Metadata, uid: u32) -> Vec<Check> {
+    let shown = socket.display();
+    let mut checks = Vec::new();
+    if meta.uid() != uid {
+        checks.push(Check::fail(
+            format!(
+                "{shown} belongs to uid {}, not to you (uid {uid})",
+                meta.uid()
+            ),
+            format!("remove {shown} and restart the browser"),
+        ));
+    }
+    let mode = meta.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        checks.push(Check::fail(
+            format!("{shown} has mode {mode:o}: other users may connect to it"),
+            format!("run `chmod 600 {shown}` or restart the browser"),
+        ));
+    }
+    let dir_mode = socket
+        .parent()
+        .and_then(|dir| Some((dir, fs::metadata(dir).ok()?.permissions().mode() & 0o7777)));
+    if let Some((dir, dir_mode)) = dir_mode {
+        if dir_mode & 0o022 != 0 && dir_mode & 0o1000 == 0 {
+            checks.push(Check::fail(
+                format!(
+                    "{} has mode {:o}: others may replace the socket",
+                    dir.display(),
+                    dir_mode & 0o777
+                ),
+                format!("run `chmod 700 {}`", dir.display()),
+            ));
+        }
+    }
+    checks
+}
+
+/// A browser connected through the relay, with its extension version.
+pub async fn check_browser(socket: &Path) -> Check {
+    let link = Link::spawn(
+        PathBuf::from(socket),
+        ClientHello {
+            client_name: "tabwire doctor".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            session: crate::link::new_session_key(),
+            probe: true,
+        },
+    );
+    if link.wait_for_browser(BROWSER_WAIT).await {
+        let version = link.browser_version().unwrap_or_default();
+        Check::ok(format!("browser connected (tabwire extension {version})"))
+    } else {
+        Check::fail(
+            "the relay is up but no browser said hello within 2 s",
+            "reload the tabwire extension at chrome://extensions and look at its service \
+             worker's console for errors",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::check::Status;
+    use super::*;
+    use crate::native_host::socket::current_uid;
+
+    fn host(pid: u32, socket: &str) -> NativeHost {
+        NativeHost {
+            pid,
+            ppid: 1,
+            socket: Some(PathBuf::from(socket)),
+        }
+    }
+
+    #[tokio::test]
+    async fn missing_socket_says_whether_a_native_host_runs() {
+        let tmp = tempfile::tempdir().unwrap();
+        let socket = tmp.path().join("relay.sock");
+        let checks = check_socket(&socket, current_uid(), &[]).await;
+        assert_eq!(checks[0].status, Status::Fail);
+        assert!(checks[0].what.contains("no tabwire native host is running"));
+        assert!(checks[0]
+            .fix
+            .as_deref()
+            .unwrap()
+            .contains("chrome://extensions"));
+
+        let checks = check_socket(&socket, current_uid(), &[host(9, "/run/other.sock")]).await;
+        assert!(
+            checks[0].what.contains("pid 9) serves /run/other.sock"),
+            "{checks:?}"
+        );
+        assert!(checks[0]
+            .fix
+            .as_deref()
+            .unwrap()
+            .contains("TABWIRE_SOCKET='/run/other.sock'"));
+    }
+
+    #[tokio::test]
+    async fn stale_socket_is_reported_as_refusing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("relay.sock");
+        drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o700)).unwrap();
+        let checks = check_socket(&path, current_uid(), &[]).await;
+        assert_eq!(checks.len(), 1, "{checks:?}");
+        assert!(checks[0].what.contains("is stale"), "{checks:?}");
+        assert!(checks[0].what.contains("no tabwire native host runs"));
+        assert!(checks[0]
+            .fix
+            .as_deref()
+            .unwrap()
+            .contains("replaces the stale socket"));
+    }
+
+    #[tokio::test]
+    async fn live_relay_with_a_browser_passes_every_check() {
+        use crate::native_host::testing::TestRelay;
+        use tabwire_shared::{Envelope, Event, FromExtension};
+        let mut relay = TestRelay::start().await;
+        let checks = check_socket(&relay.socket, current_uid(), &[]).await;
+        assert!(checks.iter().all(|c| c.status == Status::Ok), "{checks:?}");
+        assert_eq!(check_browser(&relay.socket).await.status, Status::Fail);
+        relay
+            .browser
+            .send(&Envelope::notice(FromExtension::Event(
+                Event::BrowserConnected {
+                    version: "9.9".into(),
+                    instance: String::new(),
+                },
+            )))
+            .await;
+        let check = check_browser(&relay.socket).await;
+        assert_eq!(check.status, Status::Ok);
+        assert!(check.what.contains("9.9"));
+    }
+
+    #[tokio::test]
+    async fn world_accessible_socket_is_flagged() {
+        let relay = crate::native_host::testing::TestRelay::start().await;
+        fs::set_permissions(&relay.socket, fs::Permissions::from_mode(0o666)).unwrap();
+        let checks = check_socket(&relay.socket, current_uid(), &[]).await;
+        assert!(checks
+            .iter()
+            .any(|c| c.status == Status::Fail && c.what.contains("666")));
+        let checks = check_socket(&relay.socket, current_uid() + 1, &[]).await;
+        assert!(checks
+            .iter()
+            .any(|c| c.status == Status::Fail && c.what.contains("belongs")));
+    }
+}
