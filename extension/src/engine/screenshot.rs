@@ -90,6 +90,7 @@ impl<C: Chrome + 'static> Engine<C> {
             capture_beyond_viewport: clip.is_some(),
             clip,
             from_surface: true,
+            optimize_for_speed: true,
         };
         // A screencast running around the capture makes Chrome draw a frame for it even
         // in a tab that is not in front (which otherwise draws none, and the capture
