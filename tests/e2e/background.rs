@@ -6,8 +6,11 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::harness::{page, Agent, THIRD_PARTY};
+use crate::harness::{page, page_on, Agent, TEST_HOST_RULE, THIRD_PARTY};
 use crate::popup::Popup;
+
+/// Another site than the fixtures' own (127.0.0.1), by [`TEST_HOST_RULE`].
+const TEST_HOST: &str = "tabwire.test";
 
 /// Longest the browser may take to show a change.
 const SEEN: Duration = Duration::from_secs(20);
@@ -122,15 +125,18 @@ async fn in_the_users_own_browser_a_new_page_opens_behind_their_tab() {
     agent.quit().await;
 }
 
-/// Every page tool on the hidden tab `tab` (showing background.html), for the
-/// `round`-th time: each checks its effect in the page, and that what the user sees
-/// (`front`, per [`Popup::users_view`]) is as it was.
+/// Every page tool on the hidden tab `tab`, after navigating it to background.html on
+/// `host` (another site than the round before: the tab changes renderer process, and
+/// what tabwire set up in the old one must hold in the new one). Each checks its effect
+/// in the page, and that what the user sees (`front`, per [`Popup::users_view`]) is as
+/// it was.
 async fn everything_on_a_hidden_tab(
     agent: &Agent,
     user: &Popup<'_>,
     front: &Value,
     tab: i64,
     round: u64,
+    host: &str,
 ) {
     let unchanged = |what: &'static str| async move {
         assert_eq!(
@@ -147,27 +153,28 @@ async fn everything_on_a_hidden_tab(
             .clone()
     };
     agent.ok("select_page", json!({"pageId": tab})).await;
+    agent
+        .ok(
+            "navigate_page",
+            json!({"url": page_on(host, "background.html")}),
+        )
+        .await;
+    unchanged("navigate_page").await;
     let snap = agent.ok("take_snapshot", json!({})).await;
     unchanged("take_snapshot").await;
     agent
-        .ok(
-            "click",
-            json!({"uid": snap.uid_of(&format!("button \"Clicked {}\"", round - 1))}),
-        )
+        .ok("click", json!({"uid": snap.uid_of("button \"Clicked 0\"")}))
         .await;
     assert_eq!(
         in_page("() => document.getElementById('count').textContent").await,
-        format!("Clicked {round}")
+        "Clicked 1"
     );
     unchanged("click").await;
     agent
         .ok("hover", json!({"uid": snap.uid_of("\"Hover target\"")}))
         .await;
     agent
-        .ok(
-            "wait_for",
-            json!({"text": format!("hovered {round}"), "timeout": 20000}),
-        )
+        .ok("wait_for", json!({"text": "hovered 1", "timeout": 20000}))
         .await;
     unchanged("hover").await;
     let note = format!("note {round}");
@@ -201,7 +208,7 @@ async fn everything_on_a_hidden_tab(
             json!({"toolName": "state", "params": "{}"}),
         )
         .await;
-    assert_eq!(state.json["result"]["clicks"], round, "{}", state.text);
+    assert_eq!(state.json["result"]["clicks"], 1, "{}", state.text);
     assert_eq!(state.json["result"]["saved"], format!("Saved: {note}"));
     unchanged("execute_3p_developer_tool").await;
     agent
@@ -219,7 +226,13 @@ async fn everything_on_a_hidden_tab(
 
 #[tokio::test]
 async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
-    let (agent, cdp) = Agent::launch_with_cdp(&["--shareAllTabs=false", THIRD_PARTY]).await;
+    let (agent, cdp) = Agent::launch_with_cdp(&[
+        "--shareAllTabs=false",
+        THIRD_PARTY,
+        TEST_HOST_RULE,
+        "--thirdPartyOrigins=http://tabwire.test:*",
+    ])
+    .await;
     let extension = cdp.wait_extension_id(SEEN).await;
 
     // The user opens their app and shares it from the toolbar button.
@@ -247,7 +260,7 @@ async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
         "the user's tab is in front"
     );
     let front = user.users_view().await;
-    everything_on_a_hidden_tab(&agent, &user, &front, tab, 1).await;
+    everything_on_a_hidden_tab(&agent, &user, &front, tab, 1, TEST_HOST).await;
     let visibility = agent
         .ok(
             "evaluate_script",
@@ -272,7 +285,7 @@ async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
         "the second window is in front"
     );
     let front = user.users_view().await;
-    everything_on_a_hidden_tab(&agent, &user, &front, tab, 2).await;
+    everything_on_a_hidden_tab(&agent, &user, &front, tab, 2, "127.0.0.1").await;
 
     // Its window minimized.
     let window = user
@@ -283,6 +296,6 @@ async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
     ))
     .await;
     let front = user.users_view().await;
-    everything_on_a_hidden_tab(&agent, &user, &front, tab, 3).await;
+    everything_on_a_hidden_tab(&agent, &user, &front, tab, 3, TEST_HOST).await;
     agent.quit().await;
 }
