@@ -5,11 +5,37 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Mutex;
 
 use tabwire_shared::framing::{encode, MAX_ON_SOCKET};
-use tabwire_shared::{ClientHello, Envelope, ErrorCode, Event, ToExtension, WireError};
+use tabwire_shared::{ClientHello, Departure, Envelope, ErrorCode, Event, ToExtension, WireError};
 use tokio::sync::{broadcast, watch};
 
-use super::errors::disconnected;
+use super::absence::Absence;
+use super::errors::{disconnected, unanswered};
 use super::{EventObserver, Outcome, ReplySender};
+
+/// Whether a browser is there, and if not, why (as far as is known).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Presence {
+    /// Connected: the extension's version.
+    Connected { version: String },
+    /// Not connected.
+    Absent(Absence),
+}
+
+/// What the link knows of the browser; calls waiting for one wake on every change.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct State {
+    pub(super) browser: Presence,
+    /// Connected to a native host (whose browser may not have said hello yet).
+    pub(super) relay_up: bool,
+    /// The relay's last word on why no browser is there (`BrowserDisconnected`).
+    pub(super) last_word: Option<String>,
+}
+
+impl State {
+    pub(super) fn connected(&self) -> bool {
+        matches!(self.browser, Presence::Connected { .. })
+    }
+}
 
 /// State shared by the handles and the connection task.
 pub(super) struct Shared {
@@ -18,34 +44,34 @@ pub(super) struct Shared {
     pub(super) hello: Mutex<ClientHello>,
     /// Set when the user disconnected this agent: why. The link then stays offline.
     pub(super) revoked: Mutex<Option<String>>,
-    /// The relay's last word on why no browser is there (`BrowserDisconnected`).
-    pub(super) last_loss: Mutex<Option<String>>,
-    /// When the browser last went away while this link was connected to it.
-    pub(super) lost_at: Mutex<Option<tokio::time::Instant>>,
     pub(super) next_id: AtomicU64,
     pub(super) pending: Mutex<HashMap<u64, ReplySender>>,
-    /// The connected browser's extension version, `None` when no browser is connected.
-    pub(super) browser: watch::Sender<Option<String>>,
+    pub(super) state: watch::Sender<State>,
     pub(super) events: broadcast::Sender<Event>,
 }
 
 /// Events kept for a slow subscriber before it starts missing some.
 const EVENT_BUFFER: usize = 256;
 
+/// Why the link reports a browser gone when its native host vanished without a word.
+const VANISHED: &str = "the connection to tabwire's native host closed without a goodbye";
+
 impl Shared {
     /// Fresh state for a link introducing itself with `hello`.
     pub(super) fn new(hello: ClientHello, observer: Option<EventObserver>) -> Self {
-        let (browser, _) = watch::channel(None);
+        let (state, _) = watch::channel(State {
+            browser: Presence::Absent(Absence::NeverSeen),
+            relay_up: false,
+            last_word: None,
+        });
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         Self {
             observer,
             hello: Mutex::new(hello),
             revoked: Mutex::new(None),
-            lost_at: Mutex::new(None),
-            last_loss: Mutex::new(None),
             next_id: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
-            browser,
+            state,
             events,
         }
     }
@@ -70,12 +96,87 @@ impl Shared {
         }
     }
 
-    pub(super) fn set_browser(&self, version: Option<String>) {
-        let was = self.browser.send_replace(version.clone());
-        if was.is_some() && version.is_none() {
-            if let Ok(mut lost) = self.lost_at.lock() {
-                *lost = Some(tokio::time::Instant::now());
+    /// Whether a browser is connected now.
+    pub(super) fn browser_connected(&self) -> bool {
+        self.state.borrow().connected()
+    }
+
+    /// A connection to a native host was made.
+    pub(super) fn relay_connected(&self) {
+        self.state.send_modify(|s| s.relay_up = true);
+    }
+
+    /// The extension said hello through the relay.
+    pub(super) fn browser_arrived(&self, version: &str) {
+        self.state.send_modify(|s| {
+            s.browser = Presence::Connected {
+                version: version.to_owned(),
+            };
+        });
+    }
+
+    /// The native host said goodbye (or refused this client): remembered, and every
+    /// outstanding call answered. Only a browser that was there has "left": a refusal
+    /// keeps what was known before, with the relay's word on it.
+    pub(super) fn browser_left(&self, reason: &str, cause: Departure) {
+        self.state.send_modify(|s| {
+            if s.connected() {
+                s.browser = Presence::Absent(Absence::Left {
+                    cause,
+                    at: tokio::time::Instant::now(),
+                });
             }
+            s.last_word = Some(reason.to_owned());
+        });
+        self.fail_all_with(&unanswered(reason, cause));
+    }
+
+    /// The user disconnected this agent: no browser, for good.
+    pub(super) fn browser_revoked(&self) {
+        self.state.send_modify(|s| {
+            if s.connected() {
+                s.browser = Presence::Absent(Absence::Left {
+                    cause: Departure::Unknown,
+                    at: tokio::time::Instant::now(),
+                });
+            }
+        });
+    }
+
+    /// The connection to the native host ended. A browser still there then went without
+    /// a goodbye (the host was killed or crashed): that is announced.
+    pub(super) fn relay_closed(&self) {
+        let mut vanished = false;
+        self.state.send_modify(|s| {
+            s.relay_up = false;
+            if s.connected() {
+                vanished = true;
+                s.browser = Presence::Absent(Absence::Vanished {
+                    at: tokio::time::Instant::now(),
+                });
+                s.last_word = Some(VANISHED.to_owned());
+            }
+        });
+        if vanished {
+            self.fail_all(VANISHED);
+            self.publish(Event::BrowserDisconnected {
+                reason: VANISHED.to_owned(),
+                cause: Departure::Unknown,
+            });
+        } else {
+            // Sent after the goodbye: a relay that said it never forwards anything more.
+            self.fail_all_undelivered();
+        }
+    }
+
+    /// Answers every outstanding call as never delivered (so safe to send again).
+    pub(super) fn fail_all_undelivered(&self) {
+        let drained: Vec<_> = match self.pending.lock() {
+            Ok(mut pending) => pending.drain().collect(),
+            Err(_) => return,
+        };
+        for (_, tx) in drained {
+            let _ = tx.send(Outcome::NotDelivered);
         }
     }
 

@@ -25,7 +25,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::value::RawValue;
 use tabwire_shared::framing::{encode, FrameError, MAX_ON_SOCKET, MAX_TO_BROWSER};
-use tabwire_shared::{Envelope, ErrorCode, Event, FromExtension, HostInfo, ToExtension, WireError};
+use tabwire_shared::{
+    Departure, Envelope, ErrorCode, Event, FromExtension, HostInfo, ToExtension, WireError,
+};
+
+use crate::link::unanswered;
 
 /// A relay connection's id, as stamped into `Envelope::client`.
 pub type ClientId = u64;
@@ -239,27 +243,30 @@ impl Relay {
         }
     }
 
-    /// The browser went away: answer every pending request, then tell every client.
-    pub fn browser_gone(&mut self, reason: &str) -> Vec<Delivery> {
+    /// The browser went away (`cause`: quit, or still running): tell every client, then
+    /// answer every pending request. The notice goes first, so a client knows why
+    /// before any of its calls wakes up.
+    pub fn browser_gone(&mut self, reason: &str, cause: Departure) -> Vec<Delivery> {
         self.browser_hello = None;
-        let mut pending: Vec<_> = self.pending.drain().collect();
-        pending.sort_by_key(|(global, _)| *global);
-        let mut out: Vec<Delivery> = pending
-            .into_iter()
-            .filter_map(|(_, p)| {
-                let err = WireError::new(
-                    ErrorCode::BrowserDisconnected,
-                    format!("The browser disconnected before answering ({reason}). Check that the browser is running with the tabwire extension enabled, then retry."),
-                );
-                self.reply_error(p.client, p.client_id, err)
-            })
-            .collect();
         let event = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
             reason: reason.to_owned(),
+            cause,
         }));
-        if let Some(frame) = encode_logged(&event) {
-            out.extend(self.clients().map(|c| Delivery::Client(c, frame.clone())));
-        }
+        let mut out: Vec<Delivery> = match encode_logged(&event) {
+            Some(frame) => self
+                .clients()
+                .map(|c| Delivery::Client(c, frame.clone()))
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut pending: Vec<_> = self.pending.drain().collect();
+        pending.sort_by_key(|(global, _)| *global);
+        let err = unanswered(reason, cause);
+        out.extend(
+            pending
+                .into_iter()
+                .filter_map(|(_, p)| self.reply_error(p.client, p.client_id, err.clone())),
+        );
         out
     }
 
@@ -565,27 +572,41 @@ mod tests {
     }
 
     #[test]
-    fn browser_gone_answers_pending_requests_and_tells_every_client() {
+    fn browser_gone_tells_every_client_then_answers_pending_requests() {
         let mut relay = Relay::new();
         let (a, _) = relay.client_connected();
         let (b, _) = relay.client_connected();
         relay.from_client(a, &request(10));
         relay.from_client(a, &request(11));
-        let out = relay.browser_gone("Chrome closed the port");
+        let out = relay.browser_gone("Chrome closed the port", Departure::BrowserRunning);
         let got_a = to_client(&out, a);
         assert_eq!(got_a.len(), 3);
-        assert_eq!(got_a[0]["id"], json!(10));
-        assert_eq!(got_a[1]["id"], json!(11));
         assert_eq!(
-            got_a[0]["body"]["reply"]["Err"]["code"],
-            json!("browserDisconnected")
+            got_a[0]["body"]["event"],
+            json!({"event": "browserDisconnected", "reason": "Chrome closed the port",
+                "cause": "browserRunning"})
         );
-        assert_eq!(
-            got_a[2]["body"]["event"],
-            json!({"event": "browserDisconnected", "reason": "Chrome closed the port"})
-        );
+        assert_eq!(got_a[1]["id"], json!(10));
+        assert_eq!(got_a[2]["id"], json!(11));
+        let error = &got_a[1]["body"]["reply"]["Err"];
+        assert_eq!(error["code"], json!("browserDisconnected"));
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains("still runs"), "{message}");
         assert_eq!(to_client(&out, b).len(), 1);
         assert_eq!(relay.pending_count(), 0);
+    }
+
+    #[test]
+    fn a_call_the_quitting_browser_left_unanswered_says_it_quit() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        relay.from_client(a, &request(3));
+        let out = relay.browser_gone("the browser quit", Departure::BrowserQuit);
+        let got = to_client(&out, a);
+        assert_eq!(got[0]["body"]["event"]["cause"], json!("browserQuit"));
+        let message = got[1]["body"]["reply"]["Err"]["message"].as_str().unwrap();
+        assert!(message.starts_with("The browser quit"), "{message}");
+        assert!(message.contains("shares a tab again"), "{message}");
     }
 
     #[test]
