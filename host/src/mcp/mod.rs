@@ -7,7 +7,8 @@
 //! - [`response`]: handler markers and the one renderer (text and
 //!   `structuredContent` from the same data).
 //! - [`context`]: what handlers may touch: the browser, the agent's session, its page;
-//!   [`known`]: what the session knows without asking the browser.
+//!   [`known`]: what the session knows without asking the browser; [`runs`]: which run
+//!   of the browser its tab ids belong to.
 //! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
 
 pub mod config;
@@ -23,6 +24,7 @@ pub mod reference;
 pub mod reference_flags;
 pub mod registry;
 pub mod response;
+pub mod runs;
 pub mod schema;
 pub mod server;
 pub mod snapshot;
