@@ -2,8 +2,8 @@
 //!
 //! The link keeps the last thing it learnt about the browser going away:
 //! - the native host's goodbye says the browser **quit**: nothing comes back until
-//!   someone starts it, so calls fail at once (a native host coming up again, a
-//!   browser starting, gets the caller's usual wait);
+//!   someone starts it, so calls fail at once while no native host is up (one that
+//!   is, a browser starting, gets the caller's usual wait);
 //! - it says the browser **still runs** (the extension's service worker stopped, or
 //!   the extension was reloaded): the extension reconnects when Chrome wakes the
 //!   worker, within its 30 s alarm period at the latest, so calls wait up to

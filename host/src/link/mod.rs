@@ -86,7 +86,7 @@ impl Link {
         hello: ClientHello,
         observer: Option<EventObserver>,
     ) -> Link {
-        let shared = Arc::new(Shared::new(hello, observer));
+        let shared = Arc::new(Shared::new(socket.clone(), hello, observer));
         let (outgoing, outgoing_rx) = mpsc::unbounded_channel();
         tokio::spawn(connection::run_connection(
             socket,
@@ -173,11 +173,10 @@ impl Link {
     /// Until when a call that started at `started` may wait for a browser, from what
     /// is known now (the present if a browser is connected).
     fn deadline(&self, started: tokio::time::Instant, base: Duration) -> tokio::time::Instant {
-        let state = self.shared.state.borrow();
-        match &state.browser {
-            Presence::Connected { .. } => tokio::time::Instant::now(),
-            Presence::Absent(absence) => absence.deadline(started, base, state.relay_up),
-        }
+        let state = self.shared.state.borrow().clone();
+        self.shared
+            .deadline(&state, started, base)
+            .unwrap_or_else(tokio::time::Instant::now)
     }
 
     /// Waits for a browser for a call that started at `started`, as long as what is
@@ -185,12 +184,9 @@ impl Link {
     async fn await_browser(&self, started: tokio::time::Instant, base: Duration) -> bool {
         let mut rx = self.shared.state.subscribe();
         loop {
-            let deadline = {
-                let state = rx.borrow_and_update();
-                match &state.browser {
-                    Presence::Connected { .. } => return true,
-                    Presence::Absent(absence) => absence.deadline(started, base, state.relay_up),
-                }
+            let state = rx.borrow_and_update().clone();
+            let Some(deadline) = self.shared.deadline(&state, started, base) else {
+                return true;
             };
             match tokio::time::timeout_at(deadline, rx.changed()).await {
                 Ok(Ok(())) => continue,

@@ -1,6 +1,7 @@
 //! The state a [`Link`](super::Link)'s handles and its connection task share.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::Mutex;
 
@@ -37,8 +38,34 @@ impl State {
     }
 }
 
+impl Shared {
+    /// Until when a call that started at `started` may wait for a browser, from what
+    /// is known now; `None` when one is connected. A native host counts as up when this
+    /// link is connected to it, or, after a goodbye, when a socket is there again (a
+    /// host removes its own before saying goodbye, so it is a new one's, and the link
+    /// connects to it within its back-off). A host that vanished leaves its socket
+    /// behind: that one says nothing.
+    pub(super) fn deadline(
+        &self,
+        state: &State,
+        started: tokio::time::Instant,
+        base: std::time::Duration,
+    ) -> Option<tokio::time::Instant> {
+        match &state.browser {
+            Presence::Connected { .. } => None,
+            Presence::Absent(absence) => {
+                let said_goodbye = matches!(absence, Absence::Left { .. });
+                let relay_up = state.relay_up || (said_goodbye && self.socket.exists());
+                Some(absence.deadline(started, base, relay_up))
+            }
+        }
+    }
+}
+
 /// State shared by the handles and the connection task.
 pub(super) struct Shared {
+    /// The relay socket's path.
+    pub(super) socket: PathBuf,
     pub(super) observer: Option<EventObserver>,
     /// How this client introduces itself, sent on every (re)connection.
     pub(super) hello: Mutex<ClientHello>,
@@ -57,8 +84,12 @@ const EVENT_BUFFER: usize = 256;
 const VANISHED: &str = "the connection to tabwire's native host closed without a goodbye";
 
 impl Shared {
-    /// Fresh state for a link introducing itself with `hello`.
-    pub(super) fn new(hello: ClientHello, observer: Option<EventObserver>) -> Self {
+    /// Fresh state for a link to `socket` introducing itself with `hello`.
+    pub(super) fn new(
+        socket: PathBuf,
+        hello: ClientHello,
+        observer: Option<EventObserver>,
+    ) -> Self {
         let (state, _) = watch::channel(State {
             browser: Presence::Absent(Absence::NeverSeen),
             relay_up: false,
@@ -66,6 +97,7 @@ impl Shared {
         });
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         Self {
+            socket,
             observer,
             hello: Mutex::new(hello),
             revoked: Mutex::new(None),

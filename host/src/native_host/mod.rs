@@ -65,8 +65,8 @@ pub async fn run(origin: &str) -> anyhow::Result<()> {
     // The browser is this process's parent: note it before anything can go away.
     let lookout = departure::Lookout::browser();
     let socket = paths::socket_path()?;
-    let (listener, socket_file) = socket::bind_exclusive(&socket)?;
-    tracing::info!(socket = %socket_file.path().display(), "tabwire native host relaying");
+    let bound = socket::bind_exclusive(&socket)?;
+    tracing::info!(socket = %bound.1.path().display(), "tabwire native host relaying");
 
     let stdin = stdin_reader();
     let stdout = tokio::io::stdout();
@@ -75,9 +75,8 @@ pub async fn run(origin: &str) -> anyhow::Result<()> {
         agent_profile: std::env::var_os(paths::AGENT_PROFILE_ENV).is_some_and(|v| v == "1"),
     };
     tracing::info!(agent_profile = host.agent_profile, "browser kind");
-    let reason = server::serve(stdin, stdout, listener, host, terminated(), lookout).await;
+    let reason = server::serve(stdin, stdout, bound, host, terminated(), lookout).await;
     tracing::info!(%reason, "native host exiting");
-    drop(socket_file);
     Ok(())
 }
 

@@ -29,7 +29,7 @@ use tokio::task::{AbortHandle, JoinHandle};
 use super::departure::Lookout;
 use super::framing::{write_frame, FrameReader, ReadError};
 use super::relay::{ClientId, Delivery, Relay};
-use super::socket::check_peer;
+use super::socket::{check_peer, SocketFile};
 
 /// Frames queued for one client before it is considered stuck and disconnected.
 const CLIENT_QUEUE: usize = 1024;
@@ -59,11 +59,13 @@ struct ClientHandle {
 /// `browser_in`/`browser_out` are Chrome's side (stdin/stdout in production, pipes in
 /// tests); `listener` is the bound relay socket; `host` is what the extension is told
 /// first ([`tabwire_shared::ToExtension::HostReady`]); `lookout` tells, on the way
-/// out, whether the browser quit or still runs.
+/// out, whether the browser quit or still runs. The socket file is removed as soon as
+/// the browser is gone, before the clients are told: by then no agent finds a socket
+/// that nothing answers on.
 pub async fn serve<R, W>(
     browser_in: R,
     browser_out: W,
-    listener: UnixListener,
+    (listener, socket_file): (UnixListener, SocketFile),
     host: HostInfo,
     stop: impl Future<Output = String>,
     lookout: Lookout,
@@ -107,6 +109,7 @@ where
     };
     // Another host (a restarted worker's) may bind the socket while this one looks.
     drop(listener);
+    drop(socket_file);
     browser_reader.abort();
     let cause = lookout.look().await;
     let reason = match cause {
@@ -428,11 +431,13 @@ mod tests {
             answer["body"]["reply"]["Err"]["code"],
             json!("browserDisconnected")
         );
+        assert!(
+            !relay.socket.exists(),
+            "the socket is gone before clients hear why"
+        );
         assert!(b.closed().await, "the relay closes its clients");
         let reason = relay.done.await.unwrap();
         assert!(reason.contains("closed"), "{reason}");
-        drop(relay.socket_file);
-        assert!(!relay.socket.exists(), "the socket is removed");
     }
 
     #[tokio::test]
@@ -574,7 +579,6 @@ mod tests {
             json!("browserQuit")
         );
         relay.done.await.unwrap();
-        drop(relay.socket_file);
         assert!(
             path.exists(),
             "the old host leaves the new host's socket alone"

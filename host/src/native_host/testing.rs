@@ -16,7 +16,7 @@ use tokio::task::JoinHandle;
 use super::departure::{FakeParent, Lookout};
 use super::framing::{write_frame, FrameReader, ReadError};
 use super::server::serve;
-use super::socket::{bind_exclusive, SocketFile};
+use super::socket::bind_exclusive;
 
 /// How long a test waits for any one message before failing.
 pub const STEP: Duration = Duration::from_secs(5);
@@ -32,7 +32,6 @@ pub struct TestRelay {
     pub done: JoinHandle<String>,
     /// Stops the relay as a signal would.
     pub stop: Option<oneshot::Sender<String>>,
-    pub socket_file: Option<SocketFile>,
     /// The fake browser process: alive (the browser still runs when its port closes)
     /// unless a test makes it exit.
     pub parent: std::sync::Arc<FakeParent>,
@@ -63,7 +62,7 @@ impl TestRelay {
     }
 
     async fn launch(socket: PathBuf, dir: tempfile::TempDir, watch: Duration) -> Self {
-        let (listener, socket_file) = bind_exclusive(&socket).expect("bind");
+        let bound = bind_exclusive(&socket).expect("bind");
         let (browser_end, relay_end) = tokio::io::duplex(MAX_FROM_BROWSER);
         let (relay_in, relay_out) = tokio::io::split(relay_end);
         let (stop, stop_rx) = oneshot::channel::<String>();
@@ -80,13 +79,12 @@ impl TestRelay {
         };
         let parent = FakeParent::alive();
         let lookout = Lookout::new(parent.clone(), watch);
-        let done = tokio::spawn(serve(relay_in, relay_out, listener, host, stopped, lookout));
+        let done = tokio::spawn(serve(relay_in, relay_out, bound, host, stopped, lookout));
         let mut relay = Self {
             socket,
             browser: FakePeer::new(browser_end, MAX_ON_SOCKET),
             done,
             stop: Some(stop),
-            socket_file: Some(socket_file),
             parent,
             _dir: dir,
         };
