@@ -622,6 +622,10 @@ pub enum Departure {
     /// was reloaded or disabled, or the native host alone was stopped. The extension
     /// normally reconnects within seconds (a stopped worker, when Chrome next wakes it).
     BrowserRunning,
+    /// Not decided yet: Chrome closed the port, and the native host is looking whether
+    /// the browser quit. Nothing is forwarded any more; requests it holds are answered,
+    /// and a second notice says which, within seconds.
+    Undecided,
     /// Not known, or not said (an older native host; a cause added later).
     #[default]
     #[serde(other)]
@@ -648,7 +652,9 @@ pub enum Event {
         instance: String,
     },
     /// The browser went away (closed, or the extension was disabled or reloaded).
-    /// Sent by the relay; outstanding requests will not be answered.
+    /// Sent by the relay; outstanding requests will not be answered by the browser (a
+    /// relay that says [`Departure::Undecided`] answers them itself, with the second
+    /// notice).
     BrowserDisconnected {
         /// Why, as far as is known.
         reason: String,

@@ -8,7 +8,8 @@
 //!   the extension was reloaded): the extension reconnects when Chrome wakes the
 //!   worker, within its 30 s alarm period at the latest, so calls wait up to
 //!   [`RECONNECT_GRACE`] after the goodbye — a pause, not a failure. An older host
-//!   that gives no cause is treated the same way;
+//!   that gives no cause is treated the same way, and so is the host's first word
+//!   (undecided yet), which its second replaces within seconds;
 //! - the connection to the host ended **without a goodbye** (it was killed, or
 //!   crashed): if the browser still runs, the extension starts a new host within a
 //!   second or so; calls wait the caller's usual wait, counted from the loss;
@@ -88,6 +89,14 @@ impl Absence {
                 "{} ago the browser closed tabwire's connection while it kept running (the \
                  extension's service worker stopped, or the extension was reloaded or disabled), \
                  and the extension has not reconnected since",
+                ago(now, *at)
+            )),
+            Absence::Left {
+                cause: Departure::Undecided,
+                at,
+            } => Some(format!(
+                "{} ago the browser closed tabwire's connection, and tabwire's native host has \
+                 not said whether the browser quit",
                 ago(now, *at)
             )),
             Absence::Left {

@@ -46,7 +46,7 @@ pub fn unanswered(reason: &str, cause: Departure) -> WireError {
             "The browser's tabwire extension disconnected before answering ({reason}). The \
              browser still runs, so the extension normally reconnects within seconds: retry."
         ),
-        Departure::Unknown => return disconnected(reason),
+        Departure::Undecided | Departure::Unknown => return disconnected(reason),
     };
     WireError::new(ErrorCode::BrowserDisconnected, message)
 }

@@ -155,11 +155,11 @@ impl Link {
             let may_wait = || tokio::time::Instant::now() < self.deadline(started, connect_wait);
             match self.send_once(command.clone(), reply_timeout).await? {
                 // The browser side went away mid-call; a command that is safe to repeat
-                // is sent again once it is back.
+                // is sent again once it is back (or told what is known, if it is not).
                 Outcome::Answered(Err(e))
                     if e.code == ErrorCode::BrowserDisconnected
                         && command.is_idempotent()
-                        && may_wait() =>
+                        && (may_wait() || !self.shared.browser_connected()) =>
                 {
                     continue
                 }
@@ -171,12 +171,12 @@ impl Link {
     }
 
     /// Until when a call that started at `started` may wait for a browser, from what
-    /// is known now (the present if a browser is connected).
+    /// is known now (the usual wait while one is connected).
     fn deadline(&self, started: tokio::time::Instant, base: Duration) -> tokio::time::Instant {
         let state = self.shared.state.borrow().clone();
         self.shared
             .deadline(&state, started, base)
-            .unwrap_or_else(tokio::time::Instant::now)
+            .unwrap_or(started + base)
     }
 
     /// Waits for a browser for a call that started at `started`, as long as what is

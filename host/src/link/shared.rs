@@ -148,19 +148,28 @@ impl Shared {
     }
 
     /// The native host said goodbye (or refused this client): remembered, and every
-    /// outstanding call answered. Only a browser that was there has "left": a refusal
+    /// outstanding call answered, unless why is yet to be decided (the host answers
+    /// them with its second word). Only a browser that was there has "left": a refusal
     /// keeps what was known before, with the relay's word on it.
     pub(super) fn browser_left(&self, reason: &str, cause: Departure) {
         self.state.send_modify(|s| {
-            if s.connected() {
-                s.browser = Presence::Absent(Absence::Left {
-                    cause,
-                    at: tokio::time::Instant::now(),
-                });
+            let at = match &s.browser {
+                Presence::Connected { .. } => Some(tokio::time::Instant::now()),
+                // The second word on a departure: since the first.
+                Presence::Absent(Absence::Left {
+                    cause: Departure::Undecided,
+                    at,
+                }) => Some(*at),
+                Presence::Absent(_) => None,
+            };
+            if let Some(at) = at {
+                s.browser = Presence::Absent(Absence::Left { cause, at });
             }
             s.last_word = Some(reason.to_owned());
         });
-        self.fail_all_with(&unanswered(reason, cause));
+        if cause != Departure::Undecided {
+            self.fail_all_with(&unanswered(reason, cause));
+        }
     }
 
     /// The user disconnected this agent: no browser, for good.
@@ -176,28 +185,55 @@ impl Shared {
     }
 
     /// The connection to the native host ended. A browser still there then went without
-    /// a goodbye (the host was killed or crashed): that is announced.
+    /// a goodbye (the host was killed or crashed): that is announced. A host that had
+    /// not decided why its browser went was most likely killed by Chrome, which does
+    /// that to a host 2 s after closing its port when the browser still runs.
     pub(super) fn relay_closed(&self) {
-        let mut vanished = false;
+        /// What the end of the connection meant for the calls still out.
+        enum Then {
+            Vanished,
+            Undecided,
+            AfterGoodbye,
+        }
+        let mut then = Then::AfterGoodbye;
         self.state.send_modify(|s| {
             s.relay_up = false;
-            if s.connected() {
-                vanished = true;
-                s.browser = Presence::Absent(Absence::Vanished {
-                    at: tokio::time::Instant::now(),
-                });
-                s.last_word = Some(VANISHED.to_owned());
+            match &s.browser {
+                Presence::Connected { .. } => {
+                    then = Then::Vanished;
+                    s.browser = Presence::Absent(Absence::Vanished {
+                        at: tokio::time::Instant::now(),
+                    });
+                    s.last_word = Some(VANISHED.to_owned());
+                }
+                Presence::Absent(Absence::Left {
+                    cause: Departure::Undecided,
+                    at,
+                }) => {
+                    then = Then::Undecided;
+                    s.browser = Presence::Absent(Absence::Left {
+                        cause: Departure::BrowserRunning,
+                        at: *at,
+                    });
+                }
+                Presence::Absent(_) => {}
             }
         });
-        if vanished {
-            self.fail_all(VANISHED);
-            self.publish(Event::BrowserDisconnected {
-                reason: VANISHED.to_owned(),
-                cause: Departure::Unknown,
-            });
-        } else {
+        match then {
+            Then::Vanished => {
+                self.fail_all(VANISHED);
+                self.publish(Event::BrowserDisconnected {
+                    reason: VANISHED.to_owned(),
+                    cause: Departure::Unknown,
+                });
+            }
+            // Calls the host held for its second word: they may have run.
+            Then::Undecided => self.fail_all_with(&unanswered(
+                "tabwire's native host stopped before saying why",
+                Departure::BrowserRunning,
+            )),
             // Sent after the goodbye: a relay that said it never forwards anything more.
-            self.fail_all_undelivered();
+            Then::AfterGoodbye => self.fail_all_undelivered(),
         }
     }
 

@@ -310,11 +310,14 @@ async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
     assert!(err.message.contains("too large"), "{}", err.message);
 }
 
-/// Waits (bounded) for the link to hear a `BrowserDisconnected`; returns its cause.
+/// Waits (bounded) for the link to hear a decided `BrowserDisconnected`; returns its
+/// cause.
 async fn goodbye(events: &mut broadcast::Receiver<Event>) -> tabwire_shared::Departure {
     loop {
         match tokio::time::timeout(LONG, events.recv()).await {
-            Ok(Ok(Event::BrowserDisconnected { cause, .. })) => return cause,
+            Ok(Ok(Event::BrowserDisconnected { cause, .. })) if cause != Departure::Undecided => {
+                return cause
+            }
             Ok(Ok(_)) => continue,
             other => panic!("no goodbye reached the link: {other:?}"),
         }
@@ -361,8 +364,14 @@ async fn after_the_browser_quit_calls_fail_at_once_saying_so() {
 
 #[tokio::test(start_paused = true)]
 async fn a_call_in_flight_when_the_browser_quits_fails_at_once_saying_so() {
-    // One not safe to repeat (the relay's answer), one that is (the link's).
-    for command in [evaluate(), Command::ListTabs] {
+    // One not safe to repeat (it may have run), one that is (it finds no browser).
+    for (command, said) in [
+        (evaluate(), "The browser quit before answering."),
+        (
+            Command::ListTabs,
+            "No browser is connected to tabwire: the browser quit 0 s ago.",
+        ),
+    ] {
         let (mut relay, link, _events) = joined().await;
         let call = tokio::spawn({
             let link = link.clone();
@@ -376,7 +385,7 @@ async fn a_call_in_flight_when_the_browser_quits_fails_at_once_saying_so() {
         let took = started.elapsed();
         assert!(took <= TEST_WATCH, "took {took:?}");
         assert_eq!(err.code, ErrorCode::BrowserDisconnected);
-        assert!(err.message.contains("browser quit"), "{}", err.message);
+        assert!(err.message.starts_with(said), "{}", err.message);
     }
 }
 
@@ -514,4 +523,85 @@ async fn a_browser_started_again_after_quitting_is_found() {
     assert_eq!(call.await.unwrap(), Ok(Reply::Done));
     assert!(link.browser_connected(), "reconnected in the background");
     assert!(!link.browser_quit());
+}
+
+#[tokio::test(start_paused = true)]
+async fn while_the_host_decides_calls_wait_and_are_not_sent() {
+    let mut relay = TestRelay::start_watching(Duration::from_secs(60)).await;
+    relay.browser.send(&connected("1")).await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    let mut events = link.subscribe();
+    assert!(link.wait_for_browser(LONG).await);
+    let parent = relay.parent.clone();
+    drop(relay.browser);
+    loop {
+        match tokio::time::timeout(LONG, events.recv()).await {
+            Ok(Ok(Event::BrowserDisconnected { cause, .. })) => {
+                assert_eq!(cause, Departure::Undecided);
+                break;
+            }
+            Ok(Ok(_)) => continue,
+            other => panic!("no first word: {other:?}"),
+        }
+    }
+    assert!(!link.browser_connected(), "nothing more is sent");
+    let call = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(Command::ListTabs, LONG, LONG).await }
+    });
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(!call.is_finished(), "it waits for the host's second word");
+    let decided = tokio::time::Instant::now();
+    parent.exit_in(Duration::ZERO);
+    let err = call.await.unwrap().unwrap_err();
+    assert!(decided.elapsed() < Duration::from_millis(100));
+    assert!(
+        err.message
+            .starts_with("No browser is connected to tabwire: the browser quit"),
+        "{}",
+        err.message
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_host_killed_while_it_decides_counts_as_a_browser_that_still_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("relay.sock");
+    let link = Link::spawn(socket.clone(), hello());
+    let mut events = link.subscribe();
+    let first_word = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
+        reason: "Chrome closed tabwire's native port".into(),
+        cause: Departure::Undecided,
+    }));
+    // Connected, then the first word, then nothing: Chrome killed it (2 s after
+    // closing its port, as it does when the browser still runs).
+    let host = async {
+        let listener = tokio::net::UnixListener::bind(&socket).unwrap();
+        let (stream, _) = listener.accept().await.unwrap();
+        let (read, mut write) = stream.into_split();
+        let mut reader = crate::native_host::framing::FrameReader::new(read, MAX_ON_SOCKET);
+        assert!(matches!(reader.next().await, Ok(Some(_))), "no hello");
+        for message in [connected("1"), first_word] {
+            let frame = tabwire_shared::framing::encode(&message, MAX_ON_SOCKET).unwrap();
+            crate::native_host::framing::write_frame(&mut write, &frame)
+                .await
+                .unwrap();
+        }
+    };
+    host.await;
+    loop {
+        match tokio::time::timeout(LONG, events.recv()).await {
+            Ok(Ok(Event::BrowserDisconnected { .. })) => break,
+            Ok(Ok(_)) => continue,
+            other => panic!("no first word: {other:?}"),
+        }
+    }
+    let started = tokio::time::Instant::now();
+    let err = link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+    let waited = started.elapsed();
+    assert!(
+        waited > LONG && waited <= RECONNECT_GRACE,
+        "waited {waited:?}, not the reconnect grace"
+    );
+    assert!(err.message.contains("kept running"), "{}", err.message);
 }

@@ -15,8 +15,9 @@
 //! - The browser's `BrowserConnected` notice is remembered and replayed to clients that
 //!   connect later.
 //! - A client leaving forgets its pending requests and, if it ever sent the browser
-//!   anything, tells it (`ClientGone`); the browser leaving answers every pending request with
-//!   `BrowserDisconnected` and tells every client.
+//!   anything, tells it (`ClientGone`); the browser leaving tells every client at once
+//!   (why undecided), then, once the host has looked at whether the browser quit, tells
+//!   them which and answers every pending request with `BrowserDisconnected`.
 //!
 //! Bodies are forwarded as raw JSON and never rewritten. This module does not decide
 //! when to exit or how to write frames; [`super::server`] does.
@@ -243,22 +244,20 @@ impl Relay {
         }
     }
 
+    /// Chrome closed the port: tell every client at once that the browser is gone, and
+    /// that why is yet to be decided ([`Departure::Undecided`]), so that none sends
+    /// anything more. Pending requests are held for [`Relay::browser_gone`].
+    pub fn browser_closing(&mut self, reason: &str) -> Vec<Delivery> {
+        self.browser_hello = None;
+        self.notify_all(reason, Departure::Undecided)
+    }
+
     /// The browser went away (`cause`: quit, or still running): tell every client, then
     /// answer every pending request. The notice goes first, so a client knows why
     /// before any of its calls wakes up.
     pub fn browser_gone(&mut self, reason: &str, cause: Departure) -> Vec<Delivery> {
         self.browser_hello = None;
-        let event = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
-            reason: reason.to_owned(),
-            cause,
-        }));
-        let mut out: Vec<Delivery> = match encode_logged(&event) {
-            Some(frame) => self
-                .clients()
-                .map(|c| Delivery::Client(c, frame.clone()))
-                .collect(),
-            None => Vec::new(),
-        };
+        let mut out = self.notify_all(reason, cause);
         let mut pending: Vec<_> = self.pending.drain().collect();
         pending.sort_by_key(|(global, _)| *global);
         let err = unanswered(reason, cause);
@@ -268,6 +267,21 @@ impl Relay {
                 .filter_map(|(_, p)| self.reply_error(p.client, p.client_id, err.clone())),
         );
         out
+    }
+
+    /// `BrowserDisconnected` for every client.
+    fn notify_all(&self, reason: &str, cause: Departure) -> Vec<Delivery> {
+        let event = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
+            reason: reason.to_owned(),
+            cause,
+        }));
+        match encode_logged(&event) {
+            Some(frame) => self
+                .clients()
+                .map(|c| Delivery::Client(c, frame.clone()))
+                .collect(),
+            None => Vec::new(),
+        }
     }
 
     fn route_reply(&mut self, global: u64, body: Box<RawValue>) -> Vec<Delivery> {
@@ -593,6 +607,21 @@ mod tests {
         let message = error["message"].as_str().unwrap();
         assert!(message.contains("still runs"), "{message}");
         assert_eq!(to_client(&out, b).len(), 1);
+        assert_eq!(relay.pending_count(), 0);
+    }
+
+    #[test]
+    fn a_closing_browser_is_announced_at_once_and_its_requests_held() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        relay.from_client(a, &request(10));
+        let out = relay.browser_closing("Chrome closed the port");
+        let got = to_client(&out, a);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0]["body"]["event"]["cause"], json!("undecided"));
+        assert_eq!(relay.pending_count(), 1, "answered with the second word");
+        let out = relay.browser_gone("the browser quit", Departure::BrowserQuit);
+        assert_eq!(to_client(&out, a).len(), 2);
         assert_eq!(relay.pending_count(), 0);
     }
 

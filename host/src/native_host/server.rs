@@ -35,8 +35,10 @@ use super::socket::{check_peer, SocketFile};
 const CLIENT_QUEUE: usize = 1024;
 /// How long queued frames may take to reach clients once the browser is gone.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
-/// Why the relay stops when Chrome closes the port and the browser still runs.
-const PORT_CLOSED: &str = "Chrome closed tabwire's native port while the browser kept \
+/// Why the relay stops when Chrome closes the port.
+const PORT_CLOSED: &str = "Chrome closed tabwire's native port";
+/// The same, once the browser is seen to run on.
+const PORT_CLOSED_RUNNING: &str = "Chrome closed tabwire's native port while the browser kept \
     running: the extension's service worker stopped, or the extension was reloaded or disabled";
 
 /// Something the event loop must react to.
@@ -111,10 +113,13 @@ where
     drop(listener);
     drop(socket_file);
     browser_reader.abort();
+    let out = state.relay.browser_closing(&reason);
+    state.deliver(out);
     let cause = lookout.look().await;
     let reason = match cause {
         Departure::BrowserQuit => "the browser quit".to_owned(),
-        Departure::BrowserRunning | Departure::Unknown => reason,
+        Departure::BrowserRunning if reason == PORT_CLOSED => PORT_CLOSED_RUNNING.to_owned(),
+        Departure::BrowserRunning | Departure::Undecided | Departure::Unknown => reason,
     };
     tracing::info!(%reason, ?cause, "browser gone; relay stopping");
     let out = state.relay.browser_gone(&reason, cause);
@@ -419,12 +424,17 @@ mod tests {
         b.send(&list_tabs(2)).await;
         relay.browser.recv().await;
         drop(relay.browser);
-        let notice = b.recv().await;
+        // At once: the browser is gone, why is to be decided; then why.
+        let first = b.recv().await;
         assert_eq!(
-            notice["body"]["event"]["event"],
-            json!("browserDisconnected")
+            first["body"]["event"],
+            json!({"event": "browserDisconnected", "reason": "Chrome closed tabwire's native port",
+                "cause": "undecided"})
         );
+        let notice = b.recv().await;
         assert_eq!(notice["body"]["event"]["cause"], json!("browserRunning"));
+        let reason = notice["body"]["event"]["reason"].as_str().unwrap();
+        assert!(reason.contains("kept running"), "{reason}");
         let answer = b.recv().await;
         assert_eq!(answer["id"], json!(2));
         assert_eq!(
@@ -437,7 +447,7 @@ mod tests {
         );
         assert!(b.closed().await, "the relay closes its clients");
         let reason = relay.done.await.unwrap();
-        assert!(reason.contains("closed"), "{reason}");
+        assert!(reason.contains("kept running"), "{reason}");
     }
 
     #[tokio::test]
@@ -500,10 +510,14 @@ mod tests {
         a.send(&list_tabs(3)).await;
         relay.browser.recv().await;
         let _ = relay.stop.take().unwrap().send("stopped (SIGTERM)".into());
-        assert_eq!(
-            a.recv().await["body"]["event"]["reason"],
-            json!("stopped (SIGTERM)")
-        );
+        for cause in ["undecided", "browserRunning"] {
+            let notice = a.recv().await;
+            assert_eq!(
+                notice["body"]["event"]["reason"],
+                json!("stopped (SIGTERM)")
+            );
+            assert_eq!(notice["body"]["event"]["cause"], json!(cause));
+        }
         assert_eq!(
             a.recv().await["body"]["reply"]["Err"]["code"],
             json!("browserDisconnected")
@@ -522,6 +536,7 @@ mod tests {
         // The browser process exits a moment after closing the port.
         relay.parent.exit_in(Duration::from_millis(10));
         drop(relay.browser);
+        assert_eq!(a.recv().await["body"]["event"]["cause"], json!("undecided"));
         let notice = a.recv().await;
         assert_eq!(
             notice["body"]["event"],
@@ -544,6 +559,7 @@ mod tests {
         // A SIGTERM to the browser's process group reaches the host too.
         relay.parent.exit_in(Duration::from_millis(10));
         let _ = relay.stop.take().unwrap().send("stopped (SIGTERM)".into());
+        assert_eq!(a.recv().await["body"]["event"]["cause"], json!("undecided"));
         assert_eq!(
             a.recv().await["body"]["event"]["cause"],
             json!("browserQuit")
@@ -559,6 +575,8 @@ mod tests {
         a.recv().await;
         // A worker that stopped and is woken at once starts a new host right away.
         drop(relay.browser);
+        // The clients hear at once that the browser is gone, so they send nothing more.
+        assert_eq!(a.recv().await["body"]["event"]["cause"], json!("undecided"));
         let path = relay.socket.clone();
         let rebind = async {
             loop {
