@@ -84,7 +84,7 @@ impl Session {
 
     /// Makes `tab` the page that page tools act on by default.
     pub fn select(&self, tab: TabId) {
-        self.runs.saw(tab);
+        self.runs.selected(tab);
         *lock(&self.selected) = Some(tab);
     }
 
@@ -158,13 +158,13 @@ impl Session {
                 lock(&self.dialogs).clear();
             }
             Event::BrowserConnected { instance, .. } => {
-                let mut selected = lock(&self.selected);
-                if self.runs.connected(instance, *selected) {
+                if self.runs.connected(instance) {
+                    tracing::debug!(%instance, "a browser run this agent has no tabs of yet");
                     lock(&self.dialogs).clear();
                     lock(&self.discoveries).clear();
                     lock(&self.emulations).clear();
                     lock(&self.page_locks).clear();
-                    *selected = None;
+                    *lock(&self.selected) = None;
                 }
             }
             Event::TabsChanged | Event::ConsoleChanged { .. } | Event::Revoked { .. } => {}
@@ -244,14 +244,14 @@ impl ToolContext {
         if changes_tabs || outcome.is_err() {
             self.session.known.changed();
         }
+        // The browser restarted while the call waited or ran: that is the news, not the
+        // new run's "no such tab" (nor what a new tab that got the same id answered).
+        if let Some(stale) = tab.and_then(|t| self.session.stale(Some(t))) {
+            return Err(stale);
+        }
         match outcome {
             Ok(reply) => Ok(reply),
             Err(error) => {
-                // The browser restarted while the call waited or ran: that is the news,
-                // not the new run's "no such tab".
-                if let Some(stale) = tab.and_then(|t| self.session.stale(Some(t))) {
-                    return Err(stale);
-                }
                 let mut selected = lock(&self.session.selected);
                 // The user took the selected tab back (or disconnected this agent): the
                 // next call picks a page it may use. A refusal for another tab leaves

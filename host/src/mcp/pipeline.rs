@@ -487,6 +487,8 @@ mod tests {
         h.session.observe(&run("first"));
         assert_eq!(h.session.selected(), None, "pageId does not select");
         h.session.select(1);
+        // A quitting browser closes its tabs before it goes.
+        h.session.observe(&Event::TabClosed { tab_id: 1 });
         h.session.observe(&run("second"));
         h.browser.commands.lock().unwrap().clear();
 

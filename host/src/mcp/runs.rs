@@ -30,6 +30,9 @@ struct Inner {
     instance: String,
     /// Tab ids the agent learnt in that run.
     seen: BTreeSet<TabId>,
+    /// The page it selected last in that run, even if that tab has closed since (a
+    /// quitting browser closes its tabs before it goes).
+    selected: Option<TabId>,
     /// After a restart, until the agent lists pages: what it knew from before.
     before: Option<Before>,
 }
@@ -42,14 +45,15 @@ struct Before {
 }
 
 impl Runs {
-    /// A browser run named `instance` connected, with `selected` the agent's selected
-    /// page. True if it is not known to be the run the agent's tab ids belong to (so
-    /// what is kept by tab must go); a different named run is remembered as a restart.
-    pub fn connected(&self, instance: &str, selected: Option<TabId>) -> bool {
+    /// A browser run named `instance` connected. True if it is not known to be the run
+    /// the agent's tab ids belong to (so what is kept by tab must go); a different
+    /// named run is remembered as a restart.
+    pub fn connected(&self, instance: &str) -> bool {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         if !instance.is_empty() && inner.instance == instance {
             return false;
         }
+        let selected = inner.selected.take();
         if !instance.is_empty() && !inner.instance.is_empty() {
             let mut ids = std::mem::take(&mut inner.seen);
             ids.extend(selected);
@@ -64,10 +68,17 @@ impl Runs {
         true
     }
 
-    /// The agent learnt of `tab` (it selected it, or acted on it).
+    /// The agent learnt of `tab` (it acted on it).
     pub fn saw(&self, tab: TabId) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         inner.seen.insert(tab);
+    }
+
+    /// The agent selected `tab`.
+    pub fn selected(&self, tab: TabId) {
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        inner.seen.insert(tab);
+        inner.selected = Some(tab);
     }
 
     /// The agent saw the current run's pages: ids from before a restart are its own
@@ -103,9 +114,9 @@ mod tests {
     #[test]
     fn a_worker_restart_is_the_same_run() {
         let runs = Runs::default();
-        assert!(runs.connected("a", None), "the first run is new");
-        runs.saw(5);
-        assert!(!runs.connected("a", Some(5)));
+        assert!(runs.connected("a"), "the first run is new");
+        runs.selected(5);
+        assert!(!runs.connected("a"));
         assert!(runs.stale(Some(5)).is_none());
         assert!(runs.stale(None).is_none());
     }
@@ -113,10 +124,11 @@ mod tests {
     #[test]
     fn after_a_restart_ids_from_before_and_the_selection_are_stale() {
         let runs = Runs::default();
-        runs.connected("a", None);
+        runs.connected("a");
         runs.listed([3, 4]);
         runs.saw(9);
-        assert!(runs.connected("b", Some(4)));
+        runs.selected(4);
+        assert!(runs.connected("b"));
         for tab in [3, 4, 9] {
             let said = runs.stale(Some(tab)).expect("stale").message;
             assert!(said.starts_with("The browser restarted (page"), "{said}");
@@ -132,9 +144,9 @@ mod tests {
     #[test]
     fn listing_the_new_runs_pages_ends_it() {
         let runs = Runs::default();
-        runs.connected("a", None);
-        runs.listed([3]);
-        runs.connected("b", Some(3));
+        runs.connected("a");
+        runs.selected(3);
+        runs.connected("b");
         runs.listed([3, 7]);
         assert!(runs.stale(Some(3)).is_none());
         assert!(runs.stale(None).is_none());
@@ -143,11 +155,11 @@ mod tests {
     #[test]
     fn two_restarts_before_the_agent_looks_keep_everything_from_before() {
         let runs = Runs::default();
-        runs.connected("a", None);
-        runs.listed([3]);
-        runs.connected("b", Some(3));
+        runs.connected("a");
+        runs.selected(3);
+        runs.connected("b");
         runs.saw(8);
-        runs.connected("c", None);
+        runs.connected("c");
         assert!(runs.stale(Some(3)).is_some());
         assert!(runs.stale(Some(8)).is_some());
     }
@@ -155,9 +167,9 @@ mod tests {
     #[test]
     fn an_unnamed_run_clears_what_is_kept_by_tab_but_says_nothing() {
         let runs = Runs::default();
-        assert!(runs.connected("", None));
-        runs.listed([3]);
-        assert!(runs.connected("", Some(3)));
+        assert!(runs.connected(""));
+        runs.selected(3);
+        assert!(runs.connected(""));
         assert!(runs.stale(Some(3)).is_none());
     }
 }
