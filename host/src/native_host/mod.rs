@@ -4,8 +4,9 @@
 //! caller's origin as the first argument and speaks native messaging on its stdio. It
 //! refuses any caller but the tabwire extension, claims the per-user relay socket, and
 //! relays between the extension and any number of `tabwire mcp` clients until Chrome
-//! closes the port (or a signal stops it); then it tells the clients whether the browser
-//! quit or still runs, removes the socket and exits 0.
+//! closes the port (or a signal stops it); then it removes the socket, tells the
+//! clients that the browser is gone and, within 1.5 s, whether it quit or still runs,
+//! and exits 0.
 //!
 //! - [`framing`]: whole frames on async byte streams.
 //! - [`relay`]: the routing state machine (pure, no I/O).

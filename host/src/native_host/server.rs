@@ -6,10 +6,11 @@
 //! flushed), one per client. A client that stops reading is disconnected once its
 //! queue is full rather than stalling everyone; a client that sends an oversized frame
 //! is disconnected alone. When Chrome's stream ends or cannot be trusted (or a signal
-//! stops the host), the relay stops listening at once (so a restarted worker's new
-//! host can take the socket), looks at whether the browser quit or still runs
-//! ([`super::departure`]), tells every client which, lets their queues drain briefly,
-//! and returns.
+//! stops the host), the relay stops listening and removes its socket at once (so a
+//! restarted worker's new host can take it), tells every client that the browser is
+//! gone (why undecided, so they send nothing more), looks at whether the browser quit
+//! or still runs ([`super::departure`]), tells them which and answers their pending
+//! requests, lets their queues drain briefly, and returns.
 //!
 //! It does not parse or route messages itself ([`super::relay`] does) and does not
 //! claim the socket ([`super::socket`] does).
