@@ -164,8 +164,15 @@ impl LaunchedBrowser {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        // Helpers left in the group (renderers, zygotes) go too; wait, bounded, until
-        // the group is empty so that nothing outlives us.
+        // The rest of the group follows by itself, given a moment: the native host (in
+        // the group, so signalled too) tells its other agents that the browser quit
+        // before it exits.
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while group_exists(group) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // Helpers still left (renderers, zygotes) go too; wait, bounded, until the
+        // group is empty so that nothing outlives us.
         signal_group(group, libc::SIGKILL);
         let _ = self.child.wait();
         let deadline = Instant::now() + Duration::from_secs(3);

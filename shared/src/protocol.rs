@@ -610,6 +610,28 @@ pub struct DialogInfo {
     pub default_prompt: Option<String>,
 }
 
+/// Why the browser went away ([`Event::BrowserDisconnected`]), as the native host saw
+/// it when Chrome closed its port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Departure {
+    /// The browser process is gone: it quit (or crashed), and its tabs, tab ids and
+    /// shares went with it. Nothing comes back until someone starts it again.
+    BrowserQuit,
+    /// The browser still runs: the extension's service worker stopped, the extension
+    /// was reloaded or disabled, or the native host alone was stopped. The extension
+    /// normally reconnects within seconds (a stopped worker, when Chrome next wakes it).
+    BrowserRunning,
+    /// Not decided yet: Chrome closed the port, and the native host is looking whether
+    /// the browser quit. Nothing is forwarded any more; requests it holds are answered,
+    /// and a second notice says which, within seconds.
+    Undecided,
+    /// Not known, or not said (an older native host; a cause added later).
+    #[default]
+    #[serde(other)]
+    Unknown,
+}
+
 /// Something that happened in the browser, pushed to agents' servers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
@@ -630,10 +652,16 @@ pub enum Event {
         instance: String,
     },
     /// The browser went away (closed, or the extension was disabled or reloaded).
-    /// Sent by the relay; outstanding requests will not be answered.
+    /// Sent by the relay; outstanding requests will not be answered by the browser (a
+    /// relay that says [`Departure::Undecided`] answers them itself, with the second
+    /// notice).
     BrowserDisconnected {
         /// Why, as far as is known.
         reason: String,
+        /// Whether the browser itself quit or still runs, as the native host saw it
+        /// (absent from an older host: [`Departure::Unknown`]).
+        #[serde(default)]
+        cause: Departure,
     },
     /// The debugger was detached from a tab (the user cancelled the debugging bar, the
     /// tab crashed or closed). The next command re-attaches if the tab still exists.
@@ -721,6 +749,38 @@ mod tests {
             typed.body,
             FromExtension::Reply(Ok(Reply::Value { .. }))
         ));
+    }
+
+    #[test]
+    fn a_departure_is_optional_and_unknown_causes_are_tolerated() {
+        let old: Event =
+            serde_json::from_value(json!({"event": "browserDisconnected", "reason": "r"})).unwrap();
+        assert_eq!(
+            old,
+            Event::BrowserDisconnected {
+                reason: "r".into(),
+                cause: Departure::Unknown
+            }
+        );
+        let later: Event = serde_json::from_value(
+            json!({"event": "browserDisconnected", "reason": "r", "cause": "someday"}),
+        )
+        .unwrap();
+        assert!(matches!(
+            later,
+            Event::BrowserDisconnected {
+                cause: Departure::Unknown,
+                ..
+            }
+        ));
+        let quit = Event::BrowserDisconnected {
+            reason: "r".into(),
+            cause: Departure::BrowserQuit,
+        };
+        assert_eq!(
+            serde_json::to_value(&quit).unwrap(),
+            json!({"event": "browserDisconnected", "reason": "r", "cause": "browserQuit"})
+        );
     }
 
     #[test]

@@ -248,6 +248,29 @@ impl Cdp {
         }
     }
 
+    /// Closes the browser gracefully (`Browser.close`), as a user quitting it does, and
+    /// waits until its DevTools connection has ended. The reply may never come: the
+    /// browser may be gone first.
+    pub async fn close_browser(&self) {
+        let mut events = self.events();
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let message = json!({"id": id, "method": "Browser.close", "params": {}});
+        if self
+            .outgoing
+            .send(Message::text(message.to_string()))
+            .is_err()
+        {
+            return;
+        }
+        // Subscribers are let go when the connection ends.
+        let ended = async { while events.rx.recv().await.is_some() {} };
+        tokio::time::timeout(CDP_LIMIT, ended)
+            .await
+            .unwrap_or_else(|_| {
+                panic!("the browser was still there {CDP_LIMIT:?} after Browser.close")
+            });
+    }
+
     /// Sends a browser-level command that must succeed; returns its `result`.
     pub async fn send(&self, method: &str, params: Value) -> Value {
         self.try_call(None, method, params, CDP_LIMIT)

@@ -4,6 +4,7 @@
 //! Needs the built extension (`scripts/build`) and Chromium; `scripts/test` does both.
 
 mod background;
+mod browser_quit;
 mod cdp;
 mod complete;
 mod devtools;

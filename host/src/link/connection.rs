@@ -30,21 +30,15 @@ pub(super) async fn run_connection(
         match UnixStream::connect(&socket).await {
             Ok(stream) => {
                 tracing::debug!(socket = %socket.display(), "connected to the relay");
+                shared.relay_connected();
                 let hello_frame = shared.hello_frame().unwrap_or_default();
-                let closed = serve(stream, &hello_frame, &shared, &mut outgoing).await;
-                let was_connected = shared.browser.borrow().is_some();
+                let (closed, reached) = serve(stream, &hello_frame, &shared, &mut outgoing).await;
                 // Only a connection that reached a browser resets the back-off: a relay
                 // that refuses this client (another user's) is not hammered.
-                if was_connected {
+                if reached {
                     backoff = BACKOFF_MIN;
                 }
-                shared.set_browser(None);
-                shared.fail_all("the connection to tabwire's native host closed");
-                if was_connected {
-                    shared.publish(Event::BrowserDisconnected {
-                        reason: "the connection to tabwire's native host closed".to_owned(),
-                    });
-                }
+                shared.relay_closed();
                 match closed {
                     Closed::AllHandlesGone => return,
                     Closed::Revoked => return stay_revoked(&shared, &mut outgoing).await,
@@ -93,45 +87,53 @@ async fn stay_revoked(shared: &Shared, outgoing: &mut mpsc::UnboundedReceiver<Ou
     }
 }
 
-/// Serves one connection until it drops (or every handle is gone).
+/// Serves one connection until it drops (or every handle is gone); also says whether a
+/// browser was connected through it at some point.
 async fn serve(
     stream: UnixStream,
     hello_frame: &[u8],
     shared: &Shared,
     outgoing: &mut mpsc::UnboundedReceiver<Outgoing>,
-) -> Closed {
+) -> (Closed, bool) {
     let (read, mut write) = stream.into_split();
     if write_frame(&mut write, hello_frame).await.is_err() {
-        return Closed::Dropped;
+        return (Closed::Dropped, false);
     }
     let mut reader = FrameReader::new(read, MAX_ON_SOCKET);
+    let mut reached = false;
     loop {
-        tokio::select! {
+        let closed = tokio::select! {
             frame = reader.next() => match frame {
                 Ok(Some(body)) => {
-                    if handle_incoming(shared, &body) == Handled::Revoked {
-                        return Closed::Revoked;
+                    let handled = handle_incoming(shared, &body);
+                    reached |= shared.browser_connected();
+                    if handled == Handled::Revoked {
+                        Closed::Revoked
+                    } else {
+                        continue;
                     }
                 }
-                Ok(None) => return Closed::Dropped,
+                Ok(None) => Closed::Dropped,
                 Err(e) => {
                     tracing::warn!(error = %e, "relay connection broke");
-                    return Closed::Dropped;
+                    Closed::Dropped
                 }
             },
             msg = outgoing.recv() => match msg {
                 Some(msg) => {
-                    if let Err(e) = write_frame(&mut write, &msg.frame).await {
-                        tracing::warn!(error = %e, "writing to the relay failed");
-                        if let Some(tx) = shared.take_pending(msg.id) {
-                            let _ = tx.send(Outcome::NotDelivered);
-                        }
-                        return Closed::Dropped;
+                    let Err(e) = write_frame(&mut write, &msg.frame).await else {
+                        continue;
+                    };
+                    tracing::warn!(error = %e, "writing to the relay failed");
+                    if let Some(tx) = shared.take_pending(msg.id) {
+                        let _ = tx.send(Outcome::NotDelivered);
                     }
+                    Closed::Dropped
                 }
-                None => return Closed::AllHandlesGone,
+                None => Closed::AllHandlesGone,
             },
-        }
+        };
+        return (closed, reached);
     }
 }
 
@@ -160,22 +162,17 @@ fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
         },
         (_, FromExtension::Event(event)) => {
             match &event {
-                Event::BrowserConnected { version, .. } => {
-                    shared.set_browser(Some(version.clone()))
-                }
-                Event::BrowserDisconnected { reason } => {
-                    shared.set_browser(None);
-                    shared.fail_all(reason);
-                    if let Ok(mut last) = shared.last_loss.lock() {
-                        *last = Some(reason.clone());
-                    }
+                Event::BrowserConnected { version, .. } => shared.browser_arrived(version),
+                Event::BrowserDisconnected { reason, cause } => {
+                    tracing::info!(%reason, ?cause, "the native host said goodbye");
+                    shared.browser_left(reason, *cause);
                 }
                 Event::Revoked { reason } => {
                     tracing::warn!(%reason, "the user disconnected this agent");
                     if let Ok(mut revoked) = shared.revoked.lock() {
                         *revoked = Some(revoked_message(reason));
                     }
-                    shared.set_browser(None);
+                    shared.browser_revoked();
                     if let Some(revoked) = shared.revoked() {
                         shared.fail_all_with(&revoked);
                     }

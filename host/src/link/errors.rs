@@ -1,16 +1,24 @@
 //! What a call answers when there is no browser to answer it.
 
-use tabwire_shared::{ErrorCode, WireError};
+use tabwire_shared::{Departure, ErrorCode, WireError};
 
 /// The error for a call made while no browser is connected: what to do about it.
 pub fn no_browser() -> WireError {
+    no_browser_because(None)
+}
+
+/// [`no_browser`], saying what is known of why (a clause: "the browser quit 3 s ago").
+pub(super) fn no_browser_because(known: Option<&str>) -> WireError {
+    let known = known.map(|k| format!(": {k}")).unwrap_or_default();
     WireError::new(
         ErrorCode::BrowserDisconnected,
-        "No browser is connected to tabwire. To fix: (1) start Chrome (or Chromium, Edge or \
-         Brave); (2) make sure the tabwire extension is installed and enabled at \
-         chrome://extensions; (3) run `tabwire install` once so the browser can start \
-         tabwire's native host; (4) if it still fails, run `tabwire doctor` to find the \
-         broken link.",
+        format!(
+            "No browser is connected to tabwire{known}. To fix: (1) start Chrome (or Chromium, \
+             Edge or Brave); (2) make sure the tabwire extension is installed and enabled at \
+             chrome://extensions; (3) run `tabwire install` once so the browser can start \
+             tabwire's native host; (4) if it still fails, run `tabwire doctor` to find the \
+             broken link."
+        ),
     )
 }
 
@@ -23,6 +31,24 @@ pub(super) fn disconnected(why: &str) -> WireError {
              still running with the tabwire extension enabled, then retry."
         ),
     )
+}
+
+/// The error for a call the browser left unanswered when the native host said goodbye
+/// (`reason`), by what the host saw (`cause`). The relay answers its pending requests
+/// with it, and the link its own.
+pub fn unanswered(reason: &str, cause: Departure) -> WireError {
+    let message = match cause {
+        Departure::BrowserQuit => "The browser quit before answering. Ask the user to start it \
+            again; its tabs then have new ids and nothing is shared with this agent until the \
+            user shares a tab again (tabwire's toolbar button)."
+            .to_owned(),
+        Departure::BrowserRunning => format!(
+            "The browser's tabwire extension disconnected before answering ({reason}). The \
+             browser still runs, so the extension normally reconnects within seconds: retry."
+        ),
+        Departure::Undecided | Departure::Unknown => return disconnected(reason),
+    };
+    WireError::new(ErrorCode::BrowserDisconnected, message)
 }
 
 /// What every call answers once the user has disconnected this agent.

@@ -6,17 +6,22 @@
 //! request ids; their replies are matched by id. Events are broadcast to subscribers.
 //!
 //! "A browser is connected" means: the socket is connected and the relay has passed on
-//! the extension's `BrowserConnected`. Every call is bounded: by `connect_wait` while no
-//! browser is there, by `reply_timeout` while waiting for the answer, and a browser that
-//! leaves fails every outstanding call at once.
+//! the extension's `BrowserConnected`. Every call is bounded: while no browser is there,
+//! by a wait that depends on why ([`absence`]: none when the native host said the
+//! browser quit, a reconnect grace when it said the browser still runs, the caller's
+//! `connect_wait` otherwise), then by `reply_timeout` while waiting for the answer; a
+//! browser that leaves fails every outstanding call at once. The link keeps
+//! reconnecting in the background all the while, so a browser started again is found.
 //!
 //! It knows nothing about MCP or tools; it carries commands and replies.
 //!
 //! - [`shared`]: the state the handles and the connection task share.
 //! - [`connection`]: the task itself (connect, serve, back off, stay away when revoked).
+//! - [`absence`]: why no browser is there, and so how long a call waits for one.
 //! - [`errors`]: what calls answer when no browser is there, it left, or the user
 //!   disconnected this agent.
 
+mod absence;
 mod connection;
 mod errors;
 mod shared;
@@ -34,9 +39,9 @@ use tabwire_shared::{
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use errors::disconnected;
-pub use errors::no_browser;
-use shared::Shared;
+use errors::{disconnected, no_browser_because};
+pub use errors::{no_browser, unanswered};
+use shared::{Presence, Shared};
 
 /// How a call ended on the link: answered, or never delivered (so safe to send again).
 // Short-lived, one per call: not worth boxing.
@@ -81,7 +86,7 @@ impl Link {
         hello: ClientHello,
         observer: Option<EventObserver>,
     ) -> Link {
-        let shared = Arc::new(Shared::new(hello, observer));
+        let shared = Arc::new(Shared::new(socket.clone(), hello, observer));
         let (outgoing, outgoing_rx) = mpsc::unbounded_channel();
         tokio::spawn(connection::run_connection(
             socket,
@@ -103,53 +108,89 @@ impl Link {
         }
     }
 
-    /// How long ago the browser went away, if it was connected before and is not now:
-    /// a browser coming back (its extension's worker restarting) is worth a longer wait
-    /// than one that was never there.
-    pub fn lost_for(&self) -> Option<Duration> {
-        if self.browser_connected() {
-            return None;
-        }
-        let lost = (*self.shared.lost_at.lock().ok()?)?;
-        Some(lost.elapsed())
+    /// Whether a browser has ever been connected through this link.
+    pub fn ever_connected(&self) -> bool {
+        !matches!(
+            self.shared.state.borrow().browser,
+            Presence::Absent(absence::Absence::NeverSeen)
+        )
+    }
+
+    /// Whether the native host's last word was that the browser quit (and no browser
+    /// has connected since).
+    pub fn browser_quit(&self) -> bool {
+        matches!(
+            self.shared.state.borrow().browser,
+            Presence::Absent(absence::Absence::Left {
+                cause: tabwire_shared::Departure::BrowserQuit,
+                ..
+            })
+        )
     }
 
     /// Sends one command and awaits its reply.
     ///
-    /// Waits up to `connect_wait` for a browser first (an error saying what to do if
-    /// none comes), then up to `reply_timeout` for the reply (a `Timeout` error naming
-    /// the command). A command that could not be delivered because the connection had
-    /// just dropped is sent again once the link reconnects (within `connect_wait`); one
-    /// that was delivered is never sent twice: a browser that disconnects while it runs
-    /// fails the call with `BrowserDisconnected`.
+    /// Waits for a browser first, as long as what is known of its absence warrants
+    /// ([`absence`]; `connect_wait` is the usual wait), failing with an error that says
+    /// what is known and what to do; then up to `reply_timeout` for the reply (a
+    /// `Timeout` error naming the command). A command that could not be delivered
+    /// because the connection had just dropped is sent again once the link reconnects
+    /// (within that wait); one that was delivered is never sent twice, unless it is
+    /// safe to repeat: a browser that disconnects while it runs fails the call with
+    /// `BrowserDisconnected`.
     pub async fn call(
         &self,
         command: Command,
         connect_wait: Duration,
         reply_timeout: Duration,
     ) -> Result<Reply, WireError> {
-        let deadline = tokio::time::Instant::now() + connect_wait;
+        let started = tokio::time::Instant::now();
         loop {
             if let Some(revoked) = self.shared.revoked() {
                 return Err(revoked);
             }
-            let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
-            if !self.wait_for_browser(wait).await {
+            if !self.await_browser(started, connect_wait).await {
                 return Err(self.shared.revoked().unwrap_or_else(|| self.no_browser()));
             }
+            let may_wait = || tokio::time::Instant::now() < self.deadline(started, connect_wait);
             match self.send_once(command.clone(), reply_timeout).await? {
                 // The browser side went away mid-call; a command that is safe to repeat
-                // is sent again once it is back.
+                // is sent again once it is back (or told what is known, if it is not).
                 Outcome::Answered(Err(e))
                     if e.code == ErrorCode::BrowserDisconnected
                         && command.is_idempotent()
-                        && tokio::time::Instant::now() < deadline =>
+                        && (may_wait() || !self.shared.browser_connected()) =>
                 {
                     continue
                 }
                 Outcome::Answered(result) => return result,
-                Outcome::NotDelivered if tokio::time::Instant::now() < deadline => continue,
+                Outcome::NotDelivered if may_wait() => continue,
                 Outcome::NotDelivered => return Err(self.no_browser()),
+            }
+        }
+    }
+
+    /// Until when a call that started at `started` may wait for a browser, from what
+    /// is known now (the usual wait while one is connected).
+    fn deadline(&self, started: tokio::time::Instant, base: Duration) -> tokio::time::Instant {
+        let state = self.shared.state.borrow().clone();
+        self.shared
+            .deadline(&state, started, base)
+            .unwrap_or(started + base)
+    }
+
+    /// Waits for a browser for a call that started at `started`, as long as what is
+    /// known allows, judged again whenever it changes; true if one is connected.
+    async fn await_browser(&self, started: tokio::time::Instant, base: Duration) -> bool {
+        let mut rx = self.shared.state.subscribe();
+        loop {
+            let state = rx.borrow_and_update().clone();
+            let Some(deadline) = self.shared.deadline(&state, started, base) else {
+                return true;
+            };
+            match tokio::time::timeout_at(deadline, rx.changed()).await {
+                Ok(Ok(())) => continue,
+                Ok(Err(_)) | Err(_) => return self.shared.browser_connected(),
             }
         }
     }
@@ -208,31 +249,33 @@ impl Link {
 
     /// Whether a browser is connected right now.
     pub fn browser_connected(&self) -> bool {
-        self.shared.browser.borrow().is_some()
+        self.shared.browser_connected()
     }
 
     /// The connected browser's extension version, if a browser is connected.
     pub fn browser_version(&self) -> Option<String> {
-        self.shared.browser.borrow().clone()
+        match &self.shared.state.borrow().browser {
+            Presence::Connected { version } => Some(version.clone()),
+            Presence::Absent(_) => None,
+        }
     }
 
-    /// [`no_browser`], with the relay's last word on why, if it said anything.
+    /// [`no_browser`], saying what is known of why.
     fn no_browser(&self) -> WireError {
-        let mut error = no_browser();
-        let last = self.shared.last_loss.lock().ok().and_then(|l| l.clone());
-        if let Some(reason) = last {
-            error.message = format!(
-                "{} (Last word from tabwire's relay: {reason}.)",
-                error.message
-            );
-        }
-        error
+        let state = self.shared.state.borrow();
+        let known = match &state.browser {
+            Presence::Connected { .. } => None,
+            Presence::Absent(absence) => {
+                absence.explain(state.last_word.as_deref(), tokio::time::Instant::now())
+            }
+        };
+        no_browser_because(known.as_deref())
     }
 
     /// Waits until a browser is connected, up to `wait`; true if it is.
     pub async fn wait_for_browser(&self, wait: Duration) -> bool {
-        let mut rx = self.shared.browser.subscribe();
-        let outcome = tokio::time::timeout(wait, rx.wait_for(Option::is_some)).await;
+        let mut rx = self.shared.state.subscribe();
+        let outcome = tokio::time::timeout(wait, rx.wait_for(|s| s.connected())).await;
         matches!(outcome, Ok(Ok(_)))
     }
 }

@@ -16,6 +16,7 @@ use tabwire_shared::{
 };
 
 use super::known::Known;
+use super::runs::Runs;
 use super::tool::BoxFuture;
 use super::ToolError;
 
@@ -66,9 +67,9 @@ pub struct Session {
     discoveries: Mutex<HashMap<TabId, Arc<Discovery>>>,
     emulations: Mutex<HashMap<TabId, Emulation>>,
     page_locks: Mutex<HashMap<TabId, Arc<tokio::sync::Mutex<()>>>>,
-    /// The run of the browser the tab ids above belong to (see
-    /// [`Event::BrowserConnected`]).
-    browser_instance: Mutex<String>,
+    /// The run of the browser the tab ids above belong to, and after a restart, the ids
+    /// from the run before.
+    runs: Runs,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -83,7 +84,14 @@ impl Session {
 
     /// Makes `tab` the page that page tools act on by default.
     pub fn select(&self, tab: TabId) {
+        self.runs.selected(tab);
         *lock(&self.selected) = Some(tab);
+    }
+
+    /// Why a call on `tab` (`None`: on the selected page) cannot go ahead, if the
+    /// browser restarted since the agent learnt of it ([`Runs::stale`]).
+    pub fn stale(&self, tab: Option<TabId>) -> Option<ToolError> {
+        self.runs.stale(tab)
     }
 
     /// The dialog open in `tab`, if any.
@@ -118,6 +126,7 @@ impl Session {
 
     /// The lock that serialises calls on `tab`.
     pub fn page_lock(&self, tab: TabId) -> Arc<tokio::sync::Mutex<()>> {
+        self.runs.saw(tab);
         lock(&self.page_locks).entry(tab).or_default().clone()
     }
 
@@ -149,22 +158,23 @@ impl Session {
                 lock(&self.dialogs).clear();
             }
             Event::BrowserConnected { instance, .. } => {
-                let mut known = lock(&self.browser_instance);
-                if instance.is_empty() || *known != *instance {
+                if self.runs.connected(instance) {
+                    tracing::debug!(%instance, "a browser run this agent has no tabs of yet");
                     lock(&self.dialogs).clear();
                     lock(&self.discoveries).clear();
                     lock(&self.emulations).clear();
                     lock(&self.page_locks).clear();
                     *lock(&self.selected) = None;
                 }
-                known.clone_from(instance);
             }
             Event::TabsChanged | Event::ConsoleChanged { .. } | Event::Revoked { .. } => {}
         }
     }
 
-    /// Refreshes the known dialogs from a full tab list (the source of truth).
+    /// Refreshes the known dialogs from a full tab list (the source of truth), which
+    /// the agent is about to see.
     pub fn observe_tabs(&self, tabs: &[TabInfo]) {
+        self.runs.listed(tabs.iter().map(|t| t.id));
         let mut dialogs = lock(&self.dialogs);
         dialogs.clear();
         for tab in tabs {
@@ -223,6 +233,9 @@ impl ToolContext {
     /// session knows of them out of date, before it goes and again when it is answered.
     pub async fn call(&self, command: Command) -> Result<Reply, ToolError> {
         let tab = command.tab_id();
+        if let Some(stale) = tab.and_then(|t| self.session.stale(Some(t))) {
+            return Err(stale);
+        }
         let changes_tabs = !command.leaves_tabs_alone();
         if changes_tabs {
             self.session.known.changed();
@@ -230,6 +243,11 @@ impl ToolContext {
         let outcome = self.browser.call(command).await;
         if changes_tabs || outcome.is_err() {
             self.session.known.changed();
+        }
+        // The browser restarted while the call waited or ran: that is the news, not the
+        // new run's "no such tab" (nor what a new tab that got the same id answered).
+        if let Some(stale) = tab.and_then(|t| self.session.stale(Some(t))) {
+            return Err(stale);
         }
         match outcome {
             Ok(reply) => Ok(reply),
@@ -275,6 +293,10 @@ impl ToolContext {
     pub async fn default_page(&self) -> Result<TabId, ToolError> {
         if let Some(tab) = self.session.selected() {
             return Ok(tab);
+        }
+        // Selected before a restart: another page would be a surprise.
+        if let Some(stale) = self.session.stale(None) {
+            return Err(stale);
         }
         let tabs = self.list_tabs().await?;
         let tab = tabs

@@ -7,7 +7,8 @@
 //! - [`response`]: handler markers and the one renderer (text and
 //!   `structuredContent` from the same data).
 //! - [`context`]: what handlers may touch: the browser, the agent's session, its page;
-//!   [`known`]: what the session knows without asking the browser.
+//!   [`known`]: what the session knows without asking the browser; [`runs`]: which run
+//!   of the browser its tab ids belong to.
 //! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
 
 pub mod config;
@@ -23,6 +24,7 @@ pub mod reference;
 pub mod reference_flags;
 pub mod registry;
 pub mod response;
+pub mod runs;
 pub mod schema;
 pub mod server;
 pub mod snapshot;
@@ -79,26 +81,18 @@ fn connect_wait(launched: bool) -> Duration {
     Duration::from_secs(if launched { 30 } else { 5 })
 }
 
-/// How long after losing a browser a call waits for it to come back: the extension's
-/// service worker restarting takes the native host down with it, and Chrome wakes the
-/// worker again within its 30 s alarm period at the latest.
-const RECONNECT_GRACE: Duration = Duration::from_secs(40);
-
-/// The wait for a browser for a call made now: `base`, or what is left of the
-/// reconnect grace when the browser was lost `lost_for` ago.
-fn browser_wait(base: Duration, lost_for: Option<Duration>) -> Duration {
-    match lost_for {
-        Some(lost) => base.max(RECONNECT_GRACE.saturating_sub(lost)),
-        None => base,
-    }
-}
+/// What calls answer once the browser tabwire launched has quit.
+const LAUNCHED_BROWSER_QUIT: &str = "The browser tabwire launched (--launch) has quit, and \
+tabwire does not start it again. Restart this MCP server to launch a new one: its tabs will \
+have new ids, so call list_pages then.";
 
 /// The relay link, seen by tools as the [`Browser`].
 struct LinkBrowser {
     link: Link,
     connect_wait: Duration,
     /// Said instead of the generic advice when the browser tabwire launched never
-    /// connected (the advice about installing the extension does not apply).
+    /// connected (the advice about installing the extension does not apply); its
+    /// presence also marks a launched browser, whose quitting is final.
     launched_but_silent: Option<String>,
 }
 
@@ -106,14 +100,17 @@ impl Browser for LinkBrowser {
     fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
         Box::pin(async move {
             let timeout = context::reply_timeout(&command);
-            let wait = browser_wait(self.connect_wait, self.link.lost_for());
-            let result = self.link.call(command, wait, timeout).await;
+            let result = self.link.call(command, self.connect_wait, timeout).await;
             match (result, &self.launched_but_silent) {
                 (Err(e), Some(message))
-                    if e.code == ErrorCode::BrowserDisconnected
-                        && !self.link.browser_connected() =>
+                    if e.code == ErrorCode::BrowserDisconnected && !self.link.ever_connected() =>
                 {
                     Err(WireError::new(e.code, message.clone()))
+                }
+                (Err(e), Some(_))
+                    if e.code == ErrorCode::BrowserDisconnected && self.link.browser_quit() =>
+                {
+                    Err(WireError::new(e.code, LAUNCHED_BROWSER_QUIT))
                 }
                 (result, _) => result,
             }

@@ -469,6 +469,98 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn after_a_browser_restart_old_pages_are_named_as_gone_until_the_agent_lists() {
+        let h = Harness::new();
+        let run = |instance: &str| Event::BrowserConnected {
+            version: "1".into(),
+            instance: instance.into(),
+        };
+        h.session.observe(&run("first"));
+        let result = h
+            .call(
+                "evaluate_script",
+                json!({"function": "() => 1", "pageId": 1}),
+            )
+            .await;
+        assert_eq!(result.is_error, Some(false), "{}", text(&result));
+        // A worker restart keeps the run; a browser restart starts another.
+        h.session.observe(&run("first"));
+        assert_eq!(h.session.selected(), None, "pageId does not select");
+        h.session.select(1);
+        // A quitting browser closes its tabs before it goes.
+        h.session.observe(&Event::TabClosed { tab_id: 1 });
+        h.session.observe(&run("second"));
+        h.browser.commands.lock().unwrap().clear();
+
+        for args in [
+            json!({"function": "() => 1", "pageId": 1}),
+            json!({"function": "() => 1"}),
+        ] {
+            let said = text(&h.call("evaluate_script", args).await);
+            assert!(said.contains("The browser restarted ("), "{said}");
+            assert!(said.contains("share the tab again"), "{said}");
+            assert!(said.contains("then call list_pages"), "{said}");
+        }
+        assert!(
+            h.browser.commands.lock().unwrap().is_empty(),
+            "nothing reached the new run's tabs"
+        );
+        let listed = h.call("list_pages", json!({})).await;
+        assert_eq!(listed.is_error, Some(false), "{}", text(&listed));
+        let result = h
+            .call(
+                "evaluate_script",
+                json!({"function": "() => 1", "pageId": 1}),
+            )
+            .await;
+        assert_eq!(result.is_error, Some(false), "{}", text(&result));
+    }
+
+    /// A browser that restarts while a call waits for it: the new run does not know the
+    /// agent's tab.
+    struct RestartingBrowser {
+        session: Arc<Session>,
+    }
+
+    impl Browser for RestartingBrowser {
+        fn call(&self, _command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
+            Box::pin(async move {
+                self.session.observe(&Event::BrowserConnected {
+                    version: "1".into(),
+                    instance: "second".into(),
+                });
+                Err(WireError::new(
+                    ErrorCode::NotShared,
+                    "Tab 1 is not shared (or no longer exists).",
+                ))
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn a_call_that_waited_through_a_browser_restart_says_so() {
+        let session = Arc::new(Session::default());
+        session.observe(&Event::BrowserConnected {
+            version: "1".into(),
+            instance: "first".into(),
+        });
+        session.select(1);
+        let base = ToolContext {
+            browser: Arc::new(RestartingBrowser {
+                session: session.clone(),
+            }),
+            session,
+            settings: Arc::new(Settings::default()),
+            page: None,
+        };
+        let registry = Registry::new(&HashMap::new());
+        let args = json!({"function": "() => 1"}).as_object().cloned();
+        let said = text(&call_tool(&registry, &base, "evaluate_script", args).await);
+        assert!(said.contains("The browser restarted (page 1 "), "{said}");
+        assert!(!said.contains("not shared"), "{said}");
+    }
+
+    #[tokio::test]
     async fn select_page_refuses_an_unknown_page() {
         let h = Harness::new();
         let result = h.call("select_page", json!({"pageId": 7})).await;

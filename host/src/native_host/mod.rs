@@ -4,16 +4,20 @@
 //! caller's origin as the first argument and speaks native messaging on its stdio. It
 //! refuses any caller but the tabwire extension, claims the per-user relay socket, and
 //! relays between the extension and any number of `tabwire mcp` clients until Chrome
-//! closes the port; then it tells the clients, removes the socket and exits 0.
+//! closes the port (or a signal stops it); then it removes the socket, tells the
+//! clients that the browser is gone and, within 1.5 s, whether it quit or still runs,
+//! and exits 0.
 //!
 //! - [`framing`]: whole frames on async byte streams.
 //! - [`relay`]: the routing state machine (pure, no I/O).
+//! - [`departure`]: on the way out, whether the browser quit or still runs.
 //! - [`socket`]: claiming the socket path and checking peers.
 //! - [`server`]: the event loop tying Chrome's stdio and the socket clients together.
 //!
 //! It holds no tool logic and never writes anything but frames to stdout; logs go to
 //! stderr through `tracing`.
 
+pub mod departure;
 pub mod framing;
 pub mod relay;
 pub mod server;
@@ -59,9 +63,11 @@ pub fn check_origin(origin: &str) -> anyhow::Result<()> {
 /// origin is refused or the socket belongs to another live relay.
 pub async fn run(origin: &str) -> anyhow::Result<()> {
     check_origin(origin)?;
+    // The browser is this process's parent: note it before anything can go away.
+    let lookout = departure::Lookout::browser();
     let socket = paths::socket_path()?;
-    let (listener, socket_file) = socket::bind_exclusive(&socket)?;
-    tracing::info!(socket = %socket_file.path().display(), "tabwire native host relaying");
+    let bound = socket::bind_exclusive(&socket)?;
+    tracing::info!(socket = %bound.1.path().display(), "tabwire native host relaying");
 
     let stdin = stdin_reader();
     let stdout = tokio::io::stdout();
@@ -70,9 +76,8 @@ pub async fn run(origin: &str) -> anyhow::Result<()> {
         agent_profile: std::env::var_os(paths::AGENT_PROFILE_ENV).is_some_and(|v| v == "1"),
     };
     tracing::info!(agent_profile = host.agent_profile, "browser kind");
-    let reason = server::serve(stdin, stdout, listener, host, terminated()).await;
+    let reason = server::serve(stdin, stdout, bound, host, terminated(), lookout).await;
     tracing::info!(%reason, "native host exiting");
-    drop(socket_file);
     Ok(())
 }
 

@@ -15,8 +15,9 @@
 //! - The browser's `BrowserConnected` notice is remembered and replayed to clients that
 //!   connect later.
 //! - A client leaving forgets its pending requests and, if it ever sent the browser
-//!   anything, tells it (`ClientGone`); the browser leaving answers every pending request with
-//!   `BrowserDisconnected` and tells every client.
+//!   anything, tells it (`ClientGone`); the browser leaving tells every client at once
+//!   (why undecided), then, once the host has looked at whether the browser quit, tells
+//!   them which and answers every pending request with `BrowserDisconnected`.
 //!
 //! Bodies are forwarded as raw JSON and never rewritten. This module does not decide
 //! when to exit or how to write frames; [`super::server`] does.
@@ -25,7 +26,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::value::RawValue;
 use tabwire_shared::framing::{encode, FrameError, MAX_ON_SOCKET, MAX_TO_BROWSER};
-use tabwire_shared::{Envelope, ErrorCode, Event, FromExtension, HostInfo, ToExtension, WireError};
+use tabwire_shared::{
+    Departure, Envelope, ErrorCode, Event, FromExtension, HostInfo, ToExtension, WireError,
+};
+
+use crate::link::unanswered;
 
 /// A relay connection's id, as stamped into `Envelope::client`.
 pub type ClientId = u64;
@@ -239,28 +244,44 @@ impl Relay {
         }
     }
 
-    /// The browser went away: answer every pending request, then tell every client.
-    pub fn browser_gone(&mut self, reason: &str) -> Vec<Delivery> {
+    /// Chrome closed the port: tell every client at once that the browser is gone, and
+    /// that why is yet to be decided ([`Departure::Undecided`]), so that none sends
+    /// anything more. Pending requests are held for [`Relay::browser_gone`].
+    pub fn browser_closing(&mut self, reason: &str) -> Vec<Delivery> {
         self.browser_hello = None;
+        self.notify_all(reason, Departure::Undecided)
+    }
+
+    /// The browser went away (`cause`: quit, or still running): tell every client, then
+    /// answer every pending request. The notice goes first, so a client knows why
+    /// before any of its calls wakes up.
+    pub fn browser_gone(&mut self, reason: &str, cause: Departure) -> Vec<Delivery> {
+        self.browser_hello = None;
+        let mut out = self.notify_all(reason, cause);
         let mut pending: Vec<_> = self.pending.drain().collect();
         pending.sort_by_key(|(global, _)| *global);
-        let mut out: Vec<Delivery> = pending
-            .into_iter()
-            .filter_map(|(_, p)| {
-                let err = WireError::new(
-                    ErrorCode::BrowserDisconnected,
-                    format!("The browser disconnected before answering ({reason}). Check that the browser is running with the tabwire extension enabled, then retry."),
-                );
-                self.reply_error(p.client, p.client_id, err)
-            })
-            .collect();
+        let err = unanswered(reason, cause);
+        out.extend(
+            pending
+                .into_iter()
+                .filter_map(|(_, p)| self.reply_error(p.client, p.client_id, err.clone())),
+        );
+        out
+    }
+
+    /// `BrowserDisconnected` for every client.
+    fn notify_all(&self, reason: &str, cause: Departure) -> Vec<Delivery> {
         let event = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
             reason: reason.to_owned(),
+            cause,
         }));
-        if let Some(frame) = encode_logged(&event) {
-            out.extend(self.clients().map(|c| Delivery::Client(c, frame.clone())));
+        match encode_logged(&event) {
+            Some(frame) => self
+                .clients()
+                .map(|c| Delivery::Client(c, frame.clone()))
+                .collect(),
+            None => Vec::new(),
         }
-        out
     }
 
     fn route_reply(&mut self, global: u64, body: Box<RawValue>) -> Vec<Delivery> {
@@ -565,27 +586,56 @@ mod tests {
     }
 
     #[test]
-    fn browser_gone_answers_pending_requests_and_tells_every_client() {
+    fn browser_gone_tells_every_client_then_answers_pending_requests() {
         let mut relay = Relay::new();
         let (a, _) = relay.client_connected();
         let (b, _) = relay.client_connected();
         relay.from_client(a, &request(10));
         relay.from_client(a, &request(11));
-        let out = relay.browser_gone("Chrome closed the port");
+        let out = relay.browser_gone("Chrome closed the port", Departure::BrowserRunning);
         let got_a = to_client(&out, a);
         assert_eq!(got_a.len(), 3);
-        assert_eq!(got_a[0]["id"], json!(10));
-        assert_eq!(got_a[1]["id"], json!(11));
         assert_eq!(
-            got_a[0]["body"]["reply"]["Err"]["code"],
-            json!("browserDisconnected")
+            got_a[0]["body"]["event"],
+            json!({"event": "browserDisconnected", "reason": "Chrome closed the port",
+                "cause": "browserRunning"})
         );
-        assert_eq!(
-            got_a[2]["body"]["event"],
-            json!({"event": "browserDisconnected", "reason": "Chrome closed the port"})
-        );
+        assert_eq!(got_a[1]["id"], json!(10));
+        assert_eq!(got_a[2]["id"], json!(11));
+        let error = &got_a[1]["body"]["reply"]["Err"];
+        assert_eq!(error["code"], json!("browserDisconnected"));
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains("still runs"), "{message}");
         assert_eq!(to_client(&out, b).len(), 1);
         assert_eq!(relay.pending_count(), 0);
+    }
+
+    #[test]
+    fn a_closing_browser_is_announced_at_once_and_its_requests_held() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        relay.from_client(a, &request(10));
+        let out = relay.browser_closing("Chrome closed the port");
+        let got = to_client(&out, a);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0]["body"]["event"]["cause"], json!("undecided"));
+        assert_eq!(relay.pending_count(), 1, "answered with the second word");
+        let out = relay.browser_gone("the browser quit", Departure::BrowserQuit);
+        assert_eq!(to_client(&out, a).len(), 2);
+        assert_eq!(relay.pending_count(), 0);
+    }
+
+    #[test]
+    fn a_call_the_quitting_browser_left_unanswered_says_it_quit() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        relay.from_client(a, &request(3));
+        let out = relay.browser_gone("the browser quit", Departure::BrowserQuit);
+        let got = to_client(&out, a);
+        assert_eq!(got[0]["body"]["event"]["cause"], json!("browserQuit"));
+        let message = got[1]["body"]["reply"]["Err"]["message"].as_str().unwrap();
+        assert!(message.starts_with("The browser quit"), "{message}");
+        assert!(message.contains("shares a tab again"), "{message}");
     }
 
     #[test]

@@ -5,8 +5,12 @@
 //! each [`Delivery`] to a writer task: one for Chrome (frames written whole and
 //! flushed), one per client. A client that stops reading is disconnected once its
 //! queue is full rather than stalling everyone; a client that sends an oversized frame
-//! is disconnected alone. When Chrome's stream ends or cannot be trusted, the relay
-//! tells every client, lets their queues drain briefly, and returns.
+//! is disconnected alone. When Chrome's stream ends or cannot be trusted (or a signal
+//! stops the host), the relay stops listening and removes its socket at once (so a
+//! restarted worker's new host can take it), tells every client that the browser is
+//! gone (why undecided, so they send nothing more), looks at whether the browser quit
+//! or still runs ([`super::departure`]), tells them which and answers their pending
+//! requests, lets their queues drain briefly, and returns.
 //!
 //! It does not parse or route messages itself ([`super::relay`] does) and does not
 //! claim the socket ([`super::socket`] does).
@@ -17,20 +21,26 @@ use std::time::Duration;
 
 use tabwire_shared::framing::encode;
 use tabwire_shared::framing::{MAX_FROM_BROWSER, MAX_ON_SOCKET};
-use tabwire_shared::{Envelope, Event, FromExtension, HostInfo};
+use tabwire_shared::{Departure, Envelope, Event, FromExtension, HostInfo};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinHandle};
 
+use super::departure::Lookout;
 use super::framing::{write_frame, FrameReader, ReadError};
 use super::relay::{ClientId, Delivery, Relay};
-use super::socket::check_peer;
+use super::socket::{check_peer, SocketFile};
 
 /// Frames queued for one client before it is considered stuck and disconnected.
 const CLIENT_QUEUE: usize = 1024;
 /// How long queued frames may take to reach clients once the browser is gone.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
+/// Why the relay stops when Chrome closes the port.
+const PORT_CLOSED: &str = "Chrome closed tabwire's native port";
+/// The same, once the browser is seen to run on.
+const PORT_CLOSED_RUNNING: &str = "Chrome closed tabwire's native port while the browser kept \
+    running: the extension's service worker stopped, or the extension was reloaded or disabled";
 
 /// Something the event loop must react to.
 enum Input {
@@ -51,13 +61,17 @@ struct ClientHandle {
 ///
 /// `browser_in`/`browser_out` are Chrome's side (stdin/stdout in production, pipes in
 /// tests); `listener` is the bound relay socket; `host` is what the extension is told
-/// first ([`tabwire_shared::ToExtension::HostReady`]).
+/// first ([`tabwire_shared::ToExtension::HostReady`]); `lookout` tells, on the way
+/// out, whether the browser quit or still runs. The socket file is removed as soon as
+/// the browser is gone, before the clients are told: by then no agent finds a socket
+/// that nothing answers on.
 pub async fn serve<R, W>(
     browser_in: R,
     browser_out: W,
-    listener: UnixListener,
+    (listener, socket_file): (UnixListener, SocketFile),
     host: HostInfo,
     stop: impl Future<Output = String>,
+    lookout: Lookout,
 ) -> String
 where
     R: AsyncRead + Unpin + Send + 'static,
@@ -93,16 +107,24 @@ where
                     break reason;
                 }
             }
-            reason = &mut stop => {
-                let out = state.relay.browser_gone(&reason);
-                state.deliver(out);
-                break reason;
-            }
+            reason = &mut stop => break reason,
         }
     };
-    tracing::info!(%reason, "browser gone; relay stopping");
+    // Another host (a restarted worker's) may bind the socket while this one looks.
     drop(listener);
+    drop(socket_file);
     browser_reader.abort();
+    let out = state.relay.browser_closing(&reason);
+    state.deliver(out);
+    let cause = lookout.look().await;
+    let reason = match cause {
+        Departure::BrowserQuit => "the browser quit".to_owned(),
+        Departure::BrowserRunning if reason == PORT_CLOSED => PORT_CLOSED_RUNNING.to_owned(),
+        Departure::BrowserRunning | Departure::Undecided | Departure::Unknown => reason,
+    };
+    tracing::info!(%reason, ?cause, "browser gone; relay stopping");
+    let out = state.relay.browser_gone(&reason, cause);
+    state.deliver(out);
     state.shut_down().await;
     browser_writer.abort();
     reason
@@ -117,7 +139,8 @@ struct Loop {
 }
 
 impl Loop {
-    /// Handles one input; returns the reason to stop when the browser is gone.
+    /// Handles one input; returns the reason to stop when the browser is gone (the
+    /// clients are told after [`Lookout::look`]).
     fn handle(&mut self, input: Input) -> Option<String> {
         match input {
             Input::BrowserFrame(body) => {
@@ -135,11 +158,7 @@ impl Loop {
                 }
                 self.drop_client(client);
             }
-            Input::BrowserGone(reason) => {
-                let out = self.relay.browser_gone(&reason);
-                self.deliver(out);
-                return Some(reason);
-            }
+            Input::BrowserGone(reason) => return Some(reason),
         }
         None
     }
@@ -234,7 +253,7 @@ async fn read_browser<R: AsyncRead + Unpin>(input: R, inputs: mpsc::Sender<Input
     loop {
         let event = match reader.next().await {
             Ok(Some(body)) => Input::BrowserFrame(body),
-            Ok(None) => Input::BrowserGone("the browser closed the connection".to_owned()),
+            Ok(None) => Input::BrowserGone(PORT_CLOSED.to_owned()),
             Err(e @ ReadError::TooLarge { .. }) => {
                 tracing::error!(error = %e, "the browser's stream cannot be trusted any more");
                 Input::BrowserGone(format!("the browser's message stream broke: {e}"))
@@ -305,6 +324,7 @@ async fn tell_refused(mut stream: UnixStream, why: String) {
             "tabwire's relay refused this connection: {why}. Run the agent as the same user \
              as the browser"
         ),
+        cause: Departure::Unknown,
     }));
     let Ok(frame) = encode(&notice, MAX_ON_SOCKET) else {
         return;
@@ -323,7 +343,7 @@ mod tests {
     use serde_json::json;
     use tabwire_shared::{Command, Envelope, Event, FromExtension, Reply, ToExtension};
 
-    use super::super::testing::{client, TestRelay};
+    use super::super::testing::{client, TestRelay, STEP};
 
     fn connected(version: &str) -> Envelope<FromExtension> {
         Envelope::notice(FromExtension::Event(Event::BrowserConnected {
@@ -405,22 +425,30 @@ mod tests {
         b.send(&list_tabs(2)).await;
         relay.browser.recv().await;
         drop(relay.browser);
+        // At once: the browser is gone, why is to be decided; then why.
+        let first = b.recv().await;
+        assert_eq!(
+            first["body"]["event"],
+            json!({"event": "browserDisconnected", "reason": "Chrome closed tabwire's native port",
+                "cause": "undecided"})
+        );
+        let notice = b.recv().await;
+        assert_eq!(notice["body"]["event"]["cause"], json!("browserRunning"));
+        let reason = notice["body"]["event"]["reason"].as_str().unwrap();
+        assert!(reason.contains("kept running"), "{reason}");
         let answer = b.recv().await;
         assert_eq!(answer["id"], json!(2));
         assert_eq!(
             answer["body"]["reply"]["Err"]["code"],
             json!("browserDisconnected")
         );
-        let notice = b.recv().await;
-        assert_eq!(
-            notice["body"]["event"]["event"],
-            json!("browserDisconnected")
+        assert!(
+            !relay.socket.exists(),
+            "the socket is gone before clients hear why"
         );
         assert!(b.closed().await, "the relay closes its clients");
         let reason = relay.done.await.unwrap();
-        assert!(reason.contains("closed"), "{reason}");
-        drop(relay.socket_file);
-        assert!(!relay.socket.exists(), "the socket is removed");
+        assert!(reason.contains("kept running"), "{reason}");
     }
 
     #[tokio::test]
@@ -483,14 +511,97 @@ mod tests {
         a.send(&list_tabs(3)).await;
         relay.browser.recv().await;
         let _ = relay.stop.take().unwrap().send("stopped (SIGTERM)".into());
+        for cause in ["undecided", "browserRunning"] {
+            let notice = a.recv().await;
+            assert_eq!(
+                notice["body"]["event"]["reason"],
+                json!("stopped (SIGTERM)")
+            );
+            assert_eq!(notice["body"]["event"]["cause"], json!(cause));
+        }
         assert_eq!(
             a.recv().await["body"]["reply"]["Err"]["code"],
             json!("browserDisconnected")
         );
-        assert_eq!(
-            a.recv().await["body"]["event"]["reason"],
-            json!("stopped (SIGTERM)")
-        );
         assert_eq!(relay.done.await.unwrap(), "stopped (SIGTERM)");
+    }
+
+    #[tokio::test]
+    async fn a_port_closed_by_a_quitting_browser_is_told_as_a_quit() {
+        let mut relay = TestRelay::start().await;
+        relay.browser.send(&connected("1")).await;
+        let mut a = client(&relay.socket).await;
+        a.recv().await;
+        a.send(&list_tabs(4)).await;
+        relay.browser.recv().await;
+        // The browser process exits a moment after closing the port.
+        relay.parent.exit_in(Duration::from_millis(10));
+        drop(relay.browser);
+        assert_eq!(a.recv().await["body"]["event"]["cause"], json!("undecided"));
+        let notice = a.recv().await;
+        assert_eq!(
+            notice["body"]["event"],
+            json!({"event": "browserDisconnected", "reason": "the browser quit",
+                "cause": "browserQuit"})
+        );
+        let answer = a.recv().await;
+        let message = answer["body"]["reply"]["Err"]["message"].as_str().unwrap();
+        assert!(message.starts_with("The browser quit"), "{message}");
+        assert!(a.closed().await);
+        assert_eq!(relay.done.await.unwrap(), "the browser quit");
+    }
+
+    #[tokio::test]
+    async fn a_signal_while_the_browser_quits_is_told_as_a_quit() {
+        let mut relay = TestRelay::start().await;
+        let mut a = client(&relay.socket).await;
+        a.send(&list_tabs(1)).await;
+        relay.browser.recv().await;
+        // A SIGTERM to the browser's process group reaches the host too.
+        relay.parent.exit_in(Duration::from_millis(10));
+        let _ = relay.stop.take().unwrap().send("stopped (SIGTERM)".into());
+        assert_eq!(a.recv().await["body"]["event"]["cause"], json!("undecided"));
+        assert_eq!(
+            a.recv().await["body"]["event"]["cause"],
+            json!("browserQuit")
+        );
+    }
+
+    #[tokio::test]
+    async fn while_the_host_looks_another_can_take_the_socket() {
+        // Looking for longer than the test takes: only the parent's exit ends it.
+        let mut relay = TestRelay::start_watching(STEP * 2).await;
+        relay.browser.send(&connected("1")).await;
+        let mut a = client(&relay.socket).await;
+        a.recv().await;
+        // A worker that stopped and is woken at once starts a new host right away.
+        drop(relay.browser);
+        // The clients hear at once that the browser is gone, so they send nothing more.
+        assert_eq!(a.recv().await["body"]["event"]["cause"], json!("undecided"));
+        let path = relay.socket.clone();
+        let rebind = async {
+            loop {
+                match crate::native_host::socket::bind_exclusive(&path) {
+                    Ok(bound) => break bound,
+                    Err(_) => tokio::task::yield_now().await,
+                }
+            }
+        };
+        let rebound = tokio::time::timeout(STEP, rebind)
+            .await
+            .expect("the socket is free while the old host looks at its browser");
+        assert!(!relay.done.is_finished());
+        relay.parent.exit_in(Duration::ZERO);
+        // The old host's clients still hear why it went.
+        assert_eq!(
+            a.recv().await["body"]["event"]["cause"],
+            json!("browserQuit")
+        );
+        relay.done.await.unwrap();
+        assert!(
+            path.exists(),
+            "the old host leaves the new host's socket alone"
+        );
+        drop(rebound);
     }
 }

@@ -13,12 +13,16 @@ use tokio::net::UnixStream;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+use super::departure::{FakeParent, Lookout};
 use super::framing::{write_frame, FrameReader, ReadError};
 use super::server::serve;
-use super::socket::{bind_exclusive, SocketFile};
+use super::socket::bind_exclusive;
 
 /// How long a test waits for any one message before failing.
 pub const STEP: Duration = Duration::from_secs(5);
+
+/// How long a test relay looks at its (fake) browser process on the way out.
+pub const TEST_WATCH: Duration = Duration::from_millis(50);
 
 /// A relay serving a temporary socket, and the fake browser's end of its stdio.
 pub struct TestRelay {
@@ -28,7 +32,9 @@ pub struct TestRelay {
     pub done: JoinHandle<String>,
     /// Stops the relay as a signal would.
     pub stop: Option<oneshot::Sender<String>>,
-    pub socket_file: Option<SocketFile>,
+    /// The fake browser process: alive (the browser still runs when its port closes)
+    /// unless a test makes it exit.
+    pub parent: std::sync::Arc<FakeParent>,
     _dir: tempfile::TempDir,
 }
 
@@ -38,13 +44,25 @@ impl TestRelay {
     pub async fn start() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let socket = dir.path().join("relay.sock");
-        Self::start_at(socket, dir).await
+        Self::launch(socket, dir, TEST_WATCH).await
+    }
+
+    /// Like [`TestRelay::start`], looking at its fake browser process for `watch` on
+    /// the way out.
+    pub async fn start_watching(watch: Duration) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let socket = dir.path().join("relay.sock");
+        Self::launch(socket, dir, watch).await
     }
 
     /// Starts a relay on `socket` (inside `dir`, kept alive with the relay), like
     /// [`TestRelay::start`].
     pub async fn start_at(socket: PathBuf, dir: tempfile::TempDir) -> Self {
-        let (listener, socket_file) = bind_exclusive(&socket).expect("bind");
+        Self::launch(socket, dir, TEST_WATCH).await
+    }
+
+    async fn launch(socket: PathBuf, dir: tempfile::TempDir, watch: Duration) -> Self {
+        let bound = bind_exclusive(&socket).expect("bind");
         let (browser_end, relay_end) = tokio::io::duplex(MAX_FROM_BROWSER);
         let (relay_in, relay_out) = tokio::io::split(relay_end);
         let (stop, stop_rx) = oneshot::channel::<String>();
@@ -59,13 +77,15 @@ impl TestRelay {
             version: "test".into(),
             agent_profile: true,
         };
-        let done = tokio::spawn(serve(relay_in, relay_out, listener, host, stopped));
+        let parent = FakeParent::alive();
+        let lookout = Lookout::new(parent.clone(), watch);
+        let done = tokio::spawn(serve(relay_in, relay_out, bound, host, stopped, lookout));
         let mut relay = Self {
             socket,
             browser: FakePeer::new(browser_end, MAX_ON_SOCKET),
             done,
             stop: Some(stop),
-            socket_file: Some(socket_file),
+            parent,
             _dir: dir,
         };
         let first = relay.browser.recv().await;
