@@ -16,7 +16,11 @@ pub enum EngineError {
     NoSuchTab(TabId),
 
     /// The tab closed while the command was running.
-    #[error("Page {0} was closed while the command ran. Call list_pages to see the open pages.")]
+    #[error(
+        "Page {0} was closed while the command ran (by the user, by the page, or with its \
+         window, as when the browser quits). Call list_pages: it shows the open pages, or says \
+         that the browser quit."
+    )]
     ClosedDuringCommand(TabId),
 
     /// The tab is not in the calling agent's scope. Whether it exists at all is not

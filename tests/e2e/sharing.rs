@@ -252,9 +252,17 @@ async fn a_tab_an_agent_opens_is_its_own_and_idle_tabs_are_detached() {
         })
         .await;
     cdp.wait_attached(&target.target_id, true, SEEN).await;
+    let popup = Popup::open(&cdp, &extension, user_tab).await;
+    assert_eq!(
+        popup.users_front().await[1],
+        user_tab,
+        "the agent's tab opened behind the user's"
+    );
+    // It sits in the agent's tab group like every shared tab.
+    let (group, _) = group_and_badge(&cdp, &extension, tab).await;
+    assert_eq!(group, json!(AGENT_NAME));
 
     // The settings, as the user changes them: detach after one idle second.
-    let popup = Popup::open(&cdp, &extension, user_tab).await;
     assert!(
         popup.text().await.contains(&url) || popup.text().await.contains("tabwire fixture"),
         "the popup lists the agent's tab"

@@ -79,7 +79,7 @@ impl Absence {
             } => Some(format!(
                 "the browser quit {} ago. Ask the user to start it again; its tabs then have new \
                  ids and nothing is shared with this agent until the user shares a tab again \
-                 (tabwire's toolbar button)",
+                 (the tabwire button in Chrome's toolbar, then \"Share this tab\")",
                 ago(now, *at)
             )),
             Absence::Left {

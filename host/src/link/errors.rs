@@ -40,7 +40,8 @@ pub fn unanswered(reason: &str, cause: Departure) -> WireError {
     let message = match cause {
         Departure::BrowserQuit => "The browser quit before answering. Ask the user to start it \
             again; its tabs then have new ids and nothing is shared with this agent until the \
-            user shares a tab again (tabwire's toolbar button)."
+            user shares a tab again (the tabwire button in Chrome's toolbar, then \"Share this \
+            tab\")."
             .to_owned(),
         Departure::BrowserRunning => format!(
             "The browser's tabwire extension disconnected before answering ({reason}). The \
@@ -56,6 +57,7 @@ pub(super) fn revoked_message(reason: &str) -> String {
     format!(
         "The user disconnected this agent from their browser ({reason}). tabwire will not \
          reconnect on its own: ask the user whether to continue, and if so restart this MCP \
-         server and have them share a tab again with tabwire's toolbar button."
+         server and have them share a tab again (the tabwire button in Chrome's toolbar, then \
+         \"Share this tab\")."
     )
 }

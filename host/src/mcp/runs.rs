@@ -101,8 +101,8 @@ impl Runs {
         };
         Some(ToolError::new(format!(
             "The browser restarted ({what} {page} was a tab of the browser before it quit); tab \
-             ids from before are gone: ask the user to share the tab again (tabwire's toolbar \
-             button), then call list_pages."
+             ids from before are gone: ask the user to share the tab again (the tabwire \
+             button in Chrome's toolbar, then \"Share this tab\"), then call list_pages."
         )))
     }
 }
