@@ -52,6 +52,18 @@ pub fn unanswered(reason: &str, cause: Departure) -> WireError {
     WireError::new(ErrorCode::BrowserDisconnected, message)
 }
 
+/// The error for a call on a tab that waited while the browser restarted: it is not
+/// sent, since the new run's tab ids name other tabs.
+pub(super) fn restarted_before_sending() -> WireError {
+    WireError::new(
+        ErrorCode::BrowserDisconnected,
+        "The browser restarted (or tabwire's extension was reloaded) while this call waited, \
+         so it was not sent: tab ids from before now name other tabs or none. Ask the user to \
+         share the tab again (the tabwire button in Chrome's toolbar, then \"Share this tab\"), \
+         then call list_pages.",
+    )
+}
+
 /// What every call answers once the user has disconnected this agent.
 pub(super) fn revoked_message(reason: &str) -> String {
     format!(

@@ -30,6 +30,9 @@ pub(super) struct State {
     pub(super) relay_up: bool,
     /// The relay's last word on why no browser is there (`BrowserDisconnected`).
     pub(super) last_word: Option<String>,
+    /// The last browser run that said hello (its `instance`), kept while it is away:
+    /// a call begun under one run is not sent to another (its tab ids mean other tabs).
+    pub(super) run: Option<String>,
 }
 
 impl State {
@@ -94,6 +97,7 @@ impl Shared {
             browser: Presence::Absent(Absence::NeverSeen),
             relay_up: false,
             last_word: None,
+            run: None,
         });
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         Self {
@@ -138,12 +142,16 @@ impl Shared {
         self.state.send_modify(|s| s.relay_up = true);
     }
 
-    /// The extension said hello through the relay.
-    pub(super) fn browser_arrived(&self, version: &str) {
+    /// The extension of the browser run `instance` (empty: unknown) said hello through
+    /// the relay.
+    pub(super) fn browser_arrived(&self, version: &str, instance: &str) {
         self.state.send_modify(|s| {
             s.browser = Presence::Connected {
                 version: version.to_owned(),
             };
+            if !instance.is_empty() {
+                s.run = Some(instance.to_owned());
+            }
         });
     }
 

@@ -605,3 +605,63 @@ async fn a_host_killed_while_it_decides_counts_as_a_browser_that_still_runs() {
     );
     assert!(err.message.contains("kept running"), "{}", err.message);
 }
+
+fn connected_run(instance: &str) -> Envelope<FromExtension> {
+    Envelope::notice(FromExtension::Event(Event::BrowserConnected {
+        version: "1".into(),
+        instance: instance.into(),
+    }))
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_call_on_a_tab_begun_under_one_browser_run_is_not_sent_to_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("relay.sock");
+    let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
+    first.browser.send(&connected_run("run-a")).await;
+    let link = Link::spawn(socket.clone(), hello());
+    let mut events = link.subscribe();
+    assert!(link.wait_for_browser(LONG).await);
+    drop(first.browser);
+    goodbye(&mut events).await;
+    first.done.await.unwrap();
+
+    // Both wait for a browser: one names a tab of the first run, one names none.
+    let on_tab = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(evaluate(), LONG, LONG).await }
+    });
+    let listing = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(Command::ListTabs, LONG, LONG).await }
+    });
+    let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
+    second.browser.send(&connected_run("run-b")).await;
+    let (id, msg) = next_call(&mut second).await;
+    assert_eq!(
+        msg["body"]["call"]["command"], "listTabs",
+        "only the call naming no tab reaches the new run"
+    );
+    second
+        .browser
+        .send(&Envelope {
+            id: Some(id),
+            client: msg["client"].as_u64(),
+            body: FromExtension::Reply(Ok(Reply::Tabs { tabs: vec![] })),
+        })
+        .await;
+    assert_eq!(listing.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
+    let refused = on_tab.await.unwrap().unwrap_err();
+    assert!(
+        refused.message.contains("restarted") && refused.message.contains("not sent"),
+        "{refused:?}"
+    );
+    // Begun under the new run, a call on a tab goes.
+    let now = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(evaluate(), LONG, LONG).await }
+    });
+    let (_, msg) = next_call(&mut second).await;
+    assert_eq!(msg["body"]["call"]["command"], "evaluate");
+    drop(now);
+}
