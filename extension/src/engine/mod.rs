@@ -146,6 +146,9 @@ struct State {
     /// What each tab emulates; kept across detaches (re-applied on attach) until the
     /// tab closes.
     emulations: HashMap<TabId, tabwire_shared::Emulation>,
+    /// Documents (tokens) whose tool discovery timed out: automatic discoveries skip
+    /// them ([`discovery::MAX_SLOW_DOCUMENTS`] at most).
+    slow_discovery: HashSet<String>,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -419,10 +422,11 @@ impl<C: Chrome + 'static> Engine<C> {
                 tab_id,
                 allowed_origins,
                 timeout_ms,
+                automatic,
             } => {
                 self.tabs_read();
                 let discovery = self
-                    .discover_tools(tab_id, allowed_origins, timeout_ms)
+                    .discover_tools(tab_id, allowed_origins, timeout_ms, automatic)
                     .await?;
                 Ok(Reply::ThirdPartyTools { discovery })
             }
