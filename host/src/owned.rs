@@ -84,7 +84,7 @@ impl Drop for OwnedDir {
 }
 
 /// Twenty random letters and digits.
-fn random_name() -> io::Result<String> {
+pub(crate) fn random_name() -> io::Result<String> {
     const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     let mut bytes = [0u8; 20];
     getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
