@@ -4,14 +4,16 @@
 //! An [`OwnedDir`] is made under an unguessable name with one `mkdir` of mode 0700, so
 //! it is new (a planted folder or symlink of that name makes it fail, never reuses
 //! it) and nobody else can enter it or plant anything in it. It records its owner (the
-//! process id and its start time, which a reused pid does not share) in
-//! [`OWNER_FILE`], and is removed with everything in it when dropped.
+//! process id with its start time, which a reused pid does not share, the boot, and
+//! the pid namespace) in [`OWNER_FILE`], and is removed with everything in it when
+//! dropped.
 //!
 //! [`remove_dead`] is the clean-up for sessions that could not drop theirs: it removes
 //! the folders, among those named with a given prefix, that are this user's, are real
 //! folders (not symlinks), and whose recorded owner no longer runs. A folder without an
 //! owner record (being made right now, or not tabwire's) is left alone, and so is
-//! every folder of another user's or of a live session's.
+//! every folder of another user's, of a live session's, or of a session in another pid
+//! namespace (a container sharing the folder), whose process cannot be seen from here.
 //!
 //! It does not decide where folders go; the callers do ([`crate::launch`] in the
 //! temporary folder, [`crate::mcp::spill`] in the user's results folder).
@@ -151,11 +153,20 @@ fn read_owner(dir: &Path) -> Option<Owner> {
 }
 
 /// A process, told apart from a later one given the same id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///
+/// Recorded as one line of words, `-` for what is not known:
+/// `<pid> <start time> <boot id> <pid namespace>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Owner {
     pid: i32,
     /// When it started (clock ticks since boot, from `/proc`), where known.
     started: Option<u64>,
+    /// The boot it ran in (`/proc/sys/kernel/random/boot_id`): after a reboot it is
+    /// surely gone, whatever runs under its id now.
+    boot: Option<String>,
+    /// Its pid namespace: a process in another one (another container sharing the
+    /// folder) cannot be seen from here, so its folders are never judged.
+    pidns: Option<String>,
 }
 
 impl Owner {
@@ -164,29 +175,51 @@ impl Owner {
         Self {
             pid,
             started: start_time(pid),
+            boot: boot_id(),
+            pidns: pid_namespace(),
         }
     }
 
-    fn to_line(self) -> String {
-        match self.started {
-            Some(started) => format!("{} {started}\n", self.pid),
-            None => format!("{}\n", self.pid),
-        }
+    fn to_line(&self) -> String {
+        let word = |w: Option<String>| w.unwrap_or_else(|| "-".to_owned());
+        format!(
+            "{} {} {} {}\n",
+            self.pid,
+            word(self.started.map(|s| s.to_string())),
+            word(self.boot.clone()),
+            word(self.pidns.clone()),
+        )
     }
 
     fn parse(text: &str) -> Option<Self> {
         let mut words = text.split_whitespace();
         let pid = words.next()?.parse::<i32>().ok().filter(|p| *p > 0)?;
-        let started = match words.next() {
+        let mut next = || words.next().filter(|w| *w != "-");
+        let started = match next() {
             Some(word) => Some(word.parse().ok()?),
             None => None,
         };
-        Some(Self { pid, started })
+        let boot = next().map(str::to_owned);
+        let pidns = next().map(str::to_owned);
+        Some(Self {
+            pid,
+            started,
+            boot,
+            pidns,
+        })
     }
 
-    /// Whether this process still runs: its id is in use, by a process that started
-    /// when it did (when both start times are known).
-    fn is_running(self) -> bool {
+    /// Whether this process may still run: it is in another pid namespace (and so
+    /// cannot be judged), or its id is in use, in this boot, by a process that started
+    /// when it did (as far as each is known).
+    fn is_running(&self) -> bool {
+        let differs = |recorded: &Option<String>, now: Option<String>| matches!((recorded, now), (Some(recorded), Some(now)) if *recorded != now);
+        if differs(&self.boot, boot_id()) {
+            return false;
+        }
+        if differs(&self.pidns, pid_namespace()) {
+            return true;
+        }
         // SAFETY: kill with signal 0 only checks that the process exists.
         let exists = unsafe { libc::kill(self.pid, 0) } == 0
             || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
@@ -198,6 +231,19 @@ impl Owner {
             _ => true,
         }
     }
+}
+
+/// This boot's id (Linux; `None` elsewhere).
+fn boot_id() -> Option<String> {
+    let id = fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+    Some(id.trim().to_owned()).filter(|id| !id.is_empty() && !id.contains(' '))
+}
+
+/// This process's pid namespace, as `/proc` names it (`pid:[4026531836]`; Linux only).
+fn pid_namespace() -> Option<String> {
+    let link = fs::read_link("/proc/self/ns/pid").ok()?;
+    let name = link.to_string_lossy().into_owned();
+    Some(name).filter(|n| !n.is_empty() && !n.contains(char::is_whitespace))
 }
 
 /// When process `pid` started, in clock ticks since boot (Linux; `None` elsewhere).
@@ -304,23 +350,39 @@ mod tests {
     }
 
     #[test]
-    fn owner_records_parse_strictly() {
-        assert_eq!(
-            Owner::parse("12 34\n"),
-            Some(Owner {
-                pid: 12,
-                started: Some(34)
-            })
-        );
-        assert_eq!(
-            Owner::parse("12"),
-            Some(Owner {
-                pid: 12,
-                started: None
-            })
-        );
+    fn owner_records_parse_strictly_and_round_trip() {
+        let me = Owner::this_process();
+        assert_eq!(Owner::parse(&me.to_line()), Some(me));
+        let bare = Owner {
+            pid: 12,
+            started: None,
+            boot: None,
+            pidns: None,
+        };
+        assert_eq!(Owner::parse("12"), Some(bare.clone()));
+        assert_eq!(Owner::parse("12 - - -\n"), Some(bare.clone()));
+        assert_eq!(Owner::parse(&bare.to_line()), Some(bare));
         for bad in ["", "0", "-1", "x", "12 y"] {
             assert_eq!(Owner::parse(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn an_owner_from_another_boot_is_gone_and_one_in_another_namespace_is_kept() {
+        let me = Owner::this_process();
+        if me.boot.is_none() || me.pidns.is_none() {
+            return;
+        }
+        let rebooted = Owner {
+            boot: Some("another-boot".into()),
+            ..me.clone()
+        };
+        assert!(!rebooted.is_running(), "even under a live pid");
+        let elsewhere = Owner {
+            pid: dead_pid(),
+            pidns: Some("pid:[1]".into()),
+            ..me
+        };
+        assert!(elsewhere.is_running(), "not judged from here");
     }
 }
