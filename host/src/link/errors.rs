@@ -33,6 +33,18 @@ pub(super) fn disconnected(why: &str) -> WireError {
     )
 }
 
+/// The error for a call in flight when the connection to the native host ended without
+/// a goodbye: the host was killed or crashed, and the browser starts another.
+pub(super) fn host_stopped() -> WireError {
+    WireError::new(
+        ErrorCode::BrowserDisconnected,
+        "tabwire's native host stopped before the browser answered (it was killed, or \
+         crashed), so the command may or may not have run. The browser starts a new native \
+         host when its tabwire extension reconnects, normally within a second or two: retry \
+         (if running the command twice would matter, check first whether it took effect).",
+    )
+}
+
 /// The error for a call the browser left unanswered when the native host said goodbye
 /// (`reason`), by what the host saw (`cause`). The relay answers its pending requests
 /// with it, and the link its own.

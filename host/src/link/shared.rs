@@ -10,7 +10,7 @@ use tabwire_shared::{ClientHello, Departure, Envelope, ErrorCode, Event, ToExten
 use tokio::sync::{broadcast, watch};
 
 use super::absence::Absence;
-use super::errors::{disconnected, unanswered};
+use super::errors::{host_stopped, unanswered};
 use super::{EventObserver, Outcome, ReplySender};
 
 /// Whether a browser is there, and if not, why (as far as is known).
@@ -114,11 +114,6 @@ impl Shared {
 
     pub(super) fn take_pending(&self, id: u64) -> Option<ReplySender> {
         self.pending.lock().ok()?.remove(&id)
-    }
-
-    /// Answers every outstanding call: the browser went away, and why.
-    pub(super) fn fail_all(&self, why: &str) {
-        self.fail_all_with(&disconnected(why));
     }
 
     /// Answers every outstanding call with `error`.
@@ -229,7 +224,7 @@ impl Shared {
         });
         match then {
             Then::Vanished => {
-                self.fail_all(VANISHED);
+                self.fail_all_with(&host_stopped());
                 self.publish(Event::BrowserDisconnected {
                     reason: VANISHED.to_owned(),
                     cause: Departure::Unknown,

@@ -469,6 +469,35 @@ async fn a_host_killed_without_a_goodbye_gets_a_short_wait_from_the_loss() {
     assert_eq!(started.elapsed(), Duration::ZERO);
 }
 
+#[tokio::test]
+async fn a_call_in_flight_when_the_host_vanishes_is_told_the_host_stopped() {
+    use crate::native_host::framing::{write_frame, FrameReader};
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("relay.sock");
+    let listener = tokio::net::UnixListener::bind(&socket).unwrap();
+    let link = Link::spawn(socket.clone(), hello());
+    let (stream, _) = listener.accept().await.unwrap();
+    let (read, mut write) = stream.into_split();
+    let mut reader = FrameReader::new(read, MAX_ON_SOCKET);
+    assert!(matches!(reader.next().await, Ok(Some(_))), "no hello");
+    let frame = tabwire_shared::framing::encode(&connected("1"), MAX_ON_SOCKET).unwrap();
+    write_frame(&mut write, &frame).await.unwrap();
+    assert!(link.wait_for_browser(LONG).await);
+    let call = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(evaluate(), LONG, LONG).await }
+    });
+    assert!(matches!(reader.next().await, Ok(Some(_))), "no call");
+    // The host dies with the call unanswered, without a word.
+    drop((reader, write, listener));
+    let err = call.await.unwrap().unwrap_err();
+    assert_eq!(err.code, ErrorCode::BrowserDisconnected);
+    for said in ["native host stopped", "may or may not have run", "retry"] {
+        assert!(err.message.contains(said), "{said:?} in {}", err.message);
+    }
+    assert!(link.ever_connected());
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_refusal_is_no_departure_and_gets_no_grace() {
     let dir = tempfile::tempdir().unwrap();
