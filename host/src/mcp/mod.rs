@@ -33,6 +33,7 @@ pub mod structured;
 pub mod third_party;
 pub mod tool;
 pub mod tools;
+pub mod wire;
 
 use tabwire_shared::WireError;
 
@@ -172,7 +173,10 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         page: None,
     };
     let server = TabwireServer::new(Registry::new(&args.categories), base);
-    let service = server.serve(rmcp::transport::stdio()).await?;
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let service = server
+        .serve(wire::LineTransport::new(stdin, stdout))
+        .await?;
     tokio::select! {
         quit = service.waiting() => { tracing::debug!(?quit, "MCP session ended"); }
         _ = shutdown_signal() => { tracing::info!("signal received, shutting down"); }
