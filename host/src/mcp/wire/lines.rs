@@ -182,4 +182,68 @@ mod tests {
         assert_eq!(reader.next().await.unwrap(), Some(whole("ok")));
         writer.await.unwrap();
     }
+
+    /// What the reader must hand out for `input`: its lines split offline.
+    fn expected(input: &[u8], limit: usize) -> Vec<Line> {
+        let mut pieces: Vec<&[u8]> = input.split(|b| *b == b'\n').collect();
+        if pieces.last().is_some_and(|p| p.is_empty()) {
+            pieces.pop();
+        }
+        pieces
+            .into_iter()
+            .map(|p| match p.len() > limit {
+                true => Line::TooLong {
+                    id: IdScanner::scan(p),
+                    len: p.len(),
+                },
+                false => Line::Whole(p.to_vec()),
+            })
+            .collect()
+    }
+
+    fn input() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let byte = prop_oneof![
+            3 => any::<u8>(),
+            1 => Just(b'\n'),
+            2 => proptest::sample::select(b"{}[]\",:id 0123456789".to_vec()),
+        ];
+        proptest::collection::vec(byte, 0..400)
+    }
+
+    proptest::proptest! {
+        /// Any bytes, read in pieces of any size: the same lines as split offline, and
+        /// the buffer never past twice the cap.
+        #[test]
+        fn any_bytes_in_any_pieces_give_the_offline_lines(
+            input in input(),
+            limit in 1usize..80,
+            piece in 1usize..40,
+        ) {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let got = runtime.block_on(async {
+                let (mut tx, rx) = tokio::io::duplex(piece);
+                let bytes = input.clone();
+                let writer = tokio::spawn(async move {
+                    use tokio::io::AsyncWriteExt;
+                    tx.write_all(&bytes).await.unwrap();
+                });
+                let mut reader = LineReader::new(rx, limit);
+                let mut out = Vec::new();
+                while let Some(line) = reader.next().await.unwrap() {
+                    assert!(reader.buf.capacity() <= 2 * limit.max(8), "{}", reader.buf.capacity());
+                    out.push(line);
+                }
+                writer.await.unwrap();
+                out
+            });
+            proptest::prop_assert_eq!(got, expected(&input, limit));
+        }
+
+        /// No line, however broken, makes the intake panic.
+        #[test]
+        fn the_intake_takes_any_line(line in input()) {
+            let _ = super::super::intake::intake(&line);
+        }
+    }
 }

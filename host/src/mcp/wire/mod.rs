@@ -177,3 +177,6 @@ async fn write_line<W: AsyncWrite + Unpin>(write: &mut W, line: &[u8]) -> io::Re
     write.write_all(line).await?;
     write.flush().await
 }
+
+#[cfg(test)]
+mod tests;
