@@ -10,6 +10,8 @@
 //!   [`known`]: what the session knows without asking the browser; [`runs`]: which run
 //!   of the browser its tab ids belong to.
 //! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
+//! - [`wire`]: the stdio transport under rmcp, which answers every line that carries a
+//!   readable id (even one rmcp could not read).
 
 pub mod config;
 pub mod console;

@@ -17,7 +17,7 @@
 //!   `result` or `error` but no `method` (a reply to us; answering a reply can loop).
 //!
 //! Bad params for a method rmcp knows are not decided here: rmcp reads such a request
-//! as a custom one, and [`super::super::server`] answers it with `-32602`.
+//! as a custom one, and [`crate::mcp::server`] answers it with `-32602`.
 //!
 //! No I/O here: [`intake`] maps bytes to an [`Intake`], so tests are plain values.
 
