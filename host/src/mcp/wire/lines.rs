@@ -5,7 +5,7 @@
 //! (rmcp polls it inside `select!`): every byte taken from the stream is in `self`
 //! before the next `await`, so a dropped [`LineReader::next`] loses nothing.
 //!
-//! It does not look at what a line says; [`super::intake`] does.
+//! It does not look at what a line says; [`intake`](mod@super::intake) does.
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 

@@ -2,7 +2,7 @@
 //!
 //! rmcp's own stdio transport skips what it cannot parse (bytes that are not UTF-8, a
 //! line nested too deeply, one over 16 MiB) and answers shape errors without their id.
-//! This one reads lines itself ([`lines`]), decides what each one gets ([`intake`]:
+//! This one reads lines itself ([`lines`]), decides what each one gets ([`intake`](mod@intake):
 //! rmcp, an error reply, or nothing), finds ids in unreadable bytes ([`scan`]), and
 //! writes rmcp's messages and its own error replies through one ordered writer task, so
 //! lines never interleave.

@@ -8,7 +8,7 @@
 //! stops looking as soon as it has an answer.
 //!
 //! It does not validate the rest of the line, nor read ids inside a batch (a top-level
-//! array): that is for [`super::intake`], once serde has had its say.
+//! array): that is for [`intake`](mod@super::intake), once serde has had its say.
 
 use serde_json::Value;
 
