@@ -102,14 +102,14 @@ pub fn intake(line: &[u8]) -> Intake {
     }
 }
 
-/// The answer to a line of `len` bytes or more, over the reader's cap of `limit`,
+/// The answer to a line of `len` bytes, over the reader's cap of `limit`,
 /// whose id the scan of its bytes found (or not).
 pub fn too_long(id: &ScannedId, len: usize, limit: usize) -> Intake {
     answer(
         id.reply_id(),
         INVALID_REQUEST,
         format!(
-            "Invalid request: the line is {len} bytes or more, over tabwire's limit of \
+            "Invalid request: the line is {len} bytes, over tabwire's limit of \
              {limit} bytes for one message. Send less at once."
         ),
     )

@@ -164,6 +164,37 @@ async fn every_bad_line_with_an_id_is_answered_with_it_and_serving_goes_on() {
     assert!(tools > 10, "tools/list after the bad lines: {tools} tools");
 }
 
+#[tokio::test]
+async fn an_rmcp_client_is_served_as_before() {
+    use rmcp::model::{CallToolRequestParams, ClientConfig};
+    let (client_io, server_io) = tokio::io::duplex(4096);
+    let (server_in, server_out) = tokio::io::split(server_io);
+    let base = ToolContext {
+        browser: Arc::new(NoBrowser),
+        session: Arc::new(Session::default()),
+        settings: Arc::new(Settings::default()),
+        page: None,
+    };
+    let server = TabwireServer::new(Registry::new(&HashMap::new()), base);
+    let serving = tokio::spawn(async move {
+        let service = server
+            .serve(LineTransport::new(server_in, server_out))
+            .await?;
+        service.waiting().await?;
+        anyhow::Ok(())
+    });
+    let client = ClientConfig::default().serve(client_io).await.unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "list_pages"));
+    let result = client
+        .call_tool(CallToolRequestParams::new("list_pages"))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    client.cancel().await.unwrap();
+    let _ = tokio::time::timeout(Duration::from_secs(5), serving).await;
+}
+
 /// One generated line, given its index (for a unique id).
 #[derive(Debug, Clone)]
 enum Case {
