@@ -10,6 +10,8 @@
 //!   [`known`]: what the session knows without asking the browser; [`runs`]: which run
 //!   of the browser its tab ids belong to.
 //! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
+//! - [`wire`]: the stdio transport under rmcp, which answers every line that carries a
+//!   readable id (even one rmcp could not read).
 
 pub mod config;
 pub mod console;
@@ -33,6 +35,7 @@ pub mod structured;
 pub mod third_party;
 pub mod tool;
 pub mod tools;
+pub mod wire;
 
 use tabwire_shared::WireError;
 
@@ -193,7 +196,10 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         page: None,
     };
     let server = TabwireServer::new(Registry::new(&args.categories), base);
-    let service = server.serve(rmcp::transport::stdio()).await?;
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let service = server
+        .serve(wire::LineTransport::new(stdin, stdout))
+        .await?;
     tokio::select! {
         quit = service.waiting() => { tracing::debug!(?quit, "MCP session ended"); }
         _ = shutdown_signal() => { tracing::info!("signal received, shutting down"); }
