@@ -665,3 +665,39 @@ async fn with_the_category_off_there_are_no_third_party_tools() {
     opened.lacks("Third-party developer tools");
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn a_page_whose_discovery_spins_is_not_asked_again_with_every_reply() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/slow.html")}))
+        .await
+        .says("did not answer tool discovery within 5000 ms");
+    // Listed twice: the page is not asked again (what it said before is shown, or that
+    // it was not asked), and the agent is told how to ask it.
+    for _ in 0..2 {
+        agent
+            .ok("list_pages", json!({}))
+            .await
+            .says("not asked again with every reply")
+            .says("list_3p_developer_tools");
+    }
+    let asked = || async {
+        agent
+            .ok(
+                "evaluate_script",
+                json!({"function": "() => window.discoveries"}),
+            )
+            .await
+            .json["result"]
+            .clone()
+    };
+    assert_eq!(asked().await, 1, "asked once, when the page opened");
+    // Asked for, it is asked.
+    agent
+        .ok("list_3p_developer_tools", json!({}))
+        .await
+        .says("did not answer tool discovery within 5000 ms");
+    assert_eq!(asked().await, 2);
+    agent.quit().await;
+}

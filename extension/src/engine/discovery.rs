@@ -126,7 +126,9 @@ impl<C: Chrome + 'static> Engine<C> {
                     groups: vec![],
                     problems: vec![format!(
                         "The page did not answer tool discovery within {timeout_ms} ms: its \
-                         scripts may be busy. Try again later."
+                         scripts may be busy. It is not asked again with every reply (that \
+                         would cost the wait each time); call list_3p_developer_tools to ask \
+                         it again."
                     )],
                 })
             }
