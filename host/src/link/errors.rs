@@ -8,18 +8,22 @@ pub fn no_browser() -> WireError {
 }
 
 /// [`no_browser`], saying what is known of why (a clause: "the browser quit 3 s ago").
+/// With nothing known, the whole setup is the advice; with a cause known, that cause's
+/// own advice is (the setup steps would contradict it), and doctor the fallback.
 pub(super) fn no_browser_because(known: Option<&str>) -> WireError {
-    let known = known.map(|k| format!(": {k}")).unwrap_or_default();
-    WireError::new(
-        ErrorCode::BrowserDisconnected,
-        format!(
-            "No browser is connected to tabwire{known}. To fix: (1) start Chrome (or Chromium, \
-             Edge or Brave); (2) make sure the tabwire extension is installed and enabled at \
-             chrome://extensions; (3) run `tabwire install` once so the browser can start \
-             tabwire's native host; (4) if it still fails, run `tabwire doctor` to find the \
-             broken link."
+    let message = match known {
+        Some(known) => format!(
+            "No browser is connected to tabwire: {known}. If that does not explain it, \
+             `tabwire doctor` finds the broken link."
         ),
-    )
+        None => "No browser is connected to tabwire. To fix: (1) start Chrome (or Chromium, \
+                 Edge or Brave); (2) make sure the tabwire extension is installed and enabled \
+                 at chrome://extensions; (3) run `tabwire install` once so the browser can \
+                 start tabwire's native host; (4) if it still fails, run `tabwire doctor` to \
+                 find the broken link."
+            .to_owned(),
+    };
+    WireError::new(ErrorCode::BrowserDisconnected, message)
 }
 
 /// The error for a call whose browser went away before answering, and why.
