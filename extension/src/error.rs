@@ -118,6 +118,30 @@ pub enum EngineError {
     )]
     LeftDebuggableContent(TabId),
 
+    /// An agent asked to open or navigate to a browser page (`chrome:`, `devtools:`,
+    /// `view-source:`, an extension's page, `about:` other than `about:blank`).
+    #[error(
+        "{url} is a browser page ({scheme}:), which Chrome keeps out of reach of extensions \
+         such as tabwire: it cannot be debugged, and navigating there can leave the page \
+         unusable, so tabwire did not go. The page is where it was. Navigate to a web page \
+         (http:, https:, file:) or about:blank instead; if the user needs that browser \
+         page, ask them to open it themselves."
+    )]
+    PrivilegedUrl {
+        /// Where the agent wanted to go.
+        url: String,
+        /// Its scheme, lower-case.
+        scheme: String,
+    },
+
+    /// The tab's renderer crashed (or was killed), during the command or before it.
+    #[error(
+        "The page's renderer crashed (page {0} shows Chrome's \"Aw, Snap!\" page and runs \
+         nothing): reload it with navigate_page {{type: reload}} (or navigate it to a URL), \
+         then retry."
+    )]
+    RendererCrashed(TabId),
+
     /// Closing the tab would close the browser.
     #[error(
         "Page {0} is the last open page; closing it would close the browser. \
@@ -470,6 +494,7 @@ impl EngineError {
             | Revoked
             | Blocklisted { .. }
             | BlocklistedDestination { .. }
+            | PrivilegedUrl { .. }
             | DataUrlNavigation => ErrorCode::Refused,
             NotShared(_) | WithdrawnDuringCommand { .. } => ErrorCode::NotShared,
             InvalidUrl(_)
@@ -494,6 +519,7 @@ impl EngineError {
             | EvaluateRefused(_)
             | ToolNotFound(_)
             | ToolThrew { .. }
+            | RendererCrashed(_)
             | UnreadablePageData(_) => ErrorCode::PageError,
             StaleTools(_) => ErrorCode::StaleTools,
             LoadTimeout { .. }

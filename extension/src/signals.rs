@@ -19,6 +19,7 @@ use futures::StreamExt;
 use tabwire_shared::TabId;
 
 use crate::cdp::PageEvent;
+use crate::engine::TabChange;
 
 /// Something that happened to a tab.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +33,9 @@ pub enum TabSignal {
     /// The user took the tab away from the agents (stopped sharing it, or it went to a
     /// site on their blocklist): why, in words for the agent.
     Withdrawn(String),
+    /// The tabs API reported a change (`chrome.tabs.onUpdated`): URL, group or load
+    /// status. Seen even while no debugger is attached.
+    Updated(TabChange),
 }
 
 type Subscribers = HashMap<TabId, Vec<(u64, UnboundedSender<TabSignal>)>>;

@@ -16,7 +16,8 @@ use super::Engine;
 use crate::cdp::dom::{DomEnable, OverlayEnable};
 use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
 use crate::cdp::{
-    CdpCommand, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent, RuntimeEnable,
+    CdpCommand, InspectorEnable, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent,
+    RuntimeEnable,
 };
 use crate::chrome::{Chrome, ChromeError};
 use crate::error::EngineError;
@@ -113,11 +114,12 @@ impl<C: Chrome + 'static> Engine<C> {
         let network = NetworkEnable {
             max_post_data_size: MAX_POST_DATA,
         };
-        let (network, log, audits, overlay) = futures::join!(
+        let (network, log, audits, overlay, inspector) = futures::join!(
             self.send(tab, &network),
             self.send(tab, &LogEnable {}),
             self.send(tab, &AuditsEnable {}),
-            self.enable_overlay(tab)
+            self.enable_overlay(tab),
+            self.send(tab, &InspectorEnable {})
         );
         // The collectors and the overlay are a help, not a precondition: a domain Chrome
         // refuses only leaves its messages out (or, the overlay, input in a hidden tab
@@ -127,6 +129,7 @@ impl<C: Chrome + 'static> Engine<C> {
             ("Log", log.err()),
             ("Audits", audits.err()),
             ("Overlay", overlay.err()),
+            ("Inspector", inspector.err()),
         ] {
             if let Some(error) = outcome {
                 self.chrome.log(&format!(
@@ -281,7 +284,8 @@ pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError
             tab,
             dialog: dialog.clone(),
         }),
-        TabSignal::Page(_) => None,
+        TabSignal::Page(PageEvent::TargetCrashed) => Some(EngineError::RendererCrashed(tab)),
+        TabSignal::Page(_) | TabSignal::Updated(_) => None,
     }
 }
 
@@ -371,5 +375,62 @@ mod tests {
             ErrorCode::Refused
         );
         assert!(!h.fake.is_attached(10));
+    }
+
+    #[test]
+    fn a_crash_ends_the_running_call_and_later_ones_until_a_reload() {
+        use serde_json::json;
+        use tabwire_shared::{Navigation, Reply};
+        let mut h = Harness::new();
+        h.fake.hold("Runtime.callFunctionOn");
+        h.call(1, evaluate(10));
+        h.settle();
+        assert_eq!(
+            h.fake.sent(10, "Inspector.enable").len(),
+            1,
+            "crashes are heard of"
+        );
+        h.engine
+            .on_cdp_event(10, "Inspector.targetCrashed", &json!({}));
+        h.settle();
+        let error = h.reply(1).expect("an answer at once").unwrap_err();
+        assert_eq!(error.code, ErrorCode::PageError);
+        assert!(error.message.contains("renderer crashed"), "{error:?}");
+        assert!(error.message.contains("navigate_page {type: reload}"));
+        h.fake.release_held_error("Target crashed");
+        h.call(2, evaluate(10));
+        h.call(3, Command::ListTabs);
+        h.settle();
+        assert!(h
+            .reply(2)
+            .unwrap()
+            .unwrap_err()
+            .message
+            .contains("renderer crashed"));
+        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+            panic!("expected tabs");
+        };
+        assert_eq!(
+            tabs.iter().map(|t| (t.id, t.crashed)).collect::<Vec<_>>(),
+            vec![(10, true), (11, false)]
+        );
+        h.call(
+            4,
+            Command::Navigate {
+                tab_id: 10,
+                to: Navigation::Reload {
+                    ignore_cache: false,
+                },
+                timeout_ms: 5000,
+            },
+        );
+        h.settle();
+        let Ok(Reply::Tab { tab }) = h.reply(4).unwrap() else {
+            panic!("expected the reloaded tab");
+        };
+        assert!(!tab.crashed);
+        h.call(5, evaluate(10));
+        h.settle();
+        assert!(h.reply(5).unwrap().is_ok());
     }
 }

@@ -73,6 +73,7 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
     ) -> Result<TabInfo, EngineError> {
         super::navigate::check_url(url)?;
+        super::navigate::check_reachable(url)?;
         self.check_destination(url)?;
         let starts_there = super::navigate::is_data_url(url);
         let first = if starts_there { url } else { "about:blank" };
@@ -128,6 +129,7 @@ impl<C: Chrome + 'static> Engine<C> {
             title: tab.title.clone(),
             user_active,
             dialog: self.open_dialog(tab.id),
+            crashed: self.state.borrow().crashed.contains(&tab.id),
         }
     }
 }

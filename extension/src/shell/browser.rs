@@ -136,6 +136,16 @@ impl Chrome for BrowserChrome {
             .ok_or_else(|| ChromeError("Chrome created a tab without an id".to_owned()))
     }
 
+    async fn navigate_tab(&self, tab: TabId, url: &str) -> Result<String, ChromeError> {
+        let before = match self.tab(tab).await? {
+            Some(state) => state.url,
+            None => return Err(ChromeError(format!("No tab with id: {tab}."))),
+        };
+        let properties = js_value(&json!({"url": url}))?;
+        call(js::tabs_update(tab as f64, &properties)).await?;
+        Ok(before)
+    }
+
     async fn activate_tab(&self, tab: TabId) -> Result<(), ChromeError> {
         let properties = js_value(&json!({"active": true}))?;
         call(js::tabs_update(tab as f64, &properties)).await?;

@@ -137,6 +137,7 @@ mod tests {
             title: format!("Tab {id}"),
             user_active: active,
             dialog: None,
+            crashed: false,
         }
     }
 

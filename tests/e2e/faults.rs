@@ -1,0 +1,159 @@
+//! Faults: privileged URLs, crashed renderers, pages closed under a running call.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::cdp::{Cdp, Session};
+use crate::harness::{page, Agent};
+
+/// How long a test waits for the browser to show what it caused.
+const LIMIT: Duration = Duration::from_secs(10);
+
+/// The pages `list_pages` shows, as (id, url).
+async fn pages(agent: &Agent) -> Vec<(i64, String)> {
+    let listed = agent.ok("list_pages", json!({})).await;
+    let pages = listed.json["pages"].as_array().cloned().unwrap_or_default();
+    pages
+        .iter()
+        .map(|p| {
+            let id = p["id"].as_i64().unwrap_or_default();
+            (id, p["url"].as_str().unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+/// A session of the test's own on the page at `url`.
+async fn attach_to(cdp: &Cdp, url: &str) -> Session {
+    let target = cdp
+        .wait_target(&format!("the page at {url}"), LIMIT, |t| {
+            t.kind == "page" && t.url == url
+        })
+        .await;
+    cdp.attach(&target.target_id).await
+}
+
+#[tokio::test]
+async fn a_browser_page_is_refused_before_going_and_the_page_stays_usable() {
+    let agent = Agent::launch(&[]).await;
+    let id = agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await
+        .selected_page();
+    for url in [
+        "chrome://crash",
+        "chrome://settings",
+        "view-source:https://example.com/",
+        "about:version",
+    ] {
+        agent
+            .err("navigate_page", json!({"url": url}))
+            .await
+            .says("is a browser page")
+            .says("The page is where it was");
+    }
+    agent
+        .ok("navigate_page", json!({"url": page("second.html")}))
+        .await
+        .says("second page");
+    assert!(
+        pages(&agent).await.contains(&(id, page("second.html"))),
+        "list_pages shows where the page went"
+    );
+    let before = pages(&agent).await.len();
+    agent
+        .err("new_page", json!({"url": "chrome://crash"}))
+        .await
+        .says("is a browser page");
+    assert_eq!(pages(&agent).await.len(), before, "no page opened in vain");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_page_left_on_a_browser_page_can_be_navigated_away() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let start = format!("{}?left-on-a-browser-page", page("index.html"));
+    let id = agent
+        .ok("new_page", json!({"url": start}))
+        .await
+        .selected_page();
+    // Someone else (the user, another debugger) takes the page to a browser page, out
+    // of the extension's reach.
+    let session = attach_to(&cdp, &start).await;
+    cdp.send_to(
+        &session,
+        "Page.navigate",
+        json!({"url": "chrome://version/"}),
+    )
+    .await;
+    cdp.wait_target("the page on chrome://version/", LIMIT, |t| {
+        t.kind == "page" && t.url == "chrome://version/"
+    })
+    .await;
+    agent
+        .ok("navigate_page", json!({"url": page("second.html")}))
+        .await
+        .says("second page");
+    assert!(pages(&agent).await.contains(&(id, page("second.html"))));
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => location.pathname"}),
+        )
+        .await
+        .says("/second.html");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_crashed_renderer_ends_the_call_at_once_and_shows_in_the_page_list() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let start = format!("{}?crash-me", page("index.html"));
+    let id = agent
+        .ok("new_page", json!({"url": start}))
+        .await
+        .selected_page();
+    let session = attach_to(&cdp, &start).await;
+    // A call that would run for longer than the harness waits for any reply: only a
+    // prompt end lets the test go on.
+    let running = agent.call(
+        "evaluate_script",
+        json!({
+            "function": "() => { document.title = 'running'; return new Promise(() => {}); }",
+            "timeout": 120000,
+        }),
+    );
+    let crash = async {
+        cdp.wait_for(&session, "document.title === 'running'", LIMIT)
+            .await;
+        cdp.fire(&session, "Page.crash", json!({}));
+    };
+    let (ended, ()) = tokio::join!(running, crash);
+    assert!(ended.is_error, "{}", ended.text);
+    ended
+        .says("renderer crashed")
+        .says("navigate_page {type: reload}");
+    agent
+        .err("evaluate_script", json!({"function": "() => 1"}))
+        .await
+        .says("renderer crashed");
+    let listed = agent.ok("list_pages", json!({})).await;
+    listed.says("[renderer crashed");
+    let entry = listed.json["pages"]
+        .as_array()
+        .and_then(|pages| pages.iter().find(|p| p["id"] == id).cloned())
+        .unwrap_or_default();
+    assert_eq!(entry["crashed"], true, "{}", listed.text);
+    agent
+        .ok("navigate_page", json!({"type": "reload"}))
+        .await
+        .lacks("[renderer crashed");
+    let title = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.title"}),
+        )
+        .await;
+    assert_eq!(title.json["result"], "tabwire fixture");
+    agent.quit().await;
+}
