@@ -23,6 +23,14 @@ pub enum EngineError {
     )]
     ClosedDuringCommand(TabId),
 
+    /// An agent closed the tab (`close_page`) while the command ran; the command was
+    /// stopped.
+    #[error(
+        "Page {0} closed: close_page closed it while this command ran, so the command was \
+         stopped. Call list_pages to see the open pages."
+    )]
+    ClosedByAgent(TabId),
+
     /// The tab is not in the calling agent's scope. Whether it exists at all is not
     /// told: an agent may not probe the user's browser for tab ids.
     #[error(
@@ -485,7 +493,7 @@ impl EngineError {
     pub fn code(&self) -> ErrorCode {
         use EngineError::*;
         match self {
-            NoSuchTab(_) | ClosedDuringCommand(_) => ErrorCode::NoSuchTab,
+            NoSuchTab(_) | ClosedDuringCommand(_) | ClosedByAgent(_) => ErrorCode::NoSuchTab,
             AttachFailed { .. } | DetachedDuringCommand { .. } | LeftDebuggableContent(_) => {
                 ErrorCode::Detached
             }

@@ -33,6 +33,8 @@ pub enum TabSignal {
     /// The user took the tab away from the agents (stopped sharing it, or it went to a
     /// site on their blocklist): why, in words for the agent.
     Withdrawn(String),
+    /// An agent is closing the tab (`close_page`): commands running on it stop now.
+    Closing,
     /// The tabs API reported a change (`chrome.tabs.onUpdated`): URL, group or load
     /// status. Seen even while no debugger is attached.
     Updated(TabChange),

@@ -157,3 +157,59 @@ async fn a_crashed_renderer_ends_the_call_at_once_and_shows_in_the_page_list() {
     assert_eq!(title.json["result"], "tabwire fixture");
     agent.quit().await;
 }
+
+/// Runs a script that never ends on the page at `url` from `runner` and, once it runs,
+/// closes the page from `closer`; returns both replies. The script's timeout is longer
+/// than the harness waits for any reply, so only a prompt end lets the test go on.
+async fn close_under_a_running_call(
+    cdp: &Cdp,
+    runner: &Agent,
+    closer: &Agent,
+    url: &str,
+) -> (crate::harness::Reply, crate::harness::Reply) {
+    let id = runner
+        .ok("new_page", json!({"url": url}))
+        .await
+        .selected_page();
+    let session = attach_to(cdp, url).await;
+    let running = runner.call(
+        "evaluate_script",
+        json!({
+            "function": "() => { document.title = 'running'; return new Promise(() => {}); }",
+            "timeout": 120000,
+        }),
+    );
+    let close = async {
+        cdp.wait_for(&session, "document.title === 'running'", LIMIT)
+            .await;
+        closer.call("close_page", json!({"pageId": id})).await
+    };
+    tokio::join!(running, close)
+}
+
+#[tokio::test]
+async fn close_page_stops_a_running_call_from_the_same_agent_or_another() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let other = agent.join().await;
+    for (closer, name) in [(&agent, "same"), (&other, "other")] {
+        let url = format!("{}?closed-by-{name}", page("index.html"));
+        let (stopped, closed) = close_under_a_running_call(&cdp, &agent, closer, &url).await;
+        assert!(!closed.is_error, "{name}: {}", closed.text);
+        closed.says("Closed page");
+        assert!(stopped.is_error, "{name}: {}", stopped.text);
+        stopped.says("close_page closed it");
+        assert!(
+            !pages(&agent).await.iter().any(|(_, u)| *u == url),
+            "{name}: the page is gone"
+        );
+    }
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 1", "timeout": 1u64 << 63}),
+        )
+        .await
+        .says("at most 600000 ms");
+    other.quit().await;
+    agent.quit().await;
+}

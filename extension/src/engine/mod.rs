@@ -6,7 +6,8 @@
 //! shell calls for native-port messages, CDP events, debugger detaches and closed tabs.
 //! Each call from the host runs as its own task, so a slow command on one tab never
 //! delays another; commands on the same tab run one at a time ([`locks`]), whichever
-//! agent sends them.
+//! agent sends them — but closing a tab does not wait its turn: it stops the command
+//! running there.
 //!
 //! Every call passes the [`access`] gate first: an agent may touch only the tabs the
 //! user shared with it ([`sharing`] keeps the scopes, [`share`] shows them in the
@@ -389,7 +390,11 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         // Out of scope: refused at once, without waiting for the tab.
         self.check_scope(&session, tab)?;
-        let outcome = {
+        let outcome = if let Command::CloseTab { .. } = command {
+            // Closing does not queue behind a command running on the tab: it stops it.
+            self.check_access(&session, tab).await?;
+            self.run(&session, command).await
+        } else {
             let _tab = self.locks.lock(tab).await;
             // Checked while holding the tab: the user may have stopped sharing it, or
             // it may have gone to a blocklisted site, while the call waited.

@@ -97,7 +97,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     TabSignal::Updated(change) if change.status.as_deref() == Some("complete") => {
                         break
                     }
-                    signal @ (TabSignal::Closed | TabSignal::Withdrawn(_)) => {
+                    signal @ (TabSignal::Closed | TabSignal::Closing | TabSignal::Withdrawn(_)) => {
                         return Err(interruption(tab, &signal)
                             .unwrap_or(EngineError::ClosedDuringCommand(tab)))
                     }

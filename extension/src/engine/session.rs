@@ -269,6 +269,7 @@ impl<C: Chrome + 'static> Engine<C> {
 pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
     match signal {
         TabSignal::Closed => Some(EngineError::ClosedDuringCommand(tab)),
+        TabSignal::Closing => Some(EngineError::ClosedByAgent(tab)),
         TabSignal::Detached(reason) if reason == "target_closed" => {
             Some(EngineError::ClosedDuringCommand(tab))
         }
