@@ -213,3 +213,56 @@ async fn close_page_stops_a_running_call_from_the_same_agent_or_another() {
     other.quit().await;
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn a_renderer_that_crashed_before_the_agent_came_is_told_at_once_and_reloads() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let url = format!("{}?crashed-before", page("index.html"));
+    let target = cdp.open_tab(&url).await;
+    let session = cdp.attach(&target).await;
+    // Past the tab's first, empty document (whose renderer may be swapped out).
+    let loaded = format!("location.href === {url:?} && document.readyState === 'complete'");
+    cdp.wait_for(&session, &loaded, LIMIT).await;
+    cdp.send_to(&session, "Inspector.enable", json!({})).await;
+    let mut events = cdp.events();
+    cdp.fire(&session, "Page.crash", json!({}));
+    events
+        .wait("the renderer to crash", LIMIT, |e| {
+            e.method == "Inspector.targetCrashed"
+                || (e.method == "Target.targetCrashed" && e.params["targetId"] == target.as_str())
+        })
+        .await;
+    let listed = pages(&agent).await;
+    let id = listed
+        .iter()
+        .find(|(_, u)| *u == url)
+        .map(|(id, _)| *id)
+        .unwrap_or_else(|| panic!("{url} is not listed: {listed:?}"));
+    // A timeout longer than the harness waits: only a prompt answer lets the test on.
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 1", "pageId": id, "timeout": 120000}),
+        )
+        .await
+        .says("renderer crashed");
+    agent
+        .ok("list_pages", json!({}))
+        .await
+        .says("[renderer crashed");
+    agent
+        .ok(
+            "navigate_page",
+            json!({"type": "reload", "pageId": id, "timeout": 20000}),
+        )
+        .await
+        .lacks("[renderer crashed");
+    let title = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.title", "pageId": id}),
+        )
+        .await;
+    assert_eq!(title.json["result"], "tabwire fixture");
+    agent.quit().await;
+}

@@ -64,9 +64,20 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         let target = RefCell::new(describe(to));
         let load = self.start_and_wait(tab, to, &target);
-        match (self.loaded_within(tab, load, &target, timeout_ms).await, to) {
-            (Err(error), Navigation::Url { url }) if unreachable_from_here(&error) => {
+        let outcome = self.loaded_within(tab, load, &target, timeout_ms).await;
+        // A renderer found crashed when the debugger came (which then let go) takes no
+        // CDP commands; one that crashed under this navigation is not tried again.
+        let crashed_before = matches!(outcome, Err(EngineError::RendererCrashed(_)))
+            && !self.state.borrow().attached.contains(&tab);
+        match (outcome, to) {
+            (Err(error), Navigation::Url { url })
+                if crashed_before || unreachable_from_here(&error) =>
+            {
                 self.navigate_without_debugger(tab, url, timeout_ms).await
+            }
+            (Err(_), Navigation::Reload { .. }) if crashed_before => {
+                let url = self.existing_tab(tab).await?.url;
+                self.navigate_without_debugger(tab, &url, timeout_ms).await
             }
             (outcome, _) => outcome,
         }
@@ -104,6 +115,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     _ => {}
                 }
             }
+            self.crash_changed(tab, false);
             self.ensure_attached(tab).await
         };
         let target = RefCell::new(url.to_owned());

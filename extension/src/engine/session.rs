@@ -77,9 +77,21 @@ impl<C: Chrome + 'static> Engine<C> {
                 state.replaying.insert(tab);
             }
         }
-        let enabled = self.enable_domains(tab).await;
+        // A renderer that crashed before we came answers nothing: Chrome says so when
+        // the Inspector domain is enabled (first), and that ends the wait.
+        let mut watch = self.signals.subscribe(tab);
+        let crashed = |s: &TabSignal| matches!(s, TabSignal::Page(PageEvent::TargetCrashed));
+        let enabled = watch
+            .watch(self.enable_domains(tab), |s| crashed(s).then_some(()))
+            .await;
         self.state.borrow_mut().replaying.remove(&tab);
-        enabled
+        match enabled {
+            Ok(enabled) => enabled,
+            Err(()) => {
+                self.detach_keeping_collectors(tab).await;
+                Err(EngineError::RendererCrashed(tab))
+            }
+        }
     }
 
     /// Lets go of a tab but keeps what was collected and emulated in it for the next
@@ -104,6 +116,12 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Enables the domains a freshly attached tab needs, and re-applies its emulation.
     async fn enable_domains(&self, tab: TabId) -> Result<(), EngineError> {
+        // First: it reports a renderer that crashed before we attached.
+        if let Err(error) = self.send(tab, &InspectorEnable {}).await {
+            self.chrome.log(&format!(
+                "tabwire: Inspector.enable failed on tab {tab}: {error}"
+            ));
+        }
         self.send(tab, &PageEnable {}).await?;
         self.send(tab, &RuntimeEnable {}).await?;
         // Every later document keeps pristine builtins for tabwire's page scripts.
@@ -114,12 +132,11 @@ impl<C: Chrome + 'static> Engine<C> {
         let network = NetworkEnable {
             max_post_data_size: MAX_POST_DATA,
         };
-        let (network, log, audits, overlay, inspector) = futures::join!(
+        let (network, log, audits, overlay) = futures::join!(
             self.send(tab, &network),
             self.send(tab, &LogEnable {}),
             self.send(tab, &AuditsEnable {}),
-            self.enable_overlay(tab),
-            self.send(tab, &InspectorEnable {})
+            self.enable_overlay(tab)
         );
         // The collectors and the overlay are a help, not a precondition: a domain Chrome
         // refuses only leaves its messages out (or, the overlay, input in a hidden tab
@@ -129,7 +146,6 @@ impl<C: Chrome + 'static> Engine<C> {
             ("Log", log.err()),
             ("Audits", audits.err()),
             ("Overlay", overlay.err()),
-            ("Inspector", inspector.err()),
         ] {
             if let Some(error) = outcome {
                 self.chrome.log(&format!(
@@ -433,5 +449,67 @@ mod tests {
         h.call(5, evaluate(10));
         h.settle();
         assert!(h.reply(5).unwrap().is_ok());
+    }
+
+    #[test]
+    fn a_renderer_crashed_before_attaching_is_told_at_once_and_reloaded_without_cdp() {
+        use serde_json::json;
+        use std::cell::Cell;
+        use tabwire_shared::{Navigation, Reply};
+        let mut h = Harness::new();
+        let revived = std::rc::Rc::new(Cell::new(false));
+        let alive = revived.clone();
+        h.fake.answer_with("Inspector.enable", move |_| {
+            if !alive.get() {
+                let crashed = vec![("Inspector.targetCrashed", json!({}))];
+                super::super::fake::Answer::with_events(json!({}), crashed)
+            } else {
+                super::super::fake::Answer::value(json!({}))
+            }
+        });
+        // A crashed renderer never answers.
+        h.fake.hold("Page.enable");
+        h.call(1, evaluate(10));
+        h.settle();
+        let error = h.reply(1).expect("an answer at once").unwrap_err();
+        assert!(error.message.contains("renderer crashed"), "{error:?}");
+        assert!(!h.fake.is_attached(10), "let go of the dead session");
+        h.call(
+            2,
+            Command::Navigate {
+                tab_id: 10,
+                to: Navigation::Reload {
+                    ignore_cache: false,
+                },
+                timeout_ms: 5000,
+            },
+        );
+        h.settle();
+        assert_eq!(
+            h.fake.tab_updates(),
+            vec![(10, "https://a.test/".to_owned())]
+        );
+        revived.set(true);
+        h.fake.release_held(json!({}));
+        for status in ["loading", "complete"] {
+            let change = super::super::TabChange {
+                status: Some(status.into()),
+                ..Default::default()
+            };
+            h.engine.on_tab_updated(10, change);
+            h.settle();
+        }
+        let Ok(Reply::Tab { tab }) = h.reply(2).unwrap() else {
+            panic!(
+                "expected the reloaded tab, got {:?} {:?} {:?}",
+                h.reply(2),
+                h.fake.logs(),
+                h.fake.methods(10)
+            );
+        };
+        assert!(!tab.crashed);
+        h.call(3, evaluate(10));
+        h.settle();
+        assert!(h.reply(3).unwrap().is_ok());
     }
 }

@@ -29,6 +29,10 @@ impl<C: Chrome + 'static> Engine<C> {
     /// `chrome.tabs.onUpdated`.
     pub fn on_tab_updated(&self, tab: TabId, change: TabChange) {
         self.tab_changed(tab);
+        if change.status.as_deref() == Some("loading") {
+            // A new document is coming: a crashed tab has a renderer again.
+            self.crash_changed(tab, false);
+        }
         self.signals
             .publish(tab, &TabSignal::Updated(change.clone()));
         self.in_background(move |engine| async move {

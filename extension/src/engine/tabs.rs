@@ -117,7 +117,7 @@ impl<C: Chrome + 'static> Engine<C> {
         Ok(window.and_then(|w| w.tabs.into_iter().find(|t| t.active)))
     }
 
-    async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
+    pub(super) async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
         self.chrome
             .tab(tab)
             .await?
