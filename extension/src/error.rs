@@ -84,7 +84,8 @@ pub enum EngineError {
     #[error(
         "Could not attach the debugger to page {tab}: {reason}. Pages held by another \
          debugger (such as an open DevTools window) and chrome:// pages cannot be debugged; \
-         close DevTools or choose another page."
+         close DevTools, take the page to a web page with navigate_page {{url}}, or choose \
+         another page."
     )]
     AttachFailed {
         /// The tab.
