@@ -132,7 +132,9 @@ impl Tool for NewPage {
     type Params = NewPageParams;
     const SPEC: ToolSpec = ToolSpec {
         name: "new_page",
-        description: "Opens a new page (tab) at a URL, waits for it to load and selects it.",
+        description: "Opens a new page (tab) at a URL, waits for it to load and selects it. \
+            Browser pages (chrome:, devtools:, view-source:, extension pages, about: other \
+            than about:blank) are refused, and no page is opened for them.",
         category: Category::Navigation,
         read_only: false,
         page_scoped: false,
@@ -212,7 +214,9 @@ impl Tool for NavigatePage {
     const SPEC: ToolSpec = ToolSpec {
         name: "navigate_page",
         description: "Navigates the selected page to a URL, back, forward, or reloads it, and \
-            waits for the load.",
+            waits for the load. Browser pages (chrome:, devtools:, view-source:, extension \
+            pages, about: other than about:blank) are refused and the page stays where it \
+            was. A page whose renderer crashed comes back with type reload.",
         category: Category::Navigation,
         read_only: false,
         page_scoped: true,
