@@ -137,6 +137,8 @@ async fn a_crashed_renderer_ends_the_call_at_once_and_shows_in_the_page_list() {
         .err("evaluate_script", json!({"function": "() => 1"}))
         .await
         .says("renderer crashed");
+    // What the page logged before it crashed can still be read.
+    agent.ok("list_console_messages", json!({})).await;
     let listed = agent.ok("list_pages", json!({})).await;
     listed.says("[renderer crashed");
     let entry = listed.json["pages"]

@@ -296,13 +296,20 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Refuses a command on a tab whose renderer crashed, unless it can bring the tab
-    /// back (a navigation or reload) or needs no renderer (closing, selecting it).
+    /// back (a navigation or reload) or needs no renderer (closing or selecting it,
+    /// reading what its console and network collected before the crash).
     fn check_not_crashed(&self, tab: TabId, command: &Command) -> Result<(), EngineError> {
-        let revives = matches!(
+        let needs_no_renderer = matches!(
             command,
-            Command::Navigate { .. } | Command::CloseTab { .. } | Command::ActivateTab { .. }
+            Command::Navigate { .. }
+                | Command::CloseTab { .. }
+                | Command::ActivateTab { .. }
+                | Command::ListConsole { .. }
+                | Command::ConsoleMessage { .. }
+                | Command::NetworkRequests { .. }
+                | Command::NetworkRequest { .. }
         );
-        if !revives && self.state.borrow().crashed.contains(&tab) {
+        if !needs_no_renderer && self.state.borrow().crashed.contains(&tab) {
             return Err(EngineError::RendererCrashed(tab));
         }
         Ok(())

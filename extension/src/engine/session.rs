@@ -417,7 +417,18 @@ mod tests {
         h.fake.release_held_error("Target crashed");
         h.call(2, evaluate(10));
         h.call(3, Command::ListTabs);
+        h.call(
+            6,
+            Command::NetworkRequests {
+                tab_id: 10,
+                include_preserved: false,
+            },
+        );
         h.settle();
+        assert!(
+            h.reply(6).unwrap().is_ok(),
+            "what was collected can be read"
+        );
         assert!(h
             .reply(2)
             .unwrap()
