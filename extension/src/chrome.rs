@@ -72,9 +72,8 @@ pub trait Chrome {
     /// Opens a tab at `url` in the current window; `active` selects it.
     async fn create_tab(&self, url: &str, active: bool) -> Result<TabState, ChromeError>;
 
-    /// Sends a tab to `url` without the debugger (`chrome.tabs.update`); returns the
-    /// URL it showed before.
-    async fn navigate_tab(&self, tab: TabId, url: &str) -> Result<String, ChromeError>;
+    /// Sends a tab to `url` without the debugger (`chrome.tabs.update`).
+    async fn navigate_tab(&self, tab: TabId, url: &str) -> Result<(), ChromeError>;
 
     /// Makes a tab the selected tab of its window.
     async fn activate_tab(&self, tab: TabId) -> Result<(), ChromeError>;

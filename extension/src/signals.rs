@@ -3,8 +3,9 @@
 //! A command that must wait for the browser (a load event, the end of a script) first
 //! [`subscribe`](Signals::subscribe)s to its tab, then sends its CDP command, so no event
 //! can slip between the two. The engine [`publish`](Signals::publish)es every page event,
-//! debugger detach and tab closure to the tab's subscribers. A [`Subscription`]
-//! unregisters itself when dropped, so an abandoned command leaves nothing behind.
+//! debugger detach, tab update and tab closure (and an agent's closing it) to the tab's
+//! subscribers. A [`Subscription`] unregisters itself when dropped, so an abandoned
+//! command leaves nothing behind.
 //!
 //! [`within`] bounds any future by a timer: no wait in the engine is unbounded.
 

@@ -480,17 +480,16 @@ impl Chrome for Fake {
         Ok(created)
     }
 
-    async fn navigate_tab(&self, id: TabId, url: &str) -> Result<String, ChromeError> {
-        let before = self
-            .lookup(id)
-            .ok_or_else(|| ChromeError(format!("No tab with id: {id}.")))?
-            .url;
+    async fn navigate_tab(&self, id: TabId, url: &str) -> Result<(), ChromeError> {
+        if self.lookup(id).is_none() {
+            return Err(ChromeError(format!("No tab with id: {id}.")));
+        }
         self.set_url(id, url);
         let mut state = self.state.borrow_mut();
         // Away from the page the debugger could not reach, it may attach again.
         state.refusals.remove(&id);
         state.tab_updates.push((id, url.to_owned()));
-        Ok(before)
+        Ok(())
     }
 
     async fn activate_tab(&self, id: TabId) -> Result<(), ChromeError> {

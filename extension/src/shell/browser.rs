@@ -136,14 +136,10 @@ impl Chrome for BrowserChrome {
             .ok_or_else(|| ChromeError("Chrome created a tab without an id".to_owned()))
     }
 
-    async fn navigate_tab(&self, tab: TabId, url: &str) -> Result<String, ChromeError> {
-        let before = match self.tab(tab).await? {
-            Some(state) => state.url,
-            None => return Err(ChromeError(format!("No tab with id: {tab}."))),
-        };
+    async fn navigate_tab(&self, tab: TabId, url: &str) -> Result<(), ChromeError> {
         let properties = js_value(&json!({"url": url}))?;
         call(js::tabs_update(tab as f64, &properties)).await?;
-        Ok(before)
+        Ok(())
     }
 
     async fn activate_tab(&self, tab: TabId) -> Result<(), ChromeError> {
