@@ -221,14 +221,54 @@ pub fn install(layout: &Layout, targets: &[Target]) -> anyhow::Result<Vec<(Targe
             .with_context(|| format!("cannot write the manifest into {}", dir.display()))?;
         written.push((target.clone(), path));
     }
+    let mut folders = registered_folders(layout);
+    for target in targets {
+        if let Target::Folder(folder) = target {
+            if !folders.contains(folder) {
+                folders.push(folder.clone());
+            }
+        }
+    }
+    record_folders(layout, &folders)?;
     Ok(written)
+}
+
+/// The file beside the wrapper that lists the `--user-data-dir` folders registered with
+/// it, one a line: the wrapper stays while a manifest in any of them still uses it.
+fn folders_file(layout: &Layout) -> PathBuf {
+    layout.wrapper_dir.join("user-data-dirs")
+}
+
+/// The folders `install --user-data-dir` registered (none if the list is unreadable).
+fn registered_folders(layout: &Layout) -> Vec<PathBuf> {
+    fs::read_to_string(folders_file(layout))
+        .map(|text| {
+            text.lines()
+                .filter(|l| !l.is_empty())
+                .map(PathBuf::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Writes the list of registered folders (removing the file when there are none).
+fn record_folders(layout: &Layout, folders: &[PathBuf]) -> anyhow::Result<()> {
+    let file = folders_file(layout);
+    if folders.is_empty() {
+        return remove(&file);
+    }
+    let text: String = folders
+        .iter()
+        .map(|f| format!("{}\n", f.display()))
+        .collect();
+    fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))
 }
 
 /// Removes tabwire's manifests (those naming our wrapper) from the browsers chosen
 /// (every browser when neither browsers nor folders are) and from `folders`, then the
 /// wrapper script (if tabwire wrote it and no manifest left in the browsers' default
-/// folders or in `folders` uses it); returns what was removed. Other files are left
-/// alone.
+/// folders or in a folder `install --user-data-dir` registered uses it); returns what
+/// was removed. Other files are left alone.
 pub fn uninstall(
     layout: &Layout,
     choices: &[BrowserChoice],
@@ -262,11 +302,22 @@ pub fn uninstall(
             );
         }
     }
-    let remaining = Browser::ALL
+    let uses = |folder: &PathBuf| {
+        is_our_manifest(
+            &folder.join("NativeMessagingHosts").join(MANIFEST_FILE),
+            &wrapper,
+        )
+    };
+    let registered: Vec<PathBuf> = registered_folders(layout)
         .into_iter()
-        .filter_map(|b| b.manifest_dir_in(&layout.home))
-        .chain(folders.iter().map(|f| f.join("NativeMessagingHosts")))
-        .any(|d| is_our_manifest(&d.join(MANIFEST_FILE), &wrapper));
+        .filter(|f| uses(f))
+        .collect();
+    record_folders(layout, &registered)?;
+    let remaining = !registered.is_empty()
+        || Browser::ALL
+            .into_iter()
+            .filter_map(|b| b.manifest_dir_in(&layout.home))
+            .any(|d| is_our_manifest(&d.join(MANIFEST_FILE), &wrapper));
     if !remaining && is_our_wrapper(&wrapper) {
         remove(&wrapper)?;
         removed.push(wrapper);
@@ -492,6 +543,23 @@ mod tests {
         let removed = uninstall(&l, &[BrowserChoice::Chrome], &[]).unwrap();
         assert_eq!(removed.len(), 2, "{removed:?}");
         assert!(!l.wrapper().exists());
+    }
+
+    #[test]
+    fn uninstalling_one_profile_folder_keeps_the_wrapper_another_uses() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+        for folder in [&a, &b] {
+            install(&l, &[Target::Folder(folder.clone())]).unwrap();
+        }
+        uninstall(&l, &[], std::slice::from_ref(&a)).unwrap();
+        assert!(l.wrapper().exists(), "b's manifest still names it");
+        uninstall(&l, &[], &[]).unwrap();
+        assert!(l.wrapper().exists(), "a plain uninstall keeps it for b too");
+        let removed = uninstall(&l, &[], std::slice::from_ref(&b)).unwrap();
+        assert!(removed.contains(&l.wrapper()), "{removed:?}");
+        assert!(!folders_file(&l).exists());
     }
 
     #[test]

@@ -8,7 +8,10 @@
 //!
 //! The browser runs in its own process group and is told to die with us
 //! (`PR_SET_PDEATHSIG` on Linux); on exit the whole group is terminated and the
-//! temporary folders removed, so nothing is left behind.
+//! temporary folders removed, so nothing is left behind. Those folders (the session's,
+//! holding the relay socket and the native-host wrapper, and the temporary profile)
+//! are [`OwnedDir`]s: 0700 from the moment they exist, and removed by the next
+//! `tabwire mcp` ([`remove_leftovers`]) if this one was killed before it could.
 //!
 //! Branded Google Chrome 137 and later ignores `--load-extension`; use Chromium (or
 //! install the extension into Chrome normally and run `tabwire mcp` without --launch).
@@ -20,7 +23,19 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use crate::mcp::config::McpArgs;
+use crate::owned::{self, OwnedDir};
 use crate::paths;
+
+/// How the folders a launch makes in the temporary folder begin: `tabwire-<random>`
+/// for the session, `tabwire-profile-<random>` for a temporary profile.
+const FOLDER_PREFIX: &str = "tabwire-";
+
+/// Removes the launch folders that `tabwire mcp` sessions no longer running left in
+/// the temporary folder (they were killed before they could). Another user's folders,
+/// and a live session's, are left alone.
+pub fn remove_leftovers() {
+    owned::remove_dead(&std::env::temp_dir(), FOLDER_PREFIX);
+}
 
 /// Browser executables tried, in order, when `--executablePath` is not given.
 const CANDIDATES: &[&str] = &[
@@ -43,8 +58,8 @@ pub struct LaunchedBrowser {
     pub socket: PathBuf,
     // Dropped (and so deleted or undone) after the browser is stopped: see `Drop`.
     _registration: Registration,
-    _session_dir: tempfile::TempDir,
-    _profile_dir: Option<tempfile::TempDir>,
+    _session_dir: OwnedDir,
+    _profile_dir: Option<OwnedDir>,
 }
 
 impl LaunchedBrowser {
@@ -70,7 +85,9 @@ impl LaunchedBrowser {
         }
         let extension = extension.canonicalize()?;
 
-        let session_dir = tempfile::Builder::new().prefix("tabwire-").tempdir()?;
+        let temp = std::env::temp_dir();
+        let session_dir = OwnedDir::create(&temp, FOLDER_PREFIX)
+            .with_context(|| format!("cannot make a session folder in {}", temp.display()))?;
         let socket = session_dir.path().join("relay.sock");
         let (profile, profile_dir) = match &args.user_data_dir {
             Some(dir) => {
@@ -80,10 +97,11 @@ impl LaunchedBrowser {
                 (dir.clone(), None)
             }
             None => {
-                let temp = tempfile::Builder::new()
-                    .prefix("tabwire-profile-")
-                    .tempdir()?;
-                (temp.path().to_path_buf(), Some(temp))
+                let dir = OwnedDir::create(&temp, &format!("{FOLDER_PREFIX}profile-"))
+                    .with_context(|| {
+                        format!("cannot make a temporary profile in {}", temp.display())
+                    })?;
+                (dir.path().to_path_buf(), Some(dir))
             }
         };
         let exe = std::env::current_exe().context("cannot locate the tabwire binary")?;

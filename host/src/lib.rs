@@ -9,6 +9,8 @@
 //! - [`launch`]: `tabwire mcp --launch`: a dedicated Chromium with the extension loaded.
 //! - [`install`] / [`doctor`]: registering the native host with real browsers, and
 //!   checking each link of the chain.
+//! - [`owned`]: folders a session owns, removed when it ends or, after a crash, by
+//!   the next session.
 //! - [`paths`]: where sockets, manifests and the built extension live.
 //! - [`running`]: browsers and native hosts running as this user, read from `/proc`.
 
@@ -18,5 +20,6 @@ pub mod launch;
 pub mod link;
 pub mod mcp;
 pub mod native_host;
+pub mod owned;
 pub mod paths;
 pub mod running;

@@ -82,6 +82,9 @@ fn run(
     match cli.command {
         Cmd::Mcp(mut args) => {
             args.categories = categories;
+            // What sessions killed before they could clean up left behind.
+            tabwire::launch::remove_leftovers();
+            tabwire::mcp::spill::remove_leftovers();
             // Started on the main thread, before the runtime runs: the browser's life is
             // tied to the thread that starts it.
             let launched = if args.launches_browser() {
@@ -91,6 +94,11 @@ fn run(
             };
             let result = runtime.block_on(tabwire::mcp::run(args, launched.as_ref()));
             drop(launched);
+            tabwire::mcp::spill::end_session();
+            // After a signal, stdin's reader (a blocking thread, which a dropped runtime
+            // waits for) may still be waiting for a line that never comes: the clean-up
+            // is done, so the process does not wait for it.
+            runtime.shutdown_background();
             result?;
             Ok(ExitCode::SUCCESS)
         }

@@ -161,4 +161,75 @@ mod tests {
             Err(FrameError::Malformed(_))
         ));
     }
+
+    /// A byte stream: whole frames of short bodies mixed with any bytes.
+    fn stream() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let frame = proptest::collection::vec(any::<u8>(), 0..40).prop_map(|body| {
+            let mut bytes = (body.len() as u32).to_ne_bytes().to_vec();
+            bytes.extend(body);
+            bytes
+        });
+        let junk = proptest::collection::vec(any::<u8>(), 0..8);
+        proptest::collection::vec(prop_oneof![3 => frame, 1 => junk], 0..8)
+            .prop_map(|segments| segments.concat())
+    }
+
+    fn declared(buf: &[u8]) -> usize {
+        NativeEndian::read_u32(&buf[..HEADER_LEN]) as usize
+    }
+
+    proptest::proptest! {
+        /// Any bytes decode, frame after frame, into bodies within the limit, then
+        /// "incomplete" or a "too large" that names the declared size; never a panic,
+        /// never a frame read past the buffer, and bodies of any bytes parse or fail.
+        #[test]
+        fn any_stream_yields_frames_then_incomplete_or_too_large(
+            buf in stream(),
+            limit in 0usize..48,
+        ) {
+            let mut rest = &buf[..];
+            loop {
+                match try_decode(rest, limit) {
+                    Ok(Frame::Incomplete) => {
+                        proptest::prop_assert!(
+                            rest.len() < HEADER_LEN || rest.len() < HEADER_LEN + declared(rest)
+                        );
+                        break;
+                    }
+                    Ok(Frame::Complete { body, consumed }) => {
+                        proptest::prop_assert!(body.len() <= limit);
+                        proptest::prop_assert_eq!(consumed, HEADER_LEN + body.len());
+                        proptest::prop_assert!(consumed <= rest.len());
+                        let _ = parse::<Value>(body);
+                        rest = &rest[consumed..];
+                    }
+                    Err(FrameError::TooLarge { size, limit: l }) => {
+                        proptest::prop_assert_eq!((size, l), (declared(rest), limit));
+                        proptest::prop_assert!(size > limit);
+                        break;
+                    }
+                    Err(FrameError::Malformed(e)) => {
+                        proptest::prop_assert!(false, "try_decode parsed a body: {}", e);
+                    }
+                }
+            }
+        }
+
+        /// Every value encodes within its limit or is refused whole, and decodes back.
+        #[test]
+        fn encoded_strings_round_trip_or_are_refused(text in ".{0,64}", limit in 0usize..80) {
+            match encode(&text, limit) {
+                Ok(bytes) => {
+                    let Ok(Frame::Complete { body, consumed }) = try_decode(&bytes, limit) else {
+                        return Err(proptest::test_runner::TestCaseError::fail("not one frame"));
+                    };
+                    proptest::prop_assert_eq!(consumed, bytes.len());
+                    proptest::prop_assert_eq!(parse::<String>(body).ok(), Some(text));
+                }
+                Err(FrameError::TooLarge { size, .. }) => proptest::prop_assert!(size > limit),
+                Err(e) => proptest::prop_assert!(false, "{}", e),
+            }
+        }
+    }
 }

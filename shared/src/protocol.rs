@@ -192,6 +192,11 @@ pub enum Command {
         allowed_origins: Vec<String>,
         /// How long the page may take to answer, in milliseconds.
         timeout_ms: u64,
+        /// Asked for another tool's reply, not by the agent: a document whose discovery
+        /// timed out before is not asked again (it would cost the whole timeout on every
+        /// reply), only told about.
+        #[serde(default)]
+        automatic: bool,
     },
     /// Runs one third-party developer tool found by [`Command::DiscoverTools`]. Replies
     /// [`Reply::ToolResult`]; fails with [`crate::ErrorCode::StaleTools`] when the page's

@@ -206,8 +206,8 @@ async fn after_the_browser_restarts_old_tab_ids_are_named_as_gone() {
     ] {
         quick_err(&joined, "evaluate_script", args)
             .await
-            .says("The browser restarted (")
-            .says("tab ids from before are gone")
+            .says("The browser restarted, or tabwire's extension was reloaded")
+            .says("tab ids from before name other tabs or none")
             .says("share the tab again")
             .says("then call list_pages")
             .lacks("not shared");

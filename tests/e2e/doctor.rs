@@ -432,7 +432,7 @@ async fn doctor_passes_a_connected_browser_then_names_a_stale_socket() {
         .passes("host manifest")
         .fails_first_with(&[
             &format!("relay socket {} is stale", home.socket().display()),
-            "no tabwire native host runs",
+            "no native host of the browsers checked runs",
             "replaces the stale socket",
         ]);
 }

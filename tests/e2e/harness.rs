@@ -379,6 +379,41 @@ impl Agent {
         self.child.id().expect("server is running")
     }
 
+    /// Sends `signal` to the server, its stdin still open (as an agent client stopping
+    /// its server does), and waits up to `limit` for it to exit.
+    pub async fn signal(mut self, signal: i32, limit: Duration) -> std::process::ExitStatus {
+        let pid = self.pid();
+        // SAFETY: kill(2) on our own child, which has not been reaped yet.
+        unsafe { libc::kill(pid as i32, signal) };
+        let status = tokio::time::timeout(limit, self.child.wait())
+            .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "tabwire mcp (pid {pid}) did not exit within {limit:?} of signal {signal}, \
+                     its stdin open\nserver log:\n{}",
+                    self.log()
+                )
+            })
+            .expect("wait for tabwire mcp");
+        // Only now: closing the client would close the server's stdin.
+        drop(self.client.take());
+        status
+    }
+
+    /// The folder of this agent's launched session (it holds the relay socket), from
+    /// the server's log.
+    pub fn session_folder(&self) -> PathBuf {
+        let log = self.log();
+        let socket = log
+            .split_whitespace()
+            .find_map(|word| word.strip_prefix("socket="))
+            .unwrap_or_else(|| panic!("the server did not log its socket:\n{log}"));
+        Path::new(socket)
+            .parent()
+            .expect("a socket in a folder")
+            .to_path_buf()
+    }
+
     /// Closes the agent's side of stdio, as an agent that quits does, and waits for the
     /// server to exit.
     pub async fn quit(mut self) -> std::process::ExitStatus {

@@ -1,8 +1,72 @@
-//! The server's life: no browser, and leaving nothing behind.
+//! The server's life: no browser, leaving nothing behind however it ends, and its
+//! native host dying under it.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::harness::{descendants, processes, Agent};
+use crate::harness::{descendants, processes, Agent, Process};
+
+/// How long a signalled server may take to stop its browser, clean up and exit.
+const EXITS: Duration = Duration::from_secs(15);
+
+/// The temporary profile of the browser the agent's server launched, from its
+/// command line.
+fn launched_profile(family: &[Process]) -> PathBuf {
+    family
+        .iter()
+        .find_map(|p| {
+            p.cmdline
+                .split(' ')
+                .find_map(|a| a.strip_prefix("--user-data-dir="))
+                .map(PathBuf::from)
+        })
+        .expect("a browser started by the server")
+}
+
+/// Waits, bounded, until none of `family` and nothing using `profile` is running:
+/// processes killed a moment ago may still be finishing their exit.
+fn assert_gone(family: &[Process], profile: &Path) {
+    let profile = profile.to_string_lossy();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let left = loop {
+        let left: Vec<_> = processes()
+            .into_iter()
+            .filter(|p| !p.zombie)
+            .filter(|p| family.iter().any(|f| f.pid == p.pid) || p.cmdline.contains(&*profile))
+            .collect();
+        if left.is_empty() || Instant::now() > deadline {
+            break left;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+/// Evaluates a script whose result is too large to show inline; returns the file it
+/// was saved to.
+async fn spill(agent: &Agent) -> PathBuf {
+    let reply = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => 'x'.repeat(100000)"}),
+        )
+        .await;
+    let path = reply.json["resultFile"]["filePath"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the result was not saved to a file:\n{}", reply.text));
+    PathBuf::from(path)
+}
+
+/// Mode bits of a folder.
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .mode()
+        & 0o777
+}
 
 #[tokio::test]
 async fn without_a_browser_the_error_says_what_to_do() {
@@ -22,37 +86,81 @@ async fn quitting_closes_the_browser_and_removes_the_profile() {
     let agent = Agent::launch(&[]).await;
     agent.ok("list_pages", json!({})).await;
     let family = descendants(agent.pid());
-    let profile = family
-        .iter()
-        .find_map(|p| {
-            p.cmdline
-                .split(' ')
-                .find_map(|a| a.strip_prefix("--user-data-dir="))
-                .map(str::to_string)
-        })
-        .expect("a browser started by the server");
-    assert!(std::path::Path::new(&profile).is_dir());
+    let profile = launched_profile(&family);
+    assert!(profile.is_dir());
     let status = agent.quit().await;
     assert!(status.success(), "tabwire mcp exited with {status}");
     assert!(
-        !std::path::Path::new(&profile).exists(),
-        "profile {profile} was left behind"
+        !profile.exists(),
+        "profile {} was left behind",
+        profile.display()
     );
-    // Processes killed a moment ago may still be finishing their exit: allow them a
-    // bounded time to be gone.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let left = loop {
-        let left: Vec<_> = processes()
-            .into_iter()
-            .filter(|p| !p.zombie)
-            .filter(|p| family.iter().any(|f| f.pid == p.pid) || p.cmdline.contains(&profile))
-            .collect();
-        if left.is_empty() || std::time::Instant::now() > deadline {
-            break left;
+    assert_gone(&family, &profile);
+}
+
+#[tokio::test]
+async fn a_signal_with_stdin_open_stops_the_server_and_leaves_nothing() {
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let agent = Agent::launch(&[]).await;
+        agent.ok("list_pages", json!({})).await;
+        let spilled = spill(&agent).await;
+        let family = descendants(agent.pid());
+        let profile = launched_profile(&family);
+        let session = agent.session_folder();
+        let results = spilled.parent().expect("a folder").to_path_buf();
+        for folder in [&profile, &session, &results] {
+            assert_eq!(mode(folder), 0o700, "{} is not private", folder.display());
         }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    assert!(left.is_empty(), "processes left behind: {left:?}");
+        let started = Instant::now();
+        let status = agent.signal(signal, EXITS).await;
+        eprintln!(
+            "signal {signal}: exited in {:?} with {status}",
+            started.elapsed()
+        );
+        for folder in [&profile, &session, &results] {
+            assert!(!folder.exists(), "{} was left behind", folder.display());
+        }
+        assert_gone(&family, &profile);
+    }
+}
+
+#[tokio::test]
+async fn what_a_killed_server_left_behind_goes_when_the_next_starts() {
+    let agent = Agent::launch(&[]).await;
+    agent.ok("list_pages", json!({})).await;
+    let spilled = spill(&agent).await;
+    let family = descendants(agent.pid());
+    let profile = launched_profile(&family);
+    let session = agent.session_folder();
+    let results = spilled.parent().expect("a folder").to_path_buf();
+    agent.signal(libc::SIGKILL, EXITS).await;
+    // The browser dies with it; the folders stay.
+    assert_gone(&family, &profile);
+    for folder in [&profile, &session, &results] {
+        assert!(folder.is_dir(), "{} is already gone", folder.display());
+    }
+    // A live session's folders are kept meanwhile.
+    let live = Agent::launch(&[]).await;
+    live.ok("list_pages", json!({})).await;
+    let live_spilled = spill(&live).await;
+
+    // Any next start cleans up: one without a browser, that goes no further.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let socket = dir.path().join("nobody.sock");
+    let next = Agent::start(&["mcp"], &[("TABWIRE_SOCKET", socket.to_str().unwrap())]).await;
+    for folder in [&profile, &session, &results] {
+        assert!(!folder.exists(), "{} was left behind", folder.display());
+    }
+    assert!(
+        live_spilled.is_file(),
+        "a live session's result was removed"
+    );
+    assert!(
+        live.session_folder().is_dir(),
+        "a live session's folder was removed"
+    );
+    next.quit().await;
+    live.quit().await;
 }
 
 #[tokio::test]
@@ -74,5 +182,75 @@ async fn the_server_reconnects_when_the_browser_side_comes_back() {
         .find(|p| p.cmdline.contains("native-host chrome-extension://"))
         .expect("a new native host");
     assert_ne!(again.pid, host.pid);
+    agent.quit().await;
+}
+
+/// The native host Chrome started for this agent's launched browser.
+fn native_host(agent: &Agent) -> Process {
+    descendants(agent.pid())
+        .into_iter()
+        .find(|p| !p.zombie && p.cmdline.contains("native-host chrome-extension://"))
+        .unwrap_or_else(|| panic!("no native host under {}\n{}", agent.pid(), agent.log()))
+}
+
+#[tokio::test]
+async fn a_native_host_killed_mid_call_is_named_and_the_next_call_works() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let url = crate::harness::page("index.html");
+    agent.ok("new_page", json!({"url": url})).await;
+    let host = native_host(&agent);
+
+    // A script that marks the page, then waits for ever (until its 60 s timeout).
+    let waiting = agent.call(
+        "evaluate_script",
+        json!({
+            "function": "() => { history.replaceState(null, '', '#waiting'); \
+                return new Promise(() => {}); }",
+            "timeout": 60_000,
+        }),
+    );
+    let kill = async {
+        let marked = format!("{url}#waiting");
+        cdp.wait_target(
+            "the page marked by the script",
+            Duration::from_secs(30),
+            |t| t.url == marked,
+        )
+        .await;
+        // SAFETY: kill(2) on a pid just read; at worst it names a process that is gone.
+        unsafe { libc::kill(host.pid as i32, libc::SIGKILL) };
+    };
+    let (reply, ()) = tokio::join!(waiting, kill);
+    assert!(reply.is_error, "it should have failed:\n{}", reply.text);
+    eprintln!("the call in flight was told:\n{}", reply.text);
+    reply
+        .says("tabwire's native host stopped before the browser answered")
+        .says("retry")
+        .lacks("--load-extension")
+        .lacks("has not connected");
+    // The page may still be running the script (its tab is busy until the script's
+    // timeout): the next call goes to another.
+    let started = Instant::now();
+    agent.ok("list_pages", json!({})).await;
+    let took = started.elapsed();
+    eprintln!("the next call succeeded in {took:?}");
+    // It waits for the new native host, which comes within the extension's first
+    // reconnect delay (0.5 s): far under the launched browser's 30 s connect wait.
+    assert!(
+        took < Duration::from_secs(15),
+        "the next call took {took:?}\n{}",
+        agent.log()
+    );
+    agent
+        .ok(
+            "new_page",
+            json!({"url": crate::harness::page("index.html")}),
+        )
+        .await;
+    agent
+        .ok("evaluate_script", json!({"function": "() => 1 + 1"}))
+        .await
+        .says("2");
+    assert_ne!(native_host(&agent).pid, host.pid, "a new native host");
     agent.quit().await;
 }

@@ -138,3 +138,34 @@ async fn a_tab_that_closes_during_a_script_is_reported_not_waited_for() {
     );
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn results_too_deep_or_too_big_to_carry_say_so() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    // Deeper than any JSON parser on the way allows.
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => { let v = 1; for (let i = 0; i < 250; i++) v = [v]; return v; }"}),
+        )
+        .await
+        .says("nested more than 64 levels deep")
+        .lacks("reload");
+    // More than Chrome lets an extension send its native host: an answer, not a loss.
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 'x'.repeat(70 * 1024 * 1024)"}),
+        )
+        .await
+        .says("more than a browser extension may send to tabwire (64 MiB a message)");
+    // And the page still works.
+    agent
+        .ok("evaluate_script", json!({"function": "() => 6 * 7"}))
+        .await
+        .says("42");
+    agent.quit().await;
+}

@@ -23,7 +23,8 @@ pub struct PageCaptureScreenshot {
     pub capture_beyond_viewport: bool,
     /// Encode faster at the cost of a larger file (a PNG about a third larger, made in
     /// about three quarters of the time). What an image costs an agent depends on its
-    /// pixels, not its bytes, and the encoding is most of a full-page capture's time.
+    /// pixels, not its bytes (but a larger file reaches the host's inline image limit
+    /// sooner), and the encoding is most of a full-page capture's time.
     pub optimize_for_speed: bool,
 }
 command!(PageCaptureScreenshot, "Page.captureScreenshot", Screenshot);

@@ -100,6 +100,7 @@ mod tests {
                 tab_id,
                 allowed_origins: vec![],
                 timeout_ms: 100,
+                automatic: false,
             },
             Command::ExecuteTool {
                 tab_id,

@@ -131,6 +131,7 @@ mod tests {
                 tab_id: 10,
                 allowed_origins: vec!["*".into()],
                 timeout_ms: 1_000,
+                automatic: false,
             },
         );
         h.settle();

@@ -41,6 +41,10 @@ use crate::signals::{within, Subscription};
 /// The event pages listen to.
 const EVENT: &str = "devtoolstooldiscovery";
 
+/// How many documents whose discovery timed out are remembered (the oldest are
+/// forgotten in bulk past it; a forgotten one is asked once more).
+pub(super) const MAX_SLOW_DOCUMENTS: usize = 256;
+
 /// What [`page::DISCOVER`] answers.
 #[derive(Deserialize)]
 struct Report {
@@ -76,12 +80,14 @@ enum Attempt {
 }
 
 impl<C: Chrome + 'static> Engine<C> {
-    /// Discovers the tools of `tab` if its origin is allowed.
+    /// Discovers the tools of `tab` if its origin is allowed. An `automatic` discovery
+    /// (for another tool's reply) does not ask a document that timed out before.
     pub(super) async fn discover_tools(
         &self,
         tab: TabId,
         allowed_origins: Vec<String>,
         timeout_ms: u64,
+        automatic: bool,
     ) -> Result<Discovery, EngineError> {
         let policy = OriginPolicy::from_patterns(allowed_origins);
         let about = match self.known_document(tab) {
@@ -100,6 +106,10 @@ impl<C: Chrome + 'static> Engine<C> {
         if !policy.allows(&about.url) {
             return Ok(refused(about));
         }
+        let slow = self.state.borrow().slow_discovery.contains(&about.document);
+        if automatic && slow && !about.document.is_empty() {
+            return Ok(not_asked_again(about));
+        }
         let about = RefCell::new(about);
         let work = self.discover_in_page(tab, &policy, timeout_ms, &about);
         match within(self.chrome.sleep(timeout_ms), work).await {
@@ -107,6 +117,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
             None => {
                 let about = about.into_inner();
+                self.remember_slow(&about.document);
                 Ok(Discovery {
                     document: about.document,
                     url: about.url,
@@ -511,6 +522,37 @@ fn duplicates(groups: &[ToolGroup]) -> Vec<String> {
         }
     }
     problems
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Remembers that `document`'s discovery timed out.
+    fn remember_slow(&self, document: &str) {
+        if document.is_empty() {
+            return;
+        }
+        let mut state = self.state.borrow_mut();
+        if state.slow_discovery.len() >= MAX_SLOW_DOCUMENTS {
+            state.slow_discovery.clear();
+        }
+        state.slow_discovery.insert(document.to_owned());
+    }
+}
+
+/// The discovery of a document that timed out before, not asked again automatically.
+fn not_asked_again(about: About) -> Discovery {
+    Discovery {
+        document: about.document,
+        url: about.url,
+        origin: about.origin,
+        refused: false,
+        groups: vec![],
+        problems: vec![
+            "This page did not answer tool discovery in time when last asked, so it is not \
+             asked again with every reply (that would cost the whole wait each time). Call \
+             list_3p_developer_tools to ask it again."
+                .to_owned(),
+        ],
+    }
 }
 
 #[cfg(test)]

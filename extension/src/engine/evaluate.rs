@@ -159,14 +159,22 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         match &written.result.value {
             Some(Value::String(text)) => {
-                let value: Value = serde_json::from_str(text).map_err(|e| {
-                    EngineError::UnreadablePageData(format!("the result's JSON text: {e}"))
-                })?;
-                if depth(&value) > page::MAX_DEPTH as usize {
-                    return Err(EngineError::ResultTooBig(format!(
+                let too_deep = || {
+                    EngineError::ResultTooBig(format!(
                         "nested more than {} levels deep",
                         page::MAX_DEPTH
-                    )));
+                    ))
+                };
+                let value: Value = serde_json::from_str(text).map_err(|e| {
+                    // The parser stops at 128 levels: deeper than tabwire carries anyway.
+                    if e.to_string().starts_with("recursion limit exceeded") {
+                        too_deep()
+                    } else {
+                        EngineError::UnreadablePageData(format!("the result's JSON text: {e}"))
+                    }
+                })?;
+                if depth(&value) > page::MAX_DEPTH as usize {
+                    return Err(too_deep());
                 }
                 return Ok(value);
             }
@@ -416,7 +424,12 @@ mod tests {
     #[test]
     fn results_too_long_or_too_deep_are_refused_with_advice() {
         let deep = format!("{}1{}", "[".repeat(70), "]".repeat(70));
-        for (n, written) in [json!(20_000_000), json!(deep)].into_iter().enumerate() {
+        // Deeper than the JSON parser goes (128 levels): the same advice.
+        let deeper = format!("{}1{}", "[".repeat(250), "]".repeat(250));
+        for (n, written) in [json!(20_000_000), json!(deep), json!(deeper)]
+            .into_iter()
+            .enumerate()
+        {
             let mut h = Harness::new();
             let answer = written.clone();
             h.fake.answer_with("Runtime.callFunctionOn", move |params| {

@@ -107,21 +107,22 @@ impl PortDrop {
 
     /// What happened and what to run, for the user.
     pub fn advice(&self) -> String {
-        const RELOAD: &str = "then reload tabwire at chrome://extensions (or wait: it retries \
-                              within 30 s).";
+        const RELOAD: &str = "(`tabwire install --user-data-dir DIR` for a browser started \
+                              with --user-data-dir DIR), then reload tabwire at \
+                              chrome://extensions (or wait: it retries within 30 s).";
         match self {
             Self::NotInstalled => format!(
-                "This browser has no tabwire native host registered. Run `tabwire install`, \
+                "This browser has no tabwire native host registered. Run `tabwire install` \
                  {RELOAD}"
             ),
             Self::Forbidden => format!(
                 "tabwire's native-host registration does not allow this extension's id. Run \
-                 `tabwire install` to register it again, {RELOAD}"
+                 `tabwire install` to register it again {RELOAD}"
             ),
             Self::FailedToStart => format!(
                 "Chrome could not start tabwire's native host: the program it is registered \
                  with is missing or not executable (was tabwire moved?). Run `tabwire install` \
-                 again, {RELOAD}"
+                 again {RELOAD}"
             ),
             Self::Exited => "tabwire's native host started, then exited (it crashed, or the \
                              tabwire binary moved or changed). Run `tabwire doctor` to see why."

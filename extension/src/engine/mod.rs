@@ -76,7 +76,8 @@ use std::rc::{Rc, Weak};
 
 use serde_json::Value;
 use tabwire_shared::{
-    Command, DialogInfo, Envelope, Event, FromExtension, Reply, TabId, ToExtension, WireError,
+    Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, Reply, TabId, ToExtension,
+    WireError,
 };
 
 use crate::cdp::PageEvent;
@@ -149,6 +150,9 @@ struct State {
     /// What each tab emulates; kept across detaches (re-applied on attach) until the
     /// tab closes.
     emulations: HashMap<TabId, tabwire_shared::Emulation>,
+    /// Documents (tokens) whose tool discovery timed out: automatic discoveries skip
+    /// them ([`discovery::MAX_SLOW_DOCUMENTS`] at most).
+    slow_discovery: HashSet<String>,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -468,10 +472,11 @@ impl<C: Chrome + 'static> Engine<C> {
                 tab_id,
                 allowed_origins,
                 timeout_ms,
+                automatic,
             } => {
                 self.tabs_read();
                 let discovery = self
-                    .discover_tools(tab_id, allowed_origins, timeout_ms)
+                    .discover_tools(tab_id, allowed_origins, timeout_ms, automatic)
                     .await?;
                 Ok(Reply::ThirdPartyTools { discovery })
             }
@@ -661,12 +666,51 @@ impl<C: Chrome + 'static> Engine<C> {
         });
     }
 
+    /// Posts a reply, or, when it is more than the native port carries, an error that
+    /// says so (Chrome would drop the whole message, and the agent wait in vain).
     fn post_reply(&self, id: u64, client: Option<u64>, outcome: Result<Reply, WireError>) {
-        self.chrome.post(&Envelope {
+        let mut envelope = Envelope {
             id: Some(id),
             client,
             body: FromExtension::Reply(outcome),
-        });
+        };
+        let size = encoded_len(&envelope);
+        if size > MAX_REPLY_BYTES {
+            envelope.body = FromExtension::Reply(Err(WireError::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "The answer is {:.1} MiB, more than a browser extension may send to \
+                     tabwire ({} MiB a message). Ask for less: a smaller part of the page (a \
+                     clip, an element, a page of results) or a shorter result.",
+                    size as f64 / (1024.0 * 1024.0),
+                    tabwire_shared::framing::MAX_FROM_BROWSER / (1024 * 1024)
+                ),
+            )));
+        }
+        self.chrome.post(&envelope);
+    }
+}
+
+/// The largest reply posted to the native host: Chrome's 64 MiB for a message to a
+/// native host, less room for the envelope's own bytes.
+pub const MAX_REPLY_BYTES: usize = tabwire_shared::framing::MAX_FROM_BROWSER - 64 * 1024;
+
+/// How many bytes `value` takes as JSON, counted without building the text.
+fn encoded_len(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => usize::MAX,
     }
 }
 
@@ -675,6 +719,28 @@ mod tests {
     use super::fake::Harness;
     use serde_json::json;
     use tabwire_shared::{ErrorCode, Event};
+
+    #[test]
+    fn a_reply_the_native_port_cannot_carry_becomes_an_error_saying_so() {
+        let h = Harness::new();
+        let huge = "x".repeat(super::MAX_REPLY_BYTES + 1);
+        h.engine.post_reply(
+            7,
+            Some(1),
+            Ok(tabwire_shared::Reply::Value { value: json!(huge) }),
+        );
+        let error = h.reply(7).expect("a reply").unwrap_err();
+        assert_eq!(error.code, ErrorCode::InvalidArgument);
+        assert!(error.message.contains("64 MiB"), "{}", error.message);
+        h.engine.post_reply(
+            8,
+            Some(1),
+            Ok(tabwire_shared::Reply::Value {
+                value: json!("small"),
+            }),
+        );
+        assert!(h.reply(8).expect("a reply").is_ok());
+    }
 
     #[test]
     fn connecting_announces_the_browser() {

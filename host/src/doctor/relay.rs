@@ -125,8 +125,8 @@ fn stale(socket: &Path, error: &std::io::Error, hosts: &[NativeHost]) -> Check {
     }
     Check::fail(
         format!(
-            "relay socket {shown} is stale: it refuses connections ({error}) and no tabwire \
-             native host runs; one that exited left it behind"
+            "relay socket {shown} is stale: it refuses connections ({error}) and no native host \
+             of the browsers checked runs; one that exited left it behind"
         ),
         "reload the tabwire extension at chrome://extensions, or restart the browser: the \
          native host it starts replaces the stale socket",
@@ -257,7 +257,9 @@ mod tests {
         let checks = check_socket(&path, current_uid(), &[]).await;
         assert_eq!(checks.len(), 1, "{checks:?}");
         assert!(checks[0].what.contains("is stale"), "{checks:?}");
-        assert!(checks[0].what.contains("no tabwire native host runs"));
+        assert!(checks[0]
+            .what
+            .contains("no native host of the browsers checked runs"));
         assert!(checks[0]
             .fix
             .as_deref()

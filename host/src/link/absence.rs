@@ -108,8 +108,9 @@ impl Absence {
                 last_word.unwrap_or("the browser disconnected")
             )),
             Absence::Vanished { at } => Some(format!(
-                "the connection to tabwire's native host ended {} ago without a goodbye (it was \
-                 killed, or crashed), and no new one has started",
+                "tabwire's native host stopped {} ago without a goodbye (it was killed, or \
+                 crashed), and no new one has started: the browser starts one when its tabwire \
+                 extension reconnects",
                 ago(now, *at)
             )),
         }

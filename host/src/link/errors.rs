@@ -33,6 +33,18 @@ pub(super) fn disconnected(why: &str) -> WireError {
     )
 }
 
+/// The error for a call in flight when the connection to the native host ended without
+/// a goodbye: the host was killed or crashed, and the browser starts another.
+pub(super) fn host_stopped() -> WireError {
+    WireError::new(
+        ErrorCode::BrowserDisconnected,
+        "tabwire's native host stopped before the browser answered (it was killed, or \
+         crashed), so the command may or may not have run. The browser starts a new native \
+         host when its tabwire extension reconnects, normally within a second or two: retry \
+         (if running the command twice would matter, check first whether it took effect).",
+    )
+}
+
 /// The error for a call the browser left unanswered when the native host said goodbye
 /// (`reason`), by what the host saw (`cause`). The relay answers its pending requests
 /// with it, and the link its own.
@@ -50,6 +62,18 @@ pub fn unanswered(reason: &str, cause: Departure) -> WireError {
         Departure::Undecided | Departure::Unknown => return disconnected(reason),
     };
     WireError::new(ErrorCode::BrowserDisconnected, message)
+}
+
+/// The error for a call on a tab that waited while the browser restarted: it is not
+/// sent, since the new run's tab ids name other tabs.
+pub(super) fn restarted_before_sending() -> WireError {
+    WireError::new(
+        ErrorCode::BrowserDisconnected,
+        "The browser restarted (or tabwire's extension was reloaded) while this call waited, \
+         so it was not sent: tab ids from before now name other tabs or none. Ask the user to \
+         share the tab again (the tabwire button in Chrome's toolbar, then \"Share this tab\"), \
+         then call list_pages.",
+    )
 }
 
 /// What every call answers once the user has disconnected this agent.

@@ -39,7 +39,7 @@ use tabwire_shared::{
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use errors::{disconnected, no_browser_because};
+use errors::{disconnected, no_browser_because, restarted_before_sending};
 pub use errors::{no_browser, unanswered};
 use shared::{Presence, Shared};
 
@@ -145,12 +145,21 @@ impl Link {
         reply_timeout: Duration,
     ) -> Result<Reply, WireError> {
         let started = tokio::time::Instant::now();
+        let begun_under = self.shared.state.borrow().run.clone();
         loop {
             if let Some(revoked) = self.shared.revoked() {
                 return Err(revoked);
             }
             if !self.await_browser(started, connect_wait).await {
                 return Err(self.shared.revoked().unwrap_or_else(|| self.no_browser()));
+            }
+            if command.tab_id().is_some() {
+                let now_under = self.shared.state.borrow().run.clone();
+                if let (Some(before), Some(now)) = (&begun_under, &now_under) {
+                    if before != now {
+                        return Err(restarted_before_sending());
+                    }
+                }
             }
             let may_wait = || tokio::time::Instant::now() < self.deadline(started, connect_wait);
             match self.send_once(command.clone(), reply_timeout).await? {

@@ -10,7 +10,7 @@ use tabwire_shared::{ClientHello, Departure, Envelope, ErrorCode, Event, ToExten
 use tokio::sync::{broadcast, watch};
 
 use super::absence::Absence;
-use super::errors::{disconnected, unanswered};
+use super::errors::{host_stopped, unanswered};
 use super::{EventObserver, Outcome, ReplySender};
 
 /// Whether a browser is there, and if not, why (as far as is known).
@@ -30,6 +30,9 @@ pub(super) struct State {
     pub(super) relay_up: bool,
     /// The relay's last word on why no browser is there (`BrowserDisconnected`).
     pub(super) last_word: Option<String>,
+    /// The last browser run that said hello (its `instance`), kept while it is away:
+    /// a call begun under one run is not sent to another (its tab ids mean other tabs).
+    pub(super) run: Option<String>,
 }
 
 impl State {
@@ -94,6 +97,7 @@ impl Shared {
             browser: Presence::Absent(Absence::NeverSeen),
             relay_up: false,
             last_word: None,
+            run: None,
         });
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         Self {
@@ -110,11 +114,6 @@ impl Shared {
 
     pub(super) fn take_pending(&self, id: u64) -> Option<ReplySender> {
         self.pending.lock().ok()?.remove(&id)
-    }
-
-    /// Answers every outstanding call: the browser went away, and why.
-    pub(super) fn fail_all(&self, why: &str) {
-        self.fail_all_with(&disconnected(why));
     }
 
     /// Answers every outstanding call with `error`.
@@ -138,12 +137,16 @@ impl Shared {
         self.state.send_modify(|s| s.relay_up = true);
     }
 
-    /// The extension said hello through the relay.
-    pub(super) fn browser_arrived(&self, version: &str) {
+    /// The extension of the browser run `instance` (empty: unknown) said hello through
+    /// the relay.
+    pub(super) fn browser_arrived(&self, version: &str, instance: &str) {
         self.state.send_modify(|s| {
             s.browser = Presence::Connected {
                 version: version.to_owned(),
             };
+            if !instance.is_empty() {
+                s.run = Some(instance.to_owned());
+            }
         });
     }
 
@@ -221,7 +224,7 @@ impl Shared {
         });
         match then {
             Then::Vanished => {
-                self.fail_all(VANISHED);
+                self.fail_all_with(&host_stopped());
                 self.publish(Event::BrowserDisconnected {
                     reason: VANISHED.to_owned(),
                     cause: Departure::Unknown,

@@ -469,6 +469,35 @@ async fn a_host_killed_without_a_goodbye_gets_a_short_wait_from_the_loss() {
     assert_eq!(started.elapsed(), Duration::ZERO);
 }
 
+#[tokio::test]
+async fn a_call_in_flight_when_the_host_vanishes_is_told_the_host_stopped() {
+    use crate::native_host::framing::{write_frame, FrameReader};
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("relay.sock");
+    let listener = tokio::net::UnixListener::bind(&socket).unwrap();
+    let link = Link::spawn(socket.clone(), hello());
+    let (stream, _) = listener.accept().await.unwrap();
+    let (read, mut write) = stream.into_split();
+    let mut reader = FrameReader::new(read, MAX_ON_SOCKET);
+    assert!(matches!(reader.next().await, Ok(Some(_))), "no hello");
+    let frame = tabwire_shared::framing::encode(&connected("1"), MAX_ON_SOCKET).unwrap();
+    write_frame(&mut write, &frame).await.unwrap();
+    assert!(link.wait_for_browser(LONG).await);
+    let call = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(evaluate(), LONG, LONG).await }
+    });
+    assert!(matches!(reader.next().await, Ok(Some(_))), "no call");
+    // The host dies with the call unanswered, without a word.
+    drop((reader, write, listener));
+    let err = call.await.unwrap().unwrap_err();
+    assert_eq!(err.code, ErrorCode::BrowserDisconnected);
+    for said in ["native host stopped", "may or may not have run", "retry"] {
+        assert!(err.message.contains(said), "{said:?} in {}", err.message);
+    }
+    assert!(link.ever_connected());
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_refusal_is_no_departure_and_gets_no_grace() {
     let dir = tempfile::tempdir().unwrap();
@@ -604,4 +633,64 @@ async fn a_host_killed_while_it_decides_counts_as_a_browser_that_still_runs() {
         "waited {waited:?}, not the reconnect grace"
     );
     assert!(err.message.contains("kept running"), "{}", err.message);
+}
+
+fn connected_run(instance: &str) -> Envelope<FromExtension> {
+    Envelope::notice(FromExtension::Event(Event::BrowserConnected {
+        version: "1".into(),
+        instance: instance.into(),
+    }))
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_call_on_a_tab_begun_under_one_browser_run_is_not_sent_to_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("relay.sock");
+    let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
+    first.browser.send(&connected_run("run-a")).await;
+    let link = Link::spawn(socket.clone(), hello());
+    let mut events = link.subscribe();
+    assert!(link.wait_for_browser(LONG).await);
+    drop(first.browser);
+    goodbye(&mut events).await;
+    first.done.await.unwrap();
+
+    // Both wait for a browser: one names a tab of the first run, one names none.
+    let on_tab = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(evaluate(), LONG, LONG).await }
+    });
+    let listing = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(Command::ListTabs, LONG, LONG).await }
+    });
+    let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
+    second.browser.send(&connected_run("run-b")).await;
+    let (id, msg) = next_call(&mut second).await;
+    assert_eq!(
+        msg["body"]["call"]["command"], "listTabs",
+        "only the call naming no tab reaches the new run"
+    );
+    second
+        .browser
+        .send(&Envelope {
+            id: Some(id),
+            client: msg["client"].as_u64(),
+            body: FromExtension::Reply(Ok(Reply::Tabs { tabs: vec![] })),
+        })
+        .await;
+    assert_eq!(listing.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
+    let refused = on_tab.await.unwrap().unwrap_err();
+    assert!(
+        refused.message.contains("restarted") && refused.message.contains("not sent"),
+        "{refused:?}"
+    );
+    // Begun under the new run, a call on a tab goes.
+    let now = tokio::spawn({
+        let link = link.clone();
+        async move { link.call(evaluate(), LONG, LONG).await }
+    });
+    let (_, msg) = next_call(&mut second).await;
+    assert_eq!(msg["body"]["call"]["command"], "evaluate");
+    drop(now);
 }

@@ -312,6 +312,19 @@ impl ToolContext {
 impl ToolContext {
     /// Asks `page` for its third-party developer tools and remembers the answer.
     pub async fn discover_tools(&self, page: TabId) -> Result<Arc<Discovery>, ToolError> {
+        self.discover(page, false).await
+    }
+
+    /// Like [`ToolContext::discover_tools`], for another tool's reply: a document whose
+    /// discovery timed out before is not asked again, only said to be slow.
+    pub async fn discover_tools_automatically(
+        &self,
+        page: TabId,
+    ) -> Result<Arc<Discovery>, ToolError> {
+        self.discover(page, true).await
+    }
+
+    async fn discover(&self, page: TabId, automatic: bool) -> Result<Arc<Discovery>, ToolError> {
         let Some(policy) = &self.settings.third_party else {
             return Err(ToolError::new(
                 "Third-party developer tools are switched off. Start tabwire with \
@@ -324,6 +337,7 @@ impl ToolContext {
                 tab_id: page,
                 allowed_origins: policy.patterns().to_vec(),
                 timeout_ms: DISCOVERY_TIMEOUT_MS,
+                automatic,
             })
             .await?;
         match reply {

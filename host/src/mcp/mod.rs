@@ -10,6 +10,8 @@
 //!   [`known`]: what the session knows without asking the browser; [`runs`]: which run
 //!   of the browser its tab ids belong to.
 //! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
+//! - [`wire`]: the stdio transport under rmcp, which answers every line that carries a
+//!   readable id (even one rmcp could not read).
 
 pub mod config;
 pub mod console;
@@ -33,6 +35,7 @@ pub mod structured;
 pub mod third_party;
 pub mod tool;
 pub mod tools;
+pub mod wire;
 
 use tabwire_shared::WireError;
 
@@ -101,24 +104,45 @@ impl Browser for LinkBrowser {
         Box::pin(async move {
             let timeout = context::reply_timeout(&command);
             let result = self.link.call(command, self.connect_wait, timeout).await;
-            match (result, &self.launched_but_silent) {
-                (Err(e), Some(message))
-                    if e.code == ErrorCode::BrowserDisconnected && !self.link.ever_connected() =>
-                {
-                    Err(WireError::new(e.code, message.clone()))
-                }
-                (Err(e), Some(_))
-                    if e.code == ErrorCode::BrowserDisconnected && self.link.browser_quit() =>
-                {
-                    Err(WireError::new(e.code, LAUNCHED_BROWSER_QUIT))
-                }
-                (result, _) => result,
-            }
+            result.map_err(|e| {
+                let history = History {
+                    ever_connected: self.link.ever_connected(),
+                    browser_quit: self.link.browser_quit(),
+                };
+                for_launched(e, self.launched_but_silent.as_deref(), history)
+            })
         })
     }
 
     fn introduce(&self, client_name: &str) {
         self.link.introduce(client_name);
+    }
+}
+
+/// What the link has seen of the browser, for the wording of a launched browser's
+/// errors.
+#[derive(Debug, Clone, Copy)]
+struct History {
+    /// A browser has connected through the link at some point.
+    ever_connected: bool,
+    /// The native host's last word was that the browser quit.
+    browser_quit: bool,
+}
+
+/// A call's error, reworded when the browser is one tabwire launched (`silent` is then
+/// what to say if it never connected). Only a browser that never connected gets the
+/// advice about its extension; once one has, the link's own account (the native host
+/// stopped, the extension reconnects, retry) is the true one, except after the browser
+/// quit, which is final for a launched browser.
+fn for_launched(error: WireError, silent: Option<&str>, history: History) -> WireError {
+    match silent {
+        Some(silent) if error.code == ErrorCode::BrowserDisconnected && !history.ever_connected => {
+            WireError::new(error.code, silent)
+        }
+        Some(_) if error.code == ErrorCode::BrowserDisconnected && history.browser_quit => {
+            WireError::new(error.code, LAUNCHED_BROWSER_QUIT)
+        }
+        _ => error,
     }
 }
 
@@ -172,7 +196,10 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         page: None,
     };
     let server = TabwireServer::new(Registry::new(&args.categories), base);
-    let service = server.serve(rmcp::transport::stdio()).await?;
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let service = server
+        .serve(wire::LineTransport::new(stdin, stdout))
+        .await?;
     tokio::select! {
         quit = service.waiting() => { tracing::debug!(?quit, "MCP session ended"); }
         _ = shutdown_signal() => { tracing::info!("signal received, shutting down"); }
@@ -194,5 +221,48 @@ async fn shutdown_signal() {
         _ = int.recv() => {}
         _ = term.recv() => {}
         _ = hup.recv() => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SILENT: &str = "has not connected its tabwire extension … --load-extension";
+
+    fn gone(message: &str) -> WireError {
+        WireError::new(ErrorCode::BrowserDisconnected, message)
+    }
+
+    #[test]
+    fn only_a_launched_browser_that_never_connected_gets_the_extension_advice() {
+        let never = History {
+            ever_connected: false,
+            browser_quit: false,
+        };
+        let said = for_launched(gone("no browser"), Some(SILENT), never);
+        assert_eq!(said.message, SILENT);
+        // Its native host died after it had connected: what the link says stands.
+        let host_stopped = gone("tabwire's native host stopped before the browser answered");
+        let connected = History {
+            ever_connected: true,
+            browser_quit: false,
+        };
+        assert_eq!(
+            for_launched(host_stopped.clone(), Some(SILENT), connected),
+            host_stopped
+        );
+        let quit = History {
+            ever_connected: true,
+            browser_quit: true,
+        };
+        assert_eq!(
+            for_launched(gone("quit"), Some(SILENT), quit).message,
+            LAUNCHED_BROWSER_QUIT
+        );
+        // Other errors, and browsers tabwire did not launch, are left as they are.
+        let timeout = WireError::new(ErrorCode::Timeout, "slow");
+        assert_eq!(for_launched(timeout.clone(), Some(SILENT), never), timeout);
+        assert_eq!(for_launched(gone("x"), None, never), gone("x"));
     }
 }

@@ -105,6 +105,19 @@ pub fn output_schema() -> JsonObject {
                     "required": ["name", "tools"]
                 }
             },
+            "thirdPartyDeveloperToolNames": {
+                "type": "array",
+                "description": "A big tool set listed with another tool's reply: names only; list_3p_developer_tools gives descriptions and schemas.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "group": {"type": "string"},
+                        "tools": {"type": "array", "items": {"type": "string"}},
+                        "more": {"type": "integer"}
+                    },
+                    "required": ["group", "tools", "more"]
+                }
+            },
             "thirdPartyToolProblems": {"type": "array", "items": {"type": "string"}},
             "thirdPartyDeveloperToolsFile": {"$ref": "#/$defs/savedFile"},
             "thirdPartyDeveloperToolsNote": {"type": "string"},

@@ -528,7 +528,7 @@ mod tests {
             json!({"function": "() => 1"}),
         ] {
             let said = text(&h.call("evaluate_script", args).await);
-            assert!(said.contains("The browser restarted ("), "{said}");
+            assert!(said.contains("The browser restarted, or tabwire"), "{said}");
             assert!(said.contains("share the tab again"), "{said}");
             assert!(said.contains("then call list_pages"), "{said}");
         }
@@ -587,7 +587,7 @@ mod tests {
         let registry = Registry::new(&HashMap::new());
         let args = json!({"function": "() => 1"}).as_object().cloned();
         let said = text(&call_tool(&registry, &base, "evaluate_script", args).await);
-        assert!(said.contains("The browser restarted (page 1 "), "{said}");
+        assert!(said.contains("(page 1 is from before"), "{said}");
         assert!(!said.contains("not shared"), "{said}");
     }
 

@@ -330,7 +330,7 @@ impl Sections {
         self.data.insert("pages".into(), Value::Array(list));
     }
 
-    fn third_party_tools(&mut self, page: TabId, discovery: &Discovery) {
+    fn third_party_tools(&mut self, page: TabId, discovery: &Discovery, compact: bool) {
         self.heading(third_party::SECTION_TITLE);
         if discovery.refused {
             self.third_party_note(&third_party::refusal(discovery));
@@ -341,6 +341,10 @@ impl Sections {
                 .insert("thirdPartyDeveloperTools".into(), json!([]));
             self.third_party_note(&no_tools(page, discovery));
             return;
+        }
+        let count: usize = discovery.groups.iter().map(|g| g.tools.len()).sum();
+        if compact && count > COMPACT_ABOVE {
+            return self.third_party_names(page, discovery, count);
         }
         let groups = serde_json::to_value(&discovery.groups).unwrap_or(Value::Null);
         let list = third_party_list(page, discovery);
@@ -452,6 +456,63 @@ impl Sections {
 }
 
 /// What a page that offers no valid tool is said to expose.
+/// Past this many tools, a listing that comes with another tool's reply shows names
+/// only: their descriptions and schemas are one `list_3p_developer_tools` away.
+pub const COMPACT_ABOVE: usize = 20;
+
+/// How many characters of tool names a compact listing shows at most.
+const COMPACT_NAMES_CHARS: usize = 4_000;
+
+impl Sections {
+    /// A big tool set, by name only (up to [`COMPACT_NAMES_CHARS`]), and its problems.
+    fn third_party_names(&mut self, page: TabId, discovery: &Discovery, count: usize) {
+        let mut budget = COMPACT_NAMES_CHARS;
+        let mut groups = Vec::new();
+        self.line(&format!(
+            "Page {page} ({}) exposes {count} tools; their names follow, and \
+             list_3p_developer_tools gives their descriptions and input schemas.",
+            discovery.url
+        ));
+        for group in &discovery.groups {
+            let shown: Vec<&str> = group
+                .tools
+                .iter()
+                .map(|t| t.name.as_str())
+                .take_while(|name| {
+                    let fits = name.len() + 2 <= budget;
+                    if fits {
+                        budget -= name.len() + 2;
+                    }
+                    fits
+                })
+                .collect();
+            let more = group.tools.len() - shown.len();
+            let tail = if more > 0 {
+                format!(" … and {more} more")
+            } else {
+                String::new()
+            };
+            self.line(&format!(
+                "### {} ({} tools): {}{tail}",
+                group.name,
+                group.tools.len(),
+                shown.join(", ")
+            ));
+            groups.push(json!({"group": group.name, "tools": shown, "more": more}));
+        }
+        self.data
+            .insert("thirdPartyDeveloperToolNames".into(), Value::Array(groups));
+        if !discovery.problems.is_empty() {
+            self.line("Problems with what the page offered:");
+            for problem in &discovery.problems {
+                self.line(&format!("- {problem}"));
+            }
+            self.data
+                .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
+        }
+    }
+}
+
 fn no_tools(page: TabId, discovery: &Discovery) -> String {
     format!(
         "Page {page} ({}) exposes no third-party developer tools.",
@@ -614,7 +675,7 @@ async fn discover_on_selected_page(
     ctx: &ToolContext,
 ) -> Result<(TabId, Arc<Discovery>), ToolError> {
     let (page, _guard) = page_for_extras(ctx).await?;
-    Ok((page, ctx.discover_tools(page).await?))
+    Ok((page, ctx.discover_tools_automatically(page).await?))
 }
 
 async fn snapshot_of_page(
@@ -667,7 +728,9 @@ pub async fn render(
         out.pages(pages, ctx.session.selected());
     }
     if let Some((page, discovery)) = &gathered.third_party {
-        out.third_party_tools(*page, discovery);
+        // Listed with another tool's reply, a big tool set is shown by name only.
+        let compact = matches!(response.third_party, ThirdParty::BestEffort);
+        out.third_party_tools(*page, discovery, compact);
     }
     // A failure the response already states (no page is shared, say) is said once.
     if let Some(why) = gathered
@@ -694,4 +757,62 @@ pub async fn render(
         }
     }
     out.finish(error.is_some(), image_block)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabwire_shared::{ToolDefinition, ToolGroup};
+
+    fn discovery_of(tools: usize) -> Discovery {
+        Discovery {
+            document: "d".into(),
+            url: "http://127.0.0.1/".into(),
+            origin: "http://127.0.0.1".into(),
+            refused: false,
+            groups: vec![ToolGroup {
+                name: "Store".into(),
+                description: None,
+                tools: (0..tools)
+                    .map(|i| ToolDefinition {
+                        name: format!("tool_{i}"),
+                        description: "Does a thing.".into(),
+                        input_schema: json!({"type": "object"}),
+                    })
+                    .collect(),
+            }],
+            problems: vec!["Dropped 9000 tools over the limit.".into()],
+        }
+    }
+
+    #[test]
+    fn a_big_tool_set_listed_with_another_reply_shows_names_only() {
+        let mut out = Sections::new("list_pages", true);
+        out.third_party_tools(1, &discovery_of(1_000), true);
+        assert!(out.text.contains("exposes 1000 tools"), "{}", out.text);
+        assert!(out.text.contains("list_3p_developer_tools"));
+        assert!(out.text.contains("tool_0, tool_1"));
+        assert!(!out.text.contains("inputSchema"));
+        assert!(out.text.contains("Dropped 9000 tools"));
+        assert!(
+            out.text.len() < COMPACT_NAMES_CHARS + 1_000,
+            "{}",
+            out.text.len()
+        );
+        let names = &out.data["thirdPartyDeveloperToolNames"][0];
+        let shown = names["tools"].as_array().unwrap().len();
+        assert_eq!(shown as u64 + names["more"].as_u64().unwrap(), 1_000);
+        assert!(out.text.contains(&format!("and {} more", 1_000 - shown)));
+        assert!(out.data.get("thirdPartyDeveloperTools").is_none());
+    }
+
+    #[test]
+    fn a_small_tool_set_or_an_explicit_listing_is_shown_in_full() {
+        let mut out = Sections::new("list_pages", true);
+        out.third_party_tools(1, &discovery_of(COMPACT_ABOVE), true);
+        assert!(out.text.contains("inputSchema"));
+        let mut out = Sections::new("list_3p_developer_tools", true);
+        out.third_party_tools(1, &discovery_of(300), false);
+        assert!(out.text.contains("- tool_299: Does a thing."));
+    }
 }

@@ -74,11 +74,17 @@ impl Runs {
         inner.seen.insert(tab);
     }
 
-    /// The agent selected `tab`.
+    /// The agent selected `tab`, a page of the current run (every selection follows a
+    /// page list or a new page's reply): if an id from before a restart is the same
+    /// number, it now means this page.
     pub fn selected(&self, tab: TabId) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         inner.seen.insert(tab);
         inner.selected = Some(tab);
+        if let Some(before) = inner.before.as_mut() {
+            before.ids.remove(&tab);
+            before.selected = before.selected.filter(|s| *s != tab);
+        }
     }
 
     /// The agent saw the current run's pages: ids from before a restart are its own
@@ -100,9 +106,11 @@ impl Runs {
             None => (before.selected?, "the selected page,"),
         };
         Some(ToolError::new(format!(
-            "The browser restarted ({what} {page} was a tab of the browser before it quit); tab \
-             ids from before are gone: ask the user to share the tab again (the tabwire \
-             button in Chrome's toolbar, then \"Share this tab\"), then call list_pages."
+            "The browser restarted, or tabwire's extension was reloaded ({what} {page} is from \
+             before that): nothing from before is shared any more, and after a browser restart \
+             tab ids from before name other tabs or none. Ask the user to share the tab again \
+             (the tabwire button in Chrome's toolbar, then \"Share this tab\"), then call \
+             list_pages."
         )))
     }
 }
@@ -131,7 +139,7 @@ mod tests {
         assert!(runs.connected("b"));
         for tab in [3, 4, 9] {
             let said = runs.stale(Some(tab)).expect("stale").message;
-            assert!(said.starts_with("The browser restarted (page"), "{said}");
+            assert!(said.starts_with("The browser restarted, or"), "{said}");
             assert!(said.contains(&format!("page {tab} ")), "{said}");
             assert!(said.contains("share the tab again"), "{said}");
             assert!(said.contains("list_pages"), "{said}");
@@ -171,5 +179,22 @@ mod tests {
         runs.selected(3);
         assert!(runs.connected(""));
         assert!(runs.stale(Some(3)).is_none());
+    }
+
+    #[test]
+    fn a_page_selected_in_the_new_run_is_not_from_before() {
+        let runs = Runs::default();
+        runs.connected("a");
+        runs.listed([3, 4]);
+        runs.selected(4);
+        assert!(runs.connected("b"));
+        assert!(runs.stale(Some(3)).is_some());
+        // The new run's first tab got an id the old run had used: it is this run's.
+        runs.selected(3);
+        assert!(runs.stale(Some(3)).is_none());
+        assert!(
+            runs.stale(Some(4)).is_some(),
+            "the other old id still is from before"
+        );
     }
 }

@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, InitializeRequestParams,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool as McpTool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+    Implementation, InitializeRequestParams, InitializeResult, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpTool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -106,6 +106,61 @@ impl ServerHandler for TabwireServer {
         let result = call_tool(&self.registry, &self.base, &request.name, request.arguments).await;
         Ok(result.into())
     }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(unmatched_request(&request.method, request.params.as_ref()))
+    }
+}
+
+/// Request methods rmcp reads into typed params; a request for one of them that
+/// reaches [`ServerHandler::on_custom_request`] had params that did not fit.
+const TYPED_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+/// The answer to a request rmcp could not match to a typed one: `-32602` invalid
+/// params when the method is one it knows (rmcp's own default says `-32601`, as if the
+/// method did not exist), `-32601` method not found otherwise.
+fn unmatched_request(method: &str, params: Option<&serde_json::Value>) -> McpError {
+    if method == "tools/call" {
+        let why = serde_json::from_value::<CallToolRequestParams>(
+            params.cloned().unwrap_or(serde_json::Value::Null),
+        )
+        .err()
+        .map(|e| format!(" ({e})"))
+        .unwrap_or_default();
+        return McpError::invalid_params(
+            format!(
+                "Invalid params for tools/call{why}: expected {{\"name\": <a tool name from \
+                 tools/list>, \"arguments\": {{...}}}}."
+            ),
+            None,
+        );
+    }
+    if TYPED_METHODS.contains(&method) {
+        return McpError::invalid_params(format!("Invalid params for {method}."), None);
+    }
+    McpError::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!("Method not found: {method}. tabwire serves the MCP tools methods."),
+        None,
+    )
 }
 
 /// The name the user sees for an agent: its client's title, else its name, made safe
@@ -122,6 +177,26 @@ fn agent_name(client: &Implementation) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bad_params_for_a_known_method_are_invalid_params_not_an_unknown_method() {
+        let bad = serde_json::json!({"name": 5});
+        let error = unmatched_request("tools/call", Some(&bad));
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+        assert!(error.message.contains("tools/call ("), "{}", error.message);
+        assert_eq!(
+            unmatched_request("tools/call", None).code,
+            ErrorCode::INVALID_PARAMS
+        );
+        assert_eq!(
+            unmatched_request("tools/list", Some(&bad)).code,
+            ErrorCode::INVALID_PARAMS
+        );
+        assert_eq!(
+            unmatched_request("tools/frobnicate", None).code,
+            ErrorCode::METHOD_NOT_FOUND
+        );
+    }
 
     #[test]
     fn agent_names_are_their_title_else_their_name_made_safe() {

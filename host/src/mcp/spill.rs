@@ -8,7 +8,10 @@
 //!
 //! These files hold the user's logged-in pages. They are created under unguessable
 //! names, exclusively (never through a planted file or symlink), mode 0600, in a folder
-//! of the user's own that is 0700. Paths the agent names itself are written as asked.
+//! of this session's own ([`OwnedDir`], 0700) inside the user's results folder (0700,
+//! checked to be theirs). The session's folder goes when the session ends
+//! ([`end_session`]); one a killed session left behind goes when the next one starts
+//! ([`remove_leftovers`]). Paths the agent names itself are written as asked.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -19,6 +22,13 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::ToolError;
+use crate::owned::{self, OwnedDir};
+
+/// How this session's folder for spilled results is named in the results folder.
+const SESSION_PREFIX: &str = "session-";
+
+/// This session's folder for spilled results, made when it first spills.
+static SESSION: std::sync::Mutex<Option<OwnedDir>> = std::sync::Mutex::new(None);
 
 /// Output longer than this many characters is written to a file instead of inline.
 ///
@@ -53,7 +63,7 @@ pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ToolError> {
 
 /// Writes bytes to a fresh private file named after `what`, returning its path.
 pub fn to_private_file(what: &str, extension: &str, bytes: &[u8]) -> Result<PathBuf, ToolError> {
-    let dir = results_dir().map_err(|e| {
+    let dir = session_dir().map_err(|e| {
         ToolError::new(format!(
             "Could not make a private folder for large results: {e}. \
              Set XDG_RUNTIME_DIR or HOME to a folder you own."
@@ -69,15 +79,78 @@ fn new_private_file(
     extension: &str,
     bytes: &[u8],
 ) -> std::io::Result<PathBuf> {
-    let file = tempfile::Builder::new()
-        .prefix(&format!("{what}-"))
-        .suffix(&format!(".{extension}"))
-        .rand_bytes(10)
-        .permissions(fs::Permissions::from_mode(0o600))
-        .tempfile_in(dir)?;
-    let (mut handle, path) = file.keep().map_err(|e| e.error)?;
-    handle.write_all(bytes)?;
+    let mut last = std::io::Error::new(std::io::ErrorKind::AlreadyExists, "no free name");
+    for _ in 0..8 {
+        let path = dir.join(format!("{what}-{}.{extension}", owned::random_name()?));
+        match write_new(&path, bytes) {
+            Ok(()) => return Ok(path),
+            // Taken (by chance, or planted): another name.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = e,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last)
+}
+
+/// Writes `bytes` to `path`, a file that must not exist yet (as anything, symlinks
+/// included), mode 0600.
+fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    file.write_all(bytes)
+}
+
+/// This session's folder in [`results_dir`], made on first use (and again if it was
+/// removed meanwhile).
+fn session_dir() -> std::io::Result<PathBuf> {
+    let results = results_dir()?;
+    let mut session = SESSION
+        .lock()
+        .map_err(|_| std::io::Error::other("the session folder's lock is poisoned"))?;
+    if let Some(dir) = session.as_ref() {
+        let there = fs::symlink_metadata(dir.path()).is_ok_and(|m| m.is_dir());
+        if there && dir.path().starts_with(&results) {
+            return Ok(dir.path().to_path_buf());
+        }
+    }
+    let dir = OwnedDir::create(&results, SESSION_PREFIX)?;
+    let path = dir.path().to_path_buf();
+    *session = Some(dir);
     Ok(path)
+}
+
+/// Removes this session's folder of spilled results, and everything in it. Called when
+/// the session ends.
+pub fn end_session() {
+    if let Ok(mut session) = SESSION.lock() {
+        session.take();
+    }
+}
+
+/// Removes the folders of spilled results that sessions no longer running left
+/// behind (they were killed). Called when a session starts.
+pub fn remove_leftovers() {
+    for dir in candidate_dirs() {
+        if fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) && check_private(&dir).is_ok() {
+            owned::remove_dead(&dir, SESSION_PREFIX);
+        }
+    }
+}
+
+/// Where the results folder may be, in order: under `$XDG_RUNTIME_DIR`, else under
+/// the user's cache folder.
+fn candidate_dirs() -> Vec<PathBuf> {
+    let set = |v: Option<std::ffi::OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
+    [set(std::env::var_os("XDG_RUNTIME_DIR")), dirs::cache_dir()]
+        .into_iter()
+        .flatten()
+        .map(|base| base.join("tabwire").join("results"))
+        .collect()
 }
 
 /// The user's private folder for spilled results: `$XDG_RUNTIME_DIR/tabwire/results`,
@@ -85,16 +158,13 @@ fn new_private_file(
 /// the user's own, as its parent is. Results older than [`KEEP_FOR`] are removed from
 /// it the first time a session spills.
 fn results_dir() -> std::io::Result<PathBuf> {
-    let set = |v: Option<std::ffi::OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
-    let bases = [set(std::env::var_os("XDG_RUNTIME_DIR")), dirs::cache_dir()];
     let mut last = std::io::Error::new(std::io::ErrorKind::NotFound, "no home folder");
-    for base in bases.into_iter().flatten() {
-        let dir = base.join("tabwire").join("results");
+    for dir in candidate_dirs() {
         let made = fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
             .create(&dir)
-            .and_then(|()| check_private(&base.join("tabwire")))
+            .and_then(|()| dir.parent().map_or(Ok(()), check_private))
             .and_then(|()| check_private(&dir));
         match made {
             Ok(()) => {
@@ -299,6 +369,34 @@ mod tests {
         prune(dir.path(), KEEP_FOR);
         assert!(!old.exists());
         assert!(new.exists());
+    }
+
+    #[test]
+    fn a_pre_created_file_is_never_written_into() {
+        let dir = tempfile::tempdir().unwrap();
+        let planted = dir.path().join("result-planted.json");
+        fs::write(&planted, b"the planter's").unwrap();
+        fs::set_permissions(&planted, fs::Permissions::from_mode(0o666)).unwrap();
+        let error = write_new(&planted, b"the user's page").unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(fs::read(&planted).unwrap(), b"the planter's");
+    }
+
+    #[test]
+    fn a_planted_symlink_is_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, b"precious").unwrap();
+        let link = dir.path().join("result-link.json");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        let error = write_new(&link, b"overwritten").unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
+        // A dangling one is not followed to create its target either.
+        let dangling = dir.path().join("result-dangling.json");
+        std::os::unix::fs::symlink(dir.path().join("made"), &dangling).unwrap();
+        assert!(write_new(&dangling, b"x").is_err());
+        assert!(!dir.path().join("made").exists());
     }
 
     #[test]

@@ -203,4 +203,74 @@ mod tests {
         write_frame(&mut out, &f).await.unwrap();
         assert_eq!(out, f);
     }
+
+    /// What reading all of `input` must give: the bodies, then how it ends.
+    fn offline(input: &[u8], limit: usize) -> (Vec<Vec<u8>>, &'static str) {
+        let mut rest = input;
+        let mut bodies = Vec::new();
+        loop {
+            match try_decode(rest, limit) {
+                Ok(Frame::Complete { body, consumed }) => {
+                    bodies.push(body.to_vec());
+                    rest = &rest[consumed..];
+                }
+                Ok(Frame::Incomplete) if rest.is_empty() => return (bodies, "end"),
+                Ok(Frame::Incomplete) => return (bodies, "truncated"),
+                Err(_) => return (bodies, "too large"),
+            }
+        }
+    }
+
+    fn stream() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let frame = proptest::collection::vec(any::<u8>(), 0..300).prop_map(|body| {
+            let mut bytes = (body.len() as u32).to_ne_bytes().to_vec();
+            bytes.extend(body);
+            bytes
+        });
+        let junk = proptest::collection::vec(any::<u8>(), 0..8);
+        proptest::collection::vec(prop_oneof![4 => frame, 1 => junk], 0..10)
+            .prop_map(|segments| segments.concat())
+    }
+
+    proptest::proptest! {
+        /// Any bytes, arriving in pieces of any size, give the frames decoded offline
+        /// and then a clean end or a clear error; the buffer stays within a small
+        /// multiple of the frame cap (plus one read), whatever lengths are declared.
+        #[test]
+        fn any_stream_in_any_pieces_gives_the_offline_frames(
+            input in stream(),
+            limit in 0usize..256,
+            piece in 1usize..64,
+        ) {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let (bodies, end) = offline(&input, limit);
+            let (got, got_end) = runtime.block_on(async {
+                let (mut tx, rx) = tokio::io::duplex(piece);
+                let bytes = input.clone();
+                let writer = tokio::spawn(async move {
+                    let _ = tx.write_all(&bytes).await;
+                });
+                let mut reader = FrameReader::new(rx, limit);
+                let mut got = Vec::new();
+                let end = loop {
+                    let next = reader.next().await;
+                    let bound = 4 * (tabwire_shared::framing::HEADER_LEN + limit) + 16 * 1024;
+                    assert!(reader.buf.capacity() <= bound, "{} > {bound}", reader.buf.capacity());
+                    match next {
+                        Ok(Some(body)) => got.push(body),
+                        Ok(None) => break "end",
+                        Err(ReadError::Truncated { .. }) => break "truncated",
+                        Err(ReadError::TooLarge { .. }) => break "too large",
+                        Err(ReadError::Io(e)) => panic!("{e}"),
+                    }
+                };
+                drop(reader);
+                let _ = writer.await;
+                (got, end)
+            });
+            proptest::prop_assert_eq!(got, bodies);
+            proptest::prop_assert_eq!(got_end, end);
+        }
+    }
 }

@@ -16,6 +16,7 @@ fn discover_tools(tab: i64, allowed: &[&str]) -> Command {
         tab_id: tab,
         allowed_origins: allowed.iter().map(|s| s.to_string()).collect(),
         timeout_ms: 2000,
+        automatic: false,
     }
 }
 
@@ -93,6 +94,48 @@ fn a_page_that_never_answers_gives_what_arrived_within_the_timeout() {
     };
     assert!(discovery.groups.is_empty());
     assert!(discovery.problems[0].contains("did not answer tool discovery within 2000 ms"));
+}
+
+#[test]
+fn a_document_that_timed_out_is_not_asked_again_automatically() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["a"]), vec![]);
+    h.fake.hold("Runtime.callFunctionOn");
+    h.call(1, discover_tools(10, &["https://a.test"]));
+    h.settle();
+    h.advance(2000);
+    assert!(h.reply(1).is_some(), "the first discovery timed out");
+    let before = dispatched(&h);
+    // For another tool's reply: answered at once, the page not asked.
+    let automatic = Command::DiscoverTools {
+        tab_id: 10,
+        allowed_origins: vec!["https://a.test".into()],
+        timeout_ms: 2000,
+        automatic: true,
+    };
+    h.call(2, automatic);
+    h.settle();
+    let Ok(Reply::ThirdPartyTools { discovery }) = h.reply(2).expect("answered at once") else {
+        panic!("expected a discovery");
+    };
+    assert!(
+        discovery.problems[0].contains("list_3p_developer_tools"),
+        "{discovery:?}"
+    );
+    assert_eq!(dispatched(&h), before, "the page was not asked");
+    // Asked for by the agent: the page is asked again.
+    h.call(3, discover_tools(10, &["https://a.test"]));
+    h.settle();
+    assert_eq!(dispatched(&h), before + 1, "asked again");
+}
+
+/// How often discovery was dispatched in tab 10's page.
+fn dispatched(h: &Harness) -> usize {
+    h.fake
+        .sent(10, "Runtime.callFunctionOn")
+        .iter()
+        .filter(|c| c["functionDeclaration"] == DISCOVER)
+        .count()
 }
 
 #[test]

@@ -18,6 +18,7 @@ fn discovered(h: &mut Harness) -> String {
             tab_id: 10,
             allowed_origins: vec!["https://a.test".into()],
             timeout_ms: 2000,
+            automatic: false,
         },
     );
     h.settle();
