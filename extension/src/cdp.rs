@@ -52,6 +52,11 @@ pub(crate) use command;
 pub struct PageEnable {}
 command!(PageEnable, "Page.enable", Empty);
 
+/// `Inspector.enable`: start inspector events (a renderer crash among them).
+#[derive(Debug, Serialize)]
+pub struct InspectorEnable {}
+command!(InspectorEnable, "Inspector.enable", Empty);
+
 /// `Runtime.enable`: start runtime events (execution contexts, console).
 #[derive(Debug, Serialize)]
 pub struct RuntimeEnable {}
@@ -459,6 +464,11 @@ pub enum PageEvent {
         /// The drag data, for `Input.dispatchDragEvent`.
         data: Value,
     },
+    /// `Inspector.targetCrashed`: the tab's renderer crashed (or was killed); the tab
+    /// shows nothing and runs nothing until it is reloaded or navigated.
+    TargetCrashed,
+    /// `Inspector.targetReloadedAfterCrash`: a crashed tab has a renderer again.
+    ReloadedAfterCrash,
 }
 
 #[derive(Deserialize)]
@@ -624,6 +634,8 @@ impl PageEvent {
                     backend_node_id: p.backend_node_id,
                 })
             }
+            "Inspector.targetCrashed" => Some(Self::TargetCrashed),
+            "Inspector.targetReloadedAfterCrash" => Some(Self::ReloadedAfterCrash),
             "Input.dragIntercepted" => {
                 let p: DragParams = read(params)?;
                 Some(Self::DragIntercepted { data: p.data })

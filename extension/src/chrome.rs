@@ -72,6 +72,9 @@ pub trait Chrome {
     /// Opens a tab at `url` in the current window; `active` selects it.
     async fn create_tab(&self, url: &str, active: bool) -> Result<TabState, ChromeError>;
 
+    /// Sends a tab to `url` without the debugger (`chrome.tabs.update`).
+    async fn navigate_tab(&self, tab: TabId, url: &str) -> Result<(), ChromeError>;
+
     /// Makes a tab the selected tab of its window.
     async fn activate_tab(&self, tab: TabId) -> Result<(), ChromeError>;
 

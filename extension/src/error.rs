@@ -23,6 +23,14 @@ pub enum EngineError {
     )]
     ClosedDuringCommand(TabId),
 
+    /// An agent closed the tab (`close_page`) while the command ran; the command was
+    /// stopped.
+    #[error(
+        "Page {0} closed: close_page closed it while this command ran, so the command was \
+         stopped. Call list_pages to see the open pages."
+    )]
+    ClosedByAgent(TabId),
+
     /// The tab is not in the calling agent's scope. Whether it exists at all is not
     /// told: an agent may not probe the user's browser for tab ids.
     #[error(
@@ -76,7 +84,8 @@ pub enum EngineError {
     #[error(
         "Could not attach the debugger to page {tab}: {reason}. Pages held by another \
          debugger (such as an open DevTools window) and chrome:// pages cannot be debugged; \
-         close DevTools or choose another page."
+         close DevTools, take the page to a web page with navigate_page {{url}}, or choose \
+         another page."
     )]
     AttachFailed {
         /// The tab.
@@ -117,6 +126,30 @@ pub enum EngineError {
          the debugger was detached. Navigate it to a web page to debug it again."
     )]
     LeftDebuggableContent(TabId),
+
+    /// An agent asked to open or navigate to a browser page (`chrome:`, `devtools:`,
+    /// `view-source:`, an extension's page, `about:` other than `about:blank`).
+    #[error(
+        "{url} is a browser page ({scheme}:), which Chrome keeps out of reach of extensions \
+         such as tabwire: it cannot be debugged, and navigating there can leave the page \
+         unusable, so tabwire did not go. The page is where it was. Navigate to a web page \
+         (http:, https:, file:) or about:blank instead; if the user needs that browser \
+         page, ask them to open it themselves."
+    )]
+    PrivilegedUrl {
+        /// Where the agent wanted to go.
+        url: String,
+        /// Its scheme, lower-case.
+        scheme: String,
+    },
+
+    /// The tab's renderer crashed (or was killed), during the command or before it.
+    #[error(
+        "The page's renderer crashed (page {0} shows Chrome's \"Aw, Snap!\" page and runs \
+         nothing): reload it with navigate_page {{type: reload}} (or navigate it to a URL), \
+         then retry."
+    )]
+    RendererCrashed(TabId),
 
     /// Closing the tab would close the browser.
     #[error(
@@ -461,7 +494,7 @@ impl EngineError {
     pub fn code(&self) -> ErrorCode {
         use EngineError::*;
         match self {
-            NoSuchTab(_) | ClosedDuringCommand(_) => ErrorCode::NoSuchTab,
+            NoSuchTab(_) | ClosedDuringCommand(_) | ClosedByAgent(_) => ErrorCode::NoSuchTab,
             AttachFailed { .. } | DetachedDuringCommand { .. } | LeftDebuggableContent(_) => {
                 ErrorCode::Detached
             }
@@ -470,6 +503,7 @@ impl EngineError {
             | Revoked
             | Blocklisted { .. }
             | BlocklistedDestination { .. }
+            | PrivilegedUrl { .. }
             | DataUrlNavigation => ErrorCode::Refused,
             NotShared(_) | WithdrawnDuringCommand { .. } => ErrorCode::NotShared,
             InvalidUrl(_)
@@ -494,6 +528,7 @@ impl EngineError {
             | EvaluateRefused(_)
             | ToolNotFound(_)
             | ToolThrew { .. }
+            | RendererCrashed(_)
             | UnreadablePageData(_) => ErrorCode::PageError,
             StaleTools(_) => ErrorCode::StaleTools,
             LoadTimeout { .. }

@@ -3,8 +3,9 @@
 //! A command that must wait for the browser (a load event, the end of a script) first
 //! [`subscribe`](Signals::subscribe)s to its tab, then sends its CDP command, so no event
 //! can slip between the two. The engine [`publish`](Signals::publish)es every page event,
-//! debugger detach and tab closure to the tab's subscribers. A [`Subscription`]
-//! unregisters itself when dropped, so an abandoned command leaves nothing behind.
+//! debugger detach, tab update and tab closure (and an agent's closing it) to the tab's
+//! subscribers. A [`Subscription`] unregisters itself when dropped, so an abandoned
+//! command leaves nothing behind.
 //!
 //! [`within`] bounds any future by a timer: no wait in the engine is unbounded.
 
@@ -19,6 +20,7 @@ use futures::StreamExt;
 use tabwire_shared::TabId;
 
 use crate::cdp::PageEvent;
+use crate::engine::TabChange;
 
 /// Something that happened to a tab.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +34,11 @@ pub enum TabSignal {
     /// The user took the tab away from the agents (stopped sharing it, or it went to a
     /// site on their blocklist): why, in words for the agent.
     Withdrawn(String),
+    /// An agent is closing the tab (`close_page`): commands running on it stop now.
+    Closing,
+    /// The tabs API reported a change (`chrome.tabs.onUpdated`): URL, group or load
+    /// status. Seen even while no debugger is attached.
+    Updated(TabChange),
 }
 
 type Subscribers = HashMap<TabId, Vec<(u64, UnboundedSender<TabSignal>)>>;

@@ -600,6 +600,10 @@ pub struct TabInfo {
     /// A JavaScript dialog is open in the tab and blocks its scripts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialog: Option<DialogInfo>,
+    /// The tab's renderer crashed: it shows Chrome's error page and runs nothing until
+    /// it is reloaded or navigated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub crashed: bool,
 }
 
 /// An open `alert`, `confirm`, `prompt` or `beforeunload` dialog.

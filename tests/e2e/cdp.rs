@@ -278,6 +278,16 @@ impl Cdp {
             .unwrap_or_else(|e| panic!("CDP {method} failed: {e}"))
     }
 
+    /// Sends a command to a session without waiting for its reply (`Page.crash`, say,
+    /// whose reply may never come).
+    pub fn fire(&self, session: &Session, method: &str, params: Value) {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let message = json!({"id": id, "method": method, "params": params, "sessionId": session.0});
+        self.outgoing
+            .send(Message::text(message.to_string()))
+            .unwrap_or_else(|_| panic!("CDP {method}: the connection is gone"));
+    }
+
     /// Sends a command that must succeed to a session; returns its `result`.
     pub async fn send_to(&self, session: &Session, method: &str, params: Value) -> Value {
         self.try_call(Some(session), method, params, CDP_LIMIT)

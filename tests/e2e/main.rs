@@ -9,6 +9,7 @@ mod cdp;
 mod complete;
 mod devtools;
 mod doctor;
+mod faults;
 mod harness;
 mod lifecycle;
 mod lists;

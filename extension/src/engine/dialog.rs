@@ -43,8 +43,10 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         let closed = watch.watch(self.chrome.sleep(CLOSE_NOTICE_MS), |signal| match signal {
             TabSignal::Page(PageEvent::DialogClosed) | TabSignal::Closed => Some(()),
+            TabSignal::Closing => Some(()),
             TabSignal::Detached(_) | TabSignal::Withdrawn(_) => Some(()),
-            TabSignal::Page(_) => None,
+            TabSignal::Page(PageEvent::TargetCrashed) => Some(()),
+            TabSignal::Page(_) | TabSignal::Updated(_) => None,
         });
         if closed.await.is_ok() {
             // No notice came: clear the record ourselves.

@@ -77,6 +77,8 @@ struct State {
     sent: Vec<(TabId, String, Value)>,
     events: Vec<(TabId, String, Value)>,
     removed: Vec<TabId>,
+    /// Tabs sent to a URL with the tabs API, in order.
+    tab_updates: Vec<(TabId, String)>,
     resized: Vec<(i64, u32, u32)>,
     now: u64,
     timers: Vec<(u64, oneshot::Sender<()>)>,
@@ -260,6 +262,11 @@ impl Fake {
     /// The window sizes asked for, in order.
     pub fn resized(&self) -> Vec<(i64, u32, u32)> {
         self.state.borrow().resized.clone()
+    }
+
+    /// The tabs sent to a URL with the tabs API (not the debugger), in order.
+    pub fn tab_updates(&self) -> Vec<(TabId, String)> {
+        self.state.borrow().tab_updates.clone()
     }
 
     /// The URLs tabs were created with.
@@ -471,6 +478,18 @@ impl Chrome for Fake {
         }
         window.tabs.push(created.clone());
         Ok(created)
+    }
+
+    async fn navigate_tab(&self, id: TabId, url: &str) -> Result<(), ChromeError> {
+        if self.lookup(id).is_none() {
+            return Err(ChromeError(format!("No tab with id: {id}.")));
+        }
+        self.set_url(id, url);
+        let mut state = self.state.borrow_mut();
+        // Away from the page the debugger could not reach, it may attach again.
+        state.refusals.remove(&id);
+        state.tab_updates.push((id, url.to_owned()));
+        Ok(())
     }
 
     async fn activate_tab(&self, id: TabId) -> Result<(), ChromeError> {

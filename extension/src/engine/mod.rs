@@ -6,7 +6,8 @@
 //! shell calls for native-port messages, CDP events, debugger detaches and closed tabs.
 //! Each call from the host runs as its own task, so a slow command on one tab never
 //! delays another; commands on the same tab run one at a time ([`locks`]), whichever
-//! agent sends them.
+//! agent sends them — but closing a tab does not wait its turn: it stops the command
+//! running there.
 //!
 //! Every call passes the [`access`] gate first: an agent may touch only the tabs the
 //! user shared with it ([`sharing`] keeps the scopes, [`share`] shows them in the
@@ -144,6 +145,8 @@ struct State {
     contexts: HashMap<TabId, HashMap<String, i64>>,
     /// Each attached tab's console messages and network requests.
     collectors: HashMap<TabId, collect::Collectors>,
+    /// Tabs whose renderer crashed, until they are reloaded or navigated.
+    crashed: HashSet<TabId>,
     /// What each tab emulates; kept across detaches (re-applied on attach) until the
     /// tab closes.
     emulations: HashMap<TabId, tabwire_shared::Emulation>,
@@ -237,12 +240,16 @@ impl<C: Chrome + 'static> Engine<C> {
             }
             return;
         };
+        if let PageEvent::TargetCrashed | PageEvent::ReloadedAfterCrash = event {
+            self.crash_changed(tab, event == PageEvent::TargetCrashed);
+        }
         if let PageEvent::FrameNavigated {
             is_main: true,
             loader_id,
             ..
         } = &event
         {
+            self.crash_changed(tab, false);
             self.with_collectors(tab, |c| c.on_navigation(loader_id));
             self.leave_if_navigated_to_blocklist(tab, params);
             self.tab_changed(tab);
@@ -276,12 +283,49 @@ impl<C: Chrome + 'static> Engine<C> {
         });
     }
 
+    /// Notes that `tab`'s renderer crashed, or has a renderer again; agents' page lists
+    /// show it.
+    fn crash_changed(&self, tab: TabId, crashed: bool) {
+        let changed = {
+            let mut state = self.state.borrow_mut();
+            if crashed {
+                state.crashed.insert(tab)
+            } else {
+                state.crashed.remove(&tab)
+            }
+        };
+        if changed {
+            self.tab_changed(tab);
+        }
+    }
+
+    /// Refuses a command on a tab whose renderer crashed, unless it can bring the tab
+    /// back (a navigation or reload) or needs no renderer (closing or selecting it,
+    /// reading what its console and network collected before the crash).
+    fn check_not_crashed(&self, tab: TabId, command: &Command) -> Result<(), EngineError> {
+        let needs_no_renderer = matches!(
+            command,
+            Command::Navigate { .. }
+                | Command::CloseTab { .. }
+                | Command::ActivateTab { .. }
+                | Command::ListConsole { .. }
+                | Command::ConsoleMessage { .. }
+                | Command::NetworkRequests { .. }
+                | Command::NetworkRequest { .. }
+        );
+        if !needs_no_renderer && self.state.borrow().crashed.contains(&tab) {
+            return Err(EngineError::RendererCrashed(tab));
+        }
+        Ok(())
+    }
+
     /// A tab was closed (`chrome.tabs.onRemoved`).
     pub fn on_tab_removed(&self, tab: TabId) {
         self.tab_changed(tab);
         self.console_read(tab);
         self.forget_session(tab);
         self.state.borrow_mut().emulations.remove(&tab);
+        self.state.borrow_mut().crashed.remove(&tab);
         self.signals.publish(tab, &TabSignal::Closed);
         // Those who shared the tab hear of it before it leaves their scopes.
         self.post_event(Event::TabClosed { tab_id: tab });
@@ -357,11 +401,16 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         // Out of scope: refused at once, without waiting for the tab.
         self.check_scope(&session, tab)?;
-        let outcome = {
+        let outcome = if let Command::CloseTab { .. } = command {
+            // Closing does not queue behind a command running on the tab: it stops it.
+            self.check_access(&session, tab).await?;
+            self.run(&session, command).await
+        } else {
             let _tab = self.locks.lock(tab).await;
             // Checked while holding the tab: the user may have stopped sharing it, or
             // it may have gone to a blocklisted site, while the call waited.
             self.check_access(&session, tab).await?;
+            self.check_not_crashed(tab, &command)?;
             self.run(&session, command).await
         };
         self.note_used(tab);

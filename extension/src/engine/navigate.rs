@@ -59,10 +59,66 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<TabInfo, EngineError> {
         if let Navigation::Url { url } = to {
             check_url(url)?;
+            check_reachable(url)?;
             self.check_destination(url)?;
         }
         let target = RefCell::new(describe(to));
         let load = self.start_and_wait(tab, to, &target);
+        let outcome = self.loaded_within(tab, load, &target, timeout_ms).await;
+        // A renderer found crashed when the debugger came (which then let go) takes no
+        // CDP commands; one that crashed under this navigation is not tried again.
+        let crashed_before = matches!(outcome, Err(EngineError::RendererCrashed(_)))
+            && !self.state.borrow().attached.contains(&tab);
+        match (outcome, to) {
+            (Err(error), Navigation::Url { url })
+                if crashed_before || unreachable_from_here(&error) =>
+            {
+                self.navigate_without_debugger(tab, url, timeout_ms).await
+            }
+            (Err(_), Navigation::Reload { .. }) if crashed_before => {
+                let url = self.existing_tab(tab).await?.url;
+                self.navigate_without_debugger(tab, &url, timeout_ms).await
+            }
+            (outcome, _) => outcome,
+        }
+    }
+
+    /// Takes a tab the debugger cannot work in (it shows, or was left pending on, a
+    /// browser page) to `url` with the tabs API, which needs no debugger; once the tab
+    /// says it has loaded, attaches again. Bounded by `timeout_ms` like a navigation.
+    async fn navigate_without_debugger(
+        &self,
+        tab: TabId,
+        url: &str,
+        timeout_ms: u64,
+    ) -> Result<TabInfo, EngineError> {
+        if self.state.borrow().attached.contains(&tab) {
+            self.detach_keeping_collectors(tab).await;
+        }
+        // Subscribed first: the load may finish before the update's answer comes.
+        let mut watch = self.signals.subscribe(tab);
+        self.bounded("navigate the page", self.chrome.navigate_tab(tab, url))
+            .await??;
+        self.chrome.log(&format!(
+            "tabwire: tab {tab} was out of the debugger's reach; sent it to {url} without it"
+        ));
+        let load = async {
+            loop {
+                match watch.next().await {
+                    TabSignal::Updated(change) if change.status.as_deref() == Some("complete") => {
+                        break
+                    }
+                    signal @ (TabSignal::Closed | TabSignal::Closing | TabSignal::Withdrawn(_)) => {
+                        return Err(interruption(tab, &signal)
+                            .unwrap_or(EngineError::ClosedDuringCommand(tab)))
+                    }
+                    _ => {}
+                }
+            }
+            self.crash_changed(tab, false);
+            self.ensure_attached(tab).await
+        };
+        let target = RefCell::new(url.to_owned());
         self.loaded_within(tab, load, &target, timeout_ms).await
     }
 
@@ -295,6 +351,56 @@ pub(super) fn check_url(url: &str) -> Result<(), EngineError> {
         Ok(())
     } else {
         Err(invalid())
+    }
+}
+
+/// The schemes of pages Chrome keeps out of extensions' reach: its own pages
+/// (`chrome:`, `chrome-untrusted:`, `devtools:`, `chrome-search:`, …), source views,
+/// and extensions' pages — tabwire's own included, whose popup holds the user's
+/// sharing choices. `about:` pages other than `about:blank` are `chrome:` pages by
+/// another name. Chrome refuses the debugger there, and a refused navigation can leave
+/// the tab stuck, so tabwire never starts one.
+const PRIVILEGED_SCHEMES: &[&str] = &[
+    "chrome",
+    "chrome-untrusted",
+    "chrome-search",
+    "chrome-native",
+    "chrome-error",
+    "chrome-extension",
+    "devtools",
+    "view-source",
+    "about",
+];
+
+/// Refuses a URL of a [privileged scheme](PRIVILEGED_SCHEMES) (all but `about:blank`)
+/// before anything is opened or navigated.
+pub(super) fn check_reachable(url: &str) -> Result<(), EngineError> {
+    let Some((scheme, rest)) = url.split_once(':') else {
+        return Ok(());
+    };
+    let scheme = scheme.trim().to_ascii_lowercase();
+    let blank = scheme == "about" && {
+        let page = rest.split(['?', '#']).next().unwrap_or(rest);
+        page.eq_ignore_ascii_case("blank")
+    };
+    if PRIVILEGED_SCHEMES.contains(&scheme.as_str()) && !blank {
+        return Err(EngineError::PrivilegedUrl {
+            url: url.to_owned(),
+            scheme,
+        });
+    }
+    Ok(())
+}
+
+/// Whether a navigation failed before it started because the tab is out of the
+/// debugger's reach (it shows a browser page, or Chrome left one pending in it), which
+/// the tabs API can still take it away from. A navigation that itself went where the
+/// debugger cannot follow is not tried again.
+fn unreachable_from_here(error: &EngineError) -> bool {
+    match error {
+        EngineError::AttachFailed { reason, .. } => reason.contains("Cannot access"),
+        EngineError::Cdp { message, .. } => message.contains("Cannot access"),
+        _ => false,
     }
 }
 
@@ -619,7 +725,8 @@ mod tests {
     fn going_where_the_debugger_cannot_follow_says_so() {
         let mut h = Harness::new();
         h.fake.hold("Page.navigate");
-        h.call(1, navigate(url("chrome://version/"), 5000));
+        // A server may redirect to a page the debugger cannot follow.
+        h.call(1, navigate(url("https://d.test/to-a-browser-page"), 5000));
         h.settle();
         h.fake
             .release_held_error("Detached while handling command.");
@@ -660,5 +767,116 @@ mod tests {
         );
         h.settle();
         assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::Dialog);
+    }
+
+    #[test]
+    fn browser_pages_are_refused_before_anything_is_sent() {
+        use super::check_reachable;
+        for ok in [
+            "https://a.test/",
+            "about:blank",
+            "ABOUT:BLANK#x",
+            "file:///tmp/a.html",
+        ] {
+            assert!(check_reachable(ok).is_ok(), "{ok}");
+        }
+        for refused in [
+            "chrome://crash",
+            "CHROME://settings",
+            "chrome-untrusted://terminal/",
+            "devtools://devtools/bundled/inspector.html",
+            "view-source:https://a.test/",
+            "chrome-extension://abcdefghijklmnop/popup.html",
+            "about:settings",
+        ] {
+            assert!(check_reachable(refused).is_err(), "{refused}");
+        }
+        let mut h = Harness::new();
+        h.call(1, navigate(url("chrome://crash"), 5000));
+        h.call(
+            2,
+            Command::NewTab {
+                url: "view-source:https://a.test/".into(),
+                background: Some(true),
+                timeout_ms: 1000,
+            },
+        );
+        h.settle();
+        for id in [1, 2] {
+            let error = h.reply(id).unwrap().unwrap_err();
+            assert_eq!(error.code, ErrorCode::Refused);
+            assert!(error.message.contains("browser page"), "{error:?}");
+        }
+        assert!(h.fake.sent(10, "Page.navigate").is_empty());
+        assert!(h.fake.created_urls().is_empty(), "no tab opened in vain");
+    }
+
+    /// The tabs API says tab 10 finished loading.
+    fn tab_loaded(h: &mut Harness) {
+        let complete = super::super::TabChange {
+            status: Some("complete".into()),
+            ..Default::default()
+        };
+        h.engine.on_tab_updated(10, complete);
+        h.settle();
+    }
+
+    #[test]
+    fn a_tab_the_debugger_cannot_reach_is_sent_away_with_the_tabs_api() {
+        let mut h = Harness::new();
+        h.fake.refuse_attach(10, "Cannot access a chrome:// URL");
+        h.call(1, navigate(url("https://d.test/"), 5000));
+        h.settle();
+        assert_eq!(
+            h.fake.tab_updates(),
+            vec![(10, "https://d.test/".to_owned())]
+        );
+        assert!(h.reply(1).is_none(), "waits for the tab to load");
+        tab_loaded(&mut h);
+        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
+            panic!("expected the tab, got {:?}", h.reply(1));
+        };
+        assert_eq!(tab.url, "https://d.test/");
+        assert!(h.fake.is_attached(10), "attached again");
+    }
+
+    #[test]
+    fn a_wedged_session_is_left_for_the_tabs_api() {
+        let mut h = Harness::new();
+        h.call(
+            1,
+            Command::Snapshot {
+                tab_id: 10,
+                verbose: false,
+            },
+        );
+        h.settle();
+        assert!(h.fake.is_attached(10));
+        h.fake.answer(
+            "Page.navigate",
+            Answer::error("Cannot access a chrome:// URL"),
+        );
+        h.call(2, navigate(url("https://d.test/"), 5000));
+        h.settle();
+        assert_eq!(
+            h.fake.tab_updates(),
+            vec![(10, "https://d.test/".to_owned())]
+        );
+        assert!(!h.fake.is_attached(10), "the wedged session was let go");
+        tab_loaded(&mut h);
+        assert!(h.reply(2).unwrap().is_ok());
+        assert!(h.fake.is_attached(10));
+    }
+
+    #[test]
+    fn a_tab_sent_away_that_never_loads_times_out() {
+        let mut h = Harness::new();
+        h.fake.refuse_attach(10, "Cannot access a chrome:// URL");
+        h.call(1, navigate(url("https://d.test/"), 3000));
+        h.settle();
+        h.advance(3000);
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Timeout);
+        assert!(error.message.contains("https://d.test/"));
     }
 }

@@ -16,7 +16,8 @@ use super::Engine;
 use crate::cdp::dom::{DomEnable, OverlayEnable};
 use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
 use crate::cdp::{
-    CdpCommand, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent, RuntimeEnable,
+    CdpCommand, InspectorEnable, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent,
+    RuntimeEnable,
 };
 use crate::chrome::{Chrome, ChromeError};
 use crate::error::EngineError;
@@ -76,9 +77,21 @@ impl<C: Chrome + 'static> Engine<C> {
                 state.replaying.insert(tab);
             }
         }
-        let enabled = self.enable_domains(tab).await;
+        // A renderer that crashed before we came answers nothing: Chrome says so when
+        // the Inspector domain is enabled (first), and that ends the wait.
+        let mut watch = self.signals.subscribe(tab);
+        let crashed = |s: &TabSignal| matches!(s, TabSignal::Page(PageEvent::TargetCrashed));
+        let enabled = watch
+            .watch(self.enable_domains(tab), |s| crashed(s).then_some(()))
+            .await;
         self.state.borrow_mut().replaying.remove(&tab);
-        enabled
+        match enabled {
+            Ok(enabled) => enabled,
+            Err(()) => {
+                self.detach_keeping_collectors(tab).await;
+                Err(EngineError::RendererCrashed(tab))
+            }
+        }
     }
 
     /// Lets go of a tab but keeps what was collected and emulated in it for the next
@@ -103,6 +116,12 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Enables the domains a freshly attached tab needs, and re-applies its emulation.
     async fn enable_domains(&self, tab: TabId) -> Result<(), EngineError> {
+        // First: it reports a renderer that crashed before we attached.
+        if let Err(error) = self.send(tab, &InspectorEnable {}).await {
+            self.chrome.log(&format!(
+                "tabwire: Inspector.enable failed on tab {tab}: {error}"
+            ));
+        }
         self.send(tab, &PageEnable {}).await?;
         self.send(tab, &RuntimeEnable {}).await?;
         // Every later document keeps pristine builtins for tabwire's page scripts.
@@ -266,6 +285,7 @@ impl<C: Chrome + 'static> Engine<C> {
 pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
     match signal {
         TabSignal::Closed => Some(EngineError::ClosedDuringCommand(tab)),
+        TabSignal::Closing => Some(EngineError::ClosedByAgent(tab)),
         TabSignal::Detached(reason) if reason == "target_closed" => {
             Some(EngineError::ClosedDuringCommand(tab))
         }
@@ -281,7 +301,8 @@ pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError
             tab,
             dialog: dialog.clone(),
         }),
-        TabSignal::Page(_) => None,
+        TabSignal::Page(PageEvent::TargetCrashed) => Some(EngineError::RendererCrashed(tab)),
+        TabSignal::Page(_) | TabSignal::Updated(_) => None,
     }
 }
 
@@ -371,5 +392,135 @@ mod tests {
             ErrorCode::Refused
         );
         assert!(!h.fake.is_attached(10));
+    }
+
+    #[test]
+    fn a_crash_ends_the_running_call_and_later_ones_until_a_reload() {
+        use serde_json::json;
+        use tabwire_shared::{Navigation, Reply};
+        let mut h = Harness::new();
+        h.fake.hold("Runtime.callFunctionOn");
+        h.call(1, evaluate(10));
+        h.settle();
+        assert_eq!(
+            h.fake.sent(10, "Inspector.enable").len(),
+            1,
+            "crashes are heard of"
+        );
+        h.engine
+            .on_cdp_event(10, "Inspector.targetCrashed", &json!({}));
+        h.settle();
+        let error = h.reply(1).expect("an answer at once").unwrap_err();
+        assert_eq!(error.code, ErrorCode::PageError);
+        assert!(error.message.contains("renderer crashed"), "{error:?}");
+        assert!(error.message.contains("navigate_page {type: reload}"));
+        h.fake.release_held_error("Target crashed");
+        h.call(2, evaluate(10));
+        h.call(3, Command::ListTabs);
+        h.call(
+            6,
+            Command::NetworkRequests {
+                tab_id: 10,
+                include_preserved: false,
+            },
+        );
+        h.settle();
+        assert!(
+            h.reply(6).unwrap().is_ok(),
+            "what was collected can be read"
+        );
+        assert!(h
+            .reply(2)
+            .unwrap()
+            .unwrap_err()
+            .message
+            .contains("renderer crashed"));
+        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+            panic!("expected tabs");
+        };
+        assert_eq!(
+            tabs.iter().map(|t| (t.id, t.crashed)).collect::<Vec<_>>(),
+            vec![(10, true), (11, false)]
+        );
+        h.call(
+            4,
+            Command::Navigate {
+                tab_id: 10,
+                to: Navigation::Reload {
+                    ignore_cache: false,
+                },
+                timeout_ms: 5000,
+            },
+        );
+        h.settle();
+        let Ok(Reply::Tab { tab }) = h.reply(4).unwrap() else {
+            panic!("expected the reloaded tab");
+        };
+        assert!(!tab.crashed);
+        h.call(5, evaluate(10));
+        h.settle();
+        assert!(h.reply(5).unwrap().is_ok());
+    }
+
+    #[test]
+    fn a_renderer_crashed_before_attaching_is_told_at_once_and_reloaded_without_cdp() {
+        use serde_json::json;
+        use std::cell::Cell;
+        use tabwire_shared::{Navigation, Reply};
+        let mut h = Harness::new();
+        let revived = std::rc::Rc::new(Cell::new(false));
+        let alive = revived.clone();
+        h.fake.answer_with("Inspector.enable", move |_| {
+            if !alive.get() {
+                let crashed = vec![("Inspector.targetCrashed", json!({}))];
+                super::super::fake::Answer::with_events(json!({}), crashed)
+            } else {
+                super::super::fake::Answer::value(json!({}))
+            }
+        });
+        // A crashed renderer never answers.
+        h.fake.hold("Page.enable");
+        h.call(1, evaluate(10));
+        h.settle();
+        let error = h.reply(1).expect("an answer at once").unwrap_err();
+        assert!(error.message.contains("renderer crashed"), "{error:?}");
+        assert!(!h.fake.is_attached(10), "let go of the dead session");
+        h.call(
+            2,
+            Command::Navigate {
+                tab_id: 10,
+                to: Navigation::Reload {
+                    ignore_cache: false,
+                },
+                timeout_ms: 5000,
+            },
+        );
+        h.settle();
+        assert_eq!(
+            h.fake.tab_updates(),
+            vec![(10, "https://a.test/".to_owned())]
+        );
+        revived.set(true);
+        h.fake.release_held(json!({}));
+        for status in ["loading", "complete"] {
+            let change = super::super::TabChange {
+                status: Some(status.into()),
+                ..Default::default()
+            };
+            h.engine.on_tab_updated(10, change);
+            h.settle();
+        }
+        let Ok(Reply::Tab { tab }) = h.reply(2).unwrap() else {
+            panic!(
+                "expected the reloaded tab, got {:?} {:?} {:?}",
+                h.reply(2),
+                h.fake.logs(),
+                h.fake.methods(10)
+            );
+        };
+        assert!(!tab.crashed);
+        h.call(3, evaluate(10));
+        h.settle();
+        assert!(h.reply(3).unwrap().is_ok());
     }
 }

@@ -29,6 +29,12 @@ impl<C: Chrome + 'static> Engine<C> {
     /// `chrome.tabs.onUpdated`.
     pub fn on_tab_updated(&self, tab: TabId, change: TabChange) {
         self.tab_changed(tab);
+        if change.status.as_deref() == Some("loading") {
+            // A new document is coming: a crashed tab has a renderer again.
+            self.crash_changed(tab, false);
+        }
+        self.signals
+            .publish(tab, &TabSignal::Updated(change.clone()));
         self.in_background(move |engine| async move {
             if let Some(group) = change.group_id {
                 engine.on_group_changed(tab, group).await;

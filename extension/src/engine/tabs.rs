@@ -6,6 +6,7 @@ use tabwire_shared::{TabId, TabInfo};
 use super::Engine;
 use crate::chrome::{Chrome, TabState, WindowState};
 use crate::error::EngineError;
+use crate::signals::TabSignal;
 
 impl<C: Chrome + 'static> Engine<C> {
     /// Every tab of every normal window, window order then tab order, marking the tab
@@ -48,7 +49,8 @@ impl<C: Chrome + 'static> Engine<C> {
         Ok(())
     }
 
-    /// Closes a tab, unless it is the browser's last one.
+    /// Closes a tab, unless it is the browser's last one. It does not wait for a
+    /// command running on the tab: that command is stopped, and says the page closed.
     pub(super) async fn close_tab(&self, tab: TabId) -> Result<(), EngineError> {
         self.existing_tab(tab).await?;
         let windows = self.chrome.normal_windows().await?;
@@ -56,6 +58,7 @@ impl<C: Chrome + 'static> Engine<C> {
         if open_tabs <= 1 {
             return Err(EngineError::LastTab(tab));
         }
+        self.signals.publish(tab, &TabSignal::Closing);
         self.chrome.remove_tab(tab).await?;
         Ok(())
     }
@@ -73,6 +76,7 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
     ) -> Result<TabInfo, EngineError> {
         super::navigate::check_url(url)?;
+        super::navigate::check_reachable(url)?;
         self.check_destination(url)?;
         let starts_there = super::navigate::is_data_url(url);
         let first = if starts_there { url } else { "about:blank" };
@@ -113,7 +117,7 @@ impl<C: Chrome + 'static> Engine<C> {
         Ok(window.and_then(|w| w.tabs.into_iter().find(|t| t.active)))
     }
 
-    async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
+    pub(super) async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
         self.chrome
             .tab(tab)
             .await?
@@ -128,6 +132,7 @@ impl<C: Chrome + 'static> Engine<C> {
             title: tab.title.clone(),
             user_active,
             dialog: self.open_dialog(tab.id),
+            crashed: self.state.borrow().crashed.contains(&tab.id),
         }
     }
 }
@@ -418,5 +423,42 @@ mod tests {
             panic!("expected tabs");
         };
         assert!(tabs.iter().all(|t| t.id != 101), "the tab was closed");
+    }
+
+    #[test]
+    fn closing_stops_a_command_running_on_the_tab_whoever_sent_it() {
+        let mut h = Harness::new();
+        h.hello(9, "k9", "codex");
+        h.settle();
+        h.fake.hold_on_tab("Runtime.callFunctionOn", 11);
+        let evaluate = |tab_id| Command::Evaluate {
+            tab_id,
+            function: "() => new Promise(() => {})".into(),
+            args: vec![],
+            timeout_ms: 60_000,
+        };
+        h.call(1, evaluate(11));
+        h.settle();
+        assert!(h.reply(1).is_none(), "the command runs");
+        h.call_as(9, 2, Command::CloseTab { tab_id: 11 });
+        h.settle();
+        assert_eq!(
+            h.reply(2).unwrap(),
+            Ok(Reply::Done),
+            "closed without waiting"
+        );
+        let stopped = h.reply(1).expect("stopped at once").unwrap_err();
+        assert_eq!(stopped.code, ErrorCode::NoSuchTab);
+        assert!(
+            stopped.message.contains("close_page closed it"),
+            "{stopped:?}"
+        );
+        assert!(h.fake.created_urls().is_empty());
+        h.call(3, Command::ListTabs);
+        h.settle();
+        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+            panic!("expected tabs");
+        };
+        assert!(tabs.iter().all(|t| t.id != 11));
     }
 }

@@ -136,6 +136,12 @@ impl Chrome for BrowserChrome {
             .ok_or_else(|| ChromeError("Chrome created a tab without an id".to_owned()))
     }
 
+    async fn navigate_tab(&self, tab: TabId, url: &str) -> Result<(), ChromeError> {
+        let properties = js_value(&json!({"url": url}))?;
+        call(js::tabs_update(tab as f64, &properties)).await?;
+        Ok(())
+    }
+
     async fn activate_tab(&self, tab: TabId) -> Result<(), ChromeError> {
         let properties = js_value(&json!({"active": true}))?;
         call(js::tabs_update(tab as f64, &properties)).await?;

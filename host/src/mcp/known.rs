@@ -117,6 +117,7 @@ mod tests {
                 title: title.into(),
                 user_active: true,
                 dialog: None,
+                crashed: false,
             }],
         }
     }
@@ -227,6 +228,7 @@ mod through_the_context {
                         title: "A".into(),
                         user_active: true,
                         dialog: None,
+                        crashed: false,
                     }],
                 },
                 Command::DiscoverTools { .. } => Reply::ThirdPartyTools {

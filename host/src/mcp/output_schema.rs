@@ -75,7 +75,8 @@ pub fn output_schema() -> JsonObject {
                         "url": {"type": "string"},
                         "title": {"type": "string"},
                         "selected": {"type": "boolean"},
-                        "userActive": {"type": "boolean"}
+                        "userActive": {"type": "boolean"},
+                        "crashed": {"type": "boolean", "description": "The page's renderer crashed: reload it with navigate_page {type: reload}."}
                     },
                     "required": ["id", "url", "title", "selected"]
                 }

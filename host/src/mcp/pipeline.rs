@@ -137,6 +137,7 @@ mod tests {
             title: format!("Tab {id}"),
             user_active: active,
             dialog: None,
+            crashed: false,
         }
     }
 
@@ -466,6 +467,36 @@ mod tests {
         drop(guard);
         let result = call.await;
         assert_eq!(result.is_error, Some(false));
+    }
+
+    #[tokio::test]
+    async fn close_page_does_not_wait_for_a_call_holding_the_page() {
+        let h = Harness::new();
+        let lock = h.session.page_lock(1);
+        let _running = lock.lock().await;
+        let result = h.call("close_page", json!({"pageId": 1})).await;
+        assert_eq!(result.is_error, Some(false), "{}", text(&result));
+        assert!(h
+            .browser
+            .commands
+            .lock()
+            .unwrap()
+            .contains(&Command::CloseTab { tab_id: 1 }));
+    }
+
+    #[tokio::test]
+    async fn a_timeout_past_the_maximum_is_refused_naming_it() {
+        let h = Harness::new();
+        h.session.select(1);
+        let args = json!({"function": "() => 1", "timeout": 1u64 << 63});
+        let result = h.call("evaluate_script", args).await;
+        assert_eq!(result.is_error, Some(true));
+        assert!(
+            text(&result).contains("at most 600000 ms"),
+            "{}",
+            text(&result)
+        );
+        assert!(h.browser.commands.lock().unwrap().is_empty());
     }
 
     #[tokio::test]

@@ -313,6 +313,9 @@ impl Sections {
             if page.user_active {
                 marks.push_str(" [user's active tab]");
             }
+            if page.crashed {
+                marks.push_str(" [renderer crashed: reload it with navigate_page {type: reload}]");
+            }
             let title = if page.title.is_empty() {
                 "(no title)"
             } else {

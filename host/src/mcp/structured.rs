@@ -13,13 +13,17 @@ pub const MAX_TREE_DEPTH: u32 = 100;
 
 /// A page of the page list.
 pub fn page_entry(page: &TabInfo, selected: bool) -> Value {
-    json!({
+    let mut entry = json!({
         "id": page.id,
         "url": page.url,
         "title": page.title,
         "selected": selected,
         "userActive": page.user_active,
-    })
+    });
+    if page.crashed {
+        entry["crashed"] = Value::Bool(true);
+    }
+    entry
 }
 
 /// The snapshot as a tree: each node `{id, role, name?, value?, <state>: …, children?}`.

@@ -12,3 +12,68 @@ pub mod third_party;
 
 /// Default time limit for loads and scripts, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+
+/// The longest `timeout` any tool takes, in milliseconds: ten minutes. A longer wait
+/// would hold the page (and every other call on it) for longer than an agent can use.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+
+/// A tool's `timeout` argument: milliseconds, at most [`MAX_TIMEOUT_MS`]; a larger
+/// value is refused with a message naming the limit (not clamped: the agent learns
+/// the wait it asked for is not the one it would get).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeout(u64);
+
+impl Timeout {
+    /// The limit in milliseconds: the one given, else [`DEFAULT_TIMEOUT_MS`].
+    pub fn ms(timeout: Option<Timeout>) -> u64 {
+        timeout.map_or(DEFAULT_TIMEOUT_MS, |t| t.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Timeout {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let ms = u64::deserialize(deserializer)?;
+        if ms > MAX_TIMEOUT_MS {
+            return Err(serde::de::Error::custom(format!(
+                "`timeout` is at most {MAX_TIMEOUT_MS} ms (10 minutes), not {ms}"
+            )));
+        }
+        Ok(Timeout(ms))
+    }
+}
+
+impl schemars::JsonSchema for Timeout {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Timeout".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "integer",
+            "minimum": 0,
+            "maximum": MAX_TIMEOUT_MS,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_past_the_maximum_are_refused_naming_it() {
+        let read = |v: serde_json::Value| serde_json::from_value::<Timeout>(v);
+        assert_eq!(
+            read(serde_json::json!(600_000)).ok(),
+            Some(Timeout(600_000))
+        );
+        let error = read(serde_json::json!(1u64 << 63)).unwrap_err().to_string();
+        assert!(error.contains("at most 600000 ms"), "{error}");
+        assert!(read(serde_json::json!(-1)).is_err());
+        assert_eq!(Timeout::ms(None), DEFAULT_TIMEOUT_MS);
+    }
+}

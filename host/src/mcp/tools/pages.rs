@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use tabwire_shared::{Command, Navigation, Reply, TabId, TabInfo};
 
-use super::DEFAULT_TIMEOUT_MS;
+use super::Timeout;
 use crate::mcp::context::{unexpected, ToolContext};
 use crate::mcp::response::Response;
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -120,8 +120,9 @@ pub struct NewPageParams {
     /// background in the user's own browser (they keep working in their tab), in front
     /// in a browser tabwire launched for the agent.
     background: Option<bool>,
-    /// How long to wait for the page to load, in milliseconds (default 30000).
-    timeout: Option<u64>,
+    /// How long to wait for the page to load, in milliseconds (default 30000; at most 600000, ten
+    /// minutes: a larger value is refused).
+    timeout: Option<Timeout>,
 }
 
 /// `new_page`
@@ -131,7 +132,9 @@ impl Tool for NewPage {
     type Params = NewPageParams;
     const SPEC: ToolSpec = ToolSpec {
         name: "new_page",
-        description: "Opens a new page (tab) at a URL, waits for it to load and selects it.",
+        description: "Opens a new page (tab) at a URL, waits for it to load and selects it. \
+            Browser pages (chrome:, devtools:, view-source:, extension pages, about: other \
+            than about:blank) are refused, and no page is opened for them.",
         category: Category::Navigation,
         read_only: false,
         page_scoped: false,
@@ -148,7 +151,7 @@ impl Tool for NewPage {
             .call(Command::NewTab {
                 url: params.url,
                 background: params.background,
-                timeout_ms: params.timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+                timeout_ms: Timeout::ms(params.timeout),
             })
             .await?;
         let tab = expect_tab(reply)?;
@@ -198,8 +201,9 @@ pub struct NavigatePageParams {
     /// For `reload`: bypass the cache.
     #[serde(default)]
     ignore_cache: bool,
-    /// How long to wait for the load, in milliseconds (default 30000).
-    timeout: Option<u64>,
+    /// How long to wait for the load, in milliseconds (default 30000; at most 600000, ten
+    /// minutes: a larger value is refused).
+    timeout: Option<Timeout>,
 }
 
 /// `navigate_page`
@@ -210,7 +214,9 @@ impl Tool for NavigatePage {
     const SPEC: ToolSpec = ToolSpec {
         name: "navigate_page",
         description: "Navigates the selected page to a URL, back, forward, or reloads it, and \
-            waits for the load.",
+            waits for the load. Browser pages (chrome:, devtools:, view-source:, extension \
+            pages, about: other than about:blank) are refused and the page stays where it \
+            was. A page whose renderer crashed comes back with type reload.",
         category: Category::Navigation,
         read_only: false,
         page_scoped: true,
@@ -252,7 +258,7 @@ impl Tool for NavigatePage {
             .call(Command::Navigate {
                 tab_id,
                 to,
-                timeout_ms: params.timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+                timeout_ms: Timeout::ms(params.timeout),
             })
             .await?;
         let tab = expect_tab(reply)?;
@@ -278,7 +284,8 @@ impl Tool for ClosePage {
     type Params = ClosePageParams;
     const SPEC: ToolSpec = ToolSpec {
         name: "close_page",
-        description: "Closes a page by its pageId. The last open page cannot be closed.",
+        description: "Closes a page by its pageId, at once: a call still running on it is \
+            stopped and reports that the page closed. The last open page cannot be closed.",
         category: Category::Navigation,
         read_only: false,
         page_scoped: false,
@@ -291,8 +298,8 @@ impl Tool for ClosePage {
         params: ClosePageParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
-        let lock = ctx.session.page_lock(params.page_id);
-        let _guard = lock.lock().await;
+        // Not behind the page's lock: closing stops a call running on the page (which
+        // then says the page closed) instead of waiting for it.
         ctx.call(Command::CloseTab {
             tab_id: params.page_id,
         })
@@ -323,8 +330,9 @@ pub enum Texts {
 pub struct WaitForParams {
     /// The text to wait for, or a list of texts (resolves when any of them appears).
     text: Texts,
-    /// How long to wait, in milliseconds (default 30000).
-    timeout: Option<u64>,
+    /// How long to wait, in milliseconds (default 30000; at most 600000, ten
+    /// minutes: a larger value is refused).
+    timeout: Option<Timeout>,
 }
 
 /// `wait_for`
@@ -360,7 +368,7 @@ impl Tool for WaitFor {
             .call(Command::WaitForText {
                 tab_id: ctx.page()?,
                 texts,
-                timeout_ms: p.timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+                timeout_ms: Timeout::ms(p.timeout),
             })
             .await?;
         match reply {

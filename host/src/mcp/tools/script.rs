@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tabwire_shared::{Command, Reply};
 
-use super::DEFAULT_TIMEOUT_MS;
+use super::Timeout;
 use crate::mcp::context::{unexpected, ToolContext};
 use crate::mcp::response::Response;
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -22,8 +22,9 @@ pub struct EvaluateScriptParams {
     /// depth) is passed as that element of the page.
     #[serde(default)]
     args: Vec<Value>,
-    /// How long the function may run, in milliseconds (default 30000).
-    timeout: Option<u64>,
+    /// How long the function may run, in milliseconds (default 30000; at most 600000, ten
+    /// minutes: a larger value is refused).
+    timeout: Option<Timeout>,
 }
 
 /// `evaluate_script`
@@ -55,7 +56,7 @@ impl Tool for EvaluateScript {
                 tab_id: ctx.page()?,
                 function: params.function,
                 args: params.args,
-                timeout_ms: params.timeout.unwrap_or(DEFAULT_TIMEOUT_MS),
+                timeout_ms: Timeout::ms(params.timeout),
             })
             .await?;
         match reply {

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tabwire_shared::{Command, ErrorCode, Reply};
 
-use super::DEFAULT_TIMEOUT_MS;
+use super::Timeout;
 use crate::mcp::context::{unexpected, ToolContext};
 use crate::mcp::response::{Response, SnapshotRequest};
 use crate::mcp::third_party::{find_tool, parse_params, refusal, validate};
@@ -64,8 +64,9 @@ pub struct ExecuteParams {
     /// When several groups offer a tool of this name, the group to take it from
     /// (default: the first group that has it).
     group: Option<String>,
-    /// How long the tool may run, in milliseconds (default 30000).
-    timeout: Option<u64>,
+    /// How long the tool may run, in milliseconds (default 30000; at most 600000, ten
+    /// minutes: a larger value is refused).
+    timeout: Option<Timeout>,
 }
 
 /// `execute_3p_developer_tool`
@@ -103,7 +104,7 @@ impl Tool for ExecuteThirdPartyTool {
                 )))
             }
         };
-        let timeout_ms = p.timeout.unwrap_or(DEFAULT_TIMEOUT_MS);
+        let timeout_ms = Timeout::ms(p.timeout);
         let mut discovery = match ctx.session.discovery(page) {
             Some(found) => found,
             None => ctx.discover_tools(page).await?,

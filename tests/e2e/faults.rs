@@ -1,0 +1,270 @@
+//! Faults: privileged URLs, crashed renderers, pages closed under a running call.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::cdp::{Cdp, Session};
+use crate::harness::{page, Agent};
+
+/// How long a test waits for the browser to show what it caused.
+const LIMIT: Duration = Duration::from_secs(10);
+
+/// The pages `list_pages` shows, as (id, url).
+async fn pages(agent: &Agent) -> Vec<(i64, String)> {
+    let listed = agent.ok("list_pages", json!({})).await;
+    let pages = listed.json["pages"].as_array().cloned().unwrap_or_default();
+    pages
+        .iter()
+        .map(|p| {
+            let id = p["id"].as_i64().unwrap_or_default();
+            (id, p["url"].as_str().unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+/// A session of the test's own on the page at `url`.
+async fn attach_to(cdp: &Cdp, url: &str) -> Session {
+    let target = cdp
+        .wait_target(&format!("the page at {url}"), LIMIT, |t| {
+            t.kind == "page" && t.url == url
+        })
+        .await;
+    cdp.attach(&target.target_id).await
+}
+
+#[tokio::test]
+async fn a_browser_page_is_refused_before_going_and_the_page_stays_usable() {
+    let agent = Agent::launch(&[]).await;
+    let id = agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await
+        .selected_page();
+    for url in [
+        "chrome://crash",
+        "chrome://settings",
+        "view-source:https://example.com/",
+        "about:version",
+    ] {
+        agent
+            .err("navigate_page", json!({"url": url}))
+            .await
+            .says("is a browser page")
+            .says("The page is where it was");
+    }
+    agent
+        .ok("navigate_page", json!({"url": page("second.html")}))
+        .await
+        .says("second page");
+    assert!(
+        pages(&agent).await.contains(&(id, page("second.html"))),
+        "list_pages shows where the page went"
+    );
+    let before = pages(&agent).await.len();
+    agent
+        .err("new_page", json!({"url": "chrome://crash"}))
+        .await
+        .says("is a browser page");
+    assert_eq!(pages(&agent).await.len(), before, "no page opened in vain");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_page_left_on_a_browser_page_can_be_navigated_away() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let start = format!("{}?left-on-a-browser-page", page("index.html"));
+    let id = agent
+        .ok("new_page", json!({"url": start}))
+        .await
+        .selected_page();
+    // Someone else (the user, another debugger) takes the page to a browser page, out
+    // of the extension's reach.
+    let session = attach_to(&cdp, &start).await;
+    cdp.send_to(
+        &session,
+        "Page.navigate",
+        json!({"url": "chrome://version/"}),
+    )
+    .await;
+    cdp.wait_target("the page on chrome://version/", LIMIT, |t| {
+        t.kind == "page" && t.url == "chrome://version/"
+    })
+    .await;
+    agent
+        .ok("navigate_page", json!({"url": page("second.html")}))
+        .await
+        .says("second page");
+    assert!(pages(&agent).await.contains(&(id, page("second.html"))));
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => location.pathname"}),
+        )
+        .await
+        .says("/second.html");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_crashed_renderer_ends_the_call_at_once_and_shows_in_the_page_list() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let start = format!("{}?crash-me", page("index.html"));
+    let id = agent
+        .ok("new_page", json!({"url": start}))
+        .await
+        .selected_page();
+    let session = attach_to(&cdp, &start).await;
+    // A call that would run for longer than the harness waits for any reply: only a
+    // prompt end lets the test go on.
+    let running = agent.call(
+        "evaluate_script",
+        json!({
+            "function": "() => { document.title = 'running'; return new Promise(() => {}); }",
+            "timeout": 120000,
+        }),
+    );
+    let crash = async {
+        cdp.wait_for(&session, "document.title === 'running'", LIMIT)
+            .await;
+        cdp.fire(&session, "Page.crash", json!({}));
+    };
+    let (ended, ()) = tokio::join!(running, crash);
+    assert!(ended.is_error, "{}", ended.text);
+    ended
+        .says("renderer crashed")
+        .says("navigate_page {type: reload}");
+    agent
+        .err("evaluate_script", json!({"function": "() => 1"}))
+        .await
+        .says("renderer crashed");
+    // What the page logged before it crashed can still be read.
+    agent.ok("list_console_messages", json!({})).await;
+    let listed = agent.ok("list_pages", json!({})).await;
+    listed.says("[renderer crashed");
+    let entry = listed.json["pages"]
+        .as_array()
+        .and_then(|pages| pages.iter().find(|p| p["id"] == id).cloned())
+        .unwrap_or_default();
+    assert_eq!(entry["crashed"], true, "{}", listed.text);
+    agent
+        .ok("navigate_page", json!({"type": "reload"}))
+        .await
+        .lacks("[renderer crashed");
+    let title = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.title"}),
+        )
+        .await;
+    assert_eq!(title.json["result"], "tabwire fixture");
+    agent.quit().await;
+}
+
+/// Runs a script that never ends on the page at `url` from `runner` and, once it runs,
+/// closes the page from `closer`; returns both replies. The script's timeout is longer
+/// than the harness waits for any reply, so only a prompt end lets the test go on.
+async fn close_under_a_running_call(
+    cdp: &Cdp,
+    runner: &Agent,
+    closer: &Agent,
+    url: &str,
+) -> (crate::harness::Reply, crate::harness::Reply) {
+    let id = runner
+        .ok("new_page", json!({"url": url}))
+        .await
+        .selected_page();
+    let session = attach_to(cdp, url).await;
+    let running = runner.call(
+        "evaluate_script",
+        json!({
+            "function": "() => { document.title = 'running'; return new Promise(() => {}); }",
+            "timeout": 120000,
+        }),
+    );
+    let close = async {
+        cdp.wait_for(&session, "document.title === 'running'", LIMIT)
+            .await;
+        closer.call("close_page", json!({"pageId": id})).await
+    };
+    tokio::join!(running, close)
+}
+
+#[tokio::test]
+async fn close_page_stops_a_running_call_from_the_same_agent_or_another() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let other = agent.join().await;
+    for (closer, name) in [(&agent, "same"), (&other, "other")] {
+        let url = format!("{}?closed-by-{name}", page("index.html"));
+        let (stopped, closed) = close_under_a_running_call(&cdp, &agent, closer, &url).await;
+        assert!(!closed.is_error, "{name}: {}", closed.text);
+        closed.says("Closed page");
+        assert!(stopped.is_error, "{name}: {}", stopped.text);
+        stopped.says("close_page closed it");
+        assert!(
+            !pages(&agent).await.iter().any(|(_, u)| *u == url),
+            "{name}: the page is gone"
+        );
+    }
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 1", "timeout": 1u64 << 63}),
+        )
+        .await
+        .says("at most 600000 ms");
+    other.quit().await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_renderer_that_crashed_before_the_agent_came_is_told_at_once_and_reloads() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let url = format!("{}?crashed-before", page("index.html"));
+    let target = cdp.open_tab(&url).await;
+    let session = cdp.attach(&target).await;
+    // Past the tab's first, empty document (whose renderer may be swapped out).
+    let loaded = format!("location.href === {url:?} && document.readyState === 'complete'");
+    cdp.wait_for(&session, &loaded, LIMIT).await;
+    cdp.send_to(&session, "Inspector.enable", json!({})).await;
+    let mut events = cdp.events();
+    cdp.fire(&session, "Page.crash", json!({}));
+    events
+        .wait("the renderer to crash", LIMIT, |e| {
+            e.method == "Inspector.targetCrashed"
+                || (e.method == "Target.targetCrashed" && e.params["targetId"] == target.as_str())
+        })
+        .await;
+    let listed = pages(&agent).await;
+    let id = listed
+        .iter()
+        .find(|(_, u)| *u == url)
+        .map(|(id, _)| *id)
+        .unwrap_or_else(|| panic!("{url} is not listed: {listed:?}"));
+    // A timeout longer than the harness waits: only a prompt answer lets the test on.
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 1", "pageId": id, "timeout": 120000}),
+        )
+        .await
+        .says("renderer crashed");
+    agent
+        .ok("list_pages", json!({}))
+        .await
+        .says("[renderer crashed");
+    agent
+        .ok(
+            "navigate_page",
+            json!({"type": "reload", "pageId": id, "timeout": 20000}),
+        )
+        .await
+        .lacks("[renderer crashed");
+    let title = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.title", "pageId": id}),
+        )
+        .await;
+    assert_eq!(title.json["result"], "tabwire fixture");
+    agent.quit().await;
+}
