@@ -701,3 +701,39 @@ async fn a_page_whose_discovery_spins_is_not_asked_again_with_every_reply() {
     assert_eq!(asked().await, 2);
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn tool_results_too_deep_or_too_big_answer_at_once() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent
+        .ok("new_page", json!({"url": page("3p/heavy.html")}))
+        .await
+        .says("- deep:");
+    let run = |name: &'static str| {
+        agent.call(
+            "execute_3p_developer_tool",
+            json!({"toolName": name, "params": "{}"}),
+        )
+    };
+    let deep = run("deep").await;
+    assert!(
+        deep.is_error || deep.text.contains("Too deep"),
+        "a 250-level answer is cut or refused, never lost:\n{}",
+        deep.text
+    );
+    let huge = run("huge").await;
+    assert!(
+        huge.is_error || huge.text.contains("saved to"),
+        "a 70 MiB answer is refused or saved, never lost:\n{}",
+        huge.text
+    );
+    assert!(!huge.text.contains("did not answer"), "{}", huge.text);
+    let fine = run("fine").await;
+    assert!(!fine.is_error, "{}", fine.text);
+    eprintln!(
+        "deep: {}\nhuge: {}",
+        &deep.text[..deep.text.len().min(400)],
+        &huge.text[..huge.text.len().min(400)]
+    );
+    agent.quit().await;
+}
