@@ -19,13 +19,7 @@ enum Cmd {
     #[command(after_help = category_help())]
     Mcp(McpArgs),
     /// Run as the extension's native-messaging host (Chrome starts this).
-    NativeHost {
-        /// The caller's origin, passed by Chrome (`chrome-extension://<id>/`).
-        origin: String,
-        /// Further arguments Chrome may pass (ignored).
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-        rest: Vec<String>,
-    },
+    NativeHost(tabwire::native_host::NativeHostArgs),
     /// Register the native host with your browsers and print set-up instructions.
     Install(tabwire::install::InstallArgs),
     /// Check each link of the chain (browser, extension, registration, relay) and say
@@ -102,8 +96,8 @@ fn run(
             result?;
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::NativeHost { origin, rest: _ } => {
-            runtime.block_on(tabwire::native_host::run(&origin))?;
+        Cmd::NativeHost(args) => {
+            runtime.block_on(tabwire::native_host::run(&args.origin))?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Install(args) => {

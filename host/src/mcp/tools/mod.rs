@@ -17,6 +17,12 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 /// would hold the page (and every other call on it) for longer than an agent can use.
 pub const MAX_TIMEOUT_MS: u64 = 600_000;
 
+/// The parameters of a tool that takes no arguments (besides `pageId`, which the
+/// pipeline handles for every page tool).
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
 /// A tool's `timeout` argument: milliseconds, at most [`MAX_TIMEOUT_MS`]; a larger
 /// value is refused with a message naming the limit (not clamped: the agent learns
 /// the wait it asked for is not the one it would get).

@@ -4,16 +4,11 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use tabwire_shared::{Command, Navigation, Reply, TabId, TabInfo};
 
-use super::Timeout;
+use super::{NoParams, Timeout};
 use crate::mcp::context::{unexpected, ToolContext};
 use crate::mcp::response::Response;
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
-
-/// Takes no arguments.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NoParams {}
 
 fn expect_tab(reply: Reply) -> Result<TabInfo, ToolError> {
     match reply {

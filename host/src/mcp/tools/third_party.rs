@@ -9,23 +9,18 @@ use serde::Deserialize;
 use serde_json::Value;
 use tabwire_shared::{Command, ErrorCode, Reply};
 
-use super::Timeout;
+use super::{NoParams, Timeout};
 use crate::mcp::context::{unexpected, ToolContext};
 use crate::mcp::response::{Response, SnapshotRequest};
 use crate::mcp::third_party::{find_tool, parse_params, refusal, validate};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
-/// Takes no arguments besides the page.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ListParams {}
-
 /// `list_3p_developer_tools`
 pub struct ListThirdPartyTools;
 
 impl Tool for ListThirdPartyTools {
-    type Params = ListParams;
+    type Params = NoParams;
     const SPEC: ToolSpec = ToolSpec {
         name: "list_3p_developer_tools",
         description: "Lists the developer tools the selected page itself provides (third-party \
@@ -42,7 +37,7 @@ impl Tool for ListThirdPartyTools {
     async fn run(
         &self,
         ctx: &ToolContext,
-        _: ListParams,
+        _: NoParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
         let discovery = ctx.discover_tools(ctx.page()?).await?;
