@@ -41,10 +41,6 @@ use crate::signals::{within, Subscription};
 /// The event pages listen to.
 const EVENT: &str = "devtoolstooldiscovery";
 
-/// How many documents whose discovery timed out are remembered (the oldest are
-/// forgotten in bulk past it; a forgotten one is asked once more).
-pub(super) const MAX_SLOW_DOCUMENTS: usize = 256;
-
 /// What [`page::DISCOVER`] answers.
 #[derive(Deserialize)]
 struct Report {
@@ -106,8 +102,7 @@ impl<C: Chrome + 'static> Engine<C> {
         if !policy.allows(&about.url) {
             return Ok(refused(about));
         }
-        let slow = self.state.borrow().slow_discovery.contains(&about.document);
-        if automatic && slow && !about.document.is_empty() {
+        if automatic && self.discovery_timed_out(tab, &about.document) {
             return Ok(not_asked_again(about));
         }
         let about = RefCell::new(about);
@@ -117,7 +112,9 @@ impl<C: Chrome + 'static> Engine<C> {
             Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
             None => {
                 let about = about.into_inner();
-                self.remember_slow(&about.document);
+                self.with_document(tab, |d| {
+                    d.discovery_timed_out |= d.token == about.document;
+                });
                 Ok(Discovery {
                     document: about.document,
                     url: about.url,
@@ -527,16 +524,11 @@ fn duplicates(groups: &[ToolGroup]) -> Vec<String> {
 }
 
 impl<C: Chrome + 'static> Engine<C> {
-    /// Remembers that `document`'s discovery timed out.
-    fn remember_slow(&self, document: &str) {
-        if document.is_empty() {
-            return;
-        }
-        let mut state = self.state.borrow_mut();
-        if state.slow_discovery.len() >= MAX_SLOW_DOCUMENTS {
-            state.slow_discovery.clear();
-        }
-        state.slow_discovery.insert(document.to_owned());
+    /// Whether a discovery in `tab`'s document `token` (still its current one) timed
+    /// out before.
+    fn discovery_timed_out(&self, tab: TabId, token: &str) -> bool {
+        self.with_document(tab, |d| d.token == token && d.discovery_timed_out)
+            .unwrap_or(false)
     }
 }
 

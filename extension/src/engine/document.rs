@@ -43,6 +43,8 @@ pub struct Document {
     pub kit: Option<Kit>,
     /// Whether the last tool discovery found tools (the kit's registry holds them).
     pub tools: bool,
+    /// A tool discovery timed out in this document: automatic discoveries skip it.
+    pub discovery_timed_out: bool,
 }
 
 /// A document's kit: tabwire's page-side object holding tool discovery, the tool
@@ -97,6 +99,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     url,
                     kit: None,
                     tools: false,
+                    discovery_timed_out: false,
                 },
             );
         } else if let Some(document) = state.documents.get_mut(&tab) {

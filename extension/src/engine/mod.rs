@@ -150,9 +150,6 @@ struct State {
     /// What each tab emulates; kept across detaches (re-applied on attach) until the
     /// tab closes.
     emulations: HashMap<TabId, tabwire_shared::Emulation>,
-    /// Documents (tokens) whose tool discovery timed out: automatic discoveries skip
-    /// them ([`discovery::MAX_SLOW_DOCUMENTS`] at most).
-    slow_discovery: HashSet<String>,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
