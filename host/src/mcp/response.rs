@@ -468,11 +468,15 @@ impl Sections {
     fn third_party_names(&mut self, page: TabId, discovery: &Discovery, count: usize) {
         let mut budget = COMPACT_NAMES_CHARS;
         let mut groups = Vec::new();
-        self.line(&format!(
+        let note = format!(
             "Page {page} ({}) exposes {count} tools; their names follow, and \
              list_3p_developer_tools gives their descriptions and input schemas.",
             discovery.url
-        ));
+        );
+        self.line(&note);
+        // A client that shows only the JSON gets the sentence too.
+        self.data
+            .insert("thirdPartyDeveloperToolsNote".into(), json!(note));
         for group in &discovery.groups {
             let shown: Vec<&str> = group
                 .tools
@@ -804,6 +808,10 @@ mod tests {
         assert_eq!(shown as u64 + names["more"].as_u64().unwrap(), 1_000);
         assert!(out.text.contains(&format!("and {} more", 1_000 - shown)));
         assert!(out.data.get("thirdPartyDeveloperTools").is_none());
+        assert!(out.data["thirdPartyDeveloperToolsNote"]
+            .as_str()
+            .unwrap()
+            .contains("list_3p_developer_tools"));
     }
 
     #[test]
