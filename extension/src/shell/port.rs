@@ -8,7 +8,9 @@
 //! (`runtime.lastError`), which the popup turns into what to run.
 
 use std::cell::RefCell;
+use std::time::Duration;
 
+use tabwire_shared::backoff::Backoff;
 use tabwire_shared::{Envelope, FromExtension, NATIVE_HOST_NAME};
 use wasm_bindgen::prelude::*;
 
@@ -16,8 +18,8 @@ use super::bindings::{self as js, Port};
 use super::json as convert;
 use crate::chrome::Chrome;
 
-const FIRST_DELAY_MS: u64 = 500;
-const MAX_DELAY_MS: u64 = 30_000;
+/// Pauses before reconnecting: 0.5 s, doubling up to 30 s.
+const BACKOFF: Backoff = Backoff::new(Duration::from_millis(500), Duration::from_secs(30));
 /// A connection that lasted this long was healthy, even if the host never spoke.
 const HEALTHY_AFTER_MS: f64 = 10_000.0;
 
@@ -36,7 +38,7 @@ struct PortState {
     /// The connection that just dropped: its listener may still be on the stack, so
     /// it is released only when the next connection is made.
     retired: Option<Connection>,
-    next_delay_ms: u64,
+    backoff: Backoff,
     /// A reconnect is scheduled.
     retry_pending: bool,
 }
@@ -46,7 +48,7 @@ thread_local! {
         RefCell::new(PortState {
             connection: None,
             retired: None,
-            next_delay_ms: FIRST_DELAY_MS,
+            backoff: BACKOFF,
             retry_pending: false,
         })
     };
@@ -154,7 +156,7 @@ pub fn reopen() {
             }
             state.retired = Some(connection);
         }
-        state.next_delay_ms = FIRST_DELAY_MS;
+        state.backoff.reset();
     });
     reconnect_later();
 }
@@ -167,7 +169,7 @@ fn disconnected() {
         if let Some(connection) = state.connection.take() {
             let lived = js_sys::Date::now() - connection.since_ms;
             if connection.host_spoke || lived >= HEALTHY_AFTER_MS {
-                state.next_delay_ms = FIRST_DELAY_MS;
+                state.backoff.reset();
             }
             state.retired = Some(connection);
         }
@@ -180,10 +182,8 @@ fn disconnected() {
 
 fn reconnect_later() {
     let delay = PORT.with_borrow_mut(|state| {
-        let delay = state.next_delay_ms;
-        state.next_delay_ms = (delay * 2).min(MAX_DELAY_MS);
         state.retry_pending = true;
-        delay
+        u64::try_from(state.backoff.next_delay().as_millis()).unwrap_or(u64::MAX)
     });
     wasm_bindgen_futures::spawn_local(async move {
         super::browser::BrowserChrome.sleep(delay).await;
