@@ -168,7 +168,7 @@ fn extension_dir() -> PathBuf {
 
 /// The Chromium to start: `$TABWIRE_BROWSER`, else `chromium` or `chromium-browser` on
 /// PATH (what scripts/bootstrap installs).
-fn chromium() -> PathBuf {
+pub(crate) fn chromium() -> PathBuf {
     if let Some(browser) = std::env::var_os("TABWIRE_BROWSER").filter(|b| !b.is_empty()) {
         return PathBuf::from(browser);
     }

@@ -15,6 +15,7 @@ mod lifecycle;
 mod lists;
 mod navigation;
 mod outside;
+mod page_scripts;
 mod popup;
 mod script;
 mod sharing;

@@ -47,7 +47,7 @@ mod liveness;
 mod locks;
 mod navigate;
 mod network;
-mod page;
+pub mod page;
 mod persist;
 mod placement;
 mod popup;
