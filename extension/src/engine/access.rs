@@ -4,7 +4,7 @@
 //! disconnected its agent, when it names a tab outside the agent's scope (whether or
 //! not that tab exists: agents may not probe the user's browser), or when that tab
 //! shows a site on the user's blocklist. The check runs while the call holds the tab
-//! ([`locks`](super::locks)), so nothing changes between the check and the command.
+//! ([`Tabs::lock`](super::tab::Tabs::lock)), so nothing changes between the check and the command.
 //! Nothing touches a tab before the gate has let the call through, with one
 //! exception: `NewTab` names no tab; it opens one (after checking its destination
 //! against the blocklist) and adopts it into the caller's scope.

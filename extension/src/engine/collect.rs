@@ -61,6 +61,8 @@ impl<C: Chrome + 'static> Engine<C> {
         tab: TabId,
         f: impl FnOnce(&mut Collectors) -> T,
     ) -> Option<T> {
-        self.state.borrow_mut().collectors.get_mut(&tab).map(f)
+        self.tabs
+            .update(tab, |t| t.collectors.as_mut().map(f))
+            .flatten()
     }
 }

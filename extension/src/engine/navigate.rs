@@ -67,8 +67,8 @@ impl<C: Chrome + 'static> Engine<C> {
         let outcome = self.loaded_within(tab, load, &target, timeout_ms).await;
         // A renderer found crashed when the debugger came (which then let go) takes no
         // CDP commands; one that crashed under this navigation is not tried again.
-        let crashed_before = matches!(outcome, Err(EngineError::RendererCrashed(_)))
-            && !self.state.borrow().attached.contains(&tab);
+        let crashed_before =
+            matches!(outcome, Err(EngineError::RendererCrashed(_))) && !self.tabs.is_attached(tab);
         match (outcome, to) {
             (Err(error), Navigation::Url { url })
                 if crashed_before || unreachable_from_here(&error) =>
@@ -92,7 +92,7 @@ impl<C: Chrome + 'static> Engine<C> {
         url: &str,
         timeout_ms: u64,
     ) -> Result<TabInfo, EngineError> {
-        if self.state.borrow().attached.contains(&tab) {
+        if self.tabs.is_attached(tab) {
             self.detach_keeping_collectors(tab).await;
         }
         // Subscribed first: the load may finish before the update's answer comes.

@@ -60,7 +60,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Detaches from every attached tab that shows a blocklisted site now (after the
     /// blocklist changed).
     pub(super) async fn enforce_blocklist(&self) {
-        let attached: Vec<TabId> = self.state.borrow().attached.iter().copied().collect();
+        let attached = self.tabs.attached();
         for tab in attached {
             if let Ok(Some(state)) = self.chrome.tab(tab).await {
                 self.leave_if_blocklisted(tab, &state.url).await;
@@ -88,7 +88,7 @@ impl<C: Chrome + 'static> Engine<C> {
     pub(super) async fn leave_if_blocklisted(&self, tab: TabId, url: &str) {
         let blocked = self.settings.borrow().blocked_by(url).map(str::to_owned);
         let Some(pattern) = blocked else { return };
-        if !self.state.borrow().attached.contains(&tab) {
+        if !self.tabs.is_attached(tab) {
             return;
         }
         self.chrome.log(&format!(
@@ -96,8 +96,8 @@ impl<C: Chrome + 'static> Engine<C> {
         ));
         let reason = format!("the tab went to a site on the user's blocklist, {pattern}");
         self.signals.publish(tab, &TabSignal::Withdrawn(reason));
-        let _busy = self.locks.lock(tab).await;
-        if self.state.borrow().attached.contains(&tab) {
+        let _busy = self.tabs.lock(tab).await;
+        if self.tabs.is_attached(tab) {
             self.detach_keeping_collectors(tab).await;
             self.chrome.state_changed();
         }
