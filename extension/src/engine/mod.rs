@@ -50,6 +50,7 @@ mod page;
 mod persist;
 mod placement;
 mod popup;
+mod preamble;
 mod resize;
 mod screenshot;
 mod session;
@@ -84,8 +85,7 @@ use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{within, Signals, TabSignal};
 
-/// How long a command without its own time limit may wait for Chrome.
-const BROWSER_CALL_LIMIT_MS: u64 = 15_000;
+use preamble::BROWSER_CALL_LIMIT_MS;
 
 /// The extension's brain, generic over the browser it drives.
 pub struct Engine<C: Chrome> {
@@ -570,20 +570,6 @@ impl<C: Chrome + 'static> Engine<C> {
                 Ok(Reply::Done)
             }
         }
-    }
-
-    /// Bounds a plain browser call by [`BROWSER_CALL_LIMIT_MS`].
-    async fn bounded<T>(
-        &self,
-        action: &'static str,
-        work: impl std::future::Future<Output = T>,
-    ) -> Result<T, EngineError> {
-        within(self.chrome.sleep(BROWSER_CALL_LIMIT_MS), work)
-            .await
-            .ok_or(EngineError::BrowserTimeout {
-                action,
-                timeout_ms: BROWSER_CALL_LIMIT_MS,
-            })
     }
 
     fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {

@@ -134,8 +134,7 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<TabInfo, EngineError> {
         let target = RefCell::new(url.to_owned());
         let load = async {
-            self.ensure_attached(tab).await?;
-            let mut watch = self.signals.subscribe(tab);
+            let mut watch = self.attached(tab).await?;
             let tree = self
                 .send_watched(tab, &mut watch, &PageGetFrameTree {})
                 .await?;
@@ -169,17 +168,14 @@ impl<C: Chrome + 'static> Engine<C> {
         target: &RefCell<String>,
         timeout_ms: u64,
     ) -> Result<TabInfo, EngineError> {
-        match within(self.chrome.sleep(timeout_ms), load).await {
-            Some(Ok(())) => {}
-            Some(Err(error)) => return Err(self.confirm_closed(tab, error).await),
-            None => {
-                return Err(EngineError::LoadTimeout {
-                    tab,
-                    target: target.borrow().clone(),
-                    timeout_ms,
-                })
-            }
-        }
+        let timed_out = || EngineError::LoadTimeout {
+            tab,
+            target: target.borrow().clone(),
+            timeout_ms,
+        };
+        self.in_time(tab, timeout_ms, load)
+            .await?
+            .ok_or_else(timed_out)?;
         self.bounded("describe the page", self.tab_info(tab))
             .await?
     }
@@ -190,11 +186,7 @@ impl<C: Chrome + 'static> Engine<C> {
         to: &Navigation,
         target: &RefCell<String>,
     ) -> Result<(), EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         let expected = match to {
             Navigation::Url { url } => self.go_to_url(tab, &mut watch, url).await?,
             Navigation::Reload { ignore_cache } => {
