@@ -100,7 +100,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use super::super::TabChange;
     use serde_json::json;
     use tabwire_shared::{Command, Event};
@@ -164,13 +164,7 @@ mod tests {
     }
 
     fn list_console() -> Command {
-        Command::ListConsole {
-            tab_id: 10,
-            include_preserved: false,
-            types: vec![],
-            page_size: 50,
-            page_idx: None,
-        }
+        commands::list_console(10)
     }
 
     #[test]

@@ -101,17 +101,12 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use serde_json::json;
     use tabwire_shared::Command;
 
     fn evaluate() -> Command {
-        Command::Evaluate {
-            tab_id: 10,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 1000,
-        }
+        commands::evaluate_one(10, 1000)
     }
 
     #[test]
@@ -137,16 +132,7 @@ mod tests {
         h.advance(20_000);
         assert!(!h.fake.is_attached(10));
         assert!(h.engine.with_collectors(10, |_| ()).is_some());
-        h.call(
-            3,
-            Command::ListConsole {
-                tab_id: 10,
-                include_preserved: false,
-                types: vec![],
-                page_size: 50,
-                page_idx: None,
-            },
-        );
+        h.call(3, commands::list_console(10));
         h.settle();
         assert!(h.fake.is_attached(10), "the next command re-attaches");
         let reply = format!("{:?}", h.reply(3).unwrap());

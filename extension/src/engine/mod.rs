@@ -660,7 +660,7 @@ fn encoded_len(value: &impl serde::Serialize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::fake::Harness;
+    use super::fake::{commands, Harness};
     use serde_json::json;
     use tabwire_shared::{ErrorCode, Event};
 
@@ -767,15 +767,7 @@ mod tests {
         h.engine.on_port_connected("1");
         h.host_ready(true);
         h.fake.hold("Runtime.callFunctionOn");
-        h.call(
-            1,
-            super::Command::Evaluate {
-                tab_id: 10,
-                function: "() => 1".into(),
-                args: vec![],
-                timeout_ms: 1000,
-            },
-        );
+        h.call(1, commands::evaluate_one(10, 1000));
         h.settle();
         h.engine.on_port_connected("1");
         h.host_ready(true);

@@ -305,16 +305,11 @@ pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use tabwire_shared::{Command, ErrorCode};
 
     fn evaluate(tab_id: i64) -> Command {
-        Command::Evaluate {
-            tab_id,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        }
+        commands::evaluate_one(tab_id, 5000)
     }
 
     #[test]

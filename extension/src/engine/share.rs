@@ -257,7 +257,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use super::super::TabChange;
     use serde_json::json;
     use tabwire_shared::{Command, Event};
@@ -329,12 +329,7 @@ mod tests {
         h.hello(1, "k1", "claude");
         h.share("k1", 10);
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = tabwire_shared::Command::Evaluate {
-            tab_id: 10,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        };
+        let evaluate = commands::evaluate_one(10, 5000);
         h.call(1, evaluate);
         h.settle();
         let unshare = json!({"action": "unshare", "session": "k1", "tab": 10});

@@ -106,7 +106,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use super::TabChange;
     use serde_json::json;
     use tabwire_shared::{Command, ErrorCode};
@@ -123,12 +123,7 @@ mod tests {
         h.share("k1", 10);
         block_bank(&mut h);
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = Command::Evaluate {
-            tab_id: 10,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        };
+        let evaluate = commands::evaluate_one(10, 5000);
         h.call(1, evaluate);
         h.settle();
         assert!(h.fake.is_attached(10));
