@@ -218,11 +218,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 continue;
             }
             let objects = self
-                .watched(
-                    tab,
-                    watch,
-                    self.element_objects(tab, &arg.uids, group, context),
-                )
+                .element_objects(tab, watch, &arg.uids, group, context)
                 .await?;
             if arg.paths.len() == 1 && arg.paths[0].is_empty() {
                 arguments.extend(objects.into_iter().map(CallArgument::object));

@@ -128,11 +128,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let refs = find_uid_refs(&call.args);
         let context = self.main_world(tab, frame);
         let elements = self
-            .watched(
-                tab,
-                watch,
-                self.element_objects(tab, &refs.uids, group, context),
-            )
+            .element_objects(tab, watch, &refs.uids, group, context)
             .await?;
         let mut arguments = vec![
             CallArgument::value(Value::String(call.tool.clone())),
