@@ -80,6 +80,7 @@ use tabwire_shared::{
     WireError,
 };
 
+use crate::cdp::events::Incoming;
 use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
@@ -192,21 +193,23 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// A CDP event from an attached tab (`chrome.debugger.onEvent`).
     pub fn on_cdp_event(&self, tab: TabId, method: &str, params: &Value) {
-        let Some(event) = PageEvent::parse(method, params) else {
-            let replayed = matches!(
-                method,
-                "Runtime.consoleAPICalled"
-                    | "Runtime.exceptionThrown"
-                    | "Log.entryAdded"
-                    | "Audits.issueAdded"
-            );
-            let replaying = self.tabs.read(tab, |t| t.attachment.replaying);
-            if !(replayed && replaying == Some(true))
-                && self.with_collectors(tab, |c| c.on_event(method, params)) == Some(true)
-            {
-                self.console_changed(tab);
+        let event = match Incoming::parse(method, params) {
+            Some(Incoming::Page(event)) => event,
+            Some(Incoming::Console(event)) => {
+                // What the domains replay on a re-attach is collected already.
+                let replaying = self.tabs.read(tab, |t| t.attachment.replaying);
+                if replaying != Some(true)
+                    && self.with_collectors(tab, |c| c.on_console(event)) == Some(true)
+                {
+                    self.console_changed(tab);
+                }
+                return;
             }
-            return;
+            Some(Incoming::Network(event)) => {
+                self.with_collectors(tab, |c| c.on_network(event));
+                return;
+            }
+            None => return,
         };
         if let PageEvent::TargetCrashed | PageEvent::ReloadedAfterCrash = event {
             self.crash_changed(tab, event == PageEvent::TargetCrashed);
@@ -214,12 +217,13 @@ impl<C: Chrome + 'static> Engine<C> {
         if let PageEvent::FrameNavigated {
             is_main: true,
             loader_id,
+            url,
             ..
         } = &event
         {
             self.crash_changed(tab, false);
             self.with_collectors(tab, |c| c.on_navigation(loader_id));
-            self.leave_if_navigated_to_blocklist(tab, params);
+            self.leave_if_navigated_to_blocklist(tab, url);
             self.tab_changed(tab);
         }
         match &event {

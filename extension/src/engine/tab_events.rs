@@ -7,7 +7,6 @@
 //! badge, so a shared tab's badge is set again. Any change may alter what the popup
 //! shows.
 
-use serde_json::Value;
 use tabwire_shared::TabId;
 
 use super::Engine;
@@ -70,11 +69,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// A main-frame navigation (`Page.frameNavigated`): a blocklisted destination is
     /// let go at once, before Chrome's slower tab event.
-    pub(super) fn leave_if_navigated_to_blocklist(&self, tab: TabId, params: &Value) {
-        let Some(url) = params.pointer("/frame/url").and_then(Value::as_str) else {
-            return;
-        };
-        if self.settings.borrow().blocked_by(url).is_none() {
+    pub(super) fn leave_if_navigated_to_blocklist(&self, tab: TabId, url: &str) {
+        if url.is_empty() || self.settings.borrow().blocked_by(url).is_none() {
             return;
         }
         let url = url.to_owned();
