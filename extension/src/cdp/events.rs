@@ -46,7 +46,7 @@ pub enum ConsoleEvent {
     /// `Runtime.consoleAPICalled` (replayed by `Runtime.enable`).
     Called(ConsoleApiCalled),
     /// `Runtime.exceptionThrown`.
-    Thrown(ExceptionThrown),
+    Thrown(Box<ExceptionThrown>),
     /// `Log.entryAdded` (replayed by `Log.enable`).
     Logged(LogEntryAdded),
     /// `Audits.issueAdded` (replayed by `Audits.enable`).
@@ -335,7 +335,7 @@ impl Incoming {
             TargetReloadedAfterCrash => |_| Page(PageEvent::ReloadedAfterCrash),
             DragIntercepted => |e: DragIntercepted| Page(PageEvent::DragIntercepted { data: e.data }),
             ConsoleApiCalled => |e| Console(C::Called(e)),
-            ExceptionThrown => |e| Console(C::Thrown(e)),
+            ExceptionThrown => |e| Console(C::Thrown(Box::new(e))),
             LogEntryAdded => |e| Console(C::Logged(e)),
             IssueAdded => |e| Console(C::Issue(e)),
             RequestWillBeSent => |e| Network(N::RequestWillBeSent(e)),

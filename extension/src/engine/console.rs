@@ -53,7 +53,7 @@ impl ConsoleLog {
     pub fn on_event(&mut self, generation: u64, event: ConsoleEvent) -> bool {
         let message = match event {
             ConsoleEvent::Called(call) => console_call(call),
-            ConsoleEvent::Thrown(thrown) => exception(thrown),
+            ConsoleEvent::Thrown(thrown) => exception(*thrown),
             ConsoleEvent::Logged(entry) => log_entry(entry),
             ConsoleEvent::Issue(added) if is_noise(&added.issue) => return false,
             ConsoleEvent::Issue(added) => issue(added),
