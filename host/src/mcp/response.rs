@@ -18,7 +18,8 @@ use serde_json::{json, Map, Value};
 use tabwire_shared::{DialogInfo, Discovery, Emulation, Snapshot, TabId, TabInfo};
 
 use super::context::ToolContext;
-use super::{snapshot, spill, structured, third_party, ToolError};
+use super::render::snapshot;
+use super::{spill, structured, third_party_schema as third_party, ToolError};
 
 /// How a snapshot is wanted.
 #[derive(Debug, Clone, Default)]

@@ -12,7 +12,7 @@ use tabwire_shared::{Command, ErrorCode, Reply};
 use super::{NoParams, Timeout};
 use crate::mcp::context::{unexpected, ToolContext};
 use crate::mcp::response::{Response, SnapshotRequest};
-use crate::mcp::third_party::{find_tool, parse_params, refusal, validate};
+use crate::mcp::third_party_schema::{find_tool, parse_params, refusal, validate};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
