@@ -4,7 +4,11 @@
 //! - [`console`]: a page of console messages, and one message in full.
 //! - [`network`]: request lists, and one request with its sensitive headers redacted.
 //! - [`snapshot`]: the accessibility snapshot as an indented text tree.
+//! - [`third_party`]: a page's third-party tools, or why it offers none.
+//! - [`emulation`]: emulated settings in words.
 
 pub mod console;
+pub mod emulation;
 pub mod network;
 pub mod snapshot;
+pub mod third_party;
