@@ -4,7 +4,7 @@ use tabwire_shared::{Command, ErrorCode, Event, FromExtension, InputAction, Repl
 use super::super::fake::page::set_buttons;
 use super::super::fake::{Answer, Harness};
 use super::super::page::CONTROL;
-use super::super::settle::{QUIET_MS, SETTLE_CAP_MS};
+use super::settle::{QUIET_MS, SETTLE_CAP_MS};
 
 /// A page with one button (uid 1_2) at (10,10)-(30,30) in an 800x600 viewport.
 fn page() -> Harness {
