@@ -362,7 +362,7 @@ fn explain_refusal(tab: TabId, message: String) -> EngineError {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::{Answer, Harness};
+    use super::super::fake::{Answer, Arg, FunctionCall, Harness};
     use serde_json::{json, Value};
     use tabwire_shared::{Command, ErrorCode, Reply};
 
@@ -383,10 +383,11 @@ mod tests {
     fn returns_the_functions_json_result_with_keys_in_the_pages_order() {
         let mut h = Harness::new();
         h.fake.answer_with("Runtime.callFunctionOn", |params| {
-            if params["functionDeclaration"] == super::page::STRINGIFY {
+            let call = FunctionCall::read(params);
+            if call.function == super::page::STRINGIFY {
                 assert_eq!(
-                    params["arguments"],
-                    json!([{"objectId": "r1"}, {"value": super::page::MAX_RESULT_TEXT}])
+                    call.arguments,
+                    [Arg::object("r1"), Arg::value(super::page::MAX_RESULT_TEXT)]
                 );
                 result(json!({"type": "string", "value": "{\"z\":1,\"a\":[1]}"}))
             } else {
@@ -399,16 +400,14 @@ mod tests {
             panic!("no value");
         };
         assert_eq!(value.to_string(), r#"{"z":1,"a":[1]}"#);
-        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
+        let calls = h.fake.function_calls(10);
         let call = &calls[0];
-        assert_eq!(call["functionDeclaration"], "(x) => ({z: 1, a: [x]})");
-        assert_eq!(call["objectId"], "global");
-        assert_eq!(call["arguments"], json!([{"value": 1}]));
-        assert_eq!(call["awaitPromise"], true);
-        assert_eq!(call["returnByValue"], false);
-        assert_eq!(call["userGesture"], true);
-        assert_eq!(calls[1]["objectId"], "global");
-        assert_eq!(calls[1]["returnByValue"], true);
+        assert_eq!(call.function, "(x) => ({z: 1, a: [x]})");
+        assert_eq!(call.object_id, "global");
+        assert_eq!(call.arguments, [Arg::value(1)]);
+        assert!(call.await_promise && !call.return_by_value && call.user_gesture);
+        assert_eq!(calls[1].object_id, "global");
+        assert!(calls[1].return_by_value);
     }
 
     #[test]
@@ -464,15 +463,9 @@ mod tests {
         );
         h.settle();
         assert_eq!(h.reply(1).unwrap(), Ok(Reply::Value { value: json!(3) }));
-        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
-        assert_eq!(
-            calls[0]["arguments"][0],
-            json!({"value": r#"{"z":1,"a":2}"#})
-        );
-        assert_eq!(
-            calls[1]["arguments"],
-            json!([{"objectId": "arg"}, {"value": 5}])
-        );
+        let calls = h.fake.function_calls(10);
+        assert_eq!(calls[0].arguments[0], Arg::value(r#"{"z":1,"a":2}"#));
+        assert_eq!(calls[1].arguments, [Arg::object("arg"), Arg::value(5)]);
     }
 
     #[test]
@@ -684,7 +677,7 @@ mod tests {
 #[cfg(test)]
 mod uid_tests {
     use super::super::fake::page::{set_buttons, with_tools};
-    use super::super::fake::Harness;
+    use super::super::fake::{Arg, Harness};
     use crate::engine::page::SPLICE;
     use serde_json::{json, Value};
     use tabwire_shared::{Command, Reply};
@@ -721,16 +714,20 @@ mod uid_tests {
         );
         h.settle();
         assert_eq!(h.reply(2).unwrap(), Ok(Reply::Value { value: json!(42) }));
-        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
+        let calls = h.fake.function_calls(10);
         let splice = &calls[0];
-        assert_eq!(splice["functionDeclaration"], SPLICE);
-        assert_eq!(splice["arguments"][0]["value"], r#"{"list":[null]}"#);
-        assert_eq!(splice["arguments"][1]["value"], json!([["list", 0]]));
-        assert_eq!(splice["arguments"][2]["objectId"], "node-5");
-        let call = &calls[1];
+        assert_eq!(splice.function, SPLICE);
         assert_eq!(
-            call["arguments"],
-            json!([{"objectId": "node-5"}, {"objectId": "spliced"}, {"value": 3}])
+            splice.arguments,
+            [
+                Arg::value(r#"{"list":[null]}"#),
+                Arg::value(json!([["list", 0]])),
+                Arg::object("node-5")
+            ]
+        );
+        assert_eq!(
+            calls[1].arguments,
+            [Arg::object("node-5"), Arg::object("spliced"), Arg::value(3)]
         );
     }
 
@@ -744,12 +741,16 @@ mod uid_tests {
         );
         h.settle();
         assert!(h.reply(1).unwrap().is_ok());
-        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
-        assert_eq!(calls[0]["arguments"][0]["value"], "null");
-        assert_eq!(calls[1]["arguments"][0]["value"], r#"{"a":null}"#);
+        let calls = h.fake.function_calls(10);
+        assert_eq!(calls[0].arguments[0], Arg::value("null"));
+        assert_eq!(calls[1].arguments[0], Arg::value(r#"{"a":null}"#));
         assert_eq!(
-            calls[2]["arguments"],
-            json!([{"objectId": "spliced"}, {"objectId": "spliced"}, {"value": [1]}])
+            calls[2].arguments,
+            [
+                Arg::object("spliced"),
+                Arg::object("spliced"),
+                Arg::value(json!([1]))
+            ]
         );
     }
 }

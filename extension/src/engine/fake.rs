@@ -96,6 +96,90 @@ struct State {
     changes: u64,
 }
 
+/// A `Runtime.callFunctionOn` the fake received, as typed values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionCall {
+    /// The function's source.
+    pub function: String,
+    /// The object it is called on (`this`).
+    pub object_id: String,
+    /// The object group its results are kept in.
+    pub object_group: String,
+    /// Its arguments, in order.
+    pub arguments: Vec<Arg>,
+    /// The result was asked for by value.
+    pub return_by_value: bool,
+    /// A returned promise is awaited.
+    pub await_promise: bool,
+    /// Run as if the user acted.
+    pub user_gesture: bool,
+}
+
+/// One argument of a [`FunctionCall`]: a JSON value or a remote object.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    /// Passed by value.
+    Value(Value),
+    /// A remote object, by id.
+    Object(String),
+}
+
+impl Arg {
+    /// A by-value argument.
+    pub fn value(value: impl Into<Value>) -> Self {
+        Self::Value(value.into())
+    }
+
+    /// A remote-object argument.
+    pub fn object(id: &str) -> Self {
+        Self::Object(id.to_owned())
+    }
+
+    /// The value of a by-value argument.
+    pub fn as_value(&self) -> Option<&Value> {
+        match self {
+            Self::Value(value) => Some(value),
+            Self::Object(_) => None,
+        }
+    }
+
+    /// The id of a remote-object argument.
+    pub fn as_object(&self) -> Option<&str> {
+        match self {
+            Self::Object(id) => Some(id),
+            Self::Value(_) => None,
+        }
+    }
+}
+
+impl FunctionCall {
+    /// Reads the params of a recorded call.
+    pub fn read(params: &Value) -> Self {
+        let text = |key: &str| params[key].as_str().unwrap_or_default().to_owned();
+        let flag = |key: &str| params[key].as_bool().unwrap_or(false);
+        let arguments = params["arguments"]
+            .as_array()
+            .map(|args| {
+                args.iter()
+                    .map(|arg| match arg["objectId"].as_str() {
+                        Some(id) => Arg::Object(id.to_owned()),
+                        None => Arg::Value(arg["value"].clone()),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self {
+            function: text("functionDeclaration"),
+            object_id: text("objectId"),
+            object_group: text("objectGroup"),
+            arguments,
+            return_by_value: flag("returnByValue"),
+            await_promise: flag("awaitPromise"),
+            user_gesture: flag("userGesture"),
+        }
+    }
+}
+
 /// The fake browser. Cloning shares the same state.
 #[derive(Clone)]
 pub struct Fake {
@@ -257,6 +341,22 @@ impl Fake {
             .filter(|(t, m, _)| *t == tab && m == method)
             .map(|(_, _, p)| p.clone())
             .collect()
+    }
+
+    /// The `Runtime.callFunctionOn` calls sent to `tab`, in order, read into typed
+    /// values.
+    pub fn function_calls(&self, tab: TabId) -> Vec<FunctionCall> {
+        self.sent(tab, "Runtime.callFunctionOn")
+            .iter()
+            .map(FunctionCall::read)
+            .collect()
+    }
+
+    /// The calls of page function `function` sent to `tab`, in order.
+    pub fn calls_of(&self, tab: TabId, function: &str) -> Vec<FunctionCall> {
+        let mut calls = self.function_calls(tab);
+        calls.retain(|c| c.function == function);
+        calls
     }
 
     /// The window sizes asked for, in order.
