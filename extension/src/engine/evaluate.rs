@@ -346,14 +346,20 @@ fn into_json(evaluated: Evaluated) -> Result<Value, EngineError> {
     }
 }
 
-/// Chrome refused the call itself: the page navigated, or the result cannot be sent.
-fn explain_refusal(tab: TabId, message: String) -> EngineError {
+/// Whether Chrome refused a call because the page's JavaScript context went away (the
+/// page navigated).
+pub(super) fn context_gone(message: &str) -> bool {
     let navigated = [
         "context was destroyed",
         "navigated or closed",
         "Cannot find context",
     ];
-    if navigated.iter().any(|m| message.contains(m)) {
+    navigated.iter().any(|m| message.contains(m))
+}
+
+/// Chrome refused the call itself: the page navigated, or the result cannot be sent.
+fn explain_refusal(tab: TabId, message: String) -> EngineError {
+    if context_gone(&message) {
         EngineError::Navigated(tab)
     } else {
         EngineError::EvaluateRefused(message)

@@ -654,12 +654,12 @@ impl Chrome for Fake {
         )))
     }
 
-    async fn send_command(
+    async fn send_command_text(
         &self,
         tab: TabId,
         method: &str,
         params: Value,
-    ) -> Result<Value, ChromeError> {
+    ) -> Result<String, ChromeError> {
         if !self.state.borrow().attached.contains(&tab) {
             return Err(ChromeError(format!(
                 "Debugger is not attached to the tab with id: {tab}."
@@ -674,14 +674,18 @@ impl Chrome for Fake {
             self.state.borrow_mut().held.push(sender);
             return receiver
                 .await
-                .unwrap_or_else(|_| Err(ChromeError("dropped".into())));
+                .unwrap_or_else(|_| Err(ChromeError("dropped".into())))
+                .map(|answer| answer.to_string());
         }
         let answer = self.respond(tab, method, &params);
         let mut state = self.state.borrow_mut();
         for (method, params) in answer.events {
             state.events.push((tab, method, params));
         }
-        answer.result.map_err(ChromeError)
+        answer
+            .result
+            .map(|answer| answer.to_string())
+            .map_err(ChromeError)
     }
 
     async fn storage_get(

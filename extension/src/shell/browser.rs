@@ -187,16 +187,6 @@ impl Chrome for BrowserChrome {
         Ok(())
     }
 
-    async fn send_command(
-        &self,
-        tab: TabId,
-        method: &str,
-        params: Value,
-    ) -> Result<Value, ChromeError> {
-        let text = self.send_command_text(tab, method, params).await?;
-        serde_json::from_str(&text).map_err(|e| ChromeError(e.to_string()))
-    }
-
     async fn send_command_text(
         &self,
         tab: TabId,
