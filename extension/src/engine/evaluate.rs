@@ -499,9 +499,7 @@ mod tests {
         );
         h.call(1, evaluate(10, "() => { throw new Error('boom') }", vec![]));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("Error: boom"));
+        let error = h.failed(1, ErrorCode::PageError, "Error: boom");
         assert!(error.message.contains("at <anonymous>"));
     }
 
@@ -517,9 +515,7 @@ mod tests {
         );
         h.call(1, evaluate(10, "() => )", vec![]));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("does not compile"));
+        let error = h.failed(1, ErrorCode::PageError, "does not compile");
         assert!(error.message.contains("SyntaxError"));
         assert!(h.fake.sent(10, "Runtime.callFunctionOn").is_empty());
     }
@@ -533,9 +529,7 @@ mod tests {
         );
         h.call(1, evaluate(10, "() => () => 1", vec![]));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("JSON-serialisable"));
+        h.failed(1, ErrorCode::PageError, "JSON-serialisable");
 
         h.fake.answer(
             "Runtime.callFunctionOn",
@@ -543,9 +537,7 @@ mod tests {
         );
         h.call(2, evaluate(10, "() => window", vec![]));
         h.settle();
-        let error = h.reply(2).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("JSON-serialisable"));
+        h.failed(2, ErrorCode::PageError, "JSON-serialisable");
 
         h.fake.answer(
             "Runtime.callFunctionOn",
@@ -593,9 +585,7 @@ mod tests {
             &json!({"type": "confirm", "message": "Sure?", "defaultPrompt": ""}),
         );
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Dialog);
-        assert!(error.message.contains("confirm"));
+        let error = h.failed(1, ErrorCode::Dialog, "confirm");
         assert!(error.message.contains("Sure?"));
         assert!(error
             .message
@@ -618,9 +608,7 @@ mod tests {
         h.settle();
         h.engine.on_debugger_detached(10, "canceled_by_user");
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("canceled_by_user"));
+        h.failed(1, ErrorCode::Detached, "canceled_by_user");
     }
 
     #[test]

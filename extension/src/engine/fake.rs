@@ -16,7 +16,7 @@ use futures::future::LocalBoxFuture;
 use futures::task::LocalSpawnExt;
 use serde_json::{json, Value};
 use tabwire_shared::{
-    Command, Envelope, Event, FromExtension, Reply, TabId, ToExtension, WireError,
+    Command, Envelope, ErrorCode, Event, FromExtension, Reply, TabId, ToExtension, WireError,
 };
 
 use super::Engine;
@@ -964,6 +964,18 @@ impl Harness {
             FromExtension::Reply(outcome) if e.id == Some(id) => Some(outcome),
             _ => None,
         })
+    }
+
+    /// The error request `id` failed with, after checking its code and that its
+    /// message says `words`.
+    pub fn failed(&self, id: u64, code: ErrorCode, words: &str) -> WireError {
+        let error = match self.reply(id) {
+            Some(Err(error)) => error,
+            other => panic!("request {id} did not fail: {other:?}"),
+        };
+        assert_eq!(error.code, code, "{}", error.message);
+        assert!(error.message.contains(words), "{}", error.message);
+        error
     }
 
     /// Every event posted, in order, but [`Event::TabsChanged`] (see

@@ -331,9 +331,7 @@ mod tests {
         h.fake.refuse_attach(10, "Cannot access a chrome:// URL");
         h.call(1, evaluate(10));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("Cannot access a chrome:// URL"));
+        h.failed(1, ErrorCode::Detached, "Cannot access a chrome:// URL");
     }
 
     #[test]
@@ -366,9 +364,7 @@ mod tests {
         h.settle();
         h.engine.on_debugger_detached(10, "target_closed");
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("chrome://"));
+        h.failed(1, ErrorCode::Detached, "chrome://");
     }
 
     #[test]

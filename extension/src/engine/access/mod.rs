@@ -188,9 +188,7 @@ mod tests {
         let mut h = Harness::strict();
         h.call_as(9, 1, Command::ListTabs);
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("has not introduced itself"));
+        h.failed(1, ErrorCode::Refused, "has not introduced itself");
         h.hello(9, "k9", "a");
         assert_eq!(
             h.popup(json!({"action": "disconnect", "session": "k9"})),
@@ -198,9 +196,7 @@ mod tests {
         );
         h.call_as(9, 2, Command::ListTabs);
         h.settle();
-        let error = h.reply(2).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("disconnected this agent"));
+        h.failed(2, ErrorCode::Refused, "disconnected this agent");
     }
 
     #[test]
@@ -330,9 +326,7 @@ mod tests {
             },
         );
         h.settle();
-        let error = h.reply(2).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("blocklist (https://*.bank.test)"));
+        h.failed(2, ErrorCode::Refused, "blocklist (https://*.bank.test)");
         assert!(!h.fake.is_attached(10));
     }
 
@@ -394,9 +388,7 @@ mod tests {
         h.fake
             .release_held(json!({"result": {"type": "number", "value": 1}}));
         h.settle();
-        let error = h.reply(2).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("https://*.bank.test"));
+        h.failed(2, ErrorCode::Refused, "https://*.bank.test");
         assert!(h.fake.sent(10, "Accessibility.getFullAXTree").is_empty());
     }
 
