@@ -310,11 +310,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Forgets everything about a tab's debugging session, collectors included (its
     /// emulation stays).
     fn forget_session(&self, tab: TabId) {
-        self.tabs.update(tab, |t| {
-            t.attachment = tab::Attachment::default();
-            t.document = None;
-            t.collectors = None;
-        });
+        self.tabs.update(tab, tab::Tab::end_session);
     }
 
     fn reject_malformed(&self, json: &str, error: &serde_json::Error) {

@@ -94,15 +94,8 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Lets go of a tab but keeps what was collected and emulated in it for the next
     /// attach (idle, or a navigation to a blocklisted site).
     pub(super) async fn detach_keeping_collectors(&self, tab: TabId) {
-        // The document's uids name nodes by backend id, which outlives the debugging
-        // session: an agent coming back to an unchanged page keeps its uids. The kit's
-        // remote objects die with the session.
-        self.tabs.update(tab, |t| {
-            t.attachment = super::tab::Attachment::default();
-            if let Some(document) = &mut t.document {
-                document.kit = None;
-            }
-        });
+        // An agent coming back to an unchanged page keeps its uids.
+        self.tabs.update(tab, super::tab::Tab::pause_session);
         self.schedule_save();
         if let Err(error) = self.chrome.detach_debugger(tab).await {
             self.chrome.log(&format!(
