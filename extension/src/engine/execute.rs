@@ -280,12 +280,7 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
     let EngineError::Cdp { message, .. } = &error else {
         return error;
     };
-    let navigated = [
-        "context was destroyed",
-        "navigated or closed",
-        "Cannot find context",
-    ];
-    if navigated.iter().any(|m| message.contains(m)) {
+    if super::evaluate::context_gone(message) {
         EngineError::Navigated(tab)
     } else if message.contains("Could not find object") {
         EngineError::StaleTools(tab)

@@ -5,13 +5,15 @@
 //! `Input.insertText`), aimed at the middle of the element's visible box after
 //! scrolling it into view, so the page sees the same events a person would cause.
 //! Before dispatching anything the engine subscribes to the tab's events and starts a
-//! page-side DOM watcher; afterwards [`settle`](super::settle) waits for a navigation
+//! page-side DOM watcher; afterwards [`settle`] waits for a navigation
 //! the action started, or for the DOM to go quiet. A dialog the action opens ends the
 //! command successfully: the host shows it from the `DialogOpened` event, which is
 //! posted before the reply.
 //!
 //! Keys are in [`keyboard`](super::keyboard), form controls and file inputs in
 //! [`forms`](super::forms).
+
+mod settle;
 
 use std::cell::Cell;
 

@@ -1,32 +1,38 @@
 //! The page engine: turns host messages into browser actions and browser happenings
 //! into host events.
 //!
-//! [`Engine`] owns the extension's state (attached tabs, open dialogs, known clients)
-//! and is driven entirely from outside, through its `on_*` entry points, which the
-//! shell calls for native-port messages, CDP events, debugger detaches and closed tabs.
-//! Each call from the host runs as its own task, so a slow command on one tab never
-//! delays another; commands on the same tab run one at a time ([`tab`] holds the locks), whichever
-//! agent sends them — but closing a tab does not wait its turn: it stops the command
-//! running there.
+//! [`Engine`] owns the extension's state and is driven entirely from outside, through
+//! its `on_*` entry points, which the shell calls for native-port messages, CDP events,
+//! debugger detaches and closed tabs. All it knows about one tab — its debugging
+//! session, document, collectors, emulation, group, lock — is one [`tab::Tab`], so
+//! closing a tab drops it and a detach resets its attachment. Each call from the host
+//! runs as its own task, so a slow command on one tab never delays another; commands on
+//! the same tab run one at a time (the tab's lock), whichever agent sends them — but
+//! closing a tab does not wait its turn: it stops the command running there.
 //!
 //! Every call passes the [`access`] gate first: an agent may touch only the tabs the
-//! user shared with it ([`sharing`] keeps the scopes, [`share`] shows them in the
-//! browser, [`agents`] follows agents coming and going, [`popup`] is what the user
-//! clicks). [`settings`] holds the user's choices, [`idle`] lets go of unused tabs,
-//! [`liveness`] keeps the native port honest, [`persist`] survives worker restarts,
-//! [`announce`] tells agents' servers when the tabs they hold changed.
+//! user shared with it. Under [`access`]: `scopes` keeps who may use which tab (plain
+//! data), `share` carries a change of scope out in the browser (groups, badges,
+//! releasing a tab), `agents` follows agents coming and going, `popup` is what the user
+//! clicks. [`settings`] holds the user's choices, [`idle_detach`] lets go of tabs no
+//! command used for a while, [`liveness`] keeps the native port honest, [`persist`]
+//! survives worker restarts, [`announce`] tells agents' servers when the tabs they hold
+//! changed.
 //!
 //! The commands live in their own modules ([`tabs`], [`navigate`], [`evaluate`],
-//! [`snapshot`], [`discovery`], [`execute`]); [`session`] attaches the debugger and
-//! sends CDP commands while watching the tab; [`document`] keeps what is known about
-//! the document each tab shows (its [`uids`], pinned elements and tool registry);
-//! [`axtree`] turns accessibility trees into snapshot nodes and [`placement`] puts
-//! returned elements among them; [`elements`] moves
-//! elements between uids and page objects; [`page`] holds the page-side scripts.
-//! Nothing here knows about the extension platform: see `crate::shell` for that.
+//! [`snapshot`], [`discovery`], [`execute`], [`input`] — whose `settle` waits, after an
+//! action, until the page has reacted — and the smaller ones beside them); most begin
+//! and end with the steps in [`preamble`] (attached, no dialog open, watched, within
+//! the time limit). [`session`] attaches the debugger and sends typed CDP commands
+//! while watching the tab (the typed events come in through `crate::cdp::events`);
+//! [`document`] keeps what is known about the document each tab shows (its [`uids`],
+//! pinned elements and tool registry); [`collect`] holds a tab's console and network
+//! collectors; [`axtree`] turns accessibility trees into snapshot nodes and
+//! [`placement`] puts returned elements among them; [`elements`] moves elements between
+//! uids and page objects; [`page`] holds the page-side scripts. Nothing here knows
+//! about the extension platform: see `crate::shell` for that.
 
 mod access;
-mod agents;
 mod announce;
 mod axtree;
 mod background;
@@ -40,7 +46,7 @@ mod emulation;
 mod evaluate;
 mod execute;
 mod forms;
-mod idle;
+mod idle_detach;
 mod input;
 mod keyboard;
 mod liveness;
@@ -49,15 +55,11 @@ mod network;
 mod page;
 mod persist;
 mod placement;
-mod popup;
 mod preamble;
 mod resize;
 mod screenshot;
 mod session;
 mod settings;
-mod settle;
-mod share;
-mod sharing;
 mod snapshot;
 mod tab;
 mod tab_events;
@@ -65,7 +67,7 @@ mod tabs;
 mod uids;
 mod wait_text;
 
-pub use popup::PopupState;
+pub use access::popup::PopupState;
 pub use tab_events::TabChange;
 
 #[cfg(test)]
@@ -104,11 +106,11 @@ pub struct Engine<C: Chrome> {
     /// Counts documents seen, to name tool discoveries.
     documents_made: Cell<u64>,
     /// The agents and the tabs shared with each.
-    sharing: RefCell<sharing::Sharing>,
+    sharing: RefCell<access::scopes::Sharing>,
     /// The user's settings.
     settings: RefCell<settings::Settings>,
     /// When each tab was last used, for idle detach.
-    idle: RefCell<idle::Idle>,
+    idle: RefCell<idle_detach::Idle>,
     /// The native port's health.
     live: RefCell<liveness::Liveness>,
     /// A save of the state is scheduled.
@@ -308,11 +310,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Forgets everything about a tab's debugging session, collectors included (its
     /// emulation stays).
     fn forget_session(&self, tab: TabId) {
-        self.tabs.update(tab, |t| {
-            t.attachment = tab::Attachment::default();
-            t.document = None;
-            t.collectors = None;
-        });
+        self.tabs.update(tab, tab::Tab::end_session);
     }
 
     fn reject_malformed(&self, json: &str, error: &serde_json::Error) {

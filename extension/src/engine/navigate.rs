@@ -506,9 +506,7 @@ mod tests {
         h.advance(2999);
         assert!(h.reply(1).is_none());
         h.advance(1);
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Timeout);
-        assert!(error.message.contains("https://slow.test/"));
+        let error = h.failed(1, ErrorCode::Timeout, "https://slow.test/");
         assert!(error.message.contains("3000 ms"));
         assert_eq!(
             h.engine.signals.live(),
@@ -533,9 +531,11 @@ mod tests {
             .on_cdp_event(10, "Page.frameNavigated", &error_page);
         h.engine.on_cdp_event(10, "Page.loadEventFired", &json!({}));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("Could not load http://localhost:1/"));
+        let error = h.failed(
+            1,
+            ErrorCode::PageError,
+            "Could not load http://localhost:1/",
+        );
         assert!(error.message.contains("net::ERR_CONNECTION_REFUSED"));
     }
 
@@ -565,9 +565,7 @@ mod tests {
         );
         h.call(1, navigate(url("DATA:text/html,<h1>hi</h1>"), 5000));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("Open it with new_page"), "{error:?}");
+        h.failed(1, ErrorCode::Refused, "Open it with new_page");
     }
 
     #[test]
@@ -708,9 +706,7 @@ mod tests {
         h.fake.remove_tab_silently(10);
         h.engine.on_tab_removed(10);
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::NoSuchTab);
-        assert!(error.message.contains("was closed"));
+        h.failed(1, ErrorCode::NoSuchTab, "was closed");
     }
 
     #[test]
@@ -726,9 +722,7 @@ mod tests {
         assert!(h.reply(1).is_none(), "waits for Chrome's detach notice");
         h.engine.on_debugger_detached(10, "target_closed");
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("cannot access"));
+        h.failed(1, ErrorCode::Detached, "cannot access");
     }
 
     #[test]
@@ -741,9 +735,7 @@ mod tests {
             .release_held_error("Detached while handling command.");
         h.settle();
         h.advance(1000);
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("Detached while handling command"));
+        h.failed(1, ErrorCode::Detached, "Detached while handling command");
     }
 
     #[test]
@@ -867,8 +859,6 @@ mod tests {
         h.call(1, navigate(url("https://d.test/"), 3000));
         h.settle();
         h.advance(3000);
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Timeout);
-        assert!(error.message.contains("https://d.test/"));
+        h.failed(1, ErrorCode::Timeout, "https://d.test/");
     }
 }

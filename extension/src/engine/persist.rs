@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabwire_shared::TabId;
 
+use super::access::scopes::SavedSharing;
 use super::settings::{self, Settings};
-use super::sharing::SavedSharing;
 use super::tab::Group;
 use super::Engine;
 use crate::chrome::{Chrome, StorageArea};

@@ -94,15 +94,8 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Lets go of a tab but keeps what was collected and emulated in it for the next
     /// attach (idle, or a navigation to a blocklisted site).
     pub(super) async fn detach_keeping_collectors(&self, tab: TabId) {
-        // The document's uids name nodes by backend id, which outlives the debugging
-        // session: an agent coming back to an unchanged page keeps its uids. The kit's
-        // remote objects die with the session.
-        self.tabs.update(tab, |t| {
-            t.attachment = super::tab::Attachment::default();
-            if let Some(document) = &mut t.document {
-                document.kit = None;
-            }
-        });
+        // An agent coming back to an unchanged page keeps its uids.
+        self.tabs.update(tab, super::tab::Tab::pause_session);
         self.schedule_save();
         if let Err(error) = self.chrome.detach_debugger(tab).await {
             self.chrome.log(&format!(
@@ -331,9 +324,7 @@ mod tests {
         h.fake.refuse_attach(10, "Cannot access a chrome:// URL");
         h.call(1, evaluate(10));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("Cannot access a chrome:// URL"));
+        h.failed(1, ErrorCode::Detached, "Cannot access a chrome:// URL");
     }
 
     #[test]
@@ -366,9 +357,7 @@ mod tests {
         h.settle();
         h.engine.on_debugger_detached(10, "target_closed");
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("chrome://"));
+        h.failed(1, ErrorCode::Detached, "chrome://");
     }
 
     #[test]

@@ -43,6 +43,28 @@ pub struct Tab {
     lock: Arc<Mutex<()>>,
 }
 
+impl Tab {
+    /// The debugger let go and the session's findings go with it (Chrome detached us,
+    /// or nobody may use the tab any more): the attachment, the document and the
+    /// collectors. What the tab emulates stays, to be applied again on attach.
+    pub fn end_session(&mut self) {
+        self.attachment = Attachment::default();
+        self.document = None;
+        self.collectors = None;
+    }
+
+    /// The debugger let go of a tab kept ready for the next attach (idle, or a
+    /// blocklisted site): the collectors stay, and so do the document's uids (they
+    /// name nodes by backend id, which outlives the session); its kit, whose page
+    /// objects died with the session, goes.
+    pub fn pause_session(&mut self) {
+        self.attachment = Attachment::default();
+        if let Some(document) = &mut self.document {
+            document.kit = None;
+        }
+    }
+}
+
 /// What lives exactly as long as one debugging session of a tab.
 #[derive(Debug, Default)]
 pub struct Attachment {

@@ -409,9 +409,7 @@ mod tests {
         );
         h.fake.release_held(json!({}));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("disconnected this agent"));
+        h.failed(1, ErrorCode::Refused, "disconnected this agent");
         assert_eq!(h.fake.created_urls(), vec!["about:blank".to_owned()]);
         assert!(h.fake.sent(101, "Page.navigate").is_empty());
         assert!(!h.fake.is_attached(101));

@@ -10,9 +10,9 @@
 use serde::{Deserialize, Serialize};
 use tabwire_shared::TabId;
 
-use super::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
-use super::Engine;
 use crate::chrome::{Chrome, TabState};
+use crate::engine::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
+use crate::engine::Engine;
 
 /// Everything the popup renders.
 #[derive(Debug, Clone, Serialize)]
@@ -282,8 +282,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
     use super::PopupState;
+    use crate::engine::fake::Harness;
     use serde_json::json;
 
     /// What the popup about `tab` shows now.

@@ -1,6 +1,6 @@
 //! Sharing and unsharing tabs, as the browser shows it.
 //!
-//! [`sharing`](super::sharing) keeps the scopes; this module carries out what a change
+//! [`scopes`](super::scopes) keeps the scopes; this module carries out what a change
 //! means in the browser. A shared tab joins its agent's tab group (one per agent and
 //! window, titled with the agent's name) and gets a badge on tabwire's button naming
 //! who may use it; when the agent whose group holds a tab stops sharing it, the tab
@@ -12,10 +12,10 @@
 use tabwire_shared::{Event, TabId};
 
 use super::agents::REVOKED_BY_USER;
-use super::sharing::Agent;
-use super::tab::Group;
-use super::Engine;
+use super::scopes::Agent;
 use crate::chrome::{Chrome, TabState};
+use crate::engine::tab::Group;
+use crate::engine::Engine;
 use crate::signals::TabSignal;
 
 /// Why a tab stops mid-command when the user stops sharing it.
@@ -24,7 +24,11 @@ const UNSHARED: &str = "the user stopped sharing the tab";
 impl<C: Chrome + 'static> Engine<C> {
     /// Shares `tab` with `session` at the user's request (popup, auto-share). Refused,
     /// with the reason in words for the user, for pages that may not be shared.
-    pub(super) async fn share_tab(&self, session: &str, tab: TabId) -> Result<(), String> {
+    pub(in crate::engine) async fn share_tab(
+        &self,
+        session: &str,
+        tab: TabId,
+    ) -> Result<(), String> {
         let state = match self.chrome.tab(tab).await {
             Ok(Some(state)) => state,
             Ok(None) | Err(_) => return Err("That tab is closed.".to_owned()),
@@ -45,7 +49,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Puts a tab into an agent's scope without asking (a tab the agent opened).
     /// Returns whether the tab is in the scope now: false if the agent is gone
     /// (disconnected by the user, or left).
-    pub(super) async fn adopt_tab(&self, session: &str, tab: &TabState) -> bool {
+    pub(in crate::engine) async fn adopt_tab(&self, session: &str, tab: &TabState) -> bool {
         if !self.sharing.borrow_mut().share(session, tab.id) {
             // Already shared, or the agent is gone.
             return self.sharing.borrow().agent(session).is_some();
@@ -57,7 +61,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Takes `tab` out of `session`'s scope (the popup, a drag out of the group).
-    pub(super) async fn unshare_tab(&self, session: &str, tab: TabId) {
+    pub(in crate::engine) async fn unshare_tab(&self, session: &str, tab: TabId) {
         if self.sharing.borrow_mut().unshare(session, tab) {
             self.left_scope(tab).await;
             self.scopes_changed();
@@ -65,7 +69,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Undoes every share of an agent that is gone (revoked, left, expired).
-    pub(super) async fn drop_shares(&self, agent: Agent) {
+    pub(in crate::engine) async fn drop_shares(&self, agent: Agent) {
         for tab in agent.tabs {
             self.left_scope(tab).await;
         }
@@ -74,7 +78,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The user disconnected an agent: tell its server, refuse it from now on, and undo
     /// its shares.
-    pub(super) async fn disconnect(&self, session: &str) {
+    pub(in crate::engine) async fn disconnect(&self, session: &str) {
         let (agent, clients) = self.sharing.borrow_mut().revoke(session);
         for client in clients {
             self.post_to(
@@ -92,7 +96,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The user dragged `tab` out of the group we put it in (`group` is where it is
     /// now): that stops sharing it.
-    pub(super) async fn on_group_changed(&self, tab: TabId, group: i64) {
+    pub(in crate::engine) async fn on_group_changed(&self, tab: TabId, group: i64) {
         // While our own grouping is under way, its events are not the user's.
         let Group::In(ours) = self.tabs.group(tab) else {
             return;
@@ -211,7 +215,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Titles and colours an agent's group.
-    pub(super) async fn style_group(&self, group: i64, name: &str, color: &str) {
+    pub(in crate::engine) async fn style_group(&self, group: i64, name: &str, color: &str) {
         if let Err(error) = self.chrome.style_group(group, name, color).await {
             self.chrome.log(&format!(
                 "tabwire: could not name tab group {group}: {error}"
@@ -221,7 +225,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Sets the badge of tabwire's button on `tab`: how many agents share it, and a
     /// tooltip naming them.
-    pub(super) async fn show_badge(&self, tab: TabId) {
+    pub(in crate::engine) async fn show_badge(&self, tab: TabId) {
         let (text, tooltip) = {
             let sharing = self.sharing.borrow();
             if sharing.agent_profile() {
@@ -248,7 +252,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Scopes changed: save them for a restarted worker, update the popup, and tell
     /// agents' servers if what they may see changed.
-    pub(super) fn scopes_changed(&self) {
+    pub(in crate::engine) fn scopes_changed(&self) {
         self.schedule_save();
         self.chrome.state_changed();
         self.announce_scopes();
@@ -257,8 +261,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::{commands, Harness};
-    use super::super::TabChange;
+    use crate::engine::fake::{commands, Harness};
+    use crate::engine::TabChange;
     use serde_json::json;
     use tabwire_shared::{Command, Event};
 
