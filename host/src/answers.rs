@@ -5,6 +5,7 @@
 //! its own calls when its relay says goodbye or vanishes. The words live here, so the
 //! two agree and neither depends on the other.
 
+use tabwire_shared::sharing::HOW_TO_SHARE;
 use tabwire_shared::{Departure, ErrorCode, WireError};
 
 /// The error for a call whose browser went away before answering, and why.
@@ -23,11 +24,11 @@ pub fn disconnected(why: &str) -> WireError {
 /// with it, and the link its own.
 pub fn unanswered(reason: &str, cause: Departure) -> WireError {
     let message = match cause {
-        Departure::BrowserQuit => "The browser quit before answering. Ask the user to start it \
-            again; its tabs then have new ids and nothing is shared with this agent until the \
-            user shares a tab again (the tabwire button in Chrome's toolbar, then \"Share this \
-            tab\")."
-            .to_owned(),
+        Departure::BrowserQuit => format!(
+            "The browser quit before answering. Ask the user to start it again; its tabs then \
+             have new ids and nothing is shared with this agent until the user shares a tab \
+             again ({HOW_TO_SHARE})."
+        ),
         Departure::BrowserRunning => format!(
             "The browser's tabwire extension disconnected before answering ({reason}). The \
              browser still runs, so the extension normally reconnects within seconds: retry."

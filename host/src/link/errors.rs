@@ -1,5 +1,6 @@
 //! What a call answers when there is no browser to answer it.
 
+use tabwire_shared::sharing::HOW_TO_SHARE;
 use tabwire_shared::{ErrorCode, WireError};
 
 pub(super) use crate::answers::{disconnected, unanswered};
@@ -45,10 +46,11 @@ pub(super) fn host_stopped() -> WireError {
 pub(super) fn restarted_before_sending() -> WireError {
     WireError::new(
         ErrorCode::BrowserDisconnected,
-        "The browser restarted (or tabwire's extension was reloaded) while this call waited, \
-         so it was not sent: tab ids from before now name other tabs or none. Ask the user to \
-         share the tab again (the tabwire button in Chrome's toolbar, then \"Share this tab\"), \
-         then call list_pages.",
+        format!(
+            "The browser restarted (or tabwire's extension was reloaded) while this call \
+             waited, so it was not sent: tab ids from before now name other tabs or none. Ask \
+             the user to share the tab again ({HOW_TO_SHARE}), then call list_pages."
+        ),
     )
 }
 
@@ -57,7 +59,6 @@ pub(super) fn revoked_message(reason: &str) -> String {
     format!(
         "The user disconnected this agent from their browser ({reason}). tabwire will not \
          reconnect on its own: ask the user whether to continue, and if so restart this MCP \
-         server and have them share a tab again (the tabwire button in Chrome's toolbar, then \
-         \"Share this tab\")."
+         server and have them share a tab again ({HOW_TO_SHARE})."
     )
 }
