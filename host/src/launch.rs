@@ -397,15 +397,9 @@ fn find_executable(given: Option<&Path>) -> anyhow::Result<PathBuf> {
         }
         bail!("--executablePath {} does not exist", path.display());
     }
-    for candidate in CANDIDATES {
-        let path = Path::new(candidate);
-        if path.is_absolute() {
-            if path.is_file() {
-                return Ok(path.to_path_buf());
-            }
-        } else if let Some(found) = which(candidate) {
-            return Ok(found);
-        }
+    // An absolute candidate is taken as it is; a name is looked up on PATH.
+    if let Some(found) = CANDIDATES.iter().find_map(|c| which::which(c).ok()) {
+        return Ok(found);
     }
     bail!(
         "no Chromium-based browser found on PATH (tried {}). Install Chromium \
@@ -418,14 +412,6 @@ fn find_executable(given: Option<&Path>) -> anyhow::Result<PathBuf> {
 fn is_branded_chrome(path: &Path) -> bool {
     let text = path.to_string_lossy().to_ascii_lowercase();
     text.contains("google-chrome") || text.contains("google chrome")
-}
-
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|path| {
-        std::env::split_paths(&path)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
-    })
 }
 
 #[cfg(test)]

@@ -28,6 +28,13 @@ enum Cmd {
     /// Print the tool reference (Markdown) generated from the tool definitions.
     #[command(hide = true)]
     ToolReference,
+    /// Check README.md's tool and flag tables against the definitions; name each
+    /// difference and fail if there is one.
+    #[command(hide = true)]
+    ReadmeCheck {
+        /// The README to check.
+        readme: std::path::PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -107,6 +114,19 @@ fn run(
         Cmd::ToolReference => {
             print!("{}", tabwire::mcp::reference::markdown());
             Ok(ExitCode::SUCCESS)
+        }
+        Cmd::ReadmeCheck { readme } => {
+            let text = std::fs::read_to_string(&readme)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", readme.display()))?;
+            let differences = tabwire::mcp::readme::differences(&text);
+            for difference in &differences {
+                eprintln!("{difference}");
+            }
+            Ok(if differences.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Cmd::Doctor(args) => {
             let healthy = runtime.block_on(tabwire::doctor::run(args))?;

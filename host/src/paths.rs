@@ -13,6 +13,7 @@
 //! This module only computes paths and writes these files; deciding which browsers to
 //! register, and checking what is already there, belong to `install` and `doctor`.
 
+use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Write};
@@ -323,20 +324,21 @@ pub fn wrapper_target(script: &str) -> Option<PathBuf> {
         return None;
     }
     let line = script.lines().find(|l| l.starts_with("exec "))?;
-    let rest = line.strip_prefix("exec ")?;
-    let quoted = rest.strip_suffix(" native-host \"$@\"")?;
-    shell_unquote(quoted).map(PathBuf::from)
+    match shlex::split(line)?.as_slice() {
+        [exec, target, command, args]
+            if exec == "exec" && command == "native-host" && args == "$@" =>
+        {
+            Some(PathBuf::from(target))
+        }
+        _ => None,
+    }
 }
 
-/// Quotes `path` for `/bin/sh` in single quotes (`'` becomes `'\''`).
+/// Quotes `path` for `/bin/sh` (as it is when nothing in it needs quoting).
 pub fn shell_quote(path: &Path) -> String {
-    format!("'{}'", path.to_string_lossy().replace('\'', r"'\''"))
-}
-
-/// Undoes [`shell_quote`].
-fn shell_unquote(quoted: &str) -> Option<String> {
-    let inner = quoted.strip_prefix('\'')?.strip_suffix('\'')?;
-    Some(inner.replace(r"'\''", "'"))
+    let text = path.to_string_lossy();
+    // Only a NUL byte cannot be quoted, and no path holds one.
+    shlex::try_quote(&text).map_or_else(|_| String::new(), Cow::into_owned)
 }
 
 /// Writes the wrapper script into `wrapper_dir` (created if missing), mode 0755, and
@@ -543,9 +545,45 @@ mod tests {
         let own = render_wrapper_script(exe, HostEnv::default());
         assert!(!own.contains("TABWIRE_SOCKET") && !own.contains("TABWIRE_AGENT_PROFILE"));
         assert_eq!(wrapper_target(&own).unwrap(), exe);
-        assert!(script.contains(r#"exec '/home/o'\''neil/my bin/tabwire' native-host "$@""#));
         assert_eq!(wrapper_target(&script).unwrap(), exe);
+        let plain = render_wrapper_script(Path::new("/opt/tw/tabwire"), HostEnv::default());
+        assert!(
+            plain.contains("exec /opt/tw/tabwire native-host \"$@\"\n"),
+            "{plain}"
+        );
+        assert_eq!(
+            wrapper_target(&plain).unwrap(),
+            Path::new("/opt/tw/tabwire")
+        );
         assert_eq!(wrapper_target("#!/bin/sh\nexec /bin/true\n"), None);
+    }
+
+    #[test]
+    fn wrappers_written_by_earlier_versions_are_read() {
+        // Always single-quoted, a quote written as '\''.
+        let old = format!(
+            "#!/bin/sh\n{WRAPPER_MARKER}\nexec '/home/o'\\''neil/my bin/tabwire' native-host \"$@\"\n"
+        );
+        assert_eq!(
+            wrapper_target(&old).unwrap(),
+            Path::new("/home/o'neil/my bin/tabwire")
+        );
+        let other = format!("#!/bin/sh\n{WRAPPER_MARKER}\nexec '/x' native-host --other\n");
+        assert_eq!(wrapper_target(&other), None);
+        let unclosed = format!("#!/bin/sh\n{WRAPPER_MARKER}\nexec '/x native-host \"$@\"\n");
+        assert_eq!(wrapper_target(&unclosed), None);
+    }
+
+    #[test]
+    fn quoted_paths_read_back_in_sh() {
+        for path in ["/plain/path", "/p s/x", "/o'neil/$HOME/`id`/\"q\"/!x/~", ""] {
+            let quoted = shell_quote(Path::new(path));
+            let out = std::process::Command::new("/bin/sh")
+                .args(["-c", &format!("printf %s {quoted}")])
+                .output()
+                .unwrap();
+            assert_eq!(String::from_utf8_lossy(&out.stdout), path, "{quoted}");
+        }
     }
 
     #[test]

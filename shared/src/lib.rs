@@ -17,6 +17,7 @@
 //! It depends on serde and url only (no tokio, no wasm), so it builds for the host and for
 //! `wasm32-unknown-unknown` alike.
 
+pub mod backoff;
 pub mod console;
 pub mod devtools;
 pub mod error;

@@ -172,11 +172,9 @@ fn chromium() -> PathBuf {
     if let Some(browser) = std::env::var_os("TABWIRE_BROWSER").filter(|b| !b.is_empty()) {
         return PathBuf::from(browser);
     }
-    let path = std::env::var_os("PATH").unwrap_or_default();
     ["chromium", "chromium-browser"]
         .iter()
-        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
-        .find(|p| p.is_file())
+        .find_map(|name| which::which(name).ok())
         .expect("no chromium on PATH: run scripts/bootstrap (or set TABWIRE_BROWSER)")
 }
 

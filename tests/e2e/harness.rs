@@ -183,12 +183,11 @@ impl Agent {
             .lines()
             .find_map(|line| line.strip_prefix("TABWIRE_SOCKET="))
             .unwrap_or_else(|| panic!("the wrapper sets no TABWIRE_SOCKET:\n{script}"));
-        // Single-quoted for /bin/sh, a quote written as '\''.
-        let inner = quoted
-            .strip_prefix('\'')
-            .and_then(|q| q.strip_suffix('\''))
-            .unwrap_or_else(|| panic!("unexpected quoting in {quoted}"));
-        PathBuf::from(inner.replace("'\\''", "'"))
+        // Quoted for /bin/sh.
+        match shlex::split(quoted).as_deref() {
+            Some([path]) => PathBuf::from(path),
+            _ => panic!("unexpected quoting in {quoted}"),
+        }
     }
 
     /// Starts a second `tabwire mcp` (no --launch) that connects to this agent's

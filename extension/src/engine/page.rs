@@ -6,7 +6,8 @@
 //! - [`KIT`] makes a document's private kit (`kit.js`) once: [`DISCOVER`], called on
 //!   it, dispatches the discovery event and keeps the tools in its registry
 //!   (`discover.js`, validating schemas with `schema.js`); [`EXECUTE`] runs a tool from
-//!   the registry and makes its result JSON-safe (`execute.js`, `serialize.js`);
+//!   the registry and makes its result JSON-safe (`execute.js`, its input built by
+//!   `splice.js`, its result by `serialize.js`);
 //!   [`TAKE_NODES`] hands over the nodes of that result.
 //! - [`SPLICE`] puts elements into an `evaluate_script` argument (`splice.js`).
 //! - [`WATCH`], [`SINCE`] and [`STOP`] watch the DOM settle after input (`watch.js`).
@@ -24,7 +25,7 @@ pub const PRISTINE_INSTALL: &str = concat!(include_str!("../page/pristine.js"), 
 
 /// A `Runtime.evaluate` expression, in the page's main world: makes the document's
 /// kit (`kit.js`), tabwire's private object holding tool discovery (`discover.js`,
-/// validating schemas with `schema.js`), the tool runner (`execute.js`,
+/// validating schemas with `schema.js`), the tool runner (`execute.js`, `splice.js`,
 /// `serialize.js`) and the registry of the last discovery. Keep it by reference.
 pub const KIT: &str = concat!(
     "((global) => {\n'use strict';\nconst pristine = ",
@@ -37,11 +38,13 @@ pub const KIT: &str = concat!(
     include_str!("../page/discover.js"),
     ";\nconst serialize = ",
     include_str!("../page/serialize.js"),
+    ";\nconst splice = ",
+    include_str!("../page/splice.js"),
     ";\nconst execute = ",
     include_str!("../page/execute.js"),
     ";\nconst kit = ",
     include_str!("../page/kit.js"),
-    ";\nreturn kit(global, pristine(global), helpers, schema, discover, serialize, execute);\n})(this)"
+    ";\nreturn kit(global, pristine(global), helpers, schema, discover, serialize, splice, execute);\n})(this)"
 );
 
 /// `async function (budgetMs, listeners, limits)`, called on the kit: dispatches the
@@ -67,7 +70,8 @@ pub const SPLICE: &str = concat!(
     include_str!("../page/pristine.js"),
     ";\nconst splice = ",
     include_str!("../page/splice.js"),
-    ";\nreturn splice(pristine(this), json, paths, elements);\n}"
+    // The page's own JSON.parse only if it broke it before tabwire attached.
+    ";\nconst T = pristine(this);\nreturn splice(T.parse || JSON.parse, json, paths, elements);\n}"
 );
 
 /// `function (value, limit)`, called on the page's global object: `value` as JSON
@@ -187,6 +191,7 @@ mod tests {
             (KIT, "tabwire:schema"),
             (KIT, "tabwire:serialize"),
             (KIT, "tabwire:execute"),
+            (KIT, "tabwire:splice"),
             (KIT, "tabwire:kit"),
             (KIT, "tabwire:pristine"),
             (SPLICE, "tabwire:splice"),

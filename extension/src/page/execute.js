@@ -1,6 +1,6 @@
 // tabwire:execute — runs one third-party tool and makes its result JSON-safe.
 //
-// An expression: an async function (registry, serialize, toolName, groupName,
+// An expression: an async function (registry, serialize, splice, toolName, groupName,
 // argsJson, paths, elements, limits) returning a prototype-less record {status, text,
 // nodes} (kit.js hands the extension its status and text by value, and the nodes when
 // asked):
@@ -12,24 +12,13 @@
 // handed the record to rewrite.
 // `registry` is what discover.js returned. The arguments come as JSON text
 // (chrome.debugger drops `null` members of objects passed by value); each element the
-// agent passed by uid is then put in: paths[i] is where elements[i] goes (a list of
-// keys and indexes; an empty path means the arguments are the element itself).
+// agent passed by uid is then put in by splice.js: paths[i] is where elements[i] goes.
 // `groupName` is a string, or absent for "the first group that has the tool".
-(async function tabwireExecute(registry, serialize, toolName, groupName, argsJson, paths, elements, limits) {
+(async function tabwireExecute(registry, serialize, splice, toolName, groupName, argsJson, paths, elements, limits) {
   'use strict';
   const T = registry.T;
   const H = registry.H;
-  let input = T.parse(argsJson);
-  for (let i = 0; i < paths.length; i++) {
-    const path = paths[i];
-    if (path.length === 0) {
-      input = elements[i];
-      continue;
-    }
-    let container = input;
-    for (let j = 0; j < path.length - 1; j++) container = container[path[j]];
-    container[path[path.length - 1]] = elements[i];
-  }
+  const input = splice(T.parse, argsJson, paths, elements);
 
   let tool = null;
   const groups = registry.groups;

@@ -2,7 +2,7 @@
 // runner, compiled once, and the registry of the last discovery.
 //
 // An expression: a function (global, T, helpers, copySchema, discover, serialize,
-// execute) returning the kit. The extension makes it once per document (see page.rs,
+// splice, execute) returning the kit. The extension makes it once per document (see page.rs,
 // KIT), keeps it as a remote object in an object group of its own and never hands it
 // to the page: nothing the page can reach refers to it. Its methods, called by
 // reference from the extension:
@@ -20,7 +20,7 @@
 // guarded (helpers.js, guard) before it is awaited or handed to Chrome, whose `then`
 // reads its `constructor`; what a promise resolves to is a string or prototype-less
 // (resolving looks for a `then`); the helpers and the registry are frozen.
-(function tabwireKit(global, T, helpers, copySchema, discover, serialize, execute) {
+(function tabwireKit(global, T, helpers, copySchema, discover, serialize, splice, execute) {
   'use strict';
   const H = helpers(T);
   H.freeze(H);
@@ -54,7 +54,7 @@
     execute: (toolName, groupName, argsJson, paths, limits, elements) => guard((async () => {
       const run = ++runs;
       if (registry === null) return { __proto__: null, status: 'notFound', text: '', nodes: 0, run };
-      const out = await guard(execute(registry, serialize, toolName, groupName, argsJson, paths, elements, limits));
+      const out = await guard(execute(registry, serialize, splice, toolName, groupName, argsJson, paths, elements, limits));
       const kept = [];
       for (let i = 0; i < out.nodes.length; i++) put(kept, out.nodes[i]);
       if (kept.length > 0) {

@@ -1,15 +1,15 @@
-// tabwire:splice — builds an evaluate_script argument in the page: from JSON text
-// (chrome.debugger drops `null` members of objects passed by value, so arguments
-// holding nulls travel as text), with elements put in where the agent passed
-// `{"uid": ...}`.
+// tabwire:splice — builds an argument in the page: from JSON text (chrome.debugger
+// drops `null` members of objects passed by value, so arguments holding nulls travel
+// as text), with elements put in where the agent passed `{"uid": ...}`. Used for an
+// evaluate_script argument (page.rs, SPLICE) and a third-party tool's input
+// (execute.js).
 //
-// An expression: a function (T, json, paths, elements) returning the parsed value
-// with elements[i] at paths[i] (a list of keys and indexes). The extension passes
-// the result, by reference, as the argument of the agent's function.
-(function tabwireSplice(T, json, paths, elements) {
+// An expression: a function (parse, json, paths, elements) returning `parse(json)`
+// (a pristine JSON.parse) with elements[i] at paths[i] (a list of keys and indexes;
+// an empty path means the value is the element itself).
+(function tabwireSplice(parse, json, paths, elements) {
   'use strict';
-  // The page's own JSON.parse only if it broke it before tabwire attached.
-  let out = T.parse ? T.parse(json) : JSON.parse(json);
+  let out = parse(json);
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
     if (path.length === 0) {

@@ -14,7 +14,9 @@
 
 use std::cell::{OnceCell, RefCell};
 use std::rc::{Rc, Weak};
+use std::time::Duration;
 
+use tabwire_shared::backoff::Backoff;
 use tabwire_shared::{Envelope, FromExtension, NATIVE_HOST_NAME};
 use wasm_bindgen::prelude::*;
 
@@ -22,8 +24,8 @@ use super::bindings::{self as js, Listener, Port};
 use super::json as convert;
 use super::timer;
 
-const FIRST_DELAY_MS: u64 = 500;
-const MAX_DELAY_MS: u64 = 30_000;
+/// Pauses before reconnecting: 0.5 s, doubling up to 30 s.
+const BACKOFF: Backoff = Backoff::new(Duration::from_millis(500), Duration::from_secs(30));
 /// A connection that lasted this long was healthy, even if the host never spoke.
 const HEALTHY_AFTER_MS: f64 = 10_000.0;
 
@@ -55,7 +57,7 @@ struct PortState {
     /// The connection that just dropped: its listener may still be on the stack, so
     /// it is released only when the next connection is made.
     retired: Option<Connection>,
-    next_delay_ms: u64,
+    backoff: Backoff,
     /// A reconnect is scheduled.
     retry_pending: bool,
 }
@@ -79,7 +81,7 @@ impl NativePort {
             state: RefCell::new(PortState {
                 connection: None,
                 retired: None,
-                next_delay_ms: FIRST_DELAY_MS,
+                backoff: BACKOFF,
                 retry_pending: false,
             }),
             listener: OnceCell::new(),
@@ -197,7 +199,7 @@ impl NativePort {
                 }
                 state.retired = Some(connection);
             }
-            state.next_delay_ms = FIRST_DELAY_MS;
+            state.backoff.reset();
         }
         self.reconnect_later();
     }
@@ -211,7 +213,7 @@ impl NativePort {
             if let Some(connection) = state.connection.take() {
                 let lived = js_sys::Date::now() - connection.since_ms;
                 if connection.host_spoke || lived >= HEALTHY_AFTER_MS {
-                    state.next_delay_ms = FIRST_DELAY_MS;
+                    state.backoff.reset();
                 }
                 state.retired = Some(connection);
             }
@@ -223,10 +225,8 @@ impl NativePort {
     fn reconnect_later(&self) {
         let delay = {
             let mut state = self.state.borrow_mut();
-            let delay = state.next_delay_ms;
-            state.next_delay_ms = (delay * 2).min(MAX_DELAY_MS);
             state.retry_pending = true;
-            delay
+            u64::try_from(state.backoff.next_delay().as_millis()).unwrap_or(u64::MAX)
         };
         let me = self.me.clone();
         wasm_bindgen_futures::spawn_local(async move {

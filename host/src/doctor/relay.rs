@@ -244,7 +244,13 @@ mod tests {
             .fix
             .as_deref()
             .unwrap()
-            .contains("TABWIRE_SOCKET='/run/other.sock'"));
+            .contains("TABWIRE_SOCKET=/run/other.sock "));
+        let checks = check_socket(&socket, current_uid(), &[host(9, "/run/my sock")]).await;
+        assert!(checks[0]
+            .fix
+            .as_deref()
+            .unwrap()
+            .contains("TABWIRE_SOCKET='/run/my sock'"));
     }
 
     #[tokio::test]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use tabwire_shared::backoff::Backoff;
 use tabwire_shared::framing::MAX_ON_SOCKET;
 use tabwire_shared::{Envelope, Event, FromExtension};
 use tokio::net::UnixStream;
@@ -16,8 +17,7 @@ use super::{Outcome, Outgoing};
 use crate::frames::{write_frame, FrameReader};
 
 /// First and longest pause between connection attempts.
-const BACKOFF_MIN: Duration = Duration::from_millis(100);
-const BACKOFF_MAX: Duration = Duration::from_secs(1);
+const BACKOFF: Backoff = Backoff::new(Duration::from_millis(100), Duration::from_secs(1));
 
 /// The connection task: connect, serve, back off, repeat, until every handle is gone.
 pub(super) async fn run_connection(
@@ -25,7 +25,7 @@ pub(super) async fn run_connection(
     shared: Arc<Shared>,
     mut outgoing: mpsc::UnboundedReceiver<Outgoing>,
 ) {
-    let mut backoff = BACKOFF_MIN;
+    let mut backoff = BACKOFF;
     loop {
         match UnixStream::connect(&socket).await {
             Ok(stream) => {
@@ -36,7 +36,7 @@ pub(super) async fn run_connection(
                 // Only a connection that reached a browser resets the back-off: a relay
                 // that refuses this client (another user's) is not hammered.
                 if reached {
-                    backoff = BACKOFF_MIN;
+                    backoff.reset();
                 }
                 shared.relay_closed();
                 match closed {
@@ -50,7 +50,7 @@ pub(super) async fn run_connection(
             }
         }
         // Back off, failing at once any call that slips in meanwhile.
-        let sleep = tokio::time::sleep(backoff);
+        let sleep = tokio::time::sleep(backoff.next_delay());
         tokio::pin!(sleep);
         loop {
             tokio::select! {
@@ -65,7 +65,6 @@ pub(super) async fn run_connection(
                 },
             }
         }
-        backoff = (backoff * 2).min(BACKOFF_MAX);
     }
 }
 

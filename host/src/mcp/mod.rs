@@ -22,6 +22,7 @@ pub mod known;
 pub mod output_schema;
 pub mod paginate;
 pub mod pipeline;
+pub mod readme;
 pub mod reference;
 pub mod reference_flags;
 pub mod registry;
