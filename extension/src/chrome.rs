@@ -93,16 +93,8 @@ pub trait Chrome {
     /// Detaches the extension's debugger from a tab.
     async fn detach_debugger(&self, tab: TabId) -> Result<(), ChromeError>;
 
-    /// Sends one CDP command to an attached tab and returns its result object.
-    async fn send_command(
-        &self,
-        tab: TabId,
-        method: &str,
-        params: Value,
-    ) -> Result<Value, ChromeError>;
-
-    /// Sends one CDP command and returns its result as JSON text. The engine reads
-    /// every answer through this, straight into its own types: a large answer (an
+    /// Sends one CDP command to an attached tab and returns its result as JSON text.
+    /// The engine reads every answer straight into its own types: a large answer (an
     /// accessibility tree of many megabytes) is then parsed once, not built as a
     /// generic JSON value first.
     async fn send_command_text(
@@ -110,10 +102,7 @@ pub trait Chrome {
         tab: TabId,
         method: &str,
         params: Value,
-    ) -> Result<String, ChromeError> {
-        let answer = self.send_command(tab, method, params).await?;
-        Ok(answer.to_string())
-    }
+    ) -> Result<String, ChromeError>;
 
     /// The value stored under `key`, or `None` if nothing is.
     async fn storage_get(&self, area: StorageArea, key: &str)

@@ -35,8 +35,8 @@ pub enum EngineError {
     /// told: an agent may not probe the user's browser for tab ids.
     #[error(
         "Tab {0} is not shared with this agent (or no longer exists). Call list_pages to see \
-         the tabs shared with it; for another tab, ask the user to open it, click the \
-         tabwire button in Chrome's toolbar and press \"Share this tab\"."
+         the tabs shared with it; for another tab, ask the user to open it, {steps}.",
+        steps = tabwire_shared::sharing::SHARE_STEPS
     )]
     NotShared(TabId),
 

@@ -12,6 +12,7 @@
 //! - [`console`]: what a console listing asks for and gets back.
 //! - [`error`]: the error a command can fail with, as it crosses the wire.
 //! - [`keys`]: key names and combinations (`Control+Shift+R`) for keyboard input.
+//! - [`sharing`]: how the user shares a tab, in the words every message uses.
 //!
 //! It depends on serde and url only (no tokio, no wasm), so it builds for the host and for
 //! `wasm32-unknown-unknown` alike.
@@ -25,6 +26,7 @@ pub mod keys;
 pub mod names;
 pub mod origin;
 pub mod protocol;
+pub mod sharing;
 
 pub use error::{ErrorCode, WireError};
 pub use protocol::*;

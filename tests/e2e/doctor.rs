@@ -240,35 +240,45 @@ impl Browser {
     }
 
     /// Waits, bounded, until `profile/Default/Preferences` satisfies `ready`.
-    fn wait_preferences(&mut self, profile: &Path, what: &str, ready: impl Fn(&Value) -> bool) {
+    async fn wait_preferences(
+        &mut self,
+        profile: &Path,
+        what: &str,
+        ready: impl Fn(&Value) -> bool,
+    ) {
         let file = profile.join("Default/Preferences");
         self.wait(what, || {
             std::fs::read_to_string(&file)
                 .ok()
                 .and_then(|text| serde_json::from_str::<Value>(&text).ok())
                 .is_some_and(|prefs| ready(&prefs))
-        });
+        })
+        .await;
     }
 
     /// Waits, bounded, until the profile lists the extension (the browser loaded it).
-    fn wait_extension(&mut self, profile: &Path) {
+    async fn wait_extension(&mut self, profile: &Path) {
         self.wait_preferences(
             profile,
             "its Preferences to list the tabwire extension",
             |p| p["extensions"]["settings"][EXTENSION_ID].is_object(),
-        );
+        )
+        .await;
     }
 
     /// Waits, bounded, until `socket` accepts a connection (the native host serves it).
-    fn wait_socket(&mut self, socket: &Path) {
+    async fn wait_socket(&mut self, socket: &Path) {
         self.wait(
             &format!("its native host to serve {}", socket.display()),
             || std::os::unix::net::UnixStream::connect(socket).is_ok(),
-        );
+        )
+        .await;
     }
 
-    /// Polls `done` until it holds, failing after [`BROWSER_LIMIT`] or if the browser exits.
-    fn wait(&mut self, what: &str, done: impl Fn() -> bool) {
+    /// Polls `done` until it holds, failing after [`BROWSER_LIMIT`] or if the browser exits
+    /// (with its log either way). Files and processes send no event to wait on; the
+    /// pause between looks is tokio's, so the runtime keeps running meanwhile.
+    async fn wait(&mut self, what: &str, done: impl Fn() -> bool) {
         let deadline = Instant::now() + BROWSER_LIMIT;
         while !done() {
             if let Ok(Some(status)) = self.child.try_wait() {
@@ -282,13 +292,13 @@ impl Browser {
                 "the browser did not get to {what} within {BROWSER_LIMIT:?}; its log:\n{}",
                 self.log()
             );
-            std::thread::sleep(Duration::from_millis(50));
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
 
     /// Kills the browser's native host while the browser is stopped (SIGSTOP), so that
     /// nothing replaces the socket the host leaves behind. The browser stays stopped.
-    fn kill_native_host_while_stopped(&mut self) {
+    async fn kill_native_host_while_stopped(&mut self) {
         let browser = self.pid() as i32;
         // SAFETY: signals a process this test started; no memory is involved.
         unsafe { libc::kill(browser, libc::SIGSTOP) };
@@ -302,7 +312,8 @@ impl Browser {
             crate::harness::processes()
                 .iter()
                 .all(|p| p.pid != host.pid || p.zombie)
-        });
+        })
+        .await;
     }
 }
 
@@ -335,7 +346,9 @@ async fn doctor_says_the_browser_runs_without_the_extension() {
     let home = Home::new();
     let profile = home.path().join("profile");
     let mut browser = Browser::start(&home, &profile, false);
-    browser.wait_preferences(&profile, "its Preferences", |p| p["extensions"].is_object());
+    browser
+        .wait_preferences(&profile, "its Preferences", |p| p["extensions"].is_object())
+        .await;
     home.doctor(&profile)
         .await
         .passes(&format!("(pid {}) on the profile folder", browser.pid()))
@@ -353,7 +366,7 @@ async fn doctor_says_the_host_is_not_registered_then_that_its_binary_moved() {
     // temporary one), where plain `tabwire install` registers.
     let profile = home.default_profile();
     let mut browser = Browser::start(&home, &profile, true);
-    browser.wait_extension(&profile);
+    browser.wait_extension(&profile).await;
     home.doctor(&profile)
         .await
         .passes("Chromium")
@@ -388,8 +401,8 @@ async fn doctor_passes_a_connected_browser_then_names_a_stale_socket() {
         .await;
     assert!(ok, "install failed:\n{said}");
     let mut browser = Browser::start(&home, &profile, true);
-    browser.wait_extension(&profile);
-    browser.wait_socket(&home.socket());
+    browser.wait_extension(&profile).await;
+    browser.wait_socket(&home.socket()).await;
     let report = home.doctor(&profile).await;
     assert!(report.success, "doctor should pass:\n{}", report.text);
     report
@@ -423,7 +436,7 @@ async fn doctor_passes_a_connected_browser_then_names_a_stale_socket() {
         .await;
     assert!(ok, "install failed:\n{said}");
 
-    browser.kill_native_host_while_stopped();
+    browser.kill_native_host_while_stopped().await;
     home.doctor(&profile)
         .await
         .passes(&format!("(pid {}) on the profile folder", browser.pid()))

@@ -28,7 +28,7 @@ use crate::cdp::{
 };
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::{within, Subscription};
+use crate::signals::Subscription;
 
 impl<C: Chrome + 'static> Engine<C> {
     /// Runs `function(...args)` in `tab` and returns its JSON result.
@@ -40,11 +40,9 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
     ) -> Result<Value, EngineError> {
         let run = self.call_in_page(tab, function, args);
-        match within(self.chrome.sleep(timeout_ms), run).await {
-            Some(Ok(value)) => Ok(value),
-            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
-            None => Err(EngineError::EvaluateTimeout(timeout_ms)),
-        }
+        self.in_time(tab, timeout_ms, run)
+            .await?
+            .ok_or(EngineError::EvaluateTimeout(timeout_ms))
     }
 
     async fn call_in_page(
@@ -53,11 +51,7 @@ impl<C: Chrome + 'static> Engine<C> {
         function: &str,
         args: Vec<Value>,
     ) -> Result<Value, EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         // Each call's remote objects get their own group, released when it is done.
         let group = self.next_object_group();
 
@@ -224,11 +218,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 continue;
             }
             let objects = self
-                .watched(
-                    tab,
-                    watch,
-                    self.element_objects(tab, &arg.uids, group, context),
-                )
+                .element_objects(tab, watch, &arg.uids, group, context)
                 .await?;
             if arg.paths.len() == 1 && arg.paths[0].is_empty() {
                 arguments.extend(objects.into_iter().map(CallArgument::object));
@@ -356,14 +346,20 @@ fn into_json(evaluated: Evaluated) -> Result<Value, EngineError> {
     }
 }
 
-/// Chrome refused the call itself: the page navigated, or the result cannot be sent.
-fn explain_refusal(tab: TabId, message: String) -> EngineError {
+/// Whether Chrome refused a call because the page's JavaScript context went away (the
+/// page navigated).
+pub(super) fn context_gone(message: &str) -> bool {
     let navigated = [
         "context was destroyed",
         "navigated or closed",
         "Cannot find context",
     ];
-    if navigated.iter().any(|m| message.contains(m)) {
+    navigated.iter().any(|m| message.contains(m))
+}
+
+/// Chrome refused the call itself: the page navigated, or the result cannot be sent.
+fn explain_refusal(tab: TabId, message: String) -> EngineError {
+    if context_gone(&message) {
         EngineError::Navigated(tab)
     } else {
         EngineError::EvaluateRefused(message)
@@ -372,7 +368,7 @@ fn explain_refusal(tab: TabId, message: String) -> EngineError {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::{Answer, Harness};
+    use super::super::fake::{Answer, Arg, FunctionCall, Harness};
     use serde_json::{json, Value};
     use tabwire_shared::{Command, ErrorCode, Reply};
 
@@ -393,10 +389,11 @@ mod tests {
     fn returns_the_functions_json_result_with_keys_in_the_pages_order() {
         let mut h = Harness::new();
         h.fake.answer_with("Runtime.callFunctionOn", |params| {
-            if params["functionDeclaration"] == super::page::STRINGIFY {
+            let call = FunctionCall::read(params);
+            if call.function == super::page::STRINGIFY {
                 assert_eq!(
-                    params["arguments"],
-                    json!([{"objectId": "r1"}, {"value": super::page::MAX_RESULT_TEXT}])
+                    call.arguments,
+                    [Arg::object("r1"), Arg::value(super::page::MAX_RESULT_TEXT)]
                 );
                 result(json!({"type": "string", "value": "{\"z\":1,\"a\":[1]}"}))
             } else {
@@ -409,16 +406,14 @@ mod tests {
             panic!("no value");
         };
         assert_eq!(value.to_string(), r#"{"z":1,"a":[1]}"#);
-        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
+        let calls = h.fake.function_calls(10);
         let call = &calls[0];
-        assert_eq!(call["functionDeclaration"], "(x) => ({z: 1, a: [x]})");
-        assert_eq!(call["objectId"], "global");
-        assert_eq!(call["arguments"], json!([{"value": 1}]));
-        assert_eq!(call["awaitPromise"], true);
-        assert_eq!(call["returnByValue"], false);
-        assert_eq!(call["userGesture"], true);
-        assert_eq!(calls[1]["objectId"], "global");
-        assert_eq!(calls[1]["returnByValue"], true);
+        assert_eq!(call.function, "(x) => ({z: 1, a: [x]})");
+        assert_eq!(call.object_id, "global");
+        assert_eq!(call.arguments, [Arg::value(1)]);
+        assert!(call.await_promise && !call.return_by_value && call.user_gesture);
+        assert_eq!(calls[1].object_id, "global");
+        assert!(calls[1].return_by_value);
     }
 
     #[test]
@@ -474,15 +469,9 @@ mod tests {
         );
         h.settle();
         assert_eq!(h.reply(1).unwrap(), Ok(Reply::Value { value: json!(3) }));
-        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
-        assert_eq!(
-            calls[0]["arguments"][0],
-            json!({"value": r#"{"z":1,"a":2}"#})
-        );
-        assert_eq!(
-            calls[1]["arguments"],
-            json!([{"objectId": "arg"}, {"value": 5}])
-        );
+        let calls = h.fake.function_calls(10);
+        assert_eq!(calls[0].arguments[0], Arg::value(r#"{"z":1,"a":2}"#));
+        assert_eq!(calls[1].arguments, [Arg::object("arg"), Arg::value(5)]);
     }
 
     #[test]
@@ -510,9 +499,7 @@ mod tests {
         );
         h.call(1, evaluate(10, "() => { throw new Error('boom') }", vec![]));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("Error: boom"));
+        let error = h.failed(1, ErrorCode::PageError, "Error: boom");
         assert!(error.message.contains("at <anonymous>"));
     }
 
@@ -528,9 +515,7 @@ mod tests {
         );
         h.call(1, evaluate(10, "() => )", vec![]));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("does not compile"));
+        let error = h.failed(1, ErrorCode::PageError, "does not compile");
         assert!(error.message.contains("SyntaxError"));
         assert!(h.fake.sent(10, "Runtime.callFunctionOn").is_empty());
     }
@@ -544,9 +529,7 @@ mod tests {
         );
         h.call(1, evaluate(10, "() => () => 1", vec![]));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("JSON-serialisable"));
+        h.failed(1, ErrorCode::PageError, "JSON-serialisable");
 
         h.fake.answer(
             "Runtime.callFunctionOn",
@@ -554,9 +537,7 @@ mod tests {
         );
         h.call(2, evaluate(10, "() => window", vec![]));
         h.settle();
-        let error = h.reply(2).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("JSON-serialisable"));
+        h.failed(2, ErrorCode::PageError, "JSON-serialisable");
 
         h.fake.answer(
             "Runtime.callFunctionOn",
@@ -604,9 +585,7 @@ mod tests {
             &json!({"type": "confirm", "message": "Sure?", "defaultPrompt": ""}),
         );
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Dialog);
-        assert!(error.message.contains("confirm"));
+        let error = h.failed(1, ErrorCode::Dialog, "confirm");
         assert!(error.message.contains("Sure?"));
         assert!(error
             .message
@@ -629,9 +608,7 @@ mod tests {
         h.settle();
         h.engine.on_debugger_detached(10, "canceled_by_user");
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("canceled_by_user"));
+        h.failed(1, ErrorCode::Detached, "canceled_by_user");
     }
 
     #[test]
@@ -694,7 +671,7 @@ mod tests {
 #[cfg(test)]
 mod uid_tests {
     use super::super::fake::page::{set_buttons, with_tools};
-    use super::super::fake::Harness;
+    use super::super::fake::{Arg, Harness};
     use crate::engine::page::SPLICE;
     use serde_json::{json, Value};
     use tabwire_shared::{Command, Reply};
@@ -731,16 +708,20 @@ mod uid_tests {
         );
         h.settle();
         assert_eq!(h.reply(2).unwrap(), Ok(Reply::Value { value: json!(42) }));
-        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
+        let calls = h.fake.function_calls(10);
         let splice = &calls[0];
-        assert_eq!(splice["functionDeclaration"], SPLICE);
-        assert_eq!(splice["arguments"][0]["value"], r#"{"list":[null]}"#);
-        assert_eq!(splice["arguments"][1]["value"], json!([["list", 0]]));
-        assert_eq!(splice["arguments"][2]["objectId"], "node-5");
-        let call = &calls[1];
+        assert_eq!(splice.function, SPLICE);
         assert_eq!(
-            call["arguments"],
-            json!([{"objectId": "node-5"}, {"objectId": "spliced"}, {"value": 3}])
+            splice.arguments,
+            [
+                Arg::value(r#"{"list":[null]}"#),
+                Arg::value(json!([["list", 0]])),
+                Arg::object("node-5")
+            ]
+        );
+        assert_eq!(
+            calls[1].arguments,
+            [Arg::object("node-5"), Arg::object("spliced"), Arg::value(3)]
         );
     }
 
@@ -754,12 +735,16 @@ mod uid_tests {
         );
         h.settle();
         assert!(h.reply(1).unwrap().is_ok());
-        let calls = h.fake.sent(10, "Runtime.callFunctionOn");
-        assert_eq!(calls[0]["arguments"][0]["value"], "null");
-        assert_eq!(calls[1]["arguments"][0]["value"], r#"{"a":null}"#);
+        let calls = h.fake.function_calls(10);
+        assert_eq!(calls[0].arguments[0], Arg::value("null"));
+        assert_eq!(calls[1].arguments[0], Arg::value(r#"{"a":null}"#));
         assert_eq!(
-            calls[2]["arguments"],
-            json!([{"objectId": "spliced"}, {"objectId": "spliced"}, {"value": [1]}])
+            calls[2].arguments,
+            [
+                Arg::object("spliced"),
+                Arg::object("spliced"),
+                Arg::value(json!([1]))
+            ]
         );
     }
 }

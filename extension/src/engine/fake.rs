@@ -16,7 +16,7 @@ use futures::future::LocalBoxFuture;
 use futures::task::LocalSpawnExt;
 use serde_json::{json, Value};
 use tabwire_shared::{
-    Command, Envelope, Event, FromExtension, Reply, TabId, ToExtension, WireError,
+    Command, Envelope, ErrorCode, Event, FromExtension, Reply, TabId, ToExtension, WireError,
 };
 
 use super::Engine;
@@ -94,6 +94,90 @@ struct State {
     badges: HashMap<TabId, (String, String)>,
     reopened: u64,
     changes: u64,
+}
+
+/// A `Runtime.callFunctionOn` the fake received, as typed values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionCall {
+    /// The function's source.
+    pub function: String,
+    /// The object it is called on (`this`).
+    pub object_id: String,
+    /// The object group its results are kept in.
+    pub object_group: String,
+    /// Its arguments, in order.
+    pub arguments: Vec<Arg>,
+    /// The result was asked for by value.
+    pub return_by_value: bool,
+    /// A returned promise is awaited.
+    pub await_promise: bool,
+    /// Run as if the user acted.
+    pub user_gesture: bool,
+}
+
+/// One argument of a [`FunctionCall`]: a JSON value or a remote object.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    /// Passed by value.
+    Value(Value),
+    /// A remote object, by id.
+    Object(String),
+}
+
+impl Arg {
+    /// A by-value argument.
+    pub fn value(value: impl Into<Value>) -> Self {
+        Self::Value(value.into())
+    }
+
+    /// A remote-object argument.
+    pub fn object(id: &str) -> Self {
+        Self::Object(id.to_owned())
+    }
+
+    /// The value of a by-value argument.
+    pub fn as_value(&self) -> Option<&Value> {
+        match self {
+            Self::Value(value) => Some(value),
+            Self::Object(_) => None,
+        }
+    }
+
+    /// The id of a remote-object argument.
+    pub fn as_object(&self) -> Option<&str> {
+        match self {
+            Self::Object(id) => Some(id),
+            Self::Value(_) => None,
+        }
+    }
+}
+
+impl FunctionCall {
+    /// Reads the params of a recorded call.
+    pub fn read(params: &Value) -> Self {
+        let text = |key: &str| params[key].as_str().unwrap_or_default().to_owned();
+        let flag = |key: &str| params[key].as_bool().unwrap_or(false);
+        let arguments = params["arguments"]
+            .as_array()
+            .map(|args| {
+                args.iter()
+                    .map(|arg| match arg["objectId"].as_str() {
+                        Some(id) => Arg::Object(id.to_owned()),
+                        None => Arg::Value(arg["value"].clone()),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self {
+            function: text("functionDeclaration"),
+            object_id: text("objectId"),
+            object_group: text("objectGroup"),
+            arguments,
+            return_by_value: flag("returnByValue"),
+            await_promise: flag("awaitPromise"),
+            user_gesture: flag("userGesture"),
+        }
+    }
 }
 
 /// The fake browser. Cloning shares the same state.
@@ -257,6 +341,22 @@ impl Fake {
             .filter(|(t, m, _)| *t == tab && m == method)
             .map(|(_, _, p)| p.clone())
             .collect()
+    }
+
+    /// The `Runtime.callFunctionOn` calls sent to `tab`, in order, read into typed
+    /// values.
+    pub fn function_calls(&self, tab: TabId) -> Vec<FunctionCall> {
+        self.sent(tab, "Runtime.callFunctionOn")
+            .iter()
+            .map(FunctionCall::read)
+            .collect()
+    }
+
+    /// The calls of page function `function` sent to `tab`, in order.
+    pub fn calls_of(&self, tab: TabId, function: &str) -> Vec<FunctionCall> {
+        let mut calls = self.function_calls(tab);
+        calls.retain(|c| c.function == function);
+        calls
     }
 
     /// The window sizes asked for, in order.
@@ -554,12 +654,12 @@ impl Chrome for Fake {
         )))
     }
 
-    async fn send_command(
+    async fn send_command_text(
         &self,
         tab: TabId,
         method: &str,
         params: Value,
-    ) -> Result<Value, ChromeError> {
+    ) -> Result<String, ChromeError> {
         if !self.state.borrow().attached.contains(&tab) {
             return Err(ChromeError(format!(
                 "Debugger is not attached to the tab with id: {tab}."
@@ -574,14 +674,18 @@ impl Chrome for Fake {
             self.state.borrow_mut().held.push(sender);
             return receiver
                 .await
-                .unwrap_or_else(|_| Err(ChromeError("dropped".into())));
+                .unwrap_or_else(|_| Err(ChromeError("dropped".into())))
+                .map(|answer| answer.to_string());
         }
         let answer = self.respond(tab, method, &params);
         let mut state = self.state.borrow_mut();
         for (method, params) in answer.events {
             state.events.push((tab, method, params));
         }
-        answer.result.map_err(ChromeError)
+        answer
+            .result
+            .map(|answer| answer.to_string())
+            .map_err(ChromeError)
     }
 
     async fn storage_get(
@@ -862,6 +966,18 @@ impl Harness {
         })
     }
 
+    /// The error request `id` failed with, after checking its code and that its
+    /// message says `words`.
+    pub fn failed(&self, id: u64, code: ErrorCode, words: &str) -> WireError {
+        let error = match self.reply(id) {
+            Some(Err(error)) => error,
+            other => panic!("request {id} did not fail: {other:?}"),
+        };
+        assert_eq!(error.code, code, "{}", error.message);
+        assert!(error.message.contains(words), "{}", error.message);
+        error
+    }
+
     /// Every event posted, in order, but [`Event::TabsChanged`] (see
     /// [`tabs_changed_events`](Self::tabs_changed_events)).
     pub fn events(&self) -> Vec<Event> {
@@ -874,6 +990,32 @@ impl Harness {
                 FromExtension::Reply(_) | FromExtension::Ping { .. } => None,
             })
             .collect()
+    }
+}
+
+/// The commands many tests send, built once.
+pub mod commands {
+    use tabwire_shared::{Command, TabId};
+
+    /// Evaluates `() => 1` in `tab`.
+    pub fn evaluate_one(tab: TabId, timeout_ms: u64) -> Command {
+        Command::Evaluate {
+            tab_id: tab,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms,
+        }
+    }
+
+    /// Lists the first page of `tab`'s console, preserved messages left out.
+    pub fn list_console(tab: TabId) -> Command {
+        Command::ListConsole {
+            tab_id: tab,
+            include_preserved: false,
+            types: vec![],
+            page_size: 50,
+            page_idx: None,
+        }
     }
 }
 

@@ -67,8 +67,8 @@ impl<C: Chrome + 'static> Engine<C> {
         let outcome = self.loaded_within(tab, load, &target, timeout_ms).await;
         // A renderer found crashed when the debugger came (which then let go) takes no
         // CDP commands; one that crashed under this navigation is not tried again.
-        let crashed_before = matches!(outcome, Err(EngineError::RendererCrashed(_)))
-            && !self.state.borrow().attached.contains(&tab);
+        let crashed_before =
+            matches!(outcome, Err(EngineError::RendererCrashed(_))) && !self.tabs.is_attached(tab);
         match (outcome, to) {
             (Err(error), Navigation::Url { url })
                 if crashed_before || unreachable_from_here(&error) =>
@@ -92,7 +92,7 @@ impl<C: Chrome + 'static> Engine<C> {
         url: &str,
         timeout_ms: u64,
     ) -> Result<TabInfo, EngineError> {
-        if self.state.borrow().attached.contains(&tab) {
+        if self.tabs.is_attached(tab) {
             self.detach_keeping_collectors(tab).await;
         }
         // Subscribed first: the load may finish before the update's answer comes.
@@ -134,8 +134,7 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<TabInfo, EngineError> {
         let target = RefCell::new(url.to_owned());
         let load = async {
-            self.ensure_attached(tab).await?;
-            let mut watch = self.signals.subscribe(tab);
+            let mut watch = self.attached(tab).await?;
             let tree = self
                 .send_watched(tab, &mut watch, &PageGetFrameTree {})
                 .await?;
@@ -169,17 +168,14 @@ impl<C: Chrome + 'static> Engine<C> {
         target: &RefCell<String>,
         timeout_ms: u64,
     ) -> Result<TabInfo, EngineError> {
-        match within(self.chrome.sleep(timeout_ms), load).await {
-            Some(Ok(())) => {}
-            Some(Err(error)) => return Err(self.confirm_closed(tab, error).await),
-            None => {
-                return Err(EngineError::LoadTimeout {
-                    tab,
-                    target: target.borrow().clone(),
-                    timeout_ms,
-                })
-            }
-        }
+        let timed_out = || EngineError::LoadTimeout {
+            tab,
+            target: target.borrow().clone(),
+            timeout_ms,
+        };
+        self.in_time(tab, timeout_ms, load)
+            .await?
+            .ok_or_else(timed_out)?;
         self.bounded("describe the page", self.tab_info(tab))
             .await?
     }
@@ -190,11 +186,7 @@ impl<C: Chrome + 'static> Engine<C> {
         to: &Navigation,
         target: &RefCell<String>,
     ) -> Result<(), EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         let expected = match to {
             Navigation::Url { url } => self.go_to_url(tab, &mut watch, url).await?,
             Navigation::Reload { ignore_cache } => {
@@ -514,9 +506,7 @@ mod tests {
         h.advance(2999);
         assert!(h.reply(1).is_none());
         h.advance(1);
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Timeout);
-        assert!(error.message.contains("https://slow.test/"));
+        let error = h.failed(1, ErrorCode::Timeout, "https://slow.test/");
         assert!(error.message.contains("3000 ms"));
         assert_eq!(
             h.engine.signals.live(),
@@ -541,9 +531,11 @@ mod tests {
             .on_cdp_event(10, "Page.frameNavigated", &error_page);
         h.engine.on_cdp_event(10, "Page.loadEventFired", &json!({}));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::PageError);
-        assert!(error.message.contains("Could not load http://localhost:1/"));
+        let error = h.failed(
+            1,
+            ErrorCode::PageError,
+            "Could not load http://localhost:1/",
+        );
         assert!(error.message.contains("net::ERR_CONNECTION_REFUSED"));
     }
 
@@ -573,9 +565,7 @@ mod tests {
         );
         h.call(1, navigate(url("DATA:text/html,<h1>hi</h1>"), 5000));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("Open it with new_page"), "{error:?}");
+        h.failed(1, ErrorCode::Refused, "Open it with new_page");
     }
 
     #[test]
@@ -716,9 +706,7 @@ mod tests {
         h.fake.remove_tab_silently(10);
         h.engine.on_tab_removed(10);
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::NoSuchTab);
-        assert!(error.message.contains("was closed"));
+        h.failed(1, ErrorCode::NoSuchTab, "was closed");
     }
 
     #[test]
@@ -734,9 +722,7 @@ mod tests {
         assert!(h.reply(1).is_none(), "waits for Chrome's detach notice");
         h.engine.on_debugger_detached(10, "target_closed");
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("cannot access"));
+        h.failed(1, ErrorCode::Detached, "cannot access");
     }
 
     #[test]
@@ -749,9 +735,7 @@ mod tests {
             .release_held_error("Detached while handling command.");
         h.settle();
         h.advance(1000);
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Detached);
-        assert!(error.message.contains("Detached while handling command"));
+        h.failed(1, ErrorCode::Detached, "Detached while handling command");
     }
 
     #[test]
@@ -875,8 +859,6 @@ mod tests {
         h.call(1, navigate(url("https://d.test/"), 3000));
         h.settle();
         h.advance(3000);
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Timeout);
-        assert!(error.message.contains("https://d.test/"));
+        h.failed(1, ErrorCode::Timeout, "https://d.test/");
     }
 }

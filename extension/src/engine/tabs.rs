@@ -95,7 +95,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let to = tabwire_shared::Navigation::Url {
             url: url.to_owned(),
         };
-        let _tab = self.locks.lock(created.id).await;
+        let _tab = self.tabs.lock(created.id).await;
         let outcome = if starts_there {
             self.await_opened(created.id, url, timeout_ms).await
         } else {
@@ -132,7 +132,7 @@ impl<C: Chrome + 'static> Engine<C> {
             title: tab.title.clone(),
             user_active,
             dialog: self.open_dialog(tab.id),
-            crashed: self.state.borrow().crashed.contains(&tab.id),
+            crashed: self.tabs.read(tab.id, |t| t.crashed).unwrap_or(false),
         }
     }
 }
@@ -409,9 +409,7 @@ mod tests {
         );
         h.fake.release_held(json!({}));
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("disconnected this agent"));
+        h.failed(1, ErrorCode::Refused, "disconnected this agent");
         assert_eq!(h.fake.created_urls(), vec!["about:blank".to_owned()]);
         assert!(h.fake.sent(101, "Page.navigate").is_empty());
         assert!(!h.fake.is_attached(101));

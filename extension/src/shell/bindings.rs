@@ -117,3 +117,14 @@ pub fn last_error_message() -> Option<String> {
         .ok()?
         .as_string()
 }
+
+/// A listener on a port's events, kept alive as long as the port may call it.
+pub type Listener = Closure<dyn FnMut(JsValue)>;
+
+/// Listens to a port's messages and its disconnect.
+pub fn listen(port: &Port, on_message: &Listener, on_disconnect: &Listener) -> Result<(), JsValue> {
+    port.on_message()
+        .add_listener(on_message.as_ref().unchecked_ref())?;
+    port.on_disconnect()
+        .add_listener(on_disconnect.as_ref().unchecked_ref())
+}

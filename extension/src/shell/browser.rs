@@ -4,6 +4,8 @@
 //! throw or a rejection becomes a [`ChromeError`] with Chrome's message. Chrome's
 //! answers are read through serde into the engine's plain types.
 
+use std::rc::Rc;
+
 use futures::future::LocalBoxFuture;
 use js_sys::Promise;
 use serde::Deserialize;
@@ -13,11 +15,21 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 use super::bindings as js;
-use super::{json as convert, port};
+use super::port::NativePort;
+use super::{json as convert, timer};
 use crate::chrome::{Chrome, ChromeError, StorageArea, TabState, WindowState};
 
-/// The browser the extension runs in.
-pub struct BrowserChrome;
+/// The browser the extension runs in, and the native port it talks to the host on.
+pub struct BrowserChrome {
+    port: Rc<NativePort>,
+}
+
+impl BrowserChrome {
+    /// The browser, posting to the host on `port`.
+    pub fn new(port: Rc<NativePort>) -> Self {
+        Self { port }
+    }
+}
 
 /// A `chrome.windows.Window`, as much of it as we read.
 #[derive(Deserialize)]
@@ -175,16 +187,6 @@ impl Chrome for BrowserChrome {
         Ok(())
     }
 
-    async fn send_command(
-        &self,
-        tab: TabId,
-        method: &str,
-        params: Value,
-    ) -> Result<Value, ChromeError> {
-        let text = self.send_command_text(tab, method, params).await?;
-        serde_json::from_str(&text).map_err(|e| ChromeError(e.to_string()))
-    }
-
     async fn send_command_text(
         &self,
         tab: TabId,
@@ -259,7 +261,7 @@ impl Chrome for BrowserChrome {
     }
 
     fn reopen_port(&self) {
-        port::reopen();
+        self.port.reopen();
     }
 
     fn state_changed(&self) {
@@ -267,21 +269,7 @@ impl Chrome for BrowserChrome {
     }
 
     async fn sleep(&self, ms: u64) {
-        // setTimeout fires at once for delays past 2^31 - 1 ms: wait in steps.
-        const LONGEST_TIMER_MS: u64 = (1 << 31) - 1;
-        let mut left = ms;
-        loop {
-            let step = left.min(LONGEST_TIMER_MS);
-            let timer = Promise::new(&mut |resolve, _reject| {
-                js::set_timeout(&resolve, step as f64);
-            });
-            // A timer promise never rejects.
-            let _ = JsFuture::from(timer).await;
-            left -= step;
-            if left == 0 {
-                break;
-            }
-        }
+        timer::sleep(ms).await;
     }
 
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
@@ -289,7 +277,7 @@ impl Chrome for BrowserChrome {
     }
 
     fn post(&self, message: &Envelope<FromExtension>) {
-        port::post(message);
+        self.port.post(message);
     }
 
     fn log(&self, line: &str) {

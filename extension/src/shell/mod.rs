@@ -17,6 +17,7 @@ mod browser;
 mod json;
 mod popup;
 mod port;
+mod timer;
 
 use std::rc::Rc;
 
@@ -26,13 +27,35 @@ use wasm_bindgen::prelude::*;
 
 use crate::engine::{Engine, TabChange};
 use browser::BrowserChrome;
+use port::{NativePort, PortEvent};
+
+/// The worker's one engine and the native port it posts on.
+struct Shell {
+    engine: Rc<Engine<BrowserChrome>>,
+    port: Rc<NativePort>,
+}
 
 thread_local! {
-    static ENGINE: std::cell::OnceCell<Rc<Engine<BrowserChrome>>> = const { std::cell::OnceCell::new() };
+    /// Set once by [`start`]: the exported entry points find the engine here.
+    static SHELL: std::cell::OnceCell<Shell> = const { std::cell::OnceCell::new() };
 }
 
 fn engine() -> Option<Rc<Engine<BrowserChrome>>> {
-    ENGINE.with(|cell| cell.get().cloned())
+    SHELL.with(|cell| cell.get().map(|shell| Rc::clone(&shell.engine)))
+}
+
+fn native_port() -> Option<Rc<NativePort>> {
+    SHELL.with(|cell| cell.get().map(|shell| Rc::clone(&shell.port)))
+}
+
+/// Hands what happens on the native port to the engine.
+fn on_port_event(engine: &Rc<Engine<BrowserChrome>>, event: PortEvent<'_>) {
+    match event {
+        PortEvent::Connected => engine.on_port_connected(&version()),
+        PortEvent::Message(text) => engine.on_port_message(text),
+        PortEvent::Disconnected(error) => engine.on_port_disconnected(error),
+        PortEvent::Refused(error) => engine.on_port_refused(error),
+    }
 }
 
 /// The extension's version, from its manifest.
@@ -55,10 +78,21 @@ pub async fn start() {
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&format!("tabwire panicked: {info}").into());
     }));
-    let fresh = ENGINE.with(|cell| cell.set(Engine::new(BrowserChrome)).is_ok());
-    let Some(engine) = engine().filter(|_| fresh) else {
-        return;
+    let port = NativePort::new();
+    let engine = Engine::new(BrowserChrome::new(Rc::clone(&port)));
+    let shell = Shell {
+        engine: Rc::clone(&engine),
+        port: Rc::clone(&port),
     };
+    if SHELL.with(|cell| cell.set(shell).is_err()) {
+        return;
+    }
+    let listener = Rc::downgrade(&engine);
+    port.listen(move |event| {
+        if let Some(engine) = listener.upgrade() {
+            on_port_event(&engine, event);
+        }
+    });
     engine.restore().await;
     let alarm = json::to_js(&serde_json::json!({"periodInMinutes": 0.5}))
         .map_err(JsValue::from)
@@ -68,13 +102,15 @@ pub async fn start() {
             &format!("tabwire: no wake-up alarm: {}", json::describe(&error)).into(),
         );
     }
-    port::connect();
+    port.connect();
 }
 
 /// `chrome.alarms.onAlarm`: the worker is awake; make sure the port is open.
 #[wasm_bindgen(js_name = onAlarm)]
 pub fn on_alarm() {
-    port::ensure_connected();
+    if let Some(port) = native_port() {
+        port.ensure_connected();
+    }
 }
 
 /// `chrome.tabs.onUpdated`.

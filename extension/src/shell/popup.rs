@@ -16,10 +16,8 @@ use serde_json::{json, Value};
 use tabwire_shared::TabId;
 use wasm_bindgen::prelude::*;
 
-use super::bindings::Port;
+use super::bindings::{listen, Listener, Port};
 use super::json as convert;
-
-type Listener = Closure<dyn FnMut(JsValue)>;
 
 struct Popup {
     id: u64,
@@ -68,14 +66,7 @@ pub fn on_popup_connect(port: JsValue) {
             POPUPS.with_borrow_mut(|popups| popups.retain(|p| p.id != id));
         });
     });
-    let listening = port
-        .on_message()
-        .add_listener(on_message.as_ref().unchecked_ref())
-        .and_then(|()| {
-            port.on_disconnect()
-                .add_listener(on_disconnect.as_ref().unchecked_ref())
-        });
-    if let Err(error) = listening {
+    if let Err(error) = listen(&port, &on_message, &on_disconnect) {
         return log(&format!(
             "tabwire: cannot listen to the popup: {}",
             convert::describe(&error)

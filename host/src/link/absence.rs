@@ -20,6 +20,7 @@
 
 use std::time::Duration;
 
+use tabwire_shared::sharing::HOW_TO_SHARE;
 use tabwire_shared::Departure;
 use tokio::time::Instant;
 
@@ -79,7 +80,7 @@ impl Absence {
             } => Some(format!(
                 "the browser quit {} ago. Ask the user to start it again; its tabs then have new \
                  ids and nothing is shared with this agent until the user shares a tab again \
-                 (the tabwire button in Chrome's toolbar, then \"Share this tab\")",
+                 ({HOW_TO_SHARE})",
                 ago(now, *at)
             )),
             Absence::Left {

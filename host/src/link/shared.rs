@@ -16,8 +16,11 @@ use super::{EventObserver, Outcome, ReplySender};
 /// Whether a browser is there, and if not, why (as far as is known).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Presence {
-    /// Connected: the extension's version.
-    Connected { version: String },
+    /// Connected.
+    Connected {
+        /// The extension's version.
+        version: String,
+    },
     /// Not connected.
     Absent(Absence),
 }
@@ -25,6 +28,7 @@ pub(super) enum Presence {
 /// What the link knows of the browser; calls waiting for one wake on every change.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct State {
+    /// Whether a browser is there, and if not, why.
     pub(super) browser: Presence,
     /// Connected to a native host (whose browser may not have said hello yet).
     pub(super) relay_up: bool,
@@ -36,32 +40,9 @@ pub(super) struct State {
 }
 
 impl State {
+    /// Whether a browser is connected.
     pub(super) fn connected(&self) -> bool {
         matches!(self.browser, Presence::Connected { .. })
-    }
-}
-
-impl Shared {
-    /// Until when a call that started at `started` may wait for a browser, from what
-    /// is known now; `None` when one is connected. A native host counts as up when this
-    /// link is connected to it, or, after a goodbye, when a socket is there again (a
-    /// host removes its own before saying goodbye, so it is a new one's, and the link
-    /// connects to it within its back-off). A host that vanished leaves its socket
-    /// behind: that one says nothing.
-    pub(super) fn deadline(
-        &self,
-        state: &State,
-        started: tokio::time::Instant,
-        base: std::time::Duration,
-    ) -> Option<tokio::time::Instant> {
-        match &state.browser {
-            Presence::Connected { .. } => None,
-            Presence::Absent(absence) => {
-                let said_goodbye = matches!(absence, Absence::Left { .. });
-                let relay_up = state.relay_up || (said_goodbye && self.socket.exists());
-                Some(absence.deadline(started, base, relay_up))
-            }
-        }
     }
 }
 
@@ -69,14 +50,19 @@ impl Shared {
 pub(super) struct Shared {
     /// The relay socket's path.
     pub(super) socket: PathBuf,
+    /// Sees every event before any reply that followed it is handed over.
     pub(super) observer: Option<EventObserver>,
     /// How this client introduces itself, sent on every (re)connection.
     pub(super) hello: Mutex<ClientHello>,
     /// Set when the user disconnected this agent: why. The link then stays offline.
     pub(super) revoked: Mutex<Option<String>>,
+    /// The next call's request id (0 is the hello's, never a call's).
     pub(super) next_id: AtomicU64,
+    /// The calls awaiting a reply, by request id.
     pub(super) pending: Mutex<HashMap<u64, ReplySender>>,
+    /// What is known of the browser; calls waiting for one watch it.
     pub(super) state: watch::Sender<State>,
+    /// Events for subscribers ([`Link::subscribe`](super::Link::subscribe)).
     pub(super) events: broadcast::Sender<Event>,
 }
 
@@ -112,6 +98,7 @@ impl Shared {
         }
     }
 
+    /// Removes and returns the reply sender of call `id`, if it still waits.
     pub(super) fn take_pending(&self, id: u64) -> Option<ReplySender> {
         self.pending.lock().ok()?.remove(&id)
     }
@@ -130,6 +117,28 @@ impl Shared {
     /// Whether a browser is connected now.
     pub(super) fn browser_connected(&self) -> bool {
         self.state.borrow().connected()
+    }
+
+    /// Until when a call that started at `started` may wait for a browser, from what
+    /// is known now; `None` when one is connected. A native host counts as up when this
+    /// link is connected to it, or, after a goodbye, when a socket is there again (a
+    /// host removes its own before saying goodbye, so it is a new one's, and the link
+    /// connects to it within its back-off). A host that vanished leaves its socket
+    /// behind: that one says nothing.
+    pub(super) fn deadline(
+        &self,
+        state: &State,
+        started: tokio::time::Instant,
+        base: std::time::Duration,
+    ) -> Option<tokio::time::Instant> {
+        match &state.browser {
+            Presence::Connected { .. } => None,
+            Presence::Absent(absence) => {
+                let said_goodbye = matches!(absence, Absence::Left { .. });
+                let relay_up = state.relay_up || (said_goodbye && self.socket.exists());
+                Some(absence.deadline(started, base, relay_up))
+            }
+        }
     }
 
     /// A connection to a native host was made.
@@ -251,6 +260,7 @@ impl Shared {
         }
     }
 
+    /// The hello, encoded, as it is sent on every (re)connection.
     pub(super) fn hello_frame(&self) -> Option<Vec<u8>> {
         let hello = self.hello.lock().ok()?.clone();
         match encode(&Envelope::notice(ToExtension::Hello(hello)), MAX_ON_SOCKET) {
@@ -262,6 +272,7 @@ impl Shared {
         }
     }
 
+    /// The error every call answers once the user disconnected this agent.
     pub(super) fn revoked(&self) -> Option<WireError> {
         let reason = self.revoked.lock().ok()?.clone()?;
         Some(WireError::new(ErrorCode::NotShared, reason))

@@ -192,10 +192,7 @@ impl Session {
 }
 
 /// Why a page tool cannot run when the agent has no page at all, and what to do.
-pub const NO_PAGE: &str = "No page is available to this agent: no tab is shared with it. In the \
-user's own browser, ask the user to open the tab you should work on, click the tabwire \
-button in Chrome's toolbar and press \"Share this tab\" in its popup. Or open a tab of your \
-own with new_page.";
+pub const NO_PAGE: &str = const_format::concatcp!("No page is available to this agent: no tab is shared with it. In the user's own browser, ask the user to open the tab you should work on, ", tabwire_shared::sharing::SHARE_STEPS, " in its popup. Or open a tab of your own with new_page.");
 
 /// The agent's choices that shape what tools do (from the command line).
 #[derive(Debug, Clone, Default)]
@@ -342,7 +339,7 @@ impl ToolContext {
             .await?;
         match reply {
             Reply::ThirdPartyTools { discovery } => {
-                let discovery = Arc::new(super::third_party::prepare(discovery));
+                let discovery = Arc::new(super::third_party_schema::prepare(discovery));
                 self.session.remember_discovery(page, discovery.clone());
                 self.session.known.discovered(generation, page);
                 Ok(discovery)

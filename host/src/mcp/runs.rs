@@ -14,6 +14,7 @@
 use std::collections::BTreeSet;
 use std::sync::{Mutex, PoisonError};
 
+use tabwire_shared::sharing::HOW_TO_SHARE;
 use tabwire_shared::TabId;
 
 use super::ToolError;
@@ -109,8 +110,7 @@ impl Runs {
             "The browser restarted, or tabwire's extension was reloaded ({what} {page} is from \
              before that): nothing from before is shared any more, and after a browser restart \
              tab ids from before name other tabs or none. Ask the user to share the tab again \
-             (the tabwire button in Chrome's toolbar, then \"Share this tab\"), then call \
-             list_pages."
+             ({HOW_TO_SHARE}), then call list_pages."
         )))
     }
 }

@@ -7,7 +7,7 @@ use serde_json::json;
 use tabwire_shared::{Command, Discovery, Reply};
 
 use super::super::fake::page::{navigate_to, report, with_tools};
-use super::super::fake::{Answer, Harness};
+use super::super::fake::{Answer, Arg, Harness};
 use crate::engine::page::{DISCOVER, KIT, MAX_REPORT_TEXT_READ};
 
 /// Discovering `tab`'s tools with `allowed` origins, two seconds at most.
@@ -72,10 +72,10 @@ fn the_page_report_becomes_groups_with_problems_and_duplicates() {
     assert_eq!(found.problems.len(), 2);
     assert!(found.problems[1].contains("'status' is offered by both group 'G' and group 'Other'"));
     assert!(!found.document.is_empty());
-    let call = &h.fake.sent(10, "Runtime.callFunctionOn")[0];
-    assert_eq!(call["functionDeclaration"], DISCOVER);
-    assert_eq!(call["arguments"][0]["value"], 1500, "the page's own budget");
-    assert_eq!(call["arguments"][1]["value"], 1, "one discovery listener");
+    let call = &h.fake.function_calls(10)[0];
+    assert_eq!(call.function, DISCOVER);
+    // The page's own budget, and one discovery listener.
+    assert_eq!(call.arguments[..2], [Arg::value(1500), Arg::value(1)]);
     let again = discover(&mut h, 2, 10, &["https://a.test"]);
     assert_eq!(again.document, found.document, "same document, same token");
 }

@@ -6,7 +6,7 @@ use tabwire_shared::{Command, ErrorCode, Reply, WireError};
 use super::super::fake::page::{
     element, navigate_to, report, set_buttons, set_outcome, text, with_tools,
 };
-use super::super::fake::{Answer, Harness};
+use super::super::fake::{commands, Answer, Arg, FunctionCall, Harness};
 use crate::engine::page::{EXECUTE, KIT, MAX_RESULT_TEXT_READ, TAKE_NODES};
 
 /// Discovers the fake page's tools; the document token.
@@ -49,12 +49,44 @@ fn run(h: &mut Harness, id: u64, command: Command) -> Result<(Value, Vec<String>
     }
 }
 
-fn runs(h: &Harness) -> Vec<Value> {
-    h.fake
-        .sent(10, "Runtime.callFunctionOn")
-        .into_iter()
-        .filter(|c| c["functionDeclaration"] == EXECUTE)
-        .collect()
+/// A run of the page's tool runner (`page/execute.js`), its arguments by name.
+struct ToolRun {
+    /// The call as sent.
+    call: FunctionCall,
+    /// The tool's name.
+    tool: Value,
+    /// The tool's group, `false` for any.
+    group: Value,
+    /// The arguments without their elements, as the JSON text that travelled.
+    args: String,
+    /// Where in `args` each element goes.
+    paths: Value,
+    /// The elements, as remote objects.
+    elements: Vec<String>,
+}
+
+impl ToolRun {
+    fn read(call: FunctionCall) -> Self {
+        let value = |n: usize| call.arguments[n].as_value().cloned().unwrap_or_default();
+        let elements = call.arguments[5..]
+            .iter()
+            .filter_map(|a| a.as_object().map(str::to_owned))
+            .collect();
+        Self {
+            tool: value(0),
+            group: value(1),
+            args: value(2).as_str().unwrap_or_default().to_owned(),
+            paths: value(3),
+            elements,
+            call,
+        }
+    }
+}
+
+/// The tool runs tab 10 saw, in order.
+fn runs(h: &Harness) -> Vec<ToolRun> {
+    let calls = h.fake.calls_of(10, EXECUTE);
+    calls.into_iter().map(ToolRun::read).collect()
 }
 
 #[test]
@@ -69,14 +101,11 @@ fn a_result_comes_back_as_json() {
     let (result, elements) = run(&mut h, 1, execute(&document, json!({"a": 2}), 1000)).unwrap();
     assert_eq!(result, json!({"sum": 5, "s": "@0"}));
     assert!(elements.is_empty());
-    let call = &runs(&h)[0];
-    assert_eq!(call["objectId"], "kit", "run from the document's kit");
-    assert_eq!(call["arguments"][0]["value"], "t");
-    assert_eq!(call["arguments"][1]["value"], false, "no group given");
-    assert_eq!(
-        call["arguments"][2]["value"], r#"{"a":2}"#,
-        "JSON text keeps nulls"
-    );
+    let run = &runs(&h)[0];
+    assert_eq!(run.call.object_id, "kit", "run from the document's kit");
+    assert_eq!(run.tool, "t");
+    assert_eq!(run.group, false, "no group given");
+    assert_eq!(run.args, r#"{"a":2}"#, "JSON text keeps nulls");
 }
 
 #[test]
@@ -121,19 +150,14 @@ fn uids_at_any_depth_become_elements_in_the_registrys_world() {
         "the arguments' own order: target first"
     );
     assert_eq!(resolved[0]["executionContextId"], 7);
-    let call = &runs(&h)[0];
-    let args: Value =
-        serde_json::from_str(call["arguments"][2]["value"].as_str().unwrap()).unwrap();
+    let run = &runs(&h)[0];
+    let args: Value = serde_json::from_str(&run.args).unwrap();
     assert_eq!(
         args,
         json!({"target": null, "more": {"list": [null], "n": 1}})
     );
-    assert_eq!(
-        call["arguments"][3]["value"],
-        json!([["target"], ["more", "list", 0]])
-    );
-    assert_eq!(call["arguments"][5]["objectId"], "node-5");
-    assert_eq!(call["arguments"][6]["objectId"], "node-6");
+    assert_eq!(run.paths, json!([["target"], ["more", "list", 0]]));
+    assert_eq!(run.elements, ["node-5", "node-6"]);
 }
 
 #[test]
@@ -240,15 +264,7 @@ fn a_hanging_tool_times_out_and_the_engine_stays_responsive() {
         "Tool t did not finish within 500 ms; the page keeps running it. Pass a larger \
          `timeout` if it needs longer."
     );
-    h.call(
-        2,
-        Command::Evaluate {
-            tab_id: 11,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 1000,
-        },
-    );
+    h.call(2, commands::evaluate_one(11, 1000));
     h.settle();
     assert!(h.reply(2).unwrap().is_ok());
 }
@@ -320,7 +336,7 @@ fn a_plain_result_takes_one_call_by_value() {
         ["Runtime.callFunctionOn"],
         "nothing to release either"
     );
-    assert_eq!(runs(&h)[0]["returnByValue"], true);
+    assert!(runs(&h)[0].call.return_by_value);
 }
 
 #[test]
@@ -377,7 +393,7 @@ fn a_timed_out_run_lets_its_object_group_go() {
     h.advance(500);
     h.settle();
     assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::Timeout);
-    let group = runs(&h)[0]["objectGroup"].clone();
+    let group = runs(&h)[0].call.object_group.clone();
     let released = h.fake.sent(10, "Runtime.releaseObjectGroup");
     assert!(
         released.iter().any(|r| r["objectGroup"] == group),
@@ -406,15 +422,11 @@ fn the_nodes_taken_are_the_runs_own() {
     });
     let (result, elements) = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap();
     assert_eq!(result["uid"], elements[0].as_str());
-    let taken: Vec<Value> = h
-        .fake
-        .sent(10, "Runtime.callFunctionOn")
-        .into_iter()
-        .filter(|c| c["functionDeclaration"] == TAKE_NODES)
-        .collect();
+    let taken = h.fake.calls_of(10, TAKE_NODES);
     assert_eq!(taken.len(), 1);
     assert_eq!(
-        taken[0]["arguments"][0]["value"], 7,
+        taken[0].arguments,
+        [Arg::value(7)],
         "run 7's nodes, no other's"
     );
 }

@@ -2,9 +2,9 @@ use serde_json::{json, Value};
 use tabwire_shared::{Command, ErrorCode, Event, FromExtension, InputAction, Reply};
 
 use super::super::fake::page::set_buttons;
-use super::super::fake::{Answer, Harness};
+use super::super::fake::{Answer, FunctionCall, Harness};
 use super::super::page::CONTROL;
-use super::super::settle::{QUIET_MS, SETTLE_CAP_MS};
+use super::settle::{QUIET_MS, SETTLE_CAP_MS};
 
 /// A page with one button (uid 1_2) at (10,10)-(30,30) in an 800x600 viewport.
 fn page() -> Harness {
@@ -370,10 +370,11 @@ fn typing_uses_keys_for_keyboard_characters_and_insert_text_for_the_rest() {
 
 fn form_control(h: &Harness, describe: Value, choose: Value) {
     h.fake.answer_with("Runtime.callFunctionOn", move |params| {
-        if params["functionDeclaration"] != CONTROL {
+        let call = FunctionCall::read(params);
+        if call.function != CONTROL {
             return Answer::value(json!({"result": {"type": "number", "value": 100}}));
         }
-        let value = match params["arguments"][0]["value"].as_str() {
+        let value = match call.arguments[0].as_value().and_then(Value::as_str) {
             Some("describe") => describe.clone(),
             Some("choose") => choose.clone(),
             _ => json!(true),

@@ -10,9 +10,9 @@
 use serde::{Deserialize, Serialize};
 use tabwire_shared::TabId;
 
-use super::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
-use super::Engine;
 use crate::chrome::{Chrome, TabState};
+use crate::engine::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
+use crate::engine::Engine;
 
 /// Everything the popup renders.
 #[derive(Debug, Clone, Serialize)]
@@ -172,7 +172,6 @@ impl<C: Chrome + 'static> Engine<C> {
         let live = self.live.borrow().clone();
         let sharing = self.sharing.borrow();
         let settings = self.settings.borrow();
-        let state = self.state.borrow();
         let agent_ref = |session: &String| AgentRef {
             session: session.clone(),
             name: sharing
@@ -218,7 +217,7 @@ impl<C: Chrome + 'static> Engine<C> {
                             id: *id,
                             title: known.map(|t| t.title.clone()).unwrap_or_default(),
                             url: known.map(|t| t.url.clone()).unwrap_or_default(),
-                            attached: state.attached.contains(id),
+                            attached: self.tabs.is_attached(*id),
                         }
                     })
                     .collect(),
@@ -283,8 +282,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
     use super::PopupState;
+    use crate::engine::fake::Harness;
     use serde_json::json;
 
     /// What the popup about `tab` shows now.

@@ -4,21 +4,26 @@
 //! disconnected its agent, when it names a tab outside the agent's scope (whether or
 //! not that tab exists: agents may not probe the user's browser), or when that tab
 //! shows a site on the user's blocklist. The check runs while the call holds the tab
-//! ([`locks`](super::locks)), so nothing changes between the check and the command.
+//! ([`Tabs::lock`](crate::engine::tab::Tabs::lock)), so nothing changes between the check and the command.
 //! Nothing touches a tab before the gate has let the call through, with one
 //! exception: `NewTab` names no tab; it opens one (after checking its destination
 //! against the blocklist) and adopts it into the caller's scope.
 
+pub mod agents;
+pub mod popup;
+pub mod scopes;
+pub mod share;
+
 use tabwire_shared::TabId;
 
-use super::sharing::CallerRefusal;
-use super::Engine;
 use crate::chrome::Chrome;
+use crate::engine::Engine;
 use crate::error::EngineError;
+use scopes::CallerRefusal;
 
 impl<C: Chrome + 'static> Engine<C> {
     /// The session of the agent that sent a call from relay connection `client`.
-    pub(super) fn caller(&self, client: Option<u64>) -> Result<String, EngineError> {
+    pub(in crate::engine) fn caller(&self, client: Option<u64>) -> Result<String, EngineError> {
         self.sharing
             .borrow()
             .caller(client)
@@ -29,7 +34,11 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Checks that `session` may act on `tab` now. Call it while holding the tab.
-    pub(super) async fn check_access(&self, session: &str, tab: TabId) -> Result<(), EngineError> {
+    pub(in crate::engine) async fn check_access(
+        &self,
+        session: &str,
+        tab: TabId,
+    ) -> Result<(), EngineError> {
         self.check_scope(session, tab)?;
         if self.settings.borrow().blocklist.is_empty() {
             return Ok(());
@@ -48,7 +57,11 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Checks that `tab` is in `session`'s scope, without asking the browser anything:
     /// a tab outside it is "not shared", whether or not it exists.
-    pub(super) fn check_scope(&self, session: &str, tab: TabId) -> Result<(), EngineError> {
+    pub(in crate::engine) fn check_scope(
+        &self,
+        session: &str,
+        tab: TabId,
+    ) -> Result<(), EngineError> {
         if self.sharing.borrow().may_use(session, tab) {
             Ok(())
         } else {
@@ -57,7 +70,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Refuses a destination on the blocklist (`NewTab`, `Navigate` to a URL).
-    pub(super) fn check_destination(&self, url: &str) -> Result<(), EngineError> {
+    pub(in crate::engine) fn check_destination(&self, url: &str) -> Result<(), EngineError> {
         match self.settings.borrow().blocked_by(url) {
             Some(pattern) => Err(EngineError::BlocklistedDestination {
                 url: url.to_owned(),
@@ -70,7 +83,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use crate::engine::fake::{commands, Harness};
     use serde_json::json;
     use tabwire_shared::{
         Command, EmulationChanges, ErrorCode, ImageFormat, InputAction, Navigation, Reply,
@@ -86,12 +99,7 @@ mod tests {
                 timeout_ms: 100,
             },
             Command::CloseTab { tab_id },
-            Command::Evaluate {
-                tab_id,
-                function: "() => 1".into(),
-                args: vec![],
-                timeout_ms: 100,
-            },
+            commands::evaluate_one(tab_id, 100),
             Command::Snapshot {
                 tab_id,
                 verbose: false,
@@ -132,13 +140,7 @@ mod tests {
                 full_page: false,
                 uid: None,
             },
-            Command::ListConsole {
-                tab_id,
-                include_preserved: false,
-                types: vec![],
-                page_size: 50,
-                page_idx: None,
-            },
+            commands::list_console(tab_id),
             Command::ConsoleMessage { tab_id, id: 1 },
             Command::NetworkRequests {
                 tab_id,
@@ -186,9 +188,7 @@ mod tests {
         let mut h = Harness::strict();
         h.call_as(9, 1, Command::ListTabs);
         h.settle();
-        let error = h.reply(1).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("has not introduced itself"));
+        h.failed(1, ErrorCode::Refused, "has not introduced itself");
         h.hello(9, "k9", "a");
         assert_eq!(
             h.popup(json!({"action": "disconnect", "session": "k9"})),
@@ -196,9 +196,7 @@ mod tests {
         );
         h.call_as(9, 2, Command::ListTabs);
         h.settle();
-        let error = h.reply(2).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("disconnected this agent"));
+        h.failed(2, ErrorCode::Refused, "disconnected this agent");
     }
 
     #[test]
@@ -313,7 +311,7 @@ mod tests {
         h.fake.set_url(10, "https://www.bank.test/");
         h.engine.on_tab_updated(
             10,
-            super::super::TabChange {
+            crate::engine::TabChange {
                 url: Some("https://www.bank.test/".into()),
                 ..Default::default()
             },
@@ -328,9 +326,7 @@ mod tests {
             },
         );
         h.settle();
-        let error = h.reply(2).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("blocklist (https://*.bank.test)"));
+        h.failed(2, ErrorCode::Refused, "blocklist (https://*.bank.test)");
         assert!(!h.fake.is_attached(10));
     }
 
@@ -343,12 +339,7 @@ mod tests {
         h.share("k2", 10);
         h.share("k2", 11);
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = |tab_id| Command::Evaluate {
-            tab_id,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        };
+        let evaluate = |tab_id| commands::evaluate_one(tab_id, 5000);
         h.call_as(1, 1, evaluate(10));
         h.settle();
         h.call_as(2, 2, evaluate(10));
@@ -380,12 +371,7 @@ mod tests {
         h.share("k2", 10);
         assert_eq!(h.popup(block_bank()), Ok(()));
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = Command::Evaluate {
-            tab_id: 10,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        };
+        let evaluate = commands::evaluate_one(10, 5000);
         h.call_as(1, 1, evaluate);
         h.settle();
         h.call_as(
@@ -402,9 +388,7 @@ mod tests {
         h.fake
             .release_held(json!({"result": {"type": "number", "value": 1}}));
         h.settle();
-        let error = h.reply(2).unwrap().unwrap_err();
-        assert_eq!(error.code, ErrorCode::Refused);
-        assert!(error.message.contains("https://*.bank.test"));
+        h.failed(2, ErrorCode::Refused, "https://*.bank.test");
         assert!(h.fake.sent(10, "Accessibility.getFullAXTree").is_empty());
     }
 

@@ -9,13 +9,13 @@
 
 use tabwire_shared::{ClientHello, Event};
 
-use super::liveness::PortDrop;
-use super::sharing::Greeting;
-use super::Engine;
+use super::scopes::Greeting;
 use crate::chrome::Chrome;
+use crate::engine::liveness::PortDrop;
+use crate::engine::Engine;
 
 /// What an agent's server hears when the user disconnects it (or it comes back after).
-pub(super) const REVOKED_BY_USER: &str =
+pub(in crate::engine) const REVOKED_BY_USER: &str =
     "The user disconnected this agent from the browser in tabwire's popup.";
 
 /// How long agents keep their shares after the native port dropped.
@@ -23,7 +23,7 @@ pub const GRACE_MS: u64 = 60_000;
 
 impl<C: Chrome + 'static> Engine<C> {
     /// A relay connection introduced itself.
-    pub(super) fn on_hello(&self, client: u64, hello: &ClientHello) {
+    pub(in crate::engine) fn on_hello(&self, client: u64, hello: &ClientHello) {
         if hello.probe {
             // `tabwire doctor` only checks that the browser answers: not an agent.
             return;
@@ -75,7 +75,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// A relay connection closed.
-    pub(super) fn on_client_gone(&self, client: u64) {
+    pub(in crate::engine) fn on_client_gone(&self, client: u64) {
         let gone = self.sharing.borrow_mut().client_gone(client);
         if let Some((_, agent)) = gone {
             self.in_background(|engine| async move {
@@ -93,7 +93,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The native port is gone, for `why` (kept for the popup). Called for the shell,
     /// and by the heartbeat when it gives up on a port.
-    pub(super) fn port_lost(&self, why: PortDrop) {
+    pub(in crate::engine) fn port_lost(&self, why: PortDrop) {
         {
             let mut live = self.live.borrow_mut();
             live.port_open = false;
@@ -107,7 +107,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Ends, after [`GRACE_MS`], the shares of agents that did not come back.
-    pub(super) fn start_grace_timer(&self) {
+    pub(in crate::engine) fn start_grace_timer(&self) {
         self.in_background(|engine| async move {
             engine.chrome.sleep(GRACE_MS).await;
             let now = engine.chrome.now_ms();
@@ -151,8 +151,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
     use super::GRACE_MS;
+    use crate::engine::fake::Harness;
     use serde_json::json;
 
     #[test]

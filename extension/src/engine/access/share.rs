@@ -1,6 +1,6 @@
 //! Sharing and unsharing tabs, as the browser shows it.
 //!
-//! [`sharing`](super::sharing) keeps the scopes; this module carries out what a change
+//! [`scopes`](super::scopes) keeps the scopes; this module carries out what a change
 //! means in the browser. A shared tab joins its agent's tab group (one per agent and
 //! window, titled with the agent's name) and gets a badge on tabwire's button naming
 //! who may use it; when the agent whose group holds a tab stops sharing it, the tab
@@ -12,9 +12,10 @@
 use tabwire_shared::{Event, TabId};
 
 use super::agents::REVOKED_BY_USER;
-use super::sharing::Agent;
-use super::Engine;
+use super::scopes::Agent;
 use crate::chrome::{Chrome, TabState};
+use crate::engine::tab::Group;
+use crate::engine::Engine;
 use crate::signals::TabSignal;
 
 /// Why a tab stops mid-command when the user stops sharing it.
@@ -23,7 +24,11 @@ const UNSHARED: &str = "the user stopped sharing the tab";
 impl<C: Chrome + 'static> Engine<C> {
     /// Shares `tab` with `session` at the user's request (popup, auto-share). Refused,
     /// with the reason in words for the user, for pages that may not be shared.
-    pub(super) async fn share_tab(&self, session: &str, tab: TabId) -> Result<(), String> {
+    pub(in crate::engine) async fn share_tab(
+        &self,
+        session: &str,
+        tab: TabId,
+    ) -> Result<(), String> {
         let state = match self.chrome.tab(tab).await {
             Ok(Some(state)) => state,
             Ok(None) | Err(_) => return Err("That tab is closed.".to_owned()),
@@ -44,7 +49,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Puts a tab into an agent's scope without asking (a tab the agent opened).
     /// Returns whether the tab is in the scope now: false if the agent is gone
     /// (disconnected by the user, or left).
-    pub(super) async fn adopt_tab(&self, session: &str, tab: &TabState) -> bool {
+    pub(in crate::engine) async fn adopt_tab(&self, session: &str, tab: &TabState) -> bool {
         if !self.sharing.borrow_mut().share(session, tab.id) {
             // Already shared, or the agent is gone.
             return self.sharing.borrow().agent(session).is_some();
@@ -56,7 +61,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Takes `tab` out of `session`'s scope (the popup, a drag out of the group).
-    pub(super) async fn unshare_tab(&self, session: &str, tab: TabId) {
+    pub(in crate::engine) async fn unshare_tab(&self, session: &str, tab: TabId) {
         if self.sharing.borrow_mut().unshare(session, tab) {
             self.left_scope(tab).await;
             self.scopes_changed();
@@ -64,7 +69,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Undoes every share of an agent that is gone (revoked, left, expired).
-    pub(super) async fn drop_shares(&self, agent: Agent) {
+    pub(in crate::engine) async fn drop_shares(&self, agent: Agent) {
         for tab in agent.tabs {
             self.left_scope(tab).await;
         }
@@ -73,7 +78,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The user disconnected an agent: tell its server, refuse it from now on, and undo
     /// its shares.
-    pub(super) async fn disconnect(&self, session: &str) {
+    pub(in crate::engine) async fn disconnect(&self, session: &str) {
         let (agent, clients) = self.sharing.borrow_mut().revoke(session);
         for client in clients {
             self.post_to(
@@ -91,14 +96,15 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The user dragged `tab` out of the group we put it in (`group` is where it is
     /// now): that stops sharing it.
-    pub(super) async fn on_group_changed(&self, tab: TabId, group: i64) {
-        let ours = self.state.borrow().grouped.get(&tab).copied();
-        // `Some(None)`: our own grouping is under way; its events are not the user's.
-        let Some(Some(ours)) = ours else { return };
+    pub(in crate::engine) async fn on_group_changed(&self, tab: TabId, group: i64) {
+        // While our own grouping is under way, its events are not the user's.
+        let Group::In(ours) = self.tabs.group(tab) else {
+            return;
+        };
         if ours == group {
             return;
         }
-        self.state.borrow_mut().grouped.remove(&tab);
+        self.tabs.set_group(tab, Group::None);
         let sharers = self.sharing.borrow().sharers(tab);
         for session in sharers {
             self.unshare_tab(&session, tab).await;
@@ -114,8 +120,9 @@ impl<C: Chrome + 'static> Engine<C> {
             self.show_badge(tab).await;
             return;
         }
-        let grouped = self.state.borrow_mut().grouped.remove(&tab);
-        if let Some(Some(_)) = grouped {
+        let grouped = self.tabs.group(tab);
+        self.tabs.set_group(tab, Group::None);
+        if let Group::In(_) = grouped {
             if let Err(error) = self.chrome.ungroup_tab(tab).await {
                 self.chrome
                     .log(&format!("tabwire: could not ungroup tab {tab}: {error}"));
@@ -129,7 +136,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// of an agent that still shares it.
     async fn follow_remaining_sharer(&self, tab: TabId, sharers: &[String]) {
         let Some(next) = sharers.first() else { return };
-        let Some(Some(group)) = self.state.borrow().grouped.get(&tab).copied() else {
+        let Group::In(group) = self.tabs.group(tab) else {
             return;
         };
         let held_by_a_sharer = {
@@ -147,7 +154,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let Ok(Some(state)) = self.chrome.tab(tab).await else {
             return;
         };
-        self.state.borrow_mut().grouped.remove(&tab);
+        self.tabs.set_group(tab, Group::None);
         self.group_with(next, &state).await;
     }
 
@@ -156,10 +163,10 @@ impl<C: Chrome + 'static> Engine<C> {
         // A command running on the tab ends now, then the tab is ours to clean up.
         self.signals
             .publish(tab, &TabSignal::Withdrawn(UNSHARED.to_owned()));
-        let _busy = self.locks.lock(tab).await;
-        let attached = self.state.borrow().attached.contains(&tab);
+        let _busy = self.tabs.lock(tab).await;
+        let attached = self.tabs.is_attached(tab);
         self.forget_session(tab);
-        self.state.borrow_mut().emulations.remove(&tab);
+        self.tabs.update(tab, |t| t.emulation = Default::default());
         if attached {
             if let Err(error) = self.chrome.detach_debugger(tab).await {
                 self.chrome.log(&format!(
@@ -172,9 +179,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Puts a newly shared tab in its agent's group for the tab's window (unless a
     /// group of another agent holds it already).
     async fn group_with(&self, session: &str, tab: &TabState) {
-        if self.sharing.borrow().agent_profile()
-            || self.state.borrow().grouped.contains_key(&tab.id)
-        {
+        if self.sharing.borrow().agent_profile() || self.tabs.group(tab.id) != Group::None {
             return;
         }
         let Some((existing, name, color)) = self.sharing.borrow().agent(session).map(|a| {
@@ -184,7 +189,7 @@ impl<C: Chrome + 'static> Engine<C> {
             return;
         };
         // Our own grouping fires group-change events: mark it as ours first.
-        self.state.borrow_mut().grouped.insert(tab.id, None);
+        self.tabs.set_group(tab.id, Group::Grouping);
         let mut grouped = self.chrome.group_tab(tab.id, existing).await;
         if grouped.is_err() && existing.is_some() {
             // The group is gone (the user closed or ungrouped it): start a new one.
@@ -192,7 +197,7 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         match grouped {
             Ok(group) => {
-                self.state.borrow_mut().grouped.insert(tab.id, Some(group));
+                self.tabs.set_group(tab.id, Group::In(group));
                 if let Some(agent) = self.sharing.borrow_mut().agent_mut(session) {
                     agent.groups.insert(tab.window_id, group);
                 }
@@ -202,7 +207,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.scopes_changed();
             }
             Err(error) => {
-                self.state.borrow_mut().grouped.remove(&tab.id);
+                self.tabs.set_group(tab.id, Group::None);
                 self.chrome
                     .log(&format!("tabwire: could not group tab {}: {error}", tab.id));
             }
@@ -210,7 +215,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Titles and colours an agent's group.
-    pub(super) async fn style_group(&self, group: i64, name: &str, color: &str) {
+    pub(in crate::engine) async fn style_group(&self, group: i64, name: &str, color: &str) {
         if let Err(error) = self.chrome.style_group(group, name, color).await {
             self.chrome.log(&format!(
                 "tabwire: could not name tab group {group}: {error}"
@@ -220,7 +225,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Sets the badge of tabwire's button on `tab`: how many agents share it, and a
     /// tooltip naming them.
-    pub(super) async fn show_badge(&self, tab: TabId) {
+    pub(in crate::engine) async fn show_badge(&self, tab: TabId) {
         let (text, tooltip) = {
             let sharing = self.sharing.borrow();
             if sharing.agent_profile() {
@@ -247,7 +252,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Scopes changed: save them for a restarted worker, update the popup, and tell
     /// agents' servers if what they may see changed.
-    pub(super) fn scopes_changed(&self) {
+    pub(in crate::engine) fn scopes_changed(&self) {
         self.schedule_save();
         self.chrome.state_changed();
         self.announce_scopes();
@@ -256,8 +261,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
-    use super::super::TabChange;
+    use crate::engine::fake::{commands, Harness};
+    use crate::engine::TabChange;
     use serde_json::json;
     use tabwire_shared::{Command, Event};
 
@@ -319,7 +324,7 @@ mod tests {
         assert!(!h.fake.is_attached(10));
         assert_eq!(h.fake.group_of(10), None);
         assert_eq!(h.fake.badge(10).unwrap().0, "");
-        assert!(!h.engine.state.borrow().collectors.contains_key(&10));
+        assert!(h.engine.with_collectors(10, |_| ()).is_none());
     }
 
     #[test]
@@ -328,12 +333,7 @@ mod tests {
         h.hello(1, "k1", "claude");
         h.share("k1", 10);
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = tabwire_shared::Command::Evaluate {
-            tab_id: 10,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        };
+        let evaluate = commands::evaluate_one(10, 5000);
         h.call(1, evaluate);
         h.settle();
         let unshare = json!({"action": "unshare", "session": "k1", "tab": 10});

@@ -20,9 +20,9 @@ use std::cell::Cell;
 
 use tabwire_shared::TabId;
 
-use super::{page, Engine};
 use crate::cdp::{PageEvent, PageGetFrameTree, RuntimeCallFunctionOn, RuntimeEvaluate};
 use crate::chrome::Chrome;
+use crate::engine::{page, Engine};
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
 
@@ -180,7 +180,7 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<Option<String>, EngineError> {
         loop {
             let signal = watch.next().await;
-            if let Some(error) = super::session::interruption(tab, &signal) {
+            if let Some(error) = crate::engine::session::interruption(tab, &signal) {
                 return Err(error);
             }
             let TabSignal::Page(event) = signal else {

@@ -1,0 +1,281 @@
+//! Doctor's browser checks over temporary profile folders and a made-up `/proc`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::browsers::{browser_checks, Machine};
+use super::check::{self, Check, Status};
+use super::instances::instances;
+use crate::paths::{self, Browser};
+use crate::running::{Running, RunningBrowser};
+use std::os::unix::fs::PermissionsExt;
+use tabwire_shared::EXTENSION_ID;
+
+/// A profile folder whose Default profile has these extension settings.
+fn profile_folder(udd: &Path, settings: serde_json::Value) {
+    let dir = udd.join("Default");
+    fs::create_dir_all(&dir).unwrap();
+    let prefs = serde_json::json!({"extensions": {"settings": settings}});
+    fs::write(dir.join("Preferences"), prefs.to_string()).unwrap();
+}
+
+/// A profile folder with the extension enabled and tabwire registered, running `exe`.
+fn configured(udd: &Path, exe: &Path) {
+    let ext = udd.join("ext");
+    fs::create_dir_all(&ext).unwrap();
+    profile_folder(
+        udd,
+        serde_json::json!({ EXTENSION_ID: {"path": ext, "location": 4} }),
+    );
+    paths::write_native_host_registration(
+        &udd.join("NativeMessagingHosts"),
+        &udd.join("wrap"),
+        exe,
+        paths::HostEnv::default(),
+    )
+    .unwrap();
+}
+
+fn executable(path: &Path) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, "#!/bin/sh\n").unwrap();
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn chromium(pid: u32, udd: &Path) -> RunningBrowser {
+    RunningBrowser {
+        pid,
+        browser: Browser::Chromium,
+        exe: PathBuf::from("/usr/lib/chromium/chromium"),
+        user_data_dir: udd.to_path_buf(),
+    }
+}
+
+fn machine<'a>(home: &'a Path, running: Option<&'a Running>, exe: &'a Path) -> Machine<'a> {
+    Machine {
+        home,
+        running,
+        exe: Some(exe),
+        extension_dir: None,
+    }
+}
+
+fn first_failure(checks: &[Check]) -> &Check {
+    checks
+        .iter()
+        .find(|c| c.status == Status::Fail)
+        .unwrap_or_else(|| panic!("no failure in {checks:#?}"))
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn no_browser_running_is_the_cause_before_anything_else() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+    let exe = home.join("bin/tabwire");
+    executable(&exe);
+    fs::create_dir_all(home.join(".config/chromium")).unwrap();
+    let running = Running::default();
+    let found = instances(None, home, Some(&running));
+    assert_eq!(found.len(), 1);
+    assert!(found[0].is_default);
+    let report = browser_checks(&found, &machine(home, Some(&running), &exe), None);
+    assert!(!report.ready);
+    assert_eq!(report.checks[0].status, Status::Fail);
+    assert!(
+        report.checks[0]
+            .what
+            .starts_with("no browser is running as you"),
+        "{:#?}",
+        report.checks
+    );
+    // The default folder's registration is still checked, with the plain fix.
+    let fix = report
+        .checks
+        .iter()
+        .find(|c| c.what.contains("not registered"));
+    assert_eq!(
+        fix.and_then(|c| c.fix.as_deref()),
+        Some("run `tabwire install --browser chromium`")
+    );
+
+    // Nothing used at all: the same first line, saying to install a browser.
+    let empty = tempfile::tempdir().unwrap();
+    let report = browser_checks(
+        &instances(None, empty.path(), Some(&running)),
+        &machine(empty.path(), Some(&running), &exe),
+        None,
+    );
+    assert_eq!(report.checks.len(), 1, "{:#?}", report.checks);
+    assert!(report.checks[0]
+        .fix
+        .as_deref()
+        .unwrap()
+        .contains("install and start"));
+}
+
+#[test]
+fn a_running_browser_without_the_extension_is_the_cause() {
+    let tmp = tempfile::tempdir().unwrap();
+    let udd = tmp.path().join("profile");
+    let exe = tmp.path().join("bin/tabwire");
+    executable(&exe);
+    profile_folder(&udd, serde_json::json!({}));
+    fs::write(udd.join("Last Version"), "156.0.1.2\n").unwrap();
+    let running = Running {
+        browsers: vec![chromium(42, &udd)],
+        native_hosts: Vec::new(),
+    };
+    let found = instances(Some(&udd), tmp.path(), Some(&running));
+    let report = browser_checks(
+        &found,
+        &machine(tmp.path(), Some(&running), &exe),
+        Some(&udd),
+    );
+    assert_eq!(report.checks[0].status, Status::Ok);
+    assert!(
+        report.checks[0]
+            .what
+            .contains("Chromium 156.0.1.2 is running (pid 42)"),
+        "{:#?}",
+        report.checks
+    );
+    let failure = first_failure(&report.checks);
+    assert!(
+        failure
+            .what
+            .contains("running without the tabwire extension"),
+        "{failure:?}"
+    );
+    assert!(!report.ready);
+    // The registration for an explicit folder names that folder.
+    let registration = report
+        .checks
+        .iter()
+        .find(|c| c.what.contains("not registered"));
+    assert!(registration
+        .and_then(|c| c.fix.as_deref())
+        .unwrap()
+        .contains("tabwire install --user-data-dir"));
+}
+
+#[test]
+fn the_folder_asked_for_is_examined_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    fs::create_dir_all(&one).unwrap();
+    let running = Running {
+        browsers: vec![chromium(1, &one), chromium(2, &two)],
+        native_hosts: Vec::new(),
+    };
+    let found = instances(Some(&one), tmp.path(), Some(&running));
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].process.as_ref().map(|p| p.pid), Some(1));
+
+    let idle = tmp.path().join("idle");
+    let found = instances(Some(&idle), tmp.path(), Some(&running));
+    let exe = tmp.path().join("bin/tabwire");
+    executable(&exe);
+    let report = browser_checks(
+        &found,
+        &machine(tmp.path(), Some(&running), &exe),
+        Some(&idle),
+    );
+    let failure = first_failure(&report.checks);
+    assert!(
+        failure
+            .what
+            .starts_with("no browser is running with the profile folder"),
+        "{failure:?}"
+    );
+    assert!(failure.fix.as_deref().unwrap().contains("--user-data-dir="));
+}
+
+#[test]
+fn a_browser_with_the_whole_chain_makes_the_others_notes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = tmp.path().join("bin/tabwire");
+    executable(&exe);
+    let (bare, good) = (tmp.path().join("bare"), tmp.path().join("good"));
+    profile_folder(&bare, serde_json::json!({}));
+    configured(&good, &exe);
+    let running = Running {
+        browsers: vec![chromium(1, &bare), chromium(2, &good)],
+        native_hosts: Vec::new(),
+    };
+    let found = instances(None, tmp.path(), Some(&running));
+    assert_eq!(found.len(), 2);
+    let report = browser_checks(&found, &machine(tmp.path(), Some(&running), &exe), None);
+    assert!(report.ready);
+    assert_eq!(report.pids, [2]);
+    assert!(check::all_pass(&report.checks), "{:#?}", report.checks);
+    assert!(
+        report.checks[0].what.contains("pid 2"),
+        "the complete one comes first"
+    );
+    assert!(report
+        .checks
+        .iter()
+        .any(|c| c.status == Status::Note && c.what.contains("without the tabwire extension")));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_browser_set_up_for_tabwire_not_running_comes_before_one_running_without() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+    let exe = home.join("bin/tabwire");
+    executable(&exe);
+    configured(&home.join(".config/google-chrome"), &exe);
+    // Used once, not set up: left out while a browser runs.
+    fs::create_dir_all(home.join(".config/microsoft-edge")).unwrap();
+    let bare = home.join("bare");
+    profile_folder(&bare, serde_json::json!({}));
+    let running = Running {
+        browsers: vec![chromium(5, &bare)],
+        native_hosts: Vec::new(),
+    };
+    let found = instances(None, home, Some(&running));
+    assert_eq!(found.len(), 3, "{found:#?}");
+    let report = browser_checks(&found, &machine(home, Some(&running), &exe), None);
+    assert!(!report.ready);
+    let failure = first_failure(&report.checks);
+    assert!(
+        failure.what.starts_with("Google Chrome is not running"),
+        "{:#?}",
+        report.checks
+    );
+    assert_eq!(failure.fix.as_deref(), Some("start Google Chrome"));
+    assert!(report.checks.iter().any(|c| c
+        .what
+        .contains("Chromium is running without the tabwire extension")));
+    assert!(!report.checks.iter().any(|c| c.what.contains("Edge")));
+}
+
+#[test]
+fn a_binary_that_moved_is_the_cause_after_browser_and_extension() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = tmp.path().join("bin/tabwire");
+    executable(&exe);
+    let udd = tmp.path().join("p");
+    configured(&udd, &exe);
+    fs::remove_file(&exe).unwrap();
+    let running = Running {
+        browsers: vec![chromium(7, &udd)],
+        native_hosts: Vec::new(),
+    };
+    let found = instances(Some(&udd), tmp.path(), Some(&running));
+    let report = browser_checks(
+        &found,
+        &machine(tmp.path(), Some(&running), &exe),
+        Some(&udd),
+    );
+    assert_eq!(report.checks[0].status, Status::Ok);
+    assert_eq!(report.checks[1].status, Status::Ok, "{:#?}", report.checks);
+    let failure = first_failure(&report.checks);
+    assert!(
+        failure.what.contains("which no longer exists"),
+        "{failure:?}"
+    );
+    assert!(!report.ready);
+}
