@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
-use tabwire_shared::origin::OriginPolicy;
+use tabwire_shared::origin::{Origin, OriginPolicy};
 use tabwire_shared::{Discovery, TabId, ToolGroup};
 
 use super::document::Kit;
@@ -474,15 +474,7 @@ fn refused(about: About) -> Discovery {
 
 /// The origin of a URL as the agent reads it: `http://localhost:8080`, `file://`.
 fn origin_of(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return "null".to_owned();
-    };
-    if scheme.eq_ignore_ascii_case("file") {
-        return "file://".to_owned();
-    }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let authority = authority.rsplit('@').next().unwrap_or_default();
-    format!("{}://{authority}", scheme.to_ascii_lowercase())
+    Origin::of(url).to_string()
 }
 
 /// A problem line for each tool name offered more than once.

@@ -8,7 +8,9 @@ use serde_json::{json, Value};
 use tabwire_shared::{Command, NetworkRequest, Reply};
 
 use crate::mcp::context::{unexpected, ToolContext};
-use crate::mcp::network::{check_resource_types, listing, redact_headers, show_body, ShownBody};
+use crate::mcp::render::network::{
+    check_resource_types, listing, redact_headers, show_body, ShownBody,
+};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
