@@ -14,7 +14,7 @@
 //! - [`keys`]: key names and combinations (`Control+Shift+R`) for keyboard input.
 //! - [`sharing`]: how the user shares a tab, in the words every message uses.
 //!
-//! It depends on serde only (no tokio, no wasm), so it builds for the host and for
+//! It depends on serde and url only (no tokio, no wasm), so it builds for the host and for
 //! `wasm32-unknown-unknown` alike.
 
 pub mod console;
