@@ -741,13 +741,13 @@ impl Harness {
     }
 
     /// Sends a call from the host, as JSON over the port, from relay connection 1.
-    pub fn call(&mut self, id: u64, command: Command) {
+    pub fn call(&mut self, id: u64, command: impl Into<Command>) {
         self.call_as(1, id, command);
     }
 
     /// Sends a call from relay connection `client`.
-    pub fn call_as(&mut self, client: u64, id: u64, command: Command) {
-        let mut envelope = Envelope::request(id, ToExtension::Call(command));
+    pub fn call_as(&mut self, client: u64, id: u64, command: impl Into<Command>) {
+        let mut envelope = Envelope::request(id, ToExtension::Call(command.into()));
         envelope.client = Some(client);
         let json = serde_json::to_string(&envelope).expect("serialisable");
         self.engine.on_port_message(&json);

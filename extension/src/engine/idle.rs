@@ -107,10 +107,10 @@ impl<C: Chrome + 'static> Engine<C> {
 mod tests {
     use super::super::fake::Harness;
     use serde_json::json;
-    use tabwire_shared::Command;
+    use tabwire_shared::requests::*;
 
-    fn evaluate() -> Command {
-        Command::Evaluate {
+    fn evaluate() -> Evaluate {
+        Evaluate {
             tab_id: 10,
             function: "() => 1".into(),
             args: vec![],
@@ -143,7 +143,7 @@ mod tests {
         assert!(h.engine.state.borrow().collectors.contains_key(&10));
         h.call(
             3,
-            Command::ListConsole {
+            ListConsole {
                 tab_id: 10,
                 include_preserved: false,
                 types: vec![],

@@ -259,10 +259,10 @@ mod tests {
     use super::super::fake::Harness;
     use super::super::TabChange;
     use serde_json::json;
-    use tabwire_shared::{Command, Event};
+    use tabwire_shared::{requests::*, Event};
 
-    fn snapshot(tab_id: i64) -> Command {
-        Command::Snapshot {
+    fn snapshot(tab_id: i64) -> TakeSnapshot {
+        TakeSnapshot {
             tab_id,
             verbose: false,
         }
@@ -328,7 +328,7 @@ mod tests {
         h.hello(1, "k1", "claude");
         h.share("k1", 10);
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = tabwire_shared::Command::Evaluate {
+        let evaluate = tabwire_shared::Evaluate {
             tab_id: 10,
             function: "() => 1".into(),
             args: vec![],

@@ -109,7 +109,7 @@ mod tests {
     use super::super::fake::Harness;
     use super::TabChange;
     use serde_json::json;
-    use tabwire_shared::{Command, ErrorCode};
+    use tabwire_shared::{requests::*, ErrorCode};
 
     fn block_bank(h: &mut Harness) {
         let save = json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": 0, "blocklist": "https://*.bank.test"});
@@ -123,7 +123,7 @@ mod tests {
         h.share("k1", 10);
         block_bank(&mut h);
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = Command::Evaluate {
+        let evaluate = Evaluate {
             tab_id: 10,
             function: "() => 1".into(),
             args: vec![],
@@ -152,7 +152,7 @@ mod tests {
         h.hello(1, "k1", "claude");
         h.share("k1", 10);
         block_bank(&mut h);
-        let snapshot = Command::Snapshot {
+        let snapshot = TakeSnapshot {
             tab_id: 10,
             verbose: false,
         };

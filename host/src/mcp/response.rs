@@ -626,11 +626,11 @@ async fn gather(response: &Response, ctx: &ToolContext, error: &mut Option<ToolE
         match &response.third_party {
             ThirdParty::No => None,
             ThirdParty::Found(discovery) => {
-                let page = ctx.page.or_else(|| ctx.session.selected())?;
+                let page = ctx.resolved_page().or_else(|| ctx.selected())?;
                 Some(Ok((page, discovery.clone())))
             }
             ThirdParty::BestEffort => {
-                ctx.settings.third_party.as_ref()?;
+                ctx.settings().third_party.as_ref()?;
                 Some(discover_on_selected_page(ctx).await)
             }
         }
@@ -665,11 +665,11 @@ async fn gather(response: &Response, ctx: &ToolContext, error: &mut Option<ToolE
 async fn page_for_extras(
     ctx: &ToolContext,
 ) -> Result<(TabId, Option<tokio::sync::OwnedMutexGuard<()>>), ToolError> {
-    match ctx.page {
+    match ctx.resolved_page() {
         Some(page) => Ok((page, None)),
         None => {
             let page = ctx.default_page().await?;
-            let guard = ctx.session.page_lock(page).lock_owned().await;
+            let guard = ctx.page_lock(page).lock_owned().await;
             Ok((page, Some(guard)))
         }
     }
@@ -702,7 +702,7 @@ pub async fn render(
 ) -> CallToolResult {
     let mut error = error;
     let gathered = gather(&response, ctx, &mut error).await;
-    let mut out = Sections::new(tool, ctx.settings.structured_content);
+    let mut out = Sections::new(tool, ctx.settings().structured_content);
 
     out.message(&response.lines);
     if let Some(error) = &error {
@@ -719,17 +719,17 @@ pub async fn render(
     for section in &response.sections {
         out.section(section);
     }
-    let page = ctx.page.or_else(|| ctx.session.selected());
+    let page = ctx.resolved_page().or_else(|| ctx.selected());
     if let Some(page) = page {
-        if let Some(dialog) = ctx.session.dialog(page) {
+        if let Some(dialog) = ctx.dialog(page) {
             out.dialog(page, &dialog);
         }
-        if let Some(emulation) = ctx.session.emulation(page) {
+        if let Some(emulation) = ctx.emulation(page) {
             out.emulation(page, &emulation);
         }
     }
     if let Some(pages) = &gathered.pages {
-        out.pages(pages, ctx.session.selected());
+        out.pages(pages, ctx.selected());
     }
     if let Some((page, discovery)) = &gathered.third_party {
         // Listed with another tool's reply, a big tool set is shown by name only.

@@ -1,6 +1,6 @@
 use serde_json::json;
 use tabwire_shared::{
-    Change, Command, EmulationChanges, Geolocation, NetworkConditions, Reply, Viewport,
+    requests::*, Change, EmulationChanges, Geolocation, NetworkConditions, Reply, Viewport,
 };
 
 use super::super::fake::Harness;
@@ -8,7 +8,7 @@ use super::super::fake::Harness;
 fn emulate(h: &mut Harness, id: u64, changes: EmulationChanges) -> tabwire_shared::Emulation {
     h.call(
         id,
-        Command::Emulate {
+        Emulate {
             tab_id: 10,
             changes,
         },
@@ -119,7 +119,7 @@ fn emulation_is_applied_again_after_a_reattach() {
     h.engine.on_debugger_detached(10, "canceled_by_user");
     h.call(
         2,
-        Command::ListConsole {
+        ListConsole {
             tab_id: 10,
             include_preserved: false,
             types: vec![],

@@ -7,10 +7,10 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use tabwire_shared::{Command, ErrorCode, Reply};
+use tabwire_shared::{ErrorCode, ExecuteTool, ToolResult};
 
 use super::{NoParams, Timeout};
-use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::context::ToolContext;
 use crate::mcp::response::{Response, SnapshotRequest};
 use crate::mcp::third_party::{find_tool, parse_params, refusal, validate};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -100,7 +100,7 @@ impl Tool for ExecuteThirdPartyTool {
             }
         };
         let timeout_ms = Timeout::ms(p.timeout);
-        let mut discovery = match ctx.session.discovery(page) {
+        let mut discovery = match ctx.last_discovery(page) {
             Some(found) => found,
             None => ctx.discover_tools(page).await?,
         };
@@ -120,7 +120,7 @@ impl Tool for ExecuteThirdPartyTool {
                 Err(e) => return Err(e),
             };
             validate(tool, &args)?;
-            let command = Command::ExecuteTool {
+            let request = ExecuteTool {
                 tab_id: page,
                 document: discovery.document.clone(),
                 tool: tool.name.clone(),
@@ -128,8 +128,8 @@ impl Tool for ExecuteThirdPartyTool {
                 args: args.clone(),
                 timeout_ms,
             };
-            match ctx.browser.call(command).await {
-                Ok(Reply::ToolResult { result, elements }) => {
+            match ctx.request(request).await {
+                Ok(ToolResult { result, elements }) => {
                     if !elements.is_empty() {
                         response.line(format!(
                             "Tool {} returned {} element{}: {}.",
@@ -143,12 +143,11 @@ impl Tool for ExecuteThirdPartyTool {
                     response.add_output("Tool result", result);
                     return Ok(());
                 }
-                Ok(other) => return Err(unexpected(&other)),
-                Err(e) if e.code == ErrorCode::StaleTools && !rediscovered => {
+                Err(e) if e.code == Some(ErrorCode::StaleTools) && !rediscovered => {
                     discovery = ctx.discover_tools(page).await?;
                     rediscovered = true;
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(e),
             }
         }
     }
