@@ -544,8 +544,8 @@ struct DragParams {
 struct DialogOpeningParams {
     #[serde(default)]
     message: String,
-    #[serde(rename = "type", default)]
-    kind: String,
+    #[serde(rename = "type")]
+    kind: tabwire_shared::DialogKind,
     default_prompt: Option<String>,
 }
 
@@ -576,7 +576,7 @@ impl PageEvent {
             "Page.javascriptDialogOpening" => {
                 let p: DialogOpeningParams = read(params)?;
                 // Chrome sends an empty default for every kind; only a prompt has one.
-                let is_prompt = p.kind == "prompt";
+                let is_prompt = p.kind == tabwire_shared::DialogKind::Prompt;
                 Some(Self::DialogOpening(tabwire_shared::DialogInfo {
                     kind: p.kind,
                     message: p.message,

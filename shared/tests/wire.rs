@@ -49,6 +49,8 @@ const REPLIES: &[&str] = &[
     r#"{"reply":"done"}"#,
     r#"{"reply":"tabs","tabs":[{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true,"dialog":{"kind":"prompt","message":"name?","defaultPrompt":"bob"},"crashed":true},{"id":5,"windowId":2,"url":"about:blank","title":"","userActive":false}]}"#,
     r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"alert","message":"hi"}}}"#,
+    r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"confirm","message":"sure?"}}}"#,
+    r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"beforeunload","message":""}}}"#,
     r#"{"reply":"value","value":{"a":[1,2,null]}}"#,
     r#"{"reply":"snapshot","snapshot":{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"RootWebArea","name":"t","value":"v","states":["focused","checked=mixed","level=2"]},{"uid":"1_1","depth":1,"role":"generic"}]}}"#,
     r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"http://localhost:8080","refused":false,"groups":[{"name":"g","description":"G","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"}}]},{"name":"h","tools":[]}],"problems":["p"]}}"#,

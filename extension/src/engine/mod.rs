@@ -658,7 +658,7 @@ mod tests {
         assert!(matches!(
             &h.events()[..],
             [Event::DialogOpened { tab_id: 10, dialog }, Event::DialogClosed { tab_id: 10 }]
-                if dialog.kind == "alert" && dialog.message == "hi" && dialog.default_prompt.is_none()
+                if dialog.kind == tabwire_shared::DialogKind::Alert && dialog.message == "hi" && dialog.default_prompt.is_none()
         ));
     }
 

@@ -410,7 +410,7 @@ mod tests {
         h.session.observe(&Event::DialogOpened {
             tab_id: 1,
             dialog: DialogInfo {
-                kind: "alert".into(),
+                kind: tabwire_shared::DialogKind::Alert,
                 message: "hi".into(),
                 default_prompt: None,
             },

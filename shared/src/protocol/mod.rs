@@ -328,13 +328,45 @@ pub struct TabInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DialogInfo {
-    /// `alert`, `confirm`, `prompt` or `beforeunload`.
-    pub kind: String,
+    /// Which of the four it is.
+    pub kind: DialogKind,
     /// The text the page shows.
     pub message: String,
     /// The default answer of a `prompt`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_prompt: Option<String>,
+}
+
+/// The kinds of JavaScript dialog (CDP's `Page.DialogType`), named as on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DialogKind {
+    /// `alert()`: a message and OK.
+    Alert,
+    /// `confirm()`: OK or Cancel.
+    Confirm,
+    /// `prompt()`: a line of text, OK or Cancel.
+    Prompt,
+    /// The page asks whether to leave it (a `beforeunload` handler).
+    Beforeunload,
+}
+
+impl DialogKind {
+    /// The name as on the wire and in messages (`alert`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DialogKind::Alert => "alert",
+            DialogKind::Confirm => "confirm",
+            DialogKind::Prompt => "prompt",
+            DialogKind::Beforeunload => "beforeunload",
+        }
+    }
+}
+
+impl std::fmt::Display for DialogKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Why the browser went away ([`Event::BrowserDisconnected`]), as the native host saw
