@@ -1,9 +1,10 @@
 //! The small, hand-written subset of the Chrome DevTools Protocol the engine uses.
 //!
 //! Each command is a params struct implementing [`CdpCommand`]: its `METHOD` and the
-//! type its result deserialises into. Each event the engine reacts to is a variant of
-//! [`PageEvent`]; every other event is ignored here. Only the fields the engine reads
-//! are declared — serde skips the rest — so Chrome adding fields never breaks us.
+//! type its result deserialises into. Each event the engine reads is a params struct
+//! implementing [`CdpEvent`](events::CdpEvent), read in one place ([`events`]); every
+//! other event is ignored. Only the fields the engine reads are declared — serde skips
+//! the rest — so Chrome adding fields never breaks us.
 //!
 //! The page and runtime commands live here; [`dom`] and [`accessibility`] hold the
 //! element and accessibility-tree commands used by snapshots and third-party tools,
@@ -18,6 +19,7 @@ pub mod console;
 pub mod dom;
 pub mod dom_snapshot;
 pub mod emulation;
+pub mod events;
 pub mod input;
 pub mod network;
 
@@ -46,6 +48,8 @@ macro_rules! command {
     };
 }
 pub(crate) use command;
+
+pub use events::PageEvent;
 
 /// `Page.enable`: start page events (load, navigation, dialogs).
 #[derive(Debug, Serialize)]
@@ -388,263 +392,6 @@ impl ExceptionDetails {
     }
 }
 
-/// The page events the engine reacts to.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PageEvent {
-    /// `Page.loadEventFired`: the main frame's document finished loading.
-    LoadEventFired,
-    /// `Page.frameNavigated`: a frame committed a new document.
-    FrameNavigated {
-        /// The frame.
-        frame_id: String,
-        /// Whether it is the main frame.
-        is_main: bool,
-        /// The new document's loader.
-        loader_id: String,
-        /// `Navigation` or `BackForwardCacheRestore`.
-        kind: String,
-    },
-    /// `Page.navigatedWithinDocument`: a fragment or History API navigation.
-    NavigatedWithinDocument {
-        /// The frame.
-        frame_id: String,
-    },
-    /// `Page.javascriptDialogOpening`.
-    DialogOpening(tabwire_shared::DialogInfo),
-    /// `Page.javascriptDialogClosed`.
-    DialogClosed,
-    /// `Runtime.executionContextCreated`: a frame's world got a JavaScript context.
-    ContextCreated {
-        /// The context id.
-        id: i64,
-        /// The frame it belongs to.
-        frame_id: String,
-        /// Whether it is the frame's main world (not an isolated world).
-        is_default: bool,
-    },
-    /// `Runtime.executionContextDestroyed`.
-    ContextDestroyed {
-        /// The context id.
-        id: i64,
-    },
-    /// `Runtime.executionContextsCleared`: every context is gone (a new main document).
-    ContextsCleared,
-    /// `Page.frameRequestedNavigation`: the page asked to navigate a frame (a link,
-    /// a form, `location = ...`), before the navigation starts.
-    FrameRequestedNavigation {
-        /// The frame.
-        frame_id: String,
-        /// `currentTab`, `newTab`, `newWindow` or `download`.
-        disposition: String,
-    },
-    /// `Page.frameStartedNavigating`: the browser started a navigation.
-    FrameStartedNavigating {
-        /// The frame.
-        frame_id: String,
-        /// It stays in the same document (fragment, History API).
-        same_document: bool,
-    },
-    /// `Page.frameStartedLoading`.
-    FrameStartedLoading {
-        /// The frame.
-        frame_id: String,
-    },
-    /// `Page.frameStoppedLoading`.
-    FrameStoppedLoading {
-        /// The frame.
-        frame_id: String,
-    },
-    /// `Page.fileChooserOpened` (while file choosers are intercepted).
-    FileChooserOpened {
-        /// The file input behind the chooser.
-        backend_node_id: Option<i64>,
-    },
-    /// `Input.dragIntercepted` (while drags are intercepted): a drag began.
-    DragIntercepted {
-        /// The drag data, for `Input.dispatchDragEvent`.
-        data: Value,
-    },
-    /// `Inspector.targetCrashed`: the tab's renderer crashed (or was killed); the tab
-    /// shows nothing and runs nothing until it is reloaded or navigated.
-    TargetCrashed,
-    /// `Inspector.targetReloadedAfterCrash`: a crashed tab has a renderer again.
-    ReloadedAfterCrash,
-}
-
-#[derive(Deserialize)]
-struct FrameNavigatedParams {
-    frame: Frame,
-    #[serde(rename = "type", default)]
-    kind: String,
-}
-
-#[derive(Deserialize)]
-struct ContextCreatedParams {
-    context: ContextDescription,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ContextDescription {
-    id: i64,
-    #[serde(default)]
-    aux_data: ContextAuxData,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ContextAuxData {
-    #[serde(default)]
-    frame_id: String,
-    #[serde(default)]
-    is_default: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ContextDestroyedParams {
-    execution_context_id: i64,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct FrameIdParams {
-    frame_id: String,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RequestedNavigationParams {
-    frame_id: String,
-    #[serde(default)]
-    disposition: String,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct StartedNavigatingParams {
-    frame_id: String,
-    #[serde(default)]
-    navigation_type: String,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct FileChooserParams {
-    backend_node_id: Option<i64>,
-}
-
-#[derive(Deserialize)]
-struct DragParams {
-    data: Value,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DialogOpeningParams {
-    #[serde(default)]
-    message: String,
-    #[serde(rename = "type")]
-    kind: tabwire_shared::DialogKind,
-    default_prompt: Option<String>,
-}
-
-impl PageEvent {
-    /// Reads an event the engine cares about; `None` for any other event or for
-    /// params that do not have the expected shape.
-    pub fn parse(method: &str, params: &Value) -> Option<Self> {
-        fn read<T: DeserializeOwned>(params: &Value) -> Option<T> {
-            T::deserialize(params).ok()
-        }
-        match method {
-            "Page.loadEventFired" => Some(Self::LoadEventFired),
-            "Page.frameNavigated" => {
-                let p: FrameNavigatedParams = read(params)?;
-                Some(Self::FrameNavigated {
-                    is_main: p.frame.parent_id.is_none(),
-                    frame_id: p.frame.id,
-                    loader_id: p.frame.loader_id,
-                    kind: p.kind,
-                })
-            }
-            "Page.navigatedWithinDocument" => {
-                let p: FrameIdParams = read(params)?;
-                Some(Self::NavigatedWithinDocument {
-                    frame_id: p.frame_id,
-                })
-            }
-            "Page.javascriptDialogOpening" => {
-                let p: DialogOpeningParams = read(params)?;
-                // Chrome sends an empty default for every kind; only a prompt has one.
-                let is_prompt = p.kind == tabwire_shared::DialogKind::Prompt;
-                Some(Self::DialogOpening(tabwire_shared::DialogInfo {
-                    kind: p.kind,
-                    message: p.message,
-                    default_prompt: p.default_prompt.filter(|_| is_prompt),
-                }))
-            }
-            "Page.javascriptDialogClosed" => Some(Self::DialogClosed),
-            "Runtime.executionContextCreated" => {
-                let p: ContextCreatedParams = read(params)?;
-                Some(Self::ContextCreated {
-                    id: p.context.id,
-                    frame_id: p.context.aux_data.frame_id,
-                    is_default: p.context.aux_data.is_default,
-                })
-            }
-            "Runtime.executionContextDestroyed" => {
-                let p: ContextDestroyedParams = read(params)?;
-                Some(Self::ContextDestroyed {
-                    id: p.execution_context_id,
-                })
-            }
-            "Runtime.executionContextsCleared" => Some(Self::ContextsCleared),
-            "Page.frameRequestedNavigation" => {
-                let p: RequestedNavigationParams = read(params)?;
-                Some(Self::FrameRequestedNavigation {
-                    frame_id: p.frame_id,
-                    disposition: p.disposition,
-                })
-            }
-            "Page.frameStartedNavigating" => {
-                let p: StartedNavigatingParams = read(params)?;
-                Some(Self::FrameStartedNavigating {
-                    frame_id: p.frame_id,
-                    same_document: matches!(
-                        p.navigation_type.as_str(),
-                        "sameDocument" | "historySameDocument"
-                    ),
-                })
-            }
-            "Page.frameStartedLoading" => {
-                let p: FrameIdParams = read(params)?;
-                Some(Self::FrameStartedLoading {
-                    frame_id: p.frame_id,
-                })
-            }
-            "Page.frameStoppedLoading" => {
-                let p: FrameIdParams = read(params)?;
-                Some(Self::FrameStoppedLoading {
-                    frame_id: p.frame_id,
-                })
-            }
-            "Page.fileChooserOpened" => {
-                let p: FileChooserParams = read(params)?;
-                Some(Self::FileChooserOpened {
-                    backend_node_id: p.backend_node_id,
-                })
-            }
-            "Inspector.targetCrashed" => Some(Self::TargetCrashed),
-            "Inspector.targetReloadedAfterCrash" => Some(Self::ReloadedAfterCrash),
-            "Input.dragIntercepted" => {
-                let p: DragParams = read(params)?;
-                Some(Self::DragIntercepted { data: p.data })
-            }
-            _ => None,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -674,54 +421,6 @@ mod tests {
             persist_script: false,
         };
         assert!(serde_json::to_value(compile).unwrap()["sourceURL"].is_string());
-    }
-
-    #[test]
-    fn main_frame_navigation_is_recognised() {
-        let event = PageEvent::parse(
-            "Page.frameNavigated",
-            &json!({"frame": {"id": "F", "loaderId": "L", "url": "x"}, "type": "Navigation"}),
-        );
-        assert_eq!(
-            event,
-            Some(PageEvent::FrameNavigated {
-                frame_id: "F".into(),
-                is_main: true,
-                loader_id: "L".into(),
-                kind: "Navigation".into()
-            })
-        );
-    }
-
-    #[test]
-    fn execution_contexts_are_read_with_their_frame() {
-        let created = PageEvent::parse(
-            "Runtime.executionContextCreated",
-            &json!({"context": {"id": 3, "origin": "x", "name": "",
-                "auxData": {"isDefault": true, "type": "default", "frameId": "F"}}}),
-        );
-        assert_eq!(
-            created,
-            Some(PageEvent::ContextCreated {
-                id: 3,
-                frame_id: "F".into(),
-                is_default: true
-            })
-        );
-        let destroyed = PageEvent::parse(
-            "Runtime.executionContextDestroyed",
-            &json!({"executionContextId": 3, "executionContextUniqueId": "u"}),
-        );
-        assert_eq!(destroyed, Some(PageEvent::ContextDestroyed { id: 3 }));
-    }
-
-    #[test]
-    fn malformed_or_unknown_events_are_ignored() {
-        assert_eq!(PageEvent::parse("Page.frameNavigated", &json!(3)), None);
-        assert_eq!(
-            PageEvent::parse("Network.requestWillBeSent", &json!({})),
-            None
-        );
     }
 
     #[test]

@@ -6,6 +6,9 @@
 //! - [`native_host`]: the process Chrome starts for the extension
 //!   (`tabwire native-host`): native-messaging framing on stdio and the relay that
 //!   multiplexes any number of MCP servers over a per-user Unix socket.
+//! - [`frames`] / [`answers`]: what both ends of the relay socket share (whole frames
+//!   on async streams; what a call the browser left unanswered answers), so that
+//!   [`link`] and [`native_host`] do not depend on each other.
 //! - [`launch`]: `tabwire mcp --launch`: a dedicated Chromium with the extension loaded.
 //! - [`install`] / [`doctor`]: registering the native host with real browsers, and
 //!   checking each link of the chain.
@@ -14,7 +17,9 @@
 //! - [`paths`]: where sockets, manifests and the built extension live.
 //! - [`running`]: browsers and native hosts running as this user, read from `/proc`.
 
+pub mod answers;
 pub mod doctor;
+pub mod frames;
 pub mod install;
 pub mod launch;
 pub mod link;

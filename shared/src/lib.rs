@@ -13,7 +13,7 @@
 //! - [`error`]: the error a command can fail with, as it crosses the wire.
 //! - [`keys`]: key names and combinations (`Control+Shift+R`) for keyboard input.
 //!
-//! It depends on serde only (no tokio, no wasm), so it builds for the host and for
+//! It depends on serde and url only (no tokio, no wasm), so it builds for the host and for
 //! `wasm32-unknown-unknown` alike.
 
 pub mod console;

@@ -4,7 +4,7 @@
 //! disconnected its agent, when it names a tab outside the agent's scope (whether or
 //! not that tab exists: agents may not probe the user's browser), or when that tab
 //! shows a site on the user's blocklist. The check runs while the call holds the tab
-//! ([`locks`](super::locks)), so nothing changes between the check and the command.
+//! ([`Tabs::lock`](super::tab::Tabs::lock)), so nothing changes between the check and the command.
 //! Nothing touches a tab before the gate has let the call through, with one
 //! exception: `NewTab` names no tab; it opens one (after checking its destination
 //! against the blocklist) and adopts it into the caller's scope.
@@ -70,7 +70,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use serde_json::json;
     use tabwire_shared::{
         requests::*, Command, EmulationChanges, ErrorCode, ImageFormat, InputAction, Navigation,
@@ -88,13 +88,7 @@ mod tests {
             }
             .into(),
             CloseTab { tab_id }.into(),
-            Evaluate {
-                tab_id,
-                function: "() => 1".into(),
-                args: vec![],
-                timeout_ms: 100,
-            }
-            .into(),
+            commands::evaluate_one(tab_id, 100),
             TakeSnapshot {
                 tab_id,
                 verbose: false,
@@ -142,14 +136,7 @@ mod tests {
                 uid: None,
             }
             .into(),
-            ListConsole {
-                tab_id,
-                include_preserved: false,
-                types: vec![],
-                page_size: 50,
-                page_idx: None,
-            }
-            .into(),
+            commands::list_console(tab_id),
             GetConsoleMessage { tab_id, id: 1 }.into(),
             NetworkRequests {
                 tab_id,
@@ -357,12 +344,7 @@ mod tests {
         h.share("k2", 10);
         h.share("k2", 11);
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = |tab_id| Evaluate {
-            tab_id,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        };
+        let evaluate = |tab_id| commands::evaluate_one(tab_id, 5000);
         h.call_as(1, 1, evaluate(10));
         h.settle();
         h.call_as(2, 2, evaluate(10));
@@ -394,12 +376,7 @@ mod tests {
         h.share("k2", 10);
         assert_eq!(h.popup(block_bank()), Ok(()));
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = Evaluate {
-            tab_id: 10,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        };
+        let evaluate = commands::evaluate_one(10, 5000);
         h.call_as(1, 1, evaluate);
         h.settle();
         h.call_as(

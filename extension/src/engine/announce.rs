@@ -51,7 +51,10 @@ impl<C: Chrome + 'static> Engine<C> {
     /// `tab` collected a console message: say so to those who share it, once until
     /// someone lists its console.
     pub(super) fn console_changed(&self, tab: TabId) {
-        if self.consoles_announced.borrow_mut().insert(tab) {
+        if !self
+            .tabs
+            .write(tab, |t| std::mem::replace(&mut t.console_announced, true))
+        {
             self.post_event(Event::ConsoleChanged { tab_id: tab });
         }
     }
@@ -59,7 +62,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// A server is listing `tab`'s console (or the tab is gone): its next message is
     /// news again.
     pub(super) fn console_read(&self, tab: TabId) {
-        self.consoles_announced.borrow_mut().remove(&tab);
+        self.tabs.update(tab, |t| t.console_announced = false);
     }
 
     /// `chrome.tabs.onCreated`, `onMoved`, `onAttached` and `onDetached`: `tab` opened,
@@ -97,10 +100,10 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use super::super::TabChange;
     use serde_json::json;
-    use tabwire_shared::{requests::*, Event};
+    use tabwire_shared::{requests::*, Command, Event};
 
     fn changes(h: &Harness) -> usize {
         h.tabs_changed_events()
@@ -160,14 +163,8 @@ mod tests {
         );
     }
 
-    fn list_console() -> ListConsole {
-        ListConsole {
-            tab_id: 10,
-            include_preserved: false,
-            types: vec![],
-            page_size: 50,
-            page_idx: None,
-        }
+    fn list_console() -> Command {
+        commands::list_console(10)
     }
 
     #[test]

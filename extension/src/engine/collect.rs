@@ -7,10 +7,10 @@
 //! again). Every main-frame document the tab commits is a new *navigation*: the
 //! generation counter goes up, and what is older than the last three is dropped.
 
-use serde_json::Value;
+use crate::cdp::events::{ConsoleEvent, NetworkEvent};
 use tabwire_shared::TabId;
 
-use super::console::{ConsoleLog, Taken};
+use super::console::ConsoleLog;
 use super::network::NetworkLog;
 use super::Engine;
 use crate::chrome::Chrome;
@@ -30,17 +30,14 @@ pub struct Collectors {
 }
 
 impl Collectors {
-    /// Takes in one CDP event, if it is one a collector wants; true if it added a
-    /// console message.
-    pub fn on_event(&mut self, method: &str, params: &Value) -> bool {
-        match self.console.on_event(self.generation, method, params) {
-            Taken::Added => true,
-            Taken::Dropped => false,
-            Taken::NotConsole => {
-                self.network.on_event(self.generation, method, params);
-                false
-            }
-        }
+    /// Takes in a console event; true if it added a message.
+    pub fn on_console(&mut self, event: ConsoleEvent) -> bool {
+        self.console.on_event(self.generation, event)
+    }
+
+    /// Takes in a network event.
+    pub fn on_network(&mut self, event: NetworkEvent) {
+        self.network.on_event(self.generation, event);
     }
 
     /// The main frame committed a document of `loader`.
@@ -61,6 +58,8 @@ impl<C: Chrome + 'static> Engine<C> {
         tab: TabId,
         f: impl FnOnce(&mut Collectors) -> T,
     ) -> Option<T> {
-        self.state.borrow_mut().collectors.get_mut(&tab).map(f)
+        self.tabs
+            .update(tab, |t| t.collectors.as_mut().map(f))
+            .flatten()
     }
 }

@@ -22,6 +22,7 @@ use super::Engine;
 use crate::cdp::console::{
     ConsoleApiCalled, ExceptionThrown, IssueAdded, LogEntryAdded, StackTrace,
 };
+use crate::cdp::events::ConsoleEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 
@@ -37,17 +38,6 @@ const MAX_TEXT_CHARS: usize = 100_000;
 /// Most arguments kept per message.
 const MAX_ARGS: usize = 100;
 
-/// What [`ConsoleLog::on_event`] made of an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Taken {
-    /// Not a console event.
-    NotConsole,
-    /// A console event that makes no message (unreadable, or noise).
-    Dropped,
-    /// A new message.
-    Added,
-}
-
 /// One tab's console messages, oldest first.
 #[derive(Debug, Default)]
 pub struct ConsoleLog {
@@ -58,24 +48,18 @@ pub struct ConsoleLog {
 }
 
 impl ConsoleLog {
-    /// Reads a console-related CDP event into a message of navigation `generation`.
-    pub fn on_event(&mut self, generation: u64, method: &str, params: &serde_json::Value) -> Taken {
-        let message = match method {
-            "Runtime.consoleAPICalled" => read::<ConsoleApiCalled>(params).map(console_call),
-            "Runtime.exceptionThrown" => read::<ExceptionThrown>(params).map(exception),
-            "Log.entryAdded" => read::<LogEntryAdded>(params).map(log_entry),
-            "Audits.issueAdded" => read::<IssueAdded>(params)
-                .filter(|added| !is_noise(&added.issue))
-                .map(issue),
-            _ => return Taken::NotConsole,
+    /// Reads a console event into a message of navigation `generation`; false if it
+    /// makes none (noise).
+    pub fn on_event(&mut self, generation: u64, event: ConsoleEvent) -> bool {
+        let message = match event {
+            ConsoleEvent::Called(call) => console_call(call),
+            ConsoleEvent::Thrown(thrown) => exception(*thrown),
+            ConsoleEvent::Logged(entry) => log_entry(entry),
+            ConsoleEvent::Issue(added) if is_noise(&added.issue) => return false,
+            ConsoleEvent::Issue(added) => issue(added),
         };
-        match message {
-            Some(message) => {
-                self.push(generation, message);
-                Taken::Added
-            }
-            None => Taken::Dropped,
-        }
+        self.push(generation, message);
+        true
     }
 
     fn push(&mut self, generation: u64, mut message: ConsoleMessage) {
@@ -127,10 +111,6 @@ impl ConsoleLog {
             ..message.clone()
         })
     }
-}
-
-fn read<T: serde::de::DeserializeOwned>(params: &serde_json::Value) -> Option<T> {
-    T::deserialize(params).ok()
 }
 
 fn message(kind: &str, text: String, timestamp: f64) -> ConsoleMessage {

@@ -56,7 +56,10 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     fn forget_dialog(&self, tab: TabId) {
-        let removed = self.state.borrow_mut().dialogs.remove(&tab);
+        let removed = self
+            .tabs
+            .update(tab, |t| t.attachment.dialog.take())
+            .flatten();
         if removed.is_some() {
             self.post_event(Event::DialogClosed { tab_id: tab });
         }

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::Value;
-use tabwire_shared::origin::OriginPolicy;
+use tabwire_shared::origin::{Origin, OriginPolicy};
 use tabwire_shared::{Discovery, TabId, ToolGroup};
 
 use super::document::Kit;
@@ -36,7 +36,7 @@ use crate::cdp::{
 };
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::{within, Subscription};
+use crate::signals::Subscription;
 
 /// The event pages listen to.
 const EVENT: &str = "devtoolstooldiscovery";
@@ -107,9 +107,8 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         let about = RefCell::new(about);
         let work = self.discover_in_page(tab, &policy, timeout_ms, &about);
-        match within(self.chrome.sleep(timeout_ms), work).await {
-            Some(Ok(discovery)) => Ok(discovery),
-            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
+        match self.in_time(tab, timeout_ms, work).await? {
+            Some(discovery) => Ok(discovery),
             None => {
                 let about = about.into_inner();
                 self.with_document(tab, |d| {
@@ -139,11 +138,7 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
         about: &RefCell<About>,
     ) -> Result<Discovery, EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         match self
             .attempt(tab, &mut watch, policy, timeout_ms, about)
             .await?
@@ -479,15 +474,7 @@ fn refused(about: About) -> Discovery {
 
 /// The origin of a URL as the agent reads it: `http://localhost:8080`, `file://`.
 fn origin_of(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return "null".to_owned();
-    };
-    if scheme.eq_ignore_ascii_case("file") {
-        return "file://".to_owned();
-    }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let authority = authority.rsplit('@').next().unwrap_or_default();
-    format!("{}://{authority}", scheme.to_ascii_lowercase())
+    Origin::of(url).to_string()
 }
 
 /// A problem line for each tool name offered more than once.

@@ -80,17 +80,15 @@ impl<C: Chrome + 'static> Engine<C> {
     pub(super) fn adopt_frame_tree(&self, tab: TabId, tree: &FrameTree) {
         let frame = &tree.frame;
         let url = frame.full_url();
-        let mut state = self.state.borrow_mut();
-        let current = state
-            .documents
-            .get(&tab)
-            .is_some_and(|d| d.loader == frame.loader_id);
-        if !current {
-            let n = self.documents_made.get() + 1;
-            self.documents_made.set(n);
-            state.documents.insert(
-                tab,
-                Document {
+        self.tabs.write(tab, |t| {
+            let current = t
+                .document
+                .as_ref()
+                .is_some_and(|d| d.loader == frame.loader_id);
+            if !current {
+                let n = self.documents_made.get() + 1;
+                self.documents_made.set(n);
+                t.document = Some(Document {
                     frame_id: frame.id.clone(),
                     loader: frame.loader_id.clone(),
                     token: format!("{}.{n}", frame.loader_id),
@@ -100,22 +98,22 @@ impl<C: Chrome + 'static> Engine<C> {
                     kit: None,
                     tools: false,
                     discovery_timed_out: false,
-                },
-            );
-        } else if let Some(document) = state.documents.get_mut(&tab) {
-            document.url = url;
-        }
+                });
+            } else if let Some(document) = &mut t.document {
+                document.url = url;
+            }
+        });
     }
 
     /// The token and URL of the tab's document, if the debugger is attached and the
     /// document known: what is known without asking Chrome.
     pub(super) fn known_document(&self, tab: TabId) -> Option<(String, String)> {
-        let state = self.state.borrow();
-        if !state.attached.contains(&tab) {
-            return None;
-        }
-        let document = state.documents.get(&tab)?;
-        Some((document.token.clone(), document.url.clone()))
+        self.tabs
+            .read(tab, |t| {
+                let document = t.document.as_ref().filter(|_| t.attachment.attached)?;
+                Some((document.token.clone(), document.url.clone()))
+            })
+            .flatten()
     }
 
     /// Forgets the tab's kit if it is still `kit` (Chrome no longer knows its
@@ -141,7 +139,9 @@ impl<C: Chrome + 'static> Engine<C> {
         tab: TabId,
         f: impl FnOnce(&mut Document) -> T,
     ) -> Option<T> {
-        self.state.borrow_mut().documents.get_mut(&tab).map(f)
+        self.tabs
+            .update(tab, |t| t.document.as_mut().map(f))
+            .flatten()
     }
 
     /// The node a uid names in the tab's current document.
@@ -166,41 +166,35 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The id of a frame's main-world JavaScript context, if Chrome announced it.
     pub(super) fn main_world(&self, tab: TabId, frame: &str) -> Option<i64> {
-        let state = self.state.borrow();
-        state.contexts.get(&tab)?.get(frame).copied()
+        self.tabs
+            .read(tab, |t| t.attachment.contexts.get(frame).copied())
+            .flatten()
     }
 
     /// Keeps document and context state in step with the page's events.
     pub(super) fn track_document(&self, tab: TabId, event: &PageEvent) {
-        let mut state = self.state.borrow_mut();
-        match event {
+        self.tabs.write(tab, |t| match event {
             PageEvent::FrameNavigated {
                 is_main: true,
                 loader_id,
                 ..
-            } if state
-                .documents
-                .get(&tab)
-                .is_some_and(|d| d.loader != *loader_id) =>
-            {
-                state.documents.remove(&tab);
+            } if t.document.as_ref().is_some_and(|d| d.loader != *loader_id) => {
+                t.document = None;
             }
             PageEvent::ContextCreated {
                 id,
                 frame_id,
                 is_default: true,
             } => {
-                let contexts = state.contexts.entry(tab).or_default();
+                let contexts = &mut t.attachment.contexts;
                 // A page with thousands of frames is not worth tracking in full.
                 if contexts.len() < 1_000 || contexts.contains_key(frame_id) {
                     contexts.insert(frame_id.clone(), *id);
                 }
             }
             PageEvent::ContextDestroyed { id } => {
-                if let Some(contexts) = state.contexts.get_mut(&tab) {
-                    contexts.retain(|_, context| context != id);
-                }
-                if let Some(document) = state.documents.get_mut(&tab) {
+                t.attachment.contexts.retain(|_, context| context != id);
+                if let Some(document) = &mut t.document {
                     if document
                         .kit
                         .as_ref()
@@ -211,12 +205,12 @@ impl<C: Chrome + 'static> Engine<C> {
                 }
             }
             PageEvent::ContextsCleared => {
-                state.contexts.remove(&tab);
-                if let Some(document) = state.documents.get_mut(&tab) {
+                t.attachment.contexts.clear();
+                if let Some(document) = &mut t.document {
                     document.kit = None;
                 }
             }
             _ => {}
-        }
+        });
     }
 }

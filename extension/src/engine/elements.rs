@@ -19,6 +19,7 @@ use super::Engine;
 use crate::cdp::dom::{DomDescribeNode, DomResolveNode};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
+use crate::signals::Subscription;
 
 /// Where the `{"uid": ...}` objects of a value were, and the value without them.
 #[derive(Debug, Default, PartialEq)]
@@ -147,8 +148,21 @@ pub fn insert_uids(text: &str, uids: &[String]) -> Result<String, String> {
 impl<C: Chrome + 'static> Engine<C> {
     /// Remote objects for the elements `uids` name, made in the JavaScript context
     /// `context` (the world of the call they are passed to) and kept in `group`.
-    /// An unknown uid, or one whose element is gone, is [`EngineError::StaleUid`].
+    /// An unknown uid, or one whose element is gone, is [`EngineError::StaleUid`]. The
+    /// tab is watched through `watch` meanwhile, like [`watched`](Self::watched) does.
     pub(super) async fn element_objects(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        uids: &[String],
+        group: &str,
+        context: Option<i64>,
+    ) -> Result<Vec<String>, EngineError> {
+        let resolve = self.resolve_elements(tab, uids, group, context);
+        self.watched(tab, watch, resolve).await
+    }
+
+    async fn resolve_elements(
         &self,
         tab: TabId,
         uids: &[String],

@@ -111,21 +111,13 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// What `tab` emulates (nothing if never set).
     pub(super) fn emulation(&self, tab: TabId) -> Emulation {
-        self.state
-            .borrow()
-            .emulations
-            .get(&tab)
-            .cloned()
+        self.tabs
+            .read(tab, |t| t.emulation.clone())
             .unwrap_or_default()
     }
 
     fn set_emulation(&self, tab: TabId, emulation: Emulation) {
-        let mut state = self.state.borrow_mut();
-        if emulation.is_empty() {
-            state.emulations.remove(&tab);
-        } else {
-            state.emulations.insert(tab, emulation);
-        }
+        self.tabs.write(tab, |t| t.emulation = emulation);
     }
 
     /// Applies everything `tab` emulates again (after the debugger re-attached).

@@ -28,7 +28,7 @@ use crate::cdp::{
 };
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::{within, Subscription};
+use crate::signals::Subscription;
 
 impl<C: Chrome + 'static> Engine<C> {
     /// Runs `function(...args)` in `tab` and returns its JSON result.
@@ -40,11 +40,9 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
     ) -> Result<Value, EngineError> {
         let run = self.call_in_page(tab, function, args);
-        match within(self.chrome.sleep(timeout_ms), run).await {
-            Some(Ok(value)) => Ok(value),
-            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
-            None => Err(EngineError::EvaluateTimeout(timeout_ms)),
-        }
+        self.in_time(tab, timeout_ms, run)
+            .await?
+            .ok_or(EngineError::EvaluateTimeout(timeout_ms))
     }
 
     async fn call_in_page(
@@ -53,11 +51,7 @@ impl<C: Chrome + 'static> Engine<C> {
         function: &str,
         args: Vec<Value>,
     ) -> Result<Value, EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         // Each call's remote objects get their own group, released when it is done.
         let group = self.next_object_group();
 
@@ -224,11 +218,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 continue;
             }
             let objects = self
-                .watched(
-                    tab,
-                    watch,
-                    self.element_objects(tab, &arg.uids, group, context),
-                )
+                .element_objects(tab, watch, &arg.uids, group, context)
                 .await?;
             if arg.paths.len() == 1 && arg.paths[0].is_empty() {
                 arguments.extend(objects.into_iter().map(CallArgument::object));

@@ -29,7 +29,7 @@ use super::{page, Engine};
 use crate::cdp::{CallArgument, PageEvent, RuntimeCallFunctionOn, RuntimeGetProperties};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::{within, Subscription, TabSignal};
+use crate::signals::{Subscription, TabSignal};
 
 /// One `ExecuteTool` call.
 pub struct ToolCall {
@@ -67,9 +67,8 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<(Value, Vec<String>), EngineError> {
         let group = self.next_object_group();
         let work = self.run_tool(tab, &call, &group);
-        match within(self.chrome.sleep(call.timeout_ms), work).await {
-            Some(Ok(done)) => Ok(done),
-            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
+        match self.in_time(tab, call.timeout_ms, work).await? {
+            Some(done) => Ok(done),
             None => {
                 // The run was dropped midway, before it could let its objects go.
                 self.release_objects(tab, group);
@@ -87,11 +86,7 @@ impl<C: Chrome + 'static> Engine<C> {
         call: &ToolCall,
         group: &str,
     ) -> Result<(Value, Vec<String>), EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         let (token, kit, tools, frame) = self
             .with_document(tab, |d| {
                 (d.token.clone(), d.kit.clone(), d.tools, d.frame_id.clone())
@@ -133,11 +128,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let refs = find_uid_refs(&call.args);
         let context = self.main_world(tab, frame);
         let elements = self
-            .watched(
-                tab,
-                watch,
-                self.element_objects(tab, &refs.uids, group, context),
-            )
+            .element_objects(tab, watch, &refs.uids, group, context)
             .await?;
         let mut arguments = vec![
             CallArgument::value(Value::String(call.tool.clone())),

@@ -877,6 +877,33 @@ impl Harness {
     }
 }
 
+/// The commands many tests send, built once.
+pub mod commands {
+    use tabwire_shared::requests::{Evaluate, ListConsole};
+    use tabwire_shared::{Command, TabId};
+
+    /// Evaluates `() => 1` in `tab`.
+    pub fn evaluate_one(tab: TabId, timeout_ms: u64) -> Command {
+        Command::Evaluate(Evaluate {
+            tab_id: tab,
+            function: "() => 1".into(),
+            args: vec![],
+            timeout_ms,
+        })
+    }
+
+    /// Lists the first page of `tab`'s console, preserved messages left out.
+    pub fn list_console(tab: TabId) -> Command {
+        Command::ListConsole(ListConsole {
+            tab_id: tab,
+            include_preserved: false,
+            types: vec![],
+            page_size: 50,
+            page_idx: None,
+        })
+    }
+}
+
 /// A page with tools, for the snapshot and third-party tool tests.
 pub mod page {
     use serde_json::{json, Value};

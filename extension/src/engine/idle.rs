@@ -15,10 +15,10 @@ use tabwire_shared::TabId;
 use super::Engine;
 use crate::chrome::Chrome;
 
-/// When each tab was last used, and which tabs have a timer running.
+/// Which tabs have a timer running (when each was last used is the tab's
+/// [`last_used`](super::tab::Tab::last_used)).
 #[derive(Debug, Default)]
 pub struct Idle {
-    last_used: HashMap<TabId, u64>,
     /// The tabs with a timer, and the generation of timers it belongs to.
     armed: HashMap<TabId, u64>,
     /// Bumped when the delay changes: timers of an older generation (asleep for the
@@ -32,8 +32,9 @@ impl<C: Chrome + 'static> Engine<C> {
         if self.idle_limit_ms() == 0 {
             return;
         }
+        let now = self.chrome.now_ms();
+        self.tabs.write(tab, |t| t.last_used = Some(now));
         let mut idle = self.idle.borrow_mut();
-        idle.last_used.insert(tab, self.chrome.now_ms());
         let generation = idle.generation;
         if idle.armed.insert(tab, generation) == Some(generation) {
             return;
@@ -48,16 +49,11 @@ impl<C: Chrome + 'static> Engine<C> {
         });
     }
 
-    /// Forgets a tab's timer state (closed or released).
-    pub(super) fn forget_idle(&self, tab: TabId) {
-        self.idle.borrow_mut().last_used.remove(&tab);
-    }
-
     /// The idle delay changed: every attached tab's idle time counts from now, under
     /// the new delay (a tab attached while it was 0 gets its timer only now).
     pub(super) fn rearm_idle_timers(&self) {
         self.idle.borrow_mut().generation += 1;
-        let attached: Vec<TabId> = self.state.borrow().attached.iter().copied().collect();
+        let attached = self.tabs.attached();
         for tab in attached {
             self.note_used(tab);
         }
@@ -75,7 +71,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 return;
             }
             let limit = self.idle_limit_ms();
-            let Some(last) = self.idle.borrow().last_used.get(&tab).copied() else {
+            let Some(last) = self.tabs.read(tab, |t| t.last_used).flatten() else {
                 return;
             };
             if limit == 0 {
@@ -87,14 +83,14 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.chrome.sleep(due - now).await;
                 continue;
             }
-            if self.locks.busy(tab) {
+            if self.tabs.busy(tab) {
                 // A command runs (or waits): it pushes the time back when it ends.
                 self.chrome.sleep(limit).await;
                 continue;
             }
-            let _tab = self.locks.lock(tab).await;
-            self.idle.borrow_mut().last_used.remove(&tab);
-            if self.state.borrow().attached.contains(&tab) {
+            let _tab = self.tabs.lock(tab).await;
+            self.tabs.update(tab, |t| t.last_used = None);
+            if self.tabs.is_attached(tab) {
                 self.detach_keeping_collectors(tab).await;
                 self.chrome.state_changed();
             }
@@ -105,17 +101,12 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use serde_json::json;
-    use tabwire_shared::requests::*;
+    use tabwire_shared::Command;
 
-    fn evaluate() -> Evaluate {
-        Evaluate {
-            tab_id: 10,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 1000,
-        }
+    fn evaluate() -> Command {
+        commands::evaluate_one(10, 1000)
     }
 
     #[test]
@@ -140,17 +131,8 @@ mod tests {
         );
         h.advance(20_000);
         assert!(!h.fake.is_attached(10));
-        assert!(h.engine.state.borrow().collectors.contains_key(&10));
-        h.call(
-            3,
-            ListConsole {
-                tab_id: 10,
-                include_preserved: false,
-                types: vec![],
-                page_size: 50,
-                page_idx: None,
-            },
-        );
+        assert!(h.engine.with_collectors(10, |_| ()).is_some());
+        h.call(3, commands::list_console(10));
         h.settle();
         assert!(h.fake.is_attached(10), "the next command re-attaches");
         let reply = format!("{:?}", h.reply(3).unwrap());

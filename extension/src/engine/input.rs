@@ -27,7 +27,7 @@ use crate::cdp::input::{
 use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::{within, Subscription, TabSignal};
+use crate::signals::{Subscription, TabSignal};
 
 /// How many intermediate mouse moves a drag makes.
 const DRAG_STEPS: u32 = 5;
@@ -47,16 +47,20 @@ impl<C: Chrome + 'static> Engine<C> {
         check_keys(action)?;
         let navigating = Cell::new(false);
         let work = self.act(tab, action, &navigating);
-        match within(self.chrome.sleep(timeout_ms), work).await {
-            Some(Ok(url)) => Ok(url),
-            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
-            None if navigating.get() => Err(EngineError::LoadTimeout {
-                tab,
-                target: "the page the action opened".to_owned(),
-                timeout_ms,
-            }),
-            None => Err(EngineError::ActionTimeout { tab, timeout_ms }),
-        }
+        let timed_out = || {
+            if navigating.get() {
+                EngineError::LoadTimeout {
+                    tab,
+                    target: "the page the action opened".to_owned(),
+                    timeout_ms,
+                }
+            } else {
+                EngineError::ActionTimeout { tab, timeout_ms }
+            }
+        };
+        self.in_time(tab, timeout_ms, work)
+            .await?
+            .ok_or_else(timed_out)
     }
 
     async fn act(
@@ -65,11 +69,7 @@ impl<C: Chrome + 'static> Engine<C> {
         action: &InputAction,
         navigating: &Cell<bool>,
     ) -> Result<Option<String>, EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         let tree = self.sync_document(tab, &mut watch).await?;
         let main = tree.frame.id;
         let group = self.next_object_group();

@@ -5,7 +5,7 @@
 //! and is driven entirely from outside, through its `on_*` entry points, which the
 //! shell calls for native-port messages, CDP events, debugger detaches and closed tabs.
 //! Each call from the host runs as its own task, so a slow command on one tab never
-//! delays another; commands on the same tab run one at a time ([`locks`]), whichever
+//! delays another; commands on the same tab run one at a time ([`tab`] holds the locks), whichever
 //! agent sends them — but closing a tab does not wait its turn: it stops the command
 //! running there.
 //!
@@ -44,13 +44,13 @@ mod idle;
 mod input;
 mod keyboard;
 mod liveness;
-mod locks;
 mod navigate;
 mod network;
 mod page;
 mod persist;
 mod placement;
 mod popup;
+mod preamble;
 mod resize;
 mod screenshot;
 mod session;
@@ -59,6 +59,7 @@ mod settle;
 mod share;
 mod sharing;
 mod snapshot;
+mod tab;
 mod tab_events;
 mod tabs;
 mod uids;
@@ -71,7 +72,6 @@ pub use tab_events::TabChange;
 mod fake;
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
 use std::rc::{Rc, Weak};
 
 use serde_json::Value;
@@ -80,10 +80,11 @@ use tabwire_shared::{
     ToExtension, WireError,
 };
 
+use crate::cdp::events::Incoming;
 use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::{within, Signals, TabSignal};
+use crate::signals::{Signals, TabSignal};
 
 /// A request the engine carries out. Each one's handler sits at the end of the module
 /// that implements it; [`Engine::run`] only picks the handler, and the request's
@@ -98,14 +99,14 @@ trait Handle: Request {
     ) -> Result<Self::Reply, EngineError>;
 }
 
-/// How long a command without its own time limit may wait for Chrome.
-const BROWSER_CALL_LIMIT_MS: u64 = 15_000;
+use preamble::BROWSER_CALL_LIMIT_MS;
 
 /// The extension's brain, generic over the browser it drives.
 pub struct Engine<C: Chrome> {
     chrome: C,
     signals: Rc<Signals>,
-    state: RefCell<State>,
+    /// What the engine knows about each tab.
+    tabs: tab::Tabs,
     /// Counts native-port connections, so a reply meant for a previous connection is
     /// not delivered to a new host that never asked for it.
     connection: Cell<u64>,
@@ -119,8 +120,6 @@ pub struct Engine<C: Chrome> {
     sharing: RefCell<sharing::Sharing>,
     /// The user's settings.
     settings: RefCell<settings::Settings>,
-    /// One command at a time per tab.
-    locks: locks::TabLocks,
     /// When each tab was last used, for idle detach.
     idle: RefCell<idle::Idle>,
     /// The native port's health.
@@ -132,37 +131,11 @@ pub struct Engine<C: Chrome> {
     tabs_announced: Cell<bool>,
     /// The agents' scopes as last announced ([`announce`]), as a fingerprint.
     scopes_announced: Cell<Option<u64>>,
-    /// Tabs whose [`ConsoleChanged`](Event::ConsoleChanged) went out, unread since.
-    consoles_announced: RefCell<HashSet<TabId>>,
     /// Names this run of the browser, kept across worker restarts ([`persist`]); empty
     /// until restored.
     instance: RefCell<String>,
     /// The engine itself, for background tasks that outlive a command's borrow.
     me: Weak<Engine<C>>,
-}
-
-#[derive(Default)]
-struct State {
-    /// Tabs our debugger is attached to (and whose Page/Runtime domains are enabled).
-    attached: HashSet<TabId>,
-    /// The JavaScript dialog open in each tab, as far as CDP told us.
-    dialogs: HashMap<TabId, DialogInfo>,
-    /// The tab group tabwire put each shared tab in (`None` while that is under way).
-    grouped: HashMap<TabId, Option<i64>>,
-    /// Tabs re-attaching with their collectors kept: what the domains replay is
-    /// already collected.
-    replaying: HashSet<TabId>,
-    /// The document each attached tab shows: uids, pins, tool registry.
-    documents: HashMap<TabId, document::Document>,
-    /// Each attached tab's frames' main-world JavaScript contexts, by frame id.
-    contexts: HashMap<TabId, HashMap<String, i64>>,
-    /// Each attached tab's console messages and network requests.
-    collectors: HashMap<TabId, collect::Collectors>,
-    /// Tabs whose renderer crashed, until they are reloaded or navigated.
-    crashed: HashSet<TabId>,
-    /// What each tab emulates; kept across detaches (re-applied on attach) until the
-    /// tab closes.
-    emulations: HashMap<TabId, tabwire_shared::Emulation>,
 }
 
 impl<C: Chrome + 'static> Engine<C> {
@@ -171,20 +144,18 @@ impl<C: Chrome + 'static> Engine<C> {
         Rc::new_cyclic(|me| Self {
             chrome,
             signals: Rc::default(),
-            state: RefCell::default(),
+            tabs: tab::Tabs::default(),
             connection: Cell::new(0),
             object_groups: Cell::new(0),
             snapshots: Cell::new(0),
             documents_made: Cell::new(0),
             sharing: RefCell::default(),
             settings: RefCell::default(),
-            locks: locks::TabLocks::default(),
             idle: RefCell::default(),
             live: RefCell::default(),
             save_pending: Cell::new(false),
             tabs_announced: Cell::new(false),
             scopes_announced: Cell::new(None),
-            consoles_announced: RefCell::default(),
             instance: RefCell::default(),
             me: me.clone(),
         })
@@ -235,20 +206,23 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// A CDP event from an attached tab (`chrome.debugger.onEvent`).
     pub fn on_cdp_event(&self, tab: TabId, method: &str, params: &Value) {
-        let Some(event) = PageEvent::parse(method, params) else {
-            let replayed = matches!(
-                method,
-                "Runtime.consoleAPICalled"
-                    | "Runtime.exceptionThrown"
-                    | "Log.entryAdded"
-                    | "Audits.issueAdded"
-            );
-            if !(replayed && self.state.borrow().replaying.contains(&tab))
-                && self.with_collectors(tab, |c| c.on_event(method, params)) == Some(true)
-            {
-                self.console_changed(tab);
+        let event = match Incoming::parse(method, params) {
+            Some(Incoming::Page(event)) => event,
+            Some(Incoming::Console(event)) => {
+                // What the domains replay on a re-attach is collected already.
+                let replaying = self.tabs.read(tab, |t| t.attachment.replaying);
+                if replaying != Some(true)
+                    && self.with_collectors(tab, |c| c.on_console(event)) == Some(true)
+                {
+                    self.console_changed(tab);
+                }
+                return;
             }
-            return;
+            Some(Incoming::Network(event)) => {
+                self.with_collectors(tab, |c| c.on_network(event));
+                return;
+            }
+            None => return,
         };
         if let PageEvent::TargetCrashed | PageEvent::ReloadedAfterCrash = event {
             self.crash_changed(tab, event == PageEvent::TargetCrashed);
@@ -256,24 +230,26 @@ impl<C: Chrome + 'static> Engine<C> {
         if let PageEvent::FrameNavigated {
             is_main: true,
             loader_id,
+            url,
             ..
         } = &event
         {
             self.crash_changed(tab, false);
             self.with_collectors(tab, |c| c.on_navigation(loader_id));
-            self.leave_if_navigated_to_blocklist(tab, params);
+            self.leave_if_navigated_to_blocklist(tab, url);
             self.tab_changed(tab);
         }
         match &event {
             PageEvent::DialogOpening(dialog) => {
-                self.state.borrow_mut().dialogs.insert(tab, dialog.clone());
+                self.tabs
+                    .write(tab, |t| t.attachment.dialog = Some(dialog.clone()));
                 self.post_event(Event::DialogOpened {
                     tab_id: tab,
                     dialog: dialog.clone(),
                 });
             }
             PageEvent::DialogClosed => {
-                self.state.borrow_mut().dialogs.remove(&tab);
+                self.tabs.update(tab, |t| t.attachment.dialog = None);
                 self.post_event(Event::DialogClosed { tab_id: tab });
             }
             _ => self.track_document(tab, &event),
@@ -296,13 +272,14 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Notes that `tab`'s renderer crashed, or has a renderer again; agents' page lists
     /// show it.
     fn crash_changed(&self, tab: TabId, crashed: bool) {
-        let changed = {
-            let mut state = self.state.borrow_mut();
-            if crashed {
-                state.crashed.insert(tab)
-            } else {
-                state.crashed.remove(&tab)
-            }
+        let changed = if crashed {
+            !self
+                .tabs
+                .write(tab, |t| std::mem::replace(&mut t.crashed, true))
+        } else {
+            self.tabs
+                .update(tab, |t| std::mem::replace(&mut t.crashed, false))
+                .unwrap_or(false)
         };
         if changed {
             self.tab_changed(tab);
@@ -323,7 +300,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 | Command::NetworkRequests(_)
                 | Command::NetworkRequest(_)
         );
-        if !needs_no_renderer && self.state.borrow().crashed.contains(&tab) {
+        if !needs_no_renderer && self.tabs.read(tab, |t| t.crashed) == Some(true) {
             return Err(EngineError::RendererCrashed(tab));
         }
         Ok(())
@@ -332,35 +309,23 @@ impl<C: Chrome + 'static> Engine<C> {
     /// A tab was closed (`chrome.tabs.onRemoved`).
     pub fn on_tab_removed(&self, tab: TabId) {
         self.tab_changed(tab);
-        self.console_read(tab);
-        self.forget_session(tab);
-        self.state.borrow_mut().emulations.remove(&tab);
-        self.state.borrow_mut().crashed.remove(&tab);
+        self.tabs.remove(tab);
         self.signals.publish(tab, &TabSignal::Closed);
         // Those who shared the tab hear of it before it leaves their scopes.
         self.post_event(Event::TabClosed { tab_id: tab });
-        self.state.borrow_mut().grouped.remove(&tab);
-        self.locks.forget(tab);
-        self.forget_idle(tab);
         if !self.sharing.borrow_mut().tab_removed(tab).is_empty() {
             self.scopes_changed();
         }
     }
 
-    /// Forgets everything about a tab's debugging session, collectors included.
+    /// Forgets everything about a tab's debugging session, collectors included (its
+    /// emulation stays).
     fn forget_session(&self, tab: TabId) {
-        self.forget_attachment(tab);
-        self.state.borrow_mut().collectors.remove(&tab);
-    }
-
-    /// Forgets a tab's debugging session but keeps its collectors (and emulation).
-    fn forget_attachment(&self, tab: TabId) {
-        let mut state = self.state.borrow_mut();
-        state.attached.remove(&tab);
-        state.dialogs.remove(&tab);
-        state.documents.remove(&tab);
-        state.contexts.remove(&tab);
-        state.replaying.remove(&tab);
+        self.tabs.update(tab, |t| {
+            t.attachment = tab::Attachment::default();
+            t.document = None;
+            t.collectors = None;
+        });
     }
 
     fn reject_malformed(&self, json: &str, error: &serde_json::Error) {
@@ -416,7 +381,7 @@ impl<C: Chrome + 'static> Engine<C> {
             self.check_access(&session, tab).await?;
             self.run(&session, command).await
         } else {
-            let _tab = self.locks.lock(tab).await;
+            let _tab = self.tabs.lock(tab).await;
             // Checked while holding the tab: the user may have stopped sharing it, or
             // it may have gone to a blocklisted site, while the call waited.
             self.check_access(&session, tab).await?;
@@ -459,22 +424,8 @@ impl<C: Chrome + 'static> Engine<C> {
         Ok(request.handle(self, session).await?.into_reply())
     }
 
-    /// Bounds a plain browser call by [`BROWSER_CALL_LIMIT_MS`].
-    async fn bounded<T>(
-        &self,
-        action: &'static str,
-        work: impl std::future::Future<Output = T>,
-    ) -> Result<T, EngineError> {
-        within(self.chrome.sleep(BROWSER_CALL_LIMIT_MS), work)
-            .await
-            .ok_or(EngineError::BrowserTimeout {
-                action,
-                timeout_ms: BROWSER_CALL_LIMIT_MS,
-            })
-    }
-
     fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {
-        self.state.borrow().dialogs.get(&tab).cloned()
+        self.tabs.dialog(tab)
     }
 
     /// Posts an event: about a tab, to the agents that may see that tab; else to all.
@@ -561,7 +512,7 @@ fn encoded_len(value: &impl serde::Serialize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::fake::Harness;
+    use super::fake::{commands, Harness};
     use serde_json::json;
     use tabwire_shared::{ErrorCode, Event};
 
@@ -668,15 +619,7 @@ mod tests {
         h.engine.on_port_connected("1");
         h.host_ready(true);
         h.fake.hold("Runtime.callFunctionOn");
-        h.call(
-            1,
-            tabwire_shared::Evaluate {
-                tab_id: 10,
-                function: "() => 1".into(),
-                args: vec![],
-                timeout_ms: 1000,
-            },
-        );
+        h.call(1, commands::evaluate_one(10, 1000));
         h.settle();
         h.engine.on_port_connected("1");
         h.host_ready(true);

@@ -67,8 +67,8 @@ impl<C: Chrome + 'static> Engine<C> {
         let outcome = self.loaded_within(tab, load, &target, timeout_ms).await;
         // A renderer found crashed when the debugger came (which then let go) takes no
         // CDP commands; one that crashed under this navigation is not tried again.
-        let crashed_before = matches!(outcome, Err(EngineError::RendererCrashed(_)))
-            && !self.state.borrow().attached.contains(&tab);
+        let crashed_before =
+            matches!(outcome, Err(EngineError::RendererCrashed(_))) && !self.tabs.is_attached(tab);
         match (outcome, to) {
             (Err(error), Navigation::Url { url })
                 if crashed_before || unreachable_from_here(&error) =>
@@ -92,7 +92,7 @@ impl<C: Chrome + 'static> Engine<C> {
         url: &str,
         timeout_ms: u64,
     ) -> Result<TabInfo, EngineError> {
-        if self.state.borrow().attached.contains(&tab) {
+        if self.tabs.is_attached(tab) {
             self.detach_keeping_collectors(tab).await;
         }
         // Subscribed first: the load may finish before the update's answer comes.
@@ -134,8 +134,7 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<TabInfo, EngineError> {
         let target = RefCell::new(url.to_owned());
         let load = async {
-            self.ensure_attached(tab).await?;
-            let mut watch = self.signals.subscribe(tab);
+            let mut watch = self.attached(tab).await?;
             let tree = self
                 .send_watched(tab, &mut watch, &PageGetFrameTree {})
                 .await?;
@@ -169,17 +168,14 @@ impl<C: Chrome + 'static> Engine<C> {
         target: &RefCell<String>,
         timeout_ms: u64,
     ) -> Result<TabInfo, EngineError> {
-        match within(self.chrome.sleep(timeout_ms), load).await {
-            Some(Ok(())) => {}
-            Some(Err(error)) => return Err(self.confirm_closed(tab, error).await),
-            None => {
-                return Err(EngineError::LoadTimeout {
-                    tab,
-                    target: target.borrow().clone(),
-                    timeout_ms,
-                })
-            }
-        }
+        let timed_out = || EngineError::LoadTimeout {
+            tab,
+            target: target.borrow().clone(),
+            timeout_ms,
+        };
+        self.in_time(tab, timeout_ms, load)
+            .await?
+            .ok_or_else(timed_out)?;
         self.bounded("describe the page", self.tab_info(tab))
             .await?
     }
@@ -190,11 +186,7 @@ impl<C: Chrome + 'static> Engine<C> {
         to: &Navigation,
         target: &RefCell<String>,
     ) -> Result<(), EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         let expected = match to {
             Navigation::Url { url } => self.go_to_url(tab, &mut watch, url).await?,
             Navigation::Reload { ignore_cache } => {

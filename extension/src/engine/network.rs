@@ -15,9 +15,9 @@ use serde_json::Value;
 use tabwire_shared::{Body, NetworkRequest, TabId};
 
 use super::Engine;
+use crate::cdp::events::NetworkEvent;
 use crate::cdp::network::{
-    ExtraInfo, Headers, LoadingEnded, NetworkGetRequestPostData, NetworkGetResponseBody,
-    RequestWillBeSent, Response, ResponseReceived,
+    Headers, NetworkGetRequestPostData, NetworkGetResponseBody, RequestWillBeSent, Response,
 };
 use crate::chrome::Chrome;
 use crate::error::EngineError;
@@ -62,59 +62,41 @@ pub struct NetworkLog {
 }
 
 impl NetworkLog {
-    /// Takes in a `Network.*` event of navigation `generation`.
-    pub fn on_event(&mut self, generation: u64, method: &str, params: &Value) {
-        fn read<T: serde::de::DeserializeOwned>(params: &Value) -> Option<T> {
-            T::deserialize(params).ok()
-        }
-        match method {
-            "Network.requestWillBeSent" => {
-                if let Some(sent) = read::<RequestWillBeSent>(params) {
-                    self.on_request(generation, sent);
+    /// Takes in a network event of navigation `generation`.
+    pub fn on_event(&mut self, generation: u64, event: NetworkEvent) {
+        match event {
+            NetworkEvent::RequestWillBeSent(sent) => self.on_request(generation, sent),
+            NetworkEvent::ResponseReceived(received) => {
+                if let Some(entry) = self.latest(&received.request_id) {
+                    apply_response(entry, &received.response);
                 }
             }
-            "Network.responseReceived" => {
-                if let Some(received) = read::<ResponseReceived>(params) {
-                    if let Some(entry) = self.latest(&received.request_id) {
-                        apply_response(entry, &received.response);
+            NetworkEvent::LoadingEnded(ended) => {
+                if let Some(entry) = self.latest(&ended.request_id) {
+                    entry.finished = ended.error_text.is_none();
+                    entry.summary.duration_ms =
+                        Some(((ended.timestamp - entry.started_at) * 1000.0).max(0.0));
+                    if let Some(error) = ended.error_text {
+                        entry.summary.failure = Some(error);
                     }
                 }
             }
-            "Network.loadingFinished" | "Network.loadingFailed" => {
-                if let Some(ended) = read::<LoadingEnded>(params) {
-                    if let Some(entry) = self.latest(&ended.request_id) {
-                        entry.finished = ended.error_text.is_none();
-                        entry.summary.duration_ms =
-                            Some(((ended.timestamp - entry.started_at) * 1000.0).max(0.0));
-                        if let Some(error) = ended.error_text {
-                            entry.summary.failure = Some(error);
-                        }
+            NetworkEvent::RequestExtraInfo(extra) => match self.latest(&extra.request_id) {
+                Some(entry) if entry.summary.status.is_none() => {
+                    merge(&mut entry.request_headers, &extra.headers)
+                }
+                _ => {
+                    if self.pending_extra.len() >= MAX_PENDING_EXTRA {
+                        self.pending_extra.clear();
                     }
+                    self.pending_extra.insert(extra.request_id, extra.headers);
+                }
+            },
+            NetworkEvent::ResponseExtraInfo(extra) => {
+                if let Some(entry) = self.latest(&extra.request_id) {
+                    merge(&mut entry.response_headers, &extra.headers);
                 }
             }
-            "Network.requestWillBeSentExtraInfo" => {
-                if let Some(extra) = read::<ExtraInfo>(params) {
-                    match self.latest(&extra.request_id) {
-                        Some(entry) if entry.summary.status.is_none() => {
-                            merge(&mut entry.request_headers, &extra.headers)
-                        }
-                        _ => {
-                            if self.pending_extra.len() >= MAX_PENDING_EXTRA {
-                                self.pending_extra.clear();
-                            }
-                            self.pending_extra.insert(extra.request_id, extra.headers);
-                        }
-                    }
-                }
-            }
-            "Network.responseReceivedExtraInfo" => {
-                if let Some(extra) = read::<ExtraInfo>(params) {
-                    if let Some(entry) = self.latest(&extra.request_id) {
-                        merge(&mut entry.response_headers, &extra.headers);
-                    }
-                }
-            }
-            _ => {}
         }
     }
 
@@ -366,6 +348,7 @@ impl super::Handle for tabwire_shared::GetNetworkRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cdp::events::Incoming;
     use serde_json::json;
 
     fn sent(id: &str, url: &str, loader: &str, t: f64) -> Value {
@@ -374,28 +357,36 @@ mod tests {
                "headers": {"Content-Type": "text/plain"}, "postData": "hi", "hasPostData": true}})
     }
 
+    /// Feeds `log` an event as Chrome sends it.
+    fn feed(log: &mut NetworkLog, method: &str, params: &Value) {
+        let Some(Incoming::Network(event)) = Incoming::parse(method, params) else {
+            panic!("not a network event: {method} {params}");
+        };
+        log.on_event(0, event);
+    }
+
     #[test]
     fn a_request_collects_its_response_and_timing() {
         let mut log = NetworkLog::default();
-        log.on_event(
-            0,
+        feed(
+            &mut log,
             "Network.requestWillBeSent",
             &sent("r1", "https://a.test/x", "L", 1.0),
         );
-        log.on_event(
-            0,
+        feed(
+            &mut log,
             "Network.requestWillBeSentExtraInfo",
             &json!({"requestId": "r1", "headers": {"Cookie": "s=1"}}),
         );
-        log.on_event(
-            0,
+        feed(
+            &mut log,
             "Network.responseReceived",
             &json!({"requestId": "r1", "type": "Fetch",
             "response": {"url": "https://a.test/x", "status": 201, "statusText": "Created",
                          "headers": {"X-A": "1"}, "mimeType": "application/json"}}),
         );
-        log.on_event(
-            0,
+        feed(
+            &mut log,
             "Network.loadingFinished",
             &json!({"requestId": "r1", "timestamp": 1.25}),
         );
@@ -422,16 +413,16 @@ mod tests {
     #[test]
     fn redirects_are_separate_entries() {
         let mut log = NetworkLog::default();
-        log.on_event(
-            0,
+        feed(
+            &mut log,
             "Network.requestWillBeSent",
             &sent("r1", "https://a.test/old", "L", 1.0),
         );
         let mut hop = sent("r1", "https://a.test/new", "L", 1.5);
         hop["redirectResponse"] = json!({"status": 301, "statusText": "Moved", "headers": {"Location": "/new"}, "mimeType": ""});
-        log.on_event(0, "Network.requestWillBeSent", &hop);
-        log.on_event(
-            0,
+        feed(&mut log, "Network.requestWillBeSent", &hop);
+        feed(
+            &mut log,
             "Network.loadingFailed",
             &json!({"requestId": "r1", "timestamp": 2.0, "errorText": "net::ERR_FAILED"}),
         );
@@ -456,8 +447,8 @@ mod tests {
     fn the_ring_is_bounded() {
         let mut log = NetworkLog::default();
         for i in 0..(MAX_REQUESTS + 5) {
-            log.on_event(
-                0,
+            feed(
+                &mut log,
                 "Network.requestWillBeSent",
                 &sent(&format!("r{i}"), "https://a.test/", "L", 1.0),
             );

@@ -17,6 +17,7 @@ use tabwire_shared::TabId;
 
 use super::settings::{self, Settings};
 use super::sharing::SavedSharing;
+use super::tab::Group;
 use super::Engine;
 use crate::chrome::{Chrome, StorageArea};
 
@@ -90,12 +91,9 @@ impl<C: Chrome + 'static> Engine<C> {
         let now = self.chrome.now_ms();
         let has_agents = !saved.sharing.agents.is_empty();
         self.sharing.borrow_mut().restore(saved.sharing, now);
-        self.state.borrow_mut().grouped.extend(
-            saved
-                .grouped
-                .into_iter()
-                .map(|(tab, group)| (tab, Some(group))),
-        );
+        for (tab, group) in saved.grouped {
+            self.tabs.write(tab, |t| t.group = Group::In(group));
+        }
         for tab in saved.attached {
             // Ours from before (its state is lost): let go, the next command re-attaches.
             let _ = self.chrome.detach_debugger(tab).await;
@@ -157,15 +155,10 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     fn saved(&self) -> Value {
-        let state = self.state.borrow();
         let saved = Saved {
             sharing: self.sharing.borrow().saved(),
-            attached: state.attached.iter().copied().collect(),
-            grouped: state
-                .grouped
-                .iter()
-                .filter_map(|(tab, group)| Some((*tab, (*group)?)))
-                .collect(),
+            attached: self.tabs.attached().into_iter().collect(),
+            grouped: self.tabs.groups(),
             counters: Counters {
                 snapshots: self.snapshots.get(),
                 documents: self.documents_made.get(),

@@ -172,7 +172,6 @@ impl<C: Chrome + 'static> Engine<C> {
         let live = self.live.borrow().clone();
         let sharing = self.sharing.borrow();
         let settings = self.settings.borrow();
-        let state = self.state.borrow();
         let agent_ref = |session: &String| AgentRef {
             session: session.clone(),
             name: sharing
@@ -218,7 +217,7 @@ impl<C: Chrome + 'static> Engine<C> {
                             id: *id,
                             title: known.map(|t| t.title.clone()).unwrap_or_default(),
                             url: known.map(|t| t.url.clone()).unwrap_or_default(),
-                            attached: state.attached.contains(id),
+                            attached: self.tabs.is_attached(*id),
                         }
                     })
                     .collect(),

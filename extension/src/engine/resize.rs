@@ -48,9 +48,7 @@ impl<C: Chrome + 'static> Engine<C> {
         height: u32,
     ) -> Result<(), EngineError> {
         self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
+        self.no_dialog(tab)?;
         let window = self
             .chrome
             .tab(tab)

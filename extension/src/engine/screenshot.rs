@@ -17,7 +17,7 @@ use crate::cdp::capture::{
 use crate::cdp::input::{DomGetBoxModel, DomScrollIntoViewIfNeeded, Rect};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::{within, Subscription};
+use crate::signals::Subscription;
 
 /// The tallest full-page screenshot, in CSS pixels.
 pub const MAX_FULL_PAGE_HEIGHT: f64 = 16_384.0;
@@ -42,21 +42,15 @@ impl<C: Chrome + 'static> Engine<C> {
         shot: Shot<'_>,
     ) -> Result<String, EngineError> {
         let work = self.capture(tab, shot);
-        match within(self.chrome.sleep(SCREENSHOT_LIMIT_MS), work).await {
-            Some(Ok(data)) => Ok(data),
-            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
-            None => Err(EngineError::CaptureTimeout {
+        self.in_time(tab, SCREENSHOT_LIMIT_MS, work)
+            .await?
+            .ok_or(EngineError::CaptureTimeout {
                 timeout_ms: SCREENSHOT_LIMIT_MS,
-            }),
-        }
+            })
     }
 
     async fn capture(&self, tab: TabId, shot: Shot<'_>) -> Result<String, EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         let clip = match shot.uid {
             Some(uid) => Some(self.element_clip(tab, &mut watch, uid).await?),
             None if shot.full_page => {

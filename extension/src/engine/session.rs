@@ -8,8 +8,6 @@
 //! tab, so a detach, a closed tab or a dialog ends the wait at once with a clear error
 //! instead of leaving the command hanging.
 
-use std::collections::hash_map::Entry;
-
 use tabwire_shared::TabId;
 
 use super::Engine;
@@ -37,7 +35,7 @@ const DETACH_NOTICE_MS: u64 = 1_000;
 impl<C: Chrome + 'static> Engine<C> {
     /// Attaches the debugger to `tab` unless it already is.
     pub(super) async fn ensure_attached(&self, tab: TabId) -> Result<(), EngineError> {
-        if self.state.borrow().attached.contains(&tab) {
+        if self.tabs.is_attached(tab) {
             return Ok(());
         }
         let Some(state) = self.chrome.tab(tab).await? else {
@@ -66,17 +64,16 @@ impl<C: Chrome + 'static> Engine<C> {
                 .await
                 .map_err(attach_failed)?;
         }
-        {
-            let mut state = self.state.borrow_mut();
-            state.attached.insert(tab);
+        self.tabs.write(tab, |t| {
+            t.attachment.attached = true;
             // Collect from the start: the domains below replay what came before. Kept
             // collectors (an idle detach) have it already: the replay is ignored.
-            if let Entry::Vacant(fresh) = state.collectors.entry(tab) {
-                fresh.insert(Default::default());
+            if t.collectors.is_none() {
+                t.collectors = Some(Default::default());
             } else {
-                state.replaying.insert(tab);
+                t.attachment.replaying = true;
             }
-        }
+        });
         // A renderer that crashed before we came answers nothing: Chrome says so when
         // the Inspector domain is enabled (first), and that ends the wait.
         let mut watch = self.signals.subscribe(tab);
@@ -84,7 +81,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let enabled = watch
             .watch(self.enable_domains(tab), |s| crashed(s).then_some(()))
             .await;
-        self.state.borrow_mut().replaying.remove(&tab);
+        self.tabs.update(tab, |t| t.attachment.replaying = false);
         match enabled {
             Ok(enabled) => enabled,
             Err(()) => {
@@ -100,12 +97,12 @@ impl<C: Chrome + 'static> Engine<C> {
         // The document's uids name nodes by backend id, which outlives the debugging
         // session: an agent coming back to an unchanged page keeps its uids. The kit's
         // remote objects die with the session.
-        let kept = self.state.borrow_mut().documents.remove(&tab);
-        self.forget_attachment(tab);
-        if let Some(mut document) = kept {
-            document.kit = None;
-            self.state.borrow_mut().documents.insert(tab, document);
-        }
+        self.tabs.update(tab, |t| {
+            t.attachment = super::tab::Attachment::default();
+            if let Some(document) = &mut t.document {
+                document.kit = None;
+            }
+        });
         self.schedule_save();
         if let Err(error) = self.chrome.detach_debugger(tab).await {
             self.chrome.log(&format!(
@@ -308,16 +305,11 @@ pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
-    use tabwire_shared::{requests::*, ErrorCode};
+    use super::super::fake::{commands, Harness};
+    use tabwire_shared::{requests::*, Command, ErrorCode};
 
-    fn evaluate(tab_id: i64) -> Evaluate {
-        Evaluate {
-            tab_id,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        }
+    fn evaluate(tab_id: i64) -> Command {
+        commands::evaluate_one(tab_id, 5000)
     }
 
     #[test]

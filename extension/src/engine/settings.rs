@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tabwire_shared::origin::OriginPolicy;
+use tabwire_shared::origin::{scheme_of, split_host_port, OriginPolicy};
 
 /// The storage key of the settings.
 pub const KEY: &str = "settings";
@@ -99,8 +99,7 @@ impl Settings {
 
     /// Why `url` cannot be shared, in words for the user; `None` if it can.
     pub fn refusal(&self, url: &str) -> Option<String> {
-        let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
-        if !matches!(scheme.as_deref(), Some("http" | "https" | "file")) {
+        if !matches!(scheme_of(url).as_deref(), Some("http" | "https" | "file")) {
             return Some(
                 "Only web pages and local files can be shared; this is a browser page.".into(),
             );
@@ -162,17 +161,10 @@ pub fn check_pattern(pattern: &str) -> Result<(), String> {
     if rest.contains('@') || rest.chars().any(char::is_whitespace) {
         return refuse("it is not a host name");
     }
-    let (host, port) = if rest.starts_with('[') {
-        match rest.split_once(']') {
-            Some((v6, tail)) => (&rest[..=v6.len()], tail.strip_prefix(':')),
-            None => return refuse("its IPv6 address is not closed with ]"),
-        }
-    } else {
-        match rest.rsplit_once(':') {
-            Some((host, port)) => (host, Some(port)),
-            None => (rest, None),
-        }
-    };
+    if rest.starts_with('[') && !rest.contains(']') {
+        return refuse("its IPv6 address is not closed with ]");
+    }
+    let (host, port) = split_host_port(rest);
     let port_ok = port.is_none_or(|p| p == "*" || p.parse::<u16>().is_ok_and(|p| p > 0));
     if !port_ok {
         return refuse("its port is not a number or *");
@@ -280,6 +272,52 @@ mod tests {
             assert_eq!(settings.blocked_by(url), Some("*.bank.com"), "{url}");
         }
         assert_eq!(settings.blocked_by("https://bank.com.evil.test/"), None);
+    }
+
+    #[test]
+    fn the_blocklist_on_hostile_urls() {
+        let settings = Settings {
+            blocklist: vec![
+                "https://*.bank.com".into(),
+                "bank.org".into(),
+                "xn--bcher-kva.example".into(),
+                "http://[::1]:3000".into(),
+            ],
+            ..Settings::default()
+        };
+        for (url, blocked) in [
+            ("HTTPS://WWW.BANK.COM/", true),
+            ("https://user:pw@www.bank.com/", true),
+            ("https://bank.com@evil.test/", false),
+            ("https://bank.org\\@evil.test/", true),
+            ("https://evil.test\\@bank.org/", false),
+            ("https://www.bank.com./", true),
+            ("https://bank.com.:443/", true),
+            ("https://bank.com:443/", true),
+            ("https://bank.com:8443/", false),
+            ("http://bank.org:8080/x", true),
+            ("https://bücher.example/", true),
+            ("http://[0:0::1]:3000/", true),
+            ("http://[::1]:3001/", false),
+            ("blob:https://www.bank.com/9f1c", true),
+            ("filesystem:http://bank.org/temporary/x", true),
+            ("about:blank", false),
+            ("data:text/html,bank.org", false),
+        ] {
+            assert_eq!(settings.blocked_by(url).is_some(), blocked, "{url}");
+        }
+        // Pages that are not web pages are refused whatever the blocklist says.
+        for url in [
+            "blob:https://a.test/9f1c",
+            "about:blank",
+            "data:,x",
+            "Chrome://settings",
+        ] {
+            let refusal = settings.refusal(url).unwrap();
+            assert!(refusal.contains("browser page"), "{url}: {refusal}");
+        }
+        assert!(settings.refusal("HTTPS://a.test/").is_none());
+        assert!(settings.refusal("FILE:///tmp/x.html").is_none());
     }
 
     #[test]

@@ -13,6 +13,7 @@ use tabwire_shared::{Event, TabId};
 
 use super::agents::REVOKED_BY_USER;
 use super::sharing::Agent;
+use super::tab::Group;
 use super::Engine;
 use crate::chrome::{Chrome, TabState};
 use crate::signals::TabSignal;
@@ -92,13 +93,14 @@ impl<C: Chrome + 'static> Engine<C> {
     /// The user dragged `tab` out of the group we put it in (`group` is where it is
     /// now): that stops sharing it.
     pub(super) async fn on_group_changed(&self, tab: TabId, group: i64) {
-        let ours = self.state.borrow().grouped.get(&tab).copied();
-        // `Some(None)`: our own grouping is under way; its events are not the user's.
-        let Some(Some(ours)) = ours else { return };
+        // While our own grouping is under way, its events are not the user's.
+        let Group::In(ours) = self.tabs.group(tab) else {
+            return;
+        };
         if ours == group {
             return;
         }
-        self.state.borrow_mut().grouped.remove(&tab);
+        self.tabs.set_group(tab, Group::None);
         let sharers = self.sharing.borrow().sharers(tab);
         for session in sharers {
             self.unshare_tab(&session, tab).await;
@@ -114,8 +116,9 @@ impl<C: Chrome + 'static> Engine<C> {
             self.show_badge(tab).await;
             return;
         }
-        let grouped = self.state.borrow_mut().grouped.remove(&tab);
-        if let Some(Some(_)) = grouped {
+        let grouped = self.tabs.group(tab);
+        self.tabs.set_group(tab, Group::None);
+        if let Group::In(_) = grouped {
             if let Err(error) = self.chrome.ungroup_tab(tab).await {
                 self.chrome
                     .log(&format!("tabwire: could not ungroup tab {tab}: {error}"));
@@ -129,7 +132,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// of an agent that still shares it.
     async fn follow_remaining_sharer(&self, tab: TabId, sharers: &[String]) {
         let Some(next) = sharers.first() else { return };
-        let Some(Some(group)) = self.state.borrow().grouped.get(&tab).copied() else {
+        let Group::In(group) = self.tabs.group(tab) else {
             return;
         };
         let held_by_a_sharer = {
@@ -147,7 +150,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let Ok(Some(state)) = self.chrome.tab(tab).await else {
             return;
         };
-        self.state.borrow_mut().grouped.remove(&tab);
+        self.tabs.set_group(tab, Group::None);
         self.group_with(next, &state).await;
     }
 
@@ -156,10 +159,10 @@ impl<C: Chrome + 'static> Engine<C> {
         // A command running on the tab ends now, then the tab is ours to clean up.
         self.signals
             .publish(tab, &TabSignal::Withdrawn(UNSHARED.to_owned()));
-        let _busy = self.locks.lock(tab).await;
-        let attached = self.state.borrow().attached.contains(&tab);
+        let _busy = self.tabs.lock(tab).await;
+        let attached = self.tabs.is_attached(tab);
         self.forget_session(tab);
-        self.state.borrow_mut().emulations.remove(&tab);
+        self.tabs.update(tab, |t| t.emulation = Default::default());
         if attached {
             if let Err(error) = self.chrome.detach_debugger(tab).await {
                 self.chrome.log(&format!(
@@ -172,9 +175,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Puts a newly shared tab in its agent's group for the tab's window (unless a
     /// group of another agent holds it already).
     async fn group_with(&self, session: &str, tab: &TabState) {
-        if self.sharing.borrow().agent_profile()
-            || self.state.borrow().grouped.contains_key(&tab.id)
-        {
+        if self.sharing.borrow().agent_profile() || self.tabs.group(tab.id) != Group::None {
             return;
         }
         let Some((existing, name, color)) = self.sharing.borrow().agent(session).map(|a| {
@@ -184,7 +185,7 @@ impl<C: Chrome + 'static> Engine<C> {
             return;
         };
         // Our own grouping fires group-change events: mark it as ours first.
-        self.state.borrow_mut().grouped.insert(tab.id, None);
+        self.tabs.set_group(tab.id, Group::Grouping);
         let mut grouped = self.chrome.group_tab(tab.id, existing).await;
         if grouped.is_err() && existing.is_some() {
             // The group is gone (the user closed or ungrouped it): start a new one.
@@ -192,7 +193,7 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         match grouped {
             Ok(group) => {
-                self.state.borrow_mut().grouped.insert(tab.id, Some(group));
+                self.tabs.set_group(tab.id, Group::In(group));
                 if let Some(agent) = self.sharing.borrow_mut().agent_mut(session) {
                     agent.groups.insert(tab.window_id, group);
                 }
@@ -202,7 +203,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.scopes_changed();
             }
             Err(error) => {
-                self.state.borrow_mut().grouped.remove(&tab.id);
+                self.tabs.set_group(tab.id, Group::None);
                 self.chrome
                     .log(&format!("tabwire: could not group tab {}: {error}", tab.id));
             }
@@ -256,7 +257,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use super::super::TabChange;
     use serde_json::json;
     use tabwire_shared::{requests::*, Event};
@@ -319,7 +320,7 @@ mod tests {
         assert!(!h.fake.is_attached(10));
         assert_eq!(h.fake.group_of(10), None);
         assert_eq!(h.fake.badge(10).unwrap().0, "");
-        assert!(!h.engine.state.borrow().collectors.contains_key(&10));
+        assert!(h.engine.with_collectors(10, |_| ()).is_none());
     }
 
     #[test]
@@ -328,12 +329,7 @@ mod tests {
         h.hello(1, "k1", "claude");
         h.share("k1", 10);
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = tabwire_shared::Evaluate {
-            tab_id: 10,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        };
+        let evaluate = commands::evaluate_one(10, 5000);
         h.call(1, evaluate);
         h.settle();
         let unshare = json!({"action": "unshare", "session": "k1", "tab": 10});

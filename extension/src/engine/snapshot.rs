@@ -24,7 +24,6 @@ use crate::cdp::dom::DomGetFrameOwner;
 use crate::cdp::FrameTree;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::within;
 
 /// The state of a pinned element the accessibility tree does not list.
 pub const NOT_IN_ACCESSIBILITY_TREE: &str = "not-in-accessibility-tree";
@@ -40,22 +39,16 @@ impl<C: Chrome + 'static> Engine<C> {
         verbose: bool,
     ) -> Result<Snapshot, EngineError> {
         let work = self.take_snapshot(tab, verbose);
-        match within(self.chrome.sleep(SNAPSHOT_LIMIT_MS), work).await {
-            Some(Ok(snapshot)) => Ok(snapshot),
-            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
-            None => Err(EngineError::BrowserTimeout {
+        self.in_time(tab, SNAPSHOT_LIMIT_MS, work)
+            .await?
+            .ok_or(EngineError::BrowserTimeout {
                 action: "take the accessibility snapshot",
                 timeout_ms: SNAPSHOT_LIMIT_MS,
-            }),
-        }
+            })
     }
 
     async fn take_snapshot(&self, tab: TabId, verbose: bool) -> Result<Snapshot, EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         let tree = self.sync_document(tab, &mut watch).await?;
         let url = tree.frame.full_url();
         let mut child_frames = Vec::new();

@@ -7,7 +7,6 @@
 //! badge, so a shared tab's badge is set again. Any change may alter what the popup
 //! shows.
 
-use serde_json::Value;
 use tabwire_shared::TabId;
 
 use super::Engine;
@@ -60,7 +59,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Detaches from every attached tab that shows a blocklisted site now (after the
     /// blocklist changed).
     pub(super) async fn enforce_blocklist(&self) {
-        let attached: Vec<TabId> = self.state.borrow().attached.iter().copied().collect();
+        let attached = self.tabs.attached();
         for tab in attached {
             if let Ok(Some(state)) = self.chrome.tab(tab).await {
                 self.leave_if_blocklisted(tab, &state.url).await;
@@ -70,11 +69,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// A main-frame navigation (`Page.frameNavigated`): a blocklisted destination is
     /// let go at once, before Chrome's slower tab event.
-    pub(super) fn leave_if_navigated_to_blocklist(&self, tab: TabId, params: &Value) {
-        let Some(url) = params.pointer("/frame/url").and_then(Value::as_str) else {
-            return;
-        };
-        if self.settings.borrow().blocked_by(url).is_none() {
+    pub(super) fn leave_if_navigated_to_blocklist(&self, tab: TabId, url: &str) {
+        if url.is_empty() || self.settings.borrow().blocked_by(url).is_none() {
             return;
         }
         let url = url.to_owned();
@@ -88,7 +84,7 @@ impl<C: Chrome + 'static> Engine<C> {
     pub(super) async fn leave_if_blocklisted(&self, tab: TabId, url: &str) {
         let blocked = self.settings.borrow().blocked_by(url).map(str::to_owned);
         let Some(pattern) = blocked else { return };
-        if !self.state.borrow().attached.contains(&tab) {
+        if !self.tabs.is_attached(tab) {
             return;
         }
         self.chrome.log(&format!(
@@ -96,8 +92,8 @@ impl<C: Chrome + 'static> Engine<C> {
         ));
         let reason = format!("the tab went to a site on the user's blocklist, {pattern}");
         self.signals.publish(tab, &TabSignal::Withdrawn(reason));
-        let _busy = self.locks.lock(tab).await;
-        if self.state.borrow().attached.contains(&tab) {
+        let _busy = self.tabs.lock(tab).await;
+        if self.tabs.is_attached(tab) {
             self.detach_keeping_collectors(tab).await;
             self.chrome.state_changed();
         }
@@ -106,7 +102,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fake::Harness;
+    use super::super::fake::{commands, Harness};
     use super::TabChange;
     use serde_json::json;
     use tabwire_shared::{requests::*, ErrorCode};
@@ -123,12 +119,7 @@ mod tests {
         h.share("k1", 10);
         block_bank(&mut h);
         h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
-        let evaluate = Evaluate {
-            tab_id: 10,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 5000,
-        };
+        let evaluate = commands::evaluate_one(10, 5000);
         h.call(1, evaluate);
         h.settle();
         assert!(h.fake.is_attached(10));

@@ -95,7 +95,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let to = tabwire_shared::Navigation::Url {
             url: url.to_owned(),
         };
-        let _tab = self.locks.lock(created.id).await;
+        let _tab = self.tabs.lock(created.id).await;
         let outcome = if starts_there {
             self.await_opened(created.id, url, timeout_ms).await
         } else {
@@ -132,7 +132,7 @@ impl<C: Chrome + 'static> Engine<C> {
             title: tab.title.clone(),
             user_active,
             dialog: self.open_dialog(tab.id),
-            crashed: self.state.borrow().crashed.contains(&tab.id),
+            crashed: self.tabs.read(tab.id, |t| t.crashed).unwrap_or(false),
         }
     }
 }

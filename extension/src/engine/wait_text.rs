@@ -12,7 +12,7 @@ use super::{page, Engine};
 use crate::cdp::{CallArgument, PageEvent, RuntimeCallFunctionOn, RuntimeEvaluate};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::{within, Subscription, TabSignal};
+use crate::signals::{Subscription, TabSignal};
 
 impl<C: Chrome + 'static> Engine<C> {
     /// Waits until one of `texts` appears in `tab`; that text.
@@ -23,15 +23,15 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
     ) -> Result<String, EngineError> {
         let work = self.watch_for_text(tab, texts, timeout_ms);
-        match within(self.chrome.sleep(timeout_ms), work).await {
-            Some(Ok(Some(found))) => Ok(found),
-            Some(Err(error)) => Err(self.confirm_closed(tab, error).await),
-            Some(Ok(None)) | None => Err(EngineError::TextTimeout {
-                tab,
-                texts: quote_all(texts),
-                timeout_ms,
-            }),
-        }
+        let timed_out = || EngineError::TextTimeout {
+            tab,
+            texts: quote_all(texts),
+            timeout_ms,
+        };
+        self.in_time(tab, timeout_ms, work)
+            .await?
+            .flatten()
+            .ok_or_else(timed_out)
     }
 
     async fn watch_for_text(
@@ -40,11 +40,7 @@ impl<C: Chrome + 'static> Engine<C> {
         texts: &[String],
         timeout_ms: u64,
     ) -> Result<Option<String>, EngineError> {
-        self.ensure_attached(tab).await?;
-        if let Some(dialog) = self.open_dialog(tab) {
-            return Err(EngineError::DialogOpen { tab, dialog });
-        }
-        let mut watch = self.signals.subscribe(tab);
+        let mut watch = self.ready(tab).await?;
         loop {
             let group = self.next_object_group();
             let outcome = self

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use super::errors::revoked_message;
 use super::shared::Shared;
 use super::{Outcome, Outgoing};
-use crate::native_host::framing::{write_frame, FrameReader};
+use crate::frames::{write_frame, FrameReader};
 
 /// First and longest pause between connection attempts.
 const BACKOFF_MIN: Duration = Duration::from_millis(100);

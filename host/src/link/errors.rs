@@ -1,6 +1,8 @@
 //! What a call answers when there is no browser to answer it.
 
-use tabwire_shared::{Departure, ErrorCode, WireError};
+use tabwire_shared::{ErrorCode, WireError};
+
+pub(super) use crate::answers::{disconnected, unanswered};
 
 /// The error for a call made while no browser is connected: what to do about it.
 pub fn no_browser() -> WireError {
@@ -26,17 +28,6 @@ pub(super) fn no_browser_because(known: Option<&str>) -> WireError {
     WireError::new(ErrorCode::BrowserDisconnected, message)
 }
 
-/// The error for a call whose browser went away before answering, and why.
-pub(super) fn disconnected(why: &str) -> WireError {
-    WireError::new(
-        ErrorCode::BrowserDisconnected,
-        format!(
-            "The browser disconnected before answering ({why}). Check that the browser is \
-             still running with the tabwire extension enabled, then retry."
-        ),
-    )
-}
-
 /// The error for a call in flight when the connection to the native host ended without
 /// a goodbye: the host was killed or crashed, and the browser starts another.
 pub(super) fn host_stopped() -> WireError {
@@ -47,25 +38,6 @@ pub(super) fn host_stopped() -> WireError {
          host when its tabwire extension reconnects, normally within a second or two: retry \
          (if running the command twice would matter, check first whether it took effect).",
     )
-}
-
-/// The error for a call the browser left unanswered when the native host said goodbye
-/// (`reason`), by what the host saw (`cause`). The relay answers its pending requests
-/// with it, and the link its own.
-pub fn unanswered(reason: &str, cause: Departure) -> WireError {
-    let message = match cause {
-        Departure::BrowserQuit => "The browser quit before answering. Ask the user to start it \
-            again; its tabs then have new ids and nothing is shared with this agent until the \
-            user shares a tab again (the tabwire button in Chrome's toolbar, then \"Share this \
-            tab\")."
-            .to_owned(),
-        Departure::BrowserRunning => format!(
-            "The browser's tabwire extension disconnected before answering ({reason}). The \
-             browser still runs, so the extension normally reconnects within seconds: retry."
-        ),
-        Departure::Undecided | Departure::Unknown => return disconnected(reason),
-    };
-    WireError::new(ErrorCode::BrowserDisconnected, message)
 }
 
 /// The error for a call on a tab that waited while the browser restarted: it is not

@@ -455,10 +455,10 @@ async fn vanishing_host(socket: &std::path::Path, first: Envelope<FromExtension>
     let listener = tokio::net::UnixListener::bind(socket).unwrap();
     let (stream, _) = listener.accept().await.unwrap();
     let (read, mut write) = stream.into_split();
-    let mut reader = crate::native_host::framing::FrameReader::new(read, MAX_ON_SOCKET);
+    let mut reader = crate::frames::FrameReader::new(read, MAX_ON_SOCKET);
     assert!(matches!(reader.next().await, Ok(Some(_))), "no hello");
     let frame = tabwire_shared::framing::encode(&first, MAX_ON_SOCKET).unwrap();
-    crate::native_host::framing::write_frame(&mut write, &frame)
+    crate::frames::write_frame(&mut write, &frame)
         .await
         .unwrap();
 }
@@ -489,7 +489,7 @@ async fn a_host_killed_without_a_goodbye_gets_a_short_wait_from_the_loss() {
 
 #[tokio::test]
 async fn a_call_in_flight_when_the_host_vanishes_is_told_the_host_stopped() {
-    use crate::native_host::framing::{write_frame, FrameReader};
+    use crate::frames::{write_frame, FrameReader};
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("relay.sock");
     let listener = tokio::net::UnixListener::bind(&socket).unwrap();
@@ -629,11 +629,11 @@ async fn a_host_killed_while_it_decides_counts_as_a_browser_that_still_runs() {
         let listener = tokio::net::UnixListener::bind(&socket).unwrap();
         let (stream, _) = listener.accept().await.unwrap();
         let (read, mut write) = stream.into_split();
-        let mut reader = crate::native_host::framing::FrameReader::new(read, MAX_ON_SOCKET);
+        let mut reader = crate::frames::FrameReader::new(read, MAX_ON_SOCKET);
         assert!(matches!(reader.next().await, Ok(Some(_))), "no hello");
         for message in [connected("1"), first_word] {
             let frame = tabwire_shared::framing::encode(&message, MAX_ON_SOCKET).unwrap();
-            crate::native_host::framing::write_frame(&mut write, &frame)
+            crate::frames::write_frame(&mut write, &frame)
                 .await
                 .unwrap();
         }

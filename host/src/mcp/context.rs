@@ -391,7 +391,7 @@ impl ToolContext {
                 automatic,
             })
             .await?;
-        let discovery = Arc::new(super::third_party::prepare(discovery));
+        let discovery = Arc::new(super::third_party_schema::prepare(discovery));
         self.session.remember_discovery(page, discovery.clone());
         self.session.known.discovered(generation, page);
         Ok(discovery)

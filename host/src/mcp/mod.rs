@@ -5,7 +5,9 @@
 //! - [`pipeline`]: the one path every call takes (argument checks, page resolution,
 //!   per-page serialisation, dialog guard, handler, render).
 //! - [`response`]: handler markers and the one renderer (text and
-//!   `structuredContent` from the same data).
+//!   `structuredContent` from the same data); [`render`]: how each kind of browser
+//!   data reads as text; [`third_party_schema`]: third-party tools' JSON Schemas and
+//!   the agent's arguments checked against them.
 //! - [`context`]: what handlers may touch: the browser, the agent's session, its page;
 //!   [`known`]: what the session knows without asking the browser; [`runs`]: which run
 //!   of the browser its tab ids belong to.
@@ -14,25 +16,23 @@
 //!   readable id (even one rmcp could not read).
 
 pub mod config;
-pub mod console;
 pub mod context;
 pub mod filters;
 pub mod known;
-pub mod network;
 pub mod output_schema;
 pub mod paginate;
 pub mod pipeline;
 pub mod reference;
 pub mod reference_flags;
 pub mod registry;
+pub mod render;
 pub mod response;
 pub mod runs;
 pub mod schema;
 pub mod server;
-pub mod snapshot;
 pub mod spill;
 pub mod structured;
-pub mod third_party;
+pub mod third_party_schema;
 pub mod tool;
 pub mod tools;
 pub mod wire;

@@ -132,7 +132,7 @@ mod tests {
     fn node(uid: &str, depth: u32, role: &str, name: &str, states: &[&str]) -> SnapshotNode {
         SnapshotNode {
             states: states.iter().map(|s| s.to_string()).collect(),
-            ..crate::mcp::snapshot::test_node(uid, depth, role, name)
+            ..crate::mcp::render::snapshot::test_node(uid, depth, role, name)
         }
     }
 

@@ -8,7 +8,7 @@
 //! clients that the browser is gone and, within 1.5 s, whether it quit or still runs,
 //! and exits 0.
 //!
-//! - [`framing`]: whole frames on async byte streams.
+//! - [`crate::frames`] (shared with [`crate::link`]): whole frames on async byte streams.
 //! - [`relay`]: the routing state machine (pure, no I/O).
 //! - [`departure`]: on the way out, whether the browser quit or still runs.
 //! - [`socket`]: claiming the socket path and checking peers.
@@ -18,7 +18,6 @@
 //! stderr through `tracing`.
 
 pub mod departure;
-pub mod framing;
 pub mod relay;
 pub mod server;
 pub mod socket;

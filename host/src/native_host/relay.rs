@@ -30,7 +30,7 @@ use tabwire_shared::{
     Departure, Envelope, ErrorCode, Event, FromExtension, HostInfo, ToExtension, WireError,
 };
 
-use crate::link::unanswered;
+use crate::answers::unanswered;
 
 /// A relay connection's id, as stamped into `Envelope::client`.
 pub type ClientId = u64;

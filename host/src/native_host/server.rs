@@ -28,24 +28,18 @@ use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinHandle};
 
 use super::departure::Lookout;
-use super::framing::{write_frame, FrameReader, ReadError};
 use super::relay::{ClientId, Delivery, Relay};
 use super::socket::{check_peer, SocketFile};
+use crate::frames::{write_frame, FrameReader, ReadError};
 
 /// Frames queued for one client before it is considered stuck and disconnected.
 const CLIENT_QUEUE: usize = 1024;
 /// How long queued frames may take to reach clients once the browser is gone.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
-/// Why the relay stops when Chrome closes the port.
-const PORT_CLOSED: &str = "Chrome closed tabwire's native port";
-/// The same, once the browser is seen to run on.
-const PORT_CLOSED_RUNNING: &str = "Chrome closed tabwire's native port while the browser kept \
-    running: the extension's service worker stopped, or the extension was reloaded or disabled";
-
 /// Something the event loop must react to.
 enum Input {
     BrowserFrame(Vec<u8>),
-    BrowserGone(String),
+    BrowserGone(Gone),
     ClientFrame(ClientId, Vec<u8>),
     ClientClosed(ClientId, Option<String>),
 }
@@ -54,6 +48,45 @@ struct ClientHandle {
     queue: mpsc::Sender<Vec<u8>>,
     reader: AbortHandle,
     writer: JoinHandle<()>,
+}
+
+/// Why the relay stops serving the browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Gone {
+    /// Chrome closed the native port (stdin ended between frames).
+    PortClosed,
+    /// Chrome's stream cannot be trusted any more (an oversized or cut-off frame, a
+    /// read error): what happened.
+    StreamBroke(String),
+    /// Writing to Chrome failed: the error.
+    WriteFailed(String),
+    /// The host was asked to stop (a signal): the reason given.
+    Stopped(String),
+}
+
+impl Gone {
+    /// The reason clients are told, once what became of the browser is known.
+    fn reason(&self, cause: Departure) -> String {
+        match (self, cause) {
+            (_, Departure::BrowserQuit) => "the browser quit".to_owned(),
+            (Gone::PortClosed, Departure::BrowserRunning) => "Chrome closed tabwire's native \
+                port while the browser kept running: the extension's service worker stopped, \
+                or the extension was reloaded or disabled"
+                .to_owned(),
+            (gone, _) => gone.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Gone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Gone::PortClosed => f.write_str("Chrome closed tabwire's native port"),
+            Gone::StreamBroke(e) => write!(f, "the browser's message stream broke: {e}"),
+            Gone::WriteFailed(e) => write!(f, "writing to the browser failed: {e}"),
+            Gone::Stopped(reason) => f.write_str(reason),
+        }
+    }
 }
 
 /// Runs the relay until the browser goes away (or `stop` completes, with its reason),
@@ -91,7 +124,7 @@ where
     let hello = state.relay.host_ready(host);
     state.deliver(hello);
     tokio::pin!(stop);
-    let reason = loop {
+    let gone = loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => state.admit(stream),
@@ -102,26 +135,22 @@ where
             },
             input = input_rx.recv() => {
                 // The loop holds a sender, so the channel never closes.
-                let Some(input) = input else { break "internal error".to_owned() };
-                if let Some(reason) = state.handle(input) {
-                    break reason;
+                let Some(input) = input else { break Gone::Stopped("internal error".to_owned()) };
+                if let Some(gone) = state.handle(input) {
+                    break gone;
                 }
             }
-            reason = &mut stop => break reason,
+            reason = &mut stop => break Gone::Stopped(reason),
         }
     };
     // Another host (a restarted worker's) may bind the socket while this one looks.
     drop(listener);
     drop(socket_file);
     browser_reader.abort();
-    let out = state.relay.browser_closing(&reason);
+    let out = state.relay.browser_closing(&gone.to_string());
     state.deliver(out);
     let cause = lookout.look().await;
-    let reason = match cause {
-        Departure::BrowserQuit => "the browser quit".to_owned(),
-        Departure::BrowserRunning if reason == PORT_CLOSED => PORT_CLOSED_RUNNING.to_owned(),
-        Departure::BrowserRunning | Departure::Undecided | Departure::Unknown => reason,
-    };
+    let reason = gone.reason(cause);
     tracing::info!(%reason, ?cause, "browser gone; relay stopping");
     let out = state.relay.browser_gone(&reason, cause);
     state.deliver(out);
@@ -139,9 +168,9 @@ struct Loop {
 }
 
 impl Loop {
-    /// Handles one input; returns the reason to stop when the browser is gone (the
-    /// clients are told after [`Lookout::look`]).
-    fn handle(&mut self, input: Input) -> Option<String> {
+    /// Handles one input; returns why to stop when the browser is gone (the clients
+    /// are told after [`Lookout::look`]).
+    fn handle(&mut self, input: Input) -> Option<Gone> {
         match input {
             Input::BrowserFrame(body) => {
                 let out = self.relay.from_browser(&body);
@@ -158,7 +187,7 @@ impl Loop {
                 }
                 self.drop_client(client);
             }
-            Input::BrowserGone(reason) => return Some(reason),
+            Input::BrowserGone(gone) => return Some(gone),
         }
         None
     }
@@ -253,12 +282,12 @@ async fn read_browser<R: AsyncRead + Unpin>(input: R, inputs: mpsc::Sender<Input
     loop {
         let event = match reader.next().await {
             Ok(Some(body)) => Input::BrowserFrame(body),
-            Ok(None) => Input::BrowserGone(PORT_CLOSED.to_owned()),
+            Ok(None) => Input::BrowserGone(Gone::PortClosed),
             Err(e @ ReadError::TooLarge { .. }) => {
                 tracing::error!(error = %e, "the browser's stream cannot be trusted any more");
-                Input::BrowserGone(format!("the browser's message stream broke: {e}"))
+                Input::BrowserGone(Gone::StreamBroke(e.to_string()))
             }
-            Err(e) => Input::BrowserGone(format!("the browser's message stream broke: {e}")),
+            Err(e) => Input::BrowserGone(Gone::StreamBroke(e.to_string())),
         };
         let last = matches!(event, Input::BrowserGone(_));
         if inputs.send(event).await.is_err() || last {
@@ -274,8 +303,8 @@ async fn write_browser<W: AsyncWrite + Unpin>(
 ) {
     while let Some(frame) = frames.recv().await {
         if let Err(e) = write_frame(&mut out, &frame).await {
-            let reason = format!("writing to the browser failed: {e}");
-            let _ = inputs.send(Input::BrowserGone(reason)).await;
+            let gone = Gone::WriteFailed(e.to_string());
+            let _ = inputs.send(Input::BrowserGone(gone)).await;
             return;
         }
     }

@@ -14,9 +14,9 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::departure::{FakeParent, Lookout};
-use super::framing::{write_frame, FrameReader, ReadError};
 use super::server::serve;
 use super::socket::bind_exclusive;
+use crate::frames::{write_frame, FrameReader, ReadError};
 
 /// How long a test waits for any one message before failing.
 pub const STEP: Duration = Duration::from_secs(5);

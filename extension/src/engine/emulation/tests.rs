@@ -3,7 +3,7 @@ use tabwire_shared::{
     requests::*, Change, EmulationChanges, Geolocation, NetworkConditions, Reply, Viewport,
 };
 
-use super::super::fake::Harness;
+use super::super::fake::{commands, Harness};
 
 fn emulate(h: &mut Harness, id: u64, changes: EmulationChanges) -> tabwire_shared::Emulation {
     h.call(
@@ -117,16 +117,7 @@ fn emulation_is_applied_again_after_a_reattach() {
     );
     h.fake.detach_externally(10);
     h.engine.on_debugger_detached(10, "canceled_by_user");
-    h.call(
-        2,
-        ListConsole {
-            tab_id: 10,
-            include_preserved: false,
-            types: vec![],
-            page_size: 50,
-            page_idx: None,
-        },
-    );
+    h.call(2, commands::list_console(10));
     h.settle();
     assert!(h.reply(2).unwrap().is_ok());
     assert_eq!(

@@ -6,7 +6,7 @@ use tabwire_shared::{requests::*, ErrorCode, Reply, WireError};
 use super::super::fake::page::{
     element, navigate_to, report, set_buttons, set_outcome, text, with_tools,
 };
-use super::super::fake::{Answer, Harness};
+use super::super::fake::{commands, Answer, Harness};
 use crate::engine::page::{EXECUTE, KIT, MAX_RESULT_TEXT_READ, TAKE_NODES};
 
 /// Discovers the fake page's tools; the document token.
@@ -240,15 +240,7 @@ fn a_hanging_tool_times_out_and_the_engine_stays_responsive() {
         "Tool t did not finish within 500 ms; the page keeps running it. Pass a larger \
          `timeout` if it needs longer."
     );
-    h.call(
-        2,
-        Evaluate {
-            tab_id: 11,
-            function: "() => 1".into(),
-            args: vec![],
-            timeout_ms: 1000,
-        },
-    );
+    h.call(2, commands::evaluate_one(11, 1000));
     h.settle();
     assert!(h.reply(2).unwrap().is_ok());
 }

@@ -5,8 +5,8 @@ use serde::Deserialize;
 use serde_json::json;
 use tabwire_shared::requests::{self, ListConsole};
 
-use crate::mcp::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::context::ToolContext;
+use crate::mcp::render::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;

@@ -9,7 +9,9 @@ use tabwire_shared::requests::{self, NetworkRequests};
 use tabwire_shared::NetworkRequest;
 
 use crate::mcp::context::ToolContext;
-use crate::mcp::network::{check_resource_types, listing, redact_headers, show_body, ShownBody};
+use crate::mcp::render::network::{
+    check_resource_types, listing, redact_headers, show_body, ShownBody,
+};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;

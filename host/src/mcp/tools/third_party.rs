@@ -11,8 +11,9 @@ use tabwire_shared::{ErrorCode, ExecuteTool, ToolResult};
 
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
+use crate::mcp::render::third_party::refusal;
 use crate::mcp::response::{Response, SnapshotRequest};
-use crate::mcp::third_party::{find_tool, parse_params, refusal, validate};
+use crate::mcp::third_party_schema::{find_tool, parse_params, validate};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
 

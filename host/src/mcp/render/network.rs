@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 use tabwire_shared::{Body, NetworkRequest};
 
-use super::filters::{check_names, navigation_note};
-use super::paginate::paginate;
-use super::spill;
-use super::ToolError;
+use crate::mcp::filters::{check_names, navigation_note};
+use crate::mcp::paginate::paginate;
+use crate::mcp::spill;
+use crate::mcp::ToolError;
 
 /// The resource types an agent may filter on (CDP's, in lower case).
 pub const RESOURCE_TYPES: &[&str] = &[

@@ -5,9 +5,9 @@
 use serde_json::{json, Map, Value};
 use tabwire_shared::{ConsoleMessage, ConsolePage, ConsoleTotals, ConsoleType, PagePosition};
 
-use super::filters::{check_names, navigation_note};
-use super::paginate::{Page, Position, DEFAULT_PAGE_SIZE};
-use super::ToolError;
+use crate::mcp::filters::{check_names, navigation_note};
+use crate::mcp::paginate::{Page, Position, DEFAULT_PAGE_SIZE};
+use crate::mcp::ToolError;
 
 /// Checks a types filter, naming the valid types when one is unknown, and reads it.
 pub fn check_types(types: &[String]) -> Result<Vec<ConsoleType>, ToolError> {

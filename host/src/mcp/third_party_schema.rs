@@ -6,15 +6,11 @@
 //! - [`parse_params`] and [`validate`]: the reference's `params` string, checked against
 //!   the tool's schema with every violation reported with its path.
 //! - [`find_tool`]: the lookup by name (and optional group).
-//! - [`refusal`]: the one-line explanation for a page outside the origin policy.
 
 use serde_json::{json, Map, Value};
 use tabwire_shared::{Discovery, ToolDefinition, ToolGroup};
 
 use super::ToolError;
-
-/// Where discovered tools appear in responses.
-pub const SECTION_TITLE: &str = "Third-party developer tools";
 
 /// Deepest schema nesting walked; deeper parts are left as they are.
 const MAX_SCHEMA_DEPTH: usize = 64;
@@ -160,35 +156,6 @@ pub fn validate(tool: &ToolDefinition, params: &Value) -> Result<(), ToolError> 
     }
 }
 
-/// The explanation for a page whose origin may not present tools.
-pub fn refusal(discovery: &Discovery) -> String {
-    if discovery.origin == "null" {
-        // about:blank, data: and sandboxed pages: no origin to allow.
-        return format!(
-            "The page ({}) has no origin of its own (as about:blank, data: and sandboxed \
-             pages), so it may not present third-party developer tools.",
-            discovery.url
-        );
-    }
-    let web = ["http://", "https://"]
-        .iter()
-        .any(|scheme| discovery.origin.starts_with(scheme));
-    if !web {
-        // The browser's own pages (an error page is chrome-error://chromewebdata):
-        // nothing to allow, and nothing that could offer tools.
-        return format!(
-            "The page ({}) is not a web page, so it offers no third-party developer tools.",
-            discovery.url
-        );
-    }
-    format!(
-        "The page's origin ({}) may not present third-party developer tools: by default \
-         only local pages (localhost, 127.0.0.1, [::1], *.localhost, file:) may. To allow \
-         it, start tabwire with --thirdPartyOrigins={}",
-        discovery.origin, discovery.origin
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,25 +169,6 @@ mod tests {
             groups,
             problems: vec![],
         }
-    }
-
-    #[test]
-    fn pages_without_an_origin_are_not_told_to_allow_null() {
-        let mut found = discovery(vec![]);
-        found.origin = "null".into();
-        found.url = "about:blank".into();
-        let text = refusal(&found);
-        assert!(
-            text.contains("about:blank") && text.contains("no origin"),
-            "{text}"
-        );
-        assert!(!text.contains("--thirdPartyOrigins"), "{text}");
-        found.origin = "chrome-error://chromewebdata".into();
-        found.url = "chrome-error://chromewebdata/".into();
-        let text = refusal(&found);
-        assert!(text.contains("not a web page") && !text.contains("--thirdPartyOrigins"));
-        found.origin = "https://app.example".into();
-        assert!(refusal(&found).contains("--thirdPartyOrigins=https://app.example"));
     }
 
     fn tool(name: &str, schema: Value) -> ToolDefinition {

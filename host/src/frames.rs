@@ -1,9 +1,10 @@
-//! Reading and writing whole frames on async byte streams.
+//! Reading and writing whole frames on async byte streams, for both ends of the relay.
 //!
 //! [`FrameReader`] buffers whatever arrives and hands out one frame body at a time,
 //! using `tabwire_shared::framing::try_decode` to decide whether a whole frame is
-//! there. It is used on Chrome's stdin and on every socket connection, by the relay and
-//! by [`crate::link`]. [`write_frame`] writes one already-encoded frame in a single
+//! there. It is used on Chrome's stdin and on every socket connection, by the relay
+//! ([`crate::native_host`]) and by its clients ([`crate::link`]), neither of which
+//! depends on the other. [`write_frame`] writes one already-encoded frame in a single
 //! `write_all` and flushes it.
 //!
 //! It does not parse bodies (a malformed body is the caller's to skip: the length

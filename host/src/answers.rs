@@ -1,0 +1,38 @@
+//! What a call answers when the browser went away before answering it.
+//!
+//! Both ends of the relay socket say it: the relay ([`crate::native_host`]) answers the
+//! requests it holds when the browser leaves, and a client ([`crate::link`]) answers
+//! its own calls when its relay says goodbye or vanishes. The words live here, so the
+//! two agree and neither depends on the other.
+
+use tabwire_shared::{Departure, ErrorCode, WireError};
+
+/// The error for a call whose browser went away before answering, and why.
+pub fn disconnected(why: &str) -> WireError {
+    WireError::new(
+        ErrorCode::BrowserDisconnected,
+        format!(
+            "The browser disconnected before answering ({why}). Check that the browser is \
+             still running with the tabwire extension enabled, then retry."
+        ),
+    )
+}
+
+/// The error for a call the browser left unanswered when the native host said goodbye
+/// (`reason`), by what the host saw (`cause`). The relay answers its pending requests
+/// with it, and the link its own.
+pub fn unanswered(reason: &str, cause: Departure) -> WireError {
+    let message = match cause {
+        Departure::BrowserQuit => "The browser quit before answering. Ask the user to start it \
+            again; its tabs then have new ids and nothing is shared with this agent until the \
+            user shares a tab again (the tabwire button in Chrome's toolbar, then \"Share this \
+            tab\")."
+            .to_owned(),
+        Departure::BrowserRunning => format!(
+            "The browser's tabwire extension disconnected before answering ({reason}). The \
+             browser still runs, so the extension normally reconnects within seconds: retry."
+        ),
+        Departure::Undecided | Departure::Unknown => return disconnected(reason),
+    };
+    WireError::new(ErrorCode::BrowserDisconnected, message)
+}

@@ -1,0 +1,14 @@
+//! How what the browser answered is shown to the agent: text (and its structured
+//! form), made from data already fetched. Nothing here talks to the browser.
+//!
+//! - [`console`]: a page of console messages, and one message in full.
+//! - [`network`]: request lists, and one request with its sensitive headers redacted.
+//! - [`snapshot`]: the accessibility snapshot as an indented text tree.
+//! - [`third_party`]: a page's third-party tools, or why it offers none.
+//! - [`emulation`]: emulated settings in words.
+
+pub mod console;
+pub mod emulation;
+pub mod network;
+pub mod snapshot;
+pub mod third_party;

@@ -1,0 +1,115 @@
+//! Third-party developer tools in words: the section's title, a page's tool list, and
+//! why a page has none to offer.
+
+use tabwire_shared::{Discovery, TabId};
+
+/// Where discovered tools appear in responses.
+pub const SECTION_TITLE: &str = "Third-party developer tools";
+
+/// The explanation for a page whose origin may not present tools.
+pub fn refusal(discovery: &Discovery) -> String {
+    if discovery.origin == "null" {
+        // about:blank, data: and sandboxed pages: no origin to allow.
+        return format!(
+            "The page ({}) has no origin of its own (as about:blank, data: and sandboxed \
+             pages), so it may not present third-party developer tools.",
+            discovery.url
+        );
+    }
+    let web = ["http://", "https://"]
+        .iter()
+        .any(|scheme| discovery.origin.starts_with(scheme));
+    if !web {
+        // The browser's own pages (an error page is chrome-error://chromewebdata):
+        // nothing to allow, and nothing that could offer tools.
+        return format!(
+            "The page ({}) is not a web page, so it offers no third-party developer tools.",
+            discovery.url
+        );
+    }
+    format!(
+        "The page's origin ({}) may not present third-party developer tools: by default \
+         only local pages (localhost, 127.0.0.1, [::1], *.localhost, file:) may. To allow \
+         it, start tabwire with --thirdPartyOrigins={}",
+        discovery.origin, discovery.origin
+    )
+}
+
+/// What a page that offers no valid tool is said to expose.
+pub fn no_tools(page: TabId, discovery: &Discovery) -> String {
+    format!(
+        "Page {page} ({}) exposes no third-party developer tools.",
+        discovery.url
+    )
+}
+
+/// The text of a page's tool list: each group and tool with its schema, then what
+/// was wrong with what the page offered.
+pub fn listing(page: TabId, discovery: &Discovery) -> String {
+    let mut out = String::new();
+    let mut line = |text: &str| {
+        out.push_str(text);
+        out.push('\n');
+    };
+    if discovery.groups.is_empty() {
+        line(&no_tools(page, discovery));
+    } else {
+        line(&format!("Page {page} ({}) exposes:", discovery.url));
+        for group in &discovery.groups {
+            line(&format!("### {}", group.name));
+            if let Some(description) = &group.description {
+                line(description);
+            }
+            for tool in &group.tools {
+                line(&format!("- {}: {}", tool.name, tool.description));
+                line(&format!("  inputSchema: {}", tool.input_schema));
+            }
+        }
+        line(
+            "Call them with execute_3p_developer_tool, or from evaluate_script with \
+             window.__dtmcp.executeTool(name, args).",
+        );
+    }
+    if !discovery.problems.is_empty() {
+        line("Problems with what the page offered:");
+        for problem in &discovery.problems {
+            line(&format!("- {problem}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn discovery() -> Discovery {
+        Discovery {
+            document: "d".into(),
+            url: "http://localhost/".into(),
+            origin: "http://localhost".into(),
+            refused: false,
+            groups: vec![],
+            problems: vec![],
+        }
+    }
+
+    #[test]
+    fn pages_without_an_origin_are_not_told_to_allow_null() {
+        let mut found = discovery();
+        found.origin = "null".into();
+        found.url = "about:blank".into();
+        let text = refusal(&found);
+        assert!(
+            text.contains("about:blank") && text.contains("no origin"),
+            "{text}"
+        );
+        assert!(!text.contains("--thirdPartyOrigins"), "{text}");
+        found.origin = "chrome-error://chromewebdata".into();
+        found.url = "chrome-error://chromewebdata/".into();
+        let text = refusal(&found);
+        assert!(text.contains("not a web page") && !text.contains("--thirdPartyOrigins"));
+        found.origin = "https://app.example".into();
+        assert!(refusal(&found).contains("--thirdPartyOrigins=https://app.example"));
+    }
+}

@@ -1,0 +1,122 @@
+//! The one step of a reply that talks to the browser: fetching what the markers ask
+//! for, and reading what the session knows of the page, into a plain [`Gathered`].
+
+use std::sync::Arc;
+
+use tabwire_shared::{DialogInfo, Discovery, Emulation, Snapshot, TabId, TabInfo};
+
+use super::{Response, ThirdParty};
+use crate::mcp::context::ToolContext;
+use crate::mcp::ToolError;
+
+/// Everything a reply shows beyond the handler's own markers, fetched before any of it
+/// is written.
+#[derive(Debug, Default, Clone)]
+pub struct Gathered {
+    /// The page the reply is about (the call's, else the selected one), if any.
+    pub page: Option<TabId>,
+    /// The page selected once everything was fetched.
+    pub selected: Option<TabId>,
+    /// The dialog open on [`Gathered::page`].
+    pub dialog: Option<DialogInfo>,
+    /// What [`Gathered::page`] emulates.
+    pub emulation: Option<Emulation>,
+    /// The open pages, when asked for.
+    pub pages: Option<Vec<TabInfo>>,
+    /// The third-party tools to show, and the page offering them.
+    pub third_party: Option<(TabId, Arc<Discovery>)>,
+    /// Why looking for third-party tools failed (best effort: a note, not an error).
+    pub third_party_failure: Option<String>,
+    /// The snapshot asked for, and its page.
+    pub snapshot: Option<(TabId, Snapshot)>,
+}
+
+/// Fetches what the markers ask for. A failure to fetch something asked for is an
+/// error (unless the handler already failed); best-effort extras become notes.
+pub(super) async fn gather(
+    response: &Response,
+    ctx: &ToolContext,
+    error: &mut Option<ToolError>,
+) -> Gathered {
+    let mut gathered = Gathered::default();
+    let pages = async {
+        if response.include_pages {
+            Some(ctx.list_tabs().await)
+        } else {
+            None
+        }
+    };
+    let third_party = async {
+        match &response.third_party {
+            ThirdParty::No => None,
+            ThirdParty::Found(discovery) => {
+                let page = ctx.resolved_page().or_else(|| ctx.selected())?;
+                Some(Ok((page, discovery.clone())))
+            }
+            ThirdParty::BestEffort => {
+                ctx.settings().third_party.as_ref()?;
+                Some(discover_on_selected_page(ctx).await)
+            }
+        }
+    };
+    let (pages, third_party) = tokio::join!(pages, third_party);
+    match pages {
+        Some(Ok(pages)) => gathered.pages = Some(pages),
+        Some(Err(e)) => {
+            error.get_or_insert(e);
+        }
+        None => {}
+    }
+    match third_party {
+        Some(Ok(found)) => gathered.third_party = Some(found),
+        Some(Err(e)) => gathered.third_party_failure = Some(e.message),
+        None => {}
+    }
+    // The snapshot comes last: it must see the page after everything else.
+    if let Some(request) = &response.snapshot {
+        match snapshot_of_page(ctx, request.verbose).await {
+            Ok(found) => gathered.snapshot = Some(found),
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
+    // What the session knows, read once everything above has happened.
+    gathered.page = ctx.resolved_page().or_else(|| ctx.selected());
+    if let Some(page) = gathered.page {
+        gathered.dialog = ctx.dialog(page);
+        gathered.emulation = ctx.emulation(page);
+    }
+    gathered.selected = ctx.selected();
+    gathered
+}
+
+/// The page an extra section is about, and the lock on it when the pipeline did not
+/// already take one (tools that are not page-scoped run unlocked).
+async fn page_for_extras(
+    ctx: &ToolContext,
+) -> Result<(TabId, Option<tokio::sync::OwnedMutexGuard<()>>), ToolError> {
+    match ctx.resolved_page() {
+        Some(page) => Ok((page, None)),
+        None => {
+            let page = ctx.default_page().await?;
+            let guard = ctx.page_lock(page).lock_owned().await;
+            Ok((page, Some(guard)))
+        }
+    }
+}
+
+async fn discover_on_selected_page(
+    ctx: &ToolContext,
+) -> Result<(TabId, Arc<Discovery>), ToolError> {
+    let (page, _guard) = page_for_extras(ctx).await?;
+    Ok((page, ctx.discover_tools_automatically(page).await?))
+}
+
+async fn snapshot_of_page(
+    ctx: &ToolContext,
+    verbose: bool,
+) -> Result<(TabId, Snapshot), ToolError> {
+    let (page, _guard) = page_for_extras(ctx).await?;
+    Ok((page, ctx.snapshot(page, verbose).await?))
+}

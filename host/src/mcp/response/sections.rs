@@ -1,0 +1,270 @@
+//! [`Sections`]: a reply's text and its `structuredContent` written side by side, one
+//! section at a time, each from the same data.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{json, Map, Value};
+use tabwire_shared::{DialogInfo, Emulation, Snapshot, TabId, TabInfo};
+
+use super::{Image, Section, SnapshotRequest, ToolOutput, INLINE_IMAGE_LIMIT};
+use crate::mcp::render::emulation::describe_emulation;
+use crate::mcp::render::snapshot;
+use crate::mcp::{spill, structured, ToolError};
+
+/// Text and structured output written side by side.
+pub(super) struct Sections {
+    pub(super) text: String,
+    pub(super) data: Map<String, Value>,
+    /// The agent asked for `structuredContent`.
+    structured: bool,
+    /// A section failed to write (see [`Sections::late_error`]).
+    failed_late: bool,
+}
+
+impl Sections {
+    pub(super) fn new(tool: &str, structured: bool) -> Self {
+        Self {
+            text: format!("# {tool} response\n"),
+            data: Map::new(),
+            structured,
+            failed_late: false,
+        }
+    }
+
+    /// Whether the text written so far already says `what`.
+    pub(super) fn says(&self, what: &str) -> bool {
+        self.text.contains(what)
+    }
+
+    pub(super) fn heading(&mut self, title: &str) {
+        self.text.push_str("## ");
+        self.text.push_str(title);
+        self.text.push('\n');
+    }
+
+    pub(super) fn line(&mut self, line: &str) {
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    pub(super) fn message(&mut self, lines: &[String]) {
+        if lines.is_empty() {
+            return;
+        }
+        for line in lines {
+            self.line(line);
+        }
+        self.data.insert("message".into(), json!(lines.join("\n")));
+    }
+
+    pub(super) fn error(&mut self, error: &ToolError) {
+        self.heading("Error");
+        self.line(&error.message);
+        self.data
+            .insert("errorMessage".into(), json!(error.message));
+    }
+
+    pub(super) fn output(&mut self, output: &ToolOutput, key: &str) {
+        self.heading(output.title);
+        let pretty = serde_json::to_string_pretty(&output.value)
+            .unwrap_or_else(|_| output.value.to_string());
+        if pretty.chars().count() <= spill::INLINE_LIMIT {
+            self.text.push_str(&format!("```json\n{pretty}\n```\n"));
+            self.data.insert(key.into(), output.value.clone());
+            return;
+        }
+        match spill::to_private_file(key, "json", pretty.as_bytes()) {
+            Ok(path) => {
+                let preview = spill::preview(&pretty, Some(&output.value));
+                self.line(&format!(
+                    "The result is too long to show here ({} characters at most); it was saved \
+                     to {}. Read that file for the details. {preview}",
+                    spill::INLINE_LIMIT,
+                    path.display()
+                ));
+                self.data.insert(
+                    format!("{key}File"),
+                    json!({"filePath": path, "preview": preview}),
+                );
+            }
+            Err(e) => self.late_error(&e),
+        }
+    }
+
+    /// A failure while writing a section (a file that could not be saved): said where
+    /// it happened, added to `errorMessage`, and the result marked as an error.
+    pub(super) fn late_error(&mut self, error: &ToolError) {
+        self.line(&error.message);
+        let message = match self.data.get("errorMessage").and_then(Value::as_str) {
+            Some(earlier) => format!("{earlier}\n{}", error.message),
+            None => error.message.clone(),
+        };
+        self.data.insert("errorMessage".into(), json!(message));
+        self.failed_late = true;
+    }
+
+    pub(super) fn section(&mut self, section: &Section) {
+        self.heading(section.title);
+        for line in &section.lines {
+            self.line(line);
+        }
+        self.data.extend(section.data.clone());
+    }
+
+    pub(super) fn emulation(&mut self, page: TabId, emulation: &Emulation) {
+        self.heading("Emulation");
+        let described = describe_emulation(emulation);
+        self.line(&format!(
+            "Page {page} emulates: {}. Call emulate to change or clear it.",
+            described.join("; ")
+        ));
+        self.data.insert(
+            "emulation".into(),
+            serde_json::to_value(emulation).unwrap_or(Value::Null),
+        );
+    }
+
+    /// Returns the image content block to add, if the image goes inline.
+    ///
+    /// With structured output on, an inline image is saved to a private file as well:
+    /// some clients drop image content when `structuredContent` is present, and a
+    /// path the agent can open beats a byte count.
+    pub(super) fn image(&mut self, image: &Image) -> Result<Option<ContentBlock>, ToolError> {
+        let bytes = spill::base64_decode(&image.data).unwrap_or_default();
+        let extension = image.mime_type.rsplit('/').next().unwrap_or("img");
+        let inline = image.file_path.is_none() && bytes.len() <= INLINE_IMAGE_LIMIT;
+        let saved = match &image.file_path {
+            Some(path) => {
+                spill::write_bytes(path, &bytes)?;
+                Some(path.clone())
+            }
+            None if !inline => Some(spill::to_private_file("screenshot", extension, &bytes)?),
+            // The copy for clients that drop images: the image goes inline even if the
+            // copy cannot be made.
+            None if self.structured => spill::to_private_file("screenshot", extension, &bytes).ok(),
+            None => None,
+        };
+        let mut data = json!({"mimeType": image.mime_type, "bytes": bytes.len()});
+        let mut line = format!("The image ({} bytes, {})", bytes.len(), image.mime_type);
+        if inline {
+            line.push_str(" is attached");
+            data["attached"] = json!(true);
+        }
+        if let Some(path) = &saved {
+            line.push_str(if inline { " and" } else { "" });
+            line.push_str(&format!(" was saved to {}", path.display()));
+            data["filePath"] = json!(path);
+        }
+        line.push('.');
+        self.line(&line);
+        self.data.insert("image".into(), data);
+        Ok(inline.then(|| ContentBlock::image(image.data.clone(), image.mime_type.clone())))
+    }
+
+    pub(super) fn dialog(&mut self, page: TabId, dialog: &DialogInfo) {
+        self.heading("Open dialog");
+        self.text.push_str(&format!(
+            "Page {page} shows a {} dialog: {:?}.",
+            dialog.kind, dialog.message
+        ));
+        if let Some(default) = &dialog.default_prompt {
+            self.text
+                .push_str(&format!(" Default answer: {default:?}."));
+        }
+        self.line(" It blocks the page's scripts: call handle_dialog to accept or dismiss it.");
+        self.data.insert(
+            "dialog".into(),
+            json!({"pageId": page, "type": dialog.kind, "message": dialog.message,
+                   "defaultValue": dialog.default_prompt}),
+        );
+    }
+
+    pub(super) fn pages(&mut self, pages: &[TabInfo], selected: Option<TabId>) {
+        self.heading("Pages");
+        let mut list = Vec::with_capacity(pages.len());
+        for page in pages {
+            let mut marks = String::new();
+            if Some(page.id) == selected {
+                marks.push_str(" [selected]");
+            }
+            if page.user_active {
+                marks.push_str(" [user's active tab]");
+            }
+            if page.crashed {
+                marks.push_str(" [renderer crashed: reload it with navigate_page {type: reload}]");
+            }
+            let title = if page.title.is_empty() {
+                "(no title)"
+            } else {
+                &page.title
+            };
+            self.line(&format!("{}: {title} <{}>{marks}", page.id, page.url));
+            list.push(structured::page_entry(page, Some(page.id) == selected));
+        }
+        if pages.is_empty() {
+            self.line(crate::mcp::context::NO_PAGE);
+        }
+        self.data.insert("pages".into(), Value::Array(list));
+    }
+
+    pub(super) fn snapshot(
+        &mut self,
+        page: TabId,
+        snapshot: &Snapshot,
+        request: &SnapshotRequest,
+    ) -> Result<(), ToolError> {
+        let text = snapshot::format(snapshot);
+        self.heading("Page snapshot");
+        let nodes = snapshot.nodes.len();
+        if let Some(path) = &request.file_path {
+            spill::write_file(path, &text)?;
+            self.line(&format!(
+                "Snapshot of page {page} ({nodes} nodes) saved to {}.",
+                path.display()
+            ));
+            self.data.insert("snapshotFilePath".into(), json!(path));
+            return Ok(());
+        }
+        // Structured output carries the tree as JSON, longer than the text: the limit
+        // holds for whichever form a client shows.
+        let tree = self.structured.then(|| structured::snapshot_tree(snapshot));
+        let longest = tree
+            .as_ref()
+            .map_or(0, |tree| tree.to_string().chars().count())
+            .max(text.chars().count());
+        if longest > spill::INLINE_LIMIT {
+            let path = spill::to_private_file("snapshot", "txt", text.as_bytes())?;
+            let preview = spill::preview(&text, None);
+            self.line(&format!(
+                "The snapshot of page {page} ({nodes} nodes) is too long to show here ({} \
+                 characters at most); it was saved to {}. Read that file for the uids, or \
+                 look for what you need with evaluate_script. {}\n{preview}",
+                spill::INLINE_LIMIT,
+                path.display(),
+                snapshot::LEGEND,
+            ));
+            self.data.insert("snapshotFilePath".into(), json!(path));
+            self.data.insert("snapshotPreview".into(), json!(preview));
+        } else {
+            self.line(snapshot::LEGEND);
+            self.text.push_str(&text);
+            if let Some(tree) = tree.filter(|tree| !tree.is_null()) {
+                self.data.insert("snapshot".into(), tree);
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(self, is_error: bool, image: Option<ContentBlock>) -> CallToolResult {
+        let mut content = vec![ContentBlock::text(self.text)];
+        content.extend(image);
+        let mut result = if is_error || self.failed_late {
+            CallToolResult::error(content)
+        } else {
+            CallToolResult::success(content)
+        };
+        if self.structured {
+            result.structured_content = Some(Value::Object(self.data));
+        }
+        result
+    }
+}
