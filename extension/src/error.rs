@@ -579,7 +579,7 @@ mod tests {
     #[test]
     fn dialog_errors_name_kind_message_and_remedy() {
         let dialog = DialogInfo {
-            kind: "confirm".into(),
+            kind: tabwire_shared::DialogKind::Confirm,
             message: "Sure?".into(),
             default_prompt: None,
         };

@@ -1,4 +1,4 @@
-//! What a console listing asks for and gets back ([`crate::Command::ListConsole`]).
+//! What a console listing asks for and gets back ([`crate::ListConsole`]).
 //!
 //! The extension keeps every tab's console messages; an agent reads a page of them at a
 //! time. Filtering by type, folding consecutive repeats and choosing the page all happen
@@ -120,7 +120,7 @@ impl ConsoleType {
 
 /// One line of a console listing: a message, or a run of identical consecutive ones.
 /// Only what a list shows crosses the wire (the text shortened; no arguments, stack,
-/// source URL or time: [`crate::Command::ConsoleMessage`] has them all), and the
+/// source URL or time: [`crate::GetConsoleMessage`] has them all), and the
 /// common values are left out, since a page may hold hundreds of entries.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// What [`crate::Command::Input`] does.
+/// What [`crate::Input`] does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "type",
@@ -215,7 +215,7 @@ pub enum Change<T> {
     Clear,
 }
 
-/// What [`crate::Command::Emulate`] changes; `None` fields stay as they are.
+/// What [`crate::Emulate`] changes; `None` fields stay as they are.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EmulationChanges {

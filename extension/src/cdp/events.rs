@@ -132,8 +132,8 @@ pub struct DialogOpening {
     #[serde(default)]
     pub message: String,
     /// `alert`, `confirm`, `prompt` or `beforeunload`.
-    #[serde(rename = "type", default)]
-    pub kind: String,
+    #[serde(rename = "type")]
+    pub kind: tabwire_shared::DialogKind,
     /// A prompt's default answer (Chrome sends an empty one for every kind).
     pub default_prompt: Option<String>,
 }
@@ -290,7 +290,7 @@ impl Incoming {
             },
             DialogOpening => |e: DialogOpening| {
                 // Chrome sends an empty default for every kind; only a prompt has one.
-                let is_prompt = e.kind == "prompt";
+                let is_prompt = e.kind == tabwire_shared::DialogKind::Prompt;
                 Page(PageEvent::DialogOpening(tabwire_shared::DialogInfo {
                     kind: e.kind,
                     message: e.message,

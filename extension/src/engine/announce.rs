@@ -103,7 +103,7 @@ mod tests {
     use super::super::fake::{commands, Harness};
     use super::super::TabChange;
     use serde_json::json;
-    use tabwire_shared::{Command, Event};
+    use tabwire_shared::{requests::*, Command, Event};
 
     fn changes(h: &Harness) -> usize {
         h.tabs_changed_events()
@@ -117,7 +117,7 @@ mod tests {
         h.engine.on_tab_updated(10, TabChange::default());
         h.settle();
         assert_eq!(changes(&h), 1, "one event until a read");
-        h.call(1, Command::ListTabs);
+        h.call(1, ListTabs);
         h.settle();
         h.engine.on_tab_removed(11);
         h.settle();
@@ -130,7 +130,7 @@ mod tests {
         h.engine.on_tabs_changed();
         h.call(
             1,
-            Command::DiscoverTools {
+            DiscoverTools {
                 tab_id: 10,
                 allowed_origins: vec!["*".into()],
                 timeout_ms: 1_000,
@@ -189,7 +189,7 @@ mod tests {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
         h.share("k1", 10);
-        h.call_as(1, 1, Command::ListTabs);
+        h.call_as(1, 1, ListTabs);
         h.settle();
         let before = changes(&h);
         h.engine.on_tab_updated(11, TabChange::default());
@@ -206,17 +206,17 @@ mod tests {
     fn sharing_a_tab_is_announced_but_a_call_that_changes_nothing_is_not() {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
-        h.call_as(1, 1, Command::ListTabs);
+        h.call_as(1, 1, ListTabs);
         h.settle();
         let before = changes(&h);
         h.share("k1", 10);
         h.settle();
         assert_eq!(changes(&h), before + 1);
-        h.call_as(1, 2, Command::ListTabs);
+        h.call_as(1, 2, ListTabs);
         h.call_as(
             1,
             3,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },

@@ -266,5 +266,43 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 }
 
+/// Reads one page of the tab's console.
+impl super::Handle for tabwire_shared::ListConsole {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine.console_read(self.tab_id);
+        let query = listing::Query {
+            types: &self.types,
+            page_size: self.page_size,
+            page_idx: self.page_idx,
+        };
+        engine
+            .bounded(
+                "read the console",
+                engine.console_page(self.tab_id, self.include_preserved, query),
+            )
+            .await?
+    }
+}
+
+/// Reads one console message.
+impl super::Handle for tabwire_shared::GetConsoleMessage {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .bounded(
+                "read the console",
+                engine.console_message(self.tab_id, self.id),
+            )
+            .await?
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -66,14 +66,32 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 }
 
+/// Answers the tab's dialog.
+impl super::Handle for tabwire_shared::HandleDialog {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .bounded("answer the dialog", async {
+                engine.ensure_attached(self.tab_id).await?;
+                engine
+                    .handle_dialog(self.tab_id, self.accept, self.prompt_text)
+                    .await
+            })
+            .await?
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{Command, ErrorCode, Event, Reply};
+    use tabwire_shared::{requests::*, ErrorCode, Event, Reply};
 
-    fn handle(accept: bool, prompt_text: Option<&str>) -> Command {
-        Command::HandleDialog {
+    fn handle(accept: bool, prompt_text: Option<&str>) -> HandleDialog {
+        HandleDialog {
             tab_id: 10,
             accept,
             prompt_text: prompt_text.map(str::to_owned),

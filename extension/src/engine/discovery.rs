@@ -536,5 +536,24 @@ fn not_asked_again(about: About) -> Discovery {
     }
 }
 
+/// Asks the page for its tools.
+impl super::Handle for tabwire_shared::DiscoverTools {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine.tabs_read();
+        engine
+            .discover_tools(
+                self.tab_id,
+                self.allowed_origins,
+                self.timeout_ms,
+                self.automatic,
+            )
+            .await
+    }
+}
+
 #[cfg(test)]
 mod tests;

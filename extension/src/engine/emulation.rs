@@ -248,5 +248,26 @@ fn set_value<T: Clone>(change: &Change<T>) -> Option<T> {
     }
 }
 
+/// Changes what the tab emulates, given longer than a plain browser call.
+impl super::Handle for tabwire_shared::Emulate {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        use crate::signals::within;
+        let limit = super::BROWSER_CALL_LIMIT_MS + 10_000;
+        within(
+            engine.chrome.sleep(limit),
+            engine.emulate(self.tab_id, &self.changes),
+        )
+        .await
+        .ok_or(crate::error::EngineError::BrowserTimeout {
+            action: "change the emulation",
+            timeout_ms: limit,
+        })?
+    }
+}
+
 #[cfg(test)]
 mod tests;

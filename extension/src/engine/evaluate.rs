@@ -366,14 +366,27 @@ fn explain_refusal(tab: TabId, message: String) -> EngineError {
     }
 }
 
+/// Runs the function in the page.
+impl super::Handle for tabwire_shared::Evaluate {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .evaluate(self.tab_id, &self.function, self.args, self.timeout_ms)
+            .await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fake::{Answer, Arg, FunctionCall, Harness};
     use serde_json::{json, Value};
-    use tabwire_shared::{Command, ErrorCode, Reply};
+    use tabwire_shared::{requests::*, ErrorCode, Reply};
 
-    fn evaluate(tab_id: i64, function: &str, args: Vec<Value>) -> Command {
-        Command::Evaluate {
+    fn evaluate(tab_id: i64, function: &str, args: Vec<Value>) -> Evaluate {
+        Evaluate {
             tab_id,
             function: function.into(),
             args,
@@ -674,10 +687,10 @@ mod uid_tests {
     use super::super::fake::{Arg, Harness};
     use crate::engine::page::SPLICE;
     use serde_json::{json, Value};
-    use tabwire_shared::{Command, Reply};
+    use tabwire_shared::{requests::*, Reply};
 
-    fn evaluate(args: Vec<Value>) -> Command {
-        Command::Evaluate {
+    fn evaluate(args: Vec<Value>) -> Evaluate {
+        Evaluate {
             tab_id: 10,
             function: "(a, b) => 1".into(),
             args,
@@ -691,7 +704,7 @@ mod uid_tests {
         set_buttons(&h, &[(5, "Save")]);
         h.call(
             1,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },

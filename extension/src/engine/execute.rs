@@ -289,5 +289,24 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
     }
 }
 
+/// Runs the page's tool.
+impl super::Handle for tabwire_shared::ExecuteTool {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        let call = ToolCall {
+            document: self.document,
+            tool: self.tool,
+            group: self.group,
+            args: self.args,
+            timeout_ms: self.timeout_ms,
+        };
+        let (result, elements) = engine.execute_tool(self.tab_id, call).await?;
+        Ok(tabwire_shared::ToolResult { result, elements })
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -845,13 +845,13 @@ impl Harness {
     }
 
     /// Sends a call from the host, as JSON over the port, from relay connection 1.
-    pub fn call(&mut self, id: u64, command: Command) {
+    pub fn call(&mut self, id: u64, command: impl Into<Command>) {
         self.call_as(1, id, command);
     }
 
     /// Sends a call from relay connection `client`.
-    pub fn call_as(&mut self, client: u64, id: u64, command: Command) {
-        let mut envelope = Envelope::request(id, ToExtension::Call(command));
+    pub fn call_as(&mut self, client: u64, id: u64, command: impl Into<Command>) {
+        let mut envelope = Envelope::request(id, ToExtension::Call(command.into()));
         envelope.client = Some(client);
         let json = serde_json::to_string(&envelope).expect("serialisable");
         self.engine.on_port_message(&json);
@@ -995,27 +995,28 @@ impl Harness {
 
 /// The commands many tests send, built once.
 pub mod commands {
+    use tabwire_shared::requests::{Evaluate, ListConsole};
     use tabwire_shared::{Command, TabId};
 
     /// Evaluates `() => 1` in `tab`.
     pub fn evaluate_one(tab: TabId, timeout_ms: u64) -> Command {
-        Command::Evaluate {
+        Command::Evaluate(Evaluate {
             tab_id: tab,
             function: "() => 1".into(),
             args: vec![],
             timeout_ms,
-        }
+        })
     }
 
     /// Lists the first page of `tab`'s console, preserved messages left out.
     pub fn list_console(tab: TabId) -> Command {
-        Command::ListConsole {
+        Command::ListConsole(ListConsole {
             tab_id: tab,
             include_preserved: false,
             types: vec![],
             page_size: 50,
             page_idx: None,
-        }
+        })
     }
 }
 

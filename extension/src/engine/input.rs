@@ -362,5 +362,19 @@ pub(super) fn element_error(error: EngineError, uid: &str) -> EngineError {
     }
 }
 
+/// Carries out the action and waits for its effects.
+impl super::Handle for tabwire_shared::Input {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        let navigated_to = engine
+            .input(self.tab_id, &self.action, self.timeout_ms)
+            .await?;
+        Ok(tabwire_shared::Acted { navigated_to })
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -78,15 +78,28 @@ use std::rc::{Rc, Weak};
 
 use serde_json::Value;
 use tabwire_shared::{
-    Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, Reply, TabId, ToExtension,
-    WireError,
+    Answer, Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, Reply, Request, TabId,
+    ToExtension, WireError,
 };
 
 use crate::cdp::events::Incoming;
 use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::{within, Signals, TabSignal};
+use crate::signals::{Signals, TabSignal};
+
+/// A request the engine carries out. Each one's handler sits at the end of the module
+/// that implements it; [`Engine::run`] only picks the handler, and the request's
+/// [`Answer`] becomes the reply.
+trait Handle: Request {
+    /// Carries out the request for the agent `session`, already let through the
+    /// [`access`] gate and alone on its tab.
+    async fn handle<C: Chrome + 'static>(
+        self,
+        engine: &Engine<C>,
+        session: &str,
+    ) -> Result<Self::Reply, EngineError>;
+}
 
 use preamble::BROWSER_CALL_LIMIT_MS;
 
@@ -281,13 +294,13 @@ impl<C: Chrome + 'static> Engine<C> {
     fn check_not_crashed(&self, tab: TabId, command: &Command) -> Result<(), EngineError> {
         let needs_no_renderer = matches!(
             command,
-            Command::Navigate { .. }
-                | Command::CloseTab { .. }
-                | Command::ActivateTab { .. }
-                | Command::ListConsole { .. }
-                | Command::ConsoleMessage { .. }
-                | Command::NetworkRequests { .. }
-                | Command::NetworkRequest { .. }
+            Command::Navigate(_)
+                | Command::CloseTab(_)
+                | Command::ActivateTab(_)
+                | Command::ListConsole(_)
+                | Command::ConsoleMessage(_)
+                | Command::NetworkRequests(_)
+                | Command::NetworkRequest(_)
         );
         if !needs_no_renderer && self.tabs.read(tab, |t| t.crashed) == Some(true) {
             return Err(EngineError::RendererCrashed(tab));
@@ -361,7 +374,7 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         // Out of scope: refused at once, without waiting for the tab.
         self.check_scope(&session, tab)?;
-        let outcome = if let Command::CloseTab { .. } = command {
+        let outcome = if let Command::CloseTab(_) = command {
             // Closing does not queue behind a command running on the tab: it stops it.
             self.check_access(&session, tab).await?;
             self.run(&session, command).await
@@ -378,200 +391,35 @@ impl<C: Chrome + 'static> Engine<C> {
         outcome
     }
 
+    /// Hands the command to its request's [`Handle`] implementation, in the
+    /// command's own module.
     async fn run(&self, session: &str, command: Command) -> Result<Reply, EngineError> {
         match command {
-            Command::ListTabs => {
-                self.tabs_read();
-                let mut tabs = self.bounded("list the tabs", self.list_tabs()).await??;
-                let sharing = self.sharing.borrow();
-                tabs.retain(|t| sharing.may_use(session, t.id));
-                Ok(Reply::Tabs { tabs })
-            }
-            Command::ActivateTab { tab_id } => {
-                self.bounded("activate the page", self.activate_tab(tab_id))
-                    .await??;
-                Ok(Reply::Done)
-            }
-            Command::CloseTab { tab_id } => {
-                self.bounded("close the page", self.close_tab(tab_id))
-                    .await??;
-                Ok(Reply::Done)
-            }
-            Command::NewTab {
-                url,
-                background,
-                timeout_ms,
-            } => {
-                let agents_own = self.sharing.borrow().agent_profile();
-                let background = background.unwrap_or(!agents_own);
-                let tab = self.new_tab(session, &url, background, timeout_ms).await?;
-                Ok(Reply::Tab { tab })
-            }
-            Command::Navigate {
-                tab_id,
-                to,
-                timeout_ms,
-            } => {
-                let tab = self.navigate(tab_id, &to, timeout_ms).await?;
-                Ok(Reply::Tab { tab })
-            }
-            Command::Evaluate {
-                tab_id,
-                function,
-                args,
-                timeout_ms,
-            } => {
-                let value = self.evaluate(tab_id, &function, args, timeout_ms).await?;
-                Ok(Reply::Value { value })
-            }
-            Command::Snapshot { tab_id, verbose } => {
-                let snapshot = self.snapshot(tab_id, verbose).await?;
-                Ok(Reply::Snapshot { snapshot })
-            }
-            Command::DiscoverTools {
-                tab_id,
-                allowed_origins,
-                timeout_ms,
-                automatic,
-            } => {
-                self.tabs_read();
-                let discovery = self
-                    .discover_tools(tab_id, allowed_origins, timeout_ms, automatic)
-                    .await?;
-                Ok(Reply::ThirdPartyTools { discovery })
-            }
-            Command::ExecuteTool {
-                tab_id,
-                document,
-                tool,
-                group,
-                args,
-                timeout_ms,
-            } => {
-                let call = execute::ToolCall {
-                    document,
-                    tool,
-                    group,
-                    args,
-                    timeout_ms,
-                };
-                let (result, elements) = self.execute_tool(tab_id, call).await?;
-                Ok(Reply::ToolResult { result, elements })
-            }
-            Command::Input {
-                tab_id,
-                action,
-                timeout_ms,
-            } => {
-                let navigated_to = self.input(tab_id, &action, timeout_ms).await?;
-                Ok(Reply::Acted { navigated_to })
-            }
-            Command::WaitForText {
-                tab_id,
-                texts,
-                timeout_ms,
-            } => {
-                let text = self.wait_for_text(tab_id, &texts, timeout_ms).await?;
-                Ok(Reply::Found { text })
-            }
-            Command::HandleDialog {
-                tab_id,
-                accept,
-                prompt_text,
-            } => {
-                self.bounded("answer the dialog", async {
-                    self.ensure_attached(tab_id).await?;
-                    self.handle_dialog(tab_id, accept, prompt_text).await
-                })
-                .await??;
-                Ok(Reply::Done)
-            }
-            Command::Screenshot {
-                tab_id,
-                format,
-                quality,
-                full_page,
-                uid,
-            } => {
-                let shot = screenshot::Shot {
-                    format,
-                    quality,
-                    full_page,
-                    uid: uid.as_deref(),
-                };
-                let data = self.screenshot(tab_id, shot).await?;
-                Ok(Reply::Image {
-                    data,
-                    mime_type: format.mime_type().to_owned(),
-                })
-            }
-            Command::ListConsole {
-                tab_id,
-                include_preserved,
-                types,
-                page_size,
-                page_idx,
-            } => {
-                self.console_read(tab_id);
-                let query = console::listing::Query {
-                    types: &types,
-                    page_size,
-                    page_idx,
-                };
-                let page = self
-                    .bounded(
-                        "read the console",
-                        self.console_page(tab_id, include_preserved, query),
-                    )
-                    .await??;
-                Ok(Reply::ConsolePage { page })
-            }
-            Command::ConsoleMessage { tab_id, id } => {
-                let message = self
-                    .bounded("read the console", self.console_message(tab_id, id))
-                    .await??;
-                Ok(Reply::ConsoleMessage { message })
-            }
-            Command::NetworkRequests {
-                tab_id,
-                include_preserved,
-            } => {
-                let requests = self
-                    .bounded(
-                        "list the network requests",
-                        self.network_requests(tab_id, include_preserved),
-                    )
-                    .await??;
-                Ok(Reply::Network { requests })
-            }
-            Command::NetworkRequest { tab_id, id } => {
-                let request = self
-                    .bounded("read the network request", self.network_request(tab_id, id))
-                    .await??;
-                Ok(Reply::Request { request })
-            }
-            Command::Emulate { tab_id, changes } => {
-                let emulation = within(
-                    self.chrome.sleep(BROWSER_CALL_LIMIT_MS + 10_000),
-                    self.emulate(tab_id, &changes),
-                )
-                .await
-                .ok_or(EngineError::BrowserTimeout {
-                    action: "change the emulation",
-                    timeout_ms: BROWSER_CALL_LIMIT_MS + 10_000,
-                })??;
-                Ok(Reply::Emulation { emulation })
-            }
-            Command::ResizePage {
-                tab_id,
-                width,
-                height,
-            } => {
-                self.bounded("resize the page", self.resize_page(tab_id, width, height))
-                    .await??;
-                Ok(Reply::Done)
-            }
+            Command::ListTabs(request) => self.answer(session, request).await,
+            Command::ActivateTab(request) => self.answer(session, request).await,
+            Command::NewTab(request) => self.answer(session, request).await,
+            Command::Navigate(request) => self.answer(session, request).await,
+            Command::CloseTab(request) => self.answer(session, request).await,
+            Command::Evaluate(request) => self.answer(session, request).await,
+            Command::Snapshot(request) => self.answer(session, request).await,
+            Command::DiscoverTools(request) => self.answer(session, request).await,
+            Command::ExecuteTool(request) => self.answer(session, request).await,
+            Command::Input(request) => self.answer(session, request).await,
+            Command::WaitForText(request) => self.answer(session, request).await,
+            Command::HandleDialog(request) => self.answer(session, request).await,
+            Command::Screenshot(request) => self.answer(session, request).await,
+            Command::ListConsole(request) => self.answer(session, request).await,
+            Command::ConsoleMessage(request) => self.answer(session, request).await,
+            Command::NetworkRequests(request) => self.answer(session, request).await,
+            Command::NetworkRequest(request) => self.answer(session, request).await,
+            Command::Emulate(request) => self.answer(session, request).await,
+            Command::ResizePage(request) => self.answer(session, request).await,
         }
+    }
+
+    /// Runs one request's handler and puts its answer in the reply that carries it.
+    async fn answer<R: Handle>(&self, session: &str, request: R) -> Result<Reply, EngineError> {
+        Ok(request.handle(self, session).await?.into_reply())
     }
 
     fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {
@@ -759,7 +607,7 @@ mod tests {
         assert!(matches!(
             &h.events()[..],
             [Event::DialogOpened { tab_id: 10, dialog }, Event::DialogClosed { tab_id: 10 }]
-                if dialog.kind == "alert" && dialog.message == "hi" && dialog.default_prompt.is_none()
+                if dialog.kind == tabwire_shared::DialogKind::Alert && dialog.message == "hi" && dialog.default_prompt.is_none()
         ));
     }
 

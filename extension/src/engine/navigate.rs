@@ -412,15 +412,28 @@ fn describe(to: &Navigation) -> String {
     }
 }
 
+/// Navigates the tab and waits for the load.
+impl super::Handle for tabwire_shared::Navigate {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .navigate(self.tab_id, &self.to, self.timeout_ms)
+            .await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fake::{Answer, Harness};
     use super::check_url;
     use serde_json::json;
-    use tabwire_shared::{Command, ErrorCode, Navigation, Reply};
+    use tabwire_shared::{requests::*, ErrorCode, Navigation, Reply};
 
-    fn navigate(to: Navigation, timeout_ms: u64) -> Command {
-        Command::Navigate {
+    fn navigate(to: Navigation, timeout_ms: u64) -> Navigate {
+        Navigate {
             tab_id: 10,
             to,
             timeout_ms,
@@ -779,7 +792,7 @@ mod tests {
         h.call(1, navigate(url("chrome://crash"), 5000));
         h.call(
             2,
-            Command::NewTab {
+            NewTab {
                 url: "view-source:https://a.test/".into(),
                 background: Some(true),
                 timeout_ms: 1000,
@@ -829,7 +842,7 @@ mod tests {
         let mut h = Harness::new();
         h.call(
             1,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },

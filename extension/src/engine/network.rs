@@ -313,6 +313,38 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 }
 
+/// Lists the tab's network requests.
+impl super::Handle for tabwire_shared::NetworkRequests {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .bounded(
+                "list the network requests",
+                engine.network_requests(self.tab_id, self.include_preserved),
+            )
+            .await?
+    }
+}
+
+/// Reads one network request.
+impl super::Handle for tabwire_shared::GetNetworkRequest {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .bounded(
+                "read the network request",
+                engine.network_request(self.tab_id, self.id),
+            )
+            .await?
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -176,7 +176,7 @@ mod tests {
     use super::KEY;
     use crate::chrome::StorageArea;
     use serde_json::json;
-    use tabwire_shared::{Command, Reply};
+    use tabwire_shared::{requests::*, Reply};
 
     #[test]
     fn a_restarted_worker_gives_reconnecting_agents_their_tabs_back() {
@@ -190,7 +190,7 @@ mod tests {
         );
         h.call(
             1,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },
@@ -209,7 +209,7 @@ mod tests {
         h.call_as(
             4,
             2,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },

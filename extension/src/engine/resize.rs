@@ -121,3 +121,19 @@ impl<C: Chrome + 'static> Engine<C> {
             .ok_or_else(|| EngineError::UnreadablePageData("the page's window size".to_owned()))
     }
 }
+
+/// Resizes the tab's window.
+impl super::Handle for tabwire_shared::ResizePage {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .bounded(
+                "resize the page",
+                engine.resize_page(self.tab_id, self.width, self.height),
+            )
+            .await?
+    }
+}

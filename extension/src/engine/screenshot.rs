@@ -144,14 +144,35 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 }
 
+/// Captures the tab.
+impl super::Handle for tabwire_shared::Screenshot {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        let shot = Shot {
+            format: self.format,
+            quality: self.quality,
+            full_page: self.full_page,
+            uid: self.uid.as_deref(),
+        };
+        let data = engine.screenshot(self.tab_id, shot).await?;
+        Ok(tabwire_shared::Image {
+            data,
+            mime_type: self.format.mime_type().to_owned(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{Command, ErrorCode, ImageFormat, Reply};
+    use tabwire_shared::{requests::*, ErrorCode, ImageFormat, Reply};
 
-    fn viewport(tab_id: i64) -> Command {
-        Command::Screenshot {
+    fn viewport(tab_id: i64) -> Screenshot {
+        Screenshot {
             tab_id,
             format: ImageFormat::Png,
             quality: None,

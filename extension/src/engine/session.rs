@@ -299,7 +299,7 @@ pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError
 #[cfg(test)]
 mod tests {
     use super::super::fake::{commands, Harness};
-    use tabwire_shared::{Command, ErrorCode};
+    use tabwire_shared::{requests::*, Command, ErrorCode};
 
     fn evaluate(tab_id: i64) -> Command {
         commands::evaluate_one(tab_id, 5000)
@@ -397,10 +397,10 @@ mod tests {
         assert!(error.message.contains("navigate_page {type: reload}"));
         h.fake.release_held_error("Target crashed");
         h.call(2, evaluate(10));
-        h.call(3, Command::ListTabs);
+        h.call(3, ListTabs);
         h.call(
             6,
-            Command::NetworkRequests {
+            NetworkRequests {
                 tab_id: 10,
                 include_preserved: false,
             },
@@ -425,7 +425,7 @@ mod tests {
         );
         h.call(
             4,
-            Command::Navigate {
+            Navigate {
                 tab_id: 10,
                 to: Navigation::Reload {
                     ignore_cache: false,
@@ -468,7 +468,7 @@ mod tests {
         assert!(!h.fake.is_attached(10), "let go of the dead session");
         h.call(
             2,
-            Command::Navigate {
+            Navigate {
                 tab_id: 10,
                 to: Navigation::Reload {
                     ignore_cache: false,

@@ -145,17 +145,28 @@ fn collect_child_frames(tree: &FrameTree, out: &mut Vec<String>) {
     }
 }
 
+/// Takes the tab's accessibility snapshot.
+impl super::Handle for tabwire_shared::TakeSnapshot {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine.snapshot(self.tab_id, self.verbose).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fake::page::{navigate_to, set_buttons};
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{Command, ErrorCode, Reply, Snapshot};
+    use tabwire_shared::{requests::*, ErrorCode, Reply, Snapshot};
 
     fn snapshot(h: &mut Harness, id: u64, verbose: bool) -> Snapshot {
         h.call(
             id,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose,
             },
@@ -209,7 +220,7 @@ mod tests {
         assert!(!h.fake.is_attached(10), "let go after the idle time");
         h.call(
             2,
-            Command::Evaluate {
+            Evaluate {
                 tab_id: 10,
                 function: "(el) => el.id".into(),
                 args: vec![json!({ "uid": save })],
@@ -230,7 +241,7 @@ mod tests {
         set_buttons(&h, &[(5, "Save")]);
         let before = uid_of(&snapshot(&mut h, 1, false), "Save");
         navigate_to(&mut h, 10, "L1");
-        let evaluate = |uid: &str| Command::Evaluate {
+        let evaluate = |uid: &str| Evaluate {
             tab_id: 10,
             function: "(el) => el.id".into(),
             args: vec![json!({ "uid": uid })],
@@ -321,7 +332,7 @@ mod tests {
         );
         h.call(
             1,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },

@@ -105,7 +105,7 @@ mod tests {
     use super::super::fake::{commands, Harness};
     use super::TabChange;
     use serde_json::json;
-    use tabwire_shared::{Command, ErrorCode};
+    use tabwire_shared::{requests::*, ErrorCode};
 
     fn block_bank(h: &mut Harness) {
         let save = json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": 0, "blocklist": "https://*.bank.test"});
@@ -143,7 +143,7 @@ mod tests {
         h.hello(1, "k1", "claude");
         h.share("k1", 10);
         block_bank(&mut h);
-        let snapshot = Command::Snapshot {
+        let snapshot = TakeSnapshot {
             tab_id: 10,
             verbose: false,
         };

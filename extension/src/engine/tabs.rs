@@ -145,15 +145,73 @@ fn user_window(windows: &[WindowState], last_focused: Option<i64>) -> Option<i64
         .or_else(|| windows.first().map(|w| w.id))
 }
 
+/// Lists the tabs the agent may see.
+impl super::Handle for tabwire_shared::ListTabs {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine.tabs_read();
+        let mut tabs = engine
+            .bounded("list the tabs", engine.list_tabs())
+            .await??;
+        let sharing = engine.sharing.borrow();
+        tabs.retain(|t| sharing.may_use(session, t.id));
+        Ok(tabs)
+    }
+}
+
+/// Brings the tab to the front.
+impl super::Handle for tabwire_shared::ActivateTab {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .bounded("activate the page", engine.activate_tab(self.tab_id))
+            .await?
+    }
+}
+
+/// Closes the tab.
+impl super::Handle for tabwire_shared::CloseTab {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .bounded("close the page", engine.close_tab(self.tab_id))
+            .await?
+    }
+}
+
+/// Opens a tab for the agent: in the background unless the browser is the agent's own.
+impl super::Handle for tabwire_shared::NewTab {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        let agents_own = engine.sharing.borrow().agent_profile();
+        let background = self.background.unwrap_or(!agents_own);
+        engine
+            .new_tab(session, &self.url, background, self.timeout_ms)
+            .await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{Command, ErrorCode, Reply};
+    use tabwire_shared::{requests::*, ErrorCode, Reply};
 
     /// Opening `url` (in the background or not), waiting a second at most.
-    fn new_tab(url: &str, background: bool) -> Command {
-        Command::NewTab {
+    fn new_tab(url: &str, background: bool) -> NewTab {
+        NewTab {
             url: url.into(),
             background: Some(background),
             timeout_ms: 1000,
@@ -173,7 +231,7 @@ mod tests {
         let mut h = Harness::new();
         h.fake.add_window(2, &[(20, "https://b.test/", true)]);
         h.fake.set_last_focused(Some(2));
-        h.call(1, Command::ListTabs);
+        h.call(1, ListTabs);
         h.settle();
         let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
             panic!("expected tabs");
@@ -186,7 +244,7 @@ mod tests {
     fn without_a_focused_window_the_first_window_is_the_users() {
         let mut h = Harness::new();
         h.fake.set_last_focused(None);
-        h.call(1, Command::ListTabs);
+        h.call(1, ListTabs);
         h.settle();
         let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
             panic!("expected tabs");
@@ -202,7 +260,7 @@ mod tests {
             "Page.javascriptDialogOpening",
             &json!({"type": "prompt", "message": "name?", "defaultPrompt": "bob"}),
         );
-        h.call(1, Command::ListTabs);
+        h.call(1, ListTabs);
         h.settle();
         let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
             panic!("expected tabs");
@@ -214,7 +272,7 @@ mod tests {
     #[test]
     fn activate_selects_the_tab_and_focuses_its_window() {
         let mut h = Harness::new();
-        h.call(1, Command::ActivateTab { tab_id: 11 });
+        h.call(1, ActivateTab { tab_id: 11 });
         h.settle();
         assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
         assert_eq!(h.fake.active_tab(1), Some(11));
@@ -224,7 +282,7 @@ mod tests {
     #[test]
     fn unknown_tabs_get_the_agent_facing_message() {
         let mut h = Harness::new();
-        h.call(1, Command::ActivateTab { tab_id: 12 });
+        h.call(1, ActivateTab { tab_id: 12 });
         h.settle();
         let error = h.reply(1).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::NoSuchTab);
@@ -237,10 +295,10 @@ mod tests {
     #[test]
     fn close_removes_the_tab_but_refuses_the_last_one() {
         let mut h = Harness::new();
-        h.call(1, Command::CloseTab { tab_id: 11 });
+        h.call(1, CloseTab { tab_id: 11 });
         h.settle();
         assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
-        h.call(2, Command::CloseTab { tab_id: 10 });
+        h.call(2, CloseTab { tab_id: 10 });
         h.settle();
         let error = h.reply(2).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::Refused);
@@ -267,7 +325,7 @@ mod tests {
         let unset = |h: &mut Harness| {
             h.call(
                 1,
-                Command::NewTab {
+                NewTab {
                     url: "https://c.test/".into(),
                     background: None,
                     timeout_ms: 1000,
@@ -415,7 +473,7 @@ mod tests {
         assert!(!h.fake.is_attached(101));
         h.hello(9, "k9", "codex");
         h.host_ready(true);
-        h.call_as(9, 3, Command::ListTabs);
+        h.call_as(9, 3, ListTabs);
         h.settle();
         let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
             panic!("expected tabs");
@@ -429,7 +487,7 @@ mod tests {
         h.hello(9, "k9", "codex");
         h.settle();
         h.fake.hold_on_tab("Runtime.callFunctionOn", 11);
-        let evaluate = |tab_id| Command::Evaluate {
+        let evaluate = |tab_id| Evaluate {
             tab_id,
             function: "() => new Promise(() => {})".into(),
             args: vec![],
@@ -438,7 +496,7 @@ mod tests {
         h.call(1, evaluate(11));
         h.settle();
         assert!(h.reply(1).is_none(), "the command runs");
-        h.call_as(9, 2, Command::CloseTab { tab_id: 11 });
+        h.call_as(9, 2, CloseTab { tab_id: 11 });
         h.settle();
         assert_eq!(
             h.reply(2).unwrap(),
@@ -452,7 +510,7 @@ mod tests {
             "{stopped:?}"
         );
         assert!(h.fake.created_urls().is_empty());
-        h.call(3, Command::ListTabs);
+        h.call(3, ListTabs);
         h.settle();
         let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
             panic!("expected tabs");

@@ -127,3 +127,16 @@ fn quote_all(texts: &[String]) -> String {
         Some((last, rest)) => format!("None of {} or {last}", rest.join(", ")),
     }
 }
+
+/// Waits for one of the texts.
+impl super::Handle for tabwire_shared::WaitForText {
+    async fn handle<C: crate::chrome::Chrome + 'static>(
+        self,
+        engine: &super::Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, crate::error::EngineError> {
+        engine
+            .wait_for_text(self.tab_id, &self.texts, self.timeout_ms)
+            .await
+    }
+}

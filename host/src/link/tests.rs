@@ -2,6 +2,7 @@ use super::absence::RECONNECT_GRACE;
 use super::*;
 use crate::native_host::testing::{TestRelay, TEST_WATCH};
 use serde_json::json;
+use tabwire_shared::requests::*;
 use tabwire_shared::{Departure, FromExtension};
 
 const SHORT: Duration = Duration::from_millis(300);
@@ -46,7 +47,7 @@ async fn call_reaches_the_browser_and_gets_its_reply() {
 
     let call = tokio::spawn({
         let link = link.clone();
-        async move { link.call(Command::ListTabs, LONG, LONG).await }
+        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
     });
     let (id, msg) = next_call(&mut relay).await;
     assert_eq!(msg["body"]["call"]["command"], json!("listTabs"));
@@ -85,7 +86,7 @@ async fn a_revoked_link_fails_every_call_and_stays_away() {
     assert!(link.wait_for_browser(LONG).await);
     let pending = tokio::spawn({
         let link = link.clone();
-        async move { link.call(Command::ListTabs, LONG, LONG).await }
+        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
     });
     next_call(&mut relay).await;
     let revoked = Envelope {
@@ -98,7 +99,10 @@ async fn a_revoked_link_fails_every_call_and_stays_away() {
     relay.browser.send(&revoked).await;
     let err = pending.await.unwrap().unwrap_err();
     assert_eq!(err.code, ErrorCode::NotShared, "{}", err.message);
-    let err = link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+    let err = link
+        .call(Command::ListTabs(ListTabs), LONG, LONG)
+        .await
+        .unwrap_err();
     assert_eq!(err.code, ErrorCode::NotShared);
     assert!(
         err.message.contains("disconnected this agent"),
@@ -115,7 +119,10 @@ async fn a_revoked_link_fails_every_call_and_stays_away() {
 async fn call_without_a_browser_says_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     let link = Link::spawn(dir.path().join("nobody.sock"), hello());
-    let err = link.call(Command::ListTabs, SHORT, LONG).await.unwrap_err();
+    let err = link
+        .call(Command::ListTabs(ListTabs), SHORT, LONG)
+        .await
+        .unwrap_err();
     assert_eq!(err.code, ErrorCode::BrowserDisconnected);
     for needle in ["Chrome", "extension", "tabwire install", "tabwire doctor"] {
         assert!(
@@ -143,7 +150,7 @@ async fn slow_reply_times_out_naming_the_command() {
         let link = link.clone();
         async move {
             link.call(
-                Command::CloseTab { tab_id: 1 },
+                Command::CloseTab(CloseTab { tab_id: 1 }),
                 LONG,
                 Duration::from_millis(200),
             )
@@ -164,7 +171,7 @@ async fn slow_reply_times_out_naming_the_command() {
         .await;
     let call = tokio::spawn({
         let link = link.clone();
-        async move { link.call(Command::ListTabs, LONG, LONG).await }
+        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
     });
     let (id, _) = next_call(&mut relay).await;
     relay
@@ -204,12 +211,12 @@ async fn browser_leaving_mid_call_fails_it_and_is_announced() {
 
 /// A command that is not safe to repeat.
 fn evaluate() -> Command {
-    Command::Evaluate {
+    Command::Evaluate(Evaluate {
         tab_id: 1,
         function: "() => 1".into(),
         args: vec![],
         timeout_ms: 1000,
-    }
+    })
 }
 
 #[tokio::test]
@@ -222,7 +229,7 @@ async fn an_idempotent_call_whose_relay_died_is_sent_again_to_the_next_one() {
     assert!(link.wait_for_browser(LONG).await);
     let call = tokio::spawn({
         let link = link.clone();
-        async move { link.call(Command::ListTabs, LONG, LONG).await }
+        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
     });
     next_call(&mut first).await;
     // The relay dies with the call unanswered; a new one takes its place.
@@ -295,12 +302,12 @@ async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
     let link = Link::spawn(relay.socket.clone(), hello());
     let err = link
         .call(
-            Command::Evaluate {
+            Command::Evaluate(Evaluate {
                 tab_id: 1,
                 function: "x".repeat(2 * 1024 * 1024),
                 args: vec![],
                 timeout_ms: 1,
-            },
+            }),
             LONG,
             LONG,
         )
@@ -344,7 +351,10 @@ async fn after_the_browser_quit_calls_fail_at_once_saying_so() {
     for wait_before in [Duration::ZERO, Duration::from_secs(60)] {
         tokio::time::sleep(wait_before).await;
         let started = tokio::time::Instant::now();
-        let err = link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+        let err = link
+            .call(Command::ListTabs(ListTabs), LONG, LONG)
+            .await
+            .unwrap_err();
         assert_eq!(started.elapsed(), Duration::ZERO, "the call waited");
         assert_eq!(err.code, ErrorCode::BrowserDisconnected);
         assert!(
@@ -368,7 +378,7 @@ async fn a_call_in_flight_when_the_browser_quits_fails_at_once_saying_so() {
     for (command, said) in [
         (evaluate(), "The browser quit before answering."),
         (
-            Command::ListTabs,
+            Command::ListTabs(ListTabs),
             "No browser is connected to tabwire: the browser quit 0 s ago.",
         ),
     ] {
@@ -405,7 +415,7 @@ async fn after_a_worker_stop_a_call_waits_for_the_extension_to_return() {
 
     let call = tokio::spawn({
         let link = link.clone();
-        async move { link.call(Command::ListTabs, LONG, LONG).await }
+        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
     });
     // Chrome wakes the worker 20 s later, well past the usual wait.
     tokio::time::sleep(Duration::from_secs(20)).await;
@@ -431,7 +441,10 @@ async fn past_the_grace_a_browser_that_never_returned_is_reported_with_what_is_k
     assert_eq!(goodbye(&mut events).await, Departure::BrowserRunning);
     tokio::time::sleep(RECONNECT_GRACE + Duration::from_secs(1)).await;
     let started = tokio::time::Instant::now();
-    let err = link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+    let err = link
+        .call(Command::ListTabs(ListTabs), LONG, LONG)
+        .await
+        .unwrap_err();
     assert_eq!(started.elapsed(), LONG, "the usual wait, no more");
     assert!(err.message.contains("kept running"), "{}", err.message);
 }
@@ -460,12 +473,17 @@ async fn a_host_killed_without_a_goodbye_gets_a_short_wait_from_the_loss() {
     assert_eq!(goodbye(&mut events).await, Departure::Unknown);
 
     let started = tokio::time::Instant::now();
-    let err = link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+    let err = link
+        .call(Command::ListTabs(ListTabs), LONG, LONG)
+        .await
+        .unwrap_err();
     assert_eq!(started.elapsed(), LONG, "the usual wait from the loss");
     assert!(err.message.contains("without a goodbye"), "{}", err.message);
     // Later calls do not wait again for what did not come.
     let started = tokio::time::Instant::now();
-    link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+    link.call(Command::ListTabs(ListTabs), LONG, LONG)
+        .await
+        .unwrap_err();
     assert_eq!(started.elapsed(), Duration::ZERO);
 }
 
@@ -511,7 +529,10 @@ async fn a_refusal_is_no_departure_and_gets_no_grace() {
     vanishing_host(&socket, refused).await;
     goodbye(&mut events).await;
     let started = tokio::time::Instant::now();
-    let err = link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+    let err = link
+        .call(Command::ListTabs(ListTabs), LONG, LONG)
+        .await
+        .unwrap_err();
     assert_eq!(started.elapsed(), LONG);
     assert!(err.message.contains("refused"), "{}", err.message);
 }
@@ -537,7 +558,7 @@ async fn a_browser_started_again_after_quitting_is_found() {
     // for the browser's hello instead of failing on the quit.
     let call = tokio::spawn({
         let link = link.clone();
-        async move { link.call(Command::ListTabs, LONG, LONG).await }
+        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
     });
     second.browser.send(&connected("2")).await;
     let (id, msg) = next_call(&mut second).await;
@@ -576,7 +597,7 @@ async fn while_the_host_decides_calls_wait_and_are_not_sent() {
     assert!(!link.browser_connected(), "nothing more is sent");
     let call = tokio::spawn({
         let link = link.clone();
-        async move { link.call(Command::ListTabs, LONG, LONG).await }
+        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
     });
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert!(!call.is_finished(), "it waits for the host's second word");
@@ -626,7 +647,10 @@ async fn a_host_killed_while_it_decides_counts_as_a_browser_that_still_runs() {
         }
     }
     let started = tokio::time::Instant::now();
-    let err = link.call(Command::ListTabs, LONG, LONG).await.unwrap_err();
+    let err = link
+        .call(Command::ListTabs(ListTabs), LONG, LONG)
+        .await
+        .unwrap_err();
     let waited = started.elapsed();
     assert!(
         waited > LONG && waited <= RECONNECT_GRACE,
@@ -662,7 +686,7 @@ async fn a_call_on_a_tab_begun_under_one_browser_run_is_not_sent_to_the_next() {
     });
     let listing = tokio::spawn({
         let link = link.clone();
-        async move { link.call(Command::ListTabs, LONG, LONG).await }
+        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
     });
     let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
     second.browser.send(&connected_run("run-b")).await;

@@ -7,18 +7,17 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
 
 use tabwire_shared::origin::OriginPolicy;
 use tabwire_shared::{
-    Command, DialogInfo, Discovery, Emulation, ErrorCode, Event, Reply, Snapshot, TabId, TabInfo,
-    WireError,
+    Answer, Command, DialogInfo, DiscoverTools, Discovery, Emulation, ErrorCode, Event, ListTabs,
+    Reply, Request, Snapshot, TabId, TabInfo, TakeSnapshot, WireError,
 };
 
 use super::known::Known;
 use super::runs::Runs;
-use super::tool::BoxFuture;
 use super::ToolError;
+use futures_util::future::BoxFuture;
 
 /// Carries commands to the extension and brings back its replies.
 pub trait Browser: Send + Sync {
@@ -28,32 +27,6 @@ pub trait Browser: Send + Sync {
     /// Tells the browser the agent's name (from MCP `initialize`), shown to the user
     /// when they choose which agent gets a tab.
     fn introduce(&self, _client_name: &str) {}
-}
-
-/// How long to wait for a reply: the command's own time limit plus room for the trip.
-pub fn reply_timeout(command: &Command) -> Duration {
-    let own = match command {
-        Command::NewTab { timeout_ms, .. }
-        | Command::Navigate { timeout_ms, .. }
-        | Command::Evaluate { timeout_ms, .. }
-        | Command::DiscoverTools { timeout_ms, .. }
-        | Command::ExecuteTool { timeout_ms, .. } => *timeout_ms,
-        Command::Input { timeout_ms, .. } | Command::WaitForText { timeout_ms, .. } => *timeout_ms,
-        Command::ListTabs
-        | Command::ActivateTab { .. }
-        | Command::CloseTab { .. }
-        | Command::HandleDialog { .. }
-        | Command::ListConsole { .. }
-        | Command::ConsoleMessage { .. }
-        | Command::NetworkRequests { .. }
-        | Command::NetworkRequest { .. }
-        | Command::Emulate { .. }
-        | Command::ResizePage { .. } => 10_000,
-        Command::Screenshot { .. } => 30_000,
-        // Large pages take a while to walk.
-        Command::Snapshot { .. } => 30_000,
-    };
-    Duration::from_millis(own.saturating_add(5_000))
 }
 
 /// One agent's state: which page it works on, which pages have dialogs open, the locks
@@ -206,29 +179,110 @@ pub struct Settings {
     pub structured_content: bool,
 }
 
-/// What a handler gets: the browser, the session and (for page tools) its page.
+/// What a handler gets: the browser, the session and (for page tools) its page, each
+/// behind the methods tools use.
 #[derive(Clone)]
 pub struct ToolContext {
     /// The connection to the extension.
-    pub browser: Arc<dyn Browser>,
+    browser: Arc<dyn Browser>,
     /// The agent's state.
-    pub session: Arc<Session>,
+    session: Arc<Session>,
     /// The agent's settings.
-    pub settings: Arc<Settings>,
+    settings: Arc<Settings>,
     /// The page a page-scoped tool acts on, resolved by the pipeline.
-    pub page: Option<TabId>,
+    page: Option<TabId>,
 }
 
 impl ToolContext {
+    /// A context for one agent, on no page yet.
+    pub fn new(browser: Arc<dyn Browser>, session: Arc<Session>, settings: Arc<Settings>) -> Self {
+        Self {
+            browser,
+            session,
+            settings,
+            page: None,
+        }
+    }
+
+    /// The same context, for a call that acts on `page` (`None`: on none yet).
+    pub fn on_page(&self, page: Option<TabId>) -> Self {
+        Self {
+            page,
+            ..self.clone()
+        }
+    }
+
     /// The page a page-scoped tool acts on.
     pub fn page(&self) -> Result<TabId, ToolError> {
         self.page
             .ok_or_else(|| ToolError::new("This tool needs a page, and none is selected."))
     }
 
+    /// The page the pipeline resolved for this call, if it is page-scoped.
+    pub fn resolved_page(&self) -> Option<TabId> {
+        self.page
+    }
+
+    /// The agent's settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The page the agent selected, if it selected one that still exists.
+    pub fn selected(&self) -> Option<TabId> {
+        self.session.selected()
+    }
+
+    /// Makes `tab` the page that page tools act on by default.
+    pub fn select(&self, tab: TabId) {
+        self.session.select(tab);
+    }
+
+    /// Brings the session up to date with what a tool itself made happen (a dialog it
+    /// answered, a tab it closed), before the extension's event says so.
+    pub fn observe(&self, event: &Event) {
+        self.session.observe(event);
+    }
+
+    /// The dialog open in `tab`, if any.
+    pub fn dialog(&self, tab: TabId) -> Option<DialogInfo> {
+        self.session.dialog(tab)
+    }
+
+    /// What `tab` emulates, if anything.
+    pub fn emulation(&self, tab: TabId) -> Option<Emulation> {
+        self.session.emulation(tab)
+    }
+
+    /// Records what `tab` now emulates.
+    pub fn set_emulation(&self, tab: TabId, emulation: Emulation) {
+        self.session.set_emulation(tab, emulation);
+    }
+
+    /// The last third-party tool discovery on `tab`, if any (current or not).
+    pub fn last_discovery(&self, tab: TabId) -> Option<Arc<Discovery>> {
+        self.session.discovery(tab)
+    }
+
+    /// The lock that serialises calls on `tab`.
+    pub fn page_lock(&self, tab: TabId) -> Arc<tokio::sync::Mutex<()>> {
+        self.session.page_lock(tab)
+    }
+
+    /// Tells the browser the agent's name (see [`Browser::introduce`]).
+    pub fn introduce(&self, client_name: &str) {
+        self.browser.introduce(client_name);
+    }
+
+    /// Sends a request to the browser and brings back its typed reply.
+    pub async fn request<R: Request>(&self, request: R) -> Result<R::Reply, ToolError> {
+        let reply = self.call(request.into()).await?;
+        answer::<R>(reply)
+    }
+
     /// Sends a command to the browser. One that may change the tabs makes what the
     /// session knows of them out of date, before it goes and again when it is answered.
-    pub async fn call(&self, command: Command) -> Result<Reply, ToolError> {
+    async fn call(&self, command: Command) -> Result<Reply, ToolError> {
         let tab = command.tab_id();
         if let Some(stale) = tab.and_then(|t| self.session.stale(Some(t))) {
             return Err(stale);
@@ -264,25 +318,22 @@ impl ToolContext {
     /// Sends a read whose changes the extension announces (the tab list, a console
     /// page): answered from what the session knows while nothing may have changed it,
     /// else by the browser (and then known).
-    pub async fn read(&self, command: Command) -> Result<Reply, ToolError> {
+    pub async fn read<R: Request>(&self, request: R) -> Result<R::Reply, ToolError> {
+        let command = request.into();
         if let Some(reply) = self.session.known.reply(&command) {
-            return Ok(reply);
+            return answer::<R>(reply);
         }
         let generation = self.session.known.generation();
         let reply = self.call(command.clone()).await?;
         self.session.known.keep_reply(generation, &command, &reply);
-        Ok(reply)
+        answer::<R>(reply)
     }
 
     /// Every tab of every normal window (see [`read`](Self::read)).
     pub async fn list_tabs(&self) -> Result<Vec<TabInfo>, ToolError> {
-        match self.read(Command::ListTabs).await? {
-            Reply::Tabs { tabs } => {
-                self.session.observe_tabs(&tabs);
-                Ok(tabs)
-            }
-            other => Err(unexpected(&other)),
-        }
+        let tabs = self.read(ListTabs).await?;
+        self.session.observe_tabs(&tabs);
+        Ok(tabs)
     }
 
     /// The page a tool acts on when the agent named none: the selected page, else the
@@ -329,23 +380,18 @@ impl ToolContext {
             ));
         };
         let generation = self.session.known.generation();
-        let reply = self
-            .call(Command::DiscoverTools {
+        let discovery = self
+            .request(DiscoverTools {
                 tab_id: page,
                 allowed_origins: policy.patterns().to_vec(),
                 timeout_ms: DISCOVERY_TIMEOUT_MS,
                 automatic,
             })
             .await?;
-        match reply {
-            Reply::ThirdPartyTools { discovery } => {
-                let discovery = Arc::new(super::third_party_schema::prepare(discovery));
-                self.session.remember_discovery(page, discovery.clone());
-                self.session.known.discovered(generation, page);
-                Ok(discovery)
-            }
-            other => Err(unexpected(&other)),
-        }
+        let discovery = Arc::new(super::third_party_schema::prepare(discovery));
+        self.session.remember_discovery(page, discovery.clone());
+        self.session.known.discovered(generation, page);
+        Ok(discovery)
     }
 
     /// The selected page's last tool discovery, if nothing may have changed the page
@@ -362,26 +408,24 @@ impl ToolContext {
 
     /// An accessibility snapshot of `page`.
     pub async fn snapshot(&self, page: TabId, verbose: bool) -> Result<Snapshot, ToolError> {
-        match self
-            .call(Command::Snapshot {
-                tab_id: page,
-                verbose,
-            })
-            .await?
-        {
-            Reply::Snapshot { snapshot } => Ok(snapshot),
-            other => Err(unexpected(&other)),
-        }
+        self.request(TakeSnapshot {
+            tab_id: page,
+            verbose,
+        })
+        .await
     }
 }
 
 /// How long a page may take to answer tool discovery.
 pub const DISCOVERY_TIMEOUT_MS: u64 = 5_000;
 
-/// The error for a reply of the wrong kind: a protocol bug, not the agent's fault.
-pub fn unexpected(reply: &Reply) -> ToolError {
-    ToolError::new(format!(
-        "The extension sent an unexpected reply ({reply:?}). This is a tabwire bug; \
-         make sure the extension and the tabwire binary are the same version."
-    ))
+/// What `R`'s reply carries; a reply of another kind is a protocol bug (the extension
+/// and this binary disagree), not the agent's fault, and the one place it is named.
+fn answer<R: Request>(reply: Reply) -> Result<R::Reply, ToolError> {
+    R::Reply::from_reply(reply).map_err(|other| {
+        ToolError::new(format!(
+            "The extension sent an unexpected reply ({other:?}). This is a tabwire bug; \
+             make sure the extension and the tabwire binary are the same version."
+        ))
+    })
 }

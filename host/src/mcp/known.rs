@@ -106,6 +106,7 @@ impl Known {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabwire_shared::requests::*;
     use tabwire_shared::TabInfo;
 
     fn tabs(title: &str) -> Reply {
@@ -123,26 +124,26 @@ mod tests {
     }
 
     fn console(page_idx: Option<u32>) -> Command {
-        Command::ListConsole {
+        Command::ListConsole(ListConsole {
             tab_id: 1,
             include_preserved: false,
             types: vec![],
             page_size: 50,
             page_idx,
-        }
+        })
     }
 
     #[test]
     fn an_answer_is_kept_until_something_changes() {
         let known = Known::default();
         assert!(
-            known.reply(&Command::ListTabs).is_none(),
+            known.reply(&Command::ListTabs(ListTabs)).is_none(),
             "nothing at first"
         );
-        known.keep_reply(known.generation(), &Command::ListTabs, &tabs("a"));
-        assert_eq!(known.reply(&Command::ListTabs), Some(tabs("a")));
+        known.keep_reply(known.generation(), &Command::ListTabs(ListTabs), &tabs("a"));
+        assert_eq!(known.reply(&Command::ListTabs(ListTabs)), Some(tabs("a")));
         known.changed();
-        assert!(known.reply(&Command::ListTabs).is_none());
+        assert!(known.reply(&Command::ListTabs(ListTabs)).is_none());
     }
 
     #[test]
@@ -164,10 +165,10 @@ mod tests {
     #[test]
     fn only_announced_reads_are_kept() {
         let known = Known::default();
-        let snapshot = Command::Snapshot {
+        let snapshot = Command::Snapshot(TakeSnapshot {
             tab_id: 1,
             verbose: false,
-        };
+        });
         known.keep_reply(known.generation(), &snapshot, &Reply::Done);
         assert!(known.reply(&snapshot).is_none());
     }
@@ -177,9 +178,9 @@ mod tests {
         let known = Known::default();
         let read = known.generation();
         known.changed();
-        known.keep_reply(read, &Command::ListTabs, &tabs("old"));
+        known.keep_reply(read, &Command::ListTabs(ListTabs), &tabs("old"));
         known.discovered(read, 1);
-        assert!(known.reply(&Command::ListTabs).is_none());
+        assert!(known.reply(&Command::ListTabs(ListTabs)).is_none());
         assert!(!known.discovery_is_current(1));
     }
 
@@ -206,10 +207,11 @@ mod through_the_context {
 
     use serde_json::json;
     use tabwire_shared::origin::OriginPolicy;
+    use tabwire_shared::requests::*;
     use tabwire_shared::{Command, Discovery, Event, Reply, TabInfo, WireError};
 
     use crate::mcp::context::{Browser, Session, Settings, ToolContext};
-    use crate::mcp::tool::BoxFuture;
+    use futures_util::future::BoxFuture;
 
     /// A browser with one tab that records the commands it gets.
     #[derive(Default)]
@@ -220,7 +222,7 @@ mod through_the_context {
     impl Browser for Recorder {
         fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
             let reply = match &command {
-                Command::ListTabs => Reply::Tabs {
+                Command::ListTabs(ListTabs) => Reply::Tabs {
                     tabs: vec![TabInfo {
                         id: 1,
                         window_id: 1,
@@ -231,7 +233,7 @@ mod through_the_context {
                         crashed: false,
                     }],
                 },
-                Command::DiscoverTools { .. } => Reply::ThirdPartyTools {
+                Command::DiscoverTools(DiscoverTools { .. }) => Reply::ThirdPartyTools {
                     discovery: Discovery {
                         document: "L1.1".into(),
                         url: "https://a.test/".into(),
@@ -241,12 +243,33 @@ mod through_the_context {
                         problems: vec![],
                     },
                 },
+                Command::Snapshot(TakeSnapshot { .. }) => Reply::Snapshot {
+                    snapshot: tabwire_shared::Snapshot {
+                        url: "https://a.test/".into(),
+                        title: "A".into(),
+                        nodes: vec![],
+                    },
+                },
+                Command::ListConsole(ListConsole { .. }) => Reply::ConsolePage {
+                    page: tabwire_shared::ConsolePage {
+                        entries: vec![],
+                        position: tabwire_shared::PagePosition {
+                            index: 0,
+                            pages: 1,
+                            start: 0,
+                            end: 0,
+                            total: 0,
+                            missing: None,
+                        },
+                        totals: tabwire_shared::ConsoleTotals::default(),
+                    },
+                },
                 _ => Reply::Value { value: json!(null) },
             };
             let name = match command {
-                Command::ListTabs => "listTabs",
-                Command::DiscoverTools { .. } => "discoverTools",
-                Command::ListConsole { .. } => "listConsole",
+                Command::ListTabs(ListTabs) => "listTabs",
+                Command::DiscoverTools(DiscoverTools { .. }) => "discoverTools",
+                Command::ListConsole(ListConsole { .. }) => "listConsole",
                 _ => "other",
             };
             self.commands.lock().unwrap().push(name);
@@ -260,12 +283,11 @@ mod through_the_context {
             third_party: Some(OriginPolicy::from_patterns(vec!["*".into()])),
             ..Settings::default()
         };
-        let ctx = ToolContext {
-            browser: browser.clone(),
-            session: Arc::new(Session::default()),
-            settings: Arc::new(settings),
-            page: None,
-        };
+        let ctx = ToolContext::new(
+            browser.clone(),
+            Arc::new(Session::default()),
+            Arc::new(settings),
+        );
         (ctx, browser)
     }
 
@@ -279,7 +301,7 @@ mod through_the_context {
         ctx.list_tabs().await.unwrap();
         ctx.list_tabs().await.unwrap();
         assert_eq!(sent(&browser), ["listTabs"]);
-        ctx.session.observe(&Event::TabsChanged);
+        ctx.observe(&Event::TabsChanged);
         ctx.list_tabs().await.unwrap();
         assert_eq!(sent(&browser), ["listTabs", "listTabs"]);
     }
@@ -288,19 +310,19 @@ mod through_the_context {
     async fn a_command_that_may_change_the_tabs_makes_the_list_stale() {
         let (ctx, browser) = context();
         ctx.list_tabs().await.unwrap();
-        let evaluate = Command::Evaluate {
+        let evaluate = Evaluate {
             tab_id: 1,
             function: "() => { document.title = 'B' }".into(),
             args: vec![],
             timeout_ms: 1_000,
         };
-        ctx.call(evaluate).await.unwrap();
+        ctx.request(evaluate).await.unwrap();
         ctx.list_tabs().await.unwrap();
-        let snapshot = Command::Snapshot {
+        let snapshot = TakeSnapshot {
             tab_id: 1,
             verbose: false,
         };
-        ctx.call(snapshot).await.unwrap();
+        ctx.request(snapshot).await.unwrap();
         ctx.list_tabs().await.unwrap();
         assert_eq!(sent(&browser), ["listTabs", "other", "listTabs", "other"]);
     }
@@ -312,7 +334,7 @@ mod through_the_context {
         ctx.discover_tools(1).await.unwrap();
         let held = ctx.current_discovery().await.expect("current");
         assert_eq!(held.document, "L1.1");
-        ctx.session.observe(&Event::TabsChanged);
+        ctx.observe(&Event::TabsChanged);
         assert!(
             ctx.current_discovery().await.is_none(),
             "the page may have navigated"
@@ -323,7 +345,7 @@ mod through_the_context {
     #[tokio::test]
     async fn a_console_page_is_read_again_once_the_page_logged() {
         let (ctx, browser) = context();
-        let list = |page_idx| Command::ListConsole {
+        let list = |page_idx| ListConsole {
             tab_id: 1,
             include_preserved: false,
             types: vec![],
@@ -334,7 +356,7 @@ mod through_the_context {
         ctx.read(list(None)).await.unwrap();
         ctx.read(list(Some(0))).await.unwrap();
         assert_eq!(sent(&browser), ["listConsole", "listConsole"]);
-        ctx.session.observe(&Event::ConsoleChanged { tab_id: 1 });
+        ctx.observe(&Event::ConsoleChanged { tab_id: 1 });
         ctx.read(list(None)).await.unwrap();
         assert_eq!(
             sent(&browser),

@@ -46,20 +46,28 @@ use tabwire_shared::WireError;
 pub struct ToolError {
     /// The text the agent reads.
     pub message: String,
+    /// The kind of failure the extension (or the link to it) reported, for tools that
+    /// react to it (re-discover on [`ErrorCode::StaleTools`]); `None` for a failure
+    /// found on this side.
+    pub code: Option<ErrorCode>,
 }
 
 impl ToolError {
-    /// An error with this message.
+    /// An error with this message, found on this side.
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
+            code: None,
         }
     }
 }
 
 impl From<WireError> for ToolError {
     fn from(e: WireError) -> Self {
-        Self { message: e.message }
+        Self {
+            message: e.message,
+            code: Some(e.code),
+        }
     }
 }
 
@@ -73,10 +81,10 @@ use crate::launch::LaunchedBrowser;
 use crate::link::Link;
 use config::McpArgs;
 use context::{Browser, Session, Settings, ToolContext};
+use futures_util::future::BoxFuture;
 use registry::Registry;
 use server::TabwireServer;
 use tabwire_shared::origin::OriginPolicy;
-use tool::BoxFuture;
 use tool::Category;
 
 /// How long a call waits for a browser to connect before telling the agent what to do.
@@ -103,7 +111,7 @@ struct LinkBrowser {
 impl Browser for LinkBrowser {
     fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
         Box::pin(async move {
-            let timeout = context::reply_timeout(&command);
+            let timeout = command.reply_timeout();
             let result = self.link.call(command, self.connect_wait, timeout).await;
             result.map_err(|e| {
                 let history = History {
@@ -190,12 +198,7 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
             .then(|| OriginPolicy::new(args.third_party_origins.clone())),
         structured_content: args.experimental_structured_content,
     };
-    let base = ToolContext {
-        browser,
-        session,
-        settings: Arc::new(settings),
-        page: None,
-    };
+    let base = ToolContext::new(browser, session, Arc::new(settings));
     let server = TabwireServer::new(Registry::new(&args.categories), base);
     let (stdin, stdout) = rmcp::transport::stdio();
     let service = server

@@ -61,10 +61,7 @@ pub async fn call_tool(
         );
     }
 
-    let mut ctx = ToolContext {
-        page: None,
-        ..base.clone()
-    };
+    let ctx = base.on_page(None);
     let mut response = Response::default();
 
     if !spec.page_scoped {
@@ -76,10 +73,10 @@ pub async fn call_tool(
         Ok(page) => page,
         Err(e) => return render(spec.name, response, Some(e), &ctx).await,
     };
-    ctx.page = Some(page);
-    let lock = ctx.session.page_lock(page);
+    let ctx = ctx.on_page(Some(page));
+    let lock = ctx.page_lock(page);
     let _guard = lock.lock().await;
-    let outcome = match ctx.session.dialog(page) {
+    let outcome = match ctx.dialog(page) {
         Some(dialog) if spec.blocked_by_dialog => Err(ToolError::new(format!(
             "Page {page} has an open {} dialog ({:?}) that blocks it. \
              Call handle_dialog to accept or dismiss it, then retry.",
@@ -106,7 +103,7 @@ async fn resolve_page(ctx: &ToolContext, args: &JsonObject) -> Result<TabId, Too
 /// for it) in `structuredContent`.
 fn plain_error(base: &ToolContext, message: String) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(message.clone())]);
-    if base.settings.structured_content {
+    if base.settings().structured_content {
         result.structured_content = Some(serde_json::json!({ "errorMessage": message }));
     }
     result
@@ -116,11 +113,12 @@ fn plain_error(base: &ToolContext, message: String) -> CallToolResult {
 mod tests {
     use super::*;
     use crate::mcp::context::{Browser, Session, Settings};
-    use crate::mcp::tool::BoxFuture;
+    use futures_util::future::BoxFuture;
     use serde_json::json;
     use std::collections::HashMap;
     use std::sync::Arc;
     use std::sync::Mutex;
+    use tabwire_shared::requests::*;
     use tabwire_shared::{Command, DialogInfo, ErrorCode, Event, Reply, TabInfo, WireError};
 
     /// A browser with two tabs that records the commands it gets.
@@ -146,19 +144,24 @@ mod tests {
             self.commands.lock().unwrap().push(command.clone());
             Box::pin(async move {
                 match command {
-                    Command::ListTabs => Ok(Reply::Tabs {
+                    Command::ListTabs(ListTabs) => Ok(Reply::Tabs {
                         tabs: vec![tab(1, false), tab(2, true)],
                     }),
-                    Command::Evaluate { tab_id: 99, .. } => Err(WireError::new(
+                    Command::Evaluate(Evaluate { tab_id: 99, .. }) => Err(WireError::new(
                         ErrorCode::NoSuchTab,
                         "No page with id 99. Call list_pages to see the open pages.",
                     )),
-                    Command::Evaluate { function, .. } if function.contains("throw") => Err(
-                        WireError::new(ErrorCode::PageError, "Error: boom\n    at <anonymous>:1:7"),
-                    ),
-                    Command::Evaluate { args, .. } => Ok(Reply::Value { value: json!(args) }),
+                    Command::Evaluate(Evaluate { function, .. }) if function.contains("throw") => {
+                        Err(WireError::new(
+                            ErrorCode::PageError,
+                            "Error: boom\n    at <anonymous>:1:7",
+                        ))
+                    }
+                    Command::Evaluate(Evaluate { args, .. }) => {
+                        Ok(Reply::Value { value: json!(args) })
+                    }
                     // A page that describes its one tool at great length.
-                    Command::DiscoverTools { .. } => Ok(Reply::ThirdPartyTools {
+                    Command::DiscoverTools(DiscoverTools { .. }) => Ok(Reply::ThirdPartyTools {
                         discovery: tabwire_shared::Discovery {
                             document: "d".into(),
                             url: "http://127.0.0.1/".into(),
@@ -178,7 +181,7 @@ mod tests {
                     }),
                     // 2,500 short buttons: about 50,000 characters as text, twice that
                     // as a JSON tree.
-                    Command::Snapshot { .. } => Ok(Reply::Snapshot {
+                    Command::Snapshot(TakeSnapshot { .. }) => Ok(Reply::Snapshot {
                         snapshot: tabwire_shared::Snapshot {
                             url: "http://127.0.0.1/".into(),
                             title: "T".into(),
@@ -231,12 +234,11 @@ mod tests {
 
         async fn call(&self, name: &str, args: Value) -> CallToolResult {
             let args = args.as_object().cloned();
-            let base = ToolContext {
-                browser: self.browser.clone(),
-                session: self.session.clone(),
-                settings: self.settings.clone(),
-                page: None,
-            };
+            let base = ToolContext::new(
+                self.browser.clone(),
+                self.session.clone(),
+                self.settings.clone(),
+            );
             call_tool(&self.registry, &base, name, args).await
         }
     }
@@ -408,7 +410,7 @@ mod tests {
         h.session.observe(&Event::DialogOpened {
             tab_id: 1,
             dialog: DialogInfo {
-                kind: "alert".into(),
+                kind: tabwire_shared::DialogKind::Alert,
                 message: "hi".into(),
                 default_prompt: None,
             },
@@ -426,7 +428,7 @@ mod tests {
             .lock()
             .unwrap()
             .iter()
-            .any(|c| matches!(c, Command::Evaluate { .. })));
+            .any(|c| matches!(c, Command::Evaluate(Evaluate { .. }))));
     }
 
     #[tokio::test]
@@ -481,7 +483,7 @@ mod tests {
             .commands
             .lock()
             .unwrap()
-            .contains(&Command::CloseTab { tab_id: 1 }));
+            .contains(&Command::CloseTab(CloseTab { tab_id: 1 })));
     }
 
     #[tokio::test]
@@ -576,14 +578,13 @@ mod tests {
             instance: "first".into(),
         });
         session.select(1);
-        let base = ToolContext {
-            browser: Arc::new(RestartingBrowser {
+        let base = ToolContext::new(
+            Arc::new(RestartingBrowser {
                 session: session.clone(),
             }),
             session,
-            settings: Arc::new(Settings::default()),
-            page: None,
-        };
+            Arc::new(Settings::default()),
+        );
         let registry = Registry::new(&HashMap::new());
         let args = json!({"function": "() => 1"}).as_object().cloned();
         let said = text(&call_tool(&registry, &base, "evaluate_script", args).await);

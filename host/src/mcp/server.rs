@@ -38,7 +38,7 @@ impl TabwireServer {
     /// `structuredContent` follows.
     pub fn new(registry: Registry, base: ToolContext) -> Self {
         let output_schema = base
-            .settings
+            .settings()
             .structured_content
             .then(|| Arc::new(output_schema()));
         let tools = registry
@@ -83,9 +83,7 @@ impl ServerHandler for TabwireServer {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, McpError> {
-        self.base
-            .browser
-            .introduce(&agent_name(&request.client_info));
+        self.base.introduce(&agent_name(&request.client_info));
         context.peer.set_peer_info(request.clone());
         self.negotiate_initialize(&request)
     }

@@ -10,9 +10,9 @@
 //! list; the input schema is computed once, when the tool is registered.
 
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
+use futures_util::future::BoxFuture;
 use rmcp::model::JsonObject;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -21,9 +21,6 @@ use serde_json::Value;
 use super::context::ToolContext;
 use super::response::Response;
 use super::ToolError;
-
-/// A boxed future, as the registry stores handlers of different types side by side.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Groups of tools an agent can switch off (or on) with `--category<Name>=false|true`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

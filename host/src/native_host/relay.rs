@@ -352,6 +352,7 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
     use tabwire_shared::framing::{try_decode, Frame};
+    use tabwire_shared::requests::*;
     use tabwire_shared::{Command, Reply};
 
     fn body(frame: &[u8]) -> Value {
@@ -390,7 +391,11 @@ mod tests {
     }
 
     fn request(id: u64) -> Vec<u8> {
-        serde_json::to_vec(&Envelope::request(id, ToExtension::Call(Command::ListTabs))).unwrap()
+        serde_json::to_vec(&Envelope::request(
+            id,
+            ToExtension::Call(Command::ListTabs(ListTabs)),
+        ))
+        .unwrap()
     }
 
     fn reply(global: u64, value: Value) -> Vec<u8> {
@@ -644,12 +649,12 @@ mod tests {
         let (c, _) = relay.client_connected();
         let big = Envelope::request(
             4,
-            ToExtension::Call(Command::Evaluate {
+            ToExtension::Call(Command::Evaluate(Evaluate {
                 tab_id: 1,
                 function: "x".repeat(MAX_TO_BROWSER + 1),
                 args: vec![],
                 timeout_ms: 1,
-            }),
+            })),
         );
         let out = relay.from_client(c, &serde_json::to_vec(&big).unwrap());
         assert!(to_browser(&out).is_empty());

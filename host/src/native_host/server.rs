@@ -370,6 +370,7 @@ mod tests {
     use std::time::Duration;
 
     use serde_json::json;
+    use tabwire_shared::requests::*;
     use tabwire_shared::{Command, Envelope, Event, FromExtension, Reply, ToExtension};
 
     use super::super::testing::{client, TestRelay, STEP};
@@ -382,7 +383,7 @@ mod tests {
     }
 
     fn list_tabs(id: u64) -> Envelope<ToExtension> {
-        Envelope::request(id, ToExtension::Call(Command::ListTabs))
+        Envelope::request(id, ToExtension::Call(Command::ListTabs(ListTabs)))
     }
 
     fn value_reply(id: u64, value: serde_json::Value) -> Envelope<FromExtension> {

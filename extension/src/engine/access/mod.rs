@@ -86,76 +86,88 @@ mod tests {
     use crate::engine::fake::{commands, Harness};
     use serde_json::json;
     use tabwire_shared::{
-        Command, EmulationChanges, ErrorCode, ImageFormat, InputAction, Navigation, Reply,
+        requests::*, Command, EmulationChanges, ErrorCode, ImageFormat, InputAction, Navigation,
+        Reply,
     };
 
     /// One command of every kind that names a tab, on `tab_id`.
     fn every_tab_command(tab_id: i64) -> Vec<Command> {
         vec![
-            Command::ActivateTab { tab_id },
-            Command::Navigate {
+            ActivateTab { tab_id }.into(),
+            Navigate {
                 tab_id,
                 to: Navigation::Back,
                 timeout_ms: 100,
-            },
-            Command::CloseTab { tab_id },
+            }
+            .into(),
+            CloseTab { tab_id }.into(),
             commands::evaluate_one(tab_id, 100),
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id,
                 verbose: false,
-            },
-            Command::DiscoverTools {
+            }
+            .into(),
+            DiscoverTools {
                 tab_id,
                 allowed_origins: vec![],
                 timeout_ms: 100,
                 automatic: false,
-            },
-            Command::ExecuteTool {
+            }
+            .into(),
+            ExecuteTool {
                 tab_id,
                 document: "d".into(),
                 tool: "t".into(),
                 group: None,
                 args: json!({}),
                 timeout_ms: 100,
-            },
-            Command::Input {
+            }
+            .into(),
+            Input {
                 tab_id,
                 action: InputAction::PressKey { key: "a".into() },
                 timeout_ms: 100,
-            },
-            Command::WaitForText {
+            }
+            .into(),
+            WaitForText {
                 tab_id,
                 texts: vec!["x".into()],
                 timeout_ms: 100,
-            },
-            Command::HandleDialog {
+            }
+            .into(),
+            HandleDialog {
                 tab_id,
                 accept: true,
                 prompt_text: None,
-            },
-            Command::Screenshot {
+            }
+            .into(),
+            Screenshot {
                 tab_id,
                 format: ImageFormat::Png,
                 quality: None,
                 full_page: false,
                 uid: None,
-            },
+            }
+            .into(),
             commands::list_console(tab_id),
-            Command::ConsoleMessage { tab_id, id: 1 },
-            Command::NetworkRequests {
+            GetConsoleMessage { tab_id, id: 1 }.into(),
+            NetworkRequests {
                 tab_id,
                 include_preserved: false,
-            },
-            Command::NetworkRequest { tab_id, id: 1 },
-            Command::Emulate {
+            }
+            .into(),
+            GetNetworkRequest { tab_id, id: 1 }.into(),
+            Emulate {
                 tab_id,
                 changes: EmulationChanges::default(),
-            },
-            Command::ResizePage {
+            }
+            .into(),
+            ResizePage {
                 tab_id,
                 width: 100,
                 height: 100,
-            },
+            }
+            .into(),
         ]
     }
 
@@ -186,7 +198,7 @@ mod tests {
     #[test]
     fn a_call_before_hello_or_after_revocation_is_refused() {
         let mut h = Harness::strict();
-        h.call_as(9, 1, Command::ListTabs);
+        h.call_as(9, 1, ListTabs);
         h.settle();
         h.failed(1, ErrorCode::Refused, "has not introduced itself");
         h.hello(9, "k9", "a");
@@ -194,7 +206,7 @@ mod tests {
             h.popup(json!({"action": "disconnect", "session": "k9"})),
             Ok(())
         );
-        h.call_as(9, 2, Command::ListTabs);
+        h.call_as(9, 2, ListTabs);
         h.settle();
         h.failed(2, ErrorCode::Refused, "disconnected this agent");
     }
@@ -204,20 +216,20 @@ mod tests {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
         h.hello(2, "k2", "codex");
-        h.call(1, Command::ListTabs);
+        h.call(1, ListTabs);
         h.settle();
         let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
             panic!("expected tabs")
         };
         assert!(tabs.is_empty(), "nothing shared yet: {tabs:?}");
         h.share("k1", 11);
-        h.call(2, Command::ListTabs);
+        h.call(2, ListTabs);
         h.settle();
         let Ok(Reply::Tabs { tabs }) = h.reply(2).unwrap() else {
             panic!("expected tabs")
         };
         assert_eq!(tabs.iter().map(|t| t.id).collect::<Vec<_>>(), vec![11]);
-        h.call_as(2, 3, Command::ListTabs);
+        h.call_as(2, 3, ListTabs);
         h.settle();
         let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
             panic!("expected tabs")
@@ -233,7 +245,7 @@ mod tests {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
         h.hello(2, "k2", "codex");
-        let new_tab = Command::NewTab {
+        let new_tab = NewTab {
             url: "https://c.test/".into(),
             background: Some(true),
             timeout_ms: 1000,
@@ -245,7 +257,7 @@ mod tests {
         };
         h.call(
             2,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: tab.id,
                 verbose: false,
             },
@@ -253,7 +265,7 @@ mod tests {
         h.call_as(
             2,
             3,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: tab.id,
                 verbose: false,
             },
@@ -267,8 +279,8 @@ mod tests {
     fn an_unknown_tab_is_not_shared_and_a_launched_browser_shares_everything() {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
-        h.call(1, Command::ActivateTab { tab_id: 99 });
-        h.call(4, Command::ActivateTab { tab_id: 11 });
+        h.call(1, ActivateTab { tab_id: 99 });
+        h.call(4, ActivateTab { tab_id: 11 });
         h.settle();
         let missing = h.reply(1).unwrap().unwrap_err();
         let unshared = h.reply(4).unwrap().unwrap_err();
@@ -279,8 +291,8 @@ mod tests {
             "a missing tab and an unshared one look the same"
         );
         h.host_ready(true);
-        h.call(2, Command::ActivateTab { tab_id: 11 });
-        h.call(3, Command::ListTabs);
+        h.call(2, ActivateTab { tab_id: 11 });
+        h.call(3, ListTabs);
         h.settle();
         assert_eq!(h.reply(2).unwrap(), Ok(Reply::Done));
         let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
@@ -301,7 +313,7 @@ mod tests {
         assert!(refused.unwrap_err().contains("blocklist"));
         h.call(
             1,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },
@@ -320,7 +332,7 @@ mod tests {
         assert!(!h.fake.is_attached(10), "detached on arrival");
         h.call(
             2,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },
@@ -377,7 +389,7 @@ mod tests {
         h.call_as(
             2,
             2,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },
@@ -400,7 +412,7 @@ mod tests {
         assert_eq!(h.popup(block_bank()), Ok(()));
         h.call(
             1,
-            Command::Navigate {
+            Navigate {
                 tab_id: 10,
                 to: Navigation::Url {
                     url: "https://login.bank.test/".into(),
@@ -410,7 +422,7 @@ mod tests {
         );
         h.call(
             2,
-            Command::NewTab {
+            NewTab {
                 url: "https://bank.test/".into(),
                 background: Some(true),
                 timeout_ms: 1000,

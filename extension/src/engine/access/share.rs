@@ -264,10 +264,10 @@ mod tests {
     use crate::engine::fake::{commands, Harness};
     use crate::engine::TabChange;
     use serde_json::json;
-    use tabwire_shared::{Command, Event};
+    use tabwire_shared::{requests::*, Event};
 
-    fn snapshot(tab_id: i64) -> Command {
-        Command::Snapshot {
+    fn snapshot(tab_id: i64) -> TakeSnapshot {
+        TakeSnapshot {
             tab_id,
             verbose: false,
         }

@@ -1,5 +1,5 @@
 use serde_json::json;
-use tabwire_shared::{Command, ConsolePage, ConsoleType, ErrorCode, Reply};
+use tabwire_shared::{requests::*, ConsolePage, ConsoleType, ErrorCode, Reply};
 
 use super::super::fake::Harness;
 use super::MAX_MESSAGES;
@@ -15,7 +15,7 @@ fn page_of(
 ) -> ConsolePage {
     h.call(
         id,
-        Command::ListConsole {
+        ListConsole {
             tab_id: 10,
             include_preserved: preserved,
             types: types.to_vec(),
@@ -37,7 +37,7 @@ fn list(h: &mut Harness, id: u64, preserved: bool) -> Vec<tabwire_shared::Consol
 
 /// One message of tab 10's console in full.
 fn full(h: &mut Harness, call: u64, id: u64) -> tabwire_shared::ConsoleMessage {
-    h.call(call, Command::ConsoleMessage { tab_id: 10, id });
+    h.call(call, GetConsoleMessage { tab_id: 10, id });
     h.settle();
     match h.reply(call).unwrap() {
         Ok(Reply::ConsoleMessage { message }) => message,
@@ -125,7 +125,7 @@ fn a_message_in_full_has_args_and_a_one_based_stack() {
 #[test]
 fn an_unknown_id_says_what_to_call() {
     let mut h = Harness::new();
-    h.call(1, Command::ConsoleMessage { tab_id: 10, id: 99 });
+    h.call(1, GetConsoleMessage { tab_id: 10, id: 99 });
     h.settle();
     let error = h.reply(1).unwrap().unwrap_err();
     assert_eq!(error.code, ErrorCode::InvalidArgument);

@@ -4,15 +4,15 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use serde_json::json;
-use tabwire_shared::{Command, Discovery, Reply};
+use tabwire_shared::{requests::*, Discovery, Reply};
 
 use super::super::fake::page::{navigate_to, report, with_tools};
 use super::super::fake::{Answer, Arg, Harness};
 use crate::engine::page::{DISCOVER, KIT, MAX_REPORT_TEXT_READ};
 
 /// Discovering `tab`'s tools with `allowed` origins, two seconds at most.
-fn discover_tools(tab: i64, allowed: &[&str]) -> Command {
-    Command::DiscoverTools {
+fn discover_tools(tab: i64, allowed: &[&str]) -> DiscoverTools {
+    DiscoverTools {
         tab_id: tab,
         allowed_origins: allowed.iter().map(|s| s.to_string()).collect(),
         timeout_ms: 2000,
@@ -107,7 +107,7 @@ fn a_document_that_timed_out_is_not_asked_again_automatically() {
     assert!(h.reply(1).is_some(), "the first discovery timed out");
     let before = dispatched(&h);
     // For another tool's reply: answered at once, the page not asked.
-    let automatic = Command::DiscoverTools {
+    let automatic = DiscoverTools {
         tab_id: 10,
         allowed_origins: vec!["https://a.test".into()],
         timeout_ms: 2000,

@@ -1,6 +1,6 @@
 use serde_json::json;
 use tabwire_shared::{
-    Change, Command, EmulationChanges, Geolocation, NetworkConditions, Reply, Viewport,
+    requests::*, Change, EmulationChanges, Geolocation, NetworkConditions, Reply, Viewport,
 };
 
 use super::super::fake::{commands, Harness};
@@ -8,7 +8,7 @@ use super::super::fake::{commands, Harness};
 fn emulate(h: &mut Harness, id: u64, changes: EmulationChanges) -> tabwire_shared::Emulation {
     h.call(
         id,
-        Command::Emulate {
+        Emulate {
             tab_id: 10,
             changes,
         },

@@ -1,7 +1,7 @@
 //! Running tools against the fake browser: staleness, uid arguments, outcomes, bounds.
 
 use serde_json::{json, Value};
-use tabwire_shared::{Command, ErrorCode, Reply, WireError};
+use tabwire_shared::{requests::*, ErrorCode, Reply, WireError};
 
 use super::super::fake::page::{
     element, navigate_to, report, set_buttons, set_outcome, text, with_tools,
@@ -14,7 +14,7 @@ fn discovered(h: &mut Harness) -> String {
     let id = 1000 + h.fake.posted().len() as u64;
     h.call(
         id,
-        Command::DiscoverTools {
+        DiscoverTools {
             tab_id: 10,
             allowed_origins: vec!["https://a.test".into()],
             timeout_ms: 2000,
@@ -28,8 +28,8 @@ fn discovered(h: &mut Harness) -> String {
     }
 }
 
-fn execute(document: &str, args: Value, timeout_ms: u64) -> Command {
-    Command::ExecuteTool {
+fn execute(document: &str, args: Value, timeout_ms: u64) -> ExecuteTool {
+    ExecuteTool {
         tab_id: 10,
         document: document.to_owned(),
         tool: "t".into(),
@@ -39,7 +39,7 @@ fn execute(document: &str, args: Value, timeout_ms: u64) -> Command {
     }
 }
 
-fn run(h: &mut Harness, id: u64, command: Command) -> Result<(Value, Vec<String>), WireError> {
+fn run(h: &mut Harness, id: u64, command: ExecuteTool) -> Result<(Value, Vec<String>), WireError> {
     h.call(id, command);
     h.settle();
     match h.reply(id).expect("a reply") {
@@ -133,7 +133,7 @@ fn uids_at_any_depth_become_elements_in_the_registrys_world() {
     set_buttons(&h, &[(5, "Save"), (6, "Cancel")]);
     h.call(
         1,
-        Command::Snapshot {
+        TakeSnapshot {
             tab_id: 10,
             verbose: false,
         },
@@ -204,7 +204,7 @@ fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
 
     h.call(
         2,
-        Command::Snapshot {
+        TakeSnapshot {
             tab_id: 10,
             verbose: false,
         },
@@ -480,7 +480,7 @@ fn returned_elements_the_tree_does_not_list_appear_at_their_place_in_the_dom() {
     let snapshot = |h: &mut Harness, id: u64| {
         h.call(
             id,
-            Command::Snapshot {
+            TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
             },

@@ -1,5 +1,5 @@
 use serde_json::{json, Value};
-use tabwire_shared::{Command, ErrorCode, Event, FromExtension, InputAction, Reply};
+use tabwire_shared::{requests::*, ErrorCode, Event, FromExtension, InputAction, Reply};
 
 use super::super::fake::page::set_buttons;
 use super::super::fake::{Answer, FunctionCall, Harness};
@@ -12,7 +12,7 @@ fn page() -> Harness {
     set_buttons(&h, &[(2, "OK")]);
     h.call(
         99,
-        Command::Snapshot {
+        TakeSnapshot {
             tab_id: 10,
             verbose: false,
         },
@@ -36,7 +36,7 @@ fn page() -> Harness {
 fn input(h: &mut Harness, id: u64, action: InputAction) {
     h.call(
         id,
-        Command::Input {
+        Input {
             tab_id: 10,
             action,
             timeout_ms: 5_000,
@@ -606,7 +606,7 @@ fn resizing_corrects_for_window_chrome_the_page_misreports() {
     });
     h.call(
         1,
-        Command::ResizePage {
+        ResizePage {
             tab_id: 10,
             width: 640,
             height: 480,

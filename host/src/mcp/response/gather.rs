@@ -50,11 +50,11 @@ pub(super) async fn gather(
         match &response.third_party {
             ThirdParty::No => None,
             ThirdParty::Found(discovery) => {
-                let page = ctx.page.or_else(|| ctx.session.selected())?;
+                let page = ctx.resolved_page().or_else(|| ctx.selected())?;
                 Some(Ok((page, discovery.clone())))
             }
             ThirdParty::BestEffort => {
-                ctx.settings.third_party.as_ref()?;
+                ctx.settings().third_party.as_ref()?;
                 Some(discover_on_selected_page(ctx).await)
             }
         }
@@ -82,12 +82,12 @@ pub(super) async fn gather(
         }
     }
     // What the session knows, read once everything above has happened.
-    gathered.page = ctx.page.or_else(|| ctx.session.selected());
+    gathered.page = ctx.resolved_page().or_else(|| ctx.selected());
     if let Some(page) = gathered.page {
-        gathered.dialog = ctx.session.dialog(page);
-        gathered.emulation = ctx.session.emulation(page);
+        gathered.dialog = ctx.dialog(page);
+        gathered.emulation = ctx.emulation(page);
     }
-    gathered.selected = ctx.session.selected();
+    gathered.selected = ctx.selected();
     gathered
 }
 
@@ -96,11 +96,11 @@ pub(super) async fn gather(
 async fn page_for_extras(
     ctx: &ToolContext,
 ) -> Result<(TabId, Option<tokio::sync::OwnedMutexGuard<()>>), ToolError> {
-    match ctx.page {
+    match ctx.resolved_page() {
         Some(page) => Ok((page, None)),
         None => {
             let page = ctx.default_page().await?;
-            let guard = ctx.session.page_lock(page).lock_owned().await;
+            let guard = ctx.page_lock(page).lock_owned().await;
             Ok((page, Some(guard)))
         }
     }

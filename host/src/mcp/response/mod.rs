@@ -171,6 +171,6 @@ pub async fn render(
         &response,
         error.as_ref(),
         &gathered,
-        ctx.settings.structured_content,
+        ctx.settings().structured_content,
     )
 }

@@ -3,9 +3,9 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use tabwire_shared::{Command, Reply};
+use tabwire_shared::requests::{self, ListConsole};
 
-use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::context::ToolContext;
 use crate::mcp::render::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -54,8 +54,8 @@ impl Tool for ListConsoleMessages {
         response: &mut Response,
     ) -> Result<(), ToolError> {
         let types = check_types(&p.types)?;
-        let reply = ctx
-            .read(Command::ListConsole {
+        let page = ctx
+            .read(ListConsole {
                 tab_id: ctx.page()?,
                 include_preserved: p.include_preserved_messages,
                 types,
@@ -63,9 +63,6 @@ impl Tool for ListConsoleMessages {
                 page_idx: page_idx(p.page_idx),
             })
             .await?;
-        let Reply::ConsolePage { page } = reply else {
-            return Err(unexpected(&reply));
-        };
         let list = listing(&page);
         response.add_section(Section {
             title: "Console messages",
@@ -103,15 +100,12 @@ impl Tool for GetConsoleMessage {
         p: GetConsoleParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
-        let reply = ctx
-            .call(Command::ConsoleMessage {
+        let message = ctx
+            .request(requests::GetConsoleMessage {
                 tab_id: ctx.page()?,
                 id: p.msgid,
             })
             .await?;
-        let Reply::ConsoleMessage { message } = reply else {
-            return Err(unexpected(&reply));
-        };
         response.add_section(Section {
             title: "Console message",
             lines: detail(&message),

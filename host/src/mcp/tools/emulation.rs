@@ -5,11 +5,10 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use tabwire_shared::{
-    Change, Command, EmulationChanges, Geolocation, NetworkConditions, Reply, Viewport,
-};
+use tabwire_shared::requests;
+use tabwire_shared::{Change, EmulationChanges, Geolocation, NetworkConditions, Viewport};
 
-use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::context::ToolContext;
 use crate::mcp::response::{describe_emulation, Response};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
@@ -93,10 +92,7 @@ impl Tool for Emulate {
             ));
         }
         let tab_id = ctx.page()?;
-        let reply = ctx.call(Command::Emulate { tab_id, changes }).await?;
-        let Reply::Emulation { emulation } = reply else {
-            return Err(unexpected(&reply));
-        };
+        let emulation = ctx.request(requests::Emulate { tab_id, changes }).await?;
         if emulation.is_empty() {
             response.line(format!("Page {tab_id} emulates nothing now."));
         } else {
@@ -105,7 +101,7 @@ impl Tool for Emulate {
                 describe_emulation(&emulation).join("; ")
             ));
         }
-        ctx.session.set_emulation(tab_id, emulation);
+        ctx.set_emulation(tab_id, emulation);
         Ok(())
     }
 }
@@ -290,7 +286,7 @@ impl Tool for ResizePage {
                 "width and height must be between 100 and 10000 pixels.",
             ));
         }
-        ctx.call(Command::ResizePage {
+        ctx.request(requests::ResizePage {
             tab_id: ctx.page()?,
             width: p.width,
             height: p.height,

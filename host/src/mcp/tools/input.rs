@@ -5,10 +5,11 @@ use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tabwire_shared::{Command, Event, InputAction, Reply};
+use tabwire_shared::requests::{self, Input};
+use tabwire_shared::{Acted, Event, InputAction};
 
 use super::DEFAULT_TIMEOUT_MS;
-use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::context::ToolContext;
 use crate::mcp::response::{Response, SnapshotRequest};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
@@ -21,26 +22,21 @@ async fn act(
     include_snapshot: bool,
     response: &mut Response,
 ) -> Result<(), ToolError> {
-    let reply = ctx
-        .call(Command::Input {
+    let Acted { navigated_to } = ctx
+        .request(Input {
             tab_id: ctx.page()?,
             action,
             timeout_ms: DEFAULT_TIMEOUT_MS,
         })
         .await?;
-    match reply {
-        Reply::Acted { navigated_to } => {
-            response.line(done);
-            if let Some(url) = navigated_to {
-                response.line(format!("The page navigated to {url}."));
-            }
-            if include_snapshot {
-                response.include_snapshot(SnapshotRequest::default());
-            }
-            Ok(())
-        }
-        other => Err(unexpected(&other)),
+    response.line(done);
+    if let Some(url) = navigated_to {
+        response.line(format!("The page navigated to {url}."));
     }
+    if include_snapshot {
+        response.include_snapshot(SnapshotRequest::default());
+    }
+    Ok(())
 }
 
 /// Declares a spec for an input tool.
@@ -535,13 +531,13 @@ impl Tool for HandleDialog {
     ) -> Result<(), ToolError> {
         let tab_id = ctx.page()?;
         let accept = p.action == DialogAction::Accept;
-        ctx.call(Command::HandleDialog {
+        ctx.request(requests::HandleDialog {
             tab_id,
             accept,
             prompt_text: p.prompt_text,
         })
         .await?;
-        ctx.session.observe(&Event::DialogClosed { tab_id });
+        ctx.observe(&Event::DialogClosed { tab_id });
         response.line(if accept {
             "Accepted the dialog."
         } else {

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tabwire_shared::{Command, NetworkRequest, Reply};
+use tabwire_shared::requests::{self, NetworkRequests};
+use tabwire_shared::NetworkRequest;
 
-use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::context::ToolContext;
 use crate::mcp::render::network::{
     check_resource_types, listing, redact_headers, show_body, ShownBody,
 };
@@ -54,15 +55,12 @@ impl Tool for ListNetworkRequests {
         response: &mut Response,
     ) -> Result<(), ToolError> {
         check_resource_types(&p.resource_types)?;
-        let reply = ctx
-            .call(Command::NetworkRequests {
+        let requests = ctx
+            .request(NetworkRequests {
                 tab_id: ctx.page()?,
                 include_preserved: p.include_preserved_requests,
             })
             .await?;
-        let Reply::Network { requests } = reply else {
-            return Err(unexpected(&reply));
-        };
         let (lines, data) = listing(&requests, &p.resource_types, p.page_size, p.page_idx);
         response.add_section(Section {
             title: "Network requests",
@@ -107,16 +105,13 @@ impl Tool for GetNetworkRequest {
         p: GetNetworkParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
-        let reply = ctx
-            .call(Command::NetworkRequest {
+        let request = ctx
+            .request(requests::GetNetworkRequest {
                 tab_id: ctx.page()?,
                 id: p.reqid,
             })
             .await?;
-        let Reply::Request { request } = reply else {
-            return Err(unexpected(&reply));
-        };
-        let redact = !ctx.settings.show_sensitive_headers;
+        let redact = !ctx.settings().show_sensitive_headers;
         let (lines, data) = describe(
             &request,
             redact,

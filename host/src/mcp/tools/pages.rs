@@ -2,20 +2,13 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tabwire_shared::{Command, Navigation, Reply, TabId, TabInfo};
+use tabwire_shared::{ActivateTab, CloseTab, Navigate, Navigation, NewTab, TabId, WaitForText};
 
 use super::{NoParams, Timeout};
-use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::context::ToolContext;
 use crate::mcp::response::Response;
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
-
-fn expect_tab(reply: Reply) -> Result<TabInfo, ToolError> {
-    match reply {
-        Reply::Tab { tab } => Ok(tab),
-        other => Err(unexpected(&other)),
-    }
-}
 
 /// `list_pages`
 pub struct ListPages;
@@ -92,12 +85,12 @@ impl Tool for SelectPage {
             )));
         }
         if params.bring_to_front {
-            ctx.call(Command::ActivateTab {
+            ctx.request(ActivateTab {
                 tab_id: params.page_id,
             })
             .await?;
         }
-        ctx.session.select(params.page_id);
+        ctx.select(params.page_id);
         response.line(format!("Selected page {}.", params.page_id));
         response.include_pages();
         response.include_third_party_tools();
@@ -142,15 +135,14 @@ impl Tool for NewPage {
         params: NewPageParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
-        let reply = ctx
-            .call(Command::NewTab {
+        let tab = ctx
+            .request(NewTab {
                 url: params.url,
                 background: params.background,
                 timeout_ms: Timeout::ms(params.timeout),
             })
             .await?;
-        let tab = expect_tab(reply)?;
-        ctx.session.select(tab.id);
+        ctx.select(tab.id);
         response.line(format!("Opened page {} at {}.", tab.id, tab.url));
         response.include_pages();
         response.include_third_party_tools();
@@ -249,14 +241,13 @@ impl Tool for NavigatePage {
                 ignore_cache: params.ignore_cache,
             },
         };
-        let reply = ctx
-            .call(Command::Navigate {
+        let tab = ctx
+            .request(Navigate {
                 tab_id,
                 to,
                 timeout_ms: Timeout::ms(params.timeout),
             })
             .await?;
-        let tab = expect_tab(reply)?;
         response.line(format!("Page {} is now at {}.", tab.id, tab.url));
         response.include_pages();
         response.include_third_party_tools();
@@ -295,11 +286,11 @@ impl Tool for ClosePage {
     ) -> Result<(), ToolError> {
         // Not behind the page's lock: closing stops a call running on the page (which
         // then says the page closed) instead of waiting for it.
-        ctx.call(Command::CloseTab {
+        ctx.request(CloseTab {
             tab_id: params.page_id,
         })
         .await?;
-        ctx.session.observe(&tabwire_shared::Event::TabClosed {
+        ctx.observe(&tabwire_shared::Event::TabClosed {
             tab_id: params.page_id,
         });
         response.line(format!("Closed page {}.", params.page_id));
@@ -359,19 +350,14 @@ impl Tool for WaitFor {
                 "Give at least one non-empty text to wait for.",
             ));
         }
-        let reply = ctx
-            .call(Command::WaitForText {
+        let text = ctx
+            .request(WaitForText {
                 tab_id: ctx.page()?,
                 texts,
                 timeout_ms: Timeout::ms(p.timeout),
             })
             .await?;
-        match reply {
-            Reply::Found { text } => {
-                response.line(format!("Found {text:?} on the page."));
-                Ok(())
-            }
-            other => Err(unexpected(&other)),
-        }
+        response.line(format!("Found {text:?} on the page."));
+        Ok(())
     }
 }

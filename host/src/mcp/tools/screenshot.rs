@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tabwire_shared::{Command, ImageFormat, Reply};
+use tabwire_shared::{ImageFormat, Screenshot};
 
-use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::context::ToolContext;
 use crate::mcp::response::{Image, Response};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
@@ -86,8 +86,8 @@ impl Tool for TakeScreenshot {
         if p.full_page && p.uid.is_some() {
             return Err(ToolError::new("Give either `fullPage` or `uid`, not both."));
         }
-        let reply = ctx
-            .call(Command::Screenshot {
+        let shot = ctx
+            .request(Screenshot {
                 tab_id: ctx.page()?,
                 format,
                 quality: p.quality,
@@ -95,22 +95,17 @@ impl Tool for TakeScreenshot {
                 uid: p.uid.clone(),
             })
             .await?;
-        match reply {
-            Reply::Image { data, mime_type } => {
-                let what = match (&p.uid, p.full_page) {
-                    (Some(uid), _) => format!("the element {uid}"),
-                    (None, true) => "the full page".to_string(),
-                    (None, false) => "the viewport".to_string(),
-                };
-                response.line(format!("Took a screenshot of {what}."));
-                response.attach_image(Image {
-                    data,
-                    mime_type,
-                    file_path: p.file_path,
-                });
-                Ok(())
-            }
-            other => Err(unexpected(&other)),
-        }
+        let what = match (&p.uid, p.full_page) {
+            (Some(uid), _) => format!("the element {uid}"),
+            (None, true) => "the full page".to_string(),
+            (None, false) => "the viewport".to_string(),
+        };
+        response.line(format!("Took a screenshot of {what}."));
+        response.attach_image(Image {
+            data: shot.data,
+            mime_type: shot.mime_type,
+            file_path: p.file_path,
+        });
+        Ok(())
     }
 }

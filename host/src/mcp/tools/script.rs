@@ -3,10 +3,10 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use tabwire_shared::{Command, Reply};
+use tabwire_shared::Evaluate;
 
 use super::Timeout;
-use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::context::ToolContext;
 use crate::mcp::response::Response;
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
@@ -51,20 +51,15 @@ impl Tool for EvaluateScript {
         params: EvaluateScriptParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
-        let reply = ctx
-            .call(Command::Evaluate {
+        let value = ctx
+            .request(Evaluate {
                 tab_id: ctx.page()?,
                 function: params.function,
                 args: params.args,
                 timeout_ms: Timeout::ms(params.timeout),
             })
             .await?;
-        match reply {
-            Reply::Value { value } => {
-                response.add_output("Script result", value);
-                Ok(())
-            }
-            other => Err(unexpected(&other)),
-        }
+        response.add_output("Script result", value);
+        Ok(())
     }
 }

@@ -7,10 +7,10 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use tabwire_shared::{Command, ErrorCode, Reply};
+use tabwire_shared::{ErrorCode, ExecuteTool, ToolResult};
 
 use super::{NoParams, Timeout};
-use crate::mcp::context::{unexpected, ToolContext};
+use crate::mcp::context::ToolContext;
 use crate::mcp::render::third_party::refusal;
 use crate::mcp::response::{Response, SnapshotRequest};
 use crate::mcp::third_party_schema::{find_tool, parse_params, validate};
@@ -101,7 +101,7 @@ impl Tool for ExecuteThirdPartyTool {
             }
         };
         let timeout_ms = Timeout::ms(p.timeout);
-        let mut discovery = match ctx.session.discovery(page) {
+        let mut discovery = match ctx.last_discovery(page) {
             Some(found) => found,
             None => ctx.discover_tools(page).await?,
         };
@@ -121,7 +121,7 @@ impl Tool for ExecuteThirdPartyTool {
                 Err(e) => return Err(e),
             };
             validate(tool, &args)?;
-            let command = Command::ExecuteTool {
+            let request = ExecuteTool {
                 tab_id: page,
                 document: discovery.document.clone(),
                 tool: tool.name.clone(),
@@ -129,8 +129,8 @@ impl Tool for ExecuteThirdPartyTool {
                 args: args.clone(),
                 timeout_ms,
             };
-            match ctx.browser.call(command).await {
-                Ok(Reply::ToolResult { result, elements }) => {
+            match ctx.request(request).await {
+                Ok(ToolResult { result, elements }) => {
                     if !elements.is_empty() {
                         response.line(format!(
                             "Tool {} returned {} element{}: {}.",
@@ -144,13 +144,131 @@ impl Tool for ExecuteThirdPartyTool {
                     response.add_output("Tool result", result);
                     return Ok(());
                 }
-                Ok(other) => return Err(unexpected(&other)),
-                Err(e) if e.code == ErrorCode::StaleTools && !rediscovered => {
+                Err(e) if e.code == Some(ErrorCode::StaleTools) && !rediscovered => {
                     discovery = ctx.discover_tools(page).await?;
                     rediscovered = true;
                 }
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(e),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use futures_util::future::BoxFuture;
+    use serde_json::json;
+    use tabwire_shared::origin::OriginPolicy;
+    use tabwire_shared::{
+        Command, Discovery, ErrorCode, Reply, ToolDefinition, ToolGroup, WireError,
+    };
+
+    use super::*;
+    use crate::mcp::context::{Browser, Settings};
+    use crate::mcp::tool::Tool;
+
+    /// A page with one tool `t`, whose document is new at every discovery, and whose
+    /// tool runs answer as scripted, in turn.
+    struct Page {
+        sent: Mutex<Vec<Command>>,
+        runs: Mutex<Vec<Result<Reply, WireError>>>,
+    }
+
+    impl Browser for Page {
+        fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
+            let mut sent = self.sent.lock().unwrap();
+            sent.push(command.clone());
+            let discoveries = sent
+                .iter()
+                .filter(|c| matches!(c, Command::DiscoverTools(_)))
+                .count();
+            let outcome = match command {
+                Command::DiscoverTools(_) => Ok(Reply::ThirdPartyTools {
+                    discovery: Discovery {
+                        document: format!("d{discoveries}"),
+                        url: "http://127.0.0.1/".into(),
+                        origin: "http://127.0.0.1".into(),
+                        refused: false,
+                        groups: vec![ToolGroup {
+                            name: "g".into(),
+                            description: None,
+                            tools: vec![ToolDefinition {
+                                name: "t".into(),
+                                description: "T".into(),
+                                input_schema: json!({"type": "object"}),
+                            }],
+                        }],
+                        problems: vec![],
+                    },
+                }),
+                Command::ExecuteTool(_) => self.runs.lock().unwrap().remove(0),
+                _ => Ok(Reply::Done),
+            };
+            Box::pin(async move { outcome })
+        }
+    }
+
+    fn context(runs: Vec<Result<Reply, WireError>>) -> (ToolContext, Arc<Page>) {
+        let page = Arc::new(Page {
+            sent: Mutex::default(),
+            runs: Mutex::new(runs),
+        });
+        let settings = Settings {
+            third_party: Some(OriginPolicy::from_patterns(vec!["*".into()])),
+            ..Settings::default()
+        };
+        let ctx = ToolContext::new(page.clone(), Arc::default(), Arc::new(settings));
+        ctx.select(1);
+        (ctx.on_page(Some(1)), page)
+    }
+
+    async fn execute(ctx: &ToolContext) -> Result<(), ToolError> {
+        let params = serde_json::from_value(json!({"toolName": "t"})).unwrap();
+        ExecuteThirdPartyTool
+            .run(ctx, params, &mut Response::default())
+            .await
+    }
+
+    /// The documents the tool was run in, in order.
+    fn runs_in(page: &Page) -> Vec<String> {
+        let sent = page.sent.lock().unwrap();
+        sent.iter()
+            .filter_map(|c| match c {
+                Command::ExecuteTool(ExecuteTool {
+                    tab_id: 1,
+                    document,
+                    tool,
+                    ..
+                }) => {
+                    assert_eq!(tool, "t");
+                    Some(document.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn stale_tools_are_discovered_again_and_run_once_more() {
+        let stale = WireError::new(ErrorCode::StaleTools, "the page navigated");
+        let result = Reply::ToolResult {
+            result: json!(1),
+            elements: vec![],
+        };
+        let (ctx, page) = context(vec![Err(stale), Ok(result)]);
+        execute(&ctx).await.unwrap();
+        assert_eq!(runs_in(&page), ["d1", "d2"]);
+    }
+
+    #[tokio::test]
+    async fn a_tab_no_longer_shared_is_no_longer_selected() {
+        let refused = WireError::new(ErrorCode::NotShared, "Tab 1 is not shared.");
+        let (ctx, page) = context(vec![Err(refused)]);
+        let error = execute(&ctx).await.unwrap_err();
+        assert_eq!(error.code, Some(ErrorCode::NotShared));
+        assert_eq!(runs_in(&page), ["d1"]);
+        assert_eq!(ctx.selected(), None);
     }
 }

@@ -15,7 +15,7 @@ use super::LineTransport;
 use crate::mcp::context::{Browser, Session, Settings, ToolContext};
 use crate::mcp::registry::Registry;
 use crate::mcp::server::TabwireServer;
-use crate::mcp::tool::BoxFuture;
+use futures_util::future::BoxFuture;
 
 /// No browser: every command fails at once, as with none connected.
 struct NoBrowser;
@@ -43,12 +43,11 @@ fn request(id: Value, method: &str) -> Vec<u8> {
 async fn exchange(lines: Vec<Vec<u8>>, limit: usize, awaited: &[Value]) -> Vec<Value> {
     let (mut agent_in, server_in) = tokio::io::duplex(4096);
     let (server_out, agent_out) = tokio::io::duplex(4096);
-    let base = ToolContext {
-        browser: Arc::new(NoBrowser),
-        session: Arc::new(Session::default()),
-        settings: Arc::new(Settings::default()),
-        page: None,
-    };
+    let base = ToolContext::new(
+        Arc::new(NoBrowser),
+        Arc::new(Session::default()),
+        Arc::new(Settings::default()),
+    );
     let server = TabwireServer::new(Registry::new(&HashMap::new()), base);
     let serving = tokio::spawn(async move {
         let transport = LineTransport::with_limit(server_in, server_out, limit);
@@ -169,12 +168,11 @@ async fn an_rmcp_client_is_served_as_before() {
     use rmcp::model::{CallToolRequestParams, ClientConfig};
     let (client_io, server_io) = tokio::io::duplex(4096);
     let (server_in, server_out) = tokio::io::split(server_io);
-    let base = ToolContext {
-        browser: Arc::new(NoBrowser),
-        session: Arc::new(Session::default()),
-        settings: Arc::new(Settings::default()),
-        page: None,
-    };
+    let base = ToolContext::new(
+        Arc::new(NoBrowser),
+        Arc::new(Session::default()),
+        Arc::new(Settings::default()),
+    );
     let server = TabwireServer::new(Registry::new(&HashMap::new()), base);
     let serving = tokio::spawn(async move {
         let service = server

@@ -16,6 +16,14 @@ use serde_json::Value;
 
 use crate::error::WireError;
 
+mod answer;
+mod command;
+pub mod requests;
+
+pub use answer::{Acted, Answer, Image, ToolResult};
+pub use command::{Command, Request, CAPTURE, PLAIN_CALL, REPLY_MARGIN};
+pub use requests::*;
+
 /// A Chrome tab id. It is also the agent-facing `pageId`: stable across navigations.
 pub type TabId = i64;
 
@@ -120,296 +128,6 @@ pub enum FromExtension {
     },
 }
 
-/// A command the extension carries out in the browser.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "command",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum Command {
-    /// Every normal tab of every window. Replies [`Reply::Tabs`].
-    ListTabs,
-    /// Brings a tab to the front (activates it and focuses its window). Replies [`Reply::Done`].
-    ActivateTab {
-        /// The tab.
-        tab_id: TabId,
-    },
-    /// Opens a tab and waits for it to load. Replies [`Reply::Tab`].
-    NewTab {
-        /// Where to go.
-        url: String,
-        /// Open without taking focus from the user's current tab. Unset: in the
-        /// background in the user's own browser (the user keeps working), in front in a
-        /// browser that is the agent's own.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        background: Option<bool>,
-        /// How long to wait for the load, in milliseconds.
-        timeout_ms: u64,
-    },
-    /// Navigates a tab and waits for the load. Replies [`Reply::Tab`].
-    Navigate {
-        /// The tab.
-        tab_id: TabId,
-        /// Where to go.
-        to: Navigation,
-        /// How long to wait for the load, in milliseconds.
-        timeout_ms: u64,
-    },
-    /// Closes a tab; refused for the browser's last tab. Replies [`Reply::Done`].
-    CloseTab {
-        /// The tab.
-        tab_id: TabId,
-    },
-    /// Calls a JavaScript function in the page's main world with JSON arguments and
-    /// awaits it. Replies [`Reply::Value`] with its JSON result.
-    Evaluate {
-        /// The tab.
-        tab_id: TabId,
-        /// A function declaration, e.g. `() => document.title` or `async (a) => a + 1`.
-        function: String,
-        /// Arguments passed to the function, as JSON values.
-        args: Vec<Value>,
-        /// How long the function may run, in milliseconds.
-        timeout_ms: u64,
-    },
-    /// Takes an accessibility snapshot of the tab's page, iframes included. Replies
-    /// [`Reply::Snapshot`]. Nodes get uids that stay the same for as long as the
-    /// document lives.
-    Snapshot {
-        /// The tab.
-        tab_id: TabId,
-        /// Every node of the tree, not only the interesting ones.
-        verbose: bool,
-    },
-    /// Asks the page for its third-party developer tools (the `devtoolstooldiscovery`
-    /// event). Replies [`Reply::ThirdPartyTools`].
-    DiscoverTools {
-        /// The tab.
-        tab_id: TabId,
-        /// Origins allowed to present tools ([`crate::origin::OriginPolicy`] patterns).
-        /// A page outside them is not asked at all.
-        allowed_origins: Vec<String>,
-        /// How long the page may take to answer, in milliseconds.
-        timeout_ms: u64,
-        /// Asked for another tool's reply, not by the agent: a document whose discovery
-        /// timed out before is not asked again (it would cost the whole timeout on every
-        /// reply), only told about.
-        #[serde(default)]
-        automatic: bool,
-    },
-    /// Runs one third-party developer tool found by [`Command::DiscoverTools`]. Replies
-    /// [`Reply::ToolResult`]; fails with [`crate::ErrorCode::StaleTools`] when the page's
-    /// document is no longer the one `document` names.
-    ExecuteTool {
-        /// The tab.
-        tab_id: TabId,
-        /// The [`Discovery::document`] the tool was found in.
-        document: String,
-        /// The tool's name.
-        tool: String,
-        /// The group to take the tool from; default: the first group that has it.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        group: Option<String>,
-        /// The tool's argument, already validated against its schema. Any object of
-        /// exactly the shape `{"uid": "<uid>"}`, at any depth, stands for that element.
-        args: Value,
-        /// How long the tool may run, in milliseconds.
-        timeout_ms: u64,
-    },
-    /// Acts on the page as a user would, then waits for what the action causes (a
-    /// navigation it started, until loaded; else DOM changes, until quiet), bounded by
-    /// `timeout_ms`. Replies [`Reply::Acted`].
-    Input {
-        /// The tab.
-        tab_id: TabId,
-        /// What to do.
-        action: InputAction,
-        /// Longest wait for the action's effects, in milliseconds.
-        timeout_ms: u64,
-    },
-    /// Waits until any of `texts` appears in the page. Replies [`Reply::Found`].
-    WaitForText {
-        /// The tab.
-        tab_id: TabId,
-        /// Texts to look for; the first to appear wins.
-        texts: Vec<String>,
-        /// How long to wait, in milliseconds.
-        timeout_ms: u64,
-    },
-    /// Accepts or dismisses the open JavaScript dialog. Replies [`Reply::Done`].
-    HandleDialog {
-        /// The tab.
-        tab_id: TabId,
-        /// Accept (OK) rather than dismiss (Cancel).
-        accept: bool,
-        /// The answer typed into a `prompt` dialog.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        prompt_text: Option<String>,
-    },
-    /// Captures the page as an image. Replies [`Reply::Image`].
-    Screenshot {
-        /// The tab.
-        tab_id: TabId,
-        /// `png`, `jpeg` or `webp`.
-        format: ImageFormat,
-        /// Compression quality 0-100 (jpeg and webp only).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        quality: Option<u8>,
-        /// The whole scrollable page rather than the viewport.
-        full_page: bool,
-        /// Only this element.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        uid: Option<String>,
-    },
-    /// One page of the console messages collected for the tab, filtered by type and
-    /// with consecutive repeats folded, and counts over all of them (see
-    /// [`crate::console`]). Replies [`Reply::ConsolePage`].
-    ListConsole {
-        /// The tab.
-        tab_id: TabId,
-        /// Also the messages of the (up to 2) previous navigations.
-        include_preserved: bool,
-        /// Only messages of these types; empty: every type.
-        types: Vec<ConsoleType>,
-        /// Entries per page (at least 1 is used).
-        page_size: u32,
-        /// Which page, from 0 (the oldest); `None`: the newest.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        page_idx: Option<u32>,
-    },
-    /// One console message in full. Replies [`Reply::ConsoleMessage`].
-    ConsoleMessage {
-        /// The tab.
-        tab_id: TabId,
-        /// The message's id from [`Command::ListConsole`].
-        id: u64,
-    },
-    /// The network requests collected for the tab. Replies [`Reply::Network`].
-    NetworkRequests {
-        /// The tab.
-        tab_id: TabId,
-        /// Also the requests of the (up to 2) previous navigations.
-        include_preserved: bool,
-    },
-    /// One network request in full, bodies included. Replies [`Reply::Request`].
-    NetworkRequest {
-        /// The tab.
-        tab_id: TabId,
-        /// The request's id from [`Command::NetworkRequests`].
-        id: u64,
-    },
-    /// Changes what the tab emulates; fields left out keep their current setting.
-    /// Replies [`Reply::Emulation`] with everything now emulated.
-    Emulate {
-        /// The tab.
-        tab_id: TabId,
-        /// The changes.
-        changes: EmulationChanges,
-    },
-    /// Resizes the tab's window so the page gets this viewport size. Replies [`Reply::Done`].
-    ResizePage {
-        /// The tab.
-        tab_id: TabId,
-        /// Width in CSS pixels.
-        width: u32,
-        /// Height in CSS pixels.
-        height: u32,
-    },
-}
-
-impl Command {
-    /// Whether running the command twice does no harm, so that it may be sent again when
-    /// the connection dropped before its reply came (it may or may not have run).
-    pub fn is_idempotent(&self) -> bool {
-        matches!(
-            self,
-            Command::ListTabs
-                | Command::ActivateTab { .. }
-                | Command::Snapshot { .. }
-                | Command::DiscoverTools { .. }
-                | Command::Screenshot { .. }
-                | Command::ListConsole { .. }
-                | Command::ConsoleMessage { .. }
-                | Command::NetworkRequests { .. }
-                | Command::NetworkRequest { .. }
-        )
-    }
-
-    /// Whether a change to the command's answer is announced by an event
-    /// ([`Event::TabsChanged`], [`Event::ConsoleChanged`]) before any later reply, so
-    /// that an agent's server may answer it again from memory until it hears one.
-    pub fn changes_are_announced(&self) -> bool {
-        matches!(self, Command::ListTabs | Command::ListConsole { .. })
-    }
-
-    /// Whether the command only reads, so that the tabs (their list, titles, URLs and
-    /// documents) are as they were before it. Anything else may change them: a script
-    /// or tool can retitle a page or open a window, input can navigate.
-    pub fn leaves_tabs_alone(&self) -> bool {
-        matches!(
-            self,
-            Command::ListTabs
-                | Command::Snapshot { .. }
-                | Command::DiscoverTools { .. }
-                | Command::WaitForText { .. }
-                | Command::Screenshot { .. }
-                | Command::ListConsole { .. }
-                | Command::ConsoleMessage { .. }
-                | Command::NetworkRequests { .. }
-                | Command::NetworkRequest { .. }
-        )
-    }
-
-    /// The tab this command acts on, if it acts on one.
-    pub fn tab_id(&self) -> Option<TabId> {
-        match self {
-            Command::ActivateTab { tab_id }
-            | Command::Navigate { tab_id, .. }
-            | Command::CloseTab { tab_id }
-            | Command::Evaluate { tab_id, .. }
-            | Command::Snapshot { tab_id, .. }
-            | Command::DiscoverTools { tab_id, .. }
-            | Command::ExecuteTool { tab_id, .. }
-            | Command::Input { tab_id, .. }
-            | Command::WaitForText { tab_id, .. }
-            | Command::HandleDialog { tab_id, .. }
-            | Command::Screenshot { tab_id, .. }
-            | Command::ListConsole { tab_id, .. }
-            | Command::ConsoleMessage { tab_id, .. }
-            | Command::NetworkRequests { tab_id, .. }
-            | Command::NetworkRequest { tab_id, .. }
-            | Command::Emulate { tab_id, .. }
-            | Command::ResizePage { tab_id, .. } => Some(*tab_id),
-            Command::ListTabs | Command::NewTab { .. } => None,
-        }
-    }
-}
-
-/// Where [`Command::Navigate`] goes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(
-    tag = "type",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum Navigation {
-    /// To a URL.
-    Url {
-        /// The URL.
-        url: String,
-    },
-    /// One step back in the tab's history.
-    Back,
-    /// One step forward in the tab's history.
-    Forward,
-    /// Reload the current document.
-    Reload {
-        /// Bypass the cache.
-        ignore_cache: bool,
-    },
-}
-
 /// The successful result of a [`Command`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
@@ -459,7 +177,7 @@ pub enum Reply {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         navigated_to: Option<String>,
     },
-    /// [`Command::WaitForText`] saw one of its texts.
+    /// [`WaitForText`] saw one of its texts.
     Found {
         /// The text that appeared.
         text: String,
@@ -541,7 +259,7 @@ pub struct SnapshotNode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Discovery {
-    /// Opaque token naming the document the tools live in; [`Command::ExecuteTool`]
+    /// Opaque token naming the document the tools live in; [`ExecuteTool`]
     /// quotes it back so a reload or navigation is noticed.
     pub document: String,
     /// The page's URL.
@@ -610,13 +328,45 @@ pub struct TabInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DialogInfo {
-    /// `alert`, `confirm`, `prompt` or `beforeunload`.
-    pub kind: String,
+    /// Which of the four it is.
+    pub kind: DialogKind,
     /// The text the page shows.
     pub message: String,
     /// The default answer of a `prompt`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_prompt: Option<String>,
+}
+
+/// The kinds of JavaScript dialog (CDP's `Page.DialogType`), named as on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DialogKind {
+    /// `alert()`: a message and OK.
+    Alert,
+    /// `confirm()`: OK or Cancel.
+    Confirm,
+    /// `prompt()`: a line of text, OK or Cancel.
+    Prompt,
+    /// The page asks whether to leave it (a `beforeunload` handler).
+    Beforeunload,
+}
+
+impl DialogKind {
+    /// The name as on the wire and in messages (`alert`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DialogKind::Alert => "alert",
+            DialogKind::Confirm => "confirm",
+            DialogKind::Prompt => "prompt",
+            DialogKind::Beforeunload => "beforeunload",
+        }
+    }
+}
+
+impl std::fmt::Display for DialogKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Why the browser went away ([`Event::BrowserDisconnected`]), as the native host saw
@@ -680,13 +430,13 @@ pub enum Event {
         /// Chrome's reason (`canceled_by_user`, `target_closed`, ...).
         reason: String,
     },
-    /// What [`Command::ListTabs`] answers, or a page's document (and so what
-    /// [`Command::DiscoverTools`] would find), may have changed: a tab opened, closed,
+    /// What [`ListTabs`] answers, or a page's document (and so what
+    /// [`DiscoverTools`] would find), may have changed: a tab opened, closed,
     /// moved, navigated, was retitled or activated, a window took focus, or what is
     /// shared changed. Sent to every client, at most once between two such commands
     /// from any client (a client that heard it holds nothing current until it asks).
     TabsChanged,
-    /// New console messages were collected for a tab: what [`Command::ListConsole`]
+    /// New console messages were collected for a tab: what [`ListConsole`]
     /// answers for it may have changed. Sent to the agents that share the tab, at most
     /// once between two `ListConsole` on it from any client.
     ConsoleChanged {
@@ -725,13 +475,14 @@ mod tests {
 
     #[test]
     fn command_wire_shape_is_tagged_and_camel_case() {
-        let cmd = Command::Evaluate {
+        let cmd = Evaluate {
             tab_id: 7,
             function: "() => 1".into(),
             args: vec![],
             timeout_ms: 5,
         };
-        let wire = serde_json::to_value(Envelope::request(3, ToExtension::Call(cmd))).unwrap();
+        let wire =
+            serde_json::to_value(Envelope::request(3, ToExtension::Call(cmd.into()))).unwrap();
         assert_eq!(
             wire,
             json!({"id": 3, "body": {"call": {"command": "evaluate", "tabId": 7,

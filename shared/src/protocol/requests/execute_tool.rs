@@ -1,0 +1,42 @@
+//! Runs one third-party developer tool.
+
+use std::time::Duration;
+
+use crate::protocol::ToolResult;
+use crate::protocol::{Request, TabId};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Runs one third-party developer tool found by [`super::DiscoverTools`]; fails with
+/// [`crate::ErrorCode::StaleTools`] when the page's document is no longer the one
+/// `document` names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecuteTool {
+    /// The tab.
+    pub tab_id: TabId,
+    /// The [`Discovery::document`](crate::Discovery::document) the tool was found in.
+    pub document: String,
+    /// The tool's name.
+    pub tool: String,
+    /// The group to take the tool from; default: the first group that has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The tool's argument, already validated against its schema. Any object of
+    /// exactly the shape `{"uid": "<uid>"}`, at any depth, stands for that element.
+    pub args: Value,
+    /// How long the tool may run, in milliseconds.
+    pub timeout_ms: u64,
+}
+
+impl Request for ExecuteTool {
+    type Reply = ToolResult;
+    const RESENDABLE: bool = false;
+    const LEAVES_TABS_ALONE: bool = false;
+    fn tab(&self) -> Option<TabId> {
+        Some(self.tab_id)
+    }
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms)
+    }
+}

@@ -1,0 +1,33 @@
+//! Acts on the page as a user would.
+
+use std::time::Duration;
+
+use crate::protocol::{Acted, InputAction};
+use crate::protocol::{Request, TabId};
+use serde::{Deserialize, Serialize};
+
+/// Acts on the page as a user would, then waits for what the action causes (a
+/// navigation it started, until loaded; else DOM changes, until quiet), bounded by
+/// `timeout_ms`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Input {
+    /// The tab.
+    pub tab_id: TabId,
+    /// What to do.
+    pub action: InputAction,
+    /// Longest wait for the action's effects, in milliseconds.
+    pub timeout_ms: u64,
+}
+
+impl Request for Input {
+    type Reply = Acted;
+    const RESENDABLE: bool = false;
+    const LEAVES_TABS_ALONE: bool = false;
+    fn tab(&self) -> Option<TabId> {
+        Some(self.tab_id)
+    }
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms)
+    }
+}

@@ -1,0 +1,39 @@
+//! One page of a tab's console messages.
+
+use std::time::Duration;
+
+use crate::protocol::{ConsolePage, ConsoleType};
+use crate::protocol::{Request, TabId, PLAIN_CALL};
+use serde::{Deserialize, Serialize};
+
+/// One page of the console messages collected for the tab, filtered by type and
+/// with consecutive repeats folded, and counts over all of them (see
+/// [`crate::console`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListConsole {
+    /// The tab.
+    pub tab_id: TabId,
+    /// Also the messages of the (up to 2) previous navigations.
+    pub include_preserved: bool,
+    /// Only messages of these types; empty: every type.
+    pub types: Vec<ConsoleType>,
+    /// Entries per page (at least 1 is used).
+    pub page_size: u32,
+    /// Which page, from 0 (the oldest); `None`: the newest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_idx: Option<u32>,
+}
+
+impl Request for ListConsole {
+    type Reply = ConsolePage;
+    const RESENDABLE: bool = true;
+    const LEAVES_TABS_ALONE: bool = true;
+    const CHANGES_ANNOUNCED: bool = true;
+    fn tab(&self) -> Option<TabId> {
+        Some(self.tab_id)
+    }
+    fn timeout(&self) -> Duration {
+        PLAIN_CALL
+    }
+}

@@ -1,0 +1,30 @@
+//! The network requests collected for a tab.
+
+use std::time::Duration;
+
+use crate::protocol::NetworkRequest;
+use crate::protocol::{Request, TabId, PLAIN_CALL};
+use serde::{Deserialize, Serialize};
+
+/// The network requests collected for the tab, oldest first, without headers or
+/// bodies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkRequests {
+    /// The tab.
+    pub tab_id: TabId,
+    /// Also the requests of the (up to 2) previous navigations.
+    pub include_preserved: bool,
+}
+
+impl Request for NetworkRequests {
+    type Reply = Vec<NetworkRequest>;
+    const RESENDABLE: bool = true;
+    const LEAVES_TABS_ALONE: bool = true;
+    fn tab(&self) -> Option<TabId> {
+        Some(self.tab_id)
+    }
+    fn timeout(&self) -> Duration {
+        PLAIN_CALL
+    }
+}

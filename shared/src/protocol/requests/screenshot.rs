@@ -1,0 +1,37 @@
+//! Captures the page as an image.
+
+use std::time::Duration;
+
+use crate::protocol::{Image, ImageFormat};
+use crate::protocol::{Request, TabId, CAPTURE};
+use serde::{Deserialize, Serialize};
+
+/// Captures the page as an image.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Screenshot {
+    /// The tab.
+    pub tab_id: TabId,
+    /// `png`, `jpeg` or `webp`.
+    pub format: ImageFormat,
+    /// Compression quality 0-100 (jpeg and webp only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quality: Option<u8>,
+    /// The whole scrollable page rather than the viewport.
+    pub full_page: bool,
+    /// Only this element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
+}
+
+impl Request for Screenshot {
+    type Reply = Image;
+    const RESENDABLE: bool = true;
+    const LEAVES_TABS_ALONE: bool = true;
+    fn tab(&self) -> Option<TabId> {
+        Some(self.tab_id)
+    }
+    fn timeout(&self) -> Duration {
+        CAPTURE
+    }
+}

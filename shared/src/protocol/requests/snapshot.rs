@@ -1,0 +1,30 @@
+//! Takes an accessibility snapshot.
+
+use std::time::Duration;
+
+use crate::protocol::Snapshot;
+use crate::protocol::{Request, TabId, CAPTURE};
+use serde::{Deserialize, Serialize};
+
+/// Takes an accessibility snapshot of the tab's page, iframes included. Nodes get
+/// uids that stay the same for as long as the document lives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TakeSnapshot {
+    /// The tab.
+    pub tab_id: TabId,
+    /// Every node of the tree, not only the interesting ones.
+    pub verbose: bool,
+}
+
+impl Request for TakeSnapshot {
+    type Reply = Snapshot;
+    const RESENDABLE: bool = true;
+    const LEAVES_TABS_ALONE: bool = true;
+    fn tab(&self) -> Option<TabId> {
+        Some(self.tab_id)
+    }
+    fn timeout(&self) -> Duration {
+        CAPTURE
+    }
+}

@@ -1,0 +1,112 @@
+//! The JSON of every command and reply, pinned: each golden line must read into its
+//! type and write back byte for byte, so a change to how the protocol is typed in Rust
+//! cannot change what travels between the host and the extension.
+
+use tabwire_shared::{Command, Envelope, FromExtension, Reply, ToExtension};
+
+/// Every command, with each optional field both present and absent somewhere.
+const COMMANDS: &[&str] = &[
+    r#"{"command":"listTabs"}"#,
+    r#"{"command":"activateTab","tabId":3}"#,
+    r#"{"command":"newTab","url":"https://a.test/","background":true,"timeoutMs":1000}"#,
+    r#"{"command":"newTab","url":"about:blank","timeoutMs":5}"#,
+    r#"{"command":"navigate","tabId":3,"to":{"type":"url","url":"https://a.test/"},"timeoutMs":1000}"#,
+    r#"{"command":"navigate","tabId":3,"to":{"type":"back"},"timeoutMs":1}"#,
+    r#"{"command":"navigate","tabId":3,"to":{"type":"forward"},"timeoutMs":1}"#,
+    r#"{"command":"navigate","tabId":3,"to":{"type":"reload","ignoreCache":true},"timeoutMs":1}"#,
+    r#"{"command":"closeTab","tabId":3}"#,
+    r#"{"command":"evaluate","tabId":3,"function":"(a) => a","args":[1,"x",{"k":null}],"timeoutMs":500}"#,
+    r#"{"command":"snapshot","tabId":3,"verbose":false}"#,
+    r#"{"command":"discoverTools","tabId":3,"allowedOrigins":["http://localhost:*"],"timeoutMs":5000,"automatic":true}"#,
+    r#"{"command":"executeTool","tabId":3,"document":"d1","tool":"t","group":"g","args":{"uid":"1_2"},"timeoutMs":9}"#,
+    r#"{"command":"executeTool","tabId":3,"document":"d1","tool":"t","args":null,"timeoutMs":9}"#,
+    r#"{"command":"input","tabId":3,"action":{"type":"click","uid":"1_1","double":true},"timeoutMs":2}"#,
+    r#"{"command":"input","tabId":3,"action":{"type":"clickAt","x":1.5,"y":2.0,"double":false},"timeoutMs":2}"#,
+    r#"{"command":"input","tabId":3,"action":{"type":"hover","uid":"1_1"},"timeoutMs":2}"#,
+    r#"{"command":"input","tabId":3,"action":{"type":"fill","uid":"1_1","value":"v"},"timeoutMs":2}"#,
+    r#"{"command":"input","tabId":3,"action":{"type":"typeText","text":"hi","submitKey":"Enter"},"timeoutMs":2}"#,
+    r#"{"command":"input","tabId":3,"action":{"type":"typeText","text":"hi"},"timeoutMs":2}"#,
+    r#"{"command":"input","tabId":3,"action":{"type":"pressKey","key":"Control+A"},"timeoutMs":2}"#,
+    r#"{"command":"input","tabId":3,"action":{"type":"drag","fromUid":"1_1","toUid":"1_2"},"timeoutMs":2}"#,
+    r#"{"command":"input","tabId":3,"action":{"type":"uploadFile","uid":"1_1","paths":["/tmp/a"]},"timeoutMs":2}"#,
+    r#"{"command":"waitForText","tabId":3,"texts":["a","b"],"timeoutMs":100}"#,
+    r#"{"command":"handleDialog","tabId":3,"accept":true,"promptText":"yes"}"#,
+    r#"{"command":"handleDialog","tabId":3,"accept":false}"#,
+    r#"{"command":"screenshot","tabId":3,"format":"jpeg","quality":50,"fullPage":true,"uid":"1_4"}"#,
+    r#"{"command":"screenshot","tabId":3,"format":"png","fullPage":false}"#,
+    r#"{"command":"listConsole","tabId":3,"includePreserved":true,"types":["error","startGroupCollapsed"],"pageSize":10,"pageIdx":2}"#,
+    r#"{"command":"listConsole","tabId":3,"includePreserved":false,"types":[],"pageSize":10}"#,
+    r#"{"command":"consoleMessage","tabId":3,"id":4}"#,
+    r#"{"command":"networkRequests","tabId":3,"includePreserved":false}"#,
+    r#"{"command":"networkRequest","tabId":3,"id":4}"#,
+    r#"{"command":"emulate","tabId":3,"changes":{"network":{"op":"set","value":{"name":"Slow 3G","offline":false,"latencyMs":2000.0,"downloadBytesPerSec":50000.0,"uploadBytesPerSec":50000.0}},"cpuThrottlingRate":{"op":"clear"},"viewport":{"op":"set","value":{"width":10,"height":20,"deviceScaleFactor":2.0,"mobile":true,"touch":false,"landscape":false}},"userAgent":{"op":"set","value":"UA"},"colorScheme":{"op":"set","value":"dark"},"geolocation":{"op":"set","value":{"latitude":1.0,"longitude":2.0,"accuracy":3.0}},"extraHttpHeaders":{"op":"set","value":{"x-a":"b"}}}}"#,
+    r#"{"command":"emulate","tabId":3,"changes":{}}"#,
+    r#"{"command":"resizePage","tabId":3,"width":800,"height":600}"#,
+];
+
+/// Every reply, with each optional field both present and absent somewhere.
+const REPLIES: &[&str] = &[
+    r#"{"reply":"done"}"#,
+    r#"{"reply":"tabs","tabs":[{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true,"dialog":{"kind":"prompt","message":"name?","defaultPrompt":"bob"},"crashed":true},{"id":5,"windowId":2,"url":"about:blank","title":"","userActive":false}]}"#,
+    r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"alert","message":"hi"}}}"#,
+    r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"confirm","message":"sure?"}}}"#,
+    r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"beforeunload","message":""}}}"#,
+    r#"{"reply":"value","value":{"a":[1,2,null]}}"#,
+    r#"{"reply":"snapshot","snapshot":{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"RootWebArea","name":"t","value":"v","states":["focused","checked=mixed","level=2"]},{"uid":"1_1","depth":1,"role":"generic"}]}}"#,
+    r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"http://localhost:8080","refused":false,"groups":[{"name":"g","description":"G","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"}}]},{"name":"h","tools":[]}],"problems":["p"]}}"#,
+    r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"file://","refused":true,"groups":[]}}"#,
+    r#"{"reply":"toolResult","result":{"uid":"1_3"},"elements":["1_3"]}"#,
+    r#"{"reply":"acted","navigatedTo":"https://b.test/"}"#,
+    r#"{"reply":"acted"}"#,
+    r#"{"reply":"found","text":"a"}"#,
+    r#"{"reply":"image","data":"AAAA","mimeType":"image/png"}"#,
+    r#"{"reply":"consolePage","page":{"entries":[{"id":7,"kind":"log","text":"hi"},{"id":8,"kind":"error","text":"x","navigation":1,"repeated":{"count":3,"lastId":9}}],"position":{"index":0,"pages":2,"start":0,"end":2,"total":3,"missing":1},"totals":{"messages":3,"errors":1,"exceptions":0}}}"#,
+    r#"{"reply":"consoleMessage","message":{"id":7,"kind":"log","text":"hi","args":[1],"url":"u","stack":[{"functionName":"f","url":"u","line":1,"column":2}],"timestamp":1.5,"navigation":0}}"#,
+    r#"{"reply":"consoleMessage","message":{"id":7,"kind":"log","text":"hi","timestamp":1.5,"navigation":0}}"#,
+    r#"{"reply":"network","requests":[{"id":1,"method":"GET","url":"u","resourceType":"Document","started":1.0,"navigation":0}]}"#,
+    r#"{"reply":"request","request":{"id":1,"method":"POST","url":"u","resourceType":"XHR","status":200,"statusText":"OK","failure":"f","mimeType":"text/plain","started":1.0,"durationMs":2.5,"navigation":1,"requestHeaders":{"a":"b"},"responseHeaders":{"c":"d"},"requestBody":{"data":"x","base64":false,"truncated":true},"responseBody":{"data":"eA==","base64":true,"truncated":false}}}"#,
+    r#"{"reply":"emulation","emulation":{"network":{"name":"Offline","offline":true,"latencyMs":0.0,"downloadBytesPerSec":0.0,"uploadBytesPerSec":0.0},"cpuThrottlingRate":4.0,"viewport":{"width":10,"height":20,"deviceScaleFactor":1.0,"mobile":false,"touch":false,"landscape":true},"userAgent":"UA","colorScheme":"light","geolocation":{"latitude":1.0,"longitude":2.0,"accuracy":3.0},"extraHttpHeaders":{"x":"y"}}}"#,
+    r#"{"reply":"emulation","emulation":{}}"#,
+];
+
+fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(golden: &str) {
+    let typed: T = serde_json::from_str(golden).unwrap_or_else(|e| panic!("{golden}: {e}"));
+    let again = serde_json::to_string(&typed).unwrap();
+    assert_eq!(again, golden);
+}
+
+#[test]
+fn every_command_keeps_its_json() {
+    for golden in COMMANDS {
+        round_trip::<Command>(golden);
+        // And inside the envelope the relay forwards.
+        round_trip::<Envelope<ToExtension>>(&format!(r#"{{"id":9,"body":{{"call":{golden}}}}}"#));
+    }
+}
+
+#[test]
+fn every_reply_keeps_its_json() {
+    for golden in REPLIES {
+        round_trip::<Reply>(golden);
+        round_trip::<Envelope<FromExtension>>(&format!(
+            r#"{{"id":9,"client":2,"body":{{"reply":{{"Ok":{golden}}}}}}}"#
+        ));
+    }
+    round_trip::<Envelope<FromExtension>>(
+        r#"{"id":9,"body":{"reply":{"Err":{"code":"staleTools","message":"m"}}}}"#,
+    );
+}
+
+#[test]
+fn every_command_and_reply_kind_is_pinned() {
+    let commands: std::collections::BTreeSet<String> = COMMANDS
+        .iter()
+        .map(|c| serde_json::from_str::<serde_json::Value>(c).unwrap()["command"].to_string())
+        .collect();
+    assert_eq!(commands.len(), 19, "{commands:?}");
+    let replies: std::collections::BTreeSet<String> = REPLIES
+        .iter()
+        .map(|r| serde_json::from_str::<serde_json::Value>(r).unwrap()["reply"].to_string())
+        .collect();
+    assert_eq!(replies.len(), 15, "{replies:?}");
+}
