@@ -77,7 +77,7 @@ async fn the_agents_name_is_sent_when_it_becomes_known() {
     assert_eq!(again["client"], first["client"]);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_revoked_link_fails_every_call_and_stays_away() {
     let mut relay = TestRelay::start().await;
     relay.browser.send(&connected("2.0")).await;
@@ -115,7 +115,7 @@ async fn a_revoked_link_fails_every_call_and_stays_away() {
     assert!(relay.browser.quiet_for(SHORT).await);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn call_without_a_browser_says_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     let link = Link::spawn(dir.path().join("nobody.sock"), hello());
@@ -134,14 +134,14 @@ async fn call_without_a_browser_says_what_to_do() {
     assert!(!link.browser_connected());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn connected_relay_without_browser_hello_is_not_a_browser() {
     let relay = TestRelay::start().await;
     let link = Link::spawn(relay.socket.clone(), hello());
     assert!(!link.wait_for_browser(SHORT).await);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn slow_reply_times_out_naming_the_command() {
     let mut relay = TestRelay::start().await;
     relay.browser.send(&connected("1")).await;
