@@ -298,6 +298,8 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
 
 /// Runs the page's tool.
 impl super::Handle for tabwire_shared::ExecuteTool {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,
