@@ -35,6 +35,15 @@ async fn a_form_snapshot_shows_roles_names_values_states_and_iframes() {
         .find(|l| l.contains("button \"Send\""))
         .unwrap();
     assert!(send.contains("disabled"), "{send}");
+    let options = snap
+        .text
+        .lines()
+        .find(|l| l.contains("button \"Options\""))
+        .unwrap();
+    assert!(
+        options.contains("collapsed") && options.contains("haspopup=menu"),
+        "{options}"
+    );
     assert!(
         !snap.text.contains("focusable"),
         "noise states are left out"

@@ -594,7 +594,8 @@ fn states(node: &AxNode, facts: &Facts, urls: &UrlShortener) -> Vec<NodeState> {
             "modal" => p.modal = truthy(v),
             "busy" => p.busy = truthy(v),
             "level" => p.level = v,
-            "haspopup" => p.haspopup = s,
+            // Chrome spells this one in camel case.
+            "hasPopup" => p.haspopup = s,
             "autocomplete" => p.autocomplete = s,
             "valuemin" => p.valuemin = v.and_then(Value::as_f64),
             "valuemax" => p.valuemax = v.and_then(Value::as_f64),

@@ -277,7 +277,7 @@ fn states_use_the_compact_vocabulary_in_a_stable_order() {
             props(&[
                 ("focusable", json!(true)),
                 ("expanded", json!(false)),
-                ("haspopup", json!("menu")),
+                ("hasPopup", json!("menu")),
                 ("pressed", json!("true")),
             ]),
         ),
