@@ -34,7 +34,7 @@ async fn next_call(relay: &mut TestRelay) -> (u64, serde_json::Value) {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn call_reaches_the_browser_and_gets_its_reply() {
     let mut relay = TestRelay::start().await;
     relay.browser.send(&connected("2.0")).await;
@@ -63,7 +63,7 @@ async fn call_reaches_the_browser_and_gets_its_reply() {
     assert_eq!(link.browser_version().as_deref(), Some("2.0"));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_agents_name_is_sent_when_it_becomes_known() {
     let mut relay = TestRelay::start().await;
     relay.browser.send(&connected("2.0")).await;
@@ -184,7 +184,7 @@ async fn slow_reply_times_out_naming_the_command() {
     assert_eq!(call.await.unwrap(), Ok(Reply::Done));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn browser_leaving_mid_call_fails_it_and_is_announced() {
     let mut relay = TestRelay::start().await;
     relay.browser.send(&connected("1")).await;
@@ -219,7 +219,7 @@ fn evaluate() -> Command {
     })
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn an_idempotent_call_whose_relay_died_is_sent_again_to_the_next_one() {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("relay.sock");
@@ -250,7 +250,7 @@ async fn an_idempotent_call_whose_relay_died_is_sent_again_to_the_next_one() {
     assert_eq!(call.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("relay.sock");
@@ -294,7 +294,7 @@ async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
     }));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
     let relay = TestRelay::start().await;
     let mut browser = relay.browser;
@@ -487,7 +487,7 @@ async fn a_host_killed_without_a_goodbye_gets_a_short_wait_from_the_loss() {
     assert_eq!(started.elapsed(), Duration::ZERO);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_call_in_flight_when_the_host_vanishes_is_told_the_host_stopped() {
     use crate::frames::{write_frame, FrameReader};
     let dir = tempfile::tempdir().unwrap();

@@ -390,7 +390,7 @@ mod tests {
         Envelope::request(id, FromExtension::Reply(Ok(Reply::Value { value })))
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn relay_routes_between_a_browser_and_two_socket_clients() {
         let mut relay = TestRelay::start().await;
         relay.browser.send(&connected("1.2.3")).await;
@@ -481,7 +481,7 @@ mod tests {
         assert!(reason.contains("kept running"), "{reason}");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn oversized_frame_from_the_browser_ends_the_relay_cleanly() {
         let mut relay = TestRelay::start().await;
         let mut a = client(&relay.socket).await;
@@ -506,7 +506,7 @@ mod tests {
         assert!(relay.done.await.unwrap().contains("limit"));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_misbehaving_client_is_dropped_alone() {
         let mut relay = TestRelay::start().await;
         relay.browser.send(&connected("1")).await;
@@ -534,7 +534,7 @@ mod tests {
         assert_eq!(good.recv().await["id"], json!(9));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn stop_signal_tells_clients_and_ends_the_relay() {
         let mut relay = TestRelay::start().await;
         let mut a = client(&relay.socket).await;
@@ -556,7 +556,7 @@ mod tests {
         assert_eq!(relay.done.await.unwrap(), "stopped (SIGTERM)");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_port_closed_by_a_quitting_browser_is_told_as_a_quit() {
         let mut relay = TestRelay::start().await;
         relay.browser.send(&connected("1")).await;
@@ -581,7 +581,7 @@ mod tests {
         assert_eq!(relay.done.await.unwrap(), "the browser quit");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_signal_while_the_browser_quits_is_told_as_a_quit() {
         let mut relay = TestRelay::start().await;
         let mut a = client(&relay.socket).await;
@@ -597,7 +597,7 @@ mod tests {
         );
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn while_the_host_looks_another_can_take_the_socket() {
         // Looking for longer than the test takes: only the parent's exit ends it.
         let mut relay = TestRelay::start_watching(STEP * 2).await;
