@@ -57,13 +57,6 @@ async fn relay_at(socket: &Path, hello: Envelope<FromExtension>) -> TestRelay {
     relay
 }
 
-/// A relay on a fresh socket whose browser (extension `version`) has said hello.
-async fn relay_with_browser(version: &str) -> TestRelay {
-    let mut relay = TestRelay::start().await;
-    relay.browser.send(&connected(version)).await;
-    relay
-}
-
 /// `command` on the link in the background, with the usual waits.
 fn call_later(link: &Link, command: Command) -> JoinHandle<Result<Reply, WireError>> {
     call_later_within(link, command, LONG)
@@ -126,7 +119,7 @@ async fn goodbye(events: &mut broadcast::Receiver<Event>) -> Departure {
 
 /// A relay and a link connected through it to a browser.
 async fn joined() -> (TestRelay, Link, broadcast::Receiver<Event>) {
-    let mut relay = relay_with_browser("1").await;
+    let mut relay = TestRelay::with_browser("1").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let events = link.subscribe();
     assert!(link.wait_for_browser(LONG).await);
@@ -184,7 +177,7 @@ async fn vanishing_host(socket: &Path, first: Envelope<FromExtension>) {
 
 #[tokio::test(start_paused = true)]
 async fn call_reaches_the_browser_and_gets_its_reply() {
-    let mut relay = relay_with_browser("2.0").await;
+    let mut relay = TestRelay::with_browser("2.0").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let hello_seen = relay.browser.recv().await;
     assert_eq!(
@@ -202,7 +195,7 @@ async fn call_reaches_the_browser_and_gets_its_reply() {
 
 #[tokio::test(start_paused = true)]
 async fn the_agents_name_is_sent_when_it_becomes_known() {
-    let mut relay = relay_with_browser("2.0").await;
+    let mut relay = TestRelay::with_browser("2.0").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let first = relay.browser.recv().await;
     assert_eq!(first["body"]["hello"]["session"], json!("test-session"));
@@ -215,7 +208,7 @@ async fn the_agents_name_is_sent_when_it_becomes_known() {
 
 #[tokio::test(start_paused = true)]
 async fn a_revoked_link_fails_every_call_and_stays_away() {
-    let mut relay = relay_with_browser("2.0").await;
+    let mut relay = TestRelay::with_browser("2.0").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let hello_seen = relay.browser.recv().await;
     assert!(link.wait_for_browser(LONG).await);
@@ -275,7 +268,7 @@ async fn connected_relay_without_browser_hello_is_not_a_browser() {
 
 #[tokio::test(start_paused = true)]
 async fn slow_reply_times_out_naming_the_command() {
-    let mut relay = relay_with_browser("1").await;
+    let mut relay = TestRelay::with_browser("1").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let call = call_later_within(
         &link,
@@ -295,7 +288,7 @@ async fn slow_reply_times_out_naming_the_command() {
 
 #[tokio::test(start_paused = true)]
 async fn browser_leaving_mid_call_fails_it_and_is_announced() {
-    let mut relay = relay_with_browser("1").await;
+    let mut relay = TestRelay::with_browser("1").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let mut events = link.subscribe();
     let call = call_later(&link, evaluate());
@@ -367,7 +360,7 @@ async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
 
 #[tokio::test(start_paused = true)]
 async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
-    let relay = relay_with_browser("1").await;
+    let relay = TestRelay::with_browser("1").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let err = link
         .call(
