@@ -31,6 +31,16 @@ impl Browser for NoBrowser {
     }
 }
 
+/// tabwire's MCP server with its default tools and no browser behind it.
+fn server() -> TabwireServer {
+    let base = ToolContext::new(
+        Arc::new(NoBrowser),
+        Arc::new(Session::default()),
+        Arc::new(Settings::default()),
+    );
+    TabwireServer::new(Registry::new(&HashMap::new()), base)
+}
+
 fn request(id: Value, method: &str) -> Vec<u8> {
     json!({"jsonrpc": "2.0", "id": id, "method": method})
         .to_string()
@@ -45,12 +55,7 @@ fn request(id: Value, method: &str) -> Vec<u8> {
 async fn exchange(lines: Vec<Vec<u8>>, limit: usize, awaited: &[Value]) -> Vec<Value> {
     let (mut agent_in, server_in) = tokio::io::duplex(4096);
     let (server_out, agent_out) = tokio::io::duplex(4096);
-    let base = ToolContext::new(
-        Arc::new(NoBrowser),
-        Arc::new(Session::default()),
-        Arc::new(Settings::default()),
-    );
-    let server = TabwireServer::new(Registry::new(&HashMap::new()), base);
+    let server = server();
     let serving = tokio::spawn(async move {
         let transport = LineTransport::with_limit(server_in, server_out, limit);
         if let Ok(service) = server.serve(transport).await {
@@ -170,12 +175,7 @@ async fn an_rmcp_client_is_served_as_before() {
     use rmcp::model::{CallToolRequestParams, ClientConfig};
     let (client_io, server_io) = tokio::io::duplex(4096);
     let (server_in, server_out) = tokio::io::split(server_io);
-    let base = ToolContext::new(
-        Arc::new(NoBrowser),
-        Arc::new(Session::default()),
-        Arc::new(Settings::default()),
-    );
-    let server = TabwireServer::new(Registry::new(&HashMap::new()), base);
+    let server = server();
     let serving = tokio::spawn(async move {
         let service = server
             .serve(LineTransport::new(server_in, server_out))
