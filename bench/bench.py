@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -283,8 +284,8 @@ def wait_for(what, check, timeout, interval=0.05):
 
 def relay_socket(profile):
     """The relay socket of the tabwire session that launched a browser on this profile:
-    the native-host manifest names a wrapper script whose TABWIRE_SOCKET='…' line holds
-    it (single-quoted for /bin/sh, a quote written as '\'')."""
+    the native-host manifest names a wrapper script whose TABWIRE_SOCKET=… line holds
+    it, quoted for /bin/sh where it needs quoting (read back with shlex)."""
     manifest = os.path.join(profile, "NativeMessagingHosts", "dev.tabwire.json")
     try:
         with open(manifest) as f:
@@ -297,10 +298,13 @@ def relay_socket(profile):
         raise McpError(f"cannot read the relay socket's path from {manifest}: {e}")
     for line in script.splitlines():
         if line.startswith("TABWIRE_SOCKET="):
-            quoted = line[len("TABWIRE_SOCKET="):]
-            if len(quoted) < 2 or quoted[0] != "'" or quoted[-1] != "'":
-                raise McpError(f"unexpected quoting in {wrapper}: {line}")
-            return quoted[1:-1].replace("'\\''", "'")
+            try:
+                words = shlex.split(line)
+            except ValueError as e:
+                raise McpError(f"cannot read {wrapper}: {line}: {e}")
+            if len(words) != 1:
+                raise McpError(f"unexpected TABWIRE_SOCKET line in {wrapper}: {line}")
+            return words[0][len("TABWIRE_SOCKET="):]
     raise McpError(f"the wrapper {wrapper} sets no TABWIRE_SOCKET:\n{script}")
 
 

@@ -53,6 +53,7 @@ const REPLIES: &[&str] = &[
     r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"beforeunload","message":""}}}"#,
     r#"{"reply":"value","value":{"a":[1,2,null]}}"#,
     r#"{"reply":"snapshot","snapshot":{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"RootWebArea","name":"t","value":"v","states":["focused","checked=mixed","level=2"]},{"uid":"1_1","depth":1,"role":"generic"}]}}"#,
+    r#"{"reply":"snapshot","snapshot":{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"link","states":["url=/a?b=c","description=\"Opens the \\\"menu\\\"\"","valuetext=\"\"","not-in-accessibility-tree"]}]}}"#,
     r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"http://localhost:8080","refused":false,"groups":[{"name":"g","description":"G","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"}}]},{"name":"h","tools":[]}],"problems":["p"]}}"#,
     r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"file://","refused":true,"groups":[]}}"#,
     r#"{"reply":"toolResult","result":{"uid":"1_3"},"elements":["1_3"]}"#,

@@ -22,6 +22,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
+use tabwire_shared::NodeState;
 
 use crate::cdp::accessibility::AxNode;
 
@@ -47,7 +48,7 @@ pub struct FlatNode {
     /// Value, if it has a non-empty one.
     pub value: Option<String>,
     /// States, in [`states`] order.
-    pub states: Vec<String>,
+    pub states: Vec<NodeState>,
 }
 
 /// What [`flatten`] found.
@@ -341,10 +342,10 @@ pub fn flatten(
         let node = forest.slots[i].node;
         let mut states = states(node, &facts[i], &urls);
         if node.ignored && (verbose || is_pinned[i]) {
-            states.push(IGNORED.to_owned());
+            states.push(NodeState::flag(IGNORED));
         }
         if facts[i].role == "Iframe" && forest.children(i).is_empty() {
-            states.push(FRAME_NOT_CAPTURED.to_owned());
+            states.push(NodeState::flag(FRAME_NOT_CAPTURED));
         }
         nodes.push(FlatNode {
             backend: node.backend_dom_node_id,
@@ -527,19 +528,9 @@ impl<'a> UrlShortener<'a> {
     }
 }
 
-/// A state `name=value`, the value quoted (JSON-style) when it holds spaces, quotes,
-/// backslashes or control characters, so a state never breaks a one-line format.
-fn state(name: &str, value: &str) -> String {
-    let plain = !value.is_empty()
-        && !value
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '\\');
-    if plain {
-        format!("{name}={value}")
-    } else {
-        let quoted = serde_json::to_string(value).unwrap_or_else(|_| format!("\"{value}\""));
-        format!("{name}={quoted}")
-    }
+/// A state `name=value` (written quoted when the value needs it).
+fn state(name: &str, value: &str) -> NodeState {
+    NodeState::with_value(name, value)
 }
 
 /// Cuts `text` to `max` characters, saying how long it was.
@@ -558,7 +549,7 @@ fn cut(text: &str, max: usize) -> String {
 /// `valuemin=N`, `valuemax=N` (a real range only), `valuetext=…` (if it differs from
 /// the value), `url=…` (links, shortened against the page's URL), `keyshortcuts=…`,
 /// `roledescription=…`, `description=…`. `focusable` is never shown.
-fn states(node: &AxNode, facts: &Facts, urls: &UrlShortener) -> Vec<String> {
+fn states(node: &AxNode, facts: &Facts, urls: &UrlShortener) -> Vec<NodeState> {
     #[derive(Default)]
     struct Props<'a> {
         focused: bool,
@@ -615,17 +606,17 @@ fn states(node: &AxNode, facts: &Facts, urls: &UrlShortener) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    let flag = |out: &mut Vec<String>, on: bool, name: &str| {
+    let flag = |out: &mut Vec<NodeState>, on: bool, name: &str| {
         if on {
-            out.push(name.to_owned());
+            out.push(NodeState::flag(name));
         }
     };
     flag(&mut out, p.focused, "focused");
     flag(&mut out, p.disabled, "disabled");
     for (name, tristate) in [("checked", p.checked), ("pressed", p.pressed)] {
         match tristate {
-            Some("true") => out.push(name.to_owned()),
-            Some("mixed") => out.push(format!("{name}=mixed")),
+            Some("true") => out.push(NodeState::flag(name)),
+            Some("mixed") => out.push(state(name, "mixed")),
             _ => {}
         }
     }
@@ -635,7 +626,7 @@ fn states(node: &AxNode, facts: &Facts, urls: &UrlShortener) -> Vec<String> {
     flag(&mut out, p.required, "required");
     flag(&mut out, p.readonly, "readonly");
     match p.invalid {
-        Some("true") => out.push("invalid".to_owned()),
+        Some("true") => out.push(NodeState::flag("invalid")),
         Some("false") | Some("") | None => {}
         Some(kind) => out.push(state("invalid", kind)),
     }

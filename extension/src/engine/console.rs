@@ -268,6 +268,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 /// Reads one page of the tab's console.
 impl super::Handle for tabwire_shared::ListConsole {
+    const NEEDS_RENDERER: bool = false;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,
@@ -290,6 +292,8 @@ impl super::Handle for tabwire_shared::ListConsole {
 
 /// Reads one console message.
 impl super::Handle for tabwire_shared::GetConsoleMessage {
+    const NEEDS_RENDERER: bool = false;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

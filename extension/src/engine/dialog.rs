@@ -68,6 +68,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 /// Answers the tab's dialog.
 impl super::Handle for tabwire_shared::HandleDialog {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

@@ -538,6 +538,8 @@ fn not_asked_again(about: About) -> Discovery {
 
 /// Asks the page for its tools.
 impl super::Handle for tabwire_shared::DiscoverTools {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

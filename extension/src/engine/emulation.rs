@@ -250,6 +250,8 @@ fn set_value<T: Clone>(change: &Change<T>) -> Option<T> {
 
 /// Changes what the tab emulates, given longer than a plain browser call.
 impl super::Handle for tabwire_shared::Emulate {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

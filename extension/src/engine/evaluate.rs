@@ -368,6 +368,8 @@ fn explain_refusal(tab: TabId, message: String) -> EngineError {
 
 /// Runs the function in the page.
 impl super::Handle for tabwire_shared::Evaluate {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

@@ -45,10 +45,22 @@ pub struct ToolCall {
     pub timeout_ms: u64,
 }
 
+/// How a run of [`page::EXECUTE`] ended, as the page script names it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum Status {
+    /// The tool returned: `text` is its result.
+    Ok,
+    /// The tool threw: `text` is what it threw.
+    Threw,
+    /// No tool of that name (in that group).
+    NotFound,
+}
+
 /// What [`page::EXECUTE`] answers (by value).
 #[derive(Deserialize)]
 struct Outcome {
-    status: String,
+    status: Status,
     #[serde(default)]
     text: String,
     #[serde(default)]
@@ -184,25 +196,20 @@ impl<C: Chrome + 'static> Engine<C> {
             "the tool's result text",
         )
         .map_err(EngineError::UnreadablePageData)?;
-        match outcome.status.as_str() {
-            "ok" => {}
-            "threw" => {
+        match outcome.status {
+            Status::Ok => {}
+            Status::Threw => {
                 return Err(EngineError::ToolThrew {
                     tool: call.tool.clone(),
                     error: outcome.text,
                 })
             }
-            "notFound" => {
+            Status::NotFound => {
                 let name = match &call.group {
                     Some(group) => format!("{} (in group {group})", call.tool),
                     None => call.tool.clone(),
                 };
                 return Err(EngineError::ToolNotFound(name));
-            }
-            _ => {
-                return Err(EngineError::UnreadablePageData(
-                    "the tool runner's outcome".to_owned(),
-                ))
             }
         }
         let uids = if outcome.nodes == 0 {
@@ -291,6 +298,8 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
 
 /// Runs the page's tool.
 impl super::Handle for tabwire_shared::ExecuteTool {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

@@ -364,6 +364,8 @@ pub(super) fn element_error(error: EngineError, uid: &str) -> EngineError {
 
 /// Carries out the action and waits for its effects.
 impl super::Handle for tabwire_shared::Input {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

@@ -92,6 +92,12 @@ use crate::signals::{Signals, TabSignal};
 /// that implements it; [`Engine::run`] only picks the handler, and the request's
 /// [`Answer`] becomes the reply.
 trait Handle: Request {
+    /// Whether the request needs the tab's renderer, and so is refused on a tab whose
+    /// renderer crashed. Those that can bring the tab back (a navigation or reload) or
+    /// need none (closing or selecting it, reading what its console and network
+    /// collected before the crash) say `false`.
+    const NEEDS_RENDERER: bool;
+
     /// Carries out the request for the agent `session`, already let through the
     /// [`access`] gate and alone on its tab.
     async fn handle<C: Chrome + 'static>(
@@ -288,21 +294,13 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// Refuses a command on a tab whose renderer crashed, unless it can bring the tab
-    /// back (a navigation or reload) or needs no renderer (closing or selecting it,
-    /// reading what its console and network collected before the crash).
-    fn check_not_crashed(&self, tab: TabId, command: &Command) -> Result<(), EngineError> {
-        let needs_no_renderer = matches!(
-            command,
-            Command::Navigate(_)
-                | Command::CloseTab(_)
-                | Command::ActivateTab(_)
-                | Command::ListConsole(_)
-                | Command::ConsoleMessage(_)
-                | Command::NetworkRequests(_)
-                | Command::NetworkRequest(_)
-        );
-        if !needs_no_renderer && self.tabs.read(tab, |t| t.crashed) == Some(true) {
+    /// Refuses a request that needs its tab's renderer ([`Handle::NEEDS_RENDERER`])
+    /// when that renderer crashed.
+    fn check_not_crashed<R: Handle>(&self, request: &R) -> Result<(), EngineError> {
+        let Some(tab) = request.tab().filter(|_| R::NEEDS_RENDERER) else {
+            return Ok(());
+        };
+        if self.tabs.read(tab, |t| t.crashed) == Some(true) {
             return Err(EngineError::RendererCrashed(tab));
         }
         Ok(())
@@ -383,7 +381,6 @@ impl<C: Chrome + 'static> Engine<C> {
             // Checked while holding the tab: the user may have stopped sharing it, or
             // it may have gone to a blocklisted site, while the call waited.
             self.check_access(&session, tab).await?;
-            self.check_not_crashed(tab, &command)?;
             self.run(&session, command).await
         };
         self.note_used(tab);
@@ -417,8 +414,10 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// Runs one request's handler and puts its answer in the reply that carries it.
+    /// Runs one request's handler (unless its tab's renderer crashed and it needs it)
+    /// and puts its answer in the reply that carries it.
     async fn answer<R: Handle>(&self, session: &str, request: R) -> Result<Reply, EngineError> {
+        self.check_not_crashed(&request)?;
         Ok(request.handle(self, session).await?.into_reply())
     }
 

@@ -414,6 +414,8 @@ fn describe(to: &Navigation) -> String {
 
 /// Navigates the tab and waits for the load.
 impl super::Handle for tabwire_shared::Navigate {
+    const NEEDS_RENDERER: bool = false;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

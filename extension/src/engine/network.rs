@@ -315,6 +315,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 /// Lists the tab's network requests.
 impl super::Handle for tabwire_shared::NetworkRequests {
+    const NEEDS_RENDERER: bool = false;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,
@@ -331,6 +333,8 @@ impl super::Handle for tabwire_shared::NetworkRequests {
 
 /// Reads one network request.
 impl super::Handle for tabwire_shared::GetNetworkRequest {
+    const NEEDS_RENDERER: bool = false;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 
 use futures::future::join_all;
-use tabwire_shared::TabId;
+use tabwire_shared::{NodeState, TabId};
 
 use super::axtree::FlatNode;
 use super::snapshot::NOT_IN_ACCESSIBILITY_TREE;
@@ -205,7 +205,7 @@ fn element_node(backend: i64, tag: &str) -> FlatNode {
         role: tag.to_owned(),
         name: String::new(),
         value: None,
-        states: vec![NOT_IN_ACCESSIBILITY_TREE.to_owned()],
+        states: vec![NodeState::flag(NOT_IN_ACCESSIBILITY_TREE)],
     }
 }
 

@@ -124,6 +124,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 /// Resizes the tab's window.
 impl super::Handle for tabwire_shared::ResizePage {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

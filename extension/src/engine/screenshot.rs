@@ -146,6 +146,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
 /// Captures the tab.
 impl super::Handle for tabwire_shared::Screenshot {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

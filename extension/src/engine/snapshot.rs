@@ -147,6 +147,8 @@ fn collect_child_frames(tree: &FrameTree, out: &mut Vec<String>) {
 
 /// Takes the tab's accessibility snapshot.
 impl super::Handle for tabwire_shared::TakeSnapshot {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

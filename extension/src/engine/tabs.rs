@@ -147,6 +147,8 @@ fn user_window(windows: &[WindowState], last_focused: Option<i64>) -> Option<i64
 
 /// Lists the tabs the agent may see.
 impl super::Handle for tabwire_shared::ListTabs {
+    const NEEDS_RENDERER: bool = false;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,
@@ -164,6 +166,8 @@ impl super::Handle for tabwire_shared::ListTabs {
 
 /// Brings the tab to the front.
 impl super::Handle for tabwire_shared::ActivateTab {
+    const NEEDS_RENDERER: bool = false;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,
@@ -177,6 +181,8 @@ impl super::Handle for tabwire_shared::ActivateTab {
 
 /// Closes the tab.
 impl super::Handle for tabwire_shared::CloseTab {
+    const NEEDS_RENDERER: bool = false;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,
@@ -190,6 +196,8 @@ impl super::Handle for tabwire_shared::CloseTab {
 
 /// Opens a tab for the agent: in the background unless the browser is the agent's own.
 impl super::Handle for tabwire_shared::NewTab {
+    const NEEDS_RENDERER: bool = false;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

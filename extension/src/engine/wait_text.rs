@@ -130,6 +130,8 @@ fn quote_all(texts: &[String]) -> String {
 
 /// Waits for one of the texts.
 impl super::Handle for tabwire_shared::WaitForText {
+    const NEEDS_RENDERER: bool = true;
+
     async fn handle<C: crate::chrome::Chrome + 'static>(
         self,
         engine: &super::Engine<C>,

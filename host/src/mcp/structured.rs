@@ -105,9 +105,11 @@ fn node_fields(node: &SnapshotNode) -> Map<String, Value> {
         fields.insert("value".into(), json!(value));
     }
     for state in &node.states {
-        let (name, value) = match state.split_once('=') {
-            Some((name, value)) => (name, state_value(value)),
-            None => (state.as_str(), Value::Bool(true)),
+        let name = state.name.as_str();
+        // The value as the text shows it (quoted there when it must be).
+        let value = match state.written_value() {
+            Some(value) => state_value(&value),
+            None => Value::Bool(true),
         };
         // `id`, `role`, `name`, `value` and `children` are the node's own.
         if !["id", "role", "name", "value", "children"].contains(&name) {
@@ -131,7 +133,10 @@ mod tests {
 
     fn node(uid: &str, depth: u32, role: &str, name: &str, states: &[&str]) -> SnapshotNode {
         SnapshotNode {
-            states: states.iter().map(|s| s.to_string()).collect(),
+            states: states
+                .iter()
+                .map(|s| tabwire_shared::NodeState::try_from(s.to_string()).unwrap())
+                .collect(),
             ..crate::mcp::render::snapshot::test_node(uid, depth, role, name)
         }
     }

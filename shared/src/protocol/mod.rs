@@ -18,10 +18,12 @@ use crate::error::WireError;
 
 mod answer;
 mod command;
+mod node_state;
 pub mod requests;
 
 pub use answer::{Acted, Answer, Image, ToolResult};
 pub use command::{Command, Request, CAPTURE, PLAIN_CALL, REPLY_MARGIN};
+pub use node_state::NodeState;
 pub use requests::*;
 
 /// A Chrome tab id. It is also the agent-facing `pageId`: stable across navigations.
@@ -248,11 +250,11 @@ pub struct SnapshotNode {
     /// Current value, for controls that have one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
-    /// States and properties that matter to an agent, each `name` or `name=value`
-    /// (`focused`, `disabled`, `checked`, `checked=mixed`, `expanded`, `level=2`,
-    /// `url=…`, `description=…`), in a stable order.
+    /// States and properties that matter to an agent, each `name` or `name=value` on
+    /// the wire (`focused`, `disabled`, `checked`, `checked=mixed`, `expanded`,
+    /// `level=2`, `url=…`, `description=…`), in a stable order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub states: Vec<String>,
+    pub states: Vec<NodeState>,
 }
 
 /// What a page answered to third-party tool discovery.

@@ -51,8 +51,7 @@ fn lines(flat: &Flattened) -> Vec<String> {
                 line.push_str(&format!(" value={v:?}"));
             }
             for s in &n.states {
-                line.push(' ');
-                line.push_str(s);
+                line.push_str(&format!(" {s}"));
             }
             line
         })

@@ -249,6 +249,20 @@ fn a_tool_that_throws_is_a_page_error_with_its_stack() {
 }
 
 #[test]
+fn a_run_status_the_engine_does_not_know_is_unreadable_page_data() {
+    let mut h = Harness::new();
+    with_tools(&h, report(&["t"]), vec![text("maybe"), text("1")]);
+    let document = discovered(&mut h);
+    let error = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap_err();
+    assert_eq!(error.code, ErrorCode::PageError);
+    assert!(
+        error.message.contains("the tool runner's outcome"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
 fn a_hanging_tool_times_out_and_the_engine_stays_responsive() {
     let mut h = Harness::new();
     with_tools(&h, report(&["t"]), vec![text("ok"), text("1")]);

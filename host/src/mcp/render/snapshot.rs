@@ -30,8 +30,7 @@ pub fn format(snapshot: &Snapshot) -> String {
             quote(&mut out, value);
         }
         for state in &node.states {
-            out.push(' ');
-            out.push_str(state);
+            let _ = write!(out, " {state}");
         }
         out.push('\n');
     }
@@ -79,7 +78,10 @@ mod tests {
     fn nodes_are_indented_lines_with_uid_role_name_value_states() {
         let mut input = node("1_2", 1, "textbox", "Email");
         input.value = Some("a@b.c".into());
-        input.states = vec!["focused".into(), "required".into()];
+        input.states = vec![
+            tabwire_shared::NodeState::flag("focused"),
+            tabwire_shared::NodeState::flag("required"),
+        ];
         let snapshot = Snapshot {
             url: "http://x/".into(),
             title: "T".into(),
