@@ -273,7 +273,7 @@ mod tests {
             .contains("replaces the stale socket"));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn live_relay_with_a_browser_passes_every_check() {
         use crate::native_host::testing::TestRelay;
         use tabwire_shared::{Envelope, Event, FromExtension};

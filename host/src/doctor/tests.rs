@@ -3,9 +3,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::browsers::{browser_checks, Machine};
+use super::browsers::{browser_checks, BrowserChecks, Machine};
 use super::check::{self, Check, Status};
-use super::instances::instances;
+use super::instances::{instances, Instance};
 use crate::paths::{self, Browser};
 use crate::running::{Running, RunningBrowser};
 use std::os::unix::fs::PermissionsExt;
@@ -51,12 +51,54 @@ fn chromium(pid: u32, udd: &Path) -> RunningBrowser {
     }
 }
 
-fn machine<'a>(home: &'a Path, running: Option<&'a Running>, exe: &'a Path) -> Machine<'a> {
-    Machine {
-        home,
-        running,
-        exe: Some(exe),
-        extension_dir: None,
+/// A made-up home holding an executable `tabwire` binary, and the browsers said to run
+/// as this user.
+struct Home {
+    dir: tempfile::TempDir,
+    exe: PathBuf,
+    running: Running,
+}
+
+impl Home {
+    /// An empty home with the binary at `bin/tabwire` and no browser running.
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("bin/tabwire");
+        executable(&exe);
+        Self {
+            dir,
+            exe,
+            running: Running::default(),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn join(&self, path: &str) -> PathBuf {
+        self.dir.path().join(path)
+    }
+
+    /// Chromium runs (as `pid`) on the profile folder `udd`.
+    fn runs(&mut self, pid: u32, udd: &Path) {
+        self.running.browsers.push(chromium(pid, udd));
+    }
+
+    /// The browser instances doctor finds, for the folder `asked` or all.
+    fn instances(&self, asked: Option<&Path>) -> Vec<Instance> {
+        instances(asked, self.path(), Some(&self.running))
+    }
+
+    /// Doctor's browser checks, for the folder `asked` or all.
+    fn checks(&self, asked: Option<&Path>) -> BrowserChecks {
+        let machine = Machine {
+            home: self.path(),
+            running: Some(&self.running),
+            exe: Some(&self.exe),
+            extension_dir: None,
+        };
+        browser_checks(&self.instances(asked), &machine, asked)
     }
 }
 
@@ -70,16 +112,12 @@ fn first_failure(checks: &[Check]) -> &Check {
 #[cfg(target_os = "linux")]
 #[test]
 fn no_browser_running_is_the_cause_before_anything_else() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path();
-    let exe = home.join("bin/tabwire");
-    executable(&exe);
+    let home = Home::new();
     fs::create_dir_all(home.join(".config/chromium")).unwrap();
-    let running = Running::default();
-    let found = instances(None, home, Some(&running));
+    let found = home.instances(None);
     assert_eq!(found.len(), 1);
     assert!(found[0].is_default);
-    let report = browser_checks(&found, &machine(home, Some(&running), &exe), None);
+    let report = home.checks(None);
     assert!(!report.ready);
     assert_eq!(report.checks[0].status, Status::Fail);
     assert!(
@@ -100,12 +138,7 @@ fn no_browser_running_is_the_cause_before_anything_else() {
     );
 
     // Nothing used at all: the same first line, saying to install a browser.
-    let empty = tempfile::tempdir().unwrap();
-    let report = browser_checks(
-        &instances(None, empty.path(), Some(&running)),
-        &machine(empty.path(), Some(&running), &exe),
-        None,
-    );
+    let report = Home::new().checks(None);
     assert_eq!(report.checks.len(), 1, "{:#?}", report.checks);
     assert!(report.checks[0]
         .fix
@@ -116,22 +149,12 @@ fn no_browser_running_is_the_cause_before_anything_else() {
 
 #[test]
 fn a_running_browser_without_the_extension_is_the_cause() {
-    let tmp = tempfile::tempdir().unwrap();
-    let udd = tmp.path().join("profile");
-    let exe = tmp.path().join("bin/tabwire");
-    executable(&exe);
+    let mut home = Home::new();
+    let udd = home.join("profile");
     profile_folder(&udd, serde_json::json!({}));
     fs::write(udd.join("Last Version"), "156.0.1.2\n").unwrap();
-    let running = Running {
-        browsers: vec![chromium(42, &udd)],
-        native_hosts: Vec::new(),
-    };
-    let found = instances(Some(&udd), tmp.path(), Some(&running));
-    let report = browser_checks(
-        &found,
-        &machine(tmp.path(), Some(&running), &exe),
-        Some(&udd),
-    );
+    home.runs(42, &udd);
+    let report = home.checks(Some(&udd));
     assert_eq!(report.checks[0].status, Status::Ok);
     assert!(
         report.checks[0]
@@ -161,26 +184,17 @@ fn a_running_browser_without_the_extension_is_the_cause() {
 
 #[test]
 fn the_folder_asked_for_is_examined_alone() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    let mut home = Home::new();
+    let (one, two) = (home.join("one"), home.join("two"));
     fs::create_dir_all(&one).unwrap();
-    let running = Running {
-        browsers: vec![chromium(1, &one), chromium(2, &two)],
-        native_hosts: Vec::new(),
-    };
-    let found = instances(Some(&one), tmp.path(), Some(&running));
+    home.runs(1, &one);
+    home.runs(2, &two);
+    let found = home.instances(Some(&one));
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].process.as_ref().map(|p| p.pid), Some(1));
 
-    let idle = tmp.path().join("idle");
-    let found = instances(Some(&idle), tmp.path(), Some(&running));
-    let exe = tmp.path().join("bin/tabwire");
-    executable(&exe);
-    let report = browser_checks(
-        &found,
-        &machine(tmp.path(), Some(&running), &exe),
-        Some(&idle),
-    );
+    let idle = home.join("idle");
+    let report = home.checks(Some(&idle));
     let failure = first_failure(&report.checks);
     assert!(
         failure
@@ -193,19 +207,14 @@ fn the_folder_asked_for_is_examined_alone() {
 
 #[test]
 fn a_browser_with_the_whole_chain_makes_the_others_notes() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exe = tmp.path().join("bin/tabwire");
-    executable(&exe);
-    let (bare, good) = (tmp.path().join("bare"), tmp.path().join("good"));
+    let mut home = Home::new();
+    let (bare, good) = (home.join("bare"), home.join("good"));
     profile_folder(&bare, serde_json::json!({}));
-    configured(&good, &exe);
-    let running = Running {
-        browsers: vec![chromium(1, &bare), chromium(2, &good)],
-        native_hosts: Vec::new(),
-    };
-    let found = instances(None, tmp.path(), Some(&running));
-    assert_eq!(found.len(), 2);
-    let report = browser_checks(&found, &machine(tmp.path(), Some(&running), &exe), None);
+    configured(&good, &home.exe);
+    home.runs(1, &bare);
+    home.runs(2, &good);
+    assert_eq!(home.instances(None).len(), 2);
+    let report = home.checks(None);
     assert!(report.ready);
     assert_eq!(report.pids, [2]);
     assert!(check::all_pass(&report.checks), "{:#?}", report.checks);
@@ -222,22 +231,16 @@ fn a_browser_with_the_whole_chain_makes_the_others_notes() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_browser_set_up_for_tabwire_not_running_comes_before_one_running_without() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path();
-    let exe = home.join("bin/tabwire");
-    executable(&exe);
-    configured(&home.join(".config/google-chrome"), &exe);
+    let mut home = Home::new();
+    configured(&home.join(".config/google-chrome"), &home.exe);
     // Used once, not set up: left out while a browser runs.
     fs::create_dir_all(home.join(".config/microsoft-edge")).unwrap();
     let bare = home.join("bare");
     profile_folder(&bare, serde_json::json!({}));
-    let running = Running {
-        browsers: vec![chromium(5, &bare)],
-        native_hosts: Vec::new(),
-    };
-    let found = instances(None, home, Some(&running));
+    home.runs(5, &bare);
+    let found = home.instances(None);
     assert_eq!(found.len(), 3, "{found:#?}");
-    let report = browser_checks(&found, &machine(home, Some(&running), &exe), None);
+    let report = home.checks(None);
     assert!(!report.ready);
     let failure = first_failure(&report.checks);
     assert!(
@@ -254,22 +257,12 @@ fn the_browser_set_up_for_tabwire_not_running_comes_before_one_running_without()
 
 #[test]
 fn a_binary_that_moved_is_the_cause_after_browser_and_extension() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exe = tmp.path().join("bin/tabwire");
-    executable(&exe);
-    let udd = tmp.path().join("p");
-    configured(&udd, &exe);
-    fs::remove_file(&exe).unwrap();
-    let running = Running {
-        browsers: vec![chromium(7, &udd)],
-        native_hosts: Vec::new(),
-    };
-    let found = instances(Some(&udd), tmp.path(), Some(&running));
-    let report = browser_checks(
-        &found,
-        &machine(tmp.path(), Some(&running), &exe),
-        Some(&udd),
-    );
+    let mut home = Home::new();
+    let udd = home.join("p");
+    configured(&udd, &home.exe);
+    fs::remove_file(&home.exe).unwrap();
+    home.runs(7, &udd);
+    let report = home.checks(Some(&udd));
     assert_eq!(report.checks[0].status, Status::Ok);
     assert_eq!(report.checks[1].status, Status::Ok, "{:#?}", report.checks);
     let failure = first_failure(&report.checks);

@@ -1,9 +1,14 @@
+use std::path::{Path, PathBuf};
+
 use super::absence::RECONNECT_GRACE;
 use super::*;
+use crate::frames::{write_frame, FrameReader};
 use crate::native_host::testing::{TestRelay, TEST_WATCH};
 use serde_json::json;
 use tabwire_shared::requests::*;
 use tabwire_shared::{Departure, FromExtension};
+use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::task::JoinHandle;
 
 const SHORT: Duration = Duration::from_millis(300);
 const LONG: Duration = Duration::from_secs(5);
@@ -18,10 +23,53 @@ fn hello() -> ClientHello {
 }
 
 fn connected(version: &str) -> Envelope<FromExtension> {
+    connected_run(version, "")
+}
+
+fn connected_run(version: &str, instance: &str) -> Envelope<FromExtension> {
     Envelope::notice(FromExtension::Event(Event::BrowserConnected {
         version: version.into(),
-        instance: String::new(),
+        instance: instance.into(),
     }))
+}
+
+/// A command that is not safe to repeat.
+fn evaluate() -> Command {
+    Command::Evaluate(Evaluate {
+        tab_id: 1,
+        function: "() => 1".into(),
+        args: vec![],
+        timeout_ms: 1000,
+    })
+}
+
+/// A socket path in a fresh folder (kept alive by the returned guard).
+fn socket_path() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("relay.sock");
+    (dir, socket)
+}
+
+/// A relay at `socket` whose browser has said hello as `hello`.
+async fn relay_at(socket: &Path, hello: Envelope<FromExtension>) -> TestRelay {
+    let mut relay = TestRelay::start_at(socket.to_path_buf(), tempfile::tempdir().unwrap()).await;
+    relay.browser.send(&hello).await;
+    relay
+}
+
+/// `command` on the link in the background, with the usual waits.
+fn call_later(link: &Link, command: Command) -> JoinHandle<Result<Reply, WireError>> {
+    call_later_within(link, command, LONG)
+}
+
+/// `command` on the link in the background, waiting `reply_wait` for its answer.
+fn call_later_within(
+    link: &Link,
+    command: Command,
+    reply_wait: Duration,
+) -> JoinHandle<Result<Reply, WireError>> {
+    let link = link.clone();
+    tokio::spawn(async move { link.call(command, LONG, reply_wait).await })
 }
 
 /// Reads the browser side until a call arrives; returns its relay-wide id.
@@ -34,10 +82,102 @@ async fn next_call(relay: &mut TestRelay) -> (u64, serde_json::Value) {
     }
 }
 
-#[tokio::test]
+/// The browser answers the call with relay-wide `id`.
+async fn answer(relay: &mut TestRelay, id: u64, reply: Reply) {
+    let answer = Envelope::request(id, FromExtension::Reply(Ok(reply)));
+    relay.browser.send(&answer).await;
+}
+
+/// The browser answers the next call that reaches it; returns that call.
+async fn answer_next_call(relay: &mut TestRelay, reply: Reply) -> serde_json::Value {
+    let (id, msg) = next_call(relay).await;
+    answer(relay, id, reply).await;
+    msg
+}
+
+/// Waits (bounded) for the link to hear a `BrowserDisconnected`; returns its cause.
+async fn first_word(events: &mut broadcast::Receiver<Event>) -> Departure {
+    loop {
+        match tokio::time::timeout(LONG, events.recv()).await {
+            Ok(Ok(Event::BrowserDisconnected { cause, .. })) => return cause,
+            Ok(Ok(_)) => continue,
+            other => panic!("no word of the browser leaving reached the link: {other:?}"),
+        }
+    }
+}
+
+/// Waits (bounded) for the link to hear a decided `BrowserDisconnected`; returns its
+/// cause.
+async fn goodbye(events: &mut broadcast::Receiver<Event>) -> Departure {
+    loop {
+        let cause = first_word(events).await;
+        if cause != Departure::Undecided {
+            return cause;
+        }
+    }
+}
+
+/// A relay and a link connected through it to a browser.
+async fn joined() -> (TestRelay, Link, broadcast::Receiver<Event>) {
+    let mut relay = TestRelay::with_browser("1").await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    let events = link.subscribe();
+    assert!(link.wait_for_browser(LONG).await);
+    assert!(relay.browser.recv().await["body"]["hello"].is_object());
+    (relay, link, events)
+}
+
+/// A native host of the test's own making at a socket: it has accepted its first
+/// client and read that client's hello, and says only what the test tells it.
+struct FakeHost {
+    listener: tokio::net::UnixListener,
+    reader: FrameReader<OwnedReadHalf>,
+    write: OwnedWriteHalf,
+}
+
+impl FakeHost {
+    /// Binds `socket` and waits for the first client's hello.
+    async fn serve(socket: &Path) -> Self {
+        let listener = tokio::net::UnixListener::bind(socket).unwrap();
+        let (stream, _) = listener.accept().await.unwrap();
+        let (read, write) = stream.into_split();
+        let mut host = Self {
+            listener,
+            reader: FrameReader::new(read, MAX_ON_SOCKET),
+            write,
+        };
+        assert!(host.heard().await, "no hello");
+        host
+    }
+
+    /// Tells the client `message`.
+    async fn tell(&mut self, message: &Envelope<FromExtension>) {
+        let frame = encode(message, MAX_ON_SOCKET).unwrap();
+        write_frame(&mut self.write, &frame).await.unwrap();
+    }
+
+    /// Whether the client sent another message.
+    async fn heard(&mut self) -> bool {
+        matches!(self.reader.next().await, Ok(Some(_)))
+    }
+
+    /// Dies without another word.
+    fn vanish(self) {
+        drop((self.reader, self.write, self.listener));
+    }
+}
+
+/// A native host that tells its first client `first` once it has said hello, then
+/// dies without another word.
+async fn vanishing_host(socket: &Path, first: Envelope<FromExtension>) {
+    let mut host = FakeHost::serve(socket).await;
+    host.tell(&first).await;
+    host.vanish();
+}
+
+#[tokio::test(start_paused = true)]
 async fn call_reaches_the_browser_and_gets_its_reply() {
-    let mut relay = TestRelay::start().await;
-    relay.browser.send(&connected("2.0")).await;
+    let mut relay = TestRelay::with_browser("2.0").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let hello_seen = relay.browser.recv().await;
     assert_eq!(
@@ -45,28 +185,17 @@ async fn call_reaches_the_browser_and_gets_its_reply() {
         json!("test-agent")
     );
 
-    let call = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
-    });
-    let (id, msg) = next_call(&mut relay).await;
+    let call = call_later(&link, Command::ListTabs(ListTabs));
+    let msg = answer_next_call(&mut relay, Reply::Tabs { tabs: vec![] }).await;
     assert_eq!(msg["body"]["call"]["command"], json!("listTabs"));
-    relay
-        .browser
-        .send(&Envelope::request(
-            id,
-            FromExtension::Reply(Ok(Reply::Tabs { tabs: vec![] })),
-        ))
-        .await;
     assert_eq!(call.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
     assert!(link.browser_connected());
     assert_eq!(link.browser_version().as_deref(), Some("2.0"));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_agents_name_is_sent_when_it_becomes_known() {
-    let mut relay = TestRelay::start().await;
-    relay.browser.send(&connected("2.0")).await;
+    let mut relay = TestRelay::with_browser("2.0").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let first = relay.browser.recv().await;
     assert_eq!(first["body"]["hello"]["session"], json!("test-session"));
@@ -79,15 +208,11 @@ async fn the_agents_name_is_sent_when_it_becomes_known() {
 
 #[tokio::test(start_paused = true)]
 async fn a_revoked_link_fails_every_call_and_stays_away() {
-    let mut relay = TestRelay::start().await;
-    relay.browser.send(&connected("2.0")).await;
+    let mut relay = TestRelay::with_browser("2.0").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let hello_seen = relay.browser.recv().await;
     assert!(link.wait_for_browser(LONG).await);
-    let pending = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
-    });
+    let pending = call_later(&link, Command::ListTabs(ListTabs));
     next_call(&mut relay).await;
     let revoked = Envelope {
         id: None,
@@ -117,8 +242,8 @@ async fn a_revoked_link_fails_every_call_and_stays_away() {
 
 #[tokio::test(start_paused = true)]
 async fn call_without_a_browser_says_what_to_do() {
-    let dir = tempfile::tempdir().unwrap();
-    let link = Link::spawn(dir.path().join("nobody.sock"), hello());
+    let (_dir, socket) = socket_path();
+    let link = Link::spawn(socket, hello());
     let err = link
         .call(Command::ListTabs(ListTabs), SHORT, LONG)
         .await
@@ -143,123 +268,63 @@ async fn connected_relay_without_browser_hello_is_not_a_browser() {
 
 #[tokio::test(start_paused = true)]
 async fn slow_reply_times_out_naming_the_command() {
-    let mut relay = TestRelay::start().await;
-    relay.browser.send(&connected("1")).await;
+    let mut relay = TestRelay::with_browser("1").await;
     let link = Link::spawn(relay.socket.clone(), hello());
-    let call = tokio::spawn({
-        let link = link.clone();
-        async move {
-            link.call(
-                Command::CloseTab(CloseTab { tab_id: 1 }),
-                LONG,
-                Duration::from_millis(200),
-            )
-            .await
-        }
-    });
+    let call = call_later_within(
+        &link,
+        Command::CloseTab(CloseTab { tab_id: 1 }),
+        Duration::from_millis(200),
+    );
     let (id, _) = next_call(&mut relay).await;
     let err = call.await.unwrap().unwrap_err();
     assert_eq!(err.code, ErrorCode::Timeout);
     assert!(err.message.contains("closeTab"), "{}", err.message);
     // A late reply is dropped quietly and the link still works.
-    relay
-        .browser
-        .send(&Envelope::request(
-            id,
-            FromExtension::Reply(Ok(Reply::Done)),
-        ))
-        .await;
-    let call = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
-    });
-    let (id, _) = next_call(&mut relay).await;
-    relay
-        .browser
-        .send(&Envelope::request(
-            id,
-            FromExtension::Reply(Ok(Reply::Done)),
-        ))
-        .await;
+    answer(&mut relay, id, Reply::Done).await;
+    let call = call_later(&link, Command::ListTabs(ListTabs));
+    answer_next_call(&mut relay, Reply::Done).await;
     assert_eq!(call.await.unwrap(), Ok(Reply::Done));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn browser_leaving_mid_call_fails_it_and_is_announced() {
-    let mut relay = TestRelay::start().await;
-    relay.browser.send(&connected("1")).await;
+    let mut relay = TestRelay::with_browser("1").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let mut events = link.subscribe();
-    let call = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(evaluate(), LONG, LONG).await }
-    });
+    let call = call_later(&link, evaluate());
     next_call(&mut relay).await;
     drop(relay.browser);
     let err = call.await.unwrap().unwrap_err();
     assert_eq!(err.code, ErrorCode::BrowserDisconnected);
-    let mut saw_disconnect = false;
-    while let Ok(Ok(event)) = tokio::time::timeout(LONG, events.recv()).await {
-        if matches!(event, Event::BrowserDisconnected { .. }) {
-            saw_disconnect = true;
-            break;
-        }
-    }
-    assert!(saw_disconnect);
+    first_word(&mut events).await;
     assert!(!link.browser_connected());
 }
 
-/// A command that is not safe to repeat.
-fn evaluate() -> Command {
-    Command::Evaluate(Evaluate {
-        tab_id: 1,
-        function: "() => 1".into(),
-        args: vec![],
-        timeout_ms: 1000,
-    })
-}
-
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn an_idempotent_call_whose_relay_died_is_sent_again_to_the_next_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
+    let (_dir, socket) = socket_path();
     let link = Link::spawn(socket.clone(), hello());
-    let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
-    first.browser.send(&connected("1")).await;
+    let mut first = relay_at(&socket, connected("1")).await;
     assert!(link.wait_for_browser(LONG).await);
-    let call = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
-    });
+    let call = call_later(&link, Command::ListTabs(ListTabs));
     next_call(&mut first).await;
     // The relay dies with the call unanswered; a new one takes its place.
     drop(first.browser);
     first.done.await.unwrap();
-    let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
-    second.browser.send(&connected("2")).await;
-    let (id, msg) = next_call(&mut second).await;
+    let mut second = relay_at(&socket, connected("2")).await;
+    let msg = answer_next_call(&mut second, Reply::Tabs { tabs: vec![] }).await;
     assert_eq!(msg["body"]["call"]["command"], "listTabs");
-    second
-        .browser
-        .send(&Envelope {
-            id: Some(id),
-            client: msg["client"].as_u64(),
-            body: FromExtension::Reply(Ok(Reply::Tabs { tabs: vec![] })),
-        })
-        .await;
     assert_eq!(call.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
+    let (_dir, socket) = socket_path();
     let link = Link::spawn(socket.clone(), hello());
     let mut events = link.subscribe();
 
     // First browser: comes, then goes.
-    let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
-    first.browser.send(&connected("1")).await;
+    let mut first = relay_at(&socket, connected("1")).await;
     assert!(link.wait_for_browser(LONG).await);
     assert!(first.browser.recv().await["body"]["hello"].is_object());
     drop(first.browser);
@@ -271,8 +336,7 @@ async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
     assert!(!link.browser_connected());
 
     // Second browser at the same path: the link finds it by itself.
-    let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
-    second.browser.send(&connected("2")).await;
+    let mut second = relay_at(&socket, connected("2")).await;
     assert!(link.wait_for_browser(LONG).await);
     assert_eq!(link.browser_version().as_deref(), Some("2"));
     assert!(second.browser.recv().await["body"]["hello"].is_object());
@@ -294,11 +358,9 @@ async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
     }));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
-    let relay = TestRelay::start().await;
-    let mut browser = relay.browser;
-    browser.send(&connected("1")).await;
+    let relay = TestRelay::with_browser("1").await;
     let link = Link::spawn(relay.socket.clone(), hello());
     let err = link
         .call(
@@ -315,31 +377,6 @@ async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument);
     assert!(err.message.contains("too large"), "{}", err.message);
-}
-
-/// Waits (bounded) for the link to hear a decided `BrowserDisconnected`; returns its
-/// cause.
-async fn goodbye(events: &mut broadcast::Receiver<Event>) -> tabwire_shared::Departure {
-    loop {
-        match tokio::time::timeout(LONG, events.recv()).await {
-            Ok(Ok(Event::BrowserDisconnected { cause, .. })) if cause != Departure::Undecided => {
-                return cause
-            }
-            Ok(Ok(_)) => continue,
-            other => panic!("no goodbye reached the link: {other:?}"),
-        }
-    }
-}
-
-/// A relay and a link connected through it to a browser.
-async fn joined() -> (TestRelay, Link, broadcast::Receiver<Event>) {
-    let mut relay = TestRelay::start().await;
-    relay.browser.send(&connected("1")).await;
-    let link = Link::spawn(relay.socket.clone(), hello());
-    let events = link.subscribe();
-    assert!(link.wait_for_browser(LONG).await);
-    assert!(relay.browser.recv().await["body"]["hello"].is_object());
-    (relay, link, events)
 }
 
 #[tokio::test(start_paused = true)]
@@ -383,10 +420,7 @@ async fn a_call_in_flight_when_the_browser_quits_fails_at_once_saying_so() {
         ),
     ] {
         let (mut relay, link, _events) = joined().await;
-        let call = tokio::spawn({
-            let link = link.clone();
-            async move { link.call(command, LONG, Duration::from_secs(30)).await }
-        });
+        let call = call_later_within(&link, command, Duration::from_secs(30));
         next_call(&mut relay).await;
         let started = tokio::time::Instant::now();
         relay.parent.exit_in(Duration::ZERO);
@@ -401,10 +435,8 @@ async fn a_call_in_flight_when_the_browser_quits_fails_at_once_saying_so() {
 
 #[tokio::test(start_paused = true)]
 async fn after_a_worker_stop_a_call_waits_for_the_extension_to_return() {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
-    let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
-    first.browser.send(&connected("1")).await;
+    let (_dir, socket) = socket_path();
+    let first = relay_at(&socket, connected("1")).await;
     let link = Link::spawn(socket.clone(), hello());
     let mut events = link.subscribe();
     assert!(link.wait_for_browser(LONG).await);
@@ -413,24 +445,12 @@ async fn after_a_worker_stop_a_call_waits_for_the_extension_to_return() {
     assert_eq!(goodbye(&mut events).await, Departure::BrowserRunning);
     first.done.await.unwrap();
 
-    let call = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
-    });
+    let call = call_later(&link, Command::ListTabs(ListTabs));
     // Chrome wakes the worker 20 s later, well past the usual wait.
     tokio::time::sleep(Duration::from_secs(20)).await;
     assert!(!call.is_finished(), "the call gave up within the grace");
-    let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
-    second.browser.send(&connected("1")).await;
-    let (id, msg) = next_call(&mut second).await;
-    second
-        .browser
-        .send(&Envelope {
-            id: Some(id),
-            client: msg["client"].as_u64(),
-            body: FromExtension::Reply(Ok(Reply::Done)),
-        })
-        .await;
+    let mut second = relay_at(&socket, connected("1")).await;
+    answer_next_call(&mut second, Reply::Done).await;
     assert_eq!(call.await.unwrap(), Ok(Reply::Done));
 }
 
@@ -449,24 +469,9 @@ async fn past_the_grace_a_browser_that_never_returned_is_reported_with_what_is_k
     assert!(err.message.contains("kept running"), "{}", err.message);
 }
 
-/// A native host that tells its first client `first` once it has said hello, then
-/// dies without another word.
-async fn vanishing_host(socket: &std::path::Path, first: Envelope<FromExtension>) {
-    let listener = tokio::net::UnixListener::bind(socket).unwrap();
-    let (stream, _) = listener.accept().await.unwrap();
-    let (read, mut write) = stream.into_split();
-    let mut reader = crate::frames::FrameReader::new(read, MAX_ON_SOCKET);
-    assert!(matches!(reader.next().await, Ok(Some(_))), "no hello");
-    let frame = tabwire_shared::framing::encode(&first, MAX_ON_SOCKET).unwrap();
-    crate::frames::write_frame(&mut write, &frame)
-        .await
-        .unwrap();
-}
-
 #[tokio::test(start_paused = true)]
 async fn a_host_killed_without_a_goodbye_gets_a_short_wait_from_the_loss() {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
+    let (_dir, socket) = socket_path();
     let link = Link::spawn(socket.clone(), hello());
     let mut events = link.subscribe();
     vanishing_host(&socket, connected("1")).await;
@@ -487,27 +492,17 @@ async fn a_host_killed_without_a_goodbye_gets_a_short_wait_from_the_loss() {
     assert_eq!(started.elapsed(), Duration::ZERO);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_call_in_flight_when_the_host_vanishes_is_told_the_host_stopped() {
-    use crate::frames::{write_frame, FrameReader};
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
-    let listener = tokio::net::UnixListener::bind(&socket).unwrap();
+    let (_dir, socket) = socket_path();
     let link = Link::spawn(socket.clone(), hello());
-    let (stream, _) = listener.accept().await.unwrap();
-    let (read, mut write) = stream.into_split();
-    let mut reader = FrameReader::new(read, MAX_ON_SOCKET);
-    assert!(matches!(reader.next().await, Ok(Some(_))), "no hello");
-    let frame = tabwire_shared::framing::encode(&connected("1"), MAX_ON_SOCKET).unwrap();
-    write_frame(&mut write, &frame).await.unwrap();
+    let mut host = FakeHost::serve(&socket).await;
+    host.tell(&connected("1")).await;
     assert!(link.wait_for_browser(LONG).await);
-    let call = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(evaluate(), LONG, LONG).await }
-    });
-    assert!(matches!(reader.next().await, Ok(Some(_))), "no call");
+    let call = call_later(&link, evaluate());
+    assert!(host.heard().await, "no call");
     // The host dies with the call unanswered, without a word.
-    drop((reader, write, listener));
+    host.vanish();
     let err = call.await.unwrap().unwrap_err();
     assert_eq!(err.code, ErrorCode::BrowserDisconnected);
     for said in ["native host stopped", "may or may not have run", "retry"] {
@@ -518,8 +513,7 @@ async fn a_call_in_flight_when_the_host_vanishes_is_told_the_host_stopped() {
 
 #[tokio::test(start_paused = true)]
 async fn a_refusal_is_no_departure_and_gets_no_grace() {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
+    let (_dir, socket) = socket_path();
     let link = Link::spawn(socket.clone(), hello());
     let refused = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
         reason: "tabwire's relay refused this connection: another user".into(),
@@ -539,16 +533,13 @@ async fn a_refusal_is_no_departure_and_gets_no_grace() {
 
 #[tokio::test(start_paused = true)]
 async fn a_browser_started_again_after_quitting_is_found() {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
-    let first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
-    let mut first_browser = first.browser;
-    first_browser.send(&connected("1")).await;
+    let (_dir, socket) = socket_path();
+    let first = relay_at(&socket, connected("1")).await;
     let link = Link::spawn(socket.clone(), hello());
     let mut events = link.subscribe();
     assert!(link.wait_for_browser(LONG).await);
     first.parent.exit_in(Duration::ZERO);
-    drop(first_browser);
+    drop(first.browser);
     assert_eq!(goodbye(&mut events).await, Departure::BrowserQuit);
     first.done.await.unwrap();
 
@@ -556,20 +547,9 @@ async fn a_browser_started_again_after_quitting_is_found() {
     let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
     // A call made as the new native host comes up, before the link has found it, waits
     // for the browser's hello instead of failing on the quit.
-    let call = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
-    });
+    let call = call_later(&link, Command::ListTabs(ListTabs));
     second.browser.send(&connected("2")).await;
-    let (id, msg) = next_call(&mut second).await;
-    second
-        .browser
-        .send(&Envelope {
-            id: Some(id),
-            client: msg["client"].as_u64(),
-            body: FromExtension::Reply(Ok(Reply::Done)),
-        })
-        .await;
+    answer_next_call(&mut second, Reply::Done).await;
     assert_eq!(call.await.unwrap(), Ok(Reply::Done));
     assert!(link.browser_connected(), "reconnected in the background");
     assert!(!link.browser_quit());
@@ -584,21 +564,9 @@ async fn while_the_host_decides_calls_wait_and_are_not_sent() {
     assert!(link.wait_for_browser(LONG).await);
     let parent = relay.parent.clone();
     drop(relay.browser);
-    loop {
-        match tokio::time::timeout(LONG, events.recv()).await {
-            Ok(Ok(Event::BrowserDisconnected { cause, .. })) => {
-                assert_eq!(cause, Departure::Undecided);
-                break;
-            }
-            Ok(Ok(_)) => continue,
-            other => panic!("no first word: {other:?}"),
-        }
-    }
+    assert_eq!(first_word(&mut events).await, Departure::Undecided);
     assert!(!link.browser_connected(), "nothing more is sent");
-    let call = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
-    });
+    let call = call_later(&link, Command::ListTabs(ListTabs));
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert!(!call.is_finished(), "it waits for the host's second word");
     let decided = tokio::time::Instant::now();
@@ -615,37 +583,21 @@ async fn while_the_host_decides_calls_wait_and_are_not_sent() {
 
 #[tokio::test(start_paused = true)]
 async fn a_host_killed_while_it_decides_counts_as_a_browser_that_still_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
+    let (_dir, socket) = socket_path();
     let link = Link::spawn(socket.clone(), hello());
     let mut events = link.subscribe();
-    let first_word = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
-        reason: "Chrome closed tabwire's native port".into(),
-        cause: Departure::Undecided,
-    }));
+    let first_word_of_leaving =
+        Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
+            reason: "Chrome closed tabwire's native port".into(),
+            cause: Departure::Undecided,
+        }));
     // Connected, then the first word, then nothing: Chrome killed it (2 s after
     // closing its port, as it does when the browser still runs).
-    let host = async {
-        let listener = tokio::net::UnixListener::bind(&socket).unwrap();
-        let (stream, _) = listener.accept().await.unwrap();
-        let (read, mut write) = stream.into_split();
-        let mut reader = crate::frames::FrameReader::new(read, MAX_ON_SOCKET);
-        assert!(matches!(reader.next().await, Ok(Some(_))), "no hello");
-        for message in [connected("1"), first_word] {
-            let frame = tabwire_shared::framing::encode(&message, MAX_ON_SOCKET).unwrap();
-            crate::frames::write_frame(&mut write, &frame)
-                .await
-                .unwrap();
-        }
-    };
-    host.await;
-    loop {
-        match tokio::time::timeout(LONG, events.recv()).await {
-            Ok(Ok(Event::BrowserDisconnected { .. })) => break,
-            Ok(Ok(_)) => continue,
-            other => panic!("no first word: {other:?}"),
-        }
-    }
+    let mut host = FakeHost::serve(&socket).await;
+    host.tell(&connected("1")).await;
+    host.tell(&first_word_of_leaving).await;
+    host.vanish();
+    first_word(&mut events).await;
     let started = tokio::time::Instant::now();
     let err = link
         .call(Command::ListTabs(ListTabs), LONG, LONG)
@@ -659,19 +611,10 @@ async fn a_host_killed_while_it_decides_counts_as_a_browser_that_still_runs() {
     assert!(err.message.contains("kept running"), "{}", err.message);
 }
 
-fn connected_run(instance: &str) -> Envelope<FromExtension> {
-    Envelope::notice(FromExtension::Event(Event::BrowserConnected {
-        version: "1".into(),
-        instance: instance.into(),
-    }))
-}
-
 #[tokio::test(start_paused = true)]
 async fn a_call_on_a_tab_begun_under_one_browser_run_is_not_sent_to_the_next() {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
-    let mut first = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
-    first.browser.send(&connected_run("run-a")).await;
+    let (_dir, socket) = socket_path();
+    let first = relay_at(&socket, connected_run("1", "run-a")).await;
     let link = Link::spawn(socket.clone(), hello());
     let mut events = link.subscribe();
     assert!(link.wait_for_browser(LONG).await);
@@ -680,29 +623,14 @@ async fn a_call_on_a_tab_begun_under_one_browser_run_is_not_sent_to_the_next() {
     first.done.await.unwrap();
 
     // Both wait for a browser: one names a tab of the first run, one names none.
-    let on_tab = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(evaluate(), LONG, LONG).await }
-    });
-    let listing = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(Command::ListTabs(ListTabs), LONG, LONG).await }
-    });
-    let mut second = TestRelay::start_at(socket.clone(), tempfile::tempdir().unwrap()).await;
-    second.browser.send(&connected_run("run-b")).await;
-    let (id, msg) = next_call(&mut second).await;
+    let on_tab = call_later(&link, evaluate());
+    let listing = call_later(&link, Command::ListTabs(ListTabs));
+    let mut second = relay_at(&socket, connected_run("1", "run-b")).await;
+    let msg = answer_next_call(&mut second, Reply::Tabs { tabs: vec![] }).await;
     assert_eq!(
         msg["body"]["call"]["command"], "listTabs",
         "only the call naming no tab reaches the new run"
     );
-    second
-        .browser
-        .send(&Envelope {
-            id: Some(id),
-            client: msg["client"].as_u64(),
-            body: FromExtension::Reply(Ok(Reply::Tabs { tabs: vec![] })),
-        })
-        .await;
     assert_eq!(listing.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
     let refused = on_tab.await.unwrap().unwrap_err();
     assert!(
@@ -710,10 +638,7 @@ async fn a_call_on_a_tab_begun_under_one_browser_run_is_not_sent_to_the_next() {
         "{refused:?}"
     );
     // Begun under the new run, a call on a tab goes.
-    let now = tokio::spawn({
-        let link = link.clone();
-        async move { link.call(evaluate(), LONG, LONG).await }
-    });
+    let now = call_later(&link, evaluate());
     let (_, msg) = next_call(&mut second).await;
     assert_eq!(msg["body"]["call"]["command"], "evaluate");
     drop(now);

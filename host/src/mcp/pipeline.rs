@@ -451,7 +451,7 @@ mod tests {
         assert_eq!(pages[1]["userActive"], json!(true));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn calls_on_the_same_page_are_serialised() {
         let h = Harness::new();
         h.session.select(1);

@@ -168,7 +168,7 @@ mod tests {
         );
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn this_process_still_has_its_parent() {
         let parent = ProcessParent::at_start();
         assert!(!parent.gone());

@@ -373,13 +373,19 @@ mod tests {
     use tabwire_shared::requests::*;
     use tabwire_shared::{Command, Envelope, Event, FromExtension, Reply, ToExtension};
 
-    use super::super::testing::{client, TestRelay, STEP};
+    use tokio::net::UnixStream;
 
-    fn connected(version: &str) -> Envelope<FromExtension> {
-        Envelope::notice(FromExtension::Event(Event::BrowserConnected {
-            version: version.into(),
-            instance: String::new(),
-        }))
+    use super::super::testing::{browser_connected, FakePeer, TestRelay, STEP};
+
+    /// `client` sends a `listTabs` call with its own request `id`; returns it as it
+    /// reached the browser.
+    async fn call_through(
+        relay: &mut TestRelay,
+        client: &mut FakePeer<UnixStream>,
+        id: u64,
+    ) -> serde_json::Value {
+        client.send(&list_tabs(id)).await;
+        relay.browser.recv().await
     }
 
     fn list_tabs(id: u64) -> Envelope<ToExtension> {
@@ -390,23 +396,20 @@ mod tests {
         Envelope::request(id, FromExtension::Reply(Ok(Reply::Value { value })))
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn relay_routes_between_a_browser_and_two_socket_clients() {
-        let mut relay = TestRelay::start().await;
-        relay.browser.send(&connected("1.2.3")).await;
+        let mut relay = TestRelay::with_browser("1.2.3").await;
 
-        let mut a = client(&relay.socket).await;
-        let mut b = client(&relay.socket).await;
+        let mut a = relay.client().await;
+        let mut b = relay.client().await;
         for c in [&mut a, &mut b] {
             let hello = c.recv().await;
             assert_eq!(hello["body"]["event"]["version"], json!("1.2.3"));
         }
 
         // Both clients use request id 1; each gets its own reply.
-        a.send(&list_tabs(1)).await;
-        let first = relay.browser.recv().await;
-        b.send(&list_tabs(1)).await;
-        let second = relay.browser.recv().await;
+        let first = call_through(&mut relay, &mut a, 1).await;
+        let second = call_through(&mut relay, &mut b, 1).await;
         assert_ne!(first["id"], second["id"]);
         assert_ne!(first["client"], second["client"]);
         let (a_global, b_global) = (
@@ -452,8 +455,7 @@ mod tests {
         );
 
         // The browser leaves with b's request outstanding.
-        b.send(&list_tabs(2)).await;
-        relay.browser.recv().await;
+        call_through(&mut relay, &mut b, 2).await;
         drop(relay.browser);
         // At once: the browser is gone, why is to be decided; then why.
         let first = b.recv().await;
@@ -481,10 +483,10 @@ mod tests {
         assert!(reason.contains("kept running"), "{reason}");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn oversized_frame_from_the_browser_ends_the_relay_cleanly() {
         let mut relay = TestRelay::start().await;
-        let mut a = client(&relay.socket).await;
+        let mut a = relay.client().await;
         // Make sure the relay has registered the client before the browser breaks.
         a.send(&Envelope::notice(ToExtension::Hello(
             tabwire_shared::ClientHello {
@@ -506,27 +508,22 @@ mod tests {
         assert!(relay.done.await.unwrap().contains("limit"));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_misbehaving_client_is_dropped_alone() {
-        let mut relay = TestRelay::start().await;
-        relay.browser.send(&connected("1")).await;
-        let mut bad = client(&relay.socket).await;
-        let mut good = client(&relay.socket).await;
-        bad.recv().await;
-        good.recv().await;
+        let mut relay = TestRelay::with_browser("1").await;
+        let mut bad = relay.greeted_client().await;
+        let mut good = relay.greeted_client().await;
 
         // Malformed bodies are skipped; the stream stays usable.
         bad.send_raw(&[3, 0, 0, 0, b'{', b'x', b'y']).await;
-        bad.send(&list_tabs(1)).await;
-        let forwarded = relay.browser.recv().await;
+        let forwarded = call_through(&mut relay, &mut bad, 1).await;
         assert_eq!(forwarded["body"]["call"]["command"], json!("listTabs"));
 
         // A declared length over the socket limit disconnects that client only.
         bad.send_raw(&u32::MAX.to_ne_bytes()).await;
         assert!(bad.closed().await);
         assert_eq!(relay.browser.recv().await["body"], json!("clientGone"));
-        good.send(&list_tabs(9)).await;
-        let forwarded = relay.browser.recv().await;
+        let forwarded = call_through(&mut relay, &mut good, 9).await;
         relay
             .browser
             .send(&value_reply(forwarded["id"].as_u64().unwrap(), json!(true)))
@@ -534,12 +531,11 @@ mod tests {
         assert_eq!(good.recv().await["id"], json!(9));
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn stop_signal_tells_clients_and_ends_the_relay() {
         let mut relay = TestRelay::start().await;
-        let mut a = client(&relay.socket).await;
-        a.send(&list_tabs(3)).await;
-        relay.browser.recv().await;
+        let mut a = relay.client().await;
+        call_through(&mut relay, &mut a, 3).await;
         let _ = relay.stop.take().unwrap().send("stopped (SIGTERM)".into());
         for cause in ["undecided", "browserRunning"] {
             let notice = a.recv().await;
@@ -556,14 +552,11 @@ mod tests {
         assert_eq!(relay.done.await.unwrap(), "stopped (SIGTERM)");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_port_closed_by_a_quitting_browser_is_told_as_a_quit() {
-        let mut relay = TestRelay::start().await;
-        relay.browser.send(&connected("1")).await;
-        let mut a = client(&relay.socket).await;
-        a.recv().await;
-        a.send(&list_tabs(4)).await;
-        relay.browser.recv().await;
+        let mut relay = TestRelay::with_browser("1").await;
+        let mut a = relay.greeted_client().await;
+        call_through(&mut relay, &mut a, 4).await;
         // The browser process exits a moment after closing the port.
         relay.parent.exit_in(Duration::from_millis(10));
         drop(relay.browser);
@@ -581,12 +574,11 @@ mod tests {
         assert_eq!(relay.done.await.unwrap(), "the browser quit");
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_signal_while_the_browser_quits_is_told_as_a_quit() {
         let mut relay = TestRelay::start().await;
-        let mut a = client(&relay.socket).await;
-        a.send(&list_tabs(1)).await;
-        relay.browser.recv().await;
+        let mut a = relay.client().await;
+        call_through(&mut relay, &mut a, 1).await;
         // A SIGTERM to the browser's process group reaches the host too.
         relay.parent.exit_in(Duration::from_millis(10));
         let _ = relay.stop.take().unwrap().send("stopped (SIGTERM)".into());
@@ -597,13 +589,12 @@ mod tests {
         );
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn while_the_host_looks_another_can_take_the_socket() {
         // Looking for longer than the test takes: only the parent's exit ends it.
         let mut relay = TestRelay::start_watching(STEP * 2).await;
-        relay.browser.send(&connected("1")).await;
-        let mut a = client(&relay.socket).await;
-        a.recv().await;
+        relay.browser.send(&browser_connected("1")).await;
+        let mut a = relay.greeted_client().await;
         // A worker that stopped and is woken at once starts a new host right away.
         drop(relay.browser);
         // The clients hear at once that the browser is gone, so they send nothing more.

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 use tabwire_shared::framing::{encode, MAX_FROM_BROWSER, MAX_ON_SOCKET};
-use tabwire_shared::HostInfo;
+use tabwire_shared::{Envelope, Event, FromExtension, HostInfo};
 use tokio::io::{DuplexStream, ReadHalf, WriteHalf};
 use tokio::net::UnixStream;
 use tokio::sync::oneshot;
@@ -45,6 +45,26 @@ impl TestRelay {
         let dir = tempfile::tempdir().expect("temp dir");
         let socket = dir.path().join("relay.sock");
         Self::launch(socket, dir, TEST_WATCH).await
+    }
+
+    /// Like [`TestRelay::start`], and the browser (extension `version`) has said hello.
+    pub async fn with_browser(version: &str) -> Self {
+        let mut relay = Self::start().await;
+        relay.browser.send(&browser_connected(version)).await;
+        relay
+    }
+
+    /// A raw client of this relay.
+    pub async fn client(&self) -> FakePeer<UnixStream> {
+        client(&self.socket).await
+    }
+
+    /// A raw client of this relay that has read its first message (the browser's
+    /// hello, passed on).
+    pub async fn greeted_client(&self) -> FakePeer<UnixStream> {
+        let mut client = self.client().await;
+        client.recv().await;
+        client
     }
 
     /// Like [`TestRelay::start`], looking at its fake browser process for `watch` on
@@ -151,6 +171,14 @@ impl<S: tokio::io::AsyncRead + tokio::io::AsyncWrite> FakePeer<S> {
             .await
             .is_err()
     }
+}
+
+/// The extension's hello as the browser sends it: connected, with this version.
+pub fn browser_connected(version: &str) -> Envelope<FromExtension> {
+    Envelope::notice(FromExtension::Event(Event::BrowserConnected {
+        version: version.into(),
+        instance: String::new(),
+    }))
 }
 
 /// Connects a raw client to the relay socket.

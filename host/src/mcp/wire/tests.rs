@@ -31,6 +31,16 @@ impl Browser for NoBrowser {
     }
 }
 
+/// tabwire's MCP server with its default tools and no browser behind it.
+fn server() -> TabwireServer {
+    let base = ToolContext::new(
+        Arc::new(NoBrowser),
+        Arc::new(Session::default()),
+        Arc::new(Settings::default()),
+    );
+    TabwireServer::new(Registry::new(&HashMap::new()), base)
+}
+
 fn request(id: Value, method: &str) -> Vec<u8> {
     json!({"jsonrpc": "2.0", "id": id, "method": method})
         .to_string()
@@ -40,15 +50,12 @@ fn request(id: Value, method: &str) -> Vec<u8> {
 /// Serves `lines` (after the handshake, and before a final `ping` with id "end") and
 /// returns every message the server wrote, in order: until "end" and each of `awaited`
 /// are answered (rmcp answers concurrently, in any order), then until a short silence.
+/// On a paused clock that silence passes only once every task is idle: nothing still
+/// being worked on can answer after it.
 async fn exchange(lines: Vec<Vec<u8>>, limit: usize, awaited: &[Value]) -> Vec<Value> {
     let (mut agent_in, server_in) = tokio::io::duplex(4096);
     let (server_out, agent_out) = tokio::io::duplex(4096);
-    let base = ToolContext::new(
-        Arc::new(NoBrowser),
-        Arc::new(Session::default()),
-        Arc::new(Settings::default()),
-    );
-    let server = TabwireServer::new(Registry::new(&HashMap::new()), base);
+    let server = server();
     let serving = tokio::spawn(async move {
         let transport = LineTransport::with_limit(server_in, server_out, limit);
         if let Ok(service) = server.serve(transport).await {
@@ -109,7 +116,7 @@ fn code(answer: &Value) -> Option<i64> {
     answer["error"]["code"].as_i64()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn every_bad_line_with_an_id_is_answered_with_it_and_serving_goes_on() {
     let deep = format!(
         r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"list_pages","arguments":{{"a":{}{}}}}}}}"#,
@@ -163,17 +170,12 @@ async fn every_bad_line_with_an_id_is_answered_with_it_and_serving_goes_on() {
     assert!(tools > 10, "tools/list after the bad lines: {tools} tools");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn an_rmcp_client_is_served_as_before() {
     use rmcp::model::{CallToolRequestParams, ClientConfig};
     let (client_io, server_io) = tokio::io::duplex(4096);
     let (server_in, server_out) = tokio::io::split(server_io);
-    let base = ToolContext::new(
-        Arc::new(NoBrowser),
-        Arc::new(Session::default()),
-        Arc::new(Settings::default()),
-    );
-    let server = TabwireServer::new(Registry::new(&HashMap::new()), base);
+    let server = server();
     let serving = tokio::spawn(async move {
         let service = server
             .serve(LineTransport::new(server_in, server_out))
@@ -311,9 +313,9 @@ proptest! {
     #[test]
     fn each_readable_id_gets_exactly_one_answer(cases in proptest::collection::vec(case(), 1..24)) {
         let lines: Vec<_> = cases.iter().enumerate().map(|(i, c)| materialise(c, i)).collect();
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
+        let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
+            .start_paused(true)
             .build()
             .unwrap();
         let awaited: Vec<Value> = lines.iter().filter_map(|(_, id)| id.clone()).collect();
