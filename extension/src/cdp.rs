@@ -22,6 +22,7 @@ pub mod emulation;
 pub mod events;
 pub mod input;
 pub mod network;
+pub mod refusal;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

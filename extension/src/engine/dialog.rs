@@ -9,6 +9,7 @@ use tabwire_shared::{Event, TabId};
 
 use super::Engine;
 use crate::cdp::capture::PageHandleJavaScriptDialog;
+use crate::cdp::refusal::Refusal;
 use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
@@ -35,7 +36,9 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         match self.send(tab, &answer).await {
             Ok(_) => {}
-            Err(EngineError::Cdp { message, .. }) if message.contains("No dialog") => {
+            Err(EngineError::Cdp { message, .. })
+                if Refusal::of(&message) == Some(Refusal::NoDialog) =>
+            {
                 self.forget_dialog(tab);
                 return Err(EngineError::NoDialog(tab));
             }

@@ -22,6 +22,7 @@ use tabwire_shared::TabId;
 
 use super::elements::{find_uid_refs, UidRefs};
 use super::{page, Engine};
+use crate::cdp::refusal::Refusal;
 use crate::cdp::{
     CallArgument, CdpCommand, Evaluated, RemoteObject, RuntimeCallFunctionOn, RuntimeCompileScript,
     RuntimeEvaluate, RuntimeReleaseObjectGroup,
@@ -346,20 +347,9 @@ fn into_json(evaluated: Evaluated) -> Result<Value, EngineError> {
     }
 }
 
-/// Whether Chrome refused a call because the page's JavaScript context went away (the
-/// page navigated).
-pub(super) fn context_gone(message: &str) -> bool {
-    let navigated = [
-        "context was destroyed",
-        "navigated or closed",
-        "Cannot find context",
-    ];
-    navigated.iter().any(|m| message.contains(m))
-}
-
 /// Chrome refused the call itself: the page navigated, or the result cannot be sent.
 fn explain_refusal(tab: TabId, message: String) -> EngineError {
-    if context_gone(&message) {
+    if Refusal::of(&message) == Some(Refusal::ContextGone) {
         EngineError::Navigated(tab)
     } else {
         EngineError::EvaluateRefused(message)

@@ -26,6 +26,7 @@ use super::document::Kit;
 use super::elements::{find_uid_refs, insert_uids};
 use super::session::interruption;
 use super::{page, Engine};
+use crate::cdp::refusal::Refusal;
 use crate::cdp::{CallArgument, PageEvent, RuntimeCallFunctionOn, RuntimeGetProperties};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
@@ -287,12 +288,10 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
     let EngineError::Cdp { message, .. } = &error else {
         return error;
     };
-    if super::evaluate::context_gone(message) {
-        EngineError::Navigated(tab)
-    } else if message.contains("Could not find object") {
-        EngineError::StaleTools(tab)
-    } else {
-        error
+    match Refusal::of(message) {
+        Some(Refusal::ContextGone) => EngineError::Navigated(tab),
+        Some(Refusal::ObjectGone) => EngineError::StaleTools(tab),
+        _ => error,
     }
 }
 

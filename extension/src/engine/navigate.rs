@@ -22,6 +22,7 @@ use tabwire_shared::{Navigation, TabId, TabInfo};
 
 use super::session::interruption;
 use super::Engine;
+use crate::cdp::refusal::Refusal;
 use crate::cdp::{
     PageEvent, PageGetFrameTree, PageGetNavigationHistory, PageNavigate,
     PageNavigateToHistoryEntry, PageReload, RuntimeEvaluate,
@@ -212,7 +213,9 @@ impl<C: Chrome + 'static> Engine<C> {
             url: url.to_owned(),
         };
         let answer = match self.send_watched(tab, watch, &command).await {
-            Err(EngineError::Cdp { message, .. }) if message.contains("invalid URL") => {
+            Err(EngineError::Cdp { message, .. })
+                if Refusal::of(&message) == Some(Refusal::InvalidUrl) =>
+            {
                 return Err(EngineError::InvalidUrl(url.to_owned()))
             }
             other => other?,
@@ -390,8 +393,10 @@ pub(super) fn check_reachable(url: &str) -> Result<(), EngineError> {
 /// debugger cannot follow is not tried again.
 fn unreachable_from_here(error: &EngineError) -> bool {
     match error {
-        EngineError::AttachFailed { reason, .. } => reason.contains("Cannot access"),
-        EngineError::Cdp { message, .. } => message.contains("Cannot access"),
+        EngineError::AttachFailed {
+            reason: message, ..
+        }
+        | EngineError::Cdp { message, .. } => Refusal::of(message) == Some(Refusal::PageOutOfReach),
         _ => false,
     }
 }

@@ -13,6 +13,7 @@ use tabwire_shared::TabId;
 use super::Engine;
 use crate::cdp::dom::{DomEnable, OverlayEnable};
 use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
+use crate::cdp::refusal::Refusal;
 use crate::cdp::{
     CdpCommand, InspectorEnable, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent,
     RuntimeEnable,
@@ -244,7 +245,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let EngineError::Cdp { message, .. } = &error else {
             return error;
         };
-        if !message.contains("etached") && !message.contains("not attached") {
+        if Refusal::of(message) != Some(Refusal::Detached) {
             return error;
         }
         // The session is gone; Chrome's detach notice (with its reason) may trail the
