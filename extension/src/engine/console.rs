@@ -270,11 +270,11 @@ impl<C: Chrome + 'static> Engine<C> {
 impl super::Handle for tabwire_shared::ListConsole {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine.console_read(self.tab_id);
         let query = listing::Query {
             types: &self.types,
@@ -294,11 +294,11 @@ impl super::Handle for tabwire_shared::ListConsole {
 impl super::Handle for tabwire_shared::GetConsoleMessage {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine
             .bounded(
                 "read the console",

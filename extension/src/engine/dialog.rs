@@ -73,11 +73,11 @@ impl<C: Chrome + 'static> Engine<C> {
 impl super::Handle for tabwire_shared::HandleDialog {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine
             .bounded("answer the dialog", async {
                 engine.ensure_attached(self.tab_id).await?;

@@ -540,11 +540,11 @@ fn not_asked_again(about: About) -> Discovery {
 impl super::Handle for tabwire_shared::DiscoverTools {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine.tabs_read();
         engine
             .discover_tools(

@@ -252,11 +252,11 @@ fn set_value<T: Clone>(change: &Change<T>) -> Option<T> {
 impl super::Handle for tabwire_shared::Emulate {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         use crate::signals::within;
         let limit = super::BROWSER_CALL_LIMIT_MS + 10_000;
         within(

@@ -360,11 +360,11 @@ fn explain_refusal(tab: TabId, message: String) -> EngineError {
 impl super::Handle for tabwire_shared::Evaluate {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine
             .evaluate(self.tab_id, &self.function, self.args, self.timeout_ms)
             .await

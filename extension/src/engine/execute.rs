@@ -299,11 +299,11 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
 impl super::Handle for tabwire_shared::ExecuteTool {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         let call = ToolCall {
             document: self.document,
             tool: self.tool,

@@ -366,11 +366,11 @@ pub(super) fn element_error(error: EngineError, uid: &str) -> EngineError {
 impl super::Handle for tabwire_shared::Input {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         let navigated_to = engine
             .input(self.tab_id, &self.action, self.timeout_ms)
             .await?;

@@ -421,11 +421,11 @@ fn describe(to: &Navigation) -> String {
 impl super::Handle for tabwire_shared::Navigate {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine
             .navigate(self.tab_id, &self.to, self.timeout_ms)
             .await

@@ -317,11 +317,11 @@ impl<C: Chrome + 'static> Engine<C> {
 impl super::Handle for tabwire_shared::NetworkRequests {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine
             .bounded(
                 "list the network requests",
@@ -335,11 +335,11 @@ impl super::Handle for tabwire_shared::NetworkRequests {
 impl super::Handle for tabwire_shared::GetNetworkRequest {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine
             .bounded(
                 "read the network request",

@@ -148,11 +148,11 @@ impl<C: Chrome + 'static> Engine<C> {
 impl super::Handle for tabwire_shared::Screenshot {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         let shot = Shot {
             format: self.format,
             quality: self.quality,

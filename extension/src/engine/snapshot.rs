@@ -149,11 +149,11 @@ fn collect_child_frames(tree: &FrameTree, out: &mut Vec<String>) {
 impl super::Handle for tabwire_shared::TakeSnapshot {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine.snapshot(self.tab_id, self.verbose).await
     }
 }

@@ -149,11 +149,11 @@ fn user_window(windows: &[WindowState], last_focused: Option<i64>) -> Option<i64
 impl super::Handle for tabwire_shared::ListTabs {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine.tabs_read();
         let mut tabs = engine
             .bounded("list the tabs", engine.list_tabs())
@@ -168,11 +168,11 @@ impl super::Handle for tabwire_shared::ListTabs {
 impl super::Handle for tabwire_shared::ActivateTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine
             .bounded("activate the page", engine.activate_tab(self.tab_id))
             .await?
@@ -183,11 +183,11 @@ impl super::Handle for tabwire_shared::ActivateTab {
 impl super::Handle for tabwire_shared::CloseTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine
             .bounded("close the page", engine.close_tab(self.tab_id))
             .await?
@@ -198,11 +198,11 @@ impl super::Handle for tabwire_shared::CloseTab {
 impl super::Handle for tabwire_shared::NewTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         let agents_own = engine.sharing.borrow().agent_profile();
         let background = self.background.unwrap_or(!agents_own);
         engine

@@ -132,11 +132,11 @@ fn quote_all(texts: &[String]) -> String {
 impl super::Handle for tabwire_shared::WaitForText {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: crate::chrome::Chrome + 'static>(
+    async fn handle<C: Chrome + 'static>(
         self,
-        engine: &super::Engine<C>,
+        engine: &Engine<C>,
         _session: &str,
-    ) -> Result<Self::Reply, crate::error::EngineError> {
+    ) -> Result<Self::Reply, EngineError> {
         engine
             .wait_for_text(self.tab_id, &self.texts, self.timeout_ms)
             .await
