@@ -297,10 +297,23 @@
     let s = styles.get(el);
     if (s === undefined) {
       const cs = getComputedStyle(el);
-      s = { display: cs.display, visibility: cs.visibility, skips: cs.contentVisibility === 'hidden' };
+      s = {
+        display: cs.display, visibility: cs.visibility, skips: cs.contentVisibility === 'hidden',
+        transform: cs.textTransform,
+      };
       styles.set(el, s);
     }
     return s;
+  };
+  // Text as layout shows it: Chrome's names carry text-transform.
+  const transformed = (t, parent) => {
+    if (!parent || parent.nodeType !== 1) return t;
+    const how = styleOf(parent).transform;
+    if (how === 'none') return t;
+    if (how === 'uppercase') return t.toUpperCase();
+    if (how === 'lowercase') return t.toLowerCase();
+    if (how === 'capitalize') return t.replace(/(^|[\s\u00a0])(\p{L})/gu, (m, a, b) => a + b.toUpperCase());
+    return t;
   };
   const CONTENT_RULE = /(?:^|[^-\w])content\s*:/;
   const sheetsSetContent = (sheets) => {
@@ -374,7 +387,7 @@
     const b = pseudo(el, '::before');
     if (b) out += b;
     for (const n of childNodesOf(el)) {
-      if (n.nodeType === 3) { out += n.data; continue; }
+      if (n.nodeType === 3) { out += transformed(n.data, n.parentNode); continue; }
       if (n.nodeType !== 1) continue;
       const t = altText(n, ctx, true);
       if (t) {
@@ -592,7 +605,7 @@
     if (!n.nextSibling) t = t.replace(/ $/, '');
     const p = n.parentNode;
     const rich = p && p.nodeType === 1 && p.isContentEditable;
-    add(n, 'StaticText', t, parent, false, 0, rich ? F_EDITABLE | F_RICH : 0);
+    add(n, 'StaticText', transformed(t, p), parent, false, 0, rich ? F_EDITABLE | F_RICH : 0);
   };
   const pseudoLine = (el, which, parent) => {
     const t = pseudo(el, which === 1 ? '::before' : '::after');
