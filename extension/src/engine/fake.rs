@@ -365,12 +365,6 @@ impl Fake {
         self.state.borrow_mut().events.push(event);
     }
 
-    /// Overrides the answer to every later `method` call in child session `session`.
-    pub fn answer_in(&self, session: &str, method: &str, answer: Answer) {
-        let key = (session.to_owned(), method.to_owned());
-        self.state.borrow_mut().answers_in.insert(key, answer);
-    }
-
     /// Whether the debugger is attached to `tab`.
     pub fn is_attached(&self, tab: TabId) -> bool {
         self.state.borrow().attached.contains(&tab)

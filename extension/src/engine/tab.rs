@@ -73,9 +73,6 @@ pub struct Attachment {
     pub attached: bool,
     /// The JavaScript dialog open in the tab, as far as CDP told us.
     pub dialog: Option<DialogInfo>,
-    /// The child session that reported the dialog (a cross-site iframe's), where it
-    /// is answered; `None`: the tab's own.
-    pub dialog_session: Option<String>,
     /// The main-world JavaScript context of each frame, by frame id.
     pub contexts: HashMap<String, i64>,
     /// Re-attaching with the collectors kept: what the domains replay is already
