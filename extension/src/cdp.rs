@@ -11,7 +11,8 @@
 //! commands used by snapshots, input and third-party tools, [`accessibility`] Chrome's
 //! own accessibility tree (to compare snapshots with); [`input`] the input events and
 //! element geometry; [`capture`] screenshots and dialogs; [`emulation`] the emulated
-//! settings; [`network`] and [`console`] what the collectors enable and read.
+//! settings; [`network`] and [`console`] what the collectors enable and read; [`target`]
+//! the child sessions of cross-site iframes.
 
 pub mod accessibility;
 pub mod capture;
@@ -22,6 +23,7 @@ pub mod events;
 pub mod input;
 pub mod network;
 pub mod refusal;
+pub mod target;
 pub mod world;
 
 use serde::de::DeserializeOwned;

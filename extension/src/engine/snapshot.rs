@@ -352,7 +352,7 @@ impl super::Handle for tabwire_shared::TakeSnapshot {
     ) -> Result<Self::Reply, EngineError> {
         let options = WalkOptions {
             verbose: self.verbose,
-            viewport: false,
+            viewport: self.viewport,
         };
         engine.snapshot(self.tab_id, options).await
     }
@@ -372,6 +372,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose,
+                viewport: false,
             },
         );
         h.settle();
@@ -655,6 +656,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();
@@ -674,6 +676,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();

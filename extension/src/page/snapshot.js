@@ -179,8 +179,8 @@
   const INPUT_ROLE = {
     button: 'button', submit: 'button', reset: 'button', image: 'button', file: 'button', checkbox: 'checkbox',
     radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox', email: 'textbox', tel: 'textbox',
-    text: 'textbox', url: 'textbox', password: 'textbox', color: 'ColorWell', date: 'date',
-    'datetime-local': 'InputTime', month: 'date', time: 'InputTime', week: 'date',
+    text: 'textbox', url: 'textbox', password: 'textbox', color: 'ColorWell', date: 'Date',
+    'datetime-local': 'DateTime', month: 'DateTime', time: 'InputTime', week: 'DateTime',
   };
   const SECTIONING = 'article,aside,main,nav,section,[role=article],[role=complementary],[role=main],[role=navigation],[role=region]';
   const named = (el) => el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
@@ -288,7 +288,7 @@
     let s = styles.get(el);
     if (s === undefined) {
       const cs = getComputedStyle(el);
-      s = { display: cs.display, visibility: cs.visibility };
+      s = { display: cs.display, visibility: cs.visibility, skips: cs.contentVisibility === 'hidden' };
       styles.set(el, s);
     }
     return s;
@@ -350,6 +350,13 @@
       return o ? collapse(o.text) : '';
     }
     if (role === 'combobox' && el.tagName === 'INPUT') return el.value;
+    if (role === 'combobox') return collapse(el.textContent);
+    if (role === 'button' && el.tagName === 'INPUT' && el.type === 'file') {
+      const files = el.files;
+      const n = files ? files.length : 0;
+      return n === 0 ? 'No file chosen' : n === 1 ? files[0].name : n + ' files';
+    }
+    if (role === 'ColorWell' || role === 'Date' || role === 'DateTime' || role === 'InputTime') return el.value;
     if (role === 'slider') return typeof el.value === 'string' ? el.value : (el.getAttribute('aria-valuenow') || '');
     return null;
   };
@@ -390,6 +397,7 @@
       }
     }
     const role = roleOf(el, tag);
+    if (recursing && ctx.treeitem && (role === 'group' || role === 'tree')) return '';
     if (recursing) {
       const v = controlValue(el, role);
       if (v !== null && role !== 'slider') return v;
@@ -424,16 +432,17 @@
       const c = el.caption;
       if (c) return altText(c, ctx, true);
     }
-    if (tag === 'FIGURE') {
-      const c = el.querySelector(':scope > figcaption');
-      if (c) return altText(c, ctx, true);
+    if (tag === 'svg' || tag === 'SVG') {
+      const t = el.querySelector(':scope > title');
+      if (t && t.textContent.trim()) return t.textContent;
     }
     if (recursing || FROM_CONTENT.has(role)) {
       if (!(recursing && (role === 'textbox' || role === 'combobox'))) {
-        let t = ctx.target ? undefined : contents.get(el);
+        const cached = !ctx.target && !ctx.treeitem;
+        let t = cached ? contents.get(el) : undefined;
         if (t === undefined) {
           t = textFrom(el, ctx);
-          if (!ctx.target) contents.set(el, t);
+          if (cached) contents.set(el, t);
         }
         if (t.trim()) return t;
       }
@@ -448,7 +457,7 @@
   };
   const nameOf = (el, role) => {
     if (PROHIBITED.has(role) && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) return '';
-    return collapse(altText(el, { labelledBy: false, refHidden: false, target: null }, false));
+    return collapse(altText(el, { labelledBy: false, refHidden: false, target: null, treeitem: role === 'treeitem' }, false));
   };
   // A <label> Chrome leaves out: it labels a visible checkbox or radio and holds only
   // text or only that control (and is not inline-block, which Chrome keeps).
@@ -483,7 +492,8 @@
   // ---- the tree the rules see: parallel arrays, pre-order ----
   // kinds: 0 node, 1 ::before text, 2 ::after text, 3 pinned outside the tree
   let nodeA, roleA, nameA, parA, focA, kindA, flagA, depthA, kidsA;
-  const F_FRAME_ROOT = 1, F_NOT_CAPTURED = 2, F_CLOSED = 4, F_PINNED = 8, F_EDITABLE = 16, F_RICH = 32;
+  // F_INNER: the browser's own shadow tree holds content (a <meter>'s bar): not a leaf.
+  const F_FRAME_ROOT = 1, F_NOT_CAPTURED = 2, F_CLOSED = 4, F_PINNED = 8, F_EDITABLE = 16, F_RICH = 32, F_INNER = 64;
   const add = (node, role, name, parent, foc, kind, flags) => {
     const i = roleA.length;
     nodeA.push(node); roleA.push(role); nameA.push(name); parA.push(parent); focA.push(foc);
@@ -492,6 +502,33 @@
     return i;
   };
   let pinAncestors = null; // the composed-tree ancestors of pinned nodes, this take
+  let modal = null; // an open modal dialog, and its ancestors: the rest is inert
+  let modalPath = null;
+  let owns = null; // aria-owns: owner → the elements it takes in, and the set of those
+  let owned = null;
+  const placing = new Set();
+  const noteModalAndOwners = () => {
+    modal = null; modalPath = null; owns = null; owned = null;
+    const modals = document.querySelectorAll('dialog:modal');
+    if (modals.length) {
+      modal = modals[modals.length - 1];
+      modalPath = new Set();
+      for (let n = composedParent(modal); n; n = composedParent(n)) modalPath.add(n);
+    }
+    const owners = document.querySelectorAll('[aria-owns]');
+    if (!owners.length) return;
+    owns = new Map();
+    owned = new Set();
+    for (const owner of owners) {
+      const list = [];
+      for (const o of idrefs(owner, 'aria-owns')) {
+        if (o === owner || o.contains(owner) || owned.has(o)) continue;
+        list.push(o);
+        owned.add(o);
+      }
+      if (list.length) owns.set(owner, list);
+    }
+  };
   const composedParent = (n) => {
     if (n.assignedSlot) return n.assignedSlot;
     const p = n.parentNode;
@@ -558,9 +595,22 @@
     walkChildren(d.body || d.documentElement, r);
   };
   const walkNode = (n, parent) => {
+    if (modal !== null && n !== modal && !modalPath.has(n)) {
+      // Outside an open modal dialog everything is inert.
+      if (n.nodeType === 1) skipped(n, parent);
+      return;
+    }
+    if (n === modal) {
+      const outside = modal;
+      modal = null;
+      walkNode(n, parent);
+      modal = outside;
+      return;
+    }
     if (n.nodeType === 3) { textLine(n, parent); return; }
     if (n.nodeType !== 1) return;
     const el = n;
+    if (owned !== null && owned.has(el) && !placing.has(el)) return; // shown under its aria-owns owner
     const tag = el.tagName;
     if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'TEMPLATE' || tag === 'NOSCRIPT' || tag === 'HEAD') {
       skipped(el, parent);
@@ -594,7 +644,7 @@
     const rich = el.isContentEditable;
     const flags = (pinned ? F_PINNED : 0) | (rich ? F_EDITABLE | F_RICH : 0);
     const closed = closedHost(el, tag);
-    if (!visible || role === 'none' || role === 'generic' || role === 'LabelText' || display === 'contents') {
+    if (!visible || role === 'none' || role === 'generic' || role === 'LabelText') {
       const foc = visible && role === 'generic' && focusable(el, tag);
       if (foc || closed || (pinned && visible && role === 'generic')) {
         const i = add(el, role, nameOf(el, role), parent, foc, 0, flags | (closed ? F_CLOSED : 0));
@@ -609,11 +659,20 @@
       if (visible && role !== 'none') pseudoLine(el, 2, p);
       return;
     }
-    const i = add(el, role, nameOf(el, role), parent, focusable(el, tag), 0, flags | (closed ? F_CLOSED : 0));
+    const i = add(el, role, nameOf(el, role), parent, focusable(el, tag), 0,
+      flags | (closed ? F_CLOSED : 0) | (tag === 'METER' ? F_INNER : 0));
     if (tag === 'IFRAME') { walkFrame(el, i); return; }
     pseudoLine(el, 1, i);
     if (tag === 'SELECT') {
-      for (const o of el.options) add(o, 'option', collapse(o.text), i, !o.disabled, 0, 0);
+      for (const c of el.children) {
+        if (c.tagName === 'OPTION') add(c, 'option', collapse(c.text), i, !c.disabled, 0, 0);
+        else if (c.tagName === 'OPTGROUP') {
+          const g = add(c, 'group', collapse(c.label), i, false, 0, 0);
+          for (const o of c.children) if (o.tagName === 'OPTION') add(o, 'option', collapse(o.text), g, !o.disabled, 0, 0);
+        }
+      }
+    } else if (tag === 'METER' || tag === 'PROGRESS') {
+      // Their fallback content is not rendered.
     } else {
       walkInside(el, tag, i, closed);
     }
@@ -622,10 +681,19 @@
   // The children of an element in the rendered tree; for a closed-root host, only the
   // light children its root renders.
   const walkInside = (el, tag, parent, closed) => {
-    if (!closed) { walkChildren(el, parent); return; }
-    for (const c of el.childNodes) {
-      if (c.nodeType === 1 && c.getClientRects().length === 0 && styleOf(c).display !== 'contents') continue;
-      walkNode(c, parent);
+    if (styleOf(el).skips) return; // content-visibility:hidden
+    if (!closed) walkChildren(el, parent);
+    else {
+      for (const c of el.childNodes) {
+        if (c.nodeType === 1 && c.getClientRects().length === 0 && styleOf(c).display !== 'contents') continue;
+        walkNode(c, parent);
+      }
+    }
+    if (owns !== null) {
+      const list = owns.get(el);
+      if (list !== undefined) {
+        for (const o of list) { placing.add(o); walkNode(o, parent); placing.delete(o); }
+      }
     }
   };
   // visibility:hidden: only descendants that are visible again count.
@@ -656,7 +724,7 @@
     'complementary', 'group', 'radiogroup', 'table', 'grid', 'treegrid', 'list', 'tablist', 'toolbar', 'tabpanel',
     'article', 'figure', 'note']);
   const ALWAYS = new Set(['dialog', 'alertdialog', 'alert', 'option', 'Iframe']);
-  const FORM_TAGS = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP', 'FIELDSET']);
+  const FORM_TAGS = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'OPTGROUP']);
   const EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'StaticText', 'InlineTextBox']);
 
   // ---- values and states of a line ----
@@ -705,7 +773,6 @@
     if (kindA[i] === 3) { out.push(NOT_IN_TREE); return; }
     if (kindA[i] !== 0 || !el) return;
     if (el.nodeType !== 1) {
-      if (el.nodeType === 9 && el === document && active === null) out.push('focused');
       return;
     }
     const attr = (a) => el.getAttribute(a);
@@ -730,7 +797,7 @@
     if ((el.readOnly === true && (role === 'textbox' || role === 'searchbox')) || attr('aria-readonly') === 'true') out.push('readonly');
     const inv = attr('aria-invalid');
     if (inv && inv !== 'false') out.push(inv === 'true' ? 'invalid' : 'invalid=' + inv);
-    if (tag === 'TEXTAREA' || attr('aria-multiline') === 'true' || (editableRoot(el) && role !== 'textbox')) out.push('multiline');
+    if (tag === 'TEXTAREA' || attr('aria-multiline') === 'true' || (role === 'textbox' && editableRoot(el))) out.push('multiline');
     if ((tag === 'SELECT' && el.multiple) || attr('aria-multiselectable') === 'true') out.push('multiselectable');
     if (attr('aria-modal') === 'true' || (tag === 'DIALOG' && el.matches(':modal'))) out.push('modal');
     if (attr('aria-busy') === 'true') out.push('busy');
@@ -751,6 +818,7 @@
     }
     const hp = attr('aria-haspopup');
     if (hp && hp !== 'false') out.push('haspopup=' + (hp === 'true' ? 'menu' : hp));
+    else if (tag === 'SELECT' && role === 'combobox') out.push('haspopup=menu');
     else if (role === 'combobox') out.push('haspopup=listbox');
     const ac = attr('aria-autocomplete');
     if (ac && ac !== 'none') out.push('autocomplete=' + ac);
@@ -832,6 +900,7 @@
     contentRoots = new Map();
     nodeA = []; roleA = []; nameA = []; parA = []; focA = []; kindA = []; flagA = []; depthA = []; kidsA = [];
     notePins();
+    noteModalAndOwners();
     add(document, 'RootWebArea', document.title, -1, true, 0, 0);
     walkChildren(document.body || document.documentElement, 0);
     const count = roleA.length;
@@ -851,7 +920,7 @@
     }
     const isLeaf = (i) => {
       const r = roleA[i];
-      if (kidsA[i] === 0) return true;
+      if (kidsA[i] === 0 && !(flagA[i] & F_INNER)) return true;
       if (r === 'Iframe') return false;
       const plainField = !(flagA[i] & F_RICH) && ((flagA[i] & F_EDITABLE) || r === 'textbox' || r === 'searchbox');
       if (plainField || TEXT_ROLES.has(r) || LEAF_ROLES.has(r)) return true;
@@ -947,6 +1016,7 @@
     styles = new Map(); contents = new Map(); contentRoots = new Map();
     nodeA = roleA = nameA = parA = focA = kindA = flagA = depthA = kidsA = null;
     pinAncestors = null;
+    modal = modalPath = owns = owned = null;
     trim();
     return parts.join('\n');
   };

@@ -137,6 +137,7 @@ fn uids_at_any_depth_become_elements_in_the_registrys_world() {
         TakeSnapshot {
             tab_id: 10,
             verbose: false,
+            viewport: false,
         },
     );
     h.settle();
@@ -214,6 +215,7 @@ fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
         TakeSnapshot {
             tab_id: 10,
             verbose: false,
+            viewport: false,
         },
     );
     h.settle();

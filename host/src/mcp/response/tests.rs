@@ -74,7 +74,7 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::write::write;
-use super::{Gathered, Image, Response, Section, SnapshotRequest};
+use super::{Gathered, GatheredSnapshot, Image, Response, Section, SnapshotRequest};
 use crate::mcp::ToolError;
 
 fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> T {
@@ -100,6 +100,16 @@ fn snapshot() -> tabwire_shared::Snapshot {
             {"uid": "1_2", "depth": 1, "role": "textbox", "name": "Name", "value": "x"},
         ],
     }))
+}
+
+/// A snapshot of page 1 as gathered for a reply: snapshot 1, compared with nothing.
+fn whole(snapshot: tabwire_shared::Snapshot) -> GatheredSnapshot {
+    GatheredSnapshot {
+        page: 1,
+        number: 1,
+        snapshot: Arc::new(snapshot),
+        since: None,
+    }
 }
 
 fn tools(count: usize) -> Arc<Discovery> {
@@ -328,7 +338,7 @@ fn a_snapshot_inline() {
     let mut response = Response::default();
     response.include_snapshot(SnapshotRequest::default());
     let gathered = Gathered {
-        snapshot: Some((1, snapshot())),
+        snapshot: Some(whole(snapshot())),
         ..Gathered::default()
     };
     for structured in [false, true] {
@@ -345,11 +355,11 @@ fn a_snapshot_to_a_file() {
     let path = dir.path().join("snap.txt");
     let mut response = Response::default();
     response.include_snapshot(SnapshotRequest {
-        verbose: false,
         file_path: Some(path.clone()),
+        ..SnapshotRequest::default()
     });
     let gathered = Gathered {
-        snapshot: Some((1, snapshot())),
+        snapshot: Some(whole(snapshot())),
         ..Gathered::default()
     };
     let shown = reply(&response, None, &gathered, true);
@@ -396,7 +406,7 @@ fn everything_at_once_in_the_fixed_order() {
         pages: Some(pages()),
         third_party: Some((1, tools(1))),
         third_party_failure: None,
-        snapshot: Some((1, snapshot())),
+        snapshot: Some(whole(snapshot())),
     };
     insta::assert_snapshot!(reply(&response, Some("Partly failed."), &gathered, false));
 }

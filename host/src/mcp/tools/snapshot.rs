@@ -19,6 +19,19 @@ pub struct TakeSnapshotParams {
     verbose: bool,
     /// Save the snapshot to this file instead of returning it (for large pages).
     file_path: Option<PathBuf>,
+    /// Only this element and what is under it (a uid from an earlier snapshot).
+    uid: Option<String>,
+    /// At most about this many characters of tree: runs of similar siblings are
+    /// folded into one line naming their parent's uid (see unfold), and only if that
+    /// is not enough the tree is cut, with a line saying what is missing.
+    #[schemars(range(min = 1))]
+    max_chars: Option<usize>,
+    /// uids whose children are never folded (from a folded line's unfold=[…]).
+    #[serde(default)]
+    unfold: Vec<String>,
+    /// Only the elements on screen (and the elements that contain them).
+    #[serde(default)]
+    viewport: bool,
 }
 
 /// `take_snapshot`
@@ -31,7 +44,8 @@ impl Tool for TakeSnapshot {
         description: "Takes a text snapshot of the selected page's accessibility tree (iframes \
             included): one element a line with its role, name, value and state, each with a uid. \
             Other tools take these uids to act on elements; a uid stays valid while the page's \
-            document lives. Prefer it to screenshots for reading a page.",
+            document lives. Prefer it to screenshots for reading a page. On big pages, ask for \
+            less: a subtree (uid), what is on screen (viewport), or a budget (maxChars).",
         category: Category::Debugging,
         read_only: true,
         page_scoped: true,
@@ -47,6 +61,11 @@ impl Tool for TakeSnapshot {
         response.include_snapshot(SnapshotRequest {
             verbose: params.verbose,
             file_path: params.file_path,
+            uid: params.uid,
+            max_chars: params.max_chars,
+            unfold: params.unfold,
+            viewport: params.viewport,
+            changes: false,
         });
         Ok(())
     }
