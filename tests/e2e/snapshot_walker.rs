@@ -616,3 +616,77 @@ async fn fields_escape_backslashes_tabs_and_line_breaks() {
     );
     browser.cdp.close_browser().await;
 }
+
+const CUSTOM: &str = r#"<x-radio aria-label="Small" tabindex="0"></x-radio>
+<x-list><span>Item</span></x-list>
+<x-button-host></x-button-host>
+<x-plain>Just text</x-plain>
+<x-roled role="group" aria-label="Roled"></x-roled>"#;
+
+const CUSTOM_CODE: &str = r#"
+customElements.define('x-radio', class extends HTMLElement {
+  constructor() { super(); this.attachInternals().role = 'radio'; this.attachShadow({mode: 'open'}).innerHTML = '<span></span>'; }
+});
+customElements.define('x-list', class extends HTMLElement {
+  constructor() { super(); this.attachInternals().role = 'list'; this.attachShadow({mode: 'open'}).innerHTML = '<slot></slot>'; }
+});
+customElements.define('x-button-host', class extends HTMLElement {
+  constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<button>Native inside</button>'; }
+});
+true"#;
+
+#[tokio::test]
+async fn custom_element_hosts_are_listed_for_chrome_and_keep_its_answer() {
+    let browser = Browser::start().await;
+    let page = browser.page(false).await;
+    build(&page, CUSTOM, CUSTOM_CODE).await;
+    let walker = page.walker().await;
+    let snap = walker.take(1, json!({})).await;
+    let listed = walker.value("__tabwireSnapshot.candidates()").await;
+    let tags = walker
+        .value("__tabwireSnapshot.candidates().map((u) => __tabwireSnapshot.resolve(u).localName)")
+        .await;
+    assert_eq!(
+        tags,
+        json!(["x-radio", "x-list"]),
+        "the focusable host and the host with no native element inside; not the host of \
+         a button, a host without a shadow root or one with a role attribute"
+    );
+    let radio = listed[0].as_str().unwrap_or_default().to_owned();
+    assert_eq!(
+        snap.line("generic", "Small").uid,
+        radio,
+        "the walker alone sees a generic host"
+    );
+
+    let adopted = walker
+        .value(&format!(
+            "[__tabwireSnapshot.adopt('{radio}', {{role: 'radio', name: 'Small'}}), \
+              __tabwireSnapshot.adopt('{radio}', {{role: ''}}), __tabwireSnapshot.adopt('9_9', {{role: 'radio'}})]"
+        ))
+        .await;
+    assert_eq!(adopted, json!([true, false, false]));
+    let after = walker.take(2, json!({})).await;
+    assert_eq!(
+        after.line("radio", "Small").uid,
+        radio,
+        "Chrome's answer, same uid"
+    );
+    let tags = walker
+        .value("__tabwireSnapshot.candidates().map((u) => __tabwireSnapshot.resolve(u).localName)")
+        .await;
+    assert_eq!(
+        tags,
+        json!(["x-list"]),
+        "an answered host is not asked again"
+    );
+
+    // A change of the host's attributes forgets the answer.
+    page.run_page_code(
+        "document.querySelector('x-radio').setAttribute('aria-label', 'Tiny'); true",
+    )
+    .await;
+    let changed = walker.take(3, json!({})).await;
+    assert!(changed.has("generic", "Tiny"), "{}", changed.shown());
+    browser.cdp.close_browser().await;
+}

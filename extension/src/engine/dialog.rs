@@ -34,12 +34,7 @@ impl<C: Chrome + 'static> Engine<C> {
             accept,
             prompt_text,
         };
-        // A cross-site iframe's dialog is answered in its own session.
-        let session = self
-            .tabs
-            .read(tab, |t| t.attachment.dialog_session.clone())
-            .flatten();
-        match self.send_in(tab, session.as_deref(), &answer).await {
+        match self.send(tab, &answer).await {
             Ok(_) => {}
             Err(EngineError::Cdp { message, .. })
                 if Refusal::of(&message) == Some(Refusal::NoDialog) =>
@@ -66,10 +61,7 @@ impl<C: Chrome + 'static> Engine<C> {
     fn forget_dialog(&self, tab: TabId) {
         let removed = self
             .tabs
-            .update(tab, |t| {
-                t.attachment.dialog_session = None;
-                t.attachment.dialog.take()
-            })
+            .update(tab, |t| t.attachment.dialog.take())
             .flatten();
         if removed.is_some() {
             self.post_event(Event::DialogClosed { tab_id: tab });

@@ -369,12 +369,6 @@ impl Fake {
         self.state.borrow_mut().events.push(event);
     }
 
-    /// Overrides the answer to every later `method` call in child session `session`.
-    pub fn answer_in(&self, session: &str, method: &str, answer: Answer) {
-        let key = (session.to_owned(), method.to_owned());
-        self.state.borrow_mut().answers_in.insert(key, answer);
-    }
-
     /// Whether the debugger is attached to `tab`.
     pub fn is_attached(&self, tab: TabId) -> bool {
         self.state.borrow().attached.contains(&tab)
@@ -600,6 +594,42 @@ impl Fake {
         tabs.find(|t| t.id == id).cloned()
     }
 
+    /// Decides the answer to a CDP call in a child session, recording it: the
+    /// session's own overrides, else the defaults (never the tab's overrides).
+    fn respond_in(&self, tab: TabId, session: &str, method: &str, params: &Value) -> Answer {
+        let mut state = self.state.borrow_mut();
+        let entry = (
+            tab,
+            Some(session.to_owned()),
+            method.to_owned(),
+            params.clone(),
+        );
+        state.sent.push(entry);
+        let key = (session.to_owned(), method.to_owned());
+        if let Some(answer) = state.answers_in.get(&key) {
+            return answer.clone();
+        }
+        match method {
+            "Target.setAutoAttach" => {
+                let attaching = (tab, Some(session.to_owned()));
+                Answer::with_events(json!({}), state.auto_attach(attaching))
+            }
+            "Page.getFrameTree" => {
+                let frame = state.oopifs.iter().find(|o| o.session == session);
+                let (id, url) = frame.map_or((String::new(), String::new()), |o| {
+                    (o.frame.clone(), o.url.clone())
+                });
+                Answer::value(
+                    json!({"frameTree": {"frame": {"id": id, "parentId": "main", "loaderId": "C0", "url": url}}}),
+                )
+            }
+            _ => {
+                drop(state);
+                Self::default_answer(method, params)
+            }
+        }
+    }
+
     /// Sets what `frame` of `tab` shows, as its world's walker sees it (a change of
     /// the page).
     pub fn set_page(&self, tab: TabId, frame: &str, href: &str, page: Vec<world::FakeNode>) {
@@ -640,42 +670,6 @@ impl Fake {
     /// The context of `frame`'s isolated world in `tab`, if it has one.
     pub fn world_context(&self, tab: TabId, frame: &str) -> Option<i64> {
         self.state.borrow().worlds.context(tab, frame)
-    }
-
-    /// Decides the answer to a CDP call in a child session, recording it: the
-    /// session's own overrides, else the defaults (never the tab's overrides).
-    fn respond_in(&self, tab: TabId, session: &str, method: &str, params: &Value) -> Answer {
-        let mut state = self.state.borrow_mut();
-        let entry = (
-            tab,
-            Some(session.to_owned()),
-            method.to_owned(),
-            params.clone(),
-        );
-        state.sent.push(entry);
-        let key = (session.to_owned(), method.to_owned());
-        if let Some(answer) = state.answers_in.get(&key) {
-            return answer.clone();
-        }
-        match method {
-            "Target.setAutoAttach" => {
-                let attaching = (tab, Some(session.to_owned()));
-                Answer::with_events(json!({}), state.auto_attach(attaching))
-            }
-            "Page.getFrameTree" => {
-                let frame = state.oopifs.iter().find(|o| o.session == session);
-                let (id, url) = frame.map_or((String::new(), String::new()), |o| {
-                    (o.frame.clone(), o.url.clone())
-                });
-                Answer::value(
-                    json!({"frameTree": {"frame": {"id": id, "parentId": "main", "loaderId": "C0", "url": url}}}),
-                )
-            }
-            _ => {
-                drop(state);
-                Self::default_answer(method, params)
-            }
-        }
     }
 
     /// Decides the answer to a CDP call, recording it.

@@ -272,36 +272,19 @@ impl<C: Chrome + 'static> Engine<C> {
             self.tab_changed(tab);
         }
         match &event {
-            PageEvent::DialogOpening(_) | PageEvent::DialogClosed => {
-                return self.dialog_changed(tab, None, event)
-            }
-            _ => self.track_document(tab, &event),
-        }
-        self.signals.publish(tab, &TabSignal::Page(event));
-    }
-
-    /// A dialog opened or closed in the tab, in its own session or (a cross-site
-    /// iframe's dialog) in a child session: the tab's dialog either way.
-    fn dialog_changed(&self, tab: TabId, session: Option<&str>, event: PageEvent) {
-        match &event {
             PageEvent::DialogOpening(dialog) => {
-                self.tabs.write(tab, |t| {
-                    t.attachment.dialog = Some(dialog.clone());
-                    t.attachment.dialog_session = session.map(str::to_owned);
-                });
+                self.tabs
+                    .write(tab, |t| t.attachment.dialog = Some(dialog.clone()));
                 self.post_event(Event::DialogOpened {
                     tab_id: tab,
                     dialog: dialog.clone(),
                 });
             }
             PageEvent::DialogClosed => {
-                self.tabs.update(tab, |t| {
-                    t.attachment.dialog = None;
-                    t.attachment.dialog_session = None;
-                });
+                self.tabs.update(tab, |t| t.attachment.dialog = None);
                 self.post_event(Event::DialogClosed { tab_id: tab });
             }
-            _ => return,
+            _ => self.track_document(tab, &event),
         }
         self.signals.publish(tab, &TabSignal::Page(event));
     }

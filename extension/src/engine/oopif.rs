@@ -15,10 +15,10 @@
 //! The rule that keeps this safe: an event from a child session never reaches the
 //! tab's document state or its waits. A cross-site frame navigating, or its contexts
 //! being created, destroyed or cleared, updates that frame's own record only, so the
-//! tab's document, its kit and its uids stay as they were. Dialogs are the exception:
-//! a dialog opened by the frame blocks the whole tab, so it is the tab's dialog (and
-//! is answered in the frame's session). Console messages and network requests of the
-//! frame are not collected.
+//! tab's document, its kit and its uids stay as they were. A dialog the frame opens
+//! is reported (and answered) in the tab's own session, as the page's are (Chrome
+//! 156), so the frame's own report of it is not needed. Console messages and network
+//! requests of the frame are not collected.
 
 use tabwire_shared::TabId;
 
@@ -135,26 +135,16 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// An event from a child session: it updates that frame's record, never the
-    /// tab's document or waits (dialogs aside: see the module's notes).
+    /// tab's document or waits.
     pub(super) fn on_child_event(&self, tab: TabId, session: &str, incoming: Option<Incoming>) {
         let Some(Incoming::Page(event)) = incoming else {
             return;
         };
-        let known = self
-            .tabs
-            .update(tab, |t| {
-                let Some(child) = t.attachment.children.get_mut(session) else {
-                    return false;
-                };
+        self.tabs.update(tab, |t| {
+            if let Some(child) = t.attachment.children.get_mut(session) {
                 track_child(child, &event);
-                true
-            })
-            .unwrap_or(false);
-        if known {
-            if let PageEvent::DialogOpening(_) | PageEvent::DialogClosed = event {
-                self.dialog_changed(tab, Some(session), event);
             }
-        }
+        });
     }
 }
 
@@ -303,11 +293,11 @@ mod tests {
         h.fake.emit(
             10,
             Some("S1"),
-            "Page.javascriptDialogOpening",
-            json!({"type": "alert", "message": "late"}),
+            "Page.frameNavigated",
+            json!({"frame": {"id": "F1", "loaderId": "X9", "url": "https://other.test/"}}),
         );
         h.settle();
-        assert!(h.engine.open_dialog(10).is_none());
+        assert!(children(&h).is_empty());
     }
 
     #[test]
@@ -452,7 +442,7 @@ mod tests {
     }
 
     #[test]
-    fn a_dialog_in_a_cross_site_frame_is_the_tabs_and_is_answered_in_its_session() {
+    fn a_frames_own_report_of_a_dialog_is_left_to_the_tabs() {
         let mut h = page_with_frames();
         h.fake.emit(
             10,
@@ -461,33 +451,6 @@ mod tests {
             json!({"type": "confirm", "message": "sure?"}),
         );
         h.settle();
-        assert_eq!(
-            h.engine.open_dialog(10).map(|d| d.message),
-            Some("sure?".into())
-        );
-        h.fake.answer_in(
-            "S2",
-            "Page.handleJavaScriptDialog",
-            super::super::fake::Answer::with_events(
-                json!({}),
-                vec![("Page.javascriptDialogClosed", json!({"result": true}))],
-            ),
-        );
-        let answer = HandleDialog {
-            tab_id: 10,
-            accept: true,
-            prompt_text: None,
-        };
-        h.call(1, answer);
-        h.settle();
-        assert!(h.reply(1).unwrap().is_ok());
-        assert_eq!(
-            h.fake
-                .sent_in(10, Some("S2"), "Page.handleJavaScriptDialog")
-                .len(),
-            1
-        );
-        assert!(h.fake.sent(10, "Page.handleJavaScriptDialog").is_empty());
         assert!(h.engine.open_dialog(10).is_none());
     }
 }

@@ -74,9 +74,6 @@ pub struct Attachment {
     pub attached: bool,
     /// The JavaScript dialog open in the tab, as far as CDP told us.
     pub dialog: Option<DialogInfo>,
-    /// The child session that reported the dialog (a cross-site iframe's), where it
-    /// is answered; `None`: the tab's own.
-    pub dialog_session: Option<String>,
     /// The main-world JavaScript context of each frame, by frame id.
     pub contexts: HashMap<String, i64>,
     /// tabwire's isolated world in each frame, as far as this session knows it.

@@ -22,6 +22,8 @@
 // - `uidOf(node, number)` → the node's uid (a new one numbered by `number`).
 // - `pin(uid)` / `unpin(uid)` → whether the uid names a node: pinned nodes are always
 //   shown, as `<tag>` with the state `not-in-accessibility-tree` where the rules drop them.
+// - `candidates()` → uids of custom-element hosts whose role Chrome may know better
+//   (ElementInternals); `adopt(uid, {role, name})` keeps Chrome's answer for one.
 // At most 50,000 uids are remembered, by weak reference except pinned nodes.
 (() => {
   'use strict';
@@ -116,7 +118,14 @@
   // ---- what changed: a generation counter ----
   let gen = 0;
   const bump = () => { gen++; };
-  const observer = new MutationObserver(bump);
+  // Chrome's answers for custom elements (adopt), forgotten when the element's
+  // attributes change.
+  const adopted = new WeakMap();
+  const noted = (records) => {
+    if (records.length) gen++;
+    for (const r of records) if (r.type === 'attributes') adopted.delete(r.target);
+  };
+  const observer = new MutationObserver(noted);
   const observed = new WeakSet();
   const EVENTS = ['input', 'change', 'focusin', 'focusout', 'toggle', 'scroll', 'load'];
   const observe = (root) => {
@@ -129,7 +138,7 @@
       if (view) view.addEventListener('resize', bump, { capture: true, passive: true });
     }
   };
-  const settle = () => { if (observer.takeRecords().length) gen++; };
+  const settle = () => noted(observer.takeRecords());
   const deepActive = () => {
     let a = document.activeElement;
     for (let i = 0; a && i < 64; i++) {
@@ -288,10 +297,23 @@
     let s = styles.get(el);
     if (s === undefined) {
       const cs = getComputedStyle(el);
-      s = { display: cs.display, visibility: cs.visibility, skips: cs.contentVisibility === 'hidden' };
+      s = {
+        display: cs.display, visibility: cs.visibility, skips: cs.contentVisibility === 'hidden',
+        transform: cs.textTransform,
+      };
       styles.set(el, s);
     }
     return s;
+  };
+  // Text as layout shows it: Chrome's names carry text-transform.
+  const transformed = (t, parent) => {
+    if (!parent || parent.nodeType !== 1) return t;
+    const how = styleOf(parent).transform;
+    if (how === 'none') return t;
+    if (how === 'uppercase') return t.toUpperCase();
+    if (how === 'lowercase') return t.toLowerCase();
+    if (how === 'capitalize') return t.replace(/(^|[\s\u00a0])(\p{L})/gu, (m, a, b) => a + b.toUpperCase());
+    return t;
   };
   const CONTENT_RULE = /(?:^|[^-\w])content\s*:/;
   const sheetsSetContent = (sheets) => {
@@ -365,7 +387,7 @@
     const b = pseudo(el, '::before');
     if (b) out += b;
     for (const n of childNodesOf(el)) {
-      if (n.nodeType === 3) { out += n.data; continue; }
+      if (n.nodeType === 3) { out += transformed(n.data, n.parentNode); continue; }
       if (n.nodeType !== 1) continue;
       const t = altText(n, ctx, true);
       if (t) {
@@ -502,6 +524,12 @@
     return i;
   };
   let pinAncestors = null; // the composed-tree ancestors of pinned nodes, this take
+  let takeNumber = 0;
+  // Custom-element hosts whose role may come from ElementInternals (see `candidates`).
+  let candidates = null;
+  let lastCandidates = [];
+  const NATIVE = 'a[href],button,input,select,textarea,img,svg,[role],h1,h2,h3,h4,h5,h6,ul,ol,li,table,' +
+    'nav,main,header,footer,aside,section,article,form,dialog,details,summary,progress,meter,label,fieldset';
   let modal = null; // an open modal dialog, and its ancestors: the rest is inert
   let modalPath = null;
   let owns = null; // aria-owns: owner → the elements it takes in, and the set of those
@@ -577,7 +605,7 @@
     if (!n.nextSibling) t = t.replace(/ $/, '');
     const p = n.parentNode;
     const rich = p && p.nodeType === 1 && p.isContentEditable;
-    add(n, 'StaticText', t, parent, false, 0, rich ? F_EDITABLE | F_RICH : 0);
+    add(n, 'StaticText', transformed(t, p), parent, false, 0, rich ? F_EDITABLE | F_RICH : 0);
   };
   const pseudoLine = (el, which, parent) => {
     const t = pseudo(el, which === 1 ? '::before' : '::after');
@@ -640,14 +668,20 @@
     }
     const visibility = style.visibility;
     const visible = visibility !== 'hidden' && visibility !== 'collapse';
-    const role = roleOf(el, tag);
+    const answer = adopted.get(el);
+    const role = answer !== undefined ? answer.role : roleOf(el, tag);
+    const given = answer !== undefined ? answer.name : null;
+    if (answer === undefined && role === 'generic' && candidates !== null && tag.indexOf('-') > 0 &&
+        !el.hasAttribute('role') && (focusable(el, tag) || (el.shadowRoot && !el.shadowRoot.querySelector(NATIVE)))) {
+      candidates.push(uidFor(el, takeNumber));
+    }
     const rich = el.isContentEditable;
     const flags = (pinned ? F_PINNED : 0) | (rich ? F_EDITABLE | F_RICH : 0);
     const closed = closedHost(el, tag);
     if (!visible || role === 'none' || role === 'generic' || role === 'LabelText') {
       const foc = visible && role === 'generic' && focusable(el, tag);
       if (foc || closed || (pinned && visible && role === 'generic')) {
-        const i = add(el, role, nameOf(el, role), parent, foc, 0, flags | (closed ? F_CLOSED : 0));
+        const i = add(el, role, given !== null ? given : nameOf(el, role), parent, foc, 0, flags | (closed ? F_CLOSED : 0));
         walkInside(el, tag, i, closed);
         return;
       }
@@ -659,7 +693,7 @@
       if (visible && role !== 'none') pseudoLine(el, 2, p);
       return;
     }
-    const i = add(el, role, nameOf(el, role), parent, focusable(el, tag), 0,
+    const i = add(el, role, given !== null ? given : nameOf(el, role), parent, focusable(el, tag), 0,
       flags | (closed ? F_CLOSED : 0) | (tag === 'METER' ? F_INNER : 0));
     if (tag === 'IFRAME') { walkFrame(el, i); return; }
     pseudoLine(el, 1, i);
@@ -895,6 +929,8 @@
       return '=' + gen;
     }
     takes++;
+    takeNumber = number;
+    candidates = [];
     styles = new Map();
     contents = new Map();
     contentRoots = new Map();
@@ -1017,6 +1053,8 @@
     nodeA = roleA = nameA = parA = focA = kindA = flagA = depthA = kidsA = null;
     pinAncestors = null;
     modal = modalPath = owns = owned = null;
+    lastCandidates = candidates;
+    candidates = null;
     trim();
     return parts.join('\n');
   };
@@ -1049,7 +1087,27 @@
     return true;
   };
 
-  const api = Object.freeze({ __proto__: null, take, resolve, uidOf, pin, unpin });
+  // The uids of the custom-element hosts the latest take saw with no role attribute, a
+  // computed role of generic and no answer adopted, that are focusable or hold no native
+  // semantic element in their shadow tree: their role may come from ElementInternals,
+  // which only Chrome's own tree knows.
+  const candidatesOf = () => lastCandidates.slice();
+  // Keeps Chrome's answer (`{role, name}`) for an element until its attributes change;
+  // takes then use it instead of their own.
+  const adopt = (uid, facts) => {
+    const node = resolve(uid);
+    if (node === null || node.nodeType !== 1 || facts === null || typeof facts !== 'object') return false;
+    const role = facts.role, name = facts.name;
+    if (typeof role !== 'string' || role === '' || role.length > 100) return false;
+    if (name !== undefined && typeof name !== 'string') return false;
+    adopted.set(node, { role, name: name === undefined ? '' : collapse(name).slice(0, 10000) });
+    gen++;
+    return true;
+  };
+
+  const api = Object.freeze({
+    __proto__: null, take, resolve, uidOf, pin, unpin, candidates: candidatesOf, adopt,
+  });
   Object.defineProperty(G, KEY, { value: api, enumerable: false, writable: false, configurable: false });
   return api;
 })()

@@ -238,14 +238,5 @@ fn longest_increasing(values: &[usize]) -> Vec<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_longest_increasing_run_keeps_the_most_in_place() {
-        assert_eq!(longest_increasing(&[0, 1, 2]), [0, 1, 2]);
-        assert_eq!(longest_increasing(&[2, 0, 1]), [1, 2]);
-        assert_eq!(longest_increasing(&[0, 3, 1, 2]), [0, 2, 3]);
-        assert!(longest_increasing(&[]).is_empty());
-    }
-}
+#[path = "changes_tests.rs"]
+mod tests;
