@@ -372,6 +372,54 @@ async fn shadow_roots_slots_and_frames_are_walked_in_place() {
     for (n, line) in snap.lines.iter().enumerate() {
         assert_eq!(line.uid, format!("4_{}", n + 1), "{line:?}");
     }
+
+    // The engine can hand the closed root in: found through CDP, resolved into the
+    // world, taken with addRoot; then it is walked in place like an open one.
+    let walker = page.walker().await;
+    let host = walker
+        .page
+        .cdp
+        .send_to(
+            &page.session,
+            "Runtime.evaluate",
+            json!({"expression": format!("__tabwireSnapshot.resolve('{}')", closed.uid), "contextId": walker.context}),
+        )
+        .await;
+    let host = host["result"]["objectId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let described = page
+        .cdp
+        .send_to(
+            &page.session,
+            "DOM.describeNode",
+            json!({"objectId": host, "depth": 1, "pierce": true}),
+        )
+        .await;
+    let root = described["node"]["shadowRoots"][0].clone();
+    assert_eq!(root["shadowRootType"], "closed", "{described}");
+    let resolved = page
+        .cdp
+        .send_to(
+            &page.session,
+            "DOM.resolveNode",
+            json!({"backendNodeId": root["backendNodeId"], "executionContextId": walker.context}),
+        )
+        .await;
+    let added = page
+        .call(
+            "function (uid) { return __tabwireSnapshot.addRoot(uid, this); }",
+            resolved["object"]["objectId"].as_str().unwrap_or_default(),
+            vec![json!({"value": closed.uid})],
+            true,
+        )
+        .await
+        .value("addRoot");
+    assert_eq!(added, true);
+    let opened = walker.take(5, json!({})).await;
+    assert!(opened.has("button", "Hidden away"), "{}", opened.shown());
+    assert!(!opened.has("generic", ""), "{}", opened.shown());
     browser.cdp.close_browser().await;
 }
 
