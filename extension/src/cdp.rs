@@ -11,7 +11,7 @@
 //! [`dom_snapshot`] the whole DOM's shape that places returned elements in a snapshot;
 //! [`input`] the input events and element geometry; [`capture`] screenshots and
 //! dialogs; [`emulation`] the emulated settings; [`network`] and [`console`] what the
-//! collectors enable and read.
+//! collectors enable and read; [`target`] the child sessions of cross-site iframes.
 
 pub mod accessibility;
 pub mod capture;
@@ -23,6 +23,7 @@ pub mod events;
 pub mod input;
 pub mod network;
 pub mod refusal;
+pub mod target;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

@@ -10,6 +10,7 @@ mod complete;
 mod devtools;
 mod doctor;
 mod faults;
+mod frames;
 mod harness;
 mod headless;
 mod lifecycle;

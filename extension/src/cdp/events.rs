@@ -3,9 +3,9 @@
 //! Each event is a params struct implementing [`CdpEvent`]: its `METHOD` and the
 //! fields the engine reads. [`Incoming::parse`] is the one place a method name is
 //! looked at: it reads an event into what it feeds — the tab's waits and document
-//! state ([`PageEvent`]), the console collector ([`ConsoleEvent`]) or the network
-//! collector ([`NetworkEvent`]). Every other event, and one whose params do not have
-//! the expected shape, is ignored.
+//! state ([`PageEvent`]), the console collector ([`ConsoleEvent`]), the network
+//! collector ([`NetworkEvent`]) or the tab's child sessions ([`TargetEvent`]). Every
+//! other event, and one whose params do not have the expected shape, is ignored.
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::console::{ConsoleApiCalled, ExceptionThrown, IssueAdded, LogEntryAdded};
 use super::network::{ExtraInfo, LoadingEnded, RequestWillBeSent, ResponseReceived};
+use super::target::{AttachedToTarget, DetachedFromTarget};
 use super::Frame;
 
 /// A CDP event: its params (this struct) and its method name.
@@ -38,7 +39,21 @@ pub enum Incoming {
     Console(ConsoleEvent),
     /// A step of a network request.
     Network(NetworkEvent),
+    /// A child session (a cross-site iframe) began or ended.
+    Target(TargetEvent),
 }
+
+/// The events child sessions come and go with.
+#[derive(Debug)]
+pub enum TargetEvent {
+    /// `Target.attachedToTarget`.
+    Attached(AttachedToTarget),
+    /// `Target.detachedFromTarget`.
+    Detached(DetachedFromTarget),
+}
+
+event!(AttachedToTarget, "Target.attachedToTarget");
+event!(DetachedFromTarget, "Target.detachedFromTarget");
 
 /// The events console messages come from.
 #[derive(Debug)]
@@ -274,7 +289,7 @@ impl Incoming {
             };
         }
         use ConsoleEvent as C;
-        use Incoming::{Console, Network, Page};
+        use Incoming::{Console, Network, Page, Target};
         use NetworkEvent as N;
         read! {
             LoadEventFired => |_| Page(PageEvent::LoadEventFired),
@@ -344,6 +359,8 @@ impl Incoming {
             LoadingFailed => |e: LoadingFailed| Network(N::LoadingEnded(e.0)),
             RequestExtraInfo => |e: RequestExtraInfo| Network(N::RequestExtraInfo(e.0)),
             ResponseExtraInfo => |e: ResponseExtraInfo| Network(N::ResponseExtraInfo(e.0)),
+            AttachedToTarget => |e| Target(TargetEvent::Attached(e)),
+            DetachedFromTarget => |e| Target(TargetEvent::Detached(e)),
         }
         None
     }

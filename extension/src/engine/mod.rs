@@ -24,7 +24,8 @@
 //! action, until the page has reacted — and the smaller ones beside them); most begin
 //! and end with the steps in [`preamble`] (attached, no dialog open, watched, within
 //! the time limit). [`session`] attaches the debugger and sends typed CDP commands
-//! while watching the tab (the typed events come in through `crate::cdp::events`);
+//! while watching the tab (the typed events come in through `crate::cdp::events`), in
+//! the tab's own session or in the child session of a cross-site iframe ([`oopif`]);
 //! [`document`] keeps what is known about the document each tab shows (its [`uids`],
 //! pinned elements and tool registry); [`collect`] holds a tab's console and network
 //! collectors; [`axtree`] turns accessibility trees into snapshot nodes and
@@ -52,6 +53,7 @@ mod keyboard;
 mod liveness;
 mod navigate;
 mod network;
+mod oopif;
 pub mod page;
 mod persist;
 mod placement;
@@ -212,10 +214,31 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// A CDP event from an attached tab (`chrome.debugger.onEvent`).
+    /// A CDP event from an attached tab's own session.
     pub fn on_cdp_event(&self, tab: TabId, method: &str, params: &Value) {
-        let event = match Incoming::parse(method, params) {
+        self.on_session_event(tab, None, method, params);
+    }
+
+    /// A CDP event from an attached tab (`chrome.debugger.onEvent`): from its own
+    /// session (`None`) or from a child session (a cross-site iframe, [`oopif`]),
+    /// whose events never touch the tab's document or waits.
+    pub fn on_session_event(
+        &self,
+        tab: TabId,
+        session: Option<&str>,
+        method: &str,
+        params: &Value,
+    ) {
+        let incoming = Incoming::parse(method, params);
+        if let Some(Incoming::Target(event)) = incoming {
+            return self.on_target_event(tab, session, event);
+        }
+        if let Some(session) = session {
+            return self.on_child_event(tab, session, incoming);
+        }
+        let event = match incoming {
             Some(Incoming::Page(event)) => event,
+            Some(Incoming::Target(_)) => return,
             Some(Incoming::Console(event)) => {
                 // What the domains replay on a re-attach is collected already.
                 let replaying = self.tabs.read(tab, |t| t.attachment.replaying);

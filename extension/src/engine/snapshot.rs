@@ -154,7 +154,14 @@ impl super::Handle for tabwire_shared::TakeSnapshot {
         engine: &Engine<C>,
         _session: &str,
     ) -> Result<Self::Reply, EngineError> {
-        engine.snapshot(self.tab_id, self.verbose).await
+        // `viewport` is the walker's to honour (`opts.viewport`); until it does, the
+        // whole tree answers, which holds everything on screen.
+        let Self {
+            tab_id,
+            verbose,
+            viewport: _,
+        } = self;
+        engine.snapshot(tab_id, verbose).await
     }
 }
 
@@ -171,6 +178,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose,
+                viewport: false,
             },
         );
         h.settle();
@@ -337,6 +345,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();

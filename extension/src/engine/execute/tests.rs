@@ -136,6 +136,7 @@ fn uids_at_any_depth_become_elements_in_the_registrys_world() {
         TakeSnapshot {
             tab_id: 10,
             verbose: false,
+            viewport: false,
         },
     );
     h.settle();
@@ -207,6 +208,7 @@ fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
         TakeSnapshot {
             tab_id: 10,
             verbose: false,
+            viewport: false,
         },
     );
     h.settle();
@@ -497,6 +499,7 @@ fn returned_elements_the_tree_does_not_list_appear_at_their_place_in_the_dom() {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();
