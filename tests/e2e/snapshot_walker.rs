@@ -738,3 +738,52 @@ async fn custom_element_hosts_are_listed_for_chrome_and_keep_its_answer() {
     assert!(changed.has("generic", "Tiny"), "{}", changed.shown());
     browser.cdp.close_browser().await;
 }
+
+#[tokio::test]
+async fn at_most_50000_uids_are_kept_forgetting_unseen_unpinned_ones_first() {
+    let browser = Browser::start().await;
+    let page = browser.page(false).await;
+    let buttons = "const add = (box) => { const b = document.createElement('div'); \
+        for (let i = 0; i < 30000; i++) { const e = document.createElement('button'); e.textContent = 'b' + i; b.append(e); } \
+        document.body.append(b); return b; };";
+    build(
+        &page,
+        "",
+        &format!("{{ {buttons} window.oldBox = add(); }} true"),
+    )
+    .await;
+    let walker = page.walker().await;
+    let first = walker.take(1, json!({})).await;
+    assert_eq!(first.lines.len(), 30_001);
+    let old = first.line("button", "b5").uid.clone();
+    let kept = first.line("button", "b7").uid.clone();
+    assert_eq!(
+        walker
+            .value(&format!("__tabwireSnapshot.pin('{kept}')"))
+            .await,
+        true
+    );
+    // The old buttons stay in the document, hidden; 30,000 new ones come.
+    page.run_page_code(&format!(
+        "{{ {buttons} oldBox.style.display = 'none'; add(); }} true"
+    ))
+    .await;
+    let second = walker.take(2, json!({})).await;
+    assert!(
+        second.lines.iter().any(|l| l.uid == kept),
+        "the pinned one is shown"
+    );
+    let resolved = walker
+        .value(&format!(
+            "[__tabwireSnapshot.resolve('{old}'), !!__tabwireSnapshot.resolve('{kept}'), \
+              !!__tabwireSnapshot.resolve('{}')]",
+            second.line("button", "b5").uid
+        ))
+        .await;
+    assert_eq!(
+        resolved,
+        json!([null, true, true]),
+        "past 50,000 uids, an unseen one is forgotten; a pinned and a seen one are kept"
+    );
+    browser.cdp.close_browser().await;
+}

@@ -294,6 +294,28 @@
   let styles = new Map();
   let contents = new Map();
   let contentRoots = new Map();
+  // Per take and tree: control → its <label>s. `el.labels` searches the whole tree for
+  // every control, which a page of many controls cannot afford.
+  let labelMaps = new Map();
+  const labelsOf = (el) => {
+    if (!LABELABLE.has(el.tagName)) return null;
+    const root = el.getRootNode();
+    let map = labelMaps.get(root);
+    if (map === undefined) {
+      map = new Map();
+      if (root.querySelectorAll) {
+        for (const label of root.querySelectorAll('label')) {
+          const c = label.control;
+          if (!c) continue;
+          const list = map.get(c);
+          if (list === undefined) map.set(c, [label]); else list.push(label);
+        }
+      }
+      labelMaps.set(root, map);
+    }
+    return map.get(el) || null;
+  };
+  const LABELABLE = new Set(['BUTTON', 'INPUT', 'METER', 'OUTPUT', 'PROGRESS', 'SELECT', 'TEXTAREA']);
   const styleOf = (el) => {
     let s = styles.get(el);
     if (s === undefined) {
@@ -449,10 +471,11 @@
       }
       if (t === 'image') return el.alt || el.value || 'Submit';
     }
-    if (!recursing && el.labels && el.labels.length) {
+    const labels = recursing ? null : labelsOf(el);
+    if (labels !== null) {
       const sub = { labelledBy: ctx.labelledBy, refHidden: ctx.refHidden, target: el };
       let t = '';
-      for (const l of el.labels) {
+      for (const l of labels) {
         const part = collapse(altText(l, sub, true));
         if (part) t += (t ? ' ' : '') + part;
       }
@@ -952,6 +975,7 @@
     styles = new Map();
     contents = new Map();
     contentRoots = new Map();
+    labelMaps = new Map();
     nodeA = []; roleA = []; nameA = []; parA = []; focA = []; kindA = []; flagA = []; depthA = []; kidsA = [];
     notePins();
     noteModalAndOwners();
@@ -1067,7 +1091,7 @@
     }
     controls = listed;
     last = { gen, active, fingerprint: fingerprint(listed) };
-    styles = new Map(); contents = new Map(); contentRoots = new Map();
+    styles = new Map(); contents = new Map(); contentRoots = new Map(); labelMaps = new Map();
     nodeA = roleA = nameA = parA = focA = kindA = flagA = depthA = kidsA = null;
     pinAncestors = null;
     modal = modalPath = owns = owned = null;
