@@ -173,6 +173,9 @@ event!(ContextCreated, "Runtime.executionContextCreated");
 pub struct ContextDescription {
     /// The context id.
     pub id: i64,
+    /// The world's name (empty for the main world).
+    #[serde(default)]
+    pub name: String,
     /// Which frame and world it belongs to.
     #[serde(default)]
     pub aux_data: ContextAuxData,
@@ -317,6 +320,7 @@ impl Incoming {
                 id: e.context.id,
                 frame_id: e.context.aux_data.frame_id,
                 is_default: e.context.aux_data.is_default,
+                name: e.context.name,
             }),
             ContextDestroyed => |e: ContextDestroyed| {
                 Page(PageEvent::ContextDestroyed { id: e.execution_context_id })
@@ -401,6 +405,8 @@ pub enum PageEvent {
         frame_id: String,
         /// Whether it is the frame's main world (not an isolated world).
         is_default: bool,
+        /// The world's name (empty for the main world).
+        name: String,
     },
     /// `Runtime.executionContextDestroyed`.
     ContextDestroyed {
@@ -493,7 +499,8 @@ mod tests {
             Some(PageEvent::ContextCreated {
                 id: 3,
                 frame_id: "F".into(),
-                is_default: true
+                is_default: true,
+                name: String::new(),
             })
         );
         let destroyed = page(

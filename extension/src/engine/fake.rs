@@ -5,6 +5,9 @@
 //! held until the test releases them), a virtual clock, and a record of everything
 //! posted and logged. CDP events the fake "emits" are queued and delivered by
 //! [`Harness::settle`], as Chrome would deliver them on a later turn of the event loop.
+//! Each frame's isolated world, with a walker over a tiny page, is in [`world`].
+
+pub mod world;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -104,6 +107,7 @@ struct State {
     badges: HashMap<TabId, (String, String)>,
     reopened: u64,
     changes: u64,
+    worlds: world::Worlds,
 }
 
 impl State {
@@ -477,11 +481,13 @@ impl Fake {
             .collect()
     }
 
-    /// The `Runtime.callFunctionOn` calls sent to `tab`, in order, read into typed
-    /// values.
+    /// The `Runtime.callFunctionOn` calls on objects sent to `tab` (not those into an
+    /// isolated world: see [`world_calls`](Self::world_calls)), in order, read into
+    /// typed values.
     pub fn function_calls(&self, tab: TabId) -> Vec<FunctionCall> {
         self.sent(tab, "Runtime.callFunctionOn")
             .iter()
+            .filter(|params| params.get("executionContextId").is_none())
             .map(FunctionCall::read)
             .collect()
     }
@@ -624,12 +630,60 @@ impl Fake {
         }
     }
 
+    /// Sets what `frame` of `tab` shows, as its world's walker sees it (a change of
+    /// the page).
+    pub fn set_page(&self, tab: TabId, frame: &str, href: &str, page: Vec<world::FakeNode>) {
+        let mut state = self.state.borrow_mut();
+        state.worlds.set_page(tab, frame, href, page);
+    }
+
+    /// `frame` of `tab` shows a new document: its world, walker and uids are gone
+    /// (Chrome is not made to say so).
+    pub fn new_document(&self, tab: TabId, frame: &str) {
+        self.state.borrow_mut().worlds.new_document(tab, frame);
+    }
+
+    /// Makes every later walk of `frame` answer `text`.
+    pub fn answer_takes(&self, tab: TabId, frame: &str, text: &str) {
+        self.state
+            .borrow_mut()
+            .worlds
+            .answer_takes(tab, frame, text);
+    }
+
+    /// The calls made on `tab`'s isolated worlds, in order.
+    pub fn world_calls(&self, tab: TabId) -> Vec<world::Seen> {
+        self.state.borrow().worlds.seen(tab)
+    }
+
+    /// The walker `take`s asked for on `tab`, in order.
+    pub fn takes(&self, tab: TabId) -> Vec<world::Take> {
+        let calls = self.world_calls(tab).into_iter();
+        calls
+            .filter_map(|call| match call {
+                world::Seen::Take(take) => Some(take),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The context of `frame`'s isolated world in `tab`, if it has one.
+    pub fn world_context(&self, tab: TabId, frame: &str) -> Option<i64> {
+        self.state.borrow().worlds.context(tab, frame)
+    }
+
     /// Decides the answer to a CDP call, recording it.
     fn respond(&self, tab: TabId, method: &str, params: &Value) -> Answer {
         let mut state = self.state.borrow_mut();
         state
             .sent
             .push((tab, None, method.to_owned(), params.clone()));
+        // Calls in an isolated world go to it, whatever a test answers for the method.
+        if method != "Page.createIsolatedWorld" {
+            if let Some(answer) = state.worlds.handle(tab, method, params) {
+                return answer;
+            }
+        }
         if let Some(respond) = state.responders.get(method).cloned() {
             drop(state);
             return respond(params);
@@ -673,6 +727,10 @@ impl Fake {
                 let events = state.auto_attach((tab, None));
                 Answer::with_events(json!({}), events)
             }
+            "Page.createIsolatedWorld" => state
+                .worlds
+                .handle(tab, method, params)
+                .unwrap_or_else(|| Answer::error("No frame for given id found")),
             _ => {
                 drop(state);
                 Self::default_answer(method, params)
@@ -716,7 +774,6 @@ impl Fake {
                 )
             }
             "DOMDebugger.getEventListeners" => Answer::value(json!({"listeners": []})),
-            "Accessibility.getFullAXTree" => Answer::value(json!({"nodes": []})),
             _ => Answer::value(json!({})),
         }
     }
@@ -1224,42 +1281,25 @@ pub mod commands {
 pub mod page {
     use serde_json::{json, Value};
 
+    use super::world::FakeNode;
     use super::{Answer, Harness};
     use crate::engine::page::{DISCOVER, EXECUTE, KIT, SPLICE, TAKE_NODES};
 
-    /// An accessibility node with backend id `id`.
-    pub fn ax(id: i64, role: &str, name: &str, children: &[i64]) -> Value {
-        json!({
-            "nodeId": id.to_string(),
-            "role": {"type": "role", "value": role},
-            "name": {"type": "computedString", "value": name},
-            "childIds": children.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "backendDOMNodeId": id,
-            "properties": [{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}}],
-        })
-    }
-
-    /// The page's accessibility tree: a root (1) with these buttons.
+    /// The main frame's page (tab 10, `https://a.test/`): a root (1) titled "App"
+    /// with these buttons.
     pub fn set_buttons(h: &Harness, buttons: &[(i64, &str)]) {
-        let mut nodes = vec![ax(
-            1,
-            "RootWebArea",
-            "App",
-            &buttons.iter().map(|b| b.0).collect::<Vec<_>>(),
-        )];
-        for (id, name) in buttons {
-            let mut node = ax(*id, "button", name, &[]);
-            node["parentId"] = json!("1");
-            nodes.push(node);
-        }
-        h.fake.answer(
-            "Accessibility.getFullAXTree",
-            Answer::value(json!({ "nodes": nodes })),
+        let mut nodes = vec![FakeNode::shown(1, 0, "RootWebArea", "App")];
+        nodes.extend(
+            buttons
+                .iter()
+                .map(|(id, name)| FakeNode::shown(*id, 1, "button", name)),
         );
+        h.fake.set_page(10, "main", "https://a.test/", nodes);
     }
 
     /// The main frame now shows the document of loader `loader` (and says so).
     pub fn navigate_to(h: &mut Harness, tab: i64, loader: &str) {
+        h.fake.new_document(tab, "main");
         h.fake.answer(
             "Page.getFrameTree",
             Answer::value(json!({"frameTree": {"frame": {"id": "main", "loaderId": loader, "url": "https://a.test/"}}})),

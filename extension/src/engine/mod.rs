@@ -26,16 +26,17 @@
 //! the time limit). [`session`] attaches the debugger and sends typed CDP commands
 //! while watching the tab (the typed events come in through `crate::cdp::events`), in
 //! the tab's own session or in the child session of a cross-site iframe ([`oopif`]);
-//! [`document`] keeps what is known about the document each tab shows (its [`uids`],
-//! pinned elements and tool registry); [`collect`] holds a tab's console and network
-//! collectors; [`axtree`] turns accessibility trees into snapshot nodes and
-//! [`placement`] puts returned elements among them; [`elements`] moves elements between
-//! uids and page objects; [`page`] holds the page-side scripts. Nothing here knows
+//! [`document`] keeps what is known about the document each tab shows (where its
+//! [`uids`] come from, pinned elements, tool registry); [`world`] is tabwire's isolated
+//! world in each frame, where the snapshot walker keeps the uids; [`collect`] holds a
+//! tab's console and network collectors; [`axtree`] turns Chrome's accessibility trees
+//! into snapshot nodes, for comparing the walker with them; [`elements`] moves elements
+//! between uids and page objects; [`page`] holds the page-side scripts. Nothing here knows
 //! about the extension platform: see `crate::shell` for that.
 
 mod access;
 mod announce;
-mod axtree;
+pub mod axtree;
 mod background;
 mod collect;
 mod console;
@@ -56,7 +57,6 @@ mod network;
 mod oopif;
 pub mod page;
 mod persist;
-mod placement;
 mod preamble;
 mod resize;
 mod screenshot;
@@ -68,6 +68,7 @@ mod tab_events;
 mod tabs;
 mod uids;
 mod wait_text;
+mod world;
 
 pub use access::popup::PopupState;
 pub use tab_events::TabChange;

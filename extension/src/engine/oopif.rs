@@ -167,6 +167,7 @@ fn track_child(child: &mut ChildSession, event: &PageEvent) {
             id,
             frame_id,
             is_default: true,
+            ..
         } if child.contexts.len() < MAX_CONTEXTS || child.contexts.contains_key(frame_id) => {
             child.contexts.insert(frame_id.clone(), *id);
         }

@@ -17,6 +17,7 @@ use tabwire_shared::{DialogInfo, Emulation, TabId};
 
 use super::collect::Collectors;
 use super::document::Document;
+use super::world::Worlds;
 
 /// What the engine knows about one tab.
 #[derive(Default)]
@@ -56,8 +57,8 @@ impl Tab {
 
     /// The debugger let go of a tab kept ready for the next attach (idle, or a
     /// blocklisted site): the collectors stay, and so do the document's uids (they
-    /// name nodes by backend id, which outlives the session); its kit, whose page
-    /// objects died with the session, goes.
+    /// live in the page's isolated worlds, which outlive the session); its kit, whose
+    /// page objects died with the session, goes.
     pub fn pause_session(&mut self) {
         self.attachment = Attachment::default();
         if let Some(document) = &mut self.document {
@@ -75,6 +76,8 @@ pub struct Attachment {
     pub dialog: Option<DialogInfo>,
     /// The main-world JavaScript context of each frame, by frame id.
     pub contexts: HashMap<String, i64>,
+    /// tabwire's isolated world in each frame, as far as this session knows it.
+    pub worlds: Worlds,
     /// Re-attaching with the collectors kept: what the domains replay is already
     /// collected.
     pub replaying: bool,

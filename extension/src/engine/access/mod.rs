@@ -407,7 +407,7 @@ mod tests {
             .release_held(json!({"result": {"type": "number", "value": 1}}));
         h.settle();
         h.failed(2, ErrorCode::Refused, "https://*.bank.test");
-        assert!(h.fake.sent(10, "Accessibility.getFullAXTree").is_empty());
+        assert!(h.fake.takes(10).is_empty());
     }
 
     #[test]
