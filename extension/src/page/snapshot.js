@@ -721,7 +721,7 @@
     const closed = closedHost(el, tag);
     if (!visible || role === 'none' || role === 'generic' || role === 'LabelText') {
       const foc = visible && role === 'generic' && focusable(el, tag);
-      if (foc || closed || (pinned && visible && role === 'generic')) {
+      if (foc || closed) {
         const i = add(el, role, given !== null ? given : nameOf(el, role), parent, foc, 0, flags | (closed ? F_CLOSED : 0));
         walkInside(el, tag, i, closed);
         return;
