@@ -73,6 +73,15 @@ impl Browser {
     /// A new page whose document runs `pristine.js` first, as a page the extension
     /// attached to before it loaded does, or not (a page that loaded before).
     async fn page(&self, pristine_first: bool) -> Page<'_> {
+        self.page_of(
+            pristine_first,
+            "<title>contract</title><body><p>ready</p></body>",
+        )
+        .await
+    }
+
+    /// Like [`Browser::page`], showing `html` (a `data:` URL's text: no `#` or `%`).
+    async fn page_of(&self, pristine_first: bool, html: &str) -> Page<'_> {
         let target = self.cdp.open_tab("about:blank").await;
         let session = self.cdp.attach(&target).await;
         let cdp = &self.cdp;
@@ -86,8 +95,8 @@ impl Browser {
             .await;
         }
         let mut events = cdp.events();
-        let html = "data:text/html,<title>contract</title><body><p>ready</p></body>";
-        cdp.send_to(&session, "Page.navigate", json!({"url": html}))
+        let url = format!("data:text/html,{html}");
+        cdp.send_to(&session, "Page.navigate", json!({"url": url}))
             .await;
         let ours = session.0.clone();
         events
@@ -177,6 +186,18 @@ impl Page<'_> {
             )
             .await;
         answer(result)
+    }
+
+    /// Runs one operation of `CONTROL` on an element, as `fill` does: its answer.
+    async fn control(&self, element: &str, op: &str, value: &str) -> Value {
+        self.call(
+            page::CONTROL,
+            element,
+            vec![json!({ "value": op }), json!({ "value": value })],
+            true,
+        )
+        .await
+        .value(op)
     }
 
     async fn global(&self) -> String {
@@ -601,9 +622,9 @@ async fn the_pristine_holder_cannot_be_replaced_by_the_page() {
     let browser = Browser::start().await;
     let page = browser.page(true).await;
     page.run_page_code(
-        "try { window.__tabwire = {tabwire: 3}; } catch (e) {} \
+        "try { window.__tabwire = {tabwire: 4}; } catch (e) {} \
          try { delete window.__tabwire; } catch (e) {} \
-         try { Object.defineProperty(window, '__tabwire', {value: {tabwire: 3}}); } catch (e) {} true",
+         try { Object.defineProperty(window, '__tabwire', {value: {tabwire: 4}}); } catch (e) {} true",
     )
     .await;
     let kept = page
@@ -613,5 +634,186 @@ async fn the_pristine_holder_cannot_be_replaced_by_the_page() {
     assert_eq!(
         kept, "function",
         "the holder the document started with stays"
+    );
+
+    // Nor can a page make the scripts find another holder by replacing how properties
+    // are looked up.
+    page.run_page_code(
+        "const fake = {tabwire: 4, apply: () => 'faked', stringify: () => 'faked'}; \
+         Object.getOwnPropertyDescriptor = () => ({value: fake}); \
+         Reflect.getOwnPropertyDescriptor = () => ({value: fake}); true",
+    )
+    .await;
+    let global = page.global().await;
+    let object = page.evaluate("({a: 1})", false).await.object("an object");
+    let text = page
+        .call(
+            page::STRINGIFY,
+            &global,
+            vec![json!({"objectId": object}), json!({"value": 1000})],
+            true,
+        )
+        .await
+        .value("STRINGIFY");
+    assert_eq!(
+        text, r#"{"a":1}"#,
+        "the scripts use the document's own holder"
+    );
+}
+
+/// A form for `fill`: a text field with a value, a select whose first option's text
+/// has spaces around it, a checkbox and a date input.
+const FORM_PAGE: &str = "<title>form</title><body>\
+    <input id=name value=old>\
+    <select id=fruit><option value=a> Apple </option><option value=b>Banana</option></select>\
+    <input id=agree type=checkbox>\
+    <input id=when type=date>\
+    </body>";
+
+/// The form page's own code: it notes every `input` and `change` event that reaches
+/// the document (`(script)` marks one not made by the user) and offers `seen()`, the
+/// notes and the controls' values read with the builtins it started with; then it
+/// breaks every builtin that reading or setting a control could lean on.
+const BREAK_FORMS: &str = r#"(() => {
+  const R = Reflect.apply;
+  const D = Object.getOwnPropertyDescriptor;
+  const value = D(HTMLInputElement.prototype, 'value').get;
+  const checked = D(HTMLInputElement.prototype, 'checked').get;
+  const selected = D(HTMLSelectElement.prototype, 'value').get;
+  const byId = (id) => R(Document.prototype.getElementById, document, [id]);
+  let log = '';
+  const note = (e) => { log += (log ? ' ' : '') + e.type + ':' + e.target.id + (e.isTrusted ? '' : '(script)'); };
+  document.addEventListener('input', note);
+  document.addEventListener('change', note);
+  window.seen = () => ({log, name: R(value, byId('name'), []), fruit: R(selected, byId('fruit'), []),
+    agree: R(checked, byId('agree'), []), when: R(value, byId('when'), [])});
+  const boom = (what) => function () { throw new Error(what + ' is broken'); };
+  const define = Object.defineProperty;
+  const accessor = (proto, name) => define(proto, name, {get: boom(name), set: boom(name), configurable: true});
+  accessor(Element.prototype, 'localName');
+  accessor(Node.prototype, 'ownerDocument');
+  accessor(HTMLElement.prototype, 'isContentEditable');
+  accessor(HTMLInputElement.prototype, 'type');
+  accessor(HTMLInputElement.prototype, 'value');
+  accessor(HTMLInputElement.prototype, 'checked');
+  accessor(HTMLSelectElement.prototype, 'options');
+  accessor(HTMLSelectElement.prototype, 'length');
+  accessor(HTMLSelectElement.prototype, 'selectedIndex');
+  accessor(HTMLOptionElement.prototype, 'text');
+  accessor(HTMLOptionElement.prototype, 'value');
+  define(Object.prototype, 'composed', {get: boom('a getter on Object.prototype'), configurable: true});
+  define(Array.prototype, '0', {set: boom('an index setter'), configurable: true});
+  Array.prototype.push = boom('Array.prototype.push');
+  Array.prototype.findIndex = boom('Array.prototype.findIndex');
+  Array.prototype.map = boom('Array.prototype.map');
+  Array.prototype.indexOf = boom('Array.prototype.indexOf');
+  String.prototype.trim = boom('String.prototype.trim');
+  String.prototype.toLowerCase = boom('String.prototype.toLowerCase');
+  HTMLInputElement.prototype.select = boom('select');
+  HTMLSelectElement.prototype.item = boom('item');
+  Document.prototype.getSelection = boom('getSelection');
+  window.Event = boom('Event');
+  EventTarget.prototype.dispatchEvent = boom('dispatchEvent');
+  Function.prototype.call = boom('Function.prototype.call');
+  Function.prototype.apply = boom('Function.prototype.apply');
+  Object.getOwnPropertyDescriptor = boom('Object.getOwnPropertyDescriptor');
+  Reflect.getOwnPropertyDescriptor = boom('Reflect.getOwnPropertyDescriptor');
+  Object.defineProperty = boom('Object.defineProperty');
+  return true;
+})()"#;
+
+#[tokio::test]
+async fn fill_keeps_its_contract_on_a_page_that_broke_builtins() {
+    let browser = Browser::start().await;
+    let page = browser.page_of(true, FORM_PAGE).await;
+    let mut controls = Vec::new();
+    for id in ["name", "fruit", "agree", "when"] {
+        let found = page
+            .evaluate(&format!("document.getElementById('{id}')"), false)
+            .await;
+        controls.push(found.object(id));
+    }
+    let [name, fruit, agree, when] = &controls[..] else {
+        unreachable!("four controls")
+    };
+    page.run_page_code(BREAK_FORMS).await;
+    let cdp = page.cdp;
+
+    // A text field: described, focused, its text selected and typed over.
+    assert_eq!(
+        page.control(name, "describe", "").await,
+        json!({"kind": "text", "tag": "input", "type": "text", "checked": false})
+    );
+    cdp.send_to(&page.session, "DOM.focus", json!({ "objectId": name }))
+        .await;
+    assert_eq!(page.control(name, "selectAll", "").await, true);
+    cdp.send_to(&page.session, "Input.insertText", json!({"text": "Ada"}))
+        .await;
+
+    // A select, by its option's trimmed text; asked for one it lacks, it lists those
+    // it has and changes nothing.
+    assert_eq!(
+        page.control(fruit, "describe", "").await,
+        json!({"kind": "select", "tag": "select", "type": "", "checked": false})
+    );
+    assert_eq!(
+        page.control(fruit, "choose", "Cherry").await,
+        json!({"chosen": false, "options": ["Apple", "Banana"]})
+    );
+    assert_eq!(
+        page.control(fruit, "choose", "Apple").await,
+        json!({"chosen": true, "options": []})
+    );
+
+    // A checkbox: its state read, then clicked where it is, as a user would.
+    assert_eq!(
+        page.control(agree, "describe", "").await,
+        json!({"kind": "checkbox", "tag": "input", "type": "checkbox", "checked": false})
+    );
+    let model = cdp
+        .send_to(
+            &page.session,
+            "DOM.getBoxModel",
+            json!({ "objectId": agree }),
+        )
+        .await;
+    let quad: Vec<f64> = model["model"]["content"]
+        .as_array()
+        .map(|q| q.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default();
+    assert_eq!(quad.len(), 8, "the checkbox's box: {model}");
+    let (x, y) = ((quad[0] + quad[4]) / 2.0, (quad[1] + quad[5]) / 2.0);
+    for kind in ["mousePressed", "mouseReleased"] {
+        cdp.send_to(
+            &page.session,
+            "Input.dispatchMouseEvent",
+            json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+        )
+        .await;
+    }
+    assert_eq!(page.control(agree, "describe", "").await["checked"], true);
+
+    // A date input: set through the native setter.
+    assert_eq!(
+        page.control(when, "describe", "").await,
+        json!({"kind": "value", "tag": "input", "type": "date", "checked": false})
+    );
+    assert_eq!(page.control(when, "set", "2026-12-01").await, true);
+
+    let seen = page
+        .evaluate("window.seen()", true)
+        .await
+        .value("what the page saw");
+    assert_eq!(
+        seen,
+        json!({
+            // The text field's own change comes when the click takes the focus away.
+            "log": "input:name input:fruit(script) change:fruit(script) change:name \
+                    input:agree change:agree input:when(script) change:when(script)",
+            "name": "Ada",
+            "fruit": "a",
+            "agree": true,
+            "when": "2026-12-01",
+        })
     );
 }

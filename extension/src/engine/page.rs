@@ -116,8 +116,19 @@ pub const WAIT_TEXT: &str = concat!(
     ";\nreturn await waitText(pristine(this), this, texts, budgetMs);\n}"
 );
 
-/// `function (op, value)`, called on a form control (see `control.js`).
-pub const CONTROL: &str = include_str!("../page/control.js");
+/// `function (op, value)`, called on a form control (see `control.js`). The function
+/// itself is not strict: a plain call of an inner function then hands that function
+/// the element's global object as `this`, found without reading anything the page
+/// can replace.
+pub const CONTROL: &str = concat!(
+    "function (op, value) {\nconst global = (function () { return this; })();\nconst pristine = ",
+    include_str!("../page/pristine.js"),
+    ";\nconst helpers = ",
+    include_str!("../page/helpers.js"),
+    ";\nconst control = ",
+    include_str!("../page/control.js"),
+    ";\nconst T = pristine(global);\nreturn control(T, helpers(T), this, op, value);\n}"
+);
 
 /// Longest string kept whole in a tool result (UTF-16 units: 1 MiB).
 pub const MAX_RESULT_STRING: u64 = 1 << 20;
@@ -198,6 +209,7 @@ mod tests {
             (WATCH, "tabwire:watch"),
             (WAIT_TEXT, "tabwire:wait-text"),
             (CONTROL, "tabwire:control"),
+            (CONTROL, "tabwire:pristine"),
         ] {
             assert!(script.contains(part), "{part}");
         }
