@@ -151,13 +151,15 @@ impl Page<'_> {
         );
     }
 
+    /// `Runtime.evaluate`, as the engine sends it (it awaits no promise: a page may
+    /// make every object look like one).
     async fn evaluate(&self, expression: &str, by_value: bool) -> Answer {
         let result = self
             .cdp
             .send_to(
                 &self.session,
                 "Runtime.evaluate",
-                json!({"expression": expression, "returnByValue": by_value, "awaitPromise": true}),
+                json!({"expression": expression, "returnByValue": by_value}),
             )
             .await;
         answer(result)
@@ -227,20 +229,33 @@ impl Page<'_> {
         (kit, report)
     }
 
-    /// Runs tool `name` through the kit (`EXECUTE`): `{status, text, nodes, run}`.
+    /// Runs tool `name` of [`HOSTILE_PAGE`]'s group through the kit (`EXECUTE`):
+    /// `{status, text, nodes, run}`.
     async fn execute(&self, kit: &str, name: &str, args: &str) -> Value {
-        self.execute_within(kit, name, args, page::result_limits())
+        self.execute_in(kit, "hostile", name, args).await
+    }
+
+    /// [`Page::execute`] for a tool of group `group`.
+    async fn execute_in(&self, kit: &str, group: &str, name: &str, args: &str) -> Value {
+        self.execute_within(kit, group, name, args, page::result_limits())
             .await
     }
 
-    /// [`Page::execute`] with other limits.
-    async fn execute_within(&self, kit: &str, name: &str, args: &str, limits: Value) -> Value {
+    /// [`Page::execute_in`] with other limits.
+    async fn execute_within(
+        &self,
+        kit: &str,
+        group: &str,
+        name: &str,
+        args: &str,
+        limits: Value,
+    ) -> Value {
         self.call(
             page::EXECUTE,
             kit,
             vec![
                 json!({"value": name}),
-                json!({"value": "hostile"}),
+                json!({ "value": group }),
                 json!({"value": args}),
                 json!({"value": []}),
                 json!({ "value": limits }),
@@ -400,7 +415,9 @@ async fn discovery_and_tools_keep_their_contract_on_a_hostile_page() {
     let total = 1_000_000;
     let limits =
         json!({"depth": page::MAX_DEPTH, "string": page::MAX_RESULT_STRING, "total": total});
-    let wide = page.execute_within(&kit, "wide", "{}", limits).await;
+    let wide = page
+        .execute_within(&kit, "hostile", "wide", "{}", limits)
+        .await;
     let wide_text = wide["text"].as_str().unwrap_or_default();
     assert!(
         wide_text.len() <= total + 4096 && wide_text.contains("<Truncated: "),
@@ -816,4 +833,84 @@ async fn fill_keeps_its_contract_on_a_page_that_broke_builtins() {
             "when": "2026-12-01",
         })
     );
+}
+
+/// A page that offers tools, then makes every object a thenable whose `then` never
+/// settles, makes promises' own `then` never settle, watches `Promise[Symbol.species]`
+/// and replaces `Promise`; `thenLog()` says which of these ran.
+const THEN_PAGE: &str = r#"(() => {
+  const P = Promise;
+  const tool = (name, execute) => ({
+    name, description: 'the ' + name + ' tool', execute,
+    inputSchema: {type: 'object', properties: {a: {type: 'number'}, b: {type: 'number'}}},
+  });
+  addEventListener('devtoolstooldiscovery', (e) => e.respondWith({
+    name: 'thenable',
+    description: 'a page where everything has a then',
+    tools: [
+      tool('sum', ({a, b}) => ({sum: a + b})),
+      tool('later', ({a}) => new P((resolve) => setTimeout(() => resolve(a * 2), 0))),
+      tool('text', async () => 'done'),
+    ],
+  }));
+  let log = '';
+  const note = (what) => { log += (log ? ' ' : '') + what; };
+  Object.prototype.then = function () { note('Object.prototype.then'); };
+  Promise.prototype.then = function () { note('Promise.prototype.then'); };
+  Object.defineProperty(Promise, Symbol.species, {
+    get() { note('Promise[Symbol.species]'); return undefined; }, configurable: true,
+  });
+  window.Promise = function Promise() { note('Promise'); throw new Error('not this Promise'); };
+  window.thenLog = () => log;
+  return true;
+})()"#;
+
+#[tokio::test]
+async fn a_then_on_every_object_and_promise_breaks_no_script() {
+    let browser = Browser::start().await;
+    let page = browser.page_of(true, FORM_PAGE).await;
+    let fruit = page
+        .evaluate("document.getElementById('fruit')", false)
+        .await
+        .object("the select");
+    page.run_page_code(THEN_PAGE).await;
+
+    let (kit, report) = page.discover(1).await;
+    assert_eq!(report["groups"][0]["name"], "thenable", "{report}");
+    assert_eq!(names(&report), ["sum", "later", "text"], "{report}");
+    assert_eq!(report["problems"], json!([]), "{report}");
+
+    let sum = page
+        .execute_in(&kit, "thenable", "sum", r#"{"a":1,"b":2}"#)
+        .await;
+    assert_eq!(sum["status"], "ok", "{sum}");
+    assert_eq!(sum["text"], r#"{"sum":3}"#, "{sum}");
+    let later = page
+        .execute_in(&kit, "thenable", "later", r#"{"a":2}"#)
+        .await;
+    assert_eq!(later["text"], "4", "{later}");
+    let text = page.execute_in(&kit, "thenable", "text", "{}").await;
+    assert_eq!(text["text"], r#""done""#, "{text}");
+
+    assert_eq!(
+        page.control(&fruit, "choose", "Banana").await,
+        json!({"chosen": true, "options": []})
+    );
+    let global = page.global().await;
+    let found = page
+        .call(
+            page::WAIT_TEXT,
+            &global,
+            vec![json!({"value": ["form"]}), json!({"value": 5000})],
+            true,
+        )
+        .await
+        .value("WAIT_TEXT");
+    assert_eq!(found, "form");
+
+    let log = page
+        .evaluate("window.thenLog()", true)
+        .await
+        .value("the page's log");
+    assert_eq!(log, "", "none of the page's thens ran on tabwire's values");
 }

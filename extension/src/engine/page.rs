@@ -106,14 +106,17 @@ pub const SINCE: &str = "function () { return this.since(); }";
 /// Called on a watcher: stops it.
 pub const STOP: &str = "function () { this.stop(); }";
 
-/// `async function (texts, budgetMs)`, called on the page's global object: resolves to
+/// `function (texts, budgetMs)`, called on the page's global object: a promise of
 /// the first of `texts` visible in the page, or `undefined` after `budgetMs`.
 pub const WAIT_TEXT: &str = concat!(
-    "async function (texts, budgetMs) {\n'use strict';\nconst pristine = ",
+    "function (texts, budgetMs) {\n'use strict';\nconst pristine = ",
     include_str!("../page/pristine.js"),
+    ";\nconst helpers = ",
+    include_str!("../page/helpers.js"),
     ";\nconst waitText = ",
     include_str!("../page/wait-text.js"),
-    ";\nreturn await waitText(pristine(this), this, texts, budgetMs);\n}"
+    // A promise of ours, guarded (helpers.js) before it is handed to Chrome.
+    ";\nconst T = pristine(this);\nreturn helpers(T).guard(waitText(T, this, texts, budgetMs));\n}"
 );
 
 /// `function (op, value)`, called on a form control (see `control.js`). The function

@@ -80,6 +80,8 @@
     bigintToString: get(() => BigInt.prototype.toString),
     nodeType: get(() => getter(Node.prototype, 'nodeType')),
     Promise: get(() => Promise),
+    promiseThen: get(() => Promise.prototype.then),
+    species: get(() => Symbol.species),
     setTimeout: get(() => global.setTimeout),
     CustomEvent: get(() => global.CustomEvent),
     dispatchEvent: get(() => EventTarget.prototype.dispatchEvent),
