@@ -47,9 +47,7 @@ async fn outside_session(cdp: &Cdp, url: &str) -> (String, crate::cdp::Session) 
 #[tokio::test]
 async fn list_pages_follows_tabs_changed_outside_the_agent() {
     let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    agent.open("index.html").await;
     agent.ok("list_pages", json!({})).await;
     agent.ok("list_pages", json!({})).await;
 
@@ -95,10 +93,7 @@ async fn list_pages_shows_the_tools_of_the_document_shown_now() {
         .ok("list_3p_developer_tools", json!({}))
         .await
         .says("- add:");
-    let asked = agent
-        .ok("evaluate_script", json!({"function": "() => window.asked"}))
-        .await;
-    assert_eq!(asked.json["result"], json!(2), "{}", asked.text);
+    assert_eq!(agent.evaluate("() => window.asked").await, json!(2));
 
     // The page navigates by itself: list_pages shows the new document's tools.
     let (_, session) = outside_session(&cdp, &add).await;
@@ -144,24 +139,13 @@ async fn list_console_messages_shows_what_the_page_logged_since() {
 
 /// The URLs of the pages a reply lists.
 fn urls(reply: &Reply) -> Vec<String> {
-    reply.json["pages"]
-        .as_array()
-        .map(|pages| {
-            pages
-                .iter()
-                .filter_map(|p| p["url"].as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
+    reply.pages().into_iter().map(|(_, url)| url).collect()
 }
 
 #[tokio::test]
 async fn after_a_third_party_tool_list_pages_asks_the_browser_again() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/tabs.html")}))
-        .await
-        .says("- looked:");
+    agent.open("3p/tabs.html").await.says("- looked:");
     let looked = |reply: Reply| reply.json["result"].as_u64().expect("a count");
     let run = |tool: &'static str, params: Value| {
         agent.ok(

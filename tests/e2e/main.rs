@@ -6,6 +6,7 @@
 mod background;
 mod browser_quit;
 mod cdp;
+mod chromium;
 mod complete;
 mod devtools;
 mod doctor;
@@ -20,4 +21,5 @@ mod popup;
 mod script;
 mod sharing;
 mod snapshot;
+mod steps;
 mod third_party;

@@ -8,13 +8,13 @@
 //! it likes, then checks what each script hands back. Every step waits on a CDP reply
 //! (bounded by [`CDP_LIMIT`]) or on an event (bounded, naming what it waited for).
 
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
 use serde_json::{json, Value};
 use tabwire_extension::engine::page;
 
 use crate::cdp::{Cdp, Session, CDP_LIMIT};
+use crate::chromium;
 
 /// A headless Chromium with a DevTools port, killed (with its process group) when
 /// dropped.
@@ -26,42 +26,17 @@ struct Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        // SAFETY: signals the process group this test started.
-        unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
-        let _ = self.child.wait();
+        chromium::kill_group(&mut self.child);
     }
 }
 
 impl Browser {
     async fn start() -> Browser {
         let profile = tempfile::tempdir().expect("profile folder");
-        let mut command = Command::new(crate::doctor::chromium());
-        command
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--no-default-browser-check",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--remote-debugging-port=0",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg("about:blank")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0);
-        // SAFETY: runs in the forked child before exec; prctl is async-signal-safe.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
-        let child = command.spawn().expect("start chromium");
+        let child = chromium::headless(profile.path())
+            .args(["--remote-debugging-port=0", "about:blank"])
+            .spawn()
+            .expect("start chromium");
         let cdp = Cdp::connect(profile.path()).await;
         Browser {
             child,
@@ -200,6 +175,33 @@ impl Page<'_> {
         )
         .await
         .value(op)
+    }
+
+    /// `STRINGIFY` of `object` (by reference) within `limit`, called on the global
+    /// object as the engine calls it.
+    async fn stringify(&self, object: &str, limit: u64) -> Answer {
+        let global = self.global().await;
+        self.call(
+            page::STRINGIFY,
+            &global,
+            vec![json!({ "objectId": object }), json!({ "value": limit })],
+            true,
+        )
+        .await
+    }
+
+    /// `WAIT_TEXT` for `texts` within `budget` ms, called on the global object as the
+    /// engine calls it: the text it found.
+    async fn wait_text(&self, texts: Value, budget: u64) -> Value {
+        let global = self.global().await;
+        self.call(
+            page::WAIT_TEXT,
+            &global,
+            vec![json!({ "value": texts }), json!({ "value": budget })],
+            true,
+        )
+        .await
+        .value("WAIT_TEXT")
     }
 
     async fn global(&self) -> String {
@@ -514,23 +516,10 @@ async fn splice_stringify_and_waits_keep_their_contract_on_a_hostile_page() {
         .evaluate("({b: 1, a: [2, {d: null, c: 'x'}]})", false)
         .await
         .object("an object");
-    let text = page
-        .call(
-            page::STRINGIFY,
-            &global,
-            vec![json!({"objectId": object}), json!({"value": 1000})],
-            true,
-        )
-        .await
-        .value("STRINGIFY");
+    let text = page.stringify(&object, 1000).await.value("STRINGIFY");
     assert_eq!(text, r#"{"b":1,"a":[2,{"d":null,"c":"x"}]}"#);
     let long = page
-        .call(
-            page::STRINGIFY,
-            &global,
-            vec![json!({"objectId": object}), json!({"value": 5})],
-            true,
-        )
+        .stringify(&object, 5)
         .await
         .value("STRINGIFY past its limit");
     assert_eq!(long, 34, "past the limit, the length");
@@ -539,46 +528,24 @@ async fn splice_stringify_and_waits_keep_their_contract_on_a_hostile_page() {
         .evaluate("(() => { const a = {}; a.a = a; return a; })()", false)
         .await
         .object("a cyclic object");
-    let threw = page
-        .call(
-            page::STRINGIFY,
-            &global,
-            vec![json!({"objectId": cyclic}), json!({"value": 1000})],
-            true,
-        )
-        .await;
+    let threw = page.stringify(&cyclic, 1000).await;
     assert!(
         matches!(threw, Answer::Threw(ref why) if why.contains("circular")),
         "{threw:?}"
     );
 
     // WAIT_TEXT: text already there, text that comes later, text that never does.
-    let wait = |texts: Value, budget: u64| {
-        page.call(
-            page::WAIT_TEXT,
-            &global,
-            vec![json!({ "value": texts }), json!({ "value": budget })],
-            true,
-        )
-    };
     assert_eq!(
-        wait(json!(["nowhere", "ready"]), 5000)
-            .await
-            .value("WAIT_TEXT"),
+        page.wait_text(json!(["nowhere", "ready"]), 5000).await,
         "ready"
     );
     page.run_page_code("setTimeout(() => { document.body.append('later on'); }, 50), true")
         .await;
     assert_eq!(
-        wait(json!(["later on"]), 10_000)
-            .await
-            .value("WAIT_TEXT later"),
+        page.wait_text(json!(["later on"]), 10_000).await,
         "later on"
     );
-    assert_eq!(
-        wait(json!(["never"]), 100).await.value("WAIT_TEXT never"),
-        Value::Null
-    );
+    assert_eq!(page.wait_text(json!(["never"]), 100).await, Value::Null);
 
     // WATCH / SINCE / STOP: a watcher that counts from the last change.
     let watcher = page.evaluate(page::WATCH, false).await.object("WATCH");
@@ -613,17 +580,8 @@ async fn a_page_that_broke_builtins_before_tabwire_gets_problems_not_failures() 
     assert_eq!(missing["status"], "notFound", "{missing}");
 
     // STRINGIFY gives up rather than trust a JSON.stringify that does not behave.
-    let global = page.global().await;
     let object = page.evaluate("({a: 1})", false).await.object("an object");
-    let text = page
-        .call(
-            page::STRINGIFY,
-            &global,
-            vec![json!({"objectId": object}), json!({"value": 1000})],
-            true,
-        )
-        .await
-        .value("STRINGIFY");
+    let text = page.stringify(&object, 1000).await.value("STRINGIFY");
     assert_eq!(text, Value::Null);
 
     // A page that broke everything first: the kit is made or fails with an exception
@@ -661,17 +619,8 @@ async fn the_pristine_holder_cannot_be_replaced_by_the_page() {
          Reflect.getOwnPropertyDescriptor = () => ({value: fake}); true",
     )
     .await;
-    let global = page.global().await;
     let object = page.evaluate("({a: 1})", false).await.object("an object");
-    let text = page
-        .call(
-            page::STRINGIFY,
-            &global,
-            vec![json!({"objectId": object}), json!({"value": 1000})],
-            true,
-        )
-        .await
-        .value("STRINGIFY");
+    let text = page.stringify(&object, 1000).await.value("STRINGIFY");
     assert_eq!(
         text, r#"{"a":1}"#,
         "the scripts use the document's own holder"
@@ -896,17 +845,7 @@ async fn a_then_on_every_object_and_promise_breaks_no_script() {
         page.control(&fruit, "choose", "Banana").await,
         json!({"chosen": true, "options": []})
     );
-    let global = page.global().await;
-    let found = page
-        .call(
-            page::WAIT_TEXT,
-            &global,
-            vec![json!({"value": ["form"]}), json!({"value": 5000})],
-            true,
-        )
-        .await
-        .value("WAIT_TEXT");
-    assert_eq!(found, "form");
+    assert_eq!(page.wait_text(json!(["form"]), 5000).await, "form");
 
     let log = page
         .evaluate("window.thenLog()", true)
