@@ -6,23 +6,25 @@
 //! other event is ignored. Only the fields the engine reads are declared — serde skips
 //! the rest — so Chrome adding fields never breaks us.
 //!
-//! The page and runtime commands live here; [`dom`] and [`accessibility`] hold the
-//! element and accessibility-tree commands used by snapshots and third-party tools,
-//! [`dom_snapshot`] the whole DOM's shape that places returned elements in a snapshot;
-//! [`input`] the input events and element geometry; [`capture`] screenshots and
-//! dialogs; [`emulation`] the emulated settings; [`network`] and [`console`] what the
-//! collectors enable and read.
+//! The page and runtime commands live here; [`world`] makes tabwire's isolated world
+//! in a frame and runs code there (the snapshot walker); [`dom`] holds the element
+//! commands used by snapshots, input and third-party tools, [`accessibility`] Chrome's
+//! own accessibility tree (to compare snapshots with); [`input`] the input events and
+//! element geometry; [`capture`] screenshots and dialogs; [`emulation`] the emulated
+//! settings; [`network`] and [`console`] what the collectors enable and read; [`target`]
+//! the child sessions of cross-site iframes.
 
 pub mod accessibility;
 pub mod capture;
 pub mod console;
 pub mod dom;
-pub mod dom_snapshot;
 pub mod emulation;
 pub mod events;
 pub mod input;
 pub mod network;
 pub mod refusal;
+pub mod target;
+pub mod world;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

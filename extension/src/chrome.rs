@@ -7,7 +7,7 @@
 //! JavaScript type can leak into the engine.
 //!
 //! It deliberately has no event methods: the platform pushes events into the engine
-//! through the engine's own entry points (`Engine::on_cdp_event` and friends).
+//! through the engine's own entry points (`Engine::on_session_event` and friends).
 
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
@@ -94,12 +94,15 @@ pub trait Chrome {
     async fn detach_debugger(&self, tab: TabId) -> Result<(), ChromeError>;
 
     /// Sends one CDP command to an attached tab and returns its result as JSON text.
-    /// The engine reads every answer straight into its own types: a large answer (an
-    /// accessibility tree of many megabytes) is then parsed once, not built as a
-    /// generic JSON value first.
+    /// `session` names a child session of the tab (a cross-site iframe the tab's
+    /// session auto-attached, `Target.attachedToTarget`); `None` is the tab's own
+    /// session. The engine reads every answer straight into its own types: a large
+    /// answer (an accessibility tree of many megabytes) is then parsed once, not built
+    /// as a generic JSON value first.
     async fn send_command_text(
         &self,
         tab: TabId,
+        session: Option<&str>,
         method: &str,
         params: Value,
     ) -> Result<String, ChromeError>;

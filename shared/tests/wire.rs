@@ -17,6 +17,7 @@ const COMMANDS: &[&str] = &[
     r#"{"command":"closeTab","tabId":3}"#,
     r#"{"command":"evaluate","tabId":3,"function":"(a) => a","args":[1,"x",{"k":null}],"timeoutMs":500}"#,
     r#"{"command":"snapshot","tabId":3,"verbose":false}"#,
+    r#"{"command":"snapshot","tabId":3,"verbose":true,"viewport":true}"#,
     r#"{"command":"discoverTools","tabId":3,"allowedOrigins":["http://localhost:*"],"timeoutMs":5000,"automatic":true}"#,
     r#"{"command":"executeTool","tabId":3,"document":"d1","tool":"t","group":"g","args":{"uid":"1_2"},"timeoutMs":9}"#,
     r#"{"command":"executeTool","tabId":3,"document":"d1","tool":"t","args":null,"timeoutMs":9}"#,

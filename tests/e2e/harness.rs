@@ -1,5 +1,6 @@
-//! The end-to-end harness: a fixture server on 127.0.0.1, and `tabwire mcp --launch`
-//! driven as an agent would drive it, over MCP on stdio.
+//! The end-to-end harness: a fixture server on 127.0.0.1 (and the same fixtures from
+//! a second site, for cross-site frames), and `tabwire mcp --launch` driven as an
+//! agent would drive it, over MCP on stdio.
 //!
 //! Each [`Agent`] launches its own headless Chromium with a fresh profile, the real
 //! extension and the real native host. Every wait is bounded and fails with a message
@@ -38,46 +39,64 @@ pub const BROWSER_FLAGS: &[&str] = &[
 /// The fixture pages, served once per test binary on an ephemeral loopback port.
 pub fn fixtures() -> &'static str {
     static BASE: OnceLock<String> = OnceLock::new();
-    BASE.get_or_init(|| {
-        let server = tiny_http::Server::http("127.0.0.1:0").expect("bind fixture server");
-        let port = server.server_addr().to_ip().expect("ip listener").port();
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
-        std::thread::spawn(move || {
-            for request in server.incoming_requests() {
-                let path = request
-                    .url()
-                    .split('?')
-                    .next()
-                    .unwrap_or("/")
-                    .trim_start_matches('/');
-                let file = root.join(if path.is_empty() { "index.html" } else { path });
-                let response = match std::fs::read(&file) {
-                    Ok(bytes) => {
-                        let kind = match file.extension().and_then(|e| e.to_str()) {
-                            Some("html") => "text/html; charset=utf-8",
-                            Some("js") => "text/javascript",
-                            Some("json") => "application/json",
-                            _ => "application/octet-stream",
-                        };
-                        let mut response = tiny_http::Response::from_data(bytes).with_header(
-                            tiny_http::Header::from_bytes("Content-Type", kind).expect("header"),
+    BASE.get_or_init(|| format!("http://127.0.0.1:{}", serve_fixtures()))
+}
+
+/// The same fixture pages from a second origin, another site than [`fixtures`]:
+/// `localhost` on a port of its own (Chrome counts `127.0.0.1` and `localhost` as
+/// different sites, so a page from [`fixtures`] shows a frame from here in another
+/// renderer process).
+pub fn cross_site_fixtures() -> &'static str {
+    static BASE: OnceLock<String> = OnceLock::new();
+    BASE.get_or_init(|| format!("http://localhost:{}", serve_fixtures()))
+}
+
+/// A fixture page's URL on the second origin ([`cross_site_fixtures`]).
+pub fn cross_site_page(name: &str) -> String {
+    format!("{}/{name}", cross_site_fixtures())
+}
+
+/// Serves `tests/fixtures` on an ephemeral loopback port, from a thread of its own;
+/// returns the port.
+fn serve_fixtures() -> u16 {
+    let server = tiny_http::Server::http("127.0.0.1:0").expect("bind fixture server");
+    let port = server.server_addr().to_ip().expect("ip listener").port();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    std::thread::spawn(move || {
+        for request in server.incoming_requests() {
+            let path = request
+                .url()
+                .split('?')
+                .next()
+                .unwrap_or("/")
+                .trim_start_matches('/');
+            let file = root.join(if path.is_empty() { "index.html" } else { path });
+            let response = match std::fs::read(&file) {
+                Ok(bytes) => {
+                    let kind = match file.extension().and_then(|e| e.to_str()) {
+                        Some("html") => "text/html; charset=utf-8",
+                        Some("js") => "text/javascript",
+                        Some("json") => "application/json",
+                        _ => "application/octet-stream",
+                    };
+                    let mut response = tiny_http::Response::from_data(bytes).with_header(
+                        tiny_http::Header::from_bytes("Content-Type", kind).expect("header"),
+                    );
+                    if kind == "application/json" {
+                        // A session cookie from the server, for redaction checks.
+                        response.add_header(
+                            tiny_http::Header::from_bytes("Set-Cookie", "token=server-secret")
+                                .expect("header"),
                         );
-                        if kind == "application/json" {
-                            // A session cookie from the server, for redaction checks.
-                            response.add_header(
-                                tiny_http::Header::from_bytes("Set-Cookie", "token=server-secret")
-                                    .expect("header"),
-                            );
-                        }
-                        response
                     }
-                    Err(_) => tiny_http::Response::from_string("not found").with_status_code(404),
-                };
-                let _ = request.respond(response);
-            }
-        });
-        format!("http://127.0.0.1:{port}")
-    })
+                    response
+                }
+                Err(_) => tiny_http::Response::from_string("not found").with_status_code(404),
+            };
+            let _ = request.respond(response);
+        }
+    });
+    port
 }
 
 /// A fixture page's URL.

@@ -5,166 +5,15 @@
 //!
 //! Each test starts a browser, opens a page, installs the pristine builtins before the
 //! page's own code (as the extension does on a new document), lets the page break what
-//! it likes, then checks what each script hands back. Every step waits on a CDP reply
-//! (bounded by [`CDP_LIMIT`]) or on an event (bounded, naming what it waited for).
-
-use std::process::Child;
+//! it likes, then checks what each script hands back (the browser and page helpers are in
+//! `headless.rs`).
 
 use serde_json::{json, Value};
 use tabwire_extension::engine::page;
 
-use crate::cdp::{Cdp, Session, CDP_LIMIT};
-use crate::chromium;
-
-/// A headless Chromium with a DevTools port, killed (with its process group) when
-/// dropped.
-struct Browser {
-    child: Child,
-    _profile: tempfile::TempDir,
-    cdp: Cdp,
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        chromium::kill_group(&mut self.child);
-    }
-}
-
-impl Browser {
-    async fn start() -> Browser {
-        let profile = tempfile::tempdir().expect("profile folder");
-        let child = chromium::headless(profile.path())
-            .args(["--remote-debugging-port=0", "about:blank"])
-            .spawn()
-            .expect("start chromium");
-        let cdp = Cdp::connect(profile.path()).await;
-        Browser {
-            child,
-            _profile: profile,
-            cdp,
-        }
-    }
-
-    /// A new page whose document runs `pristine.js` first, as a page the extension
-    /// attached to before it loaded does, or not (a page that loaded before).
-    async fn page(&self, pristine_first: bool) -> Page<'_> {
-        self.page_of(
-            pristine_first,
-            "<title>contract</title><body><p>ready</p></body>",
-        )
-        .await
-    }
-
-    /// Like [`Browser::page`], showing `html` (a `data:` URL's text: no `#` or `%`).
-    async fn page_of(&self, pristine_first: bool, html: &str) -> Page<'_> {
-        let target = self.cdp.open_tab("about:blank").await;
-        let session = self.cdp.attach(&target).await;
-        let cdp = &self.cdp;
-        cdp.send_to(&session, "Page.enable", json!({})).await;
-        if pristine_first {
-            cdp.send_to(
-                &session,
-                "Page.addScriptToEvaluateOnNewDocument",
-                json!({"source": page::PRISTINE_INSTALL}),
-            )
-            .await;
-        }
-        let mut events = cdp.events();
-        let url = format!("data:text/html,{html}");
-        cdp.send_to(&session, "Page.navigate", json!({"url": url}))
-            .await;
-        let ours = session.0.clone();
-        events
-            .wait("the test page to load", CDP_LIMIT, |e| {
-                e.method == "Page.loadEventFired" && e.session.as_deref() == Some(ours.as_str())
-            })
-            .await;
-        Page { cdp, session }
-    }
-}
-
-/// One page of the browser, attached with a flat session.
-struct Page<'a> {
-    cdp: &'a Cdp,
-    session: Session,
-}
-
-/// What a script call gave back.
-#[derive(Debug)]
-enum Answer {
-    /// By value.
-    Value(Value),
-    /// By reference.
-    Object(String),
-    /// It threw: the exception's description.
-    Threw(String),
-}
-
-impl Answer {
-    fn value(self, what: &str) -> Value {
-        match self {
-            Answer::Value(value) => value,
-            other => panic!("{what}: expected a value, got {other:?}"),
-        }
-    }
-
-    fn object(self, what: &str) -> String {
-        match self {
-            Answer::Object(id) => id,
-            other => panic!("{what}: expected an object, got {other:?}"),
-        }
-    }
-}
+use crate::headless::{Answer, Browser, Page};
 
 impl Page<'_> {
-    /// Runs `code` as the page's own script would (it may break builtins).
-    async fn run_page_code(&self, code: &str) {
-        let answer = self.evaluate(code, true).await;
-        assert!(
-            !matches!(answer, Answer::Threw(_)),
-            "the page's code threw: {answer:?}"
-        );
-    }
-
-    /// `Runtime.evaluate`, as the engine sends it (it awaits no promise: a page may
-    /// make every object look like one).
-    async fn evaluate(&self, expression: &str, by_value: bool) -> Answer {
-        let result = self
-            .cdp
-            .send_to(
-                &self.session,
-                "Runtime.evaluate",
-                json!({"expression": expression, "returnByValue": by_value}),
-            )
-            .await;
-        answer(result)
-    }
-
-    /// `Runtime.callFunctionOn`, as the engine sends it.
-    async fn call(
-        &self,
-        function: &str,
-        on: &str,
-        arguments: Vec<Value>,
-        by_value: bool,
-    ) -> Answer {
-        let result = self
-            .cdp
-            .send_to(
-                &self.session,
-                "Runtime.callFunctionOn",
-                json!({
-                    "functionDeclaration": function,
-                    "objectId": on,
-                    "arguments": arguments,
-                    "returnByValue": by_value,
-                    "awaitPromise": true,
-                }),
-            )
-            .await;
-        answer(result)
-    }
-
     /// Runs one operation of `CONTROL` on an element, as `fill` does: its answer.
     async fn control(&self, element: &str, op: &str, value: &str) -> Value {
         self.call(
@@ -178,36 +27,28 @@ impl Page<'_> {
     }
 
     /// `STRINGIFY` of `object` (by reference) within `limit`, called on the global
-    /// object as the engine calls it.
-    async fn stringify(&self, object: &str, limit: u64) -> Answer {
-        let global = self.global().await;
+    /// object `global` as the engine calls it.
+    async fn stringify(&self, global: &str, object: &str, limit: u64) -> Answer {
         self.call(
             page::STRINGIFY,
-            &global,
+            global,
             vec![json!({ "objectId": object }), json!({ "value": limit })],
             true,
         )
         .await
     }
 
-    /// `WAIT_TEXT` for `texts` within `budget` ms, called on the global object as the
-    /// engine calls it: the text it found.
-    async fn wait_text(&self, texts: Value, budget: u64) -> Value {
-        let global = self.global().await;
+    /// `WAIT_TEXT` for `texts` within `budget` ms, called on the global object
+    /// `global` as the engine calls it: the text it found.
+    async fn wait_text(&self, global: &str, texts: Value, budget: u64) -> Value {
         self.call(
             page::WAIT_TEXT,
-            &global,
+            global,
             vec![json!({ "value": texts }), json!({ "value": budget })],
             true,
         )
         .await
         .value("WAIT_TEXT")
-    }
-
-    async fn global(&self) -> String {
-        self.evaluate("this", false)
-            .await
-            .object("the global object")
     }
 
     /// Makes the kit (`KIT`) and runs a discovery on it: the kit and the report.
@@ -269,24 +110,9 @@ impl Page<'_> {
     }
 }
 
-fn answer(result: Value) -> Answer {
-    if let Some(details) = result.get("exceptionDetails") {
-        let shown = details["exception"]["description"]
-            .as_str()
-            .or(details["text"].as_str())
-            .unwrap_or("an exception");
-        return Answer::Threw(shown.to_owned());
-    }
-    let remote = &result["result"];
-    match remote["objectId"].as_str() {
-        Some(id) => Answer::Object(id.to_owned()),
-        None => Answer::Value(remote.get("value").cloned().unwrap_or(Value::Null)),
-    }
-}
-
 /// A page that offers tools whose results are hostile, takes `window.__dtmcp` for
 /// itself, then replaces or breaks every builtin a careless script would lean on.
-const HOSTILE_PAGE: &str = r#"(() => {
+pub(crate) const HOSTILE_PAGE: &str = r#"(() => {
   const deep = () => { let v = 'bottom'; for (let i = 0; i < 1000; i++) v = [v]; return v; };
   const tool = (name, execute) => ({
     name, description: 'the ' + name + ' tool', execute,
@@ -516,10 +342,13 @@ async fn splice_stringify_and_waits_keep_their_contract_on_a_hostile_page() {
         .evaluate("({b: 1, a: [2, {d: null, c: 'x'}]})", false)
         .await
         .object("an object");
-    let text = page.stringify(&object, 1000).await.value("STRINGIFY");
+    let text = page
+        .stringify(&global, &object, 1000)
+        .await
+        .value("STRINGIFY");
     assert_eq!(text, r#"{"b":1,"a":[2,{"d":null,"c":"x"}]}"#);
     let long = page
-        .stringify(&object, 5)
+        .stringify(&global, &object, 5)
         .await
         .value("STRINGIFY past its limit");
     assert_eq!(long, 34, "past the limit, the length");
@@ -528,7 +357,7 @@ async fn splice_stringify_and_waits_keep_their_contract_on_a_hostile_page() {
         .evaluate("(() => { const a = {}; a.a = a; return a; })()", false)
         .await
         .object("a cyclic object");
-    let threw = page.stringify(&cyclic, 1000).await;
+    let threw = page.stringify(&global, &cyclic, 1000).await;
     assert!(
         matches!(threw, Answer::Threw(ref why) if why.contains("circular")),
         "{threw:?}"
@@ -536,16 +365,20 @@ async fn splice_stringify_and_waits_keep_their_contract_on_a_hostile_page() {
 
     // WAIT_TEXT: text already there, text that comes later, text that never does.
     assert_eq!(
-        page.wait_text(json!(["nowhere", "ready"]), 5000).await,
+        page.wait_text(&global, json!(["nowhere", "ready"]), 5000)
+            .await,
         "ready"
     );
     page.run_page_code("setTimeout(() => { document.body.append('later on'); }, 50), true")
         .await;
     assert_eq!(
-        page.wait_text(json!(["later on"]), 10_000).await,
+        page.wait_text(&global, json!(["later on"]), 10_000).await,
         "later on"
     );
-    assert_eq!(page.wait_text(json!(["never"]), 100).await, Value::Null);
+    assert_eq!(
+        page.wait_text(&global, json!(["never"]), 100).await,
+        Value::Null
+    );
 
     // WATCH / SINCE / STOP: a watcher that counts from the last change.
     let watcher = page.evaluate(page::WATCH, false).await.object("WATCH");
@@ -580,8 +413,12 @@ async fn a_page_that_broke_builtins_before_tabwire_gets_problems_not_failures() 
     assert_eq!(missing["status"], "notFound", "{missing}");
 
     // STRINGIFY gives up rather than trust a JSON.stringify that does not behave.
+    let global = page.global().await;
     let object = page.evaluate("({a: 1})", false).await.object("an object");
-    let text = page.stringify(&object, 1000).await.value("STRINGIFY");
+    let text = page
+        .stringify(&global, &object, 1000)
+        .await
+        .value("STRINGIFY");
     assert_eq!(text, Value::Null);
 
     // A page that broke everything first: the kit is made or fails with an exception
@@ -619,8 +456,12 @@ async fn the_pristine_holder_cannot_be_replaced_by_the_page() {
          Reflect.getOwnPropertyDescriptor = () => ({value: fake}); true",
     )
     .await;
+    let global = page.global().await;
     let object = page.evaluate("({a: 1})", false).await.object("an object");
-    let text = page.stringify(&object, 1000).await.value("STRINGIFY");
+    let text = page
+        .stringify(&global, &object, 1000)
+        .await
+        .value("STRINGIFY");
     assert_eq!(
         text, r#"{"a":1}"#,
         "the scripts use the document's own holder"
@@ -822,6 +663,9 @@ async fn a_then_on_every_object_and_promise_breaks_no_script() {
         .evaluate("document.getElementById('fruit')", false)
         .await
         .object("the select");
+    // Taken first: once every object has a then, an evaluation that awaits its
+    // result (as this test's, not the engine's, does) never ends.
+    let global = page.global().await;
     page.run_page_code(THEN_PAGE).await;
 
     let (kit, report) = page.discover(1).await;
@@ -845,7 +689,7 @@ async fn a_then_on_every_object_and_promise_breaks_no_script() {
         page.control(&fruit, "choose", "Banana").await,
         json!({"chosen": true, "options": []})
     );
-    assert_eq!(page.wait_text(json!(["form"]), 5000).await, "form");
+    assert_eq!(page.wait_text(&global, json!(["form"]), 5000).await, "form");
 
     let log = page
         .evaluate("window.thenLog()", true)

@@ -3,9 +3,9 @@
 //! Each event is a params struct implementing [`CdpEvent`]: its `METHOD` and the
 //! fields the engine reads. [`Incoming::parse`] is the one place a method name is
 //! looked at: it reads an event into what it feeds — the tab's waits and document
-//! state ([`PageEvent`]), the console collector ([`ConsoleEvent`]) or the network
-//! collector ([`NetworkEvent`]). Every other event, and one whose params do not have
-//! the expected shape, is ignored.
+//! state ([`PageEvent`]), the console collector ([`ConsoleEvent`]), the network
+//! collector ([`NetworkEvent`]) or the tab's child sessions ([`TargetEvent`]). Every
+//! other event, and one whose params do not have the expected shape, is ignored.
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::console::{ConsoleApiCalled, ExceptionThrown, IssueAdded, LogEntryAdded};
 use super::network::{ExtraInfo, LoadingEnded, RequestWillBeSent, ResponseReceived};
+use super::target::{AttachedToTarget, DetachedFromTarget};
 use super::Frame;
 
 /// A CDP event: its params (this struct) and its method name.
@@ -38,7 +39,21 @@ pub enum Incoming {
     Console(ConsoleEvent),
     /// A step of a network request.
     Network(NetworkEvent),
+    /// A child session (a cross-site iframe) began or ended.
+    Target(TargetEvent),
 }
+
+/// The events child sessions come and go with.
+#[derive(Debug)]
+pub enum TargetEvent {
+    /// `Target.attachedToTarget`.
+    Attached(AttachedToTarget),
+    /// `Target.detachedFromTarget`.
+    Detached(DetachedFromTarget),
+}
+
+event!(AttachedToTarget, "Target.attachedToTarget");
+event!(DetachedFromTarget, "Target.detachedFromTarget");
 
 /// The events console messages come from.
 #[derive(Debug)]
@@ -158,6 +173,9 @@ event!(ContextCreated, "Runtime.executionContextCreated");
 pub struct ContextDescription {
     /// The context id.
     pub id: i64,
+    /// The world's name (empty for the main world).
+    #[serde(default)]
+    pub name: String,
     /// Which frame and world it belongs to.
     #[serde(default)]
     pub aux_data: ContextAuxData,
@@ -274,7 +292,7 @@ impl Incoming {
             };
         }
         use ConsoleEvent as C;
-        use Incoming::{Console, Network, Page};
+        use Incoming::{Console, Network, Page, Target};
         use NetworkEvent as N;
         read! {
             LoadEventFired => |_| Page(PageEvent::LoadEventFired),
@@ -302,6 +320,7 @@ impl Incoming {
                 id: e.context.id,
                 frame_id: e.context.aux_data.frame_id,
                 is_default: e.context.aux_data.is_default,
+                name: e.context.name,
             }),
             ContextDestroyed => |e: ContextDestroyed| {
                 Page(PageEvent::ContextDestroyed { id: e.execution_context_id })
@@ -344,6 +363,8 @@ impl Incoming {
             LoadingFailed => |e: LoadingFailed| Network(N::LoadingEnded(e.0)),
             RequestExtraInfo => |e: RequestExtraInfo| Network(N::RequestExtraInfo(e.0)),
             ResponseExtraInfo => |e: ResponseExtraInfo| Network(N::ResponseExtraInfo(e.0)),
+            AttachedToTarget => |e| Target(TargetEvent::Attached(e)),
+            DetachedFromTarget => |e| Target(TargetEvent::Detached(e)),
         }
         None
     }
@@ -384,6 +405,8 @@ pub enum PageEvent {
         frame_id: String,
         /// Whether it is the frame's main world (not an isolated world).
         is_default: bool,
+        /// The world's name (empty for the main world).
+        name: String,
     },
     /// `Runtime.executionContextDestroyed`.
     ContextDestroyed {
@@ -476,7 +499,8 @@ mod tests {
             Some(PageEvent::ContextCreated {
                 id: 3,
                 frame_id: "F".into(),
-                is_default: true
+                is_default: true,
+                name: String::new(),
             })
         );
         let destroyed = page(

@@ -1,6 +1,7 @@
-//! What the engine knows about the document a tab shows: its uids, its pinned
-//! elements, its [`Kit`] (which holds the third-party tool registry), and its frames'
-//! JavaScript contexts.
+//! What the engine knows about the document a tab shows: where its uids come from,
+//! its pinned elements, its frames' last walks, its [`Kit`] (which holds the
+//! third-party tool registry), and its frames' JavaScript contexts; and the way from
+//! a uid to the DOM node it names.
 //!
 //! A [`Document`] is keyed by the main frame's loader id. It is dropped the moment the
 //! main frame commits another document (`Page.frameNavigated`), when the debugger
@@ -11,14 +12,24 @@
 //! [`StaleTools`](crate::EngineError::StaleTools): nothing else needs cleaning, as the
 //! page objects it referred to died with their document.
 //!
+//! A uid names a node through the isolated world that gave it out (see
+//! [`uids`](super::uids) and [`world`](super::world)): [`node_for_uid`](Engine::node_for_uid)
+//! asks that world's walker for the node and Chrome for the node's backend id, which
+//! the DOM and input commands take.
+//!
 //! The kit is made once per document, on first use, and forgotten with the document,
 //! when its JavaScript context is destroyed or cleared, and when Chrome no longer knows
 //! its objects ([`drop_kit`](Engine::drop_kit)); the next use makes a new one.
 
+use std::collections::HashMap;
+
 use tabwire_shared::TabId;
 
-use super::uids::{Pins, UidMap};
+use super::snapshot::KeptWalk;
+use super::uids::{FrameKey, Pins, UidIndex};
+use super::world::{WalkOptions, WalkerCall};
 use super::Engine;
+use crate::cdp::dom::DomDescribeNode;
 use crate::cdp::{FrameTree, PageEvent, PageGetFrameTree};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
@@ -33,10 +44,12 @@ pub struct Document {
     pub loader: String,
     /// Names this document in tool discoveries ([`tabwire_shared::Discovery::document`]).
     pub token: String,
-    /// The uids given out in this document.
-    pub uids: UidMap,
-    /// Elements third-party tools returned, shown in every snapshot.
+    /// Which frame's world gave out each uid of this document.
+    pub uids: UidIndex,
+    /// The uids of elements third-party tools returned, shown in every snapshot.
     pub pins: Pins,
+    /// Each frame's last walk, by options: an unchanged frame is not walked again.
+    pub walks: HashMap<(FrameKey, WalkOptions), KeptWalk>,
     /// The main frame's URL when last looked at (its origin is the document's).
     pub url: String,
     /// tabwire's private page-side object in this document, once made.
@@ -45,6 +58,15 @@ pub struct Document {
     pub tools: bool,
     /// A tool discovery timed out in this document: automatic discoveries skip it.
     pub discovery_timed_out: bool,
+}
+
+/// A DOM node a uid names: its backend id, in the CDP session that holds its frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeRef {
+    /// The child session of a cross-site frame; `None` for the tab's own session.
+    pub session: Option<String>,
+    /// The node's backend id.
+    pub backend: i64,
 }
 
 /// A document's kit: tabwire's page-side object holding tool discovery, the tool
@@ -92,8 +114,9 @@ impl<C: Chrome + 'static> Engine<C> {
                     frame_id: frame.id.clone(),
                     loader: frame.loader_id.clone(),
                     token: format!("{}.{n}", frame.loader_id),
-                    uids: UidMap::default(),
+                    uids: UidIndex::default(),
                     pins: Pins::default(),
+                    walks: HashMap::new(),
                     url,
                     kit: None,
                     tools: false,
@@ -144,17 +167,39 @@ impl<C: Chrome + 'static> Engine<C> {
             .flatten()
     }
 
-    /// The node a uid names in the tab's current document.
-    pub(super) fn node_for_uid(&self, tab: TabId, uid: &str) -> Result<i64, EngineError> {
-        self.with_document(tab, |d| d.uids.node(uid))
+    /// The DOM node a uid names in the tab's current document, asked of the world that
+    /// gave the uid out; the objects this makes are kept in `group`. A uid of another
+    /// document, or whose node left the page, is [`EngineError::StaleUid`].
+    pub(super) async fn node_for_uid(
+        &self,
+        tab: TabId,
+        uid: &str,
+        group: &str,
+    ) -> Result<NodeRef, EngineError> {
+        let stale = || EngineError::StaleUid(uid.to_owned());
+        let frame = self
+            .with_document(tab, |d| d.uids.frame_of(uid).cloned())
             .flatten()
-            .ok_or_else(|| EngineError::StaleUid(uid.to_owned()))
-    }
-
-    /// The uid of a node of the tab's current document, given now if it has none.
-    pub(super) fn uid_for_node(&self, tab: TabId, node: i64) -> Option<String> {
-        let number = || self.next_snapshot_number();
-        self.with_document(tab, |d| d.uids.uid_for(node, number))
+            .ok_or_else(stale)?;
+        let resolve = |_| WalkerCall::Resolve(uid.to_owned());
+        let object = match self.call_walker(tab, &frame, resolve, group).await {
+            Ok((_, found)) => found.object_id.ok_or_else(stale)?,
+            // The frame is gone, and its world with it.
+            Err(EngineError::Cdp { .. }) => return Err(stale()),
+            Err(other) => return Err(other),
+        };
+        let describe = DomDescribeNode {
+            backend_node_id: None,
+            object_id: Some(object),
+        };
+        match self.send(tab, &describe).await {
+            Ok(described) => Ok(NodeRef {
+                session: frame.session,
+                backend: described.node.backend_node_id,
+            }),
+            Err(EngineError::Cdp { .. }) => Err(stale()),
+            Err(other) => Err(other),
+        }
     }
 
     /// The next snapshot number (engine-wide, so uids never repeat across documents).
@@ -173,6 +218,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Keeps document and context state in step with the page's events.
     pub(super) fn track_document(&self, tab: TabId, event: &PageEvent) {
+        self.tabs.write(tab, |t| t.attachment.worlds.track(event));
         self.tabs.write(tab, |t| match event {
             PageEvent::FrameNavigated {
                 is_main: true,
@@ -185,6 +231,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 id,
                 frame_id,
                 is_default: true,
+                ..
             } => {
                 let contexts = &mut t.attachment.contexts;
                 // A page with thousands of frames is not worth tracking in full.

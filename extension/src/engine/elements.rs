@@ -3,18 +3,22 @@
 //!
 //! In: [`find_uid_refs`] finds every object of exactly the shape `{"uid": "<string>"}`
 //! in a JSON value (at any depth), [`Engine::element_objects`] turns the uids into
-//! remote objects (uid → backend node id → `DOM.resolveNode`) in the JavaScript world
-//! of the call they are for, and the page-side script puts them back at their paths.
+//! remote objects (uid → its world's node → backend node id → `DOM.resolveNode`) in the
+//! JavaScript world of the call they are for, and the page-side script puts them back
+//! at their paths.
 //!
 //! Out: a result's nodes come back as remote objects; [`Engine::uids_of_objects`]
-//! names them (`DOM.describeNode` → backend node id → uid, in the same uid space as
-//! snapshots) and pins them so the next snapshot shows them; [`insert_uids`] writes
-//! the uids where the page-side serializer left its `@<n>` tokens.
+//! names them in the main frame's isolated world (`DOM.describeNode` → backend node
+//! id → `DOM.resolveNode` there → the walker's uid, the same uids snapshots show) and
+//! pins them there so every snapshot shows them; [`insert_uids`] writes the uids where
+//! the page-side serializer left its `@<n>` tokens.
 
 use futures::future::join_all;
 use serde_json::{Map, Value};
 use tabwire_shared::TabId;
 
+use super::uids::FrameKey;
+use super::world::WalkerCall;
 use super::Engine;
 use crate::cdp::dom::{DomDescribeNode, DomResolveNode};
 use crate::chrome::Chrome;
@@ -169,13 +173,13 @@ impl<C: Chrome + 'static> Engine<C> {
         group: &str,
         context: Option<i64>,
     ) -> Result<Vec<String>, EngineError> {
-        let nodes = uids
-            .iter()
-            .map(|uid| self.node_for_uid(tab, uid))
+        let nodes = join_all(uids.iter().map(|uid| self.node_for_uid(tab, uid, group)))
+            .await
+            .into_iter()
             .collect::<Result<Vec<_>, _>>()?;
         let resolved = join_all(nodes.iter().map(|node| {
             let resolve = DomResolveNode {
-                backend_node_id: *node,
+                backend_node_id: node.backend,
                 object_group: group.to_owned(),
                 execution_context_id: context,
             };
@@ -196,30 +200,63 @@ impl<C: Chrome + 'static> Engine<C> {
             .collect()
     }
 
-    /// The uids of page nodes handed back as remote objects, pinned for snapshots.
+    /// The uids of page nodes handed back as remote objects (of the main frame's
+    /// document or a same-origin frame's), pinned for snapshots; the objects this
+    /// makes are kept in `group`.
     pub(super) async fn uids_of_objects(
         &self,
         tab: TabId,
         objects: Vec<String>,
+        group: &str,
     ) -> Result<Vec<String>, EngineError> {
-        let described = join_all(objects.into_iter().map(|object_id| {
-            let describe = DomDescribeNode {
-                backend_node_id: None,
-                object_id: Some(object_id),
-            };
-            async move { self.send(tab, &describe).await }
+        let main = self
+            .with_document(tab, |d| FrameKey::tab(d.frame_id.clone()))
+            .ok_or(EngineError::StaleTools(tab))?;
+        // Made once, before the nodes go there side by side.
+        self.ready_world(tab, &main).await?;
+        let number = self.next_snapshot_number();
+        let named = join_all(objects.into_iter().map(|object_id| {
+            let main = &main;
+            async move {
+                let describe = DomDescribeNode {
+                    backend_node_id: None,
+                    object_id: Some(object_id),
+                };
+                let node = self.send(tab, &describe).await?.node.backend_node_id;
+                self.uid_in_world(tab, main, node, number, true, group)
+                    .await?
+                    .ok_or_else(|| {
+                        EngineError::UnreadablePageData(
+                            "an element the tool returned could not be named".to_owned(),
+                        )
+                    })
+            }
         }))
         .await;
-        let mut uids = Vec::with_capacity(described.len());
-        for outcome in described {
-            let node = outcome?.node.backend_node_id;
-            let uid = self
-                .uid_for_node(tab, node)
+        let mut uids = Vec::with_capacity(named.len());
+        for uid in named {
+            let uid = uid?;
+            let dropped = self
+                .with_document(tab, |d| {
+                    d.uids.learn(&uid, &main);
+                    d.pins.pin(&uid)
+                })
                 .ok_or(EngineError::StaleTools(tab))?;
-            self.with_document(tab, |d| d.pins.pin(node));
+            if let Some(oldest) = dropped {
+                self.unpin(tab, &main, oldest);
+            }
             uids.push(uid);
         }
         Ok(uids)
+    }
+
+    /// Lets the world stop showing a pinned element (best effort, in the background).
+    fn unpin(&self, tab: TabId, frame: &FrameKey, uid: String) {
+        let frame = frame.clone();
+        self.in_background(move |engine| async move {
+            let unpin = |_| WalkerCall::Unpin(uid.clone());
+            let _ = engine.call_walker(tab, &frame, unpin, "").await;
+        });
     }
 }
 

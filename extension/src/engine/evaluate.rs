@@ -699,6 +699,7 @@ mod uid_tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();

@@ -219,7 +219,7 @@ impl<C: Chrome + 'static> Engine<C> {
             let objects = self
                 .result_nodes(tab, watch, kit, group, outcome.run)
                 .await?;
-            self.watched(tab, watch, self.uids_of_objects(tab, objects))
+            self.watched(tab, watch, self.uids_of_objects(tab, objects, group))
                 .await?
         };
         let text = insert_uids(&outcome.text, &uids).map_err(EngineError::UnreadablePageData)?;

@@ -5,6 +5,9 @@
 //! held until the test releases them), a virtual clock, and a record of everything
 //! posted and logged. CDP events the fake "emits" are queued and delivered by
 //! [`Harness::settle`], as Chrome would deliver them on a later turn of the event loop.
+//! Each frame's isolated world, with a walker over a tiny page, is in [`world`].
+
+pub mod world;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -74,8 +77,18 @@ struct State {
     held: Vec<Held>,
     manual_loads: bool,
     loads: u64,
-    sent: Vec<(TabId, String, Value)>,
-    events: Vec<(TabId, String, Value)>,
+    /// Every CDP call: tab, session (`None`: the tab's own), method, params.
+    sent: Vec<(TabId, Option<String>, String, Value)>,
+    /// Events to deliver: tab, session, method, params.
+    events: Vec<(TabId, Option<String>, String, Value)>,
+    /// The tabs' cross-site iframes, attached when their parent session auto-attaches.
+    oopifs: Vec<Oopif>,
+    /// The child sessions attached now, with their tab.
+    live_children: HashMap<String, TabId>,
+    /// The sessions that asked to auto-attach (`None`: the tab's own).
+    auto_attaching: HashSet<(TabId, Option<String>)>,
+    /// Answers overriding the defaults in one child session: by (session, method).
+    answers_in: HashMap<(String, String), Answer>,
     removed: Vec<TabId>,
     /// Tabs sent to a URL with the tabs API, in order.
     tab_updates: Vec<(TabId, String)>,
@@ -94,6 +107,51 @@ struct State {
     badges: HashMap<TabId, (String, String)>,
     reopened: u64,
     changes: u64,
+    worlds: world::Worlds,
+}
+
+impl State {
+    /// A session asks to auto-attach: its cross-site iframes attach now (and later
+    /// ones as they come). Returns the events that session reports.
+    fn auto_attach(&mut self, attaching: (TabId, Option<String>)) -> Vec<(&'static str, Value)> {
+        let (tab, parent) = attaching.clone();
+        self.auto_attaching.insert(attaching);
+        let now: Vec<Oopif> = (self.oopifs.iter())
+            .filter(|o| o.tab == tab && o.parent == parent)
+            .filter(|o| !self.live_children.contains_key(&o.session))
+            .cloned()
+            .collect();
+        now.into_iter()
+            .map(|oopif| {
+                self.live_children.insert(oopif.session.clone(), tab);
+                let (_, _, _, params) = oopif.attached_event();
+                ("Target.attachedToTarget", params)
+            })
+            .collect()
+    }
+}
+
+/// A cross-site iframe of a fake tab.
+#[derive(Clone)]
+struct Oopif {
+    tab: TabId,
+    /// The session it attaches through (`None`: the tab's own).
+    parent: Option<String>,
+    session: String,
+    frame: String,
+    url: String,
+}
+
+impl Oopif {
+    fn attached_event(&self) -> (TabId, Option<String>, String, Value) {
+        let params = json!({
+            "sessionId": self.session,
+            "targetInfo": {"targetId": self.frame, "type": "iframe", "url": self.url, "attached": true},
+            "waitingForDebugger": false,
+        });
+        let method = "Target.attachedToTarget".to_owned();
+        (self.tab, self.parent.clone(), method, params)
+    }
 }
 
 /// A `Runtime.callFunctionOn` the fake received, as typed values.
@@ -231,15 +289,84 @@ impl Fake {
             .insert(method.to_owned(), Rc::new(respond));
     }
 
-    /// The methods sent to `tab`, in order.
+    /// The methods sent to `tab`'s own session, in order.
     pub fn methods(&self, tab: TabId) -> Vec<String> {
+        self.methods_in(tab, None)
+    }
+
+    /// The methods sent in one session of `tab` (`None`: its own), in order.
+    pub fn methods_in(&self, tab: TabId, session: Option<&str>) -> Vec<String> {
         let state = self.state.borrow();
         state
             .sent
             .iter()
-            .filter(|(t, _, _)| *t == tab)
-            .map(|(_, m, _)| m.clone())
+            .filter(|(t, s, _, _)| *t == tab && s.as_deref() == session)
+            .map(|(_, _, m, _)| m.clone())
             .collect()
+    }
+
+    /// Gives `tab` a cross-site iframe showing `url` in frame `frame`, reached through
+    /// child session `session`, nested in the frame of session `parent` (`None`: in
+    /// the page). It attaches when its parent session auto-attaches (at once if it
+    /// already does, as a frame added to a page).
+    pub fn add_oopif(
+        &self,
+        tab: TabId,
+        parent: Option<&str>,
+        session: &str,
+        frame: &str,
+        url: &str,
+    ) {
+        let oopif = Oopif {
+            tab,
+            parent: parent.map(str::to_owned),
+            session: session.to_owned(),
+            frame: frame.to_owned(),
+            url: url.to_owned(),
+        };
+        let mut state = self.state.borrow_mut();
+        if state.auto_attaching.contains(&(tab, oopif.parent.clone())) {
+            state.live_children.insert(oopif.session.clone(), tab);
+            state.events.push(oopif.attached_event());
+        }
+        state.oopifs.push(oopif);
+    }
+
+    /// The cross-site iframe of child session `session` goes away (and those nested
+    /// in it): each parent session says `Target.detachedFromTarget`.
+    pub fn remove_oopif(&self, session: &str) {
+        let mut state = self.state.borrow_mut();
+        let mut stack = vec![session.to_owned()];
+        while let Some(session) = stack.pop() {
+            let Some(at) = state.oopifs.iter().position(|o| o.session == session) else {
+                continue;
+            };
+            let gone = state.oopifs.remove(at);
+            stack.extend(
+                (state.oopifs.iter())
+                    .filter(|o| o.parent.as_deref() == Some(session.as_str()))
+                    .map(|o| o.session.clone()),
+            );
+            if state.live_children.remove(&gone.session).is_some() {
+                let params = json!({"sessionId": gone.session, "targetId": gone.frame});
+                let method = "Target.detachedFromTarget".to_owned();
+                state.events.push((gone.tab, gone.parent, method, params));
+            }
+            let auto = (gone.tab, Some(gone.session));
+            state.auto_attaching.remove(&auto);
+        }
+    }
+
+    /// Whether child session `session` is attached.
+    pub fn child_attached(&self, session: &str) -> bool {
+        self.state.borrow().live_children.contains_key(session)
+    }
+
+    /// Queues an event from one session of `tab` (`None`: its own), delivered on
+    /// the next [`Harness::settle`].
+    pub fn emit(&self, tab: TabId, session: Option<&str>, method: &str, params: Value) {
+        let event = (tab, session.map(str::to_owned), method.to_owned(), params);
+        self.state.borrow_mut().events.push(event);
     }
 
     /// Whether the debugger is attached to `tab`.
@@ -305,7 +432,10 @@ impl Fake {
 
     /// Chrome drops the session (the caller reports it to the engine).
     pub fn detach_externally(&self, tab: TabId) {
-        self.state.borrow_mut().attached.remove(&tab);
+        let mut state = self.state.borrow_mut();
+        state.attached.remove(&tab);
+        state.live_children.retain(|_, t| *t != tab);
+        state.auto_attaching.retain(|(t, _)| *t != tab);
     }
 
     /// Removes a tab without telling the engine.
@@ -315,6 +445,8 @@ impl Fake {
             window.tabs.retain(|t| t.id != id);
         }
         state.attached.remove(&id);
+        state.live_children.retain(|_, t| *t != id);
+        state.auto_attaching.retain(|(t, _)| *t != id);
     }
 
     /// Changes a tab's URL.
@@ -332,22 +464,30 @@ impl Fake {
         found.map(f)
     }
 
-    /// The params of every `method` call sent to `tab`, in order.
+    /// The params of every `method` call sent to `tab`'s own session, in order.
     pub fn sent(&self, tab: TabId, method: &str) -> Vec<Value> {
+        self.sent_in(tab, None, method)
+    }
+
+    /// The params of every `method` call sent in one session of `tab` (`None`: its
+    /// own), in order.
+    pub fn sent_in(&self, tab: TabId, session: Option<&str>, method: &str) -> Vec<Value> {
         let state = self.state.borrow();
         state
             .sent
             .iter()
-            .filter(|(t, m, _)| *t == tab && m == method)
-            .map(|(_, _, p)| p.clone())
+            .filter(|(t, s, m, _)| *t == tab && s.as_deref() == session && m == method)
+            .map(|(_, _, _, p)| p.clone())
             .collect()
     }
 
-    /// The `Runtime.callFunctionOn` calls sent to `tab`, in order, read into typed
-    /// values.
+    /// The `Runtime.callFunctionOn` calls on objects sent to `tab` (not those into an
+    /// isolated world: see [`world_calls`](Self::world_calls)), in order, read into
+    /// typed values.
     pub fn function_calls(&self, tab: TabId) -> Vec<FunctionCall> {
         self.sent(tab, "Runtime.callFunctionOn")
             .iter()
+            .filter(|params| params.get("executionContextId").is_none())
             .map(FunctionCall::read)
             .collect()
     }
@@ -454,10 +594,96 @@ impl Fake {
         tabs.find(|t| t.id == id).cloned()
     }
 
+    /// Decides the answer to a CDP call in a child session, recording it: the
+    /// session's own overrides, else the defaults (never the tab's overrides).
+    fn respond_in(&self, tab: TabId, session: &str, method: &str, params: &Value) -> Answer {
+        let mut state = self.state.borrow_mut();
+        let entry = (
+            tab,
+            Some(session.to_owned()),
+            method.to_owned(),
+            params.clone(),
+        );
+        state.sent.push(entry);
+        let key = (session.to_owned(), method.to_owned());
+        if let Some(answer) = state.answers_in.get(&key) {
+            return answer.clone();
+        }
+        match method {
+            "Target.setAutoAttach" => {
+                let attaching = (tab, Some(session.to_owned()));
+                Answer::with_events(json!({}), state.auto_attach(attaching))
+            }
+            "Page.getFrameTree" => {
+                let frame = state.oopifs.iter().find(|o| o.session == session);
+                let (id, url) = frame.map_or((String::new(), String::new()), |o| {
+                    (o.frame.clone(), o.url.clone())
+                });
+                Answer::value(
+                    json!({"frameTree": {"frame": {"id": id, "parentId": "main", "loaderId": "C0", "url": url}}}),
+                )
+            }
+            _ => {
+                drop(state);
+                Self::default_answer(method, params)
+            }
+        }
+    }
+
+    /// Sets what `frame` of `tab` shows, as its world's walker sees it (a change of
+    /// the page).
+    pub fn set_page(&self, tab: TabId, frame: &str, href: &str, page: Vec<world::FakeNode>) {
+        let mut state = self.state.borrow_mut();
+        state.worlds.set_page(tab, frame, href, page);
+    }
+
+    /// `frame` of `tab` shows a new document: its world, walker and uids are gone
+    /// (Chrome is not made to say so).
+    pub fn new_document(&self, tab: TabId, frame: &str) {
+        self.state.borrow_mut().worlds.new_document(tab, frame);
+    }
+
+    /// Makes every later walk of `frame` answer `text`.
+    pub fn answer_takes(&self, tab: TabId, frame: &str, text: &str) {
+        self.state
+            .borrow_mut()
+            .worlds
+            .answer_takes(tab, frame, text);
+    }
+
+    /// The calls made on `tab`'s isolated worlds, in order.
+    pub fn world_calls(&self, tab: TabId) -> Vec<world::Seen> {
+        self.state.borrow().worlds.seen(tab)
+    }
+
+    /// The walker `take`s asked for on `tab`, in order.
+    pub fn takes(&self, tab: TabId) -> Vec<world::Take> {
+        let calls = self.world_calls(tab).into_iter();
+        calls
+            .filter_map(|call| match call {
+                world::Seen::Take(take) => Some(take),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The context of `frame`'s isolated world in `tab`, if it has one.
+    pub fn world_context(&self, tab: TabId, frame: &str) -> Option<i64> {
+        self.state.borrow().worlds.context(tab, frame)
+    }
+
     /// Decides the answer to a CDP call, recording it.
     fn respond(&self, tab: TabId, method: &str, params: &Value) -> Answer {
         let mut state = self.state.borrow_mut();
-        state.sent.push((tab, method.to_owned(), params.clone()));
+        state
+            .sent
+            .push((tab, None, method.to_owned(), params.clone()));
+        // Calls in an isolated world go to it, whatever a test answers for the method.
+        if method != "Page.createIsolatedWorld" {
+            if let Some(answer) = state.worlds.handle(tab, method, params) {
+                return answer;
+            }
+        }
         if let Some(respond) = state.responders.get(method).cloned() {
             drop(state);
             return respond(params);
@@ -497,6 +723,24 @@ impl Fake {
                     ],
                 )
             }
+            "Target.setAutoAttach" => {
+                let events = state.auto_attach((tab, None));
+                Answer::with_events(json!({}), events)
+            }
+            "Page.createIsolatedWorld" => state
+                .worlds
+                .handle(tab, method, params)
+                .unwrap_or_else(|| Answer::error("No frame for given id found")),
+            _ => {
+                drop(state);
+                Self::default_answer(method, params)
+            }
+        }
+    }
+
+    /// The answer to a call no test overrode.
+    fn default_answer(method: &str, params: &Value) -> Answer {
+        match method {
             "Runtime.evaluate" => {
                 Answer::value(json!({"result": {"type": "object", "objectId": "global"}}))
             }
@@ -530,7 +774,6 @@ impl Fake {
                 )
             }
             "DOMDebugger.getEventListeners" => Answer::value(json!({"listeners": []})),
-            "Accessibility.getFullAXTree" => Answer::value(json!({"nodes": []})),
             _ => Answer::value(json!({})),
         }
     }
@@ -647,6 +890,9 @@ impl Chrome for Fake {
             return Ok(());
         }
         if state.attached.remove(&id) {
+            // The tab's child sessions end with its own.
+            state.live_children.retain(|_, tab| *tab != id);
+            state.auto_attaching.retain(|(tab, _)| *tab != id);
             return Ok(());
         }
         Err(ChromeError(format!(
@@ -657,6 +903,7 @@ impl Chrome for Fake {
     async fn send_command_text(
         &self,
         tab: TabId,
+        session: Option<&str>,
         method: &str,
         params: Value,
     ) -> Result<String, ChromeError> {
@@ -665,11 +912,18 @@ impl Chrome for Fake {
                 "Debugger is not attached to the tab with id: {tab}."
             )));
         }
+        if let Some(session) = session {
+            let live = self.state.borrow().live_children.get(session) == Some(&tab);
+            if !live {
+                return Err(ChromeError(format!("No session with given id: {session}")));
+            }
+        }
+        let session = session.map(str::to_owned);
         if self.is_held(tab, method) {
             self.state
                 .borrow_mut()
                 .sent
-                .push((tab, method.to_owned(), params));
+                .push((tab, session, method.to_owned(), params));
             let (sender, receiver) = oneshot::channel();
             self.state.borrow_mut().held.push(sender);
             return receiver
@@ -677,10 +931,13 @@ impl Chrome for Fake {
                 .unwrap_or_else(|_| Err(ChromeError("dropped".into())))
                 .map(|answer| answer.to_string());
         }
-        let answer = self.respond(tab, method, &params);
+        let answer = match &session {
+            Some(child) => self.respond_in(tab, child, method, &params),
+            None => self.respond(tab, method, &params),
+        };
         let mut state = self.state.borrow_mut();
         for (method, params) in answer.events {
-            state.events.push((tab, method, params));
+            state.events.push((tab, session.clone(), method, params));
         }
         answer
             .result
@@ -940,8 +1197,8 @@ impl Harness {
             if events.is_empty() && removed.is_empty() && due.is_empty() {
                 return;
             }
-            for (tab, method, params) in events {
-                self.engine.on_cdp_event(tab, &method, &params);
+            for (tab, session, method, params) in events {
+                (self.engine).on_session_event(tab, session.as_deref(), &method, &params);
             }
             for tab in removed {
                 self.engine.on_tab_removed(tab);
@@ -1024,42 +1281,25 @@ pub mod commands {
 pub mod page {
     use serde_json::{json, Value};
 
+    use super::world::FakeNode;
     use super::{Answer, Harness};
     use crate::engine::page::{DISCOVER, EXECUTE, KIT, SPLICE, TAKE_NODES};
 
-    /// An accessibility node with backend id `id`.
-    pub fn ax(id: i64, role: &str, name: &str, children: &[i64]) -> Value {
-        json!({
-            "nodeId": id.to_string(),
-            "role": {"type": "role", "value": role},
-            "name": {"type": "computedString", "value": name},
-            "childIds": children.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            "backendDOMNodeId": id,
-            "properties": [{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}}],
-        })
-    }
-
-    /// The page's accessibility tree: a root (1) with these buttons.
+    /// The main frame's page (tab 10, `https://a.test/`): a root (1) titled "App"
+    /// with these buttons.
     pub fn set_buttons(h: &Harness, buttons: &[(i64, &str)]) {
-        let mut nodes = vec![ax(
-            1,
-            "RootWebArea",
-            "App",
-            &buttons.iter().map(|b| b.0).collect::<Vec<_>>(),
-        )];
-        for (id, name) in buttons {
-            let mut node = ax(*id, "button", name, &[]);
-            node["parentId"] = json!("1");
-            nodes.push(node);
-        }
-        h.fake.answer(
-            "Accessibility.getFullAXTree",
-            Answer::value(json!({ "nodes": nodes })),
+        let mut nodes = vec![FakeNode::shown(1, 0, "RootWebArea", "App")];
+        nodes.extend(
+            buttons
+                .iter()
+                .map(|(id, name)| FakeNode::shown(*id, 1, "button", name)),
         );
+        h.fake.set_page(10, "main", "https://a.test/", nodes);
     }
 
     /// The main frame now shows the document of loader `loader` (and says so).
     pub fn navigate_to(h: &mut Harness, tab: i64, loader: &str) {
+        h.fake.new_document(tab, "main");
         h.fake.answer(
             "Page.getFrameTree",
             Answer::value(json!({"frameTree": {"frame": {"id": "main", "loaderId": loader, "url": "https://a.test/"}}})),

@@ -17,6 +17,7 @@ use serde_json::Value;
 use tabwire_shared::keys::parse_combo;
 use tabwire_shared::TabId;
 
+use super::document::NodeRef;
 use super::input::element_error;
 use super::{page, Engine};
 use crate::cdp::dom::{DomDescribeNode, DomResolveNode};
@@ -59,9 +60,9 @@ impl<C: Chrome + 'static> Engine<C> {
         value: &str,
         group: &str,
     ) -> Result<(), EngineError> {
-        let node = self.node_for_uid(tab, uid)?;
+        let node = self.element(tab, watch, uid, group).await?;
         let resolve = DomResolveNode {
-            backend_node_id: node,
+            backend_node_id: node.backend,
             object_group: group.to_owned(),
             execution_context_id: None,
         };
@@ -79,7 +80,7 @@ impl<C: Chrome + 'static> Engine<C> {
         match control.kind.as_str() {
             "text" | "contenteditable" => {
                 let focus = DomFocus {
-                    backend_node_id: node,
+                    backend_node_id: node.backend,
                 };
                 self.send_watched(tab, watch, &focus)
                     .await
@@ -138,7 +139,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 if wanted == control.checked {
                     return Ok(());
                 }
-                let rect = self.element_box(tab, watch, node, uid, true).await?;
+                let rect = self.element_box(tab, watch, &node, uid, true).await?;
                 self.click(tab, watch, rect.center(), false).await
             }
             "file" => Err(EngineError::NotFillable {
@@ -194,10 +195,11 @@ impl<C: Chrome + 'static> Engine<C> {
         watch: &mut Subscription,
         uid: &str,
         paths: &[String],
+        group: &str,
     ) -> Result<(), EngineError> {
-        let node = self.node_for_uid(tab, uid)?;
+        let node = self.element(tab, watch, uid, group).await?;
         let describe = DomDescribeNode {
-            backend_node_id: Some(node),
+            backend_node_id: Some(node.backend),
             object_id: None,
         };
         let described = self
@@ -210,7 +212,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 .attribute("type")
                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("file"));
         let input = if is_file_input {
-            node
+            node.backend
         } else {
             self.send_watched(
                 tab,
@@ -218,7 +220,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 &PageSetInterceptFileChooserDialog { enabled: true },
             )
             .await?;
-            let opened = self.open_chooser(tab, watch, node, uid).await;
+            let opened = self.open_chooser(tab, watch, &node, uid).await;
             // Best effort: interception left on only hides the next chooser too.
             let _ = self
                 .send(tab, &PageSetInterceptFileChooserDialog { enabled: false })
@@ -238,7 +240,7 @@ impl<C: Chrome + 'static> Engine<C> {
         &self,
         tab: TabId,
         watch: &mut Subscription,
-        node: i64,
+        node: &NodeRef,
         uid: &str,
     ) -> Result<Option<i64>, EngineError> {
         let rect = self.element_box(tab, watch, node, uid, true).await?;

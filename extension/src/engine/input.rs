@@ -20,6 +20,7 @@ use std::cell::Cell;
 use tabwire_shared::keys::parse_combo;
 use tabwire_shared::{InputAction, TabId};
 
+use super::document::NodeRef;
 use super::Engine;
 use crate::cdp::capture::PageGetLayoutMetrics;
 use crate::cdp::input::{
@@ -115,16 +116,16 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<(), EngineError> {
         match action {
             InputAction::Click { uid, double } => {
-                let node = self.node_for_uid(tab, uid)?;
-                let point = self.element_box(tab, watch, node, uid, true).await?;
+                let node = self.element(tab, watch, uid, group).await?;
+                let point = self.element_box(tab, watch, &node, uid, true).await?;
                 self.click(tab, watch, point.center(), *double).await
             }
             InputAction::ClickAt { x, y, double } => {
                 self.click(tab, watch, (*x, *y), *double).await
             }
             InputAction::Hover { uid } => {
-                let node = self.node_for_uid(tab, uid)?;
-                let point = self.element_box(tab, watch, node, uid, true).await?;
+                let node = self.element(tab, watch, uid, group).await?;
+                let point = self.element_box(tab, watch, &node, uid, true).await?;
                 self.mouse(tab, watch, "mouseMoved", point.center(), 0, 0)
                     .await
             }
@@ -141,9 +142,25 @@ impl<C: Chrome + 'static> Engine<C> {
                 let combo = parse_combo(key).map_err(EngineError::InvalidKey)?;
                 self.press_combo(tab, watch, &combo).await
             }
-            InputAction::Drag { from_uid, to_uid } => self.drag(tab, watch, from_uid, to_uid).await,
-            InputAction::UploadFile { uid, paths } => self.upload(tab, watch, uid, paths).await,
+            InputAction::Drag { from_uid, to_uid } => {
+                self.drag(tab, watch, from_uid, to_uid, group).await
+            }
+            InputAction::UploadFile { uid, paths } => {
+                self.upload(tab, watch, uid, paths, group).await
+            }
         }
+    }
+
+    /// The node `uid` names, looked up while watching the tab; objects in `group`.
+    pub(super) async fn element(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        uid: &str,
+        group: &str,
+    ) -> Result<NodeRef, EngineError> {
+        self.watched(tab, watch, self.node_for_uid(tab, uid, group))
+            .await
     }
 
     /// The visible part of an element's box, in viewport coordinates, after scrolling
@@ -152,20 +169,20 @@ impl<C: Chrome + 'static> Engine<C> {
         &self,
         tab: TabId,
         watch: &mut Subscription,
-        node: i64,
+        node: &NodeRef,
         uid: &str,
         scroll: bool,
     ) -> Result<Rect, EngineError> {
         if scroll {
             let into_view = DomScrollIntoViewIfNeeded {
-                backend_node_id: node,
+                backend_node_id: node.backend,
             };
             self.send_watched(tab, watch, &into_view)
                 .await
                 .map_err(|e| element_error(e, uid))?;
         }
         let quads = DomGetContentQuads {
-            backend_node_id: node,
+            backend_node_id: node.backend,
         };
         let measure = async {
             let (quads, metrics) = futures::join!(
@@ -243,16 +260,17 @@ impl<C: Chrome + 'static> Engine<C> {
         watch: &mut Subscription,
         from_uid: &str,
         to_uid: &str,
+        group: &str,
     ) -> Result<(), EngineError> {
-        let from_node = self.node_for_uid(tab, from_uid)?;
-        let to_node = self.node_for_uid(tab, to_uid)?;
-        let to_first = self.element_box(tab, watch, to_node, to_uid, true).await?;
+        let from_node = self.element(tab, watch, from_uid, group).await?;
+        let to_node = self.element(tab, watch, to_uid, group).await?;
+        let to_first = self.element_box(tab, watch, &to_node, to_uid, true).await?;
         let from = self
-            .element_box(tab, watch, from_node, from_uid, true)
+            .element_box(tab, watch, &from_node, from_uid, true)
             .await?
             .center();
         // Scrolling to the source may have moved the target.
-        let to = match self.element_box(tab, watch, to_node, to_uid, false).await {
+        let to = match self.element_box(tab, watch, &to_node, to_uid, false).await {
             Ok(rect) => rect.center(),
             Err(_) => to_first.center(),
         };

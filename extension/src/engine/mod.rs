@@ -24,17 +24,19 @@
 //! action, until the page has reacted — and the smaller ones beside them); most begin
 //! and end with the steps in [`preamble`] (attached, no dialog open, watched, within
 //! the time limit). [`session`] attaches the debugger and sends typed CDP commands
-//! while watching the tab (the typed events come in through `crate::cdp::events`);
-//! [`document`] keeps what is known about the document each tab shows (its [`uids`],
-//! pinned elements and tool registry); [`collect`] holds a tab's console and network
-//! collectors; [`axtree`] turns accessibility trees into snapshot nodes and
-//! [`placement`] puts returned elements among them; [`elements`] moves elements between
-//! uids and page objects; [`page`] holds the page-side scripts. Nothing here knows
+//! while watching the tab (the typed events come in through `crate::cdp::events`), in
+//! the tab's own session or in the child session of a cross-site iframe ([`oopif`]);
+//! [`document`] keeps what is known about the document each tab shows (where its
+//! [`uids`] come from, pinned elements, tool registry); [`world`] is tabwire's isolated
+//! world in each frame, where the snapshot walker keeps the uids; [`collect`] holds a
+//! tab's console and network collectors; [`axtree`] turns Chrome's accessibility trees
+//! into snapshot nodes, for comparing the walker with them; [`elements`] moves elements
+//! between uids and page objects; [`page`] holds the page-side scripts. Nothing here knows
 //! about the extension platform: see `crate::shell` for that.
 
 mod access;
 mod announce;
-mod axtree;
+pub mod axtree;
 mod background;
 mod collect;
 mod console;
@@ -52,9 +54,9 @@ mod keyboard;
 mod liveness;
 mod navigate;
 mod network;
+mod oopif;
 pub mod page;
 mod persist;
-mod placement;
 mod preamble;
 mod resize;
 mod screenshot;
@@ -66,6 +68,7 @@ mod tab_events;
 mod tabs;
 mod uids;
 mod wait_text;
+mod world;
 
 pub use access::popup::PopupState;
 pub use tab_events::TabChange;
@@ -212,10 +215,31 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// A CDP event from an attached tab (`chrome.debugger.onEvent`).
+    /// A CDP event from an attached tab's own session.
     pub fn on_cdp_event(&self, tab: TabId, method: &str, params: &Value) {
-        let event = match Incoming::parse(method, params) {
+        self.on_session_event(tab, None, method, params);
+    }
+
+    /// A CDP event from an attached tab (`chrome.debugger.onEvent`): from its own
+    /// session (`None`) or from a child session (a cross-site iframe, [`oopif`]),
+    /// whose events never touch the tab's document or waits.
+    pub fn on_session_event(
+        &self,
+        tab: TabId,
+        session: Option<&str>,
+        method: &str,
+        params: &Value,
+    ) {
+        let incoming = Incoming::parse(method, params);
+        if let Some(Incoming::Target(event)) = incoming {
+            return self.on_target_event(tab, session, event);
+        }
+        if let Some(session) = session {
+            return self.on_child_event(tab, session, incoming);
+        }
+        let event = match incoming {
             Some(Incoming::Page(event)) => event,
+            Some(Incoming::Target(_)) => return,
             Some(Incoming::Console(event)) => {
                 // What the domains replay on a re-attach is collected already.
                 let replaying = self.tabs.read(tab, |t| t.attachment.replaying);

@@ -852,6 +852,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();

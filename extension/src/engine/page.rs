@@ -13,6 +13,8 @@
 //! - [`WATCH`], [`SINCE`] and [`STOP`] watch the DOM settle after input (`watch.js`).
 //! - [`WAIT_TEXT`] waits for text to appear (`wait-text.js`).
 //! - [`CONTROL`] reads and sets form controls for `fill` (`control.js`).
+//! - [`SNAPSHOT_WALKER`] computes the snapshot from the DOM in tabwire's isolated world
+//!   and keeps its uids there (`snapshot.js`).
 //!
 //! Every script catches what the page can throw at it and hands back plain data (JSON
 //! text, or arrays of our own making read by reference); the engine bounds every call
@@ -133,6 +135,12 @@ pub const CONTROL: &str = concat!(
     ";\nconst T = pristine(global);\nreturn control(T, helpers(T), this, op, value);\n}"
 );
 
+/// A `Runtime.evaluate` expression for tabwire's isolated world (`Page.createIsolatedWorld
+/// {worldName: "tabwire"}`): installs the snapshot walker once per world as the global
+/// `__tabwireSnapshot` and evaluates to it (`take`, `resolve`, `uidOf`, `pin`, `unpin`;
+/// see `snapshot.js`).
+pub const SNAPSHOT_WALKER: &str = include_str!("../page/snapshot.js");
+
 /// Longest string kept whole in a tool result (UTF-16 units: 1 MiB).
 pub const MAX_RESULT_STRING: u64 = 1 << 20;
 
@@ -213,6 +221,7 @@ mod tests {
             (WAIT_TEXT, "tabwire:wait-text"),
             (CONTROL, "tabwire:control"),
             (CONTROL, "tabwire:pristine"),
+            (SNAPSHOT_WALKER, "tabwire:snapshot"),
         ] {
             assert!(script.contains(part), "{part}");
         }

@@ -113,7 +113,10 @@ impl<C: Chrome + 'static> Engine<C> {
         uid: &str,
     ) -> Result<Clip, EngineError> {
         self.sync_document(tab, watch).await?;
-        let node = self.node_for_uid(tab, uid)?;
+        let group = self.next_object_group();
+        let node = self.element(tab, watch, uid, &group).await;
+        self.release_objects(tab, group);
+        let node = node?.backend;
         let scroll = DomScrollIntoViewIfNeeded {
             backend_node_id: node,
         };

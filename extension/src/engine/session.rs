@@ -1,8 +1,9 @@
 //! Debugger sessions: attaching on first use and sending typed CDP commands.
 //!
 //! A tab is attached the first time a command needs CDP on it (then `Page.enable`,
-//! `Runtime.enable`, and the script that keeps pristine builtins for tabwire's page
-//! scripts in every later document), never while it shows a site on the user's
+//! `Runtime.enable`, the script that keeps pristine builtins for tabwire's page
+//! scripts in every later document, and the child sessions of its cross-site iframes,
+//! `super::oopif`), never while it shows a site on the user's
 //! blocklist, and forgotten when Chrome detaches us; the next command simply
 //! attaches again. [`Engine::send_watched`] runs one CDP command while watching the
 //! tab, so a detach, a closed tab or a dialog ends the wait at once with a clear error
@@ -123,25 +124,26 @@ impl<C: Chrome + 'static> Engine<C> {
         let network = NetworkEnable {
             max_post_data_size: MAX_POST_DATA,
         };
-        let (network, log, audits, overlay) = futures::join!(
+        let (network, log, audits, overlay, children) = futures::join!(
             self.send(tab, &network),
             self.send(tab, &LogEnable {}),
             self.send(tab, &AuditsEnable {}),
-            self.enable_overlay(tab)
+            self.enable_overlay(tab),
+            self.attach_children(tab, None)
         );
-        // The collectors and the overlay are a help, not a precondition: a domain Chrome
-        // refuses only leaves its messages out (or, the overlay, input in a hidden tab
-        // slow).
-        for (domain, outcome) in [
-            ("Network", network.err()),
-            ("Log", log.err()),
-            ("Audits", audits.err()),
-            ("Overlay", overlay.err()),
+        // The collectors, the overlay and the cross-site frames are a help, not a
+        // precondition: a domain Chrome refuses only leaves its messages out (or, the
+        // overlay, input in a hidden tab slow; the frames, their contents).
+        for (what, outcome) in [
+            ("Network.enable", network.err()),
+            ("Log.enable", log.err()),
+            ("Audits.enable", audits.err()),
+            ("Overlay.enable", overlay.err()),
+            ("Target.setAutoAttach", children.err()),
         ] {
             if let Some(error) = outcome {
-                self.chrome.log(&format!(
-                    "tabwire: {domain}.enable failed on tab {tab}: {error}"
-                ));
+                self.chrome
+                    .log(&format!("tabwire: {what} failed on tab {tab}: {error}"));
             }
         }
         self.reapply_emulation(tab).await;
@@ -164,13 +166,24 @@ impl<C: Chrome + 'static> Engine<C> {
         tab: TabId,
         command: &T,
     ) -> Result<T::Returns, EngineError> {
+        self.send_in(tab, None, command).await
+    }
+
+    /// Sends a CDP command in one session of an attached tab (`None`: the tab's own;
+    /// else a child session, a cross-site iframe) and reads its typed result.
+    pub(super) async fn send_in<T: CdpCommand>(
+        &self,
+        tab: TabId,
+        session: Option<&str>,
+        command: &T,
+    ) -> Result<T::Returns, EngineError> {
         let params = serde_json::to_value(command).map_err(|e| EngineError::UnexpectedAnswer {
             method: T::METHOD,
             detail: e.to_string(),
         })?;
         let answer = self
             .chrome
-            .send_command_text(tab, T::METHOD, params)
+            .send_command_text(tab, session, T::METHOD, params)
             .await
             .map_err(|e| EngineError::Cdp {
                 method: T::METHOD,
@@ -192,8 +205,23 @@ impl<C: Chrome + 'static> Engine<C> {
         watch: &mut Subscription,
         command: &T,
     ) -> Result<T::Returns, EngineError> {
+        self.send_watched_in(tab, None, watch, command).await
+    }
+
+    /// [`send_watched`](Self::send_watched) in one session of the tab (see
+    /// [`send_in`](Self::send_in)).
+    pub(super) async fn send_watched_in<T: CdpCommand>(
+        &self,
+        tab: TabId,
+        session: Option<&str>,
+        watch: &mut Subscription,
+        command: &T,
+    ) -> Result<T::Returns, EngineError> {
         let interrupt = |signal: &TabSignal| interruption(tab, signal);
-        match watch.watch(self.send(tab, command), interrupt).await? {
+        match watch
+            .watch(self.send_in(tab, session, command), interrupt)
+            .await?
+        {
             Ok(answer) => Ok(answer),
             Err(error) => Err(self.explain_failure(tab, watch, error).await),
         }

@@ -1,44 +1,68 @@
-//! `Snapshot`: the page's accessibility tree, iframes included, as uid'd nodes.
+//! `Snapshot`: the page as uid'd nodes, walked from the DOM in tabwire's isolated world.
 //!
-//! One `Accessibility.getFullAXTree` for the main frame and one per same-process child
-//! frame (with `DOM.getFrameOwner` to hang it under its `<iframe>`), all sent at once;
-//! then [`axtree::flatten`] does the rest in linear time, and the document's
-//! [`UidMap`](super::uids::UidMap) names the nodes. Frames in another process
-//! (cross-site iframes) are not reachable from the tab's debugger session: their
-//! `<iframe>` node carries the state [`axtree::FRAME_NOT_CAPTURED`].
+//! The walker (`page/snapshot.js`, in each frame's [`world`](super::world)) computes
+//! roles, names, values and states from the DOM and answers one string of lines,
+//! which [`lines`] reads; it keeps the uids (see [`uids`](super::uids)), shows pinned
+//! elements in their place, and walks same-origin iframes in place. The main frame is
+//! walked while the frame tree is fetched (to notice a new document): one round trip
+//! for a page whose world is known. An `<iframe>` the walk could not enter (marked
+//! [`FRAME_NOT_CAPTURED`]) whose frame is in the tab's process (a cross-origin frame
+//! of the same site) is walked in its own world and its lines put under the
+//! `<iframe>` line: the frame's owner element, resolved into the world whose walk
+//! showed it, tells which line that is.
 //!
-//! Elements third-party tools returned (pinned nodes) are always shown; one the
-//! accessibility tree does not list at all (a custom element, or `display: none`) is
-//! put at its place in the DOM by [`placement`](super::placement), with its tag name
-//! for a role and the state [`NOT_IN_ACCESSIBILITY_TREE`].
+//! Each frame's last walk is kept per document and options: when the walker answers
+//! that nothing changed since, the kept walk is the answer.
 
-use std::collections::HashSet;
+mod lines;
+
+use std::collections::{HashMap, HashSet};
 
 use futures::future::join_all;
 use tabwire_shared::{Snapshot, SnapshotNode, TabId};
 
-use super::axtree::{self, FrameNodes};
+use super::axtree::FRAME_NOT_CAPTURED;
+use super::uids::FrameKey;
+use super::world::{WalkOptions, WalkerCall};
 use super::Engine;
-use crate::cdp::accessibility::{AccessibilityGetFullAxTree, AxTree};
 use crate::cdp::dom::DomGetFrameOwner;
-use crate::cdp::FrameTree;
+use crate::cdp::{FrameTree, PageGetFrameTree};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
+use crate::signals::Subscription;
 
-/// The state of a pinned element the accessibility tree does not list.
-pub const NOT_IN_ACCESSIBILITY_TREE: &str = "not-in-accessibility-tree";
+pub use lines::Walk;
+use lines::WalkText;
 
-/// How long a snapshot may take (a huge page's tree takes a few seconds at most).
+/// How long a snapshot may take (a huge page's walk takes a second or two at most).
 const SNAPSHOT_LIMIT_MS: u64 = 25_000;
+
+/// A frame's last walk, and the world context that walked it (another context is
+/// another walker, whose generations mean nothing to this one).
+#[derive(Debug, Clone)]
+pub struct KeptWalk {
+    /// The world's context.
+    pub context: i64,
+    /// The walk.
+    pub walk: Walk,
+}
+
+/// One frame's part of a snapshot.
+struct FramePart {
+    frame: FrameKey,
+    nodes: Vec<SnapshotNode>,
+    /// The part whose walk shows this frame's `<iframe>`, and that line's uid.
+    owner: Option<(usize, String)>,
+}
 
 impl<C: Chrome + 'static> Engine<C> {
     /// Takes a snapshot of `tab`.
     pub(super) async fn snapshot(
         &self,
         tab: TabId,
-        verbose: bool,
+        options: WalkOptions,
     ) -> Result<Snapshot, EngineError> {
-        let work = self.take_snapshot(tab, verbose);
+        let work = self.take_snapshot(tab, options);
         self.in_time(tab, SNAPSHOT_LIMIT_MS, work)
             .await?
             .ok_or(EngineError::BrowserTimeout {
@@ -47,102 +71,274 @@ impl<C: Chrome + 'static> Engine<C> {
             })
     }
 
-    async fn take_snapshot(&self, tab: TabId, verbose: bool) -> Result<Snapshot, EngineError> {
+    async fn take_snapshot(
+        &self,
+        tab: TabId,
+        options: WalkOptions,
+    ) -> Result<Snapshot, EngineError> {
         let mut watch = self.ready(tab).await?;
-        let tree = self.sync_document(tab, &mut watch).await?;
-        let url = tree.frame.full_url();
-        let mut child_frames = Vec::new();
-        collect_child_frames(&tree, &mut child_frames);
-
-        let main_tree = AccessibilityGetFullAxTree { frame_id: None };
-        let fetch = async {
-            let main = self.send(tab, &main_tree);
-            let children = join_all(child_frames.iter().map(|frame| async move {
-                let owner = DomGetFrameOwner {
-                    frame_id: frame.clone(),
+        let known = self.with_document(tab, |d| d.frame_id.clone());
+        let (tree, walked) = match known {
+            Some(frame) => {
+                let main = FrameKey::tab(frame);
+                let both = async {
+                    let (tree, walk) = futures::join!(
+                        self.send(tab, &PageGetFrameTree {}),
+                        self.walk_frame(tab, &main, options)
+                    );
+                    Ok((tree?.frame_tree, Some((main.clone(), walk?))))
                 };
-                let tree = AccessibilityGetFullAxTree {
-                    frame_id: Some(frame.clone()),
-                };
-                let (owner, nodes) = futures::join!(self.send(tab, &owner), self.send(tab, &tree));
-                // A frame that went away meanwhile is simply left out.
-                Some((owner.ok()?.backend_node_id, nodes.ok()?))
-            }));
-            let (main, children) = futures::join!(main, children);
-            Ok::<_, EngineError>((main?, children))
+                self.watched(tab, &mut watch, both).await?
+            }
+            None => (self.sync_document(tab, &mut watch).await?, None),
         };
-        let (main, children): (AxTree, Vec<Option<(i64, AxTree)>>) =
-            self.watched(tab, &mut watch, fetch).await?;
-
-        let mut frames = vec![FrameNodes {
+        self.adopt_frame_tree(tab, &tree);
+        let main = FrameKey::tab(tree.frame.id.clone());
+        let walk = match walked {
+            // The walk of the frame the tree names as the main frame.
+            Some((frame, walk)) if frame == main => walk,
+            _ => {
+                let walk = self.walk_frame(tab, &main, options);
+                self.watched(tab, &mut watch, walk).await?
+            }
+        };
+        let mut parts = vec![FramePart {
+            frame: main,
+            nodes: walk.nodes,
             owner: None,
-            nodes: &main.nodes,
         }];
-        frames.extend(children.iter().flatten().map(|(owner, tree)| FrameNodes {
-            owner: Some(*owner),
-            nodes: &tree.nodes,
-        }));
-        // Pinned nodes, oldest first.
-        let pinned: Vec<i64> = self
-            .with_document(tab, |d| d.pins.iter().collect())
-            .unwrap_or_default();
-        let pins: HashSet<i64> = pinned.iter().copied().collect();
-        let flat = axtree::flatten(&frames, verbose, &|node| pins.contains(&node), &url);
-        let mut nodes = flat.nodes;
-
-        let missing: Vec<i64> = pinned
-            .into_iter()
-            .filter(|p| !flat.listed.contains(p))
-            .collect();
-        if !missing.is_empty() {
-            nodes = self.place_pinned(tab, &mut watch, nodes, missing).await?;
-        }
-
+        self.walk_child_frames(tab, &mut watch, &tree, &mut parts, options)
+            .await?;
+        let walked: HashSet<FrameKey> = parts.iter().map(|p| p.frame.clone()).collect();
+        self.with_document(tab, |d| {
+            d.uids.begin_snapshot();
+            for part in &parts {
+                let mut last = None;
+                for node in &part.nodes {
+                    // Most uids share a few numbers: each is looked up once in a row.
+                    let number = super::uids::number_of(&node.uid);
+                    if number != last {
+                        d.uids.learn(&node.uid, &part.frame);
+                        last = number;
+                    }
+                }
+            }
+            let pinned = d.pins.numbers();
+            d.uids.trim(|number| pinned.contains(&number));
+            d.walks
+                .retain(|(frame, kept), _| *kept != options || walked.contains(frame));
+        });
+        let nodes = splice(parts);
         let title = match nodes.first() {
             Some(root) if root.role == "RootWebArea" => root.name.clone(),
             _ => String::new(),
         };
+        Ok(Snapshot {
+            url: tree.frame.full_url(),
+            title,
+            nodes,
+        })
+    }
+
+    /// Walks `frame` in its world; the kept walk when the walker says nothing changed.
+    async fn walk_frame(
+        &self,
+        tab: TabId,
+        frame: &FrameKey,
+        options: WalkOptions,
+    ) -> Result<Walk, EngineError> {
+        let kept = self
+            .with_document(tab, |d| d.walks.get(&(frame.clone(), options)).cloned())
+            .flatten();
         let number = self.next_snapshot_number();
-        let nodes = self
-            .with_document(tab, |document| {
-                document.uids.begin_snapshot(number);
-                let mut named = HashSet::with_capacity(nodes.len());
-                let out = nodes
-                    .into_iter()
-                    .map(|node| {
-                        let uid = match node.backend {
-                            // The same DOM node twice (pseudo-elements): one uid each.
-                            Some(backend) if named.insert(backend) => {
-                                document.uids.uid_for(backend, || number)
-                            }
-                            _ => document.uids.fresh(|| number),
-                        };
-                        SnapshotNode {
-                            uid,
-                            depth: node.depth,
-                            role: node.role,
-                            name: node.name,
-                            value: node.value,
-                            states: node.states,
-                        }
-                    })
-                    .collect::<Vec<_>>();
-                let pins = &document.pins;
-                document.uids.trim(|node| pins.contains(node));
-                out
-            })
-            .unwrap_or_default();
-        Ok(Snapshot { url, title, nodes })
+        let since = |context: i64| {
+            kept.as_ref()
+                .filter(|k| k.context == context)
+                .map(|k| k.walk.gen)
+        };
+        let (context, text) = self.take_walk(tab, frame, number, options, since).await?;
+        let walk = match text {
+            WalkText::Walked(walk) => walk,
+            WalkText::Unchanged(gen) => match kept {
+                Some(kept) if kept.context == context && kept.walk.gen == gen => {
+                    return Ok(kept.walk)
+                }
+                // Nothing kept of that generation after all: a walk of the whole frame.
+                _ => match self
+                    .take_walk(tab, frame, number, options, |_| None)
+                    .await?
+                {
+                    (_, WalkText::Walked(walk)) => walk,
+                    (_, WalkText::Unchanged(_)) => {
+                        return Err(EngineError::UnreadablePageData(
+                            "the snapshot walker answered \"unchanged\" to a first walk".to_owned(),
+                        ))
+                    }
+                },
+            },
+        };
+        let keep = KeptWalk {
+            context,
+            walk: walk.clone(),
+        };
+        self.with_document(tab, |d| d.walks.insert((frame.clone(), options), keep));
+        Ok(walk)
+    }
+
+    /// One `take` in `frame`'s world, read.
+    async fn take_walk(
+        &self,
+        tab: TabId,
+        frame: &FrameKey,
+        number: u64,
+        options: WalkOptions,
+        since: impl Fn(i64) -> Option<u64>,
+    ) -> Result<(i64, WalkText), EngineError> {
+        let take = |context| WalkerCall::Take {
+            number,
+            options,
+            since: since(context),
+        };
+        let (context, answer) = self.call_walker(tab, frame, take, "").await?;
+        let text = match answer.value {
+            Some(serde_json::Value::String(text)) => text,
+            other => {
+                return Err(EngineError::UnreadablePageData(format!(
+                    "the snapshot walker answered {} instead of text",
+                    other.map_or_else(|| answer.kind.clone(), |v| v.to_string())
+                )))
+            }
+        };
+        let read = lines::read(&text).map_err(|e| {
+            EngineError::UnreadablePageData(format!("the snapshot walker's answer, {e}"))
+        })?;
+        Ok((context, read))
+    }
+
+    /// Walks the frames of the tab's process that the walks so far could not enter,
+    /// level by level, each in its own world, noting under which line each goes.
+    async fn walk_child_frames(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        tree: &FrameTree,
+        parts: &mut Vec<FramePart>,
+        options: WalkOptions,
+    ) -> Result<(), EngineError> {
+        let mut frontier: Vec<(&FrameTree, usize)> =
+            tree.child_frames.iter().map(|child| (child, 0)).collect();
+        let group = self.next_object_group();
+        let mut used_group = false;
+        while !frontier.is_empty() {
+            // The `<iframe>` lines of each part: uid → whether the walk left it out.
+            let iframes: Vec<HashMap<&str, bool>> = parts.iter().map(iframe_lines).collect();
+            frontier.retain(|(_, part)| iframes[*part].values().any(|uncaptured| *uncaptured));
+            if frontier.is_empty() {
+                break;
+            }
+            used_group = true;
+            let number = self.next_snapshot_number();
+            let owners = join_all(frontier.iter().map(|(child, part)| {
+                let walker = &parts[*part].frame;
+                self.owner_uid(tab, walker, &child.frame.id, number, &group)
+            }));
+            let owners = self.watched(tab, watch, async { Ok(owners.await) }).await?;
+            let mut next = Vec::new();
+            let mut to_walk = Vec::new();
+            for ((child, part), owner) in frontier.into_iter().zip(owners) {
+                // An `<iframe>` the walk does not show: nor is its frame shown.
+                let Some(owner) = owner else { continue };
+                match iframes[part].get(owner.as_str()) {
+                    Some(true) => to_walk.push((child, part, owner)),
+                    // Walked in place, with the walk of its parent.
+                    Some(false) => next.extend(child.child_frames.iter().map(|c| (c, part))),
+                    None => {}
+                }
+            }
+            drop(iframes);
+            let walks = join_all(to_walk.iter().map(|(child, _, _)| async move {
+                let frame = FrameKey::tab(child.frame.id.clone());
+                let walk = self.walk_frame(tab, &frame, options).await;
+                (frame, walk)
+            }));
+            let walks = self.watched(tab, watch, async { Ok(walks.await) }).await?;
+            for ((child, part, owner), (frame, walk)) in to_walk.into_iter().zip(walks) {
+                // A frame that went away meanwhile is left out.
+                let Ok(walk) = walk else { continue };
+                next.extend(child.child_frames.iter().map(|c| (c, parts.len())));
+                parts.push(FramePart {
+                    frame,
+                    nodes: walk.nodes,
+                    owner: Some((part, owner)),
+                });
+            }
+            frontier = next;
+        }
+        if used_group {
+            self.release_objects(tab, group);
+        }
+        Ok(())
+    }
+
+    /// The uid of a frame's `<iframe>` element in the world of `walker` (whose walk
+    /// shows it), if the frame still has one.
+    async fn owner_uid(
+        &self,
+        tab: TabId,
+        walker: &FrameKey,
+        frame: &str,
+        number: u64,
+        group: &str,
+    ) -> Option<String> {
+        let owner = DomGetFrameOwner {
+            frame_id: frame.to_owned(),
+        };
+        let backend = self.send(tab, &owner).await.ok()?.backend_node_id;
+        self.uid_in_world(tab, walker, backend, number, false, group)
+            .await
+            .ok()
+            .flatten()
     }
 }
 
-/// The ids of every same-process frame below the main frame, depth-first.
-fn collect_child_frames(tree: &FrameTree, out: &mut Vec<String>) {
-    let mut stack: Vec<&FrameTree> = tree.child_frames.iter().rev().collect();
-    while let Some(frame) = stack.pop() {
-        out.push(frame.frame.id.clone());
-        stack.extend(frame.child_frames.iter().rev());
+/// The `<iframe>` lines of a part, by uid: whether each is one the walk left out.
+fn iframe_lines(part: &FramePart) -> HashMap<&str, bool> {
+    part.nodes
+        .iter()
+        .filter(|n| n.role == "Iframe")
+        .map(|n| {
+            let uncaptured = n.states.iter().any(|s| s.name == FRAME_NOT_CAPTURED);
+            (n.uid.as_str(), uncaptured)
+        })
+        .collect()
+}
+
+/// The parts as one list of nodes: each frame's nodes under its `<iframe>` line (no
+/// longer marked as left out), deeper by that line's depth and one.
+fn splice(mut parts: Vec<FramePart>) -> Vec<SnapshotNode> {
+    // A part comes after the part that shows its `<iframe>`: from the last, each
+    // goes into its parent complete.
+    while parts.len() > 1 {
+        let Some(part) = parts.pop() else { break };
+        let Some((parent, owner)) = part.owner else {
+            continue;
+        };
+        let Some(into) = parts.get_mut(parent) else {
+            continue;
+        };
+        let Some(at) = into.nodes.iter().position(|n| n.uid == owner) else {
+            continue;
+        };
+        let line = &mut into.nodes[at];
+        line.states.retain(|s| s.name != FRAME_NOT_CAPTURED);
+        let below = line.depth + 1;
+        let nodes = part.nodes.into_iter().map(|mut node| {
+            node.depth += below;
+            node
+        });
+        into.nodes.splice(at + 1..at + 1, nodes);
     }
+    parts.pop().map(|p| p.nodes).unwrap_or_default()
 }
 
 /// Takes the tab's accessibility snapshot.
@@ -154,13 +350,18 @@ impl super::Handle for tabwire_shared::TakeSnapshot {
         engine: &Engine<C>,
         _session: &str,
     ) -> Result<Self::Reply, EngineError> {
-        engine.snapshot(self.tab_id, self.verbose).await
+        let options = WalkOptions {
+            verbose: self.verbose,
+            viewport: self.viewport,
+        };
+        engine.snapshot(self.tab_id, options).await
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::fake::page::{navigate_to, set_buttons};
+    use super::super::fake::world::{FakeNode, Seen, Take};
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
     use tabwire_shared::{requests::*, ErrorCode, Reply, Snapshot};
@@ -171,6 +372,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose,
+                viewport: false,
             },
         );
         h.settle();
@@ -189,8 +391,27 @@ mod tests {
             .unwrap_or_else(|| panic!("no {name} in {snapshot:?}"))
     }
 
+    fn evaluate(uid: &str) -> Evaluate {
+        Evaluate {
+            tab_id: 10,
+            function: "(el) => el.id".into(),
+            args: vec![json!({ "uid": uid })],
+            timeout_ms: 1000,
+        }
+    }
+
+    fn take(context: i64, number: u64, since: Option<u64>) -> Take {
+        Take {
+            context,
+            number,
+            verbose: false,
+            viewport: false,
+            since,
+        }
+    }
+
     #[test]
-    fn a_node_keeps_its_uid_across_snapshots_and_new_nodes_get_the_new_number() {
+    fn the_walk_runs_in_tabwires_world_and_a_node_keeps_its_uid() {
         let mut h = Harness::new();
         set_buttons(&h, &[(5, "Save")]);
         let first = snapshot(&mut h, 1, false);
@@ -204,11 +425,43 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec![("1_1", 0, "RootWebArea"), ("1_2", 1, "button")]
         );
+        let world = h.fake.world_context(10, "main").expect("a world");
         set_buttons(&h, &[(5, "Save"), (6, "Cancel")]);
         let second = snapshot(&mut h, 2, false);
         assert_eq!(uid_of(&second, "Save"), "1_2");
         assert_eq!(uid_of(&second, "Cancel"), "2_1");
-        assert_eq!(h.fake.sent(10, "Accessibility.getFullAXTree").len(), 2);
+        assert_eq!(
+            h.fake.world_calls(10),
+            vec![
+                Seen::Create {
+                    frame: "main".into(),
+                    name: "tabwire".into()
+                },
+                Seen::Install { context: world },
+                Seen::Take(take(world, 1, None)),
+                Seen::Take(take(world, 2, Some(1))),
+            ],
+            "one world, one walker, and a walk since the last one"
+        );
+        assert!(h.fake.sent(10, "Accessibility.getFullAXTree").is_empty());
+    }
+
+    #[test]
+    fn an_unchanged_page_answers_the_kept_walk() {
+        let mut h = Harness::new();
+        set_buttons(&h, &[(5, "Save")]);
+        let first = snapshot(&mut h, 1, false);
+        let second = snapshot(&mut h, 2, false);
+        assert_eq!(second, first);
+        let verbose = snapshot(&mut h, 3, true);
+        assert_eq!(verbose.nodes.len(), 2);
+        let takes = h.fake.takes(10);
+        assert_eq!(takes[1].since, Some(1));
+        assert_eq!(
+            (takes[2].verbose, takes[2].since),
+            (true, None),
+            "a walk kept per options"
+        );
     }
 
     #[test]
@@ -220,21 +473,15 @@ mod tests {
         let save = uid_of(&snapshot(&mut h, 1, false), "Save");
         h.advance(10 * 60 * 1000);
         assert!(!h.fake.is_attached(10), "let go after the idle time");
-        h.call(
-            2,
-            Evaluate {
-                tab_id: 10,
-                function: "(el) => el.id".into(),
-                args: vec![json!({ "uid": save })],
-                timeout_ms: 1000,
-            },
-        );
+        h.call(2, evaluate(&save));
         h.settle();
         assert!(h.fake.is_attached(10));
         assert!(
             h.reply(2).unwrap().is_ok(),
             "the uid still names the button"
         );
+        let resolved = h.fake.sent(10, "DOM.resolveNode");
+        assert_eq!(resolved.last().unwrap()["backendNodeId"], 5);
     }
 
     #[test]
@@ -243,12 +490,6 @@ mod tests {
         set_buttons(&h, &[(5, "Save")]);
         let before = uid_of(&snapshot(&mut h, 1, false), "Save");
         navigate_to(&mut h, 10, "L1");
-        let evaluate = |uid: &str| Evaluate {
-            tab_id: 10,
-            function: "(el) => el.id".into(),
-            args: vec![json!({ "uid": uid })],
-            timeout_ms: 1000,
-        };
         h.call(2, evaluate(&before));
         h.settle();
         let error = h.reply(2).unwrap().unwrap_err();
@@ -268,20 +509,53 @@ mod tests {
     }
 
     #[test]
-    fn a_missed_navigation_is_noticed_by_the_frame_tree() {
+    fn a_node_gone_from_the_page_is_a_stale_uid() {
+        let mut h = Harness::new();
+        set_buttons(&h, &[(5, "Save")]);
+        let save = uid_of(&snapshot(&mut h, 1, false), "Save");
+        set_buttons(&h, &[]);
+        h.call(2, evaluate(&save));
+        h.settle();
+        h.failed(2, ErrorCode::InvalidArgument, "is unknown or stale");
+        let world = h.fake.world_context(10, "main").unwrap();
+        assert!(h.fake.world_calls(10).contains(&Seen::Resolve {
+            context: world,
+            uid: save
+        }));
+    }
+
+    #[test]
+    fn a_missed_navigation_is_noticed_and_the_dead_world_made_again() {
         let mut h = Harness::new();
         set_buttons(&h, &[(5, "Save")]);
         let before = uid_of(&snapshot(&mut h, 1, false), "Save");
+        let old = h.fake.world_context(10, "main").unwrap();
+        h.fake.new_document(10, "main");
         h.fake.answer(
             "Page.getFrameTree",
             Answer::value(json!({"frameTree": {"frame": {"id": "main", "loaderId": "other"}}})),
         );
         assert_ne!(uid_of(&snapshot(&mut h, 2, false), "Save"), before);
+        let new = h.fake.world_context(10, "main").unwrap();
+        assert_ne!(new, old);
+        let retried = h.fake.sent(10, "Runtime.callFunctionOn");
+        assert_eq!(retried[1]["executionContextId"], old, "the old world first");
+        assert_eq!(
+            h.fake.world_calls(10)[3..],
+            [
+                Seen::Create {
+                    frame: "main".into(),
+                    name: "tabwire".into()
+                },
+                Seen::Install { context: new },
+                Seen::Take(take(new, 2, None)),
+            ]
+        );
     }
 
-    #[test]
-    fn same_process_frames_are_placed_under_their_iframe() {
-        let mut h = Harness::new();
+    /// A main frame (its world answering `top`) with one child frame `child`, whose
+    /// `<iframe>` (backend 2) the main walk shows with `iframe_states`.
+    fn framed(h: &mut Harness, iframe_states: &[&str], inner: Vec<FakeNode>) {
         h.fake.answer(
             "Page.getFrameTree",
             Answer::value(json!({"frameTree": {
@@ -292,36 +566,101 @@ mod tests {
             "DOM.getFrameOwner",
             Answer::value(json!({"backendNodeId": 2})),
         );
-        h.fake.answer_with("Accessibility.getFullAXTree", |params| {
-            let nodes = if params["frameId"] == "child" {
-                json!([
-                    {"nodeId": "30", "role": {"value": "RootWebArea"}, "name": {"value": "Inner"}, "childIds": ["31"], "backendDOMNodeId": 30},
-                    {"nodeId": "31", "parentId": "30", "role": {"value": "button"}, "name": {"value": "In"}, "childIds": [], "backendDOMNodeId": 31,
-                     "properties": [{"name": "focusable", "value": {"value": true}}]}
-                ])
-            } else {
-                json!([
-                    {"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": "Top"}, "childIds": ["2"], "backendDOMNodeId": 1},
-                    {"nodeId": "2", "parentId": "1", "role": {"value": "Iframe"}, "name": {"value": ""}, "childIds": [], "backendDOMNodeId": 2}
-                ])
-            };
-            Answer::value(json!({ "nodes": nodes }))
-        });
+        let mut iframe = FakeNode::shown(2, 1, "Iframe", "");
+        for state in iframe_states {
+            iframe = iframe.with_state(state);
+        }
+        let mut top = vec![FakeNode::shown(1, 0, "RootWebArea", "Top"), iframe];
+        top.extend(inner);
+        h.fake.set_page(10, "main", "http://x.test/", top);
+    }
+
+    #[test]
+    fn a_frame_the_walk_could_not_enter_is_walked_in_its_world_under_its_iframe() {
+        let mut h = Harness::new();
+        framed(&mut h, &["frame-not-captured"], vec![]);
+        h.fake.set_page(
+            10,
+            "child",
+            "http://y.x.test/",
+            vec![
+                FakeNode::shown(30, 0, "RootWebArea", "Inner"),
+                FakeNode::shown(31, 1, "button", "In"),
+            ],
+        );
         let snap = snapshot(&mut h, 1, false);
         let shape: Vec<_> = snap
             .nodes
             .iter()
-            .map(|n| (n.depth, n.role.as_str(), n.name.as_str()))
+            .map(|n| (n.depth, n.role.as_str(), n.name.as_str(), n.states.len()))
             .collect();
         assert_eq!(
             shape,
             vec![
-                (0, "RootWebArea", "Top"),
-                (1, "Iframe", ""),
-                (2, "RootWebArea", "Inner"),
-                (3, "button", "In")
+                (0, "RootWebArea", "Top", 0),
+                (1, "Iframe", "", 0),
+                (2, "RootWebArea", "Inner", 0),
+                (3, "button", "In", 0)
             ]
         );
+        assert_eq!(snap.title, "Top");
+        let (main, child) = (
+            h.fake.world_context(10, "main").unwrap(),
+            h.fake.world_context(10, "child").unwrap(),
+        );
+        let owner = h.fake.world_calls(10).into_iter().find_map(|c| match c {
+            Seen::UidOf {
+                context,
+                node,
+                pin: false,
+                ..
+            } => Some((context, node)),
+            _ => None,
+        });
+        assert_eq!(
+            owner,
+            Some((main, "node-2".to_owned())),
+            "the owner named in the world that showed it"
+        );
+        let inner = uid_of(&snap, "In");
+        h.call(2, evaluate(&inner));
+        h.settle();
+        assert!(h.reply(2).unwrap().is_ok());
+        assert!(h.fake.world_calls(10).contains(&Seen::Resolve {
+            context: child,
+            uid: inner
+        }));
+    }
+
+    #[test]
+    fn a_frame_walked_in_place_is_not_walked_again() {
+        let mut h = Harness::new();
+        framed(
+            &mut h,
+            &[],
+            vec![FakeNode::shown(30, 2, "RootWebArea", "Inner")],
+        );
+        let snap = snapshot(&mut h, 1, false);
+        assert_eq!(snap.nodes.len(), 3);
+        assert!(h.fake.sent(10, "DOM.getFrameOwner").is_empty());
+        assert_eq!(h.fake.world_context(10, "child"), None);
+    }
+
+    #[test]
+    fn a_broken_walk_is_an_error_that_says_where() {
+        let mut h = Harness::new();
+        h.fake
+            .answer_takes(10, "main", "1\thttps://a.test/\n1_1\t3\tRootWebArea\tApp\t");
+        h.call(
+            1,
+            TakeSnapshot {
+                tab_id: 10,
+                verbose: false,
+                viewport: false,
+            },
+        );
+        h.settle();
+        h.failed(1, ErrorCode::PageError, "line 2: the root has depth 3");
     }
 
     #[test]
@@ -337,6 +676,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();

@@ -1,7 +1,8 @@
 //! Everything the engine keeps about one tab, in one place.
 //!
 //! A [`Tab`] holds what the engine knows of one browser tab: its debugging session
-//! ([`Attachment`]), the document it shows, what its console and network collected,
+//! ([`Attachment`], with the child sessions of its cross-site iframes), the document
+//! it shows, what its console and network collected,
 //! what it emulates, its tab group, its lock. [`Tabs`] keeps them by tab id, so closing
 //! a tab is dropping its entry, and the debugger letting go is resetting its
 //! [`Attachment`] — whatever else a tab holds is, by being outside it, what survives a
@@ -16,6 +17,7 @@ use tabwire_shared::{DialogInfo, Emulation, TabId};
 
 use super::collect::Collectors;
 use super::document::Document;
+use super::world::Worlds;
 
 /// What the engine knows about one tab.
 #[derive(Default)]
@@ -55,8 +57,8 @@ impl Tab {
 
     /// The debugger let go of a tab kept ready for the next attach (idle, or a
     /// blocklisted site): the collectors stay, and so do the document's uids (they
-    /// name nodes by backend id, which outlives the session); its kit, whose page
-    /// objects died with the session, goes.
+    /// live in the page's isolated worlds, which outlive the session); its kit, whose
+    /// page objects died with the session, goes.
     pub fn pause_session(&mut self) {
         self.attachment = Attachment::default();
         if let Some(document) = &mut self.document {
@@ -74,9 +76,75 @@ pub struct Attachment {
     pub dialog: Option<DialogInfo>,
     /// The main-world JavaScript context of each frame, by frame id.
     pub contexts: HashMap<String, i64>,
+    /// tabwire's isolated world in each frame, as far as this session knows it.
+    pub worlds: Worlds,
     /// Re-attaching with the collectors kept: what the domains replay is already
     /// collected.
     pub replaying: bool,
+    /// The tab's child sessions (its cross-site iframes), by session id; they end
+    /// with the tab's own session.
+    pub children: BTreeMap<String, ChildSession>,
+}
+
+/// A child debugging session of a tab: one cross-site iframe (an out-of-process frame)
+/// Chrome attached us to (`Target.attachedToTarget`). Its events and commands name it
+/// by session id; none of them concern the tab's own document.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChildSession {
+    /// The iframe's frame id (its target id).
+    pub frame_id: String,
+    /// The session it was attached through: `None` for the tab's own, else the child
+    /// session of the cross-site frame it is nested in.
+    pub parent: Option<String>,
+    /// The frame's URL, as attached and then as navigated.
+    pub url: String,
+    /// The loader of the frame's document, once its `Page.frameNavigated` told.
+    pub loader: Option<String>,
+    /// Counts the documents the frame committed since it was attached: what was
+    /// learnt about an earlier one (its uids) no longer holds.
+    pub documents: u64,
+    /// The main-world JavaScript context of each frame in this session, by frame id.
+    pub contexts: HashMap<String, i64>,
+}
+
+/// How many child sessions a tab keeps (a page with more cross-site iframes has
+/// the rest left out).
+pub const MAX_CHILD_SESSIONS: usize = 256;
+
+impl Attachment {
+    /// Notes a child session; `false` (and nothing noted) past
+    /// [`MAX_CHILD_SESSIONS`].
+    pub fn add_child(&mut self, session: &str, child: ChildSession) -> bool {
+        if self.children.len() >= MAX_CHILD_SESSIONS && !self.children.contains_key(session) {
+            return false;
+        }
+        self.children.insert(session.to_owned(), child);
+        true
+    }
+
+    /// Forgets a child session and those nested in it; returns the sessions forgotten.
+    pub fn remove_child(&mut self, session: &str) -> Vec<String> {
+        let mut gone = Vec::new();
+        let mut stack = vec![session.to_owned()];
+        while let Some(session) = stack.pop() {
+            if self.children.remove(&session).is_some() {
+                stack.extend(
+                    (self.children.iter())
+                        .filter(|(_, c)| c.parent.as_deref() == Some(session.as_str()))
+                        .map(|(id, _)| id.clone()),
+                );
+                gone.push(session);
+            }
+        }
+        gone
+    }
+
+    /// The child session that shows frame `frame`, if one does.
+    pub fn child_for_frame(&self, frame: &str) -> Option<&str> {
+        (self.children.iter())
+            .find(|(_, c)| c.frame_id == frame)
+            .map(|(id, _)| id.as_str())
+    }
 }
 
 /// Where tabwire grouped a tab.
@@ -209,6 +277,39 @@ mod tests {
         pool.run_until_stalled();
         assert_eq!(*log.borrow(), vec!["first on 2", "second on 1"]);
         assert!(!tabs.busy(1));
+    }
+
+    #[test]
+    fn a_child_session_goes_with_those_nested_in_it() {
+        let mut attachment = Attachment::default();
+        let child = |frame: &str, parent: Option<&str>| ChildSession {
+            frame_id: frame.into(),
+            parent: parent.map(str::to_owned),
+            ..Default::default()
+        };
+        assert!(attachment.add_child("A", child("fa", None)));
+        assert!(attachment.add_child("B", child("fb", Some("A"))));
+        assert!(attachment.add_child("C", child("fc", Some("B"))));
+        assert!(attachment.add_child("D", child("fd", None)));
+        assert_eq!(attachment.child_for_frame("fc"), Some("C"));
+        let mut gone = attachment.remove_child("A");
+        gone.sort();
+        assert_eq!(gone, ["A", "B", "C"]);
+        assert_eq!(
+            attachment.children.keys().collect::<Vec<_>>(),
+            [&"D".to_owned()]
+        );
+        assert!(attachment.remove_child("A").is_empty());
+    }
+
+    #[test]
+    fn child_sessions_are_bounded() {
+        let mut attachment = Attachment::default();
+        for n in 0..MAX_CHILD_SESSIONS {
+            assert!(attachment.add_child(&n.to_string(), ChildSession::default()));
+        }
+        assert!(!attachment.add_child("one more", ChildSession::default()));
+        assert!(attachment.add_child("0", ChildSession::default()), "known");
     }
 
     #[test]

@@ -146,6 +146,7 @@ mod tests {
         let snapshot = TakeSnapshot {
             tab_id: 10,
             verbose: false,
+            viewport: false,
         };
         h.call(1, snapshot);
         h.settle();

@@ -1,160 +1,147 @@
-//! Element uids: the names agents use for elements, `<snapshot>_<n>`.
+//! Element uids: the names agents use for elements, `<number>_<n>`.
 //!
-//! A [`UidMap`] belongs to one document of one tab. A node keeps the uid it was first
-//! given for as long as the document lives: a later snapshot shows it under the same
-//! uid, and a uid an agent holds keeps naming the same element. A node seen for the
-//! first time takes the number of the snapshot that saw it and the next `n` in that
-//! snapshot. Elements that third-party tools return get uids the same way, numbered
-//! after the latest snapshot (or a fresh number if the document has had none).
+//! The walker in each frame's isolated world (`page/snapshot.js`) is the authority on
+//! which node a uid names: it gives a node a uid the first time one of its walks (or
+//! a pin) sees it, numbered by the engine-wide number the engine passed to that call,
+//! and keeps it for as long as the node lives. What the engine keeps, per document,
+//! is where each number was used: a [`UidIndex`] from numbers to the frame whose
+//! world gave them out, learnt from the uids the walks answer with. A uid's number
+//! then says which world to ask about it. A uid whose number this document never
+//! heard of (one from a previous document: numbers never repeat) is stale.
 //!
-//! When the document goes, so does its map (see [`super::document`]); snapshot numbers
-//! come from an engine-wide counter, so a uid from a previous document can never name
-//! a node of the next one.
-//!
-//! [`Pins`] are the nodes third-party tools returned: a snapshot always shows them,
-//! even where the accessibility tree would leave them out.
+//! [`Pins`] are the uids of elements third-party tools returned: a walk always shows
+//! them, in their place in the DOM, even where it would leave them out. The walker
+//! holds them; the engine only bounds how many there are.
 //!
 //! Both are bounded: a long-lived single-page app that churns its DOM does not make
 //! them grow without end.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-/// Past this many uids, a snapshot forgets the nodes it did not see (and that are not
-/// pinned): they are most likely gone from the page.
-const MAX_UIDS: usize = 50_000;
+/// Past this many numbers, those no uid of the latest snapshot (or pin) uses are
+/// forgotten.
+const MAX_NUMBERS: usize = 50_000;
 
-/// Past this many pinned nodes, the oldest pin is dropped.
+/// Past this many pinned elements, the oldest pin is dropped.
 const MAX_PINS: usize = 2_000;
 
-/// The uids of one document.
-#[derive(Debug, Default)]
-pub struct UidMap {
-    /// backend node id → (uid, number of the last snapshot that saw it).
-    by_node: HashMap<i64, (String, u64)>,
-    /// uid → backend node id.
-    by_uid: HashMap<String, i64>,
-    /// The snapshot number new uids take.
-    current: Option<u64>,
-    /// The next `n` under `current`.
-    next: u64,
+/// The frame whose isolated world gave a uid out: the frame's id, and the CDP child
+/// session of a cross-site frame (`None`: the tab's own session).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FrameKey {
+    /// The child session holding the frame, if it is not the tab's.
+    pub session: Option<String>,
+    /// The frame's id.
+    pub frame: String,
 }
 
-impl UidMap {
-    /// Starts numbering new nodes after snapshot `number`.
-    pub fn begin_snapshot(&mut self, number: u64) {
-        self.current = Some(number);
-        self.next = 1;
-    }
-
-    /// The uid of `node`, given now if it has none. `number` supplies a snapshot number
-    /// when no snapshot of this document has been taken yet.
-    pub fn uid_for(&mut self, node: i64, number: impl FnOnce() -> u64) -> String {
-        let current = self.current_or(number);
-        if let Some((uid, seen)) = self.by_node.get_mut(&node) {
-            *seen = current;
-            return uid.clone();
-        }
-        let uid = self.fresh(|| current);
-        self.by_node.insert(node, (uid.clone(), current));
-        self.by_uid.insert(uid.clone(), node);
-        uid
-    }
-
-    /// A uid for a node that has no DOM node behind it (it names nothing later on).
-    pub fn fresh(&mut self, number: impl FnOnce() -> u64) -> String {
-        let current = self.current_or(number);
-        let uid = format!("{current}_{}", self.next);
-        self.next += 1;
-        uid
-    }
-
-    fn current_or(&mut self, number: impl FnOnce() -> u64) -> u64 {
-        match self.current {
-            Some(current) => current,
-            None => {
-                let current = number();
-                self.begin_snapshot(current);
-                current
-            }
+impl FrameKey {
+    /// A frame of the tab's own session.
+    pub fn tab(frame: impl Into<String>) -> FrameKey {
+        FrameKey {
+            session: None,
+            frame: frame.into(),
         }
     }
+}
 
-    /// The node a uid names, if it names one in this document.
-    pub fn node(&self, uid: &str) -> Option<i64> {
-        self.by_uid.get(uid).copied()
+/// The number a uid was given under (`12` of `12_3`), if it is a uid at all.
+pub fn number_of(uid: &str) -> Option<u64> {
+    let (number, n) = uid.split_once('_')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(n) {
+        return None;
+    }
+    number.parse().ok().filter(|_| digits(number))
+}
+
+/// Where the uids of one document come from.
+#[derive(Debug, Default)]
+pub struct UidIndex {
+    /// number → (the frame that gave it, the last snapshot that showed one of its uids).
+    numbers: HashMap<u64, (FrameKey, u64)>,
+    /// Counts the snapshots read.
+    current: u64,
+}
+
+impl UidIndex {
+    /// Starts reading the uids of a new snapshot (it marks the numbers it sees).
+    pub fn begin_snapshot(&mut self) {
+        self.current += 1;
     }
 
-    /// The uid a node has, if it has one.
-    #[cfg(test)]
-    pub fn uid(&self, node: i64) -> Option<&str> {
-        self.by_node.get(&node).map(|(uid, _)| uid.as_str())
+    /// Notes that `uid` came from `frame`'s world (the first frame to use a number
+    /// keeps it). Answers whether the uid's number belongs to that frame.
+    pub fn learn(&mut self, uid: &str, frame: &FrameKey) -> bool {
+        let Some(number) = number_of(uid) else {
+            return false;
+        };
+        let current = self.current;
+        let entry = self
+            .numbers
+            .entry(number)
+            .or_insert_with(|| (frame.clone(), current));
+        entry.1 = current;
+        entry.0 == *frame
     }
 
-    /// How many nodes have uids.
+    /// The frame whose world gave `uid` out, if this document gave it.
+    pub fn frame_of(&self, uid: &str) -> Option<&FrameKey> {
+        self.numbers.get(&number_of(uid)?).map(|(frame, _)| frame)
+    }
+
+    /// Keeps the index bounded: once over its limit, forgets the numbers the current
+    /// snapshot did not show, unless `keep` says otherwise.
+    pub fn trim(&mut self, keep: impl Fn(u64) -> bool) {
+        if self.numbers.len() <= MAX_NUMBERS {
+            return;
+        }
+        let current = self.current;
+        self.numbers
+            .retain(|number, (_, seen)| *seen == current || keep(*number));
+    }
+
+    /// How many numbers are known.
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.by_node.len()
-    }
-
-    /// Keeps the map bounded: once it is over its limit, forgets every node the
-    /// current snapshot did not see, unless `keep` says otherwise.
-    pub fn trim(&mut self, keep: impl Fn(i64) -> bool) {
-        if self.by_node.len() <= MAX_UIDS {
-            return;
-        }
-        let Some(current) = self.current else {
-            return;
-        };
-        let by_uid = &mut self.by_uid;
-        self.by_node.retain(|node, (uid, seen)| {
-            let stays = *seen == current || keep(*node);
-            if !stays {
-                by_uid.remove(uid.as_str());
-            }
-            stays
-        });
+        self.numbers.len()
     }
 }
 
-/// The nodes third-party tools returned, oldest first.
+/// The uids third-party tools returned, oldest first.
 #[derive(Debug, Default)]
 pub struct Pins {
-    order: VecDeque<i64>,
-    set: HashSet<i64>,
+    order: VecDeque<String>,
+    set: HashSet<String>,
 }
 
 impl Pins {
-    /// Pins a node (dropping the oldest pin if there are too many).
-    pub fn pin(&mut self, node: i64) {
-        if !self.set.insert(node) {
-            return;
+    /// Pins a uid; the oldest pin if that makes too many, to be unpinned in its world.
+    pub fn pin(&mut self, uid: &str) -> Option<String> {
+        if !self.set.insert(uid.to_owned()) {
+            return None;
         }
-        self.order.push_back(node);
-        if self.order.len() > MAX_PINS {
-            if let Some(oldest) = self.order.pop_front() {
-                self.set.remove(&oldest);
-            }
+        self.order.push_back(uid.to_owned());
+        if self.order.len() <= MAX_PINS {
+            return None;
         }
+        let oldest = self.order.pop_front()?;
+        self.set.remove(&oldest);
+        Some(oldest)
     }
 
-    /// Unpins a node (it is gone from the page).
-    pub fn unpin(&mut self, node: i64) {
-        if self.set.remove(&node) {
-            self.order.retain(|n| *n != node);
-        }
+    /// The numbers of the pinned uids.
+    pub fn numbers(&self) -> HashSet<u64> {
+        self.order.iter().filter_map(|uid| number_of(uid)).collect()
     }
 
-    /// Whether a node is pinned.
-    pub fn contains(&self, node: i64) -> bool {
-        self.set.contains(&node)
+    /// Whether a uid is pinned.
+    #[cfg(test)]
+    pub fn contains(&self, uid: &str) -> bool {
+        self.set.contains(uid)
     }
 
-    /// The pinned nodes, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = i64> + '_ {
-        self.order.iter().copied()
-    }
-
-    /// How many nodes are pinned.
+    /// How many uids are pinned.
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.order.len()
@@ -166,58 +153,49 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_node_keeps_its_uid_and_new_nodes_take_the_new_snapshots_number() {
-        let mut map = UidMap::default();
-        map.begin_snapshot(1);
-        assert_eq!(map.uid_for(100, || 99), "1_1");
-        assert_eq!(map.uid_for(200, || 99), "1_2");
-        map.begin_snapshot(2);
-        assert_eq!(map.uid_for(200, || 99), "1_2");
-        assert_eq!(map.uid_for(300, || 99), "2_1");
-        assert_eq!(map.node("1_2"), Some(200));
-        assert_eq!(map.node("2_1"), Some(300));
-        assert_eq!(map.uid(100), Some("1_1"));
-        assert_eq!(map.node("2_2"), None);
-    }
-
-    #[test]
-    fn elements_before_any_snapshot_get_a_fresh_number() {
-        let mut map = UidMap::default();
-        assert_eq!(map.uid_for(5, || 7), "7_1");
-        assert_eq!(map.uid_for(6, || 8), "7_2", "the number is taken once");
-        map.begin_snapshot(9);
-        assert_eq!(map.uid_for(5, || 0), "7_1");
-    }
-
-    #[test]
-    fn nodes_without_a_dom_node_get_uids_that_name_nothing() {
-        let mut map = UidMap::default();
-        map.begin_snapshot(3);
-        let uid = map.fresh(|| 0);
-        assert_eq!(uid, "3_1");
-        assert_eq!(map.uid_for(1, || 0), "3_2");
-        assert_eq!(map.node(&uid), None);
-    }
-
-    #[test]
-    fn trimming_forgets_unseen_unpinned_nodes_only_past_the_limit() {
-        let mut map = UidMap::default();
-        map.begin_snapshot(1);
-        for node in 0..(MAX_UIDS as i64 + 10) {
-            map.uid_for(node, || 0);
+    fn a_uid_is_its_number_and_its_count() {
+        assert_eq!(number_of("12_3"), Some(12));
+        for bad in ["12", "_3", "12_", "a_1", "1_b", "+1_2", "1_2_3", "", "1_-2"] {
+            assert_eq!(number_of(bad), None, "{bad}");
         }
-        map.begin_snapshot(2);
-        map.uid_for(3, || 0);
-        map.trim(|node| node == 4);
-        assert_eq!(map.len(), 2);
-        assert_eq!(map.node("1_4"), Some(3));
-        assert_eq!(map.node("1_5"), Some(4));
-        assert_eq!(map.node("1_1"), None);
+    }
 
-        let mut small = UidMap::default();
-        small.begin_snapshot(1);
-        small.uid_for(1, || 0);
-        small.begin_snapshot(2);
+    #[test]
+    fn a_number_names_the_frame_that_gave_it_first() {
+        let (main, child) = (FrameKey::tab("main"), FrameKey::tab("child"));
+        let mut index = UidIndex::default();
+        index.begin_snapshot();
+        assert!(index.learn("1_1", &main));
+        assert!(index.learn("1_2", &main));
+        assert!(index.learn("2_1", &child));
+        assert!(!index.learn("2_5", &main), "2 is the child's");
+        assert!(!index.learn("nonsense", &main));
+        assert_eq!(index.frame_of("1_9"), Some(&main));
+        assert_eq!(index.frame_of("2_1"), Some(&child));
+        assert_eq!(index.frame_of("3_1"), None);
+        assert_eq!(index.frame_of("x"), None);
+    }
+
+    #[test]
+    fn trimming_forgets_unseen_unkept_numbers_only_past_the_limit() {
+        let main = FrameKey::tab("main");
+        let mut index = UidIndex::default();
+        index.begin_snapshot();
+        for number in 0..(MAX_NUMBERS as u64 + 10) {
+            index.learn(&format!("{number}_1"), &main);
+        }
+        index.begin_snapshot();
+        index.learn("3_7", &main);
+        index.trim(|number| number == 4);
+        assert_eq!(index.len(), 2);
+        assert!(index.frame_of("3_1").is_some());
+        assert!(index.frame_of("4_1").is_some());
+        assert!(index.frame_of("5_1").is_none());
+
+        let mut small = UidIndex::default();
+        small.begin_snapshot();
+        small.learn("1_1", &main);
+        small.begin_snapshot();
         small.trim(|_| false);
         assert_eq!(small.len(), 1, "under the limit nothing is forgotten");
     }
@@ -225,15 +203,15 @@ mod tests {
     #[test]
     fn pins_are_bounded_oldest_first() {
         let mut pins = Pins::default();
-        for node in 0..(MAX_PINS as i64 + 1) {
-            pins.pin(node);
+        for n in 0..MAX_PINS {
+            assert_eq!(pins.pin(&format!("1_{n}")), None);
         }
-        pins.pin(5);
+        assert_eq!(pins.pin("1_5"), None, "already pinned");
+        assert_eq!(pins.pin("2_1"), Some("1_0".to_owned()));
         assert_eq!(pins.len(), MAX_PINS);
-        assert!(!pins.contains(0));
-        assert!(pins.contains(1));
-        pins.unpin(1);
-        assert!(!pins.contains(1));
-        assert_eq!(pins.iter().next(), Some(2));
+        assert!(!pins.contains("1_0"));
+        assert!(pins.contains("2_1"));
+        assert!(pins.numbers().contains(&2));
+        assert!(!pins.numbers().contains(&3));
     }
 }

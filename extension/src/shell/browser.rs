@@ -105,6 +105,15 @@ fn debuggee(tab: TabId) -> Result<JsValue, ChromeError> {
     js_value(&json!({ "tabId": tab }))
 }
 
+/// A `chrome.debugger.DebuggerSession`: the tab, or one of its child sessions (flat
+/// sessions, Chrome 125+).
+fn session_debuggee(tab: TabId, session: Option<&str>) -> Result<JsValue, ChromeError> {
+    match session {
+        Some(session) => js_value(&json!({ "tabId": tab, "sessionId": session })),
+        None => debuggee(tab),
+    }
+}
+
 impl Chrome for BrowserChrome {
     async fn normal_windows(&self) -> Result<Vec<WindowState>, ChromeError> {
         let query = js_value(&json!({"populate": true, "windowTypes": ["normal"]}))?;
@@ -190,11 +199,13 @@ impl Chrome for BrowserChrome {
     async fn send_command_text(
         &self,
         tab: TabId,
+        session: Option<&str>,
         method: &str,
         params: Value,
     ) -> Result<String, ChromeError> {
         let params = js_value(&params)?;
-        let answer = call(js::debugger_send_command(&debuggee(tab)?, method, &params)).await?;
+        let target = session_debuggee(tab, session)?;
+        let answer = call(js::debugger_send_command(&target, method, &params)).await?;
         convert::to_text(&answer).map_err(ChromeError)
     }
 

@@ -7,7 +7,8 @@
 //! across the JavaScript boundary, [`bindings`] declares the APIs used.
 //!
 //! Exports (called from `background.js`): `start()` (async: restores the saved state
-//! before the native port opens), `onDebuggerEvent(source, method, params)`,
+//! before the native port opens), `onDebuggerEvent(source, method, params)` (the
+//! source's `sessionId` names a child session),
 //! `onDebuggerDetach(source, reason)`, `onTabRemoved(tabId)`, `onTabUpdated(tabId,
 //! changeInfo)`, `onTabActivated()`, `onTabMoved(tab)`, `onTabsChanged()`, `onAlarm()`
 //! and [`popup`]'s `onPopupConnect(port)`.
@@ -169,27 +170,37 @@ pub fn on_tabs_changed() {
     }
 }
 
-/// `chrome.debugger.onEvent`.
+/// `chrome.debugger.onEvent`: from the tab's session, or (with a `sessionId` in the
+/// source) from one of its child sessions.
 #[wasm_bindgen(js_name = onDebuggerEvent)]
 pub fn on_debugger_event(source: JsValue, method: JsValue, params: JsValue) {
     let (Some(engine), Some(tab), Some(method)) = (engine(), tab_of(&source), method.as_string())
     else {
         return;
     };
+    let session = session_of(&source);
     match json::to_json(&params) {
-        Ok(params) => engine.on_cdp_event(tab, &method, &params),
+        Ok(params) => engine.on_session_event(tab, session.as_deref(), &method, &params),
         Err(error) => {
             web_sys::console::warn_1(&format!("tabwire: unreadable {method} event: {error}").into())
         }
     }
 }
 
-/// `chrome.debugger.onDetach`.
+/// `chrome.debugger.onDetach`. A source naming a child session is that child's end
+/// only (Chrome reports those as `Target.detachedFromTarget`; this is in case it also
+/// says so here), never the tab's.
 #[wasm_bindgen(js_name = onDebuggerDetach)]
 pub fn on_debugger_detach(source: JsValue, reason: JsValue) {
-    if let (Some(engine), Some(tab)) = (engine(), tab_of(&source)) {
-        let reason = reason.as_string().unwrap_or_else(|| "unknown".to_owned());
-        engine.on_debugger_detached(tab, &reason);
+    let (Some(engine), Some(tab)) = (engine(), tab_of(&source)) else {
+        return;
+    };
+    match session_of(&source) {
+        Some(session) => engine.on_child_detached(tab, &session),
+        None => {
+            let reason = reason.as_string().unwrap_or_else(|| "unknown".to_owned());
+            engine.on_debugger_detached(tab, &reason);
+        }
     }
 }
 
@@ -199,6 +210,14 @@ pub fn on_tab_removed(tab_id: JsValue) {
     if let (Some(engine), Some(tab)) = (engine(), tab_id.as_f64()) {
         engine.on_tab_removed(tab as TabId);
     }
+}
+
+/// The child session of a `chrome.debugger.DebuggerSession`, if it names one.
+fn session_of(source: &JsValue) -> Option<String> {
+    js_sys::Reflect::get(source, &"sessionId".into())
+        .ok()?
+        .as_string()
+        .filter(|session| !session.is_empty())
 }
 
 /// The tab of a `chrome.debugger.Debuggee`, if it names one.

@@ -16,6 +16,7 @@ use tabwire_shared::{
 
 use super::known::Known;
 use super::runs::Runs;
+use super::snapshot::memory::SnapshotMemory;
 use super::ToolError;
 use futures_util::future::BoxFuture;
 
@@ -39,6 +40,7 @@ pub struct Session {
     dialogs: Mutex<HashMap<TabId, DialogInfo>>,
     discoveries: Mutex<HashMap<TabId, Arc<Discovery>>>,
     emulations: Mutex<HashMap<TabId, Emulation>>,
+    snapshots: SnapshotMemory,
     page_locks: Mutex<HashMap<TabId, Arc<tokio::sync::Mutex<()>>>>,
     /// The run of the browser the tab ids above belong to, and after a restart, the ids
     /// from the run before.
@@ -97,6 +99,11 @@ impl Session {
         }
     }
 
+    /// The last whole snapshot of each page, and snapshot numbers.
+    pub fn snapshots(&self) -> &SnapshotMemory {
+        &self.snapshots
+    }
+
     /// The lock that serialises calls on `tab`.
     pub fn page_lock(&self, tab: TabId) -> Arc<tokio::sync::Mutex<()>> {
         self.runs.saw(tab);
@@ -118,6 +125,7 @@ impl Session {
                 lock(&self.dialogs).remove(tab_id);
                 lock(&self.discoveries).remove(tab_id);
                 lock(&self.emulations).remove(tab_id);
+                self.snapshots.forget(*tab_id);
                 lock(&self.page_locks).remove(tab_id);
                 let mut selected = lock(&self.selected);
                 if *selected == Some(*tab_id) {
@@ -136,6 +144,7 @@ impl Session {
                     lock(&self.dialogs).clear();
                     lock(&self.discoveries).clear();
                     lock(&self.emulations).clear();
+                    self.snapshots.clear();
                     lock(&self.page_locks).clear();
                     *lock(&self.selected) = None;
                 }
@@ -267,6 +276,11 @@ impl ToolContext {
     /// The lock that serialises calls on `tab`.
     pub fn page_lock(&self, tab: TabId) -> Arc<tokio::sync::Mutex<()>> {
         self.session.page_lock(tab)
+    }
+
+    /// The last whole snapshot of each page the agent was given, and snapshot numbers.
+    pub fn snapshots(&self) -> &SnapshotMemory {
+        self.session.snapshots()
     }
 
     /// Tells the browser the agent's name (see [`Browser::introduce`]).
@@ -406,11 +420,18 @@ impl ToolContext {
         self.session.discovery(page)
     }
 
-    /// An accessibility snapshot of `page`.
-    pub async fn snapshot(&self, page: TabId, verbose: bool) -> Result<Snapshot, ToolError> {
+    /// An accessibility snapshot of `page`: every node (`verbose`), or only what is on
+    /// screen (`viewport`).
+    pub async fn snapshot(
+        &self,
+        page: TabId,
+        verbose: bool,
+        viewport: bool,
+    ) -> Result<Snapshot, ToolError> {
         self.request(TakeSnapshot {
             tab_id: page,
             verbose,
+            viewport,
         })
         .await
     }

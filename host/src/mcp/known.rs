@@ -168,6 +168,7 @@ mod tests {
         let snapshot = Command::Snapshot(TakeSnapshot {
             tab_id: 1,
             verbose: false,
+            viewport: false,
         });
         known.keep_reply(known.generation(), &snapshot, &Reply::Done);
         assert!(known.reply(&snapshot).is_none());
@@ -321,6 +322,7 @@ mod through_the_context {
         let snapshot = TakeSnapshot {
             tab_id: 1,
             verbose: false,
+            viewport: false,
         };
         ctx.request(snapshot).await.unwrap();
         ctx.list_tabs().await.unwrap();

@@ -6,7 +6,8 @@
 //!   per-page serialisation, dialog guard, handler, render).
 //! - [`response`]: handler markers and the one renderer (text and
 //!   `structuredContent` from the same data); [`render`]: how each kind of browser
-//!   data reads as text; [`third_party_schema`]: third-party tools' JSON Schemas and
+//!   data reads as text; [`snapshot`]: what of a snapshot the agent is shown (a
+//!   subtree, folded to a budget, the changes since the last one); [`third_party_schema`]: third-party tools' JSON Schemas and
 //!   the agent's arguments checked against them.
 //! - [`context`]: what handlers may touch: the browser, the agent's session, its page;
 //!   [`known`]: what the session knows without asking the browser; [`runs`]: which run
@@ -31,6 +32,7 @@ pub mod response;
 pub mod runs;
 pub mod schema;
 pub mod server;
+pub mod snapshot;
 pub mod spill;
 pub mod structured;
 pub mod third_party_schema;

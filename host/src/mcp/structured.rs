@@ -36,28 +36,42 @@ pub fn page_entry(page: &TabInfo, selected: bool) -> Value {
 /// last node that may nest, each with its `depth`, so a hostile page nested thousands
 /// deep cannot make JSON that recursion in the server or a client overflows on.
 pub fn snapshot_tree(snapshot: &Snapshot) -> Value {
+    let items = snapshot
+        .nodes
+        .iter()
+        .map(|node| (node.depth, node_fields(node)));
+    one_root(forest(items))
+}
+
+/// Trees made from `(depth, fields)` items in pre-order, as [`snapshot_tree`] nests
+/// them (up to [`MAX_TREE_DEPTH`]), one per item at the smallest depth: the shape of
+/// a part of a snapshot (a folded view, the elements added under one parent).
+pub fn forest(items: impl IntoIterator<Item = (u32, Map<String, Value>)>) -> Vec<Value> {
     // Each open node with its depth; finished children are folded into their parent.
     let mut open: Vec<(u32, Map<String, Value>)> = Vec::new();
     let mut roots: Vec<Value> = Vec::new();
-    for node in &snapshot.nodes {
-        let depth = node.depth.min(MAX_TREE_DEPTH);
+    for (real_depth, mut fields) in items {
+        let depth = real_depth.min(MAX_TREE_DEPTH);
         while open
             .last()
             .is_some_and(|(open_depth, _)| *open_depth >= depth)
         {
             close_last(&mut open, &mut roots);
         }
-        let mut fields = node_fields(node);
-        if node.depth > MAX_TREE_DEPTH {
-            fields.insert("depth".into(), json!(node.depth));
+        if real_depth > MAX_TREE_DEPTH {
+            fields.insert("depth".into(), json!(real_depth));
         }
         open.push((depth, fields));
     }
     while !open.is_empty() {
         close_last(&mut open, &mut roots);
     }
-    // A well-formed snapshot has one root; nodes after it at depth 0 go under it, so
-    // none is lost and the tree keeps one root.
+    roots
+}
+
+/// One tree from a forest: a well-formed snapshot has one root; trees after it go
+/// under it, so none is lost and the tree keeps one root (`null` when empty).
+pub fn one_root(roots: Vec<Value>) -> Value {
     let mut roots = roots.into_iter();
     let Some(mut root) = roots.next() else {
         return Value::Null;
@@ -94,7 +108,8 @@ fn close_last(open: &mut Vec<(u32, Map<String, Value>)>, roots: &mut Vec<Value>)
     }
 }
 
-fn node_fields(node: &SnapshotNode) -> Map<String, Value> {
+/// A node's fields in the tree: `id`, `role`, `name`, `value`, and its states.
+pub fn node_fields(node: &SnapshotNode) -> Map<String, Value> {
     let mut fields = Map::new();
     fields.insert("id".into(), json!(node.uid));
     fields.insert("role".into(), json!(node.role));

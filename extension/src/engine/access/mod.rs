@@ -105,6 +105,7 @@ mod tests {
             TakeSnapshot {
                 tab_id,
                 verbose: false,
+                viewport: false,
             }
             .into(),
             DiscoverTools {
@@ -260,6 +261,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: tab.id,
                 verbose: false,
+                viewport: false,
             },
         );
         h.call_as(
@@ -268,6 +270,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: tab.id,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();
@@ -316,6 +319,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();
@@ -335,6 +339,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();
@@ -392,6 +397,7 @@ mod tests {
             TakeSnapshot {
                 tab_id: 10,
                 verbose: false,
+                viewport: false,
             },
         );
         h.settle();
@@ -401,7 +407,7 @@ mod tests {
             .release_held(json!({"result": {"type": "number", "value": 1}}));
         h.settle();
         h.failed(2, ErrorCode::Refused, "https://*.bank.test");
-        assert!(h.fake.sent(10, "Accessibility.getFullAXTree").is_empty());
+        assert!(h.fake.takes(10).is_empty());
     }
 
     #[test]

@@ -270,6 +270,7 @@ mod tests {
         TakeSnapshot {
             tab_id,
             verbose: false,
+            viewport: false,
         }
     }
 

@@ -6,6 +6,7 @@ use tabwire_shared::{requests::*, ErrorCode, Reply, WireError};
 use super::super::fake::page::{
     element, navigate_to, report, set_buttons, set_outcome, text, with_tools,
 };
+use super::super::fake::world::{FakeNode, Seen};
 use super::super::fake::{commands, Answer, Arg, FunctionCall, Harness};
 use crate::engine::page::{EXECUTE, KIT, MAX_RESULT_TEXT_READ, TAKE_NODES};
 
@@ -136,6 +137,7 @@ fn uids_at_any_depth_become_elements_in_the_registrys_world() {
         TakeSnapshot {
             tab_id: 10,
             verbose: false,
+            viewport: false,
         },
     );
     h.settle();
@@ -183,7 +185,13 @@ fn an_unknown_uid_is_an_invalid_argument_and_nothing_runs() {
 #[test]
 fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
     let mut h = Harness::new();
-    set_buttons(&h, &[(5, "Save")]);
+    // A button, and a custom element a walk leaves out.
+    let page = vec![
+        FakeNode::shown(1, 0, "RootWebArea", "App"),
+        FakeNode::shown(5, 1, "button", "Save"),
+        FakeNode::hidden(77, 1, "div"),
+    ];
+    h.fake.set_page(10, "main", "https://a.test/", page);
     with_tools(
         &h,
         report(&["t"]),
@@ -207,6 +215,7 @@ fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
         TakeSnapshot {
             tab_id: 10,
             verbose: false,
+            viewport: false,
         },
     );
     h.settle();
@@ -217,12 +226,36 @@ fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
     assert_eq!(save.uid, elements[0], "the same uid space");
     let last = snapshot.nodes.last().unwrap();
     assert_eq!(last.uid, elements[1]);
-    assert_eq!(
-        (last.depth, last.role.as_str()),
-        (1, "div"),
-        "under the root"
-    );
+    assert_eq!((last.depth, last.role.as_str()), (1, "div"));
     assert_eq!(last.states, vec!["not-in-accessibility-tree"]);
+    let world = h.fake.world_context(10, "main").unwrap();
+    let pinned: Vec<_> = h
+        .fake
+        .world_calls(10)
+        .into_iter()
+        .filter_map(|call| match call {
+            Seen::UidOf {
+                context,
+                node,
+                pin: true,
+                ..
+            } => Some((context, node)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        pinned,
+        [(world, "node-5".to_owned()), (world, "node-77".to_owned())],
+        "pinned in the main frame's world"
+    );
+    let resolved = h.fake.sent(10, "DOM.resolveNode");
+    assert_eq!(
+        (
+            &resolved[0]["backendNodeId"],
+            &resolved[0]["executionContextId"]
+        ),
+        (&json!(5), &json!(world))
+    );
 }
 
 #[test]
@@ -460,71 +493,4 @@ fn a_result_text_past_the_limit_is_refused_before_parsing() {
         "{}",
         error.message
     );
-}
-
-#[test]
-fn returned_elements_the_tree_does_not_list_appear_at_their_place_in_the_dom() {
-    let mut h = Harness::new();
-    // <app-root><app-counter><button>Increment</button></app-counter></app-root>
-    h.fake.answer(
-        "Accessibility.getFullAXTree",
-        Answer::value(json!({"nodes": [
-            {"nodeId": "1", "role": {"value": "RootWebArea"}, "name": {"value": "App"}, "childIds": ["11"], "backendDOMNodeId": 1},
-            {"nodeId": "11", "parentId": "1", "role": {"value": "button"}, "name": {"value": "Increment"}, "childIds": [], "backendDOMNodeId": 11,
-             "properties": [{"name": "focusable", "value": {"value": true}}]}
-        ]})),
-    );
-    h.fake.answer(
-        "DOMSnapshot.captureSnapshot",
-        Answer::value(json!({
-            "documents": [{"nodes": {
-                "parentIndex": [-1, 0, 1, 2, 3],
-                "nodeType": [9, 1, 1, 1, 1],
-                "nodeName": [0, 1, 2, 3, 4],
-                "backendNodeId": [1, 6, 7, 10, 11]}}],
-            "strings": ["#document", "BODY", "APP-ROOT", "APP-COUNTER", "BUTTON"]})),
-    );
-    with_tools(
-        &h,
-        report(&["t"]),
-        vec![text("ok"), text("[@0,@1]"), element(10), element(7)],
-    );
-    let document = discovered(&mut h);
-    let (_, elements) = run(&mut h, 1, execute(&document, json!({}), 1000)).unwrap();
-    let snapshot = |h: &mut Harness, id: u64| {
-        h.call(
-            id,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-            },
-        );
-        h.settle();
-        match h.reply(id).unwrap() {
-            Ok(Reply::Snapshot { snapshot }) => snapshot,
-            other => panic!("a snapshot, not {other:?}"),
-        }
-    };
-    let first = snapshot(&mut h, 2);
-    let outline: Vec<_> = first
-        .nodes
-        .iter()
-        .map(|n| (n.depth, n.role.as_str(), n.uid.as_str()))
-        .collect();
-    let button = first.nodes[3].uid.as_str();
-    assert_eq!(
-        outline,
-        vec![
-            (0, "RootWebArea", first.nodes[0].uid.as_str()),
-            (1, "app-root", elements[1].as_str()),
-            (2, "app-counter", elements[0].as_str()),
-            (3, "button", button),
-        ]
-    );
-    let second = snapshot(&mut h, 3);
-    assert_eq!(
-        second.nodes, first.nodes,
-        "every node keeps its uid and place"
-    );
-    assert_eq!(h.fake.sent(10, "DOMSnapshot.captureSnapshot").len(), 2);
 }

@@ -15,6 +15,7 @@ fn page() -> Harness {
         TakeSnapshot {
             tab_id: 10,
             verbose: false,
+            viewport: false,
         },
     );
     h.settle();

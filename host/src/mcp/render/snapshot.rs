@@ -11,30 +11,101 @@ pub const LEGEND: &str =
 
 use std::fmt::Write;
 
-use tabwire_shared::Snapshot;
+use tabwire_shared::{Snapshot, SnapshotNode};
+
+use crate::mcp::snapshot::fold::{Cut, Fold, Row};
 
 /// Renders a snapshot as an indented text tree.
 pub fn format(snapshot: &Snapshot) -> String {
     let mut out = String::with_capacity(snapshot.nodes.len() * 40);
     for node in &snapshot.nodes {
-        for _ in 0..node.depth.min(200) {
-            out.push_str("  ");
-        }
-        let _ = write!(out, "{} {}", node.uid, node.role);
-        if !node.name.is_empty() {
-            out.push(' ');
-            quote(&mut out, &node.name);
-        }
-        if let Some(value) = &node.value {
-            out.push_str(" value=");
-            quote(&mut out, value);
-        }
-        for state in &node.states {
-            let _ = write!(out, " {state}");
-        }
-        out.push('\n');
+        write_node(&mut out, node, node.depth);
     }
     out
+}
+
+/// Renders a view's rows (nodes and folds) as an indented text tree.
+pub fn format_rows(rows: &[Row]) -> String {
+    let mut out = String::with_capacity(rows.len() * 40);
+    for row in rows {
+        write_row(&mut out, row);
+    }
+    out
+}
+
+/// Writes one row of a view, with its newline.
+pub fn write_row(out: &mut String, row: &Row) {
+    match row {
+        Row::Node { node, depth, .. } => write_node(out, node, *depth),
+        Row::Fold(fold) => {
+            indent(out, fold.depth);
+            out.push_str(&fold_line(fold));
+            out.push('\n');
+        }
+    }
+}
+
+/// Writes one node's line at `depth`, with its newline.
+pub fn write_node(out: &mut String, node: &SnapshotNode, depth: u32) {
+    indent(out, depth);
+    let _ = write!(out, "{} {}", node.uid, node.role);
+    if !node.name.is_empty() {
+        out.push(' ');
+        quote(out, &node.name);
+    }
+    if let Some(value) = &node.value {
+        out.push_str(" value=");
+        quote(out, value);
+    }
+    for state in &node.states {
+        let _ = write!(out, " {state}");
+    }
+    out.push('\n');
+}
+
+fn indent(out: &mut String, depth: u32) {
+    for _ in 0..depth.min(200) {
+        out.push_str("  ");
+    }
+}
+
+/// The line that stands for folded siblings: `… 996 more listitem like the ones above
+/// (2988 lines; take_snapshot with unfold=["1_3"] shows them)`.
+pub fn fold_line(fold: &Fold) -> String {
+    format!(
+        "\u{2026} {} more {} like the ones above ({} lines; take_snapshot with unfold=[\"{}\"] shows them)",
+        fold.count,
+        fold.like.join(", "),
+        fold.lines,
+        fold.parent
+    )
+}
+
+/// What a view leaves out because of its budget, and how to get it.
+pub fn cut_note(cut: &Cut) -> String {
+    let parts: Vec<String> = cut
+        .rest
+        .iter()
+        .map(|rest| {
+            let under = match rest.parent {
+                Some(parent) => format!("under {parent}"),
+                None => "at the top".into(),
+            };
+            match rest.children {
+                1 => format!("{under}: {} (the last child)", rest.from),
+                2 => format!("{under}: {} and the child after it", rest.from),
+                n => format!("{under}: {} and the {} children after it", rest.from, n - 1),
+            }
+        })
+        .collect();
+    format!(
+        "\u{2026} cut here: {} more lines did not fit in maxChars={} even folded: {}. Take a \
+         part with take_snapshot {{uid}} (one of these uids), or all of it with a larger \
+         maxChars or with filePath.",
+        cut.lines,
+        cut.max_chars,
+        parts.join("; ")
+    )
 }
 
 /// Writes `text` in double quotes, escaping what would break the one-line format.

@@ -5,8 +5,10 @@ use std::sync::Arc;
 
 use tabwire_shared::{DialogInfo, Discovery, Emulation, Snapshot, TabId, TabInfo};
 
-use super::{Response, ThirdParty};
+use super::{Response, SnapshotRequest, ThirdParty};
 use crate::mcp::context::ToolContext;
+use crate::mcp::snapshot::memory::Base;
+use crate::mcp::snapshot::subtree;
 use crate::mcp::ToolError;
 
 /// Everything a reply shows beyond the handler's own markers, fetched before any of it
@@ -27,8 +29,21 @@ pub struct Gathered {
     pub third_party: Option<(TabId, Arc<Discovery>)>,
     /// Why looking for third-party tools failed (best effort: a note, not an error).
     pub third_party_failure: Option<String>,
-    /// The snapshot asked for, and its page.
-    pub snapshot: Option<(TabId, Snapshot)>,
+    /// The snapshot asked for.
+    pub snapshot: Option<GatheredSnapshot>,
+}
+
+/// A snapshot fetched for a reply, with what it is compared with.
+#[derive(Debug, Clone)]
+pub struct GatheredSnapshot {
+    /// Its page.
+    pub page: TabId,
+    /// The number the reply names it by.
+    pub number: u64,
+    /// The tree.
+    pub snapshot: Arc<Snapshot>,
+    /// The last whole snapshot of the page, when the changes since it are wanted.
+    pub since: Option<Base>,
 }
 
 /// Fetches what the markers ask for. A failure to fetch something asked for is an
@@ -74,7 +89,7 @@ pub(super) async fn gather(
     }
     // The snapshot comes last: it must see the page after everything else.
     if let Some(request) = &response.snapshot {
-        match snapshot_of_page(ctx, request.verbose).await {
+        match snapshot_of_page(ctx, request).await {
             Ok(found) => gathered.snapshot = Some(found),
             Err(e) => {
                 error.get_or_insert(e);
@@ -115,8 +130,34 @@ async fn discover_on_selected_page(
 
 async fn snapshot_of_page(
     ctx: &ToolContext,
-    verbose: bool,
-) -> Result<(TabId, Snapshot), ToolError> {
+    request: &SnapshotRequest,
+) -> Result<GatheredSnapshot, ToolError> {
     let (page, _guard) = page_for_extras(ctx).await?;
-    Ok((page, ctx.snapshot(page, verbose).await?))
+    let snapshot = ctx
+        .snapshot(page, request.verbose, request.viewport)
+        .await?;
+    if let Some(uid) = &request.uid {
+        if !super::snapshot::holds(&snapshot, uid) {
+            return Err(ToolError::new(subtree::unknown_uid(uid)));
+        }
+    }
+    let memory = ctx.snapshots();
+    let snapshot = Arc::new(snapshot);
+    let number = memory.number();
+    let since = request.changes.then(|| memory.base(page)).flatten();
+    if request.is_whole() {
+        memory.remember(
+            page,
+            Base {
+                number,
+                snapshot: snapshot.clone(),
+            },
+        );
+    }
+    Ok(GatheredSnapshot {
+        page,
+        number,
+        snapshot,
+        since,
+    })
 }

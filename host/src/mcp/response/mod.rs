@@ -16,6 +16,7 @@
 
 mod gather;
 mod sections;
+mod snapshot;
 #[cfg(test)]
 mod tests;
 mod third_party;
@@ -32,7 +33,7 @@ use super::context::ToolContext;
 use super::ToolError;
 
 pub use super::render::emulation::describe_emulation;
-pub use gather::Gathered;
+pub use gather::{Gathered, GatheredSnapshot};
 pub use third_party::COMPACT_ABOVE;
 
 /// How a snapshot is wanted.
@@ -42,6 +43,33 @@ pub struct SnapshotRequest {
     pub verbose: bool,
     /// Write it to this file and say only where it is.
     pub file_path: Option<PathBuf>,
+    /// Only the subtree of the node with this uid.
+    pub uid: Option<String>,
+    /// Fold runs of similar siblings (then cut, said where) to fit this many characters.
+    pub max_chars: Option<usize>,
+    /// Never fold the children of these uids.
+    pub unfold: Vec<String>,
+    /// Only what is on screen.
+    pub viewport: bool,
+    /// Answer with the changes since the last whole snapshot of the page when they
+    /// are shorter (after an action), else with the whole tree.
+    pub changes: bool,
+}
+
+impl SnapshotRequest {
+    /// The changes since the last whole snapshot, or the whole tree.
+    pub fn changes() -> Self {
+        Self {
+            changes: true,
+            ..Self::default()
+        }
+    }
+
+    /// Whether the agent gets the whole tree (or its changes): what later changes can
+    /// be said against.
+    pub fn is_whole(&self) -> bool {
+        !self.verbose && !self.viewport && self.uid.is_none() && self.max_chars.is_none()
+    }
 }
 
 /// A value a tool produced, and the element uids in it.

@@ -3,11 +3,12 @@
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Map, Value};
-use tabwire_shared::{DialogInfo, Emulation, Snapshot, TabId, TabInfo};
+use tabwire_shared::{DialogInfo, Emulation, TabId, TabInfo};
 
+use super::gather::GatheredSnapshot;
+use super::snapshot;
 use super::{Image, Section, SnapshotRequest, ToolOutput, INLINE_IMAGE_LIMIT};
 use crate::mcp::render::emulation::describe_emulation;
-use crate::mcp::render::snapshot;
 use crate::mcp::{spill, structured, ToolError};
 
 /// Text and structured output written side by side.
@@ -208,17 +209,19 @@ impl Sections {
 
     pub(super) fn snapshot(
         &mut self,
-        page: TabId,
-        snapshot: &Snapshot,
+        gathered: &GatheredSnapshot,
         request: &SnapshotRequest,
     ) -> Result<(), ToolError> {
-        let text = snapshot::format(snapshot);
+        let page = gathered.page;
+        let body = snapshot::body(gathered, request, self.structured);
         self.heading("Page snapshot");
-        let nodes = snapshot.nodes.len();
+        let nodes = body.nodes;
+        let number = gathered.number;
+        self.data.extend(body.about.clone());
         if let Some(path) = &request.file_path {
-            spill::write_file(path, &text)?;
+            spill::write_file(path, &body.text)?;
             self.line(&format!(
-                "Snapshot of page {page} ({nodes} nodes) saved to {}.",
+                "Snapshot {number} of page {page} ({nodes} nodes) saved to {}.",
                 path.display()
             ));
             self.data.insert("snapshotFilePath".into(), json!(path));
@@ -226,29 +229,35 @@ impl Sections {
         }
         // Structured output carries the tree as JSON, longer than the text: the limit
         // holds for whichever form a client shows.
-        let tree = self.structured.then(|| structured::snapshot_tree(snapshot));
-        let longest = tree
-            .as_ref()
-            .map_or(0, |tree| tree.to_string().chars().count())
-            .max(text.chars().count());
+        let (key, tree) = body.tree;
+        let longest = if self.structured {
+            tree.to_string().chars().count()
+        } else {
+            0
+        }
+        .max(body.text.chars().count());
         if longest > spill::INLINE_LIMIT {
-            let path = spill::to_private_file("snapshot", "txt", text.as_bytes())?;
-            let preview = spill::preview(&text, None);
+            let path = spill::to_private_file("snapshot", "txt", body.text.as_bytes())?;
+            let preview = spill::preview(&body.text, None);
+            for line in &body.header {
+                self.line(line);
+            }
             self.line(&format!(
-                "The snapshot of page {page} ({nodes} nodes) is too long to show here ({} \
-                 characters at most); it was saved to {}. Read that file for the uids, or \
-                 look for what you need with evaluate_script. {}\n{preview}",
+                "It is too long to show here ({} characters at most; page {page} has {nodes} \
+                 nodes); it was saved to {}. Read that file for the uids, or look for what \
+                 you need with evaluate_script, or ask for less (uid, maxChars).\n{preview}",
                 spill::INLINE_LIMIT,
                 path.display(),
-                snapshot::LEGEND,
             ));
             self.data.insert("snapshotFilePath".into(), json!(path));
             self.data.insert("snapshotPreview".into(), json!(preview));
         } else {
-            self.line(snapshot::LEGEND);
-            self.text.push_str(&text);
-            if let Some(tree) = tree.filter(|tree| !tree.is_null()) {
-                self.data.insert("snapshot".into(), tree);
+            for line in &body.header {
+                self.line(line);
+            }
+            self.text.push_str(&body.text);
+            if !tree.is_null() {
+                self.data.insert(key.into(), tree);
             }
         }
         Ok(())

@@ -74,7 +74,7 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::write::write;
-use super::{Gathered, Image, Response, Section, SnapshotRequest};
+use super::{Gathered, GatheredSnapshot, Image, Response, Section, SnapshotRequest};
 use crate::mcp::ToolError;
 
 fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> T {
@@ -100,6 +100,16 @@ fn snapshot() -> tabwire_shared::Snapshot {
             {"uid": "1_2", "depth": 1, "role": "textbox", "name": "Name", "value": "x"},
         ],
     }))
+}
+
+/// A snapshot of page 1 as gathered for a reply: snapshot 1, compared with nothing.
+fn whole(snapshot: tabwire_shared::Snapshot) -> GatheredSnapshot {
+    GatheredSnapshot {
+        page: 1,
+        number: 1,
+        snapshot: Arc::new(snapshot),
+        since: None,
+    }
 }
 
 fn tools(count: usize) -> Arc<Discovery> {
@@ -328,7 +338,7 @@ fn a_snapshot_inline() {
     let mut response = Response::default();
     response.include_snapshot(SnapshotRequest::default());
     let gathered = Gathered {
-        snapshot: Some((1, snapshot())),
+        snapshot: Some(whole(snapshot())),
         ..Gathered::default()
     };
     for structured in [false, true] {
@@ -345,11 +355,11 @@ fn a_snapshot_to_a_file() {
     let path = dir.path().join("snap.txt");
     let mut response = Response::default();
     response.include_snapshot(SnapshotRequest {
-        verbose: false,
         file_path: Some(path.clone()),
+        ..SnapshotRequest::default()
     });
     let gathered = Gathered {
-        snapshot: Some((1, snapshot())),
+        snapshot: Some(whole(snapshot())),
         ..Gathered::default()
     };
     let shown = reply(&response, None, &gathered, true);
@@ -396,7 +406,134 @@ fn everything_at_once_in_the_fixed_order() {
         pages: Some(pages()),
         third_party: Some((1, tools(1))),
         third_party_failure: None,
-        snapshot: Some((1, snapshot())),
+        snapshot: Some(whole(snapshot())),
     };
     insta::assert_snapshot!(reply(&response, Some("Partly failed."), &gathered, false));
+}
+
+// Snapshots asked for less: a subtree folded to a budget, a cut, and the changes
+// since the last whole snapshot (or the whole tree when that says it better).
+
+use crate::mcp::render::snapshot::test_node as node;
+use crate::mcp::snapshot::memory::Base;
+
+/// A shop page: a list (1_2) of `rows` items (each a listitem with a link and a
+/// button), then a footer.
+fn shop(rows: std::ops::Range<usize>) -> tabwire_shared::Snapshot {
+    let mut nodes = vec![
+        node("1_0", 0, "RootWebArea", "Shop"),
+        node("1_1", 1, "heading", "Products"),
+        node("1_2", 1, "list", ""),
+    ];
+    for i in rows {
+        nodes.push(node(&format!("2_{i}"), 2, "listitem", ""));
+        nodes.push(node(&format!("3_{i}"), 3, "link", &format!("Item {i}")));
+        nodes.push(node(&format!("4_{i}"), 3, "button", &format!("Buy {i}")));
+    }
+    nodes.push(node("1_3", 1, "contentinfo", "Footer"));
+    tabwire_shared::Snapshot {
+        url: "http://127.0.0.1/shop".into(),
+        title: "Shop".into(),
+        nodes,
+    }
+}
+
+fn snapshot_reply(
+    request: SnapshotRequest,
+    snapshot: GatheredSnapshot,
+    structured: bool,
+) -> String {
+    let mut response = Response::default();
+    response.include_snapshot(request);
+    let gathered = Gathered {
+        snapshot: Some(snapshot),
+        ..Gathered::default()
+    };
+    reply(&response, None, &gathered, structured)
+}
+
+/// Snapshot 2 of page 1, to be compared with snapshot 1, `base`.
+fn after(base: tabwire_shared::Snapshot, now: tabwire_shared::Snapshot) -> GatheredSnapshot {
+    GatheredSnapshot {
+        page: 1,
+        number: 2,
+        snapshot: Arc::new(now),
+        since: Some(Base {
+            number: 1,
+            snapshot: Arc::new(base),
+        }),
+    }
+}
+
+#[test]
+fn a_subtree_folded_to_a_budget() {
+    let request = SnapshotRequest {
+        uid: Some("1_2".into()),
+        max_chars: Some(300),
+        ..SnapshotRequest::default()
+    };
+    insta::assert_snapshot!(snapshot_reply(request, whole(shop(0..480)), true));
+}
+
+#[test]
+fn a_budget_folding_cannot_meet_is_cut_and_says_so() {
+    let request = SnapshotRequest {
+        max_chars: Some(120),
+        unfold: vec!["1_2".into(), "7_7".into()],
+        ..SnapshotRequest::default()
+    };
+    insta::assert_snapshot!(snapshot_reply(request, whole(shop(0..10)), true));
+}
+
+#[test]
+fn the_changes_since_the_last_snapshot() {
+    // Rows 3 and 4 go, 40 and 41 come after row 9, and row 0's button is renamed.
+    let base = shop(0..10);
+    let mut now = shop(0..10);
+    now.nodes
+        .retain(|n| !["2_3", "3_3", "4_3", "2_4", "3_4", "4_4"].contains(&n.uid.as_str()));
+    let footer = now.nodes.pop().unwrap();
+    now.nodes.extend(shop(40..42).nodes.drain(3..9));
+    now.nodes.push(footer);
+    now.nodes[5].name = "Bought".into();
+    for structured in [false, true] {
+        insta::assert_snapshot!(
+            format!("the_changes_since_the_last_snapshot_structured_{structured}"),
+            snapshot_reply(
+                SnapshotRequest::changes(),
+                after(base.clone(), now.clone()),
+                structured
+            )
+        );
+    }
+}
+
+#[test]
+fn no_changes_since_the_last_snapshot() {
+    insta::assert_snapshot!(snapshot_reply(
+        SnapshotRequest::changes(),
+        after(shop(0..10), shop(0..10)),
+        true
+    ));
+}
+
+#[test]
+fn changes_about_as_long_as_the_tree_or_on_another_document_send_it_whole() {
+    let longer = snapshot_reply(
+        SnapshotRequest::changes(),
+        after(shop(0..2), shop(0..4)),
+        false,
+    );
+    assert!(
+        longer.contains("The whole tree: its changes since snapshot 1 would be about as long."),
+        "{longer}"
+    );
+    assert!(longer.contains("2_3 listitem"), "{longer}");
+    let mut other = shop(0..2);
+    other.nodes[0].uid = "9_0".into();
+    insta::assert_snapshot!(snapshot_reply(
+        SnapshotRequest::changes(),
+        after(shop(0..2), other),
+        true
+    ));
 }

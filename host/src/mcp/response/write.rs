@@ -62,8 +62,8 @@ pub fn write(
             "Could not look for third-party developer tools: {why}"
         ));
     }
-    if let (Some((page, snapshot)), Some(request)) = (&gathered.snapshot, &response.snapshot) {
-        if let Err(e) = out.snapshot(*page, snapshot, request) {
+    if let (Some(snapshot), Some(request)) = (&gathered.snapshot, &response.snapshot) {
+        if let Err(e) = out.snapshot(snapshot, request) {
             out.late_error(&e);
         }
     }

@@ -34,7 +34,7 @@ async fn act(
         response.line(format!("The page navigated to {url}."));
     }
     if include_snapshot {
-        response.include_snapshot(SnapshotRequest::default());
+        response.include_snapshot(SnapshotRequest::changes());
     }
     Ok(())
 }
@@ -60,7 +60,8 @@ pub struct ClickParams {
     /// Double-click instead of a single click.
     #[serde(default)]
     dbl_click: bool,
-    /// Include a snapshot of the page after the click.
+    /// Include a snapshot of the page after the click (only its changes since the
+    /// last snapshot when that is shorter).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -110,7 +111,8 @@ pub struct ClickAtParams {
     /// Double-click instead of a single click.
     #[serde(default)]
     dbl_click: bool,
-    /// Include a snapshot of the page after the click.
+    /// Include a snapshot of the page after the click (only its changes since the
+    /// last snapshot when that is shorter).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -153,7 +155,8 @@ impl Tool for ClickAt {
 pub struct HoverParams {
     /// The element's uid from take_snapshot.
     uid: String,
-    /// Include a snapshot of the page afterwards.
+    /// Include a snapshot of the page afterwards (only its changes since the last
+    /// snapshot when that is shorter).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -192,7 +195,8 @@ pub struct FillParams {
     /// The value: text for inputs, textareas and contenteditable elements; an option's
     /// text for a select; "true" or "false" for a checkbox or radio button.
     value: String,
-    /// Include a snapshot of the page afterwards.
+    /// Include a snapshot of the page afterwards (only its changes since the last
+    /// snapshot when that is shorter).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -240,7 +244,8 @@ pub struct FormField {
 pub struct FillFormParams {
     /// The controls to fill, in order.
     elements: Vec<FormField>,
-    /// Include a snapshot of the page afterwards.
+    /// Include a snapshot of the page afterwards (only its changes since the last
+    /// snapshot when that is shorter).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -301,7 +306,8 @@ pub struct TypeTextParams {
     text: String,
     /// A key to press after typing, e.g. "Enter" or "Tab".
     submit_key: Option<String>,
-    /// Include a snapshot of the page afterwards.
+    /// Include a snapshot of the page afterwards (only its changes since the last
+    /// snapshot when that is shorter).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -354,7 +360,8 @@ fn check_key(key: &str) -> Result<(), ToolError> {
 pub struct PressKeyParams {
     /// A key or combination: "Enter", "a", "ArrowDown", "Control+Shift+R", "Meta+a".
     key: String,
-    /// Include a snapshot of the page afterwards.
+    /// Include a snapshot of the page afterwards (only its changes since the last
+    /// snapshot when that is shorter).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -396,7 +403,8 @@ pub struct DragParams {
     from_uid: String,
     /// The uid of the element to drop it on.
     to_uid: String,
-    /// Include a snapshot of the page afterwards.
+    /// Include a snapshot of the page afterwards (only its changes since the last
+    /// snapshot when that is shorter).
     #[serde(default, rename = "includeSnapshot")]
     include_snapshot: bool,
 }
@@ -434,7 +442,8 @@ pub struct UploadFileParams {
     file_paths: Vec<PathBuf>,
     /// One file's path (instead of filePaths).
     file_path: Option<PathBuf>,
-    /// Include a snapshot of the page afterwards.
+    /// Include a snapshot of the page afterwards (only its changes since the last
+    /// snapshot when that is shorter).
     #[serde(default)]
     include_snapshot: bool,
 }

@@ -19,6 +19,19 @@ pub struct TakeSnapshotParams {
     verbose: bool,
     /// Save the snapshot to this file instead of returning it (for large pages).
     file_path: Option<PathBuf>,
+    /// Only this element and what is under it (a uid from an earlier snapshot).
+    uid: Option<String>,
+    /// At most about this many characters of tree: runs of similar siblings are
+    /// folded into one line naming their parent's uid (see unfold), and only if that
+    /// is not enough the tree is cut, with a line saying what is missing.
+    #[schemars(range(min = 1))]
+    max_chars: Option<usize>,
+    /// uids whose children are never folded (from a folded line's unfold=[…]).
+    #[serde(default)]
+    unfold: Vec<String>,
+    /// Only the elements on screen (and the elements that contain them).
+    #[serde(default)]
+    viewport: bool,
 }
 
 /// `take_snapshot`
@@ -31,7 +44,8 @@ impl Tool for TakeSnapshot {
         description: "Takes a text snapshot of the selected page's accessibility tree (iframes \
             included): one element a line with its role, name, value and state, each with a uid. \
             Other tools take these uids to act on elements; a uid stays valid while the page's \
-            document lives. Prefer it to screenshots for reading a page.",
+            document lives. Prefer it to screenshots for reading a page. On big pages, ask for \
+            less: a subtree (uid), what is on screen (viewport), or a budget (maxChars).",
         category: Category::Debugging,
         read_only: true,
         page_scoped: true,
@@ -47,7 +61,154 @@ impl Tool for TakeSnapshot {
         response.include_snapshot(SnapshotRequest {
             verbose: params.verbose,
             file_path: params.file_path,
+            uid: params.uid,
+            max_chars: params.max_chars,
+            unfold: params.unfold,
+            viewport: params.viewport,
+            changes: false,
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use futures_util::future::BoxFuture;
+    use serde_json::json;
+    use tabwire_shared::{Command, Reply, Snapshot, WireError};
+
+    use super::*;
+    use crate::mcp::context::{Browser, Session, Settings};
+    use crate::mcp::render::snapshot::test_node as node;
+    use crate::mcp::response::render;
+
+    /// Answers each snapshot request with the next tree, and keeps the requests.
+    #[derive(Default)]
+    struct Pages {
+        trees: Mutex<Vec<Snapshot>>,
+        asked: Mutex<Vec<tabwire_shared::TakeSnapshot>>,
+    }
+
+    impl Browser for Pages {
+        fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
+            let reply = match command {
+                Command::Snapshot(request) => {
+                    self.asked.lock().unwrap().push(request);
+                    let mut trees = self.trees.lock().unwrap();
+                    let snapshot = if trees.len() > 1 {
+                        trees.remove(0)
+                    } else {
+                        trees[0].clone()
+                    };
+                    Reply::Snapshot { snapshot }
+                }
+                other => panic!("unexpected {other:?}"),
+            };
+            Box::pin(async move { Ok(reply) })
+        }
+    }
+
+    fn page(buttons: &[&str]) -> Snapshot {
+        let mut nodes = vec![node("1_0", 0, "RootWebArea", "T")];
+        for (i, name) in buttons.iter().enumerate() {
+            nodes.push(node(&format!("1_{}", i + 1), 1, "button", name));
+        }
+        Snapshot {
+            url: "http://127.0.0.1/".into(),
+            title: "T".into(),
+            nodes,
+        }
+    }
+
+    fn context(trees: Vec<Snapshot>) -> (ToolContext, Arc<Pages>) {
+        let pages = Arc::new(Pages {
+            trees: Mutex::new(trees),
+            ..Pages::default()
+        });
+        let ctx = ToolContext::new(
+            pages.clone(),
+            Arc::new(Session::default()),
+            Arc::new(Settings {
+                structured_content: true,
+                ..Settings::default()
+            }),
+        )
+        .on_page(Some(7));
+        (ctx, pages)
+    }
+
+    async fn take(ctx: &ToolContext, args: serde_json::Value) -> rmcp::model::CallToolResult {
+        let params: TakeSnapshotParams = serde_json::from_value(args).unwrap();
+        let mut response = Response::default();
+        let error = TakeSnapshot.run(ctx, params, &mut response).await.err();
+        render("take_snapshot", response, error, ctx).await
+    }
+
+    fn text(result: &rmcp::model::CallToolResult) -> String {
+        result.content[0].as_text().unwrap().text.clone()
+    }
+
+    #[tokio::test]
+    async fn viewport_goes_to_the_extension_and_is_said_in_the_reply() {
+        let (ctx, pages) = context(vec![page(&["A"])]);
+        let result = take(&ctx, json!({"viewport": true})).await;
+        let asked = pages.asked.lock().unwrap().clone();
+        assert_eq!(asked.len(), 1);
+        assert!(asked[0].viewport && !asked[0].verbose && asked[0].tab_id == 7);
+        assert!(
+            text(&result).contains("only what is in the viewport"),
+            "{}",
+            text(&result)
+        );
+        let data = result.structured_content.unwrap();
+        assert_eq!(data["snapshotViewport"], true);
+        take(&ctx, json!({})).await;
+        assert!(!pages.asked.lock().unwrap()[1].viewport);
+    }
+
+    #[tokio::test]
+    async fn an_unknown_uid_is_an_error_that_says_to_take_a_fresh_snapshot() {
+        let (ctx, _) = context(vec![page(&["A"])]);
+        let result = take(&ctx, json!({"uid": "9_9"})).await;
+        assert_eq!(result.is_error, Some(true));
+        let said = text(&result);
+        assert!(
+            said.contains("9_9") && said.contains("take_snapshot without uid"),
+            "{said}"
+        );
+        assert!(!said.contains("## Page snapshot"), "{said}");
+    }
+
+    #[tokio::test]
+    async fn after_a_whole_snapshot_an_action_gets_the_changes_and_a_part_is_no_base() {
+        let many: Vec<String> = (0..40).map(|i| format!("Button {i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let mut changed = many.clone();
+        changed[3] = "Renamed";
+        let (ctx, _) = context(vec![page(&many), page(&many), page(&changed)]);
+        let first = take(&ctx, json!({})).await;
+        assert!(
+            text(&first).contains("Snapshot 1 of page 7."),
+            "{}",
+            text(&first)
+        );
+        // A subtree is not what later changes are said against.
+        let part = take(&ctx, json!({"uid": "1_1"})).await;
+        assert!(text(&part).contains("Snapshot 2 of page 7: the subtree of 1_1."));
+        let mut response = Response::default();
+        response.include_snapshot(SnapshotRequest::changes());
+        let after = render("click", response, None, &ctx).await;
+        let said = text(&after);
+        assert!(
+            said.contains("Snapshot 3 of page 7: only the changes since snapshot 1"),
+            "{said}"
+        );
+        assert!(said.contains("1_4 button \"Renamed\""), "{said}");
+        assert!(!said.contains("Button 5"), "{said}");
+        let data = after.structured_content.unwrap();
+        assert_eq!(data["snapshotChanges"]["since"], 1);
+        assert_eq!(data["snapshotChanges"]["changed"][0]["name"], "Renamed");
     }
 }

@@ -15,6 +15,11 @@ pub struct TakeSnapshot {
     pub tab_id: TabId,
     /// Every node of the tree, not only the interesting ones.
     pub verbose: bool,
+    /// Only what is on screen: nodes whose boxes meet the viewport, and their
+    /// ancestors. Left off the wire when false, so older peers read the request as
+    /// it always was.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub viewport: bool,
 }
 
 impl Request for TakeSnapshot {

@@ -1,0 +1,456 @@
+//! Cross-site iframes: the tab's child debugging sessions.
+//!
+//! A cross-site iframe runs in a renderer of its own (an out-of-process frame), out of
+//! reach of the tab's session: its document, contexts and input have a debugging
+//! session of their own. On attach, the tab's session asks Chrome to attach to every
+//! such frame as it appears, and to those already there (`Target.setAutoAttach`,
+//! flat). Each `Target.attachedToTarget` of an `iframe` target is noted in the tab's
+//! [`Attachment`](super::tab::Attachment) (session, frame, URL), asked in turn to
+//! auto-attach (a cross-site frame nested in another attaches to its parent frame's
+//! session, not the tab's) and given the Page and Runtime domains; any other target
+//! (a worker) is let go at once. `Target.detachedFromTarget` forgets one, with those
+//! nested in it; all go with the tab's own session (a detach, an idle detach, the tab
+//! closing), and a new attach finds them again.
+//!
+//! The rule that keeps this safe: an event from a child session never reaches the
+//! tab's document state or its waits. A cross-site frame navigating, or its contexts
+//! being created, destroyed or cleared, updates that frame's own record only, so the
+//! tab's document, its kit and its uids stay as they were. A dialog the frame opens
+//! is reported (and answered) in the tab's own session, as the page's are (Chrome
+//! 156), so the frame's own report of it is not needed. Console messages and network
+//! requests of the frame are not collected.
+
+use tabwire_shared::TabId;
+
+use super::tab::ChildSession;
+use super::Engine;
+use crate::cdp::events::{Incoming, TargetEvent};
+use crate::cdp::target::{AttachedToTarget, TargetDetachFromTarget, TargetSetAutoAttach};
+use crate::cdp::{PageEnable, PageEvent, RuntimeEnable};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+
+/// The target type of a cross-site iframe.
+const IFRAME: &str = "iframe";
+
+/// How many frames' contexts one child session keeps.
+const MAX_CONTEXTS: usize = 1_000;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Asks Chrome to attach us to the cross-site iframes of the tab (`session`:
+    /// `None`), or of a cross-site iframe (its child session), now and as they come.
+    pub(super) async fn attach_children(
+        &self,
+        tab: TabId,
+        session: Option<&str>,
+    ) -> Result<(), EngineError> {
+        self.send_in(tab, session, &TargetSetAutoAttach::flat())
+            .await
+            .map(|_| ())
+    }
+
+    /// A child session began or ended; `via` is the session that says so (`None`:
+    /// the tab's own).
+    pub(super) fn on_target_event(&self, tab: TabId, via: Option<&str>, event: TargetEvent) {
+        match event {
+            TargetEvent::Attached(attached) => self.on_child_attached(tab, via, attached),
+            TargetEvent::Detached(detached) => self.on_child_detached(tab, &detached.session_id),
+        }
+    }
+
+    /// A child session ended: forgets it and those nested in it.
+    pub fn on_child_detached(&self, tab: TabId, session: &str) {
+        self.tabs
+            .update(tab, |t| t.attachment.remove_child(session));
+    }
+
+    fn on_child_attached(&self, tab: TabId, via: Option<&str>, attached: AttachedToTarget) {
+        let AttachedToTarget {
+            session_id: session,
+            target_info: target,
+        } = attached;
+        let noted = target.kind == IFRAME
+            && self
+                .tabs
+                .update(tab, |t| {
+                    let attachment = &mut t.attachment;
+                    let known_via = via.is_none_or(|via| attachment.children.contains_key(via));
+                    if !attachment.attached || !known_via {
+                        return false;
+                    }
+                    // A frame that moved to another renderer: its old session is over.
+                    if let Some(old) = attachment.child_for_frame(&target.target_id) {
+                        let old = old.to_owned();
+                        attachment.remove_child(&old);
+                    }
+                    let child = ChildSession {
+                        frame_id: target.target_id.clone(),
+                        parent: via.map(str::to_owned),
+                        url: target.url.clone(),
+                        ..ChildSession::default()
+                    };
+                    attachment.add_child(&session, child)
+                })
+                .unwrap_or(false);
+        let via = via.map(str::to_owned);
+        self.in_background(move |engine| async move {
+            if noted {
+                engine.prepare_child(tab, &session).await;
+            } else {
+                // A worker, one too many frames, or a session we cannot place.
+                let detach = TargetDetachFromTarget {
+                    session_id: session,
+                };
+                let _ = engine.send_in(tab, via.as_deref(), &detach).await;
+            }
+        });
+    }
+
+    /// Enables what the engine reads in a new child session, and attaches to the
+    /// cross-site frames nested in it. A session that ended meanwhile is let be.
+    async fn prepare_child(&self, tab: TabId, session: &str) {
+        let (nested, page, runtime) = futures::join!(
+            self.attach_children(tab, Some(session)),
+            self.send_in(tab, Some(session), &PageEnable {}),
+            self.send_in(tab, Some(session), &RuntimeEnable {}),
+        );
+        let still_there = self
+            .tabs
+            .read(tab, |t| t.attachment.children.contains_key(session))
+            .unwrap_or(false);
+        if !still_there {
+            return;
+        }
+        for (what, outcome) in [
+            ("Target.setAutoAttach", nested.err()),
+            ("Page.enable", page.err()),
+            ("Runtime.enable", runtime.err()),
+        ] {
+            if let Some(error) = outcome {
+                self.chrome.log(&format!(
+                    "tabwire: {what} failed in a frame of tab {tab}: {error}"
+                ));
+            }
+        }
+    }
+
+    /// An event from a child session: it updates that frame's record, never the
+    /// tab's document or waits.
+    pub(super) fn on_child_event(&self, tab: TabId, session: &str, incoming: Option<Incoming>) {
+        let Some(Incoming::Page(event)) = incoming else {
+            return;
+        };
+        self.tabs.update(tab, |t| {
+            if let Some(child) = t.attachment.children.get_mut(session) {
+                track_child(child, &event);
+            }
+        });
+    }
+}
+
+/// Keeps a child session's record in step with its page events.
+fn track_child(child: &mut ChildSession, event: &PageEvent) {
+    match event {
+        PageEvent::FrameNavigated {
+            frame_id,
+            loader_id,
+            url,
+            ..
+        } if *frame_id == child.frame_id => {
+            if child.loader.as_ref() != Some(loader_id) {
+                child.documents += 1;
+                child.loader = Some(loader_id.clone());
+            }
+            child.url = url.clone();
+        }
+        PageEvent::ContextCreated {
+            id,
+            frame_id,
+            is_default: true,
+            ..
+        } if child.contexts.len() < MAX_CONTEXTS || child.contexts.contains_key(frame_id) => {
+            child.contexts.insert(frame_id.clone(), *id);
+        }
+        PageEvent::ContextDestroyed { id } => child.contexts.retain(|_, context| context != id),
+        PageEvent::ContextsCleared => child.contexts.clear(),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::document::Kit;
+    use super::super::fake::page::set_buttons;
+    use super::super::fake::{commands, Harness};
+    use serde_json::json;
+    use tabwire_shared::{requests::*, Navigation, Reply, Snapshot};
+
+    /// Tab 10 with a cross-site iframe (session `S1`, frame `F1`) holding another
+    /// (`S2`, frame `F2`), attached by a first command.
+    fn page_with_frames() -> Harness {
+        let mut h = Harness::new();
+        h.fake
+            .add_oopif(10, None, "S1", "F1", "https://other.test/frame");
+        h.fake
+            .add_oopif(10, Some("S1"), "S2", "F2", "https://third.test/inner");
+        h.call(99, commands::evaluate_one(10, 1000));
+        h.settle();
+        assert!(h.reply(99).unwrap().is_ok());
+        h
+    }
+
+    fn children(h: &Harness) -> Vec<(String, String, Option<String>)> {
+        h.engine
+            .tabs
+            .read(10, |t| {
+                (t.attachment.children.iter())
+                    .map(|(s, c)| (s.clone(), c.frame_id.clone(), c.parent.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn snapshot(h: &mut Harness, id: u64) -> Snapshot {
+        h.call(
+            id,
+            TakeSnapshot {
+                tab_id: 10,
+                verbose: false,
+                viewport: false,
+            },
+        );
+        h.settle();
+        match h.reply(id).expect("a reply") {
+            Ok(Reply::Snapshot { snapshot }) => snapshot,
+            other => panic!("expected a snapshot, got {other:?}"),
+        }
+    }
+
+    fn evaluate_with(uid: &str) -> Evaluate {
+        Evaluate {
+            tab_id: 10,
+            function: "(el) => el.id".into(),
+            args: vec![json!({ "uid": uid })],
+            timeout_ms: 1000,
+        }
+    }
+
+    #[test]
+    fn cross_site_frames_attach_through_the_tab_and_nested_ones_through_their_parent() {
+        let h = page_with_frames();
+        let flat = json!({"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true});
+        assert_eq!(h.fake.sent(10, "Target.setAutoAttach"), vec![flat.clone()]);
+        assert_eq!(
+            children(&h),
+            vec![
+                ("S1".into(), "F1".into(), None),
+                ("S2".into(), "F2".into(), Some("S1".into()))
+            ]
+        );
+        for session in ["S1", "S2"] {
+            let sent = h.fake.methods_in(10, Some(session));
+            for method in ["Target.setAutoAttach", "Page.enable", "Runtime.enable"] {
+                assert_eq!(
+                    sent.iter().filter(|m| *m == method).count(),
+                    1,
+                    "{method} in {session}: {sent:?}"
+                );
+            }
+            let nested = h.fake.sent_in(10, Some(session), "Target.setAutoAttach");
+            assert_eq!(nested, vec![flat.clone()]);
+        }
+        let url = h
+            .engine
+            .tabs
+            .read(10, |t| t.attachment.children["S1"].url.clone());
+        assert_eq!(url.as_deref(), Some("https://other.test/frame"));
+    }
+
+    #[test]
+    fn other_targets_and_sessions_we_cannot_place_are_let_go() {
+        let mut h = page_with_frames();
+        let worker = json!({"sessionId": "W", "targetInfo": {"targetId": "T", "type": "worker", "url": "https://a.test/w.js"}});
+        h.fake
+            .emit(10, None, "Target.attachedToTarget", worker.clone());
+        let orphan = json!({"sessionId": "O", "targetInfo": {"targetId": "FO", "type": "iframe", "url": ""}});
+        h.fake
+            .emit(10, Some("unknown"), "Target.attachedToTarget", orphan);
+        h.settle();
+        assert_eq!(
+            h.fake.sent(10, "Target.detachFromTarget"),
+            vec![json!({"sessionId": "W"})]
+        );
+        assert_eq!(children(&h).len(), 2, "{:?}", children(&h));
+    }
+
+    #[test]
+    fn a_frame_that_goes_away_is_forgotten_with_those_nested_in_it() {
+        let mut h = page_with_frames();
+        h.fake.remove_oopif("S1");
+        h.settle();
+        assert!(children(&h).is_empty());
+        // Events of a session that ended are ignored.
+        h.fake.emit(
+            10,
+            Some("S1"),
+            "Page.frameNavigated",
+            json!({"frame": {"id": "F1", "loaderId": "X9", "url": "https://other.test/"}}),
+        );
+        h.settle();
+        assert!(children(&h).is_empty());
+    }
+
+    #[test]
+    fn child_sessions_go_with_the_tabs_session_and_come_back_with_the_next() {
+        let mut h = page_with_frames();
+        h.fake.detach_externally(10);
+        h.engine.on_debugger_detached(10, "canceled_by_user");
+        assert!(children(&h).is_empty());
+        h.call(1, commands::evaluate_one(10, 1000));
+        h.settle();
+        assert!(h.reply(1).unwrap().is_ok());
+        assert_eq!(children(&h).len(), 2);
+        assert!(h.fake.child_attached("S2"));
+        h.engine.on_tab_removed(10);
+        assert!(children(&h).is_empty());
+    }
+
+    #[test]
+    fn an_idle_detach_lets_go_of_the_frames_too() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        h.fake
+            .add_oopif(10, None, "S1", "F1", "https://other.test/frame");
+        h.call(1, commands::evaluate_one(10, 1000));
+        h.settle();
+        assert_eq!(children(&h).len(), 1);
+        h.advance(10 * 60 * 1000);
+        assert!(!h.fake.is_attached(10), "let go after the idle time");
+        assert!(children(&h).is_empty());
+        assert!(!h.fake.child_attached("S1"));
+    }
+
+    /// The main risk of child sessions: a cross-site frame's own navigation and
+    /// contexts arrive like the page's, and must not be taken for them.
+    #[test]
+    fn a_cross_site_frame_navigating_itself_leaves_the_tabs_document_and_uids_alone() {
+        let mut h = page_with_frames();
+        set_buttons(&h, &[(5, "Save")]);
+        let save = snapshot(&mut h, 1)
+            .nodes
+            .into_iter()
+            .find(|n| n.name == "Save")
+            .expect("the button")
+            .uid;
+        // The page's main world is context 1; the frame's renderer numbers its own
+        // contexts, from 1 too.
+        h.engine.on_cdp_event(
+            10,
+            "Runtime.executionContextCreated",
+            &json!({"context": {"id": 1, "auxData": {"frameId": "main", "isDefault": true}}}),
+        );
+        let kit = Kit {
+            object_id: "kit".into(),
+            window_id: "global".into(),
+            object_group: "g".into(),
+            context: Some(1),
+        };
+        h.engine
+            .with_document(10, |d| d.kit = Some(kit.clone()))
+            .expect("a document");
+        let token = h.engine.known_document(10).expect("known").0;
+        // Everything a frame's own navigation brings, as its session reports it: its
+        // frame looks like a main frame there (no parent in its renderer).
+        for (method, params) in [
+            (
+                "Page.frameStartedNavigating",
+                json!({"frameId": "F1", "navigationType": "differentDocument"}),
+            ),
+            (
+                "Runtime.executionContextDestroyed",
+                json!({"executionContextId": 1}),
+            ),
+            ("Runtime.executionContextsCleared", json!({})),
+            (
+                "Page.frameNavigated",
+                json!({"frame": {"id": "F1", "loaderId": "X2", "url": "https://other.test/next"}, "type": "Navigation"}),
+            ),
+            (
+                "Runtime.executionContextCreated",
+                json!({"context": {"id": 2, "auxData": {"frameId": "F1", "isDefault": true}}}),
+            ),
+            ("Page.loadEventFired", json!({})),
+        ] {
+            h.fake.emit(10, Some("S1"), method, params);
+        }
+        h.settle();
+        assert_eq!(h.engine.known_document(10).map(|d| d.0), Some(token));
+        assert_eq!(h.engine.main_world(10, "main"), Some(1));
+        assert_eq!(
+            h.engine.with_document(10, |d| d.kit.clone()).flatten(),
+            Some(kit),
+            "the page's kit is still good"
+        );
+        let frame = h
+            .engine
+            .tabs
+            .read(10, |t| t.attachment.children["S1"].clone())
+            .expect("the tab");
+        assert_eq!(frame.url, "https://other.test/next");
+        assert_eq!(frame.loader.as_deref(), Some("X2"));
+        assert_eq!(frame.documents, 1);
+        assert_eq!(frame.contexts.get("F1"), Some(&2));
+        h.call(2, evaluate_with(&save));
+        h.settle();
+        assert!(h.reply(2).unwrap().is_ok(), "the page's uid still holds");
+    }
+
+    #[test]
+    fn a_frames_load_does_not_end_the_pages_wait() {
+        let mut h = page_with_frames();
+        h.fake.manual_loads();
+        let navigate = Navigate {
+            tab_id: 10,
+            to: Navigation::Url {
+                url: "https://d.test/".into(),
+            },
+            timeout_ms: 5000,
+        };
+        h.call(1, navigate);
+        h.settle();
+        h.fake.set_url(10, "https://d.test/");
+        for (method, params) in [
+            (
+                "Page.frameNavigated",
+                json!({"frame": {"id": "F1", "loaderId": "L1", "url": "https://other.test/"}, "type": "Navigation"}),
+            ),
+            ("Page.loadEventFired", json!({})),
+        ] {
+            h.fake.emit(10, Some("S1"), method, params);
+        }
+        h.settle();
+        assert!(h.reply(1).is_none(), "the frame's load is not the page's");
+        h.engine.on_cdp_event(
+            10,
+            "Page.frameNavigated",
+            &json!({"frame": {"id": "main", "loaderId": "L1", "url": "https://d.test/"}, "type": "Navigation"}),
+        );
+        h.engine.on_cdp_event(10, "Page.loadEventFired", &json!({}));
+        h.settle();
+        assert!(matches!(h.reply(1), Some(Ok(Reply::Tab { .. }))));
+    }
+
+    #[test]
+    fn a_frames_own_report_of_a_dialog_is_left_to_the_tabs() {
+        let mut h = page_with_frames();
+        h.fake.emit(
+            10,
+            Some("S2"),
+            "Page.javascriptDialogOpening",
+            json!({"type": "confirm", "message": "sure?"}),
+        );
+        h.settle();
+        assert!(h.engine.open_dialog(10).is_none());
+    }
+}

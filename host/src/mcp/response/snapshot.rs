@@ -1,0 +1,287 @@
+//! The snapshot section's content: the whole tree, a view of it (a subtree, folded to
+//! a budget), or its changes since the last whole one, each as text and as
+//! `structuredContent` made from the same data. Where it goes (inline, a file) is
+//! [`super::sections`]'s business.
+
+use serde_json::{json, Map, Value};
+use tabwire_shared::{Snapshot, SnapshotNode, TabId};
+
+use super::gather::GatheredSnapshot;
+use super::SnapshotRequest;
+use crate::mcp::render::snapshot::{self as render, LEGEND};
+use crate::mcp::snapshot::changes::{self, Changes};
+use crate::mcp::snapshot::fold::{self, Row, View};
+use crate::mcp::snapshot::subtree;
+use crate::mcp::structured;
+
+/// Changes are sent instead of the whole tree only when their text is at most this
+/// share of the whole tree's.
+pub const CHANGES_AT_MOST: f64 = 0.5;
+
+/// The section's content, before it is placed.
+pub(super) struct Body {
+    /// The lines above the tree: which snapshot this is, how to read it.
+    pub header: Vec<String>,
+    /// The tree (or the changes) as text.
+    pub text: String,
+    /// The tree (or the changes) as structured content: its key and value.
+    pub tree: (&'static str, Value),
+    /// The structured entries that say what the header says.
+    pub about: Map<String, Value>,
+    /// How many nodes the snapshot has.
+    pub nodes: usize,
+}
+
+/// The content for `gathered`, as `request` asks.
+pub(super) fn body(
+    gathered: &GatheredSnapshot,
+    request: &SnapshotRequest,
+    structured: bool,
+) -> Body {
+    let snapshot = &gathered.snapshot;
+    let mut why_whole = None;
+    if let Some(base) = &gathered.since {
+        match changes::compare(&base.snapshot, snapshot) {
+            Ok(changes) => {
+                let whole = render::format(snapshot).chars().count();
+                let body = changes_body(gathered, base.number, &changes, structured);
+                if (body.text.chars().count() as f64) <= CHANGES_AT_MOST * whole as f64 {
+                    return body;
+                }
+                why_whole = Some(format!(
+                    "its changes since snapshot {} would be about as long",
+                    base.number
+                ));
+            }
+            Err(unrelated) => {
+                why_whole = Some(format!("{} snapshot {}", unrelated.reason(), base.number));
+            }
+        }
+    }
+    let mut body = view_body(gathered, request, structured);
+    if let Some(why) = why_whole {
+        body.header.insert(1, format!("The whole tree: {why}."));
+        body.about.insert("snapshotWhole".into(), json!(why));
+    }
+    body
+}
+
+/// The whole tree, or the view of it the request asks for.
+fn view_body(gathered: &GatheredSnapshot, request: &SnapshotRequest, structured: bool) -> Body {
+    let snapshot = &gathered.snapshot;
+    // The gatherer checked the uid; an unknown one here shows the whole tree.
+    let nodes: &[SnapshotNode] = request
+        .uid
+        .as_deref()
+        .and_then(|uid| subtree::subtree(&snapshot.nodes, uid))
+        .unwrap_or(&snapshot.nodes);
+    let base_depth = nodes.first().map_or(0, |n| n.depth);
+    let view = fold::view(nodes, base_depth, request.max_chars, &request.unfold);
+
+    let mut about = Map::new();
+    about.insert("snapshotId".into(), json!(gathered.number));
+    let mut first = format!("Snapshot {} of page {}", gathered.number, gathered.page);
+    if let Some(root) = nodes.first().filter(|_| request.uid.is_some()) {
+        first.push_str(&format!(": the subtree of {}", root.uid));
+        about.insert("snapshotRoot".into(), json!(root.uid));
+    }
+    if request.viewport {
+        first.push_str(", only what is in the viewport");
+        about.insert("snapshotViewport".into(), json!(true));
+    }
+    if view.folded() {
+        if let Some(max) = view.max_chars {
+            first.push_str(&format!(
+                ", folded to fit maxChars={max}: a line starting with \u{2026} stands for \
+                 siblings like the ones above it"
+            ));
+            about.insert("snapshotMaxChars".into(), json!(max));
+        }
+    }
+    first.push('.');
+    let mut header = vec![first];
+    if !view.unknown_unfold.is_empty() {
+        let note = format!(
+            "unfold names uids this snapshot does not hold: {}.",
+            view.unknown_unfold.join(", ")
+        );
+        header.push(note.clone());
+        about.insert("snapshotNote".into(), json!(note));
+    }
+    header.push(LEGEND.into());
+
+    let mut text = render::format_rows(&view.rows);
+    if let Some(cut) = &view.cut {
+        let note = render::cut_note(cut);
+        text.push_str(&note);
+        text.push('\n');
+        about.insert("snapshotCut".into(), cut_data(cut, note));
+    }
+    let tree = if structured {
+        view_tree(&view)
+    } else {
+        Value::Null
+    };
+    Body {
+        header,
+        text,
+        tree: ("snapshot", tree),
+        about,
+        nodes: snapshot.nodes.len(),
+    }
+}
+
+fn cut_data(cut: &fold::Cut, note: String) -> Value {
+    let rest: Vec<Value> = cut
+        .rest
+        .iter()
+        .map(|rest| json!({"parent": rest.parent, "from": rest.from, "children": rest.children}))
+        .collect();
+    json!({"maxChars": cut.max_chars, "lines": cut.lines, "rest": rest, "note": note})
+}
+
+/// A view as a tree: nodes as in a whole snapshot, folds as
+/// `{folded, like, lines, unfold}` among the children they stand for.
+fn view_tree(view: &View) -> Value {
+    let items = view.rows.iter().map(|row| match row {
+        Row::Node { node, depth, .. } => (*depth, structured::node_fields(node)),
+        Row::Fold(fold) => {
+            let mut fields = Map::new();
+            fields.insert("folded".into(), json!(fold.count));
+            fields.insert("like".into(), json!(fold.like));
+            fields.insert("lines".into(), json!(fold.lines));
+            fields.insert("unfold".into(), json!(fold.parent));
+            (fold.depth, fields)
+        }
+    });
+    structured::one_root(structured::forest(items))
+}
+
+/// The changes since snapshot `since`.
+fn changes_body(
+    gathered: &GatheredSnapshot,
+    since: u64,
+    changes: &Changes,
+    structured: bool,
+) -> Body {
+    let page: TabId = gathered.page;
+    let number = gathered.number;
+    let mut header = Vec::new();
+    let mut text = String::new();
+    if changes.is_empty() {
+        header.push(format!(
+            "Snapshot {number} of page {page}: no changes since snapshot {since} \
+             (take_snapshot gives the whole tree)."
+        ));
+    } else {
+        header.push(format!(
+            "Snapshot {number} of page {page}: only the changes since snapshot {since} \
+             (take_snapshot gives the whole tree)."
+        ));
+        header.push(LEGEND.into());
+        if let Some(url) = changes.url {
+            text.push_str(&format!("The page's URL is now {url}\n"));
+        }
+        if !changes.removed.is_empty() {
+            text.push_str(&format!(
+                "Removed, with what was under them: {}\n",
+                changes.removed.join(", ")
+            ));
+        }
+        if !changes.changed.is_empty() {
+            text.push_str("Changed, as they are now:\n");
+            for node in &changes.changed {
+                render::write_node(&mut text, node, 0);
+            }
+        }
+        if !changes.placed.is_empty() {
+            text.push_str(
+                "Added or moved, with what is under them, at their place among the \
+                 parent's children now (0 first):\n",
+            );
+            for placed in &changes.placed {
+                let at = if placed.count == 1 {
+                    format!("{}", placed.position)
+                } else {
+                    format!(
+                        "{} to {}",
+                        placed.position,
+                        placed.position + placed.count - 1
+                    )
+                };
+                text.push_str(&format!("Under {} at {at}:\n", placed.parent));
+                for node in placed.nodes {
+                    render::write_node(
+                        &mut text,
+                        node,
+                        node.depth.saturating_sub(placed.depth) + 1,
+                    );
+                }
+            }
+        }
+    }
+    let tree = if structured {
+        changes_data(page, number, since, changes)
+    } else {
+        Value::Null
+    };
+    let mut about = Map::new();
+    about.insert("snapshotId".into(), json!(number));
+    about.insert("snapshotSince".into(), json!(since));
+    Body {
+        header,
+        text,
+        tree: ("snapshotChanges", tree),
+        about,
+        nodes: gathered.snapshot.nodes.len(),
+    }
+}
+
+/// The changes as structured content, complete without the text.
+fn changes_data(page: TabId, number: u64, since: u64, changes: &Changes) -> Value {
+    let placed: Vec<Value> = changes
+        .placed
+        .iter()
+        .map(|placed| {
+            let items = placed.nodes.iter().map(|node| {
+                (
+                    node.depth.saturating_sub(placed.depth),
+                    structured::node_fields(node),
+                )
+            });
+            json!({
+                "parent": placed.parent,
+                "position": placed.position,
+                "nodes": structured::forest(items),
+            })
+        })
+        .collect();
+    let changed: Vec<Value> = changes
+        .changed
+        .iter()
+        .map(|node| Value::Object(structured::node_fields(node)))
+        .collect();
+    let mut data = json!({
+        "pageId": page,
+        "snapshot": number,
+        "since": since,
+        "note": format!(
+            "Only the changes since snapshot {since}: removed uids (with what was under \
+             them), changed nodes as they are now, and nodes added or moved (with what \
+             is under them) at their position among their parent's children now, 0 \
+             first. take_snapshot gives the whole tree."
+        ),
+        "removed": changes.removed,
+        "changed": changed,
+        "placed": placed,
+    });
+    if let Some(url) = changes.url {
+        data["url"] = json!(url);
+    }
+    data
+}
+
+/// Whether `snapshot` holds `uid` (checked before a subtree is asked of it).
+pub fn holds(snapshot: &Snapshot, uid: &str) -> bool {
+    snapshot.nodes.iter().any(|node| node.uid == uid)
+}

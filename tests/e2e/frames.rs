@@ -1,0 +1,97 @@
+//! Cross-site iframes: a page on one site (`127.0.0.1`) showing a frame of another
+//! (`localhost`), which Chrome runs in a renderer of its own and tabwire reaches
+//! through a child debugging session.
+
+use serde_json::json;
+
+use crate::harness::{cross_site_page, page, Agent};
+
+/// Opens the outer fixture with the cross-site frame and waits until the frame has
+/// loaded.
+async fn open_outer(agent: &Agent) {
+    let inner = cross_site_page("frames/cross-site-inner.html");
+    let url = format!("{}?inner={inner}", page("frames/cross-site.html"));
+    agent.ok("new_page", json!({ "url": url })).await;
+    frame_said(agent, "loaded /frames/cross-site-inner.html").await;
+}
+
+/// Waits (bounded, in the page) until the frame has told the page `words`.
+async fn frame_said(agent: &Agent, words: &str) {
+    let wait = format!("() => frameSaid({})", json!(words));
+    agent
+        .ok("evaluate_script", json!({ "function": wait }))
+        .await;
+}
+
+/// Sends the frame an order (`{"go": url}` or `"alert"`) through the page, which
+/// forgets what the frame said before.
+async fn tell_frame(agent: &Agent, order: serde_json::Value) {
+    let tell = format!("() => {{ frameLog.length = 0; tellFrame({order}); return true; }}");
+    agent
+        .ok("evaluate_script", json!({ "function": tell }))
+        .await;
+}
+
+/// Chrome reports the frame's dialog in the tab's own session, as the page's; the
+/// frame's session must not get in the way of answering it.
+#[tokio::test]
+async fn a_dialog_opened_by_a_cross_site_frame_is_shown_and_handled() {
+    let agent = Agent::launch(&[]).await;
+    open_outer(&agent).await;
+    // The frame's alert opens while the script waits: it ends the wait.
+    let wait = "() => { tellFrame('alert'); return new Promise(() => {}); }";
+    agent
+        .call("evaluate_script", json!({ "function": wait }))
+        .await
+        .says("from the frame");
+    agent
+        .ok("list_pages", json!({}))
+        .await
+        .says("## Open dialog")
+        .says("from the frame");
+    agent
+        .ok("handle_dialog", json!({"action": "accept"}))
+        .await
+        .lacks("## Open dialog");
+    agent
+        .ok("evaluate_script", json!({"function": "() => 1"}))
+        .await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_cross_site_frame_navigating_itself_leaves_the_pages_uids_valid() {
+    let agent = Agent::launch(&[]).await;
+    open_outer(&agent).await;
+    let outer = agent
+        .ok("take_snapshot", json!({}))
+        .await
+        .uid_of("button \"Outer button\"");
+    // Within its site (same renderer, same session)...
+    let next = cross_site_page("frames/cross-site-next.html");
+    tell_frame(&agent, json!({ "go": next })).await;
+    frame_said(&agent, "loaded /frames/cross-site-next.html").await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    assert_eq!(
+        snap.uid_of("button \"Outer button\""),
+        outer,
+        "{}",
+        snap.text
+    );
+    // ...and to another site (a new renderer, a new session), then back.
+    let home = page("frames/cross-site-next.html");
+    tell_frame(&agent, json!({ "go": home })).await;
+    frame_said(&agent, "loaded /frames/cross-site-next.html").await;
+    let inner = cross_site_page("frames/cross-site-inner.html");
+    tell_frame(&agent, json!({ "go": inner })).await;
+    frame_said(&agent, "loaded /frames/cross-site-inner.html").await;
+    agent.ok("click", json!({ "uid": outer })).await;
+    let text = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "(el) => el.textContent", "args": [{ "uid": outer }]}),
+        )
+        .await;
+    assert_eq!(text.json["result"], "Outer clicked");
+    agent.quit().await;
+}
