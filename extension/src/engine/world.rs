@@ -251,7 +251,8 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<(i64, RemoteObject), EngineError> {
         let call = &call;
         self.in_world(tab, frame, |context| async move {
-            self.walker_in(tab, context, &call(context), group).await
+            self.walker_in(tab, frame, context, &call(context), group)
+                .await
         })
         .await
     }
@@ -273,7 +274,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     object_group: group.to_owned(),
                     execution_context_id: Some(context),
                 };
-                let node = match self.send(tab, &resolve).await {
+                let node = match self.send_in(tab, frame.session.as_deref(), &resolve).await {
                     Ok(resolved) => resolved.object.object_id,
                     Err(error) if refusal(&error) == Some(Refusal::ContextGone) => {
                         return Ok(Outcome::Gone)
@@ -288,7 +289,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 } else {
                     WalkerCall::UidOf { node, number }
                 };
-                self.walker_in(tab, context, &call, group).await
+                self.walker_in(tab, frame, context, &call, group).await
             })
             .await?
             .1;
@@ -351,7 +352,11 @@ impl<C: Chrome + 'static> Engine<C> {
                     frame_id: frame.frame.clone(),
                     world_name: WORLD_NAME.to_owned(),
                 };
-                let context = self.send(tab, &create).await?.execution_context_id;
+                let session = frame.session.as_deref();
+                let context = self
+                    .send_in(tab, session, &create)
+                    .await?
+                    .execution_context_id;
                 self.tabs
                     .update(tab, |t| t.attachment.worlds.learn(frame.clone(), context));
                 World {
@@ -367,7 +372,9 @@ impl<C: Chrome + 'static> Engine<C> {
                 return_by_value: true,
                 silent: true,
             };
-            let installed = self.send(tab, &install).await?;
+            let installed = self
+                .send_in(tab, frame.session.as_deref(), &install)
+                .await?;
             if let Some(details) = installed.exception_details {
                 return Err(EngineError::UnreadablePageData(format!(
                     "the snapshot walker did not start: {}",
@@ -385,6 +392,7 @@ impl<C: Chrome + 'static> Engine<C> {
     async fn walker_in(
         &self,
         tab: TabId,
+        frame: &FrameKey,
         context: i64,
         call: &WalkerCall,
         group: &str,
@@ -403,7 +411,7 @@ impl<C: Chrome + 'static> Engine<C> {
             return_by_value: by_value,
             silent: true,
         };
-        let answer: Evaluated = match self.send(tab, &run).await {
+        let answer: Evaluated = match self.send_in(tab, frame.session.as_deref(), &run).await {
             Ok(answer) => answer,
             Err(error) if refusal(&error) == Some(Refusal::ContextGone) => {
                 return Ok(Outcome::Gone)
