@@ -25,16 +25,7 @@ async fn a_tab_in_the_background_takes_input_and_screenshots_and_stays_hidden() 
         )
         .await;
     let id = opened.selected_page();
-    let visibility = || async {
-        agent
-            .ok(
-                "evaluate_script",
-                json!({"function": "() => document.visibilityState"}),
-            )
-            .await
-            .json["result"]
-            .clone()
-    };
+    let visibility = || agent.evaluate("() => document.visibilityState");
     assert_eq!(
         visibility().await,
         "hidden",
@@ -48,13 +39,7 @@ async fn a_tab_in_the_background_takes_input_and_screenshots_and_stays_hidden() 
             .ok("click", json!({"uid": button}))
             .await
             .says("Clicked the element");
-        let text = agent
-            .ok(
-                "evaluate_script",
-                json!({"function": "() => document.getElementById('count').textContent"}),
-            )
-            .await;
-        assert_eq!(text.json["result"], format!("Clicked {n}"));
+        assert_eq!(agent.text_of("count").await, format!("Clicked {n}"));
     }
     agent
         .ok("hover", json!({"uid": snap.uid_of("\"Hover target\"")}))
@@ -81,11 +66,7 @@ async fn a_tab_in_the_background_takes_input_and_screenshots_and_stays_hidden() 
         "nothing brought the page to the front"
     );
     let listed = agent.ok("list_pages", json!({})).await;
-    let line = listed
-        .text
-        .lines()
-        .find(|l| l.starts_with(&format!("{id}: ")))
-        .unwrap_or_else(|| panic!("page {id} listed:\n{}", listed.text));
+    let line = listed.page_line(id);
     assert!(!line.contains("user's active tab"), "{line}");
     agent.quit().await;
 }
@@ -93,23 +74,14 @@ async fn a_tab_in_the_background_takes_input_and_screenshots_and_stays_hidden() 
 #[tokio::test]
 async fn in_the_users_own_browser_a_new_page_opens_behind_their_tab() {
     let agent = Agent::launch(&["--shareAllTabs=false"]).await;
-    let opened = agent
-        .ok("new_page", json!({"url": page("background.html")}))
-        .await;
+    let opened = agent.open("background.html").await;
     let id = opened.selected_page();
-    let line = opened
-        .text
-        .lines()
-        .find(|l| l.starts_with(&format!("{id}: ")))
-        .unwrap_or_else(|| panic!("page {id} listed:\n{}", opened.text));
+    let line = opened.page_line(id);
     assert!(!line.contains("user's active tab"), "{line}");
-    let state = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.visibilityState"}),
-        )
-        .await;
-    assert_eq!(state.json["result"], "hidden");
+    assert_eq!(
+        agent.evaluate("() => document.visibilityState").await,
+        "hidden"
+    );
     // Asked for, it comes to the front.
     let front = agent
         .ok(
@@ -118,10 +90,8 @@ async fn in_the_users_own_browser_a_new_page_opens_behind_their_tab() {
         )
         .await;
     let id = front.selected_page();
-    assert!(front
-        .text
-        .lines()
-        .any(|l| l.starts_with(&format!("{id}: ")) && l.contains("user's active tab")));
+    let line = front.page_line(id);
+    assert!(line.contains("user's active tab"), "{line}");
     agent.quit().await;
 }
 
@@ -261,13 +231,11 @@ async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
     );
     let front = user.users_view().await;
     everything_on_a_hidden_tab(&agent, &user, &front, tab, 1, TEST_HOST).await;
-    let visibility = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.visibilityState"}),
-        )
-        .await;
-    assert_eq!(visibility.json["result"], "hidden", "the tab stayed behind");
+    assert_eq!(
+        agent.evaluate("() => document.visibilityState").await,
+        "hidden",
+        "the tab stayed behind"
+    );
 
     // The app in front of its own window, and a second window in front of that one.
     user.eval(&format!("chrome.tabs.update({tab}, {{active: true}})"))

@@ -170,10 +170,7 @@ async fn wait_for_file(path: &Path, what: &str) {
 async fn after_the_browser_restarts_old_tab_ids_are_named_as_gone() {
     let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
     let joined = agent.join().await;
-    let tab = joined
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await
-        .selected_page();
+    let tab = joined.open("index.html").await.selected_page();
     let command_line = browser_command_line(&agent);
     cdp.close_browser().await;
     drop(cdp);

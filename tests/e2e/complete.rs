@@ -409,7 +409,7 @@ mod end_to_end {
         let agent = Agent::start(&args, &[]).await;
         // The harness fails any result that carries structuredContent here.
         agent
-            .ok("new_page", json!({"url": page("3p/elements.html")}))
+            .open("3p/elements.html")
             .await
             .says("## Third-party developer tools");
         agent

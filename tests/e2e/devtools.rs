@@ -4,7 +4,7 @@
 use base64::Engine;
 use serde_json::json;
 
-use crate::harness::{page, Agent};
+use crate::harness::Agent;
 
 /// Width and height from a PNG's header.
 fn png_size(data: &[u8]) -> (u32, u32) {
@@ -23,10 +23,7 @@ fn decode(data: &str) -> Vec<u8> {
 #[tokio::test]
 async fn a_form_is_filled_and_submitted_and_the_click_waits_for_the_navigation() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("devtools/form.html")}))
-        .await;
-    let snap = agent.ok("take_snapshot", json!({})).await;
+    let snap = agent.open_and_snapshot("devtools/form.html").await;
     let name = snap.uid_of("textbox \"Name\"");
     let notes = snap.uid_of("textbox \"Notes\"");
     let size = snap.uid_of("combobox \"Size\"");
@@ -89,10 +86,7 @@ async fn a_form_is_filled_and_submitted_and_the_click_waits_for_the_navigation()
 #[tokio::test]
 async fn clicks_wait_for_dom_changes_and_bad_uids_are_explained() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("devtools/form.html")}))
-        .await;
-    let snap = agent.ok("take_snapshot", json!({})).await;
+    let snap = agent.open_and_snapshot("devtools/form.html").await;
     let grow = snap.uid_of("button \"Grow\"");
     agent
         .ok("click", json!({"uid": grow, "includeSnapshot": true}))
@@ -102,13 +96,12 @@ async fn clicks_wait_for_dom_changes_and_bad_uids_are_explained() {
         .ok("click", json!({"uid": grow, "dblClick": true}))
         .await
         .says("Double-clicked");
-    let count = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.querySelectorAll('p').length"}),
-        )
-        .await;
-    assert_eq!(count.json["result"], 3);
+    assert_eq!(
+        agent
+            .evaluate("() => document.querySelectorAll('p').length")
+            .await,
+        3
+    );
     agent
         .err("click", json!({"uid": "99_99"}))
         .await
@@ -126,10 +119,7 @@ async fn clicks_wait_for_dom_changes_and_bad_uids_are_explained() {
 #[tokio::test]
 async fn a_dialog_opened_by_a_click_is_shown_and_handled() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("devtools/dialogs.html")}))
-        .await;
-    let snap = agent.ok("take_snapshot", json!({})).await;
+    let snap = agent.open_and_snapshot("devtools/dialogs.html").await;
     let confirm = agent
         .ok("click", json!({"uid": snap.uid_of("button \"Confirm\"")}))
         .await;
@@ -151,13 +141,7 @@ async fn a_dialog_opened_by_a_click_is_shown_and_handled() {
         .ok("handle_dialog", json!({"action": "accept"}))
         .await
         .lacks("## Open dialog");
-    let out = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.getElementById('out').textContent"}),
-        )
-        .await;
-    assert_eq!(out.json["result"], "confirm:true");
+    assert_eq!(agent.text_of("out").await, "confirm:true");
 
     agent
         .ok("click", json!({"uid": snap.uid_of("button \"Prompt\"")}))
@@ -169,13 +153,7 @@ async fn a_dialog_opened_by_a_click_is_shown_and_handled() {
             json!({"action": "accept", "promptText": "Grace"}),
         )
         .await;
-    let out = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.getElementById('out').textContent"}),
-        )
-        .await;
-    assert_eq!(out.json["result"], "prompt:Grace");
+    assert_eq!(agent.text_of("out").await, "prompt:Grace");
 
     agent
         .ok("click", json!({"uid": snap.uid_of("button \"Confirm\"")}))
@@ -183,13 +161,7 @@ async fn a_dialog_opened_by_a_click_is_shown_and_handled() {
     agent
         .ok("handle_dialog", json!({"action": "dismiss"}))
         .await;
-    let out = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.getElementById('out').textContent"}),
-        )
-        .await;
-    assert_eq!(out.json["result"], "confirm:false");
+    assert_eq!(agent.text_of("out").await, "confirm:false");
     agent
         .err("handle_dialog", json!({"action": "accept"}))
         .await
@@ -204,10 +176,7 @@ async fn a_dialog_opened_by_a_click_is_shown_and_handled() {
 #[tokio::test]
 async fn keys_typing_hover_drag_upload_and_wait_for() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("devtools/widgets.html")}))
-        .await;
-    let snap = agent.ok("take_snapshot", json!({})).await;
+    let snap = agent.open_and_snapshot("devtools/widgets.html").await;
 
     agent
         .ok(
@@ -242,13 +211,7 @@ async fn keys_typing_hover_drag_upload_and_wait_for() {
     agent
         .ok("hover", json!({"uid": snap.uid_of("\"Hover target\"")}))
         .await;
-    let hovered = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.getElementById('hovered').textContent"}),
-        )
-        .await;
-    assert_eq!(hovered.json["result"], "hovered!");
+    assert_eq!(agent.text_of("hovered").await, "hovered!");
 
     agent
         .ok(
@@ -256,13 +219,7 @@ async fn keys_typing_hover_drag_upload_and_wait_for() {
             json!({"from_uid": snap.uid_of("\"Card\""), "to_uid": snap.uid_of("\"Drop zone\"")}),
         )
         .await;
-    let zone = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.getElementById('zone').textContent"}),
-        )
-        .await;
-    assert_eq!(zone.json["result"], "dropped card");
+    assert_eq!(agent.text_of("zone").await, "dropped card");
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("notes.txt");
@@ -274,13 +231,7 @@ async fn keys_typing_hover_drag_upload_and_wait_for() {
             json!({"uid": attachment, "filePaths": [file]}),
         )
         .await;
-    let files = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.getElementById('files').textContent"}),
-        )
-        .await;
-    assert_eq!(files.json["result"], "notes.txt:5");
+    assert_eq!(agent.text_of("files").await, "notes.txt:5");
     agent
         .err(
             "upload_file",
@@ -313,9 +264,7 @@ async fn keys_typing_hover_drag_upload_and_wait_for() {
 #[tokio::test]
 async fn screenshots_are_images_of_the_right_size() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("devtools/widgets.html")}))
-        .await;
+    agent.open("devtools/widgets.html").await;
     agent
         .ok("resize_page", json!({"width": 800, "height": 600}))
         .await;
@@ -371,9 +320,7 @@ async fn screenshots_are_images_of_the_right_size() {
 /// exception from a timer) and waits until the exception is collected.
 async fn console_page() -> Agent {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("devtools/console.html")}))
-        .await;
+    agent.open("devtools/console.html").await;
     // The page's zero-delay timer was queued during the load, before this one: once
     // this one fires, the exception has been thrown, and its event is on its way to the
     // extension ahead of the script's answer. A few more rounds, bounded, in case.
@@ -498,10 +445,7 @@ async fn console_messages_are_paginated_folded_and_detailed() {
 /// Opens the network fixture, clicks Send (a POST with credentials), waits for the
 /// answer to be shown, checks the list, and returns the fetch's reqid.
 async fn send_fetch(agent: &Agent) -> u64 {
-    agent
-        .ok("new_page", json!({"url": page("devtools/network.html")}))
-        .await;
-    let snap = agent.ok("take_snapshot", json!({})).await;
+    let snap = agent.open_and_snapshot("devtools/network.html").await;
     agent
         .ok("click", json!({"uid": snap.uid_of("button \"Send\"")}))
         .await;
@@ -572,9 +516,7 @@ async fn a_fetch_is_listed_with_its_bodies_and_credentials_are_redacted() {
 #[tokio::test]
 async fn emulation_applies_and_is_stated_until_cleared() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("devtools/widgets.html")}))
-        .await;
+    agent.open("devtools/widgets.html").await;
     let emulated = agent
         .ok("emulate", json!({"viewport": "375x812x3,mobile,touch", "colorScheme": "dark", "userAgent": "TabwireTest/1.0", "cpuThrottlingRate": 4, "extraHttpHeaders": {"X-Test": "1"}}))
         .await;
@@ -629,12 +571,9 @@ async fn emulation_applies_and_is_stated_until_cleared() {
     agent
         .ok("resize_page", json!({"width": 640, "height": 480}))
         .await;
-    let size = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => [innerWidth, innerHeight]"}),
-        )
-        .await;
-    assert_eq!(size.json["result"], json!([640, 480]));
+    assert_eq!(
+        agent.evaluate("() => [innerWidth, innerHeight]").await,
+        json!([640, 480])
+    );
     agent.quit().await;
 }

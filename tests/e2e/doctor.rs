@@ -9,12 +9,13 @@
 //! accepting, a killed process being gone.
 
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+use crate::chromium;
 
 /// The extension's id (its manifest's key gives it).
 const EXTENSION_ID: &str = "dcajeejnfbomekihgncnkkogenbcoklk";
@@ -153,29 +154,7 @@ impl Report {
 }
 
 fn tabwire() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_tabwire"))
-}
-
-fn extension_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../dist/extension");
-    assert!(
-        dir.join("manifest.json").is_file(),
-        "the extension is not built at {}: run scripts/build first",
-        dir.display()
-    );
-    dir.canonicalize().expect("extension folder")
-}
-
-/// The Chromium to start: `$TABWIRE_BROWSER`, else `chromium` or `chromium-browser` on
-/// PATH (what scripts/bootstrap installs).
-pub(crate) fn chromium() -> PathBuf {
-    if let Some(browser) = std::env::var_os("TABWIRE_BROWSER").filter(|b| !b.is_empty()) {
-        return PathBuf::from(browser);
-    }
-    ["chromium", "chromium-browser"]
-        .iter()
-        .find_map(|name| which::which(name).ok())
-        .expect("no chromium on PATH: run scripts/bootstrap (or set TABWIRE_BROWSER)")
+    crate::harness::tabwire_exe()
 }
 
 /// A headless Chromium the test started, in its own process group, killed when dropped.
@@ -189,20 +168,11 @@ impl Browser {
     /// or without.
     fn start(home: &Home, folder: &Path, with_extension: bool) -> Browser {
         let log = tempfile::NamedTempFile::new().expect("browser log");
-        let mut command = Command::new(chromium());
-        command.args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ]);
-        command.arg(format!("--user-data-dir={}", folder.display()));
+        let mut command = chromium::headless(folder);
         if with_extension {
-            let extension = extension_dir();
+            let extension = crate::harness::extension_dir()
+                .canonicalize()
+                .expect("extension folder");
             command
                 .arg(format!("--load-extension={}", extension.display()))
                 .arg(format!(
@@ -215,17 +185,7 @@ impl Browser {
             .envs(home.env())
             .env_remove("TABWIRE_SOCKET")
             .env_remove("CHROME_CONFIG_HOME")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log.reopen().expect("log file"))
-            .process_group(0);
-        // SAFETY: runs in the forked child before exec; prctl is async-signal-safe.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
+            .stderr(log.reopen().expect("log file"));
         let child = command.spawn().expect("start chromium");
         Browser { child, log }
     }
@@ -319,10 +279,7 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let group = self.child.id() as i32;
-        // SAFETY: kills the process group this test started (a stopped browser too).
-        unsafe { libc::kill(-group, libc::SIGKILL) };
-        let _ = self.child.wait();
+        chromium::kill_group(&mut self.child);
     }
 }
 

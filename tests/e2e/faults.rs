@@ -10,19 +10,6 @@ use crate::harness::{page, Agent};
 /// How long a test waits for the browser to show what it caused.
 const LIMIT: Duration = Duration::from_secs(10);
 
-/// The pages `list_pages` shows, as (id, url).
-async fn pages(agent: &Agent) -> Vec<(i64, String)> {
-    let listed = agent.ok("list_pages", json!({})).await;
-    let pages = listed.json["pages"].as_array().cloned().unwrap_or_default();
-    pages
-        .iter()
-        .map(|p| {
-            let id = p["id"].as_i64().unwrap_or_default();
-            (id, p["url"].as_str().unwrap_or_default().to_owned())
-        })
-        .collect()
-}
-
 /// A session of the test's own on the page at `url`.
 async fn attach_to(cdp: &Cdp, url: &str) -> Session {
     let target = cdp
@@ -36,10 +23,7 @@ async fn attach_to(cdp: &Cdp, url: &str) -> Session {
 #[tokio::test]
 async fn a_browser_page_is_refused_before_going_and_the_page_stays_usable() {
     let agent = Agent::launch(&[]).await;
-    let id = agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await
-        .selected_page();
+    let id = agent.open("index.html").await.selected_page();
     for url in [
         "chrome://crash",
         "chrome://settings",
@@ -57,15 +41,15 @@ async fn a_browser_page_is_refused_before_going_and_the_page_stays_usable() {
         .await
         .says("second page");
     assert!(
-        pages(&agent).await.contains(&(id, page("second.html"))),
+        agent.pages().await.contains(&(id, page("second.html"))),
         "list_pages shows where the page went"
     );
-    let before = pages(&agent).await.len();
+    let before = agent.pages().await.len();
     agent
         .err("new_page", json!({"url": "chrome://crash"}))
         .await
         .says("is a browser page");
-    assert_eq!(pages(&agent).await.len(), before, "no page opened in vain");
+    assert_eq!(agent.pages().await.len(), before, "no page opened in vain");
     agent.quit().await;
 }
 
@@ -94,7 +78,7 @@ async fn a_page_left_on_a_browser_page_can_be_navigated_away() {
         .ok("navigate_page", json!({"url": page("second.html")}))
         .await
         .says("second page");
-    assert!(pages(&agent).await.contains(&(id, page("second.html"))));
+    assert!(agent.pages().await.contains(&(id, page("second.html"))));
     agent
         .ok(
             "evaluate_script",
@@ -150,13 +134,10 @@ async fn a_crashed_renderer_ends_the_call_at_once_and_shows_in_the_page_list() {
         .ok("navigate_page", json!({"type": "reload"}))
         .await
         .lacks("[renderer crashed");
-    let title = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.title"}),
-        )
-        .await;
-    assert_eq!(title.json["result"], "tabwire fixture");
+    assert_eq!(
+        agent.evaluate("() => document.title").await,
+        "tabwire fixture"
+    );
     agent.quit().await;
 }
 
@@ -201,7 +182,7 @@ async fn close_page_stops_a_running_call_from_the_same_agent_or_another() {
         assert!(stopped.is_error, "{name}: {}", stopped.text);
         stopped.says("close_page closed it");
         assert!(
-            !pages(&agent).await.iter().any(|(_, u)| *u == url),
+            !agent.pages().await.iter().any(|(_, u)| *u == url),
             "{name}: the page is gone"
         );
     }
@@ -234,7 +215,7 @@ async fn a_renderer_that_crashed_before_the_agent_came_is_told_at_once_and_reloa
                 || (e.method == "Target.targetCrashed" && e.params["targetId"] == target.as_str())
         })
         .await;
-    let listed = pages(&agent).await;
+    let listed = agent.pages().await;
     let id = listed
         .iter()
         .find(|(_, u)| *u == url)

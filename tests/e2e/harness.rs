@@ -116,11 +116,13 @@ pub const TEST_HOST_RULE: &str = "--chromeArg=--host-resolver-rules=MAP tabwire.
 /// Switches third-party developer tools on.
 pub const THIRD_PARTY: &str = "--categoryExperimentalThirdParty=true";
 
-fn tabwire_exe() -> PathBuf {
+/// The `tabwire` binary under test.
+pub fn tabwire_exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_tabwire"))
 }
 
-fn extension_dir() -> PathBuf {
+/// The built extension folder (`scripts/build` makes it).
+pub fn extension_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../dist/extension");
     assert!(
         dir.join("manifest.json").is_file(),

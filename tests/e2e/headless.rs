@@ -4,13 +4,13 @@
 //! waits on a CDP reply (bounded by [`CDP_LIMIT`]) or on an event (bounded, naming what
 //! it waited for).
 
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 
 use serde_json::{json, Value};
 use tabwire_extension::engine::page;
 
 use crate::cdp::{Cdp, Session, CDP_LIMIT};
+use crate::chromium;
 
 /// A headless Chromium with a DevTools port, killed (with its process group) when
 /// dropped.
@@ -22,42 +22,17 @@ pub(crate) struct Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        // SAFETY: signals the process group this test started.
-        unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
-        let _ = self.child.wait();
+        chromium::kill_group(&mut self.child);
     }
 }
 
 impl Browser {
     pub(crate) async fn start() -> Browser {
         let profile = tempfile::tempdir().expect("profile folder");
-        let mut command = Command::new(crate::doctor::chromium());
-        command
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--no-default-browser-check",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--remote-debugging-port=0",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg("about:blank")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0);
-        // SAFETY: runs in the forked child before exec; prctl is async-signal-safe.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
-        let child = command.spawn().expect("start chromium");
+        let child = chromium::headless(profile.path())
+            .args(["--remote-debugging-port=0", "about:blank"])
+            .spawn()
+            .expect("start chromium");
         let cdp = Cdp::connect(profile.path()).await;
         Browser {
             child,
@@ -69,6 +44,15 @@ impl Browser {
     /// A new page whose document runs `pristine.js` first, as a page the extension
     /// attached to before it loaded does, or not (a page that loaded before).
     pub(crate) async fn page(&self, pristine_first: bool) -> Page<'_> {
+        self.page_of(
+            pristine_first,
+            "<title>contract</title><body><p>ready</p></body>",
+        )
+        .await
+    }
+
+    /// Like [`Browser::page`], showing `html` (a `data:` URL's text: no `#` or `%`).
+    pub(crate) async fn page_of(&self, pristine_first: bool, html: &str) -> Page<'_> {
         let target = self.cdp.open_tab("about:blank").await;
         let session = self.cdp.attach(&target).await;
         let cdp = &self.cdp;
@@ -82,8 +66,8 @@ impl Browser {
             .await;
         }
         let mut events = cdp.events();
-        let html = "data:text/html,<title>contract</title><body><p>ready</p></body>";
-        cdp.send_to(&session, "Page.navigate", json!({"url": html}))
+        let url = format!("data:text/html,{html}");
+        cdp.send_to(&session, "Page.navigate", json!({"url": url}))
             .await;
         let ours = session.0.clone();
         events

@@ -59,6 +59,33 @@ async fn spill(agent: &Agent) -> PathBuf {
     PathBuf::from(path)
 }
 
+/// What a launched agent made: the processes under it (its browser among them), its
+/// browser's profile, and its private folders (that profile, the session's, the saved
+/// results').
+struct Made {
+    family: Vec<Process>,
+    profile: PathBuf,
+    folders: [PathBuf; 3],
+}
+
+/// Launches an agent and has it save a result to a file, so that it has made every
+/// folder it makes.
+async fn launch_and_spill() -> (Agent, Made) {
+    let agent = Agent::launch(&[]).await;
+    agent.ok("list_pages", json!({})).await;
+    let spilled = spill(&agent).await;
+    let family = descendants(agent.pid());
+    let profile = launched_profile(&family);
+    let session = agent.session_folder();
+    let results = spilled.parent().expect("a folder").to_path_buf();
+    let made = Made {
+        folders: [profile.clone(), session, results],
+        family,
+        profile,
+    };
+    (agent, made)
+}
+
 /// Mode bits of a folder.
 fn mode(path: &Path) -> u32 {
     use std::os::unix::fs::MetadataExt;
@@ -101,14 +128,8 @@ async fn quitting_closes_the_browser_and_removes_the_profile() {
 #[tokio::test]
 async fn a_signal_with_stdin_open_stops_the_server_and_leaves_nothing() {
     for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
-        let agent = Agent::launch(&[]).await;
-        agent.ok("list_pages", json!({})).await;
-        let spilled = spill(&agent).await;
-        let family = descendants(agent.pid());
-        let profile = launched_profile(&family);
-        let session = agent.session_folder();
-        let results = spilled.parent().expect("a folder").to_path_buf();
-        for folder in [&profile, &session, &results] {
+        let (agent, made) = launch_and_spill().await;
+        for folder in &made.folders {
             assert_eq!(mode(folder), 0o700, "{} is not private", folder.display());
         }
         let started = Instant::now();
@@ -117,26 +138,20 @@ async fn a_signal_with_stdin_open_stops_the_server_and_leaves_nothing() {
             "signal {signal}: exited in {:?} with {status}",
             started.elapsed()
         );
-        for folder in [&profile, &session, &results] {
+        for folder in &made.folders {
             assert!(!folder.exists(), "{} was left behind", folder.display());
         }
-        assert_gone(&family, &profile);
+        assert_gone(&made.family, &made.profile);
     }
 }
 
 #[tokio::test]
 async fn what_a_killed_server_left_behind_goes_when_the_next_starts() {
-    let agent = Agent::launch(&[]).await;
-    agent.ok("list_pages", json!({})).await;
-    let spilled = spill(&agent).await;
-    let family = descendants(agent.pid());
-    let profile = launched_profile(&family);
-    let session = agent.session_folder();
-    let results = spilled.parent().expect("a folder").to_path_buf();
+    let (agent, made) = launch_and_spill().await;
     agent.signal(libc::SIGKILL, EXITS).await;
     // The browser dies with it; the folders stay.
-    assert_gone(&family, &profile);
-    for folder in [&profile, &session, &results] {
+    assert_gone(&made.family, &made.profile);
+    for folder in &made.folders {
         assert!(folder.is_dir(), "{} is already gone", folder.display());
     }
     // A live session's folders are kept meanwhile.
@@ -148,7 +163,7 @@ async fn what_a_killed_server_left_behind_goes_when_the_next_starts() {
     let dir = tempfile::tempdir().expect("temp dir");
     let socket = dir.path().join("nobody.sock");
     let next = Agent::start(&["mcp"], &[("TABWIRE_SOCKET", socket.to_str().unwrap())]).await;
-    for folder in [&profile, &session, &results] {
+    for folder in &made.folders {
         assert!(!folder.exists(), "{} was left behind", folder.display());
     }
     assert!(

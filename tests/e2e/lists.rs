@@ -1,10 +1,12 @@
 //! Lists answered from what `tabwire mcp` already knows stay true to the browser: tabs
 //! opened, retitled, navigated and closed outside the agent show up in `list_pages`, and
-//! the third-party tools it shows are those of the document the page shows now.
+//! the third-party tools it shows are those of the document the page shows now; after a
+//! third-party tool ran (it may have opened or closed a tab), `list_pages` asks the
+//! browser again.
 
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::cdp::Cdp;
 use crate::harness::{page, Agent, Reply, THIRD_PARTY};
@@ -45,9 +47,7 @@ async fn outside_session(cdp: &Cdp, url: &str) -> (String, crate::cdp::Session) 
 #[tokio::test]
 async fn list_pages_follows_tabs_changed_outside_the_agent() {
     let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    agent.open("index.html").await;
     agent.ok("list_pages", json!({})).await;
     agent.ok("list_pages", json!({})).await;
 
@@ -93,10 +93,7 @@ async fn list_pages_shows_the_tools_of_the_document_shown_now() {
         .ok("list_3p_developer_tools", json!({}))
         .await
         .says("- add:");
-    let asked = agent
-        .ok("evaluate_script", json!({"function": "() => window.asked"}))
-        .await;
-    assert_eq!(asked.json["result"], json!(2), "{}", asked.text);
+    assert_eq!(agent.evaluate("() => window.asked").await, json!(2));
 
     // The page navigates by itself: list_pages shows the new document's tools.
     let (_, session) = outside_session(&cdp, &add).await;
@@ -138,4 +135,49 @@ async fn list_console_messages_shows_what_the_page_logged_since() {
         agent.ok("list_network_requests", json!({})).await;
     }
     panic!("list_console_messages never showed the message logged outside within {SEEN:?}");
+}
+
+/// The URLs of the pages a reply lists.
+fn urls(reply: &Reply) -> Vec<String> {
+    reply.pages().into_iter().map(|(_, url)| url).collect()
+}
+
+#[tokio::test]
+async fn after_a_third_party_tool_list_pages_asks_the_browser_again() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    agent.open("3p/tabs.html").await.says("- looked:");
+    let looked = |reply: Reply| reply.json["result"].as_u64().expect("a count");
+    let run = |tool: &'static str, params: Value| {
+        agent.ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": tool, "params": params.to_string()}),
+        )
+    };
+    // Twice listed: the second answers from what the first found, asking the page
+    // nothing.
+    agent.ok("list_pages", json!({})).await;
+    agent.ok("list_pages", json!({})).await;
+    let before = looked(run("looked", json!({})).await);
+
+    // A tool may have changed the tabs: the next listing asks the browser (and the
+    // page), the one after answers from memory again.
+    agent.ok("list_pages", json!({})).await.says("- looked:");
+    agent.ok("list_pages", json!({})).await.says("- looked:");
+    assert_eq!(
+        looked(run("looked", json!({})).await),
+        before + 1,
+        "one listing asked the page after the tool ran"
+    );
+
+    // So a tab a tool opened is listed at once, and gone once a tool closed it.
+    let second = page("second.html");
+    let opened = run("openTab", json!({ "url": second })).await;
+    assert_eq!(opened.json["result"], true, "{}", opened.text);
+    let listed = agent.ok("list_pages", json!({})).await;
+    assert!(urls(&listed).contains(&second), "{}", listed.text);
+    let closed = run("closeTab", json!({})).await;
+    assert_eq!(closed.json["result"], true, "{}", closed.text);
+    let listed = agent.ok("list_pages", json!({})).await;
+    assert!(!urls(&listed).contains(&second), "{}", listed.text);
+    agent.quit().await;
 }

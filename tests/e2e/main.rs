@@ -6,6 +6,7 @@
 mod background;
 mod browser_quit;
 mod cdp;
+mod chromium;
 mod complete;
 mod devtools;
 mod doctor;
@@ -23,4 +24,5 @@ mod script;
 mod sharing;
 mod snapshot;
 mod snapshot_walker;
+mod steps;
 mod third_party;

@@ -38,20 +38,15 @@ async fn open_navigate_back_forward_reload_and_close() {
         listed.text
     );
 
-    let opened = agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    let opened = agent.open("index.html").await;
     opened.says("tabwire fixture");
     let id = opened.selected_page();
     assert_eq!(opened.json["pages"].as_array().map(Vec::len), Some(2));
 
-    let title = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.title"}),
-        )
-        .await;
-    assert_eq!(title.json["result"], "tabwire fixture");
+    assert_eq!(
+        agent.evaluate("() => document.title").await,
+        "tabwire fixture"
+    );
 
     agent
         .ok("navigate_page", json!({"url": page("second.html")}))
@@ -63,37 +58,23 @@ async fn open_navigate_back_forward_reload_and_close() {
         id,
         "pageId is stable across navigations"
     );
-    let url = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => location.pathname"}),
-        )
-        .await;
-    assert_eq!(url.json["result"], "/index.html");
+    assert_eq!(
+        agent.evaluate("() => location.pathname").await,
+        "/index.html"
+    );
     agent.ok("navigate_page", json!({"type": "forward"})).await;
-    let url = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => location.pathname"}),
-        )
-        .await;
-    assert_eq!(url.json["result"], "/second.html");
+    assert_eq!(
+        agent.evaluate("() => location.pathname").await,
+        "/second.html"
+    );
 
     // A reload gives a new document: state set before it is gone after it.
-    agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => { window.marker = 1 }"}),
-        )
-        .await;
+    agent.evaluate("() => { window.marker = 1 }").await;
     agent.ok("navigate_page", json!({"type": "reload"})).await;
-    let marker = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => typeof window.marker"}),
-        )
-        .await;
-    assert_eq!(marker.json["result"], "undefined");
+    assert_eq!(
+        agent.evaluate("() => typeof window.marker").await,
+        "undefined"
+    );
 
     let listed = agent.ok("list_pages", json!({})).await;
     let other = listed.json["pages"]
@@ -120,14 +101,8 @@ async fn open_navigate_back_forward_reload_and_close() {
 #[tokio::test]
 async fn select_page_switches_where_page_tools_act() {
     let agent = Agent::launch(&[]).await;
-    let first = agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await
-        .selected_page();
-    let second = agent
-        .ok("new_page", json!({"url": page("second.html")}))
-        .await
-        .selected_page();
+    let first = agent.open("index.html").await.selected_page();
+    let second = agent.open("second.html").await.selected_page();
     assert_ne!(first, second);
     let selected = agent
         .ok(
@@ -136,13 +111,10 @@ async fn select_page_switches_where_page_tools_act() {
         )
         .await;
     assert_eq!(selected.selected_page(), first);
-    let title = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => document.title"}),
-        )
-        .await;
-    assert_eq!(title.json["result"], "tabwire fixture");
+    assert_eq!(
+        agent.evaluate("() => document.title").await,
+        "tabwire fixture"
+    );
     // An explicit pageId acts on another page without changing the selection.
     let other = agent
         .ok(
@@ -161,9 +133,7 @@ async fn select_page_switches_where_page_tools_act() {
 #[tokio::test]
 async fn navigation_errors_say_what_happened() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    agent.open("index.html").await;
     // A port that was free a moment ago: nothing listens there.
     let closed_port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -247,9 +217,7 @@ async fn where_chrome_keeps_its_data_url_rule_navigate_page_says_to_use_new_page
     let agent =
         Agent::launch(&["--chromeArg=--disable-features=AllowContentInitiatedDataUrlNavigations"])
             .await;
-    agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    agent.open("index.html").await;
     agent
         .err("navigate_page", json!({"url": DATA_PAGES[0]}))
         .await

@@ -2,14 +2,12 @@
 
 use serde_json::json;
 
-use crate::harness::{page, Agent};
+use crate::harness::Agent;
 
 #[tokio::test]
 async fn scripts_return_json_and_take_arguments() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    agent.open("index.html").await;
     let state = agent
         .ok(
             "evaluate_script",
@@ -28,19 +26,14 @@ async fn scripts_return_json_and_take_arguments() {
         .await;
     assert_eq!(sum.json["result"], 42);
     sum.says("```json\n42\n```");
-    let nothing = agent
-        .ok("evaluate_script", json!({"function": "() => undefined"}))
-        .await;
-    assert_eq!(nothing.json["result"], json!(null));
+    assert_eq!(agent.evaluate("() => undefined").await, json!(null));
     agent.quit().await;
 }
 
 #[tokio::test]
 async fn bad_scripts_and_bad_arguments_are_explained() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    agent.open("index.html").await;
     let thrown = agent
         .err(
             "evaluate_script",
@@ -76,9 +69,7 @@ async fn bad_scripts_and_bad_arguments_are_explained() {
 #[tokio::test]
 async fn a_script_that_never_finishes_times_out_and_the_server_stays_responsive() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    agent.open("index.html").await;
     agent
         .err(
             "evaluate_script",
@@ -86,38 +77,20 @@ async fn a_script_that_never_finishes_times_out_and_the_server_stays_responsive(
         )
         .await
         .says("500 ms");
-    let after = agent
-        .ok("evaluate_script", json!({"function": "() => 2 * 21"}))
-        .await;
-    assert_eq!(after.json["result"], 42);
+    assert_eq!(agent.evaluate("() => 2 * 21").await, 42);
     agent.quit().await;
 }
 
 #[tokio::test]
 async fn a_tab_that_closes_during_a_script_is_reported_not_waited_for() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    agent.open("index.html").await;
     // Opened by script, so the page may close itself; the call returns once it has loaded.
-    agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => new Promise(loaded => window.open('/second.html', 'child').addEventListener('load', () => loaded()))"}),
-        )
-        .await;
-    let pages = agent.ok("list_pages", json!({})).await;
-    let child = pages.json["pages"]
-        .as_array()
-        .and_then(|p| {
-            p.iter().find(|p| {
-                p["url"]
-                    .as_str()
-                    .is_some_and(|u| u.ends_with("/second.html"))
-            })
-        })
-        .and_then(|p| p["id"].as_i64())
-        .unwrap_or_else(|| panic!("the opened tab in {}", pages.text));
+    agent.evaluate("() => new Promise(loaded => window.open('/second.html', 'child').addEventListener('load', () => loaded()))").await;
+    let child = agent
+        .ok("list_pages", json!({}))
+        .await
+        .page_id_ending("/second.html");
     let started = std::time::Instant::now();
     let reply = agent
         .err(
@@ -142,9 +115,7 @@ async fn a_tab_that_closes_during_a_script_is_reported_not_waited_for() {
 #[tokio::test]
 async fn results_too_deep_or_too_big_to_carry_say_so() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("index.html")}))
-        .await;
+    agent.open("index.html").await;
     // Deeper than any JSON parser on the way allows.
     agent
         .err(

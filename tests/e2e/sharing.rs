@@ -403,12 +403,7 @@ async fn the_session_survives_the_extension_worker_stopping() {
     // Not the tab in front (the last one opened) and not the first listed by default:
     // a selection the agent made, which must survive.
     agent.ok("select_page", json!({"pageId": tab_a})).await;
-    agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => window.marker = 'kept'"}),
-        )
-        .await;
+    agent.evaluate("() => window.marker = 'kept'").await;
 
     cdp.stop_service_worker(&extension).await;
     // The user keeps browsing, which wakes the worker (as any tab event does).

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::harness::{is_snapshot_line, page, page_on, Agent, Reply, TEST_HOST_RULE, THIRD_PARTY};
+use crate::harness::{is_snapshot_line, page_on, Agent, Reply, TEST_HOST_RULE, THIRD_PARTY};
 
 /// The groups of a response's `structuredContent`.
 fn groups(reply: &Reply) -> Vec<Value> {
@@ -24,9 +24,7 @@ fn group_names(reply: &Reply) -> Vec<String> {
 async fn the_page_author_guides_add_example_works_unchanged() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
     // Discovery runs by itself after navigation tools.
-    let opened = agent
-        .ok("new_page", json!({"url": page("3p/add.html")}))
-        .await;
+    let opened = agent.open("3p/add.html").await;
     opened
         .says("## Third-party developer tools")
         .says("### Page-specific DevTools")
@@ -76,10 +74,12 @@ async fn the_page_author_guides_add_example_works_unchanged() {
         .await
         .says("Tool subtract not found");
 
-    let composed = agent
-        .ok("evaluate_script", json!({"function": "async () => (await window.__dtmcp.executeTool('add', {a: 40, b: 2})) + 0"}))
-        .await;
-    assert_eq!(composed.json["result"], 42);
+    assert_eq!(
+        agent
+            .evaluate("async () => (await window.__dtmcp.executeTool('add', {a: 40, b: 2})) + 0")
+            .await,
+        42
+    );
     agent
         .err(
             "evaluate_script",
@@ -93,9 +93,7 @@ async fn the_page_author_guides_add_example_works_unchanged() {
 #[tokio::test]
 async fn several_listeners_and_groups_with_a_duplicate_name() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/groups.html")}))
-        .await;
+    agent.open("3p/groups.html").await;
     let listed = agent.ok("list_3p_developer_tools", json!({})).await;
     assert_eq!(group_names(&listed), ["Store", "Router", "Telemetry"]);
     listed.lacks("undefined").says("status");
@@ -134,9 +132,7 @@ async fn several_listeners_and_groups_with_a_duplicate_name() {
 #[tokio::test]
 async fn silent_empty_late_promised_and_invalid_answers() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/quirks.html")}))
-        .await;
+    agent.open("3p/quirks.html").await;
     let listed = agent.ok("list_3p_developer_tools", json!({})).await;
     let names = group_names(&listed);
     for expected in ["Late", "Promised", "Mixed"] {
@@ -178,9 +174,7 @@ async fn silent_empty_late_promised_and_invalid_answers() {
 #[tokio::test]
 async fn elements_go_in_and_come_out_as_uids() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/elements.html")}))
-        .await;
+    agent.open("3p/elements.html").await;
     let listed = agent.ok("list_3p_developer_tools", json!({})).await;
     let describe = groups(&listed)[0]["tools"]
         .as_array()
@@ -306,9 +300,7 @@ fn snapshot_line(reply: &Reply, needle: &str) -> (usize, usize, String) {
 #[tokio::test]
 async fn returned_elements_appear_at_their_place_in_the_tree() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/components.html")}))
-        .await;
+    agent.open("3p/components.html").await;
     let tree = agent
         .ok(
             "execute_3p_developer_tool",
@@ -359,9 +351,7 @@ async fn returned_elements_appear_at_their_place_in_the_tree() {
 #[tokio::test]
 async fn awkward_results_are_made_json_safe() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/results.html")}))
-        .await;
+    agent.open("3p/results.html").await;
     let run = |name: &'static str| {
         let agent = &agent;
         async move {
@@ -420,9 +410,7 @@ async fn awkward_results_are_made_json_safe() {
 #[tokio::test]
 async fn results_keep_their_key_order_and_big_ones_stay_inline_up_to_the_limit() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/results.html")}))
-        .await;
+    agent.open("3p/results.html").await;
     let in_order = |reply: &crate::harness::Reply| {
         let at = |key: &str| reply.text.find(&format!("\"{key}\": ")).unwrap();
         assert!(
@@ -489,9 +477,7 @@ async fn results_keep_their_key_order_and_big_ones_stay_inline_up_to_the_limit()
 #[tokio::test]
 async fn throwing_hanging_and_navigating_tools_fail_clearly() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/results.html")}))
-        .await;
+    agent.open("3p/results.html").await;
     agent
         .err("execute_3p_developer_tool", json!({"toolName": "throws"}))
         .await
@@ -524,9 +510,7 @@ async fn throwing_hanging_and_navigating_tools_fail_clearly() {
         "reported, not timed out"
     );
     // The reloaded document's tools are found again without an explicit discovery.
-    agent
-        .ok("evaluate_script", json!({"function": "() => new Promise(r => document.readyState === 'complete' ? r() : addEventListener('load', () => r()))"}))
-        .await;
+    agent.evaluate("() => new Promise(r => document.readyState === 'complete' ? r() : addEventListener('load', () => r()))").await;
     let again = agent
         .ok("execute_3p_developer_tool", json!({"toolName": "waits"}))
         .await;
@@ -537,9 +521,7 @@ async fn throwing_hanging_and_navigating_tools_fail_clearly() {
 #[tokio::test]
 async fn a_hostile_page_cannot_break_discovery_or_the_server() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/hostile.html")}))
-        .await;
+    agent.open("3p/hostile.html").await;
     let listed = agent.ok("list_3p_developer_tools", json!({})).await;
     listed.says("ping");
     let pong = agent
@@ -577,17 +559,9 @@ async fn a_hostile_page_cannot_break_discovery_or_the_server() {
     // Nothing of tabwire's passed where the page could see it: not through a `then`
     // getter on Object.prototype or Array.prototype, a `constructor` getter on
     // Promise.prototype, or index setters on Array.prototype.
-    let leaks = agent
-        .ok(
-            "evaluate_script",
-            json!({"function": "() => window.leaked"}),
-        )
-        .await;
-    assert_eq!(leaks.json["result"], "");
+    assert_eq!(agent.evaluate("() => window.leaked").await, "");
     // Other pages are unaffected.
-    agent
-        .ok("new_page", json!({"url": page("3p/add.html")}))
-        .await;
+    agent.open("3p/add.html").await;
     let sum = agent
         .ok(
             "execute_3p_developer_tool",
@@ -601,9 +575,7 @@ async fn a_hostile_page_cannot_break_discovery_or_the_server() {
 #[tokio::test]
 async fn pages_without_tools_say_so() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    let opened = agent
-        .ok("new_page", json!({"url": page("3p/none.html")}))
-        .await;
+    let opened = agent.open("3p/none.html").await;
     opened.says("exposes no third-party developer tools");
     assert_eq!(opened.json["thirdPartyDeveloperTools"], json!([]));
     assert!(opened.json["thirdPartyDeveloperToolsNote"]
@@ -659,9 +631,7 @@ async fn with_the_category_off_there_are_no_third_party_tools() {
     let agent = Agent::launch(&[]).await;
     let names = agent.tool_names().await;
     assert!(!names.iter().any(|n| n.contains("3p")), "{names:?}");
-    let opened = agent
-        .ok("new_page", json!({"url": page("3p/add.html")}))
-        .await;
+    let opened = agent.open("3p/add.html").await;
     opened.lacks("Third-party developer tools");
     agent.quit().await;
 }
@@ -670,7 +640,7 @@ async fn with_the_category_off_there_are_no_third_party_tools() {
 async fn a_page_whose_discovery_spins_is_not_asked_again_with_every_reply() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
     agent
-        .ok("new_page", json!({"url": page("3p/slow.html")}))
+        .open("3p/slow.html")
         .await
         .says("did not answer tool discovery within 5000 ms");
     // Listed twice: the page is not asked again (what it said before is shown, or that
@@ -705,10 +675,7 @@ async fn a_page_whose_discovery_spins_is_not_asked_again_with_every_reply() {
 #[tokio::test]
 async fn tool_results_too_deep_or_too_big_answer_at_once() {
     let agent = Agent::launch(&[THIRD_PARTY]).await;
-    agent
-        .ok("new_page", json!({"url": page("3p/heavy.html")}))
-        .await
-        .says("- deep:");
+    agent.open("3p/heavy.html").await.says("- deep:");
     let run = |name: &'static str| {
         agent.call(
             "execute_3p_developer_tool",

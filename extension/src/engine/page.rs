@@ -108,18 +108,32 @@ pub const SINCE: &str = "function () { return this.since(); }";
 /// Called on a watcher: stops it.
 pub const STOP: &str = "function () { this.stop(); }";
 
-/// `async function (texts, budgetMs)`, called on the page's global object: resolves to
+/// `function (texts, budgetMs)`, called on the page's global object: a promise of
 /// the first of `texts` visible in the page, or `undefined` after `budgetMs`.
 pub const WAIT_TEXT: &str = concat!(
-    "async function (texts, budgetMs) {\n'use strict';\nconst pristine = ",
+    "function (texts, budgetMs) {\n'use strict';\nconst pristine = ",
     include_str!("../page/pristine.js"),
+    ";\nconst helpers = ",
+    include_str!("../page/helpers.js"),
     ";\nconst waitText = ",
     include_str!("../page/wait-text.js"),
-    ";\nreturn await waitText(pristine(this), this, texts, budgetMs);\n}"
+    // A promise of ours, guarded (helpers.js) before it is handed to Chrome.
+    ";\nconst T = pristine(this);\nreturn helpers(T).guard(waitText(T, this, texts, budgetMs));\n}"
 );
 
-/// `function (op, value)`, called on a form control (see `control.js`).
-pub const CONTROL: &str = include_str!("../page/control.js");
+/// `function (op, value)`, called on a form control (see `control.js`). The function
+/// itself is not strict: a plain call of an inner function then hands that function
+/// the element's global object as `this`, found without reading anything the page
+/// can replace.
+pub const CONTROL: &str = concat!(
+    "function (op, value) {\nconst global = (function () { return this; })();\nconst pristine = ",
+    include_str!("../page/pristine.js"),
+    ";\nconst helpers = ",
+    include_str!("../page/helpers.js"),
+    ";\nconst control = ",
+    include_str!("../page/control.js"),
+    ";\nconst T = pristine(global);\nreturn control(T, helpers(T), this, op, value);\n}"
+);
 
 /// A `Runtime.evaluate` expression for tabwire's isolated world (`Page.createIsolatedWorld
 /// {worldName: "tabwire"}`): installs the snapshot walker once per world as the global
@@ -206,6 +220,7 @@ mod tests {
             (WATCH, "tabwire:watch"),
             (WAIT_TEXT, "tabwire:wait-text"),
             (CONTROL, "tabwire:control"),
+            (CONTROL, "tabwire:pristine"),
             (SNAPSHOT_WALKER, "tabwire:snapshot"),
         ] {
             assert!(script.contains(part), "{part}");

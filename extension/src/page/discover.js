@@ -19,7 +19,7 @@
 // one setTimeout(0) is waited for late answers, and promises for at most budgetMs.
 (async function tabwireDiscover(global, T, H, copySchema, budgetMs, listeners, limits) {
   'use strict';
-  const { call, put, guard, quote, message, describeError, typeName } = H;
+  const { call, put, guard, thenOf, settle, quote, message, describeError, typeName } = H;
   const groups = [];
   const problems = [];
   const pageGroups = [];
@@ -177,7 +177,7 @@
     calls++;
     let then;
     try {
-      then = answer !== null && (typeof answer === 'object' || typeof answer === 'function') ? answer.then : undefined;
+      then = answer !== null && (typeof answer === 'object' || typeof answer === 'function') ? thenOf(answer) : undefined;
     } catch (e) {
       problem('respondWith() was given an object whose then threw (' + message(e) + ').');
       return;
@@ -188,26 +188,28 @@
     }
     pending++;
     let settled = false;
-    const settle = () => {
-      if (settled) return false;
+    const end = () => {
+      if (settled) return;
       settled = true;
       pending--;
       if (pending === 0 && wake !== null) wake();
-      return true;
     };
+    // Waited for without the page's Promise methods (helpers.js, settle): a `then`
+    // that throws at once rejects.
     try {
-      call(then, answer, [
-        (group) => {
-          if (open && !settled) accept(group);
-          settle();
+      call(T.promiseThen, settle(answer), [
+        (box) => {
+          if (open && !settled) accept(box.value);
+          end();
         },
         (error) => {
           if (open && !settled) problem('A promise given to respondWith() rejected: ' + describeError(error));
-          settle();
+          end();
         },
       ]);
     } catch (e) {
-      if (settle()) problem('A promise given to respondWith() could not be awaited: ' + message(e));
+      end();
+      problem('A promise given to respondWith() could not be awaited: ' + message(e));
     }
   };
 

@@ -37,7 +37,9 @@
 
   let result;
   try {
-    result = await T.apply(tool.execute, tool.self, [input]);
+    // Awaited without the page's Promise methods, and a plain object taken as it is
+    // even if the page put a `then` on Object.prototype (helpers.js, settle).
+    result = (await H.settle(T.apply(tool.execute, tool.self, [input]))).value;
   } catch (error) {
     return outcome('threw', H.trimStack(H.describeError(error)), []);
   }

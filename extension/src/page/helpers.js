@@ -22,15 +22,79 @@
     });
   };
 
-  /** A promise of ours, made safe to `await` or hand to Chrome: `await` (and
-   * `then`) read its `constructor`, which would otherwise be looked up on
-   * Promise.prototype, where the page may have put a getter that is then handed the
-   * promise itself (and through it, what it resolves to). An own data property
-   * holding the pristine Promise is found first and runs no page code. */
+  /** What a guarded promise gives as its `constructor`: an object whose species is
+   * the default, so `then` makes its promise with the pristine Promise. */
+  const speciesless = { __proto__: null };
+  if (T.species !== undefined) T.defineProperty(speciesless, T.species, { __proto__: null, value: undefined });
+  if (T.freeze) T.freeze(speciesless);
+
+  /** A promise of ours, made safe to `await` or hand to Chrome. `then` (Chrome's,
+   * and the one `await` calls) reads the promise's `constructor` and that
+   * constructor's `Symbol.species`, and `await` may look up `then` itself: through
+   * Promise.prototype and Promise, where the page may have put getters (handed the
+   * promise, and through it what it resolves to) or a `then` of its own. Own data
+   * properties are found first and run no page code: a `constructor` without a
+   * species, and the pristine `then`. */
   const guard = (promise) => {
-    T.defineProperty(promise, 'constructor', { __proto__: null, value: T.Promise });
+    T.defineProperty(promise, 'constructor', { __proto__: null, value: speciesless });
+    if (typeof T.promiseThen === 'function') {
+      T.defineProperty(promise, 'then', { __proto__: null, value: T.promiseThen });
+    }
     return promise;
   };
+
+  /** `value.then` as `await` would find it, but for a `then` the page put on
+   * Object.prototype: that one makes no object a thenable (else every plain object
+   * handed over would be waited on by a `then` the page wrote). Reading it may
+   * throw. */
+  const thenOf = (value) => {
+    let holder = value;
+    for (let depth = 0; depth < 10000 && holder !== null; depth++) {
+      if (holder === T.ObjectProto) return undefined;
+      if (T.getOwnPropertyDescriptor(holder, 'then') !== undefined) return value.then;
+      holder = T.getPrototypeOf(holder);
+    }
+    return holder === null ? undefined : value.then;
+  };
+
+  /** Waits for a value the page handed over (a tool's result, an answer to
+   * respondWith) as `await` would, without the page's hands on it: a promise made
+   * with the page's Promise is awaited (which calls none of its methods), another
+   * promise through the pristine `then`, a thenable through its own `then` (see
+   * thenOf), anything else is taken as it is. A guarded promise of
+   * `{value}` (prototype-less: resolving with the value itself would look up its
+   * `then` again); it rejects with what the page's promise rejects with or its
+   * getters throw. */
+  const settle = (value) => guard(new T.Promise((resolve, reject) => {
+    const done = (settled) => resolve({ __proto__: null, value: settled });
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+      done(value);
+      return;
+    }
+    if (value.constructor === T.Promise) {
+      const wait = async () => {
+        try {
+          done(await value);
+        } catch (e) {
+          reject(e);
+        }
+      };
+      wait();
+      return;
+    }
+    try {
+      call(T.promiseThen, value, [done, reject]);
+      return;
+    } catch (e) {
+      // Not a promise (or one whose Promise the page broke): a thenable, or a value.
+    }
+    const then = thenOf(value);
+    if (typeof then !== 'function') {
+      done(value);
+      return;
+    }
+    call(then, value, [(next) => call(T.promiseThen, settle(next), [resolve, reject]), reject]);
+  }));
 
   /** Freezes an object of ours (a no-op if the page broke Object.freeze before
    * tabwire attached). */
@@ -146,6 +210,6 @@
   };
 
   return {
-    __proto__: null, call, put, store, guard, freeze, quote, number, message, describeError, trimStack, typeName, protoOf, className, isPlain,
+    __proto__: null, call, put, store, guard, thenOf, settle, freeze, quote, number, message, describeError, trimStack, typeName, protoOf, className, isPlain,
   };
 })

@@ -5,15 +5,20 @@
 // prototype-less holder of builtins. The extension runs it in the main world of every new document before
 // the page's own scripts (Page.addScriptToEvaluateOnNewDocument), which stores the
 // holder in a non-writable, non-configurable, non-enumerable `__tabwire` property of
-// the global object. Later calls find it there. A document that loaded before the
-// debugger attached has no holder yet: the builtins are then captured as they are
-// (the best there is), and stored the same way.
+// the global object. Later calls find it there, by a plain read: an own data property
+// that cannot change, so reading it calls nothing the page may have replaced (not
+// even Object.getOwnPropertyDescriptor). A document that loaded before the debugger
+// attached has no holder yet (what the read finds there is the page's doing, and only
+// taken if it says it is a holder of this version): the builtins are then captured as
+// they are (the best there is), and stored the same way. `tabwire` is the holder's
+// version: a document keeps the holder it started with, so one made by an older
+// extension, which lacks builtins this one uses, is not taken.
 (function tabwirePristine(global) {
   'use strict';
   const KEY = '__tabwire';
   try {
-    const found = Object.getOwnPropertyDescriptor(global, KEY);
-    if (found && found.value && found.value.tabwire === 3) return found.value;
+    const found = global[KEY];
+    if (found !== null && typeof found === 'object' && found.tabwire === 4) return found;
   } catch (e) {
     // Fall through and capture what is there.
   }
@@ -28,11 +33,12 @@
     }
   };
   const getter = (proto, name) => get(() => O.getOwnPropertyDescriptor(proto, name).get);
+  const setter = (proto, name) => get(() => O.getOwnPropertyDescriptor(proto, name).set);
   const typedArrayProto = get(() => Reflect.getPrototypeOf(Uint8Array.prototype));
   // An object literal: making it runs no page code.
   const T = {
     __proto__: null,
-    tabwire: 3,
+    tabwire: 4,
     apply: Reflect.apply,
     keys: get(() => O.keys),
     defineProperty: get(() => O.defineProperty),
@@ -74,6 +80,8 @@
     bigintToString: get(() => BigInt.prototype.toString),
     nodeType: get(() => getter(Node.prototype, 'nodeType')),
     Promise: get(() => Promise),
+    promiseThen: get(() => Promise.prototype.then),
+    species: get(() => Symbol.species),
     setTimeout: get(() => global.setTimeout),
     CustomEvent: get(() => global.CustomEvent),
     dispatchEvent: get(() => EventTarget.prototype.dispatchEvent),
@@ -91,6 +99,26 @@
     body: get(() => getter(global.Document.prototype, 'body')),
     innerText: get(() => getter(global.HTMLElement.prototype, 'innerText')),
     title: get(() => getter(global.Document.prototype, 'title')),
+    // Reading and setting form controls (control.js).
+    trim: get(() => String.prototype.trim),
+    toLowerCase: get(() => String.prototype.toLowerCase),
+    Event: get(() => global.Event),
+    localName: get(() => getter(global.Element.prototype, 'localName')),
+    ownerDocument: get(() => getter(global.Node.prototype, 'ownerDocument')),
+    getSelection: get(() => global.Document.prototype.getSelection),
+    selectAllChildren: get(() => global.Selection.prototype.selectAllChildren),
+    isContentEditable: get(() => getter(global.HTMLElement.prototype, 'isContentEditable')),
+    inputType: get(() => getter(global.HTMLInputElement.prototype, 'type')),
+    inputChecked: get(() => getter(global.HTMLInputElement.prototype, 'checked')),
+    inputValue: get(() => getter(global.HTMLInputElement.prototype, 'value')),
+    setInputValue: get(() => setter(global.HTMLInputElement.prototype, 'value')),
+    inputSelect: get(() => global.HTMLInputElement.prototype.select),
+    textAreaSelect: get(() => global.HTMLTextAreaElement.prototype.select),
+    selectLength: get(() => getter(global.HTMLSelectElement.prototype, 'length')),
+    selectItem: get(() => global.HTMLSelectElement.prototype.item),
+    setSelectedIndex: get(() => setter(global.HTMLSelectElement.prototype, 'selectedIndex')),
+    optionText: get(() => getter(global.HTMLOptionElement.prototype, 'text')),
+    optionValue: get(() => getter(global.HTMLOptionElement.prototype, 'value')),
   };
   get(() => O.freeze(T));
   try {
