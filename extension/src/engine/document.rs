@@ -192,7 +192,7 @@ impl<C: Chrome + 'static> Engine<C> {
             backend_node_id: None,
             object_id: Some(object),
         };
-        match self.send(tab, &describe).await {
+        match self.send_in(tab, frame.session.as_deref(), &describe).await {
             Ok(described) => Ok(NodeRef {
                 session: frame.session,
                 backend: described.node.backend_node_id,

@@ -90,17 +90,39 @@ impl Worlds {
 
     /// Keeps the worlds in step with Chrome's context events (of the tab's session).
     pub fn track(&mut self, event: &PageEvent) {
+        self.track_in(None, event);
+    }
+
+    /// Keeps the worlds of one session (`None`: the tab's own; else a cross-site
+    /// frame's child session) in step with that session's context events: context
+    /// ids are per session.
+    pub fn track_in(&mut self, session: Option<&str>, event: &PageEvent) {
+        let ours = |frame: &FrameKey| frame.session.as_deref() == session;
         match event {
             PageEvent::ContextCreated {
                 id,
                 frame_id,
                 is_default: false,
                 name,
-            } if name == WORLD_NAME => self.learn(FrameKey::tab(frame_id.clone()), *id),
-            PageEvent::ContextDestroyed { id } => self.0.retain(|_, w| w.context != *id),
-            PageEvent::ContextsCleared => self.0.clear(),
+            } if name == WORLD_NAME => {
+                let frame = FrameKey {
+                    session: session.map(str::to_owned),
+                    frame: frame_id.clone(),
+                };
+                self.learn(frame, *id);
+            }
+            PageEvent::ContextDestroyed { id } => {
+                self.0.retain(|frame, w| !ours(frame) || w.context != *id)
+            }
+            PageEvent::ContextsCleared => self.0.retain(|frame, _| !ours(frame)),
             _ => {}
         }
+    }
+
+    /// Forgets the worlds of child sessions that ended.
+    pub fn forget_sessions(&mut self, gone: &[String]) {
+        self.0
+            .retain(|frame, _| frame.session.as_ref().is_none_or(|s| !gone.contains(s)));
     }
 }
 
@@ -251,7 +273,8 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<(i64, RemoteObject), EngineError> {
         let call = &call;
         self.in_world(tab, frame, |context| async move {
-            self.walker_in(tab, context, &call(context), group).await
+            self.walker_in(tab, frame, context, &call(context), group)
+                .await
         })
         .await
     }
@@ -273,7 +296,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     object_group: group.to_owned(),
                     execution_context_id: Some(context),
                 };
-                let node = match self.send(tab, &resolve).await {
+                let node = match self.send_in(tab, frame.session.as_deref(), &resolve).await {
                     Ok(resolved) => resolved.object.object_id,
                     Err(error) if refusal(&error) == Some(Refusal::ContextGone) => {
                         return Ok(Outcome::Gone)
@@ -288,7 +311,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 } else {
                     WalkerCall::UidOf { node, number }
                 };
-                self.walker_in(tab, context, &call, group).await
+                self.walker_in(tab, frame, context, &call, group).await
             })
             .await?
             .1;
@@ -351,7 +374,8 @@ impl<C: Chrome + 'static> Engine<C> {
                     frame_id: frame.frame.clone(),
                     world_name: WORLD_NAME.to_owned(),
                 };
-                let context = self.send(tab, &create).await?.execution_context_id;
+                let context = (self.send_in(tab, frame.session.as_deref(), &create).await?)
+                    .execution_context_id;
                 self.tabs
                     .update(tab, |t| t.attachment.worlds.learn(frame.clone(), context));
                 World {
@@ -367,7 +391,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 return_by_value: true,
                 silent: true,
             };
-            let installed = self.send(tab, &install).await?;
+            let installed = (self.send_in(tab, frame.session.as_deref(), &install)).await?;
             if let Some(details) = installed.exception_details {
                 return Err(EngineError::UnreadablePageData(format!(
                     "the snapshot walker did not start: {}",
@@ -385,6 +409,7 @@ impl<C: Chrome + 'static> Engine<C> {
     async fn walker_in(
         &self,
         tab: TabId,
+        frame: &FrameKey,
         context: i64,
         call: &WalkerCall,
         group: &str,
@@ -403,7 +428,7 @@ impl<C: Chrome + 'static> Engine<C> {
             return_by_value: by_value,
             silent: true,
         };
-        let answer: Evaluated = match self.send(tab, &run).await {
+        let answer: Evaluated = match self.send_in(tab, frame.session.as_deref(), &run).await {
             Ok(answer) => answer,
             Err(error) if refusal(&error) == Some(Refusal::ContextGone) => {
                 return Ok(Outcome::Gone)
