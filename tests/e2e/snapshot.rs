@@ -149,3 +149,145 @@ async fn a_page_of_five_thousand_elements_snapshots_and_can_go_to_a_file() {
     assert!(written.contains("button \"Buy 999\""));
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn a_subtree_by_uid_and_an_unknown_uid_that_says_to_take_a_fresh_snapshot() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("rows.html")}))
+        .await;
+    let whole = agent.ok("take_snapshot", json!({})).await;
+    let list = whole.uid_of("list \"Orders\"");
+    let part = agent.ok("take_snapshot", json!({"uid": list})).await;
+    part.says(&format!("the subtree of {list}"))
+        .says("button \"Row 30\"")
+        .lacks("Add and remove")
+        .lacks("heading \"Orders\"");
+    let first = part
+        .text
+        .lines()
+        .find(|l| crate::harness::is_snapshot_line(l))
+        .unwrap();
+    assert!(first.starts_with(&format!("{list} list")), "{first}");
+    assert_eq!(part.json["snapshot"]["id"], list.as_str());
+    agent
+        .err("take_snapshot", json!({"uid": "9999_1"}))
+        .await
+        .says("9999_1")
+        .says("take_snapshot without uid");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_budget_folds_the_big_page_and_unfold_shows_the_rows_it_folded() {
+    let agent = Agent::launch(&[]).await;
+    agent.ok("new_page", json!({"url": page("big.html")})).await;
+    let folded = agent.ok("take_snapshot", json!({"maxChars": 4000})).await;
+    folded
+        .says("folded to fit maxChars=4000")
+        .says("button \"Buy 2\"")
+        .says("more ")
+        .lacks("Buy 10\"")
+        .lacks("saved to");
+    let fold = folded
+        .text
+        .lines()
+        .find(|l| l.trim_start().starts_with('\u{2026}') && l.contains("unfold=[\""))
+        .unwrap_or_else(|| panic!("no fold line in:\n{}", folded.text));
+    let parent = fold
+        .split("unfold=[\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned();
+    let tree_chars: usize = folded
+        .text
+        .lines()
+        .filter(|l| crate::harness::is_snapshot_line(l) || l.trim_start().starts_with('\u{2026}'))
+        .map(|l| l.chars().count() + 1)
+        .sum();
+    assert!(tree_chars <= 4000, "{tree_chars} characters of tree");
+    assert!(folded.json["snapshot"]["id"].is_string(), "{}", folded.json);
+
+    // Unfolded, the rows are there up to the budget, and the cut says what is left.
+    let unfolded = agent
+        .ok(
+            "take_snapshot",
+            json!({"maxChars": 4000, "unfold": [parent]}),
+        )
+        .await;
+    unfolded
+        .says("button \"Buy 10\"")
+        .says("cut here")
+        .says("did not fit in maxChars=4000");
+    assert!(unfolded.json["snapshotCut"]["lines"].as_u64().unwrap() > 1000);
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn after_a_click_that_adds_and_removes_rows_the_snapshot_is_only_the_changes() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("rows.html")}))
+        .await;
+    let whole = agent.ok("take_snapshot", json!({})).await;
+    let number = whole.json["snapshotId"].as_u64().unwrap();
+    let second = whole.uid_of("button \"Row 2\"");
+    let button = whole.uid_of("button \"Add and remove\"");
+    let list = whole.uid_of("list \"Orders\"");
+
+    let clicked = agent
+        .ok("click", json!({"uid": button, "includeSnapshot": true}))
+        .await;
+    clicked
+        .says(&format!("only the changes since snapshot {number}"))
+        .says("take_snapshot gives the whole tree")
+        .says(&format!("Under {list} at 29 to 30:"))
+        .says("button \"Row 31\"")
+        .says("button \"Row 32\"")
+        .says("Clicks: 1")
+        .lacks("Row 1\"")
+        .lacks("Row 15\"");
+    let removed = clicked
+        .text
+        .lines()
+        .find(|l| l.starts_with("Removed, with what was under them: "))
+        .unwrap_or_else(|| panic!("no removed line in:\n{}", clicked.text));
+    assert!(
+        removed.split([' ', ',']).any(|uid| uid == second),
+        "{removed}"
+    );
+    let changes = &clicked.json["snapshotChanges"];
+    assert_eq!(changes["since"], number);
+    assert!(changes["removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|uid| uid == second.as_str()));
+    let placed = changes["placed"].as_array().unwrap();
+    assert!(
+        placed
+            .iter()
+            .any(|p| p["parent"] == list.as_str() && p["position"] == 29),
+        "{changes}"
+    );
+
+    // A second click is said against the answer before it.
+    let again = agent
+        .ok("click", json!({"uid": button, "includeSnapshot": true}))
+        .await;
+    let after_first = clicked.json["snapshotId"].as_u64().unwrap();
+    again
+        .says(&format!("only the changes since snapshot {after_first}"))
+        .says("button \"Row 34\"")
+        .says("Clicks: 2");
+
+    // take_snapshot itself still gives the whole tree.
+    agent
+        .ok("take_snapshot", json!({}))
+        .await
+        .says("button \"Row 1\"")
+        .says("button \"Row 34\"")
+        .lacks("only the changes");
+    agent.quit().await;
+}

@@ -372,6 +372,54 @@ async fn shadow_roots_slots_and_frames_are_walked_in_place() {
     for (n, line) in snap.lines.iter().enumerate() {
         assert_eq!(line.uid, format!("4_{}", n + 1), "{line:?}");
     }
+
+    // The engine can hand the closed root in: found through CDP, resolved into the
+    // world, taken with addRoot; then it is walked in place like an open one.
+    let walker = page.walker().await;
+    let host = walker
+        .page
+        .cdp
+        .send_to(
+            &page.session,
+            "Runtime.evaluate",
+            json!({"expression": format!("__tabwireSnapshot.resolve('{}')", closed.uid), "contextId": walker.context}),
+        )
+        .await;
+    let host = host["result"]["objectId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let described = page
+        .cdp
+        .send_to(
+            &page.session,
+            "DOM.describeNode",
+            json!({"objectId": host, "depth": 1, "pierce": true}),
+        )
+        .await;
+    let root = described["node"]["shadowRoots"][0].clone();
+    assert_eq!(root["shadowRootType"], "closed", "{described}");
+    let resolved = page
+        .cdp
+        .send_to(
+            &page.session,
+            "DOM.resolveNode",
+            json!({"backendNodeId": root["backendNodeId"], "executionContextId": walker.context}),
+        )
+        .await;
+    let added = page
+        .call(
+            "function (uid) { return __tabwireSnapshot.addRoot(uid, this); }",
+            resolved["object"]["objectId"].as_str().unwrap_or_default(),
+            vec![json!({"value": closed.uid})],
+            true,
+        )
+        .await
+        .value("addRoot");
+    assert_eq!(added, true);
+    let opened = walker.take(5, json!({})).await;
+    assert!(opened.has("button", "Hidden away"), "{}", opened.shown());
+    assert!(!opened.has("generic", ""), "{}", opened.shown());
     browser.cdp.close_browser().await;
 }
 
@@ -688,5 +736,54 @@ async fn custom_element_hosts_are_listed_for_chrome_and_keep_its_answer() {
     .await;
     let changed = walker.take(3, json!({})).await;
     assert!(changed.has("generic", "Tiny"), "{}", changed.shown());
+    browser.cdp.close_browser().await;
+}
+
+#[tokio::test]
+async fn at_most_50000_uids_are_kept_forgetting_unseen_unpinned_ones_first() {
+    let browser = Browser::start().await;
+    let page = browser.page(false).await;
+    let buttons = "const add = (box) => { const b = document.createElement('div'); \
+        for (let i = 0; i < 30000; i++) { const e = document.createElement('button'); e.textContent = 'b' + i; b.append(e); } \
+        document.body.append(b); return b; };";
+    build(
+        &page,
+        "",
+        &format!("{{ {buttons} window.oldBox = add(); }} true"),
+    )
+    .await;
+    let walker = page.walker().await;
+    let first = walker.take(1, json!({})).await;
+    assert_eq!(first.lines.len(), 30_001);
+    let old = first.line("button", "b5").uid.clone();
+    let kept = first.line("button", "b7").uid.clone();
+    assert_eq!(
+        walker
+            .value(&format!("__tabwireSnapshot.pin('{kept}')"))
+            .await,
+        true
+    );
+    // The old buttons stay in the document, hidden; 30,000 new ones come.
+    page.run_page_code(&format!(
+        "{{ {buttons} oldBox.style.display = 'none'; add(); }} true"
+    ))
+    .await;
+    let second = walker.take(2, json!({})).await;
+    assert!(
+        second.lines.iter().any(|l| l.uid == kept),
+        "the pinned one is shown"
+    );
+    let resolved = walker
+        .value(&format!(
+            "[__tabwireSnapshot.resolve('{old}'), !!__tabwireSnapshot.resolve('{kept}'), \
+              !!__tabwireSnapshot.resolve('{}')]",
+            second.line("button", "b5").uid
+        ))
+        .await;
+    assert_eq!(
+        resolved,
+        json!([null, true, true]),
+        "past 50,000 uids, an unseen one is forgotten; a pinned and a seen one are kept"
+    );
     browser.cdp.close_browser().await;
 }

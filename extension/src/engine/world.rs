@@ -374,7 +374,10 @@ impl<C: Chrome + 'static> Engine<C> {
                     frame_id: frame.frame.clone(),
                     world_name: WORLD_NAME.to_owned(),
                 };
-                let context = (self.send_in(tab, frame.session.as_deref(), &create).await?)
+                let session = frame.session.as_deref();
+                let context = self
+                    .send_in(tab, session, &create)
+                    .await?
                     .execution_context_id;
                 self.tabs
                     .update(tab, |t| t.attachment.worlds.learn(frame.clone(), context));
@@ -391,7 +394,9 @@ impl<C: Chrome + 'static> Engine<C> {
                 return_by_value: true,
                 silent: true,
             };
-            let installed = (self.send_in(tab, frame.session.as_deref(), &install)).await?;
+            let installed = self
+                .send_in(tab, frame.session.as_deref(), &install)
+                .await?;
             if let Some(details) = installed.exception_details {
                 return Err(EngineError::UnreadablePageData(format!(
                     "the snapshot walker did not start: {}",

@@ -24,6 +24,7 @@
 //   shown, as `<tag>` with the state `not-in-accessibility-tree` where the rules drop them.
 // - `candidates()` → uids of custom-element hosts whose role Chrome may know better
 //   (ElementInternals); `adopt(uid, {role, name})` keeps Chrome's answer for one.
+// - `addRoot(uid, root)` → whether a closed shadow root was taken for its host's uid.
 // At most 50,000 uids are remembered, by weak reference except pinned nodes.
 (() => {
   'use strict';
@@ -293,6 +294,28 @@
   let styles = new Map();
   let contents = new Map();
   let contentRoots = new Map();
+  // Per take and tree: control → its <label>s. `el.labels` searches the whole tree for
+  // every control, which a page of many controls cannot afford.
+  let labelMaps = new Map();
+  const labelsOf = (el) => {
+    if (!LABELABLE.has(el.tagName)) return null;
+    const root = el.getRootNode();
+    let map = labelMaps.get(root);
+    if (map === undefined) {
+      map = new Map();
+      if (root.querySelectorAll) {
+        for (const label of root.querySelectorAll('label')) {
+          const c = label.control;
+          if (!c) continue;
+          const list = map.get(c);
+          if (list === undefined) map.set(c, [label]); else list.push(label);
+        }
+      }
+      labelMaps.set(root, map);
+    }
+    return map.get(el) || null;
+  };
+  const LABELABLE = new Set(['BUTTON', 'INPUT', 'METER', 'OUTPUT', 'PROGRESS', 'SELECT', 'TEXTAREA']);
   const styleOf = (el) => {
     let s = styles.get(el);
     if (s === undefined) {
@@ -333,16 +356,28 @@
     return v;
   };
   // The literal text of `::before`/`::after`, read only where a style sheet could set it.
+  // The text of `::before`/`::after`, read only where a style sheet could set it:
+  // strings, attr(), quotes (the first pair of `quotes`, curly by default) and, after a
+  // `/`, the alternative text that replaces the rest. Counters need layout: left out.
+  const CONTENT_TOKEN = /"((?:[^"\\]|\\.)*)"|attr\(\s*([-\w]+)\s*\)|(open-quote|close-quote)|(\/)/g;
+  const QUOTE_PAIR = /"((?:[^"\\]|\\.)*)"\s*"((?:[^"\\]|\\.)*)"/;
   const pseudo = (el, which) => {
-    if (!treeSetsContent(el.getRootNode()) && !(el.shadowRoot && treeSetsContent(el.shadowRoot))) return '';
-    const c = getComputedStyle(el, which).content;
+    const own = rootOf(el);
+    if (!treeSetsContent(el.getRootNode()) && !(own !== null && treeSetsContent(own))) return '';
+    const cs = getComputedStyle(el, which);
+    const c = cs.content;
     if (!c || c === 'none' || c === 'normal') return '';
-    // `"text"`, several strings, or `"text" / "alt"` (the alternative text wins).
-    const strings = c.match(/"(?:[^"\\]|\\.)*"/g);
-    if (!strings) return '';
-    const slash = c.lastIndexOf('/');
-    const chosen = slash > c.lastIndexOf('"', slash) && slash > 0 ? [strings[strings.length - 1]] : strings;
-    return chosen.map((s) => s.slice(1, -1).replace(/\\(.)/g, '$1')).join('');
+    let out = '';
+    CONTENT_TOKEN.lastIndex = 0;
+    for (let m = CONTENT_TOKEN.exec(c); m !== null; m = CONTENT_TOKEN.exec(c)) {
+      if (m[1] !== undefined) out += m[1].replace(/\\(.)/g, '$1');
+      else if (m[2] !== undefined) out += el.getAttribute(m[2]) || '';
+      else if (m[3] !== undefined) {
+        const pair = QUOTE_PAIR.exec(cs.quotes);
+        out += pair ? pair[m[3] === 'open-quote' ? 1 : 2] : (m[3] === 'open-quote' ? '\u201c' : '\u201d');
+      } else if (m[4] !== undefined) out = ''; // the alternative text follows
+    }
+    return out;
   };
   const idrefs = (el, attr) => {
     const v = el.getAttribute(attr);
@@ -355,13 +390,16 @@
     }
     return out;
   };
+  // Closed shadow roots handed in by the engine (addRoot): host → root.
+  const closedRoots = new WeakMap();
+  const rootOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
   const childNodesOf = (el) => {
     if (el.tagName === 'SLOT') {
       const a = el.assignedNodes({ flatten: true });
       return a.length ? a : el.childNodes;
     }
-    if (el.shadowRoot) return el.shadowRoot.childNodes;
-    return el.childNodes;
+    const root = rootOf(el);
+    return root !== null ? root.childNodes : el.childNodes;
   };
   const controlValue = (el, role) => {
     if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton') {
@@ -433,10 +471,11 @@
       }
       if (t === 'image') return el.alt || el.value || 'Submit';
     }
-    if (!recursing && el.labels && el.labels.length) {
+    const labels = recursing ? null : labelsOf(el);
+    if (labels !== null) {
       const sub = { labelledBy: ctx.labelledBy, refHidden: ctx.refHidden, target: el };
       let t = '';
-      for (const l of el.labels) {
+      for (const l of labels) {
         const part = collapse(altText(l, sub, true));
         if (part) t += (t ? ' ' : '') + part;
       }
@@ -495,7 +534,7 @@
   };
   // A custom element whose closed shadow root renders instead of its light children.
   const closedHost = (el, tag) => {
-    if (tag.indexOf('-') < 0 || el.shadowRoot) return false;
+    if (tag.indexOf('-') < 0 || rootOf(el) !== null) return false;
     let child = false;
     for (const c of el.childNodes) {
       if (c.nodeType === 1) {
@@ -588,7 +627,8 @@
       parent = i;
     }
     if (el.nodeType !== 1 || !pinAncestors.has(el)) return;
-    const kids = el.shadowRoot ? [...el.shadowRoot.childNodes, ...el.childNodes] : el.childNodes;
+    const root = el.nodeType === 1 ? rootOf(el) : null;
+    const kids = root !== null ? [...root.childNodes, ...el.childNodes] : el.childNodes;
     for (const c of kids) if (c.nodeType === 1 || c.nodeType === 3) walkPinnedOnly(c, parent);
     if (el.tagName === 'IFRAME') {
       let d = null;
@@ -650,7 +690,8 @@
       skipped(el, parent);
       return;
     }
-    if (el.shadowRoot) observe(el.shadowRoot);
+    const root = rootOf(el);
+    if (root !== null) observe(root);
     const pinned = pinAncestors !== null && pinnedNode(el);
     if (tag === 'LABEL' && !pinned && redundantLabel(el)) {
       const c = el.control;
@@ -934,6 +975,7 @@
     styles = new Map();
     contents = new Map();
     contentRoots = new Map();
+    labelMaps = new Map();
     nodeA = []; roleA = []; nameA = []; parA = []; focA = []; kindA = []; flagA = []; depthA = []; kidsA = [];
     notePins();
     noteModalAndOwners();
@@ -1049,7 +1091,7 @@
     }
     controls = listed;
     last = { gen, active, fingerprint: fingerprint(listed) };
-    styles = new Map(); contents = new Map(); contentRoots = new Map();
+    styles = new Map(); contents = new Map(); contentRoots = new Map(); labelMaps = new Map();
     nodeA = roleA = nameA = parA = focA = kindA = flagA = depthA = kidsA = null;
     pinAncestors = null;
     modal = modalPath = owns = owned = null;
@@ -1105,8 +1147,20 @@
     return true;
   };
 
+  // Walks a closed shadow root from now on, in place of its host's light children: the
+  // engine finds it (DOM.describeNode {pierce}) for a host shown with shadow-root=closed
+  // and resolves it into this world.
+  const addRoot = (uid, root) => {
+    const host = resolve(uid);
+    if (host === null || host.nodeType !== 1 || host.shadowRoot !== null) return false;
+    if (root === null || typeof root !== 'object' || root.nodeType !== 11 || root.host !== host) return false;
+    closedRoots.set(host, root);
+    gen++;
+    return true;
+  };
+
   const api = Object.freeze({
-    __proto__: null, take, resolve, uidOf, pin, unpin, candidates: candidatesOf, adopt,
+    __proto__: null, take, resolve, uidOf, pin, unpin, candidates: candidatesOf, adopt, addRoot,
   });
   Object.defineProperty(G, KEY, { value: api, enumerable: false, writable: false, configurable: false });
   return api;

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 /// The JSON Schema of every tool's `structuredContent`.
 pub fn output_schema() -> JsonObject {
-    let schema = json!({
+    let mut schema = json!({
         "type": "object",
         "$defs": {
             "node": {
@@ -22,9 +22,23 @@ pub fn output_schema() -> JsonObject {
                     "role": {"type": "string"},
                     "name": {"type": "string"},
                     "value": {"type": "string"},
-                    "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}
+                    "children": {
+                        "type": "array",
+                        "items": {"anyOf": [{"$ref": "#/$defs/node"}, {"$ref": "#/$defs/fold"}]}
+                    }
                 },
                 "required": ["id", "role"]
+            },
+            "fold": {
+                "type": "object",
+                "description": "Siblings folded to fit maxChars: `folded` more like the `like` roles before it, `lines` nodes in all; take_snapshot with unfold=[`unfold`] shows them.",
+                "properties": {
+                    "folded": {"type": "integer"},
+                    "like": {"type": "array", "items": {"type": "string"}},
+                    "lines": {"type": "integer"},
+                    "unfold": {"type": "string"}
+                },
+                "required": ["folded", "like", "lines", "unfold"]
             },
             "savedFile": {
                 "type": "object",
@@ -179,10 +193,78 @@ pub fn output_schema() -> JsonObject {
         },
         "additionalProperties": false
     });
+    if let (Some(properties), Value::Object(more)) = (
+        schema.get_mut("properties").and_then(Value::as_object_mut),
+        snapshot_properties(),
+    ) {
+        properties.extend(more);
+    }
     match schema {
         Value::Object(map) => map,
         _ => JsonObject::new(),
     }
+}
+
+/// The keys a snapshot section writes beyond the tree itself: which snapshot it is,
+/// what of it is shown, and the changes since the last one.
+fn snapshot_properties() -> Value {
+    json!({
+        "snapshotId": {"type": "integer", "description": "The number later replies name this snapshot by."},
+        "snapshotRoot": {"type": "string", "description": "The uid whose subtree this snapshot is."},
+        "snapshotViewport": {"type": "boolean", "description": "Only what is in the viewport."},
+        "snapshotMaxChars": {"type": "integer", "description": "The budget similar siblings were folded to fit."},
+        "snapshotNote": {"type": "string"},
+        "snapshotWhole": {"type": "string", "description": "Why the whole tree came instead of the changes since the last one."},
+        "snapshotSince": {"type": "integer", "description": "The snapshot `snapshotChanges` are changes since."},
+        "snapshotCut": {
+            "type": "object",
+            "description": "What did not fit in maxChars even folded: per parent, its children from `from` on.",
+            "properties": {
+                "maxChars": {"type": "integer"},
+                "lines": {"type": "integer"},
+                "rest": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "parent": {"type": ["string", "null"]},
+                            "from": {"type": "string"},
+                            "children": {"type": "integer"}
+                        },
+                        "required": ["parent", "from", "children"]
+                    }
+                },
+                "note": {"type": "string"}
+            },
+            "required": ["maxChars", "lines", "rest", "note"]
+        },
+        "snapshotChanges": {
+            "type": "object",
+            "description": "Only the changes since snapshot `since`; take_snapshot gives the whole tree.",
+            "properties": {
+                "pageId": {"type": "integer"},
+                "snapshot": {"type": "integer"},
+                "since": {"type": "integer"},
+                "note": {"type": "string"},
+                "url": {"type": "string"},
+                "removed": {"type": "array", "items": {"type": "string"}},
+                "changed": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+                "placed": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "parent": {"type": "string"},
+                            "position": {"type": "integer"},
+                            "nodes": {"type": "array", "items": {"$ref": "#/$defs/node"}}
+                        },
+                        "required": ["parent", "position", "nodes"]
+                    }
+                }
+            },
+            "required": ["pageId", "snapshot", "since", "note", "removed", "changed", "placed"]
+        }
+    })
 }
 
 #[cfg(test)]

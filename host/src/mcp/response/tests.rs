@@ -537,3 +537,47 @@ fn changes_about_as_long_as_the_tree_or_on_another_document_send_it_whole() {
         true
     ));
 }
+
+#[test]
+fn folded_cut_and_changed_snapshots_match_the_output_schema() {
+    let schema = Value::Object(crate::mcp::output_schema::output_schema());
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let mut now = shop(1..12);
+    now.nodes[4].name = "Renamed".into();
+    now.url = "http://127.0.0.1/shop#2".into();
+    let cases = [
+        (
+            SnapshotRequest {
+                uid: Some("1_2".into()),
+                max_chars: Some(300),
+                ..SnapshotRequest::default()
+            },
+            whole(shop(0..480)),
+        ),
+        (
+            SnapshotRequest {
+                max_chars: Some(120),
+                unfold: vec!["1_2".into()],
+                ..SnapshotRequest::default()
+            },
+            whole(shop(0..10)),
+        ),
+        (SnapshotRequest::changes(), after(shop(0..40), now)),
+        (SnapshotRequest::changes(), after(shop(0..10), shop(0..1))),
+    ];
+    for (request, snapshot) in cases {
+        let mut response = Response::default();
+        response.include_snapshot(request);
+        let gathered = Gathered {
+            snapshot: Some(snapshot),
+            ..Gathered::default()
+        };
+        let result = write("take_snapshot", &response, None, &gathered, true);
+        let data = result.structured_content.expect("structured content");
+        let errors: Vec<String> = validator
+            .iter_errors(&data)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}\n{data:#}");
+    }
+}
