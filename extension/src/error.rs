@@ -314,6 +314,18 @@ pub enum EngineError {
     )]
     UnreadablePageData(String),
 
+    /// An element of a cross-site frame where only the page's own elements will do.
+    #[error(
+        "Element \"{uid}\" is inside a cross-site frame, which {what}. Use an element of the \
+         page itself, or act on this one with the input tools (click, fill, hover, ...)."
+    )]
+    InCrossSiteFrame {
+        /// The element.
+        uid: String,
+        /// What cannot reach it.
+        what: &'static str,
+    },
+
     /// An element that has no box on screen (hidden, zero-sized, detached layout).
     #[error(
         "Element \"{0}\" is not visible; it may be hidden, have no size, or be covered by \
@@ -509,6 +521,7 @@ impl EngineError {
             InvalidUrl(_)
             | NoHistoryEntry { .. }
             | StaleUid(_)
+            | InCrossSiteFrame { .. }
             | NotVisible(_)
             | NotFillable { .. }
             | NoSuchOption { .. }

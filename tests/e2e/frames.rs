@@ -4,15 +4,16 @@
 
 use serde_json::json;
 
-use crate::harness::{cross_site_page, page, Agent};
+use crate::harness::{cross_site_page, page, Agent, THIRD_PARTY};
 
-/// Opens the outer fixture with the cross-site frame and waits until the frame has
-/// loaded.
+/// Opens the outer fixture with the cross-site frame (and a same-origin one) and
+/// waits until both frames have loaded.
 async fn open_outer(agent: &Agent) {
     let inner = cross_site_page("frames/cross-site-inner.html");
     let url = format!("{}?inner={inner}", page("frames/cross-site.html"));
     agent.ok("new_page", json!({ "url": url })).await;
     frame_said(agent, "loaded /frames/cross-site-inner.html").await;
+    frame_said(agent, "loaded /frames/same-origin-inner.html").await;
 }
 
 /// Waits (bounded, in the page) until the frame has told the page `words`.
@@ -93,5 +94,76 @@ async fn a_cross_site_frame_navigating_itself_leaves_the_pages_uids_valid() {
         )
         .await;
     assert_eq!(text.json["result"], "Outer clicked");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_cross_site_frame_is_in_the_snapshot_and_its_elements_take_input_by_uid() {
+    let agent = Agent::launch(&[]).await;
+    open_outer(&agent).await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    snap.says("Iframe \"cross-site frame\"")
+        .says("RootWebArea \"inner\"")
+        .says("button \"Inner button\"")
+        .says("textbox \"Inner name\"")
+        .says("button \"Same-origin button\"")
+        .lacks("frame-not-captured");
+    let button = snap.uid_of("button \"Inner button\"");
+    agent.ok("click", json!({ "uid": button })).await;
+    frame_said(&agent, "clicked /frames/cross-site-inner.html").await;
+    let name = snap.uid_of("textbox \"Inner name\"");
+    agent
+        .ok("fill", json!({ "uid": name, "value": "Ada" }))
+        .await;
+    frame_said(&agent, "typed Ada").await;
+    agent
+        .ok("take_snapshot", json!({}))
+        .await
+        .says("textbox \"Inner name\" value=\"Ada\"");
+    // The page's scripts cannot reach into the frame's renderer.
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "(el) => el.id", "args": [{ "uid": button }]}),
+        )
+        .await
+        .says("cross-site frame");
+    // The frame's next document has new uids; the old ones are stale.
+    let next = cross_site_page("frames/cross-site-next.html");
+    tell_frame(&agent, json!({ "go": next })).await;
+    frame_said(&agent, "loaded /frames/cross-site-next.html").await;
+    agent
+        .err("click", json!({ "uid": button }))
+        .await
+        .says("stale");
+    let next_button = agent
+        .ok("take_snapshot", json!({}))
+        .await
+        .uid_of("button \"Next button\"");
+    agent.ok("click", json!({ "uid": next_button })).await;
+    frame_said(&agent, "clicked /frames/cross-site-next.html").await;
+    agent.quit().await;
+}
+
+/// A page's own script can hand back an element of a same-origin frame (it reaches
+/// that frame's document); an element of a cross-site frame it cannot, as the page
+/// has no way to reach that document (`contentDocument` is `null`).
+#[tokio::test]
+async fn a_tool_returns_an_element_inside_a_same_origin_frame() {
+    let agent = Agent::launch(&[THIRD_PARTY]).await;
+    open_outer(&agent).await;
+    let returned = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "sameOriginButton"}),
+        )
+        .await;
+    let uid = returned.json["result"]["uid"]
+        .as_str()
+        .unwrap_or_else(|| panic!("an element uid: {}", returned.text))
+        .to_owned();
+    returned.says(&format!("{uid} button \"Same-origin button\""));
+    agent.ok("click", json!({ "uid": uid })).await;
+    frame_said(&agent, "clicked /frames/same-origin-inner.html").await;
     agent.quit().await;
 }

@@ -177,6 +177,14 @@ impl<C: Chrome + 'static> Engine<C> {
             .await
             .into_iter()
             .collect::<Result<Vec<_>, _>>()?;
+        // The page's scripts run in the page's renderer; a cross-site frame's elements
+        // live in another.
+        if let Some(at) = nodes.iter().position(|node| node.session.is_some()) {
+            return Err(EngineError::InCrossSiteFrame {
+                uid: uids[at].clone(),
+                what: "the page's scripts (evaluate_script, third-party tools) cannot reach",
+            });
+        }
         let resolved = join_all(nodes.iter().map(|node| {
             let resolve = DomResolveNode {
                 backend_node_id: node.backend,

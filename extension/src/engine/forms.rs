@@ -61,20 +61,23 @@ impl<C: Chrome + 'static> Engine<C> {
         group: &str,
     ) -> Result<(), EngineError> {
         let node = self.element(tab, watch, uid, group).await?;
+        // An element of a cross-site frame is resolved, focused and set in the frame's
+        // session; typed keys go to the tab, which hands them to the focused frame.
+        let session = node.session.as_deref();
         let resolve = DomResolveNode {
             backend_node_id: node.backend,
             object_group: group.to_owned(),
             execution_context_id: None,
         };
         let object = self
-            .send_watched(tab, watch, &resolve)
+            .send_watched_in(tab, session, watch, &resolve)
             .await
             .map_err(|_| EngineError::StaleUid(uid.to_owned()))?
             .object
             .object_id
             .ok_or_else(|| EngineError::StaleUid(uid.to_owned()))?;
         let control: Control = self
-            .control(tab, watch, &object, "describe", "")
+            .control(tab, session, watch, &object, "describe", "")
             .await
             .and_then(read)?;
         match control.kind.as_str() {
@@ -82,10 +85,11 @@ impl<C: Chrome + 'static> Engine<C> {
                 let focus = DomFocus {
                     backend_node_id: node.backend,
                 };
-                self.send_watched(tab, watch, &focus)
+                self.send_watched_in(tab, session, watch, &focus)
                     .await
                     .map_err(|e| element_error(e, uid))?;
-                self.control(tab, watch, &object, "selectAll", "").await?;
+                self.control(tab, session, watch, &object, "selectAll", "")
+                    .await?;
                 if value.is_empty() {
                     let delete = parse_combo("Delete").map_err(EngineError::InvalidKey)?;
                     self.press_combo(tab, watch, &delete).await
@@ -94,12 +98,13 @@ impl<C: Chrome + 'static> Engine<C> {
                 }
             }
             "value" => {
-                self.control(tab, watch, &object, "set", value).await?;
+                self.control(tab, session, watch, &object, "set", value)
+                    .await?;
                 Ok(())
             }
             "select" => {
                 let choice: Choice = self
-                    .control(tab, watch, &object, "choose", value)
+                    .control(tab, session, watch, &object, "choose", value)
                     .await
                     .and_then(read)?;
                 if choice.chosen {
@@ -140,7 +145,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     return Ok(());
                 }
                 let rect = self.element_box(tab, watch, &node, uid, true).await?;
-                self.click(tab, watch, rect.center(), false).await
+                self.click(tab, watch, session, rect.center(), false).await
             }
             "file" => Err(EngineError::NotFillable {
                 uid: uid.to_owned(),
@@ -157,10 +162,12 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// Runs one operation of `control.js` on an element; its JSON answer.
+    /// Runs one operation of `control.js` on an element (an object of `session`);
+    /// its JSON answer.
     async fn control(
         &self,
         tab: TabId,
+        session: Option<&str>,
         watch: &mut Subscription,
         object: &str,
         op: &str,
@@ -178,7 +185,7 @@ impl<C: Chrome + 'static> Engine<C> {
             await_promise: false,
             user_gesture: true,
         };
-        let answer = self.send_watched(tab, watch, &call).await?;
+        let answer = self.send_watched_in(tab, session, watch, &call).await?;
         if let Some(details) = answer.exception_details {
             return Err(EngineError::UnreadablePageData(format!(
                 "the form control could not be read or set: {}",
@@ -198,6 +205,12 @@ impl<C: Chrome + 'static> Engine<C> {
         group: &str,
     ) -> Result<(), EngineError> {
         let node = self.element(tab, watch, uid, group).await?;
+        if node.session.is_some() {
+            return Err(EngineError::InCrossSiteFrame {
+                uid: uid.to_owned(),
+                what: "upload_file cannot reach yet",
+            });
+        }
         let describe = DomDescribeNode {
             backend_node_id: Some(node.backend),
             object_id: None,
@@ -244,7 +257,7 @@ impl<C: Chrome + 'static> Engine<C> {
         uid: &str,
     ) -> Result<Option<i64>, EngineError> {
         let rect = self.element_box(tab, watch, node, uid, true).await?;
-        self.click(tab, watch, rect.center(), false).await?;
+        self.click(tab, watch, None, rect.center(), false).await?;
         let opened = self
             .wait_event(tab, watch, FILE_CHOOSER_MS, |event| match event {
                 PageEvent::FileChooserOpened { backend_node_id } => Some(*backend_node_id),

@@ -118,15 +118,18 @@ impl<C: Chrome + 'static> Engine<C> {
             InputAction::Click { uid, double } => {
                 let node = self.element(tab, watch, uid, group).await?;
                 let point = self.element_box(tab, watch, &node, uid, true).await?;
-                self.click(tab, watch, point.center(), *double).await
+                let session = node.session.as_deref();
+                self.click(tab, watch, session, point.center(), *double)
+                    .await
             }
             InputAction::ClickAt { x, y, double } => {
-                self.click(tab, watch, (*x, *y), *double).await
+                self.click(tab, watch, None, (*x, *y), *double).await
             }
             InputAction::Hover { uid } => {
                 let node = self.element(tab, watch, uid, group).await?;
                 let point = self.element_box(tab, watch, &node, uid, true).await?;
-                self.mouse(tab, watch, "mouseMoved", point.center(), 0, 0)
+                let session = node.session.as_deref();
+                self.mouse(tab, watch, session, "mouseMoved", point.center(), 0, 0)
                     .await
             }
             InputAction::Fill { uid, value } => self.fill(tab, watch, uid, value, group).await,
@@ -163,8 +166,9 @@ impl<C: Chrome + 'static> Engine<C> {
             .await
     }
 
-    /// The visible part of an element's box, in viewport coordinates, after scrolling
-    /// it into view if `scroll`.
+    /// The visible part of an element's box, in the viewport coordinates of its
+    /// session (a cross-site frame's own, for one of its elements), after scrolling it
+    /// into view if `scroll`.
     pub(super) async fn element_box(
         &self,
         tab: TabId,
@@ -173,11 +177,12 @@ impl<C: Chrome + 'static> Engine<C> {
         uid: &str,
         scroll: bool,
     ) -> Result<Rect, EngineError> {
+        let session = node.session.as_deref();
         if scroll {
             let into_view = DomScrollIntoViewIfNeeded {
                 backend_node_id: node.backend,
             };
-            self.send_watched(tab, watch, &into_view)
+            self.send_watched_in(tab, session, watch, &into_view)
                 .await
                 .map_err(|e| element_error(e, uid))?;
         }
@@ -186,8 +191,8 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         let measure = async {
             let (quads, metrics) = futures::join!(
-                self.send(tab, &quads),
-                self.send(tab, &PageGetLayoutMetrics {})
+                self.send_in(tab, session, &quads),
+                self.send_in(tab, session, &PageGetLayoutMetrics {})
             );
             Ok((quads.map_err(|e| element_error(e, uid))?, metrics?))
         };
@@ -207,31 +212,36 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Moves the mouse to `point` and clicks (twice for a double-click, the second
-    /// with click count 2, so `dblclick` fires).
+    /// with click count 2, so `dblclick` fires). `session` is whose coordinates
+    /// `point` is in: a cross-site frame's, or the tab's (`None`).
     pub(super) async fn click(
         &self,
         tab: TabId,
         watch: &mut Subscription,
+        session: Option<&str>,
         point: (f64, f64),
         double: bool,
     ) -> Result<(), EngineError> {
-        self.mouse(tab, watch, "mouseMoved", point, 0, 0).await?;
+        self.mouse(tab, watch, session, "mouseMoved", point, 0, 0)
+            .await?;
         let clicks = if double { 2 } else { 1 };
         for count in 1..=clicks {
-            self.mouse(tab, watch, "mousePressed", point, 1, count)
+            self.mouse(tab, watch, session, "mousePressed", point, 1, count)
                 .await?;
-            self.mouse(tab, watch, "mouseReleased", point, 0, count)
+            self.mouse(tab, watch, session, "mouseReleased", point, 0, count)
                 .await?;
         }
         Ok(())
     }
 
-    /// One mouse event; `buttons` 1 means the left button is down (or being
-    /// pressed/released).
+    /// One mouse event, sent in `session` at its coordinates; `buttons` 1 means the
+    /// left button is down (or being pressed/released).
+    #[allow(clippy::too_many_arguments)]
     async fn mouse(
         &self,
         tab: TabId,
         watch: &mut Subscription,
+        session: Option<&str>,
         kind: &'static str,
         (x, y): (f64, f64),
         buttons: u32,
@@ -247,7 +257,7 @@ impl<C: Chrome + 'static> Engine<C> {
             click_count,
             modifiers: 0,
         };
-        self.send_watched(tab, watch, &event).await?;
+        self.send_watched_in(tab, session, watch, &event).await?;
         Ok(())
     }
 
@@ -264,6 +274,14 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<(), EngineError> {
         let from_node = self.element(tab, watch, from_uid, group).await?;
         let to_node = self.element(tab, watch, to_uid, group).await?;
+        if from_node.session != to_node.session {
+            // Each frame's points are in its own coordinates.
+            return Err(EngineError::InCrossSiteFrame {
+                uid: to_uid.to_owned(),
+                what: "a drag from an element in another frame cannot reach",
+            });
+        }
+        let session = from_node.session.as_deref();
         let to_first = self.element_box(tab, watch, &to_node, to_uid, true).await?;
         let from = self
             .element_box(tab, watch, &from_node, from_uid, true)
@@ -274,13 +292,13 @@ impl<C: Chrome + 'static> Engine<C> {
             Ok(rect) => rect.center(),
             Err(_) => to_first.center(),
         };
-        self.send_watched(tab, watch, &InputSetInterceptDrags { enabled: true })
+        let intercept = InputSetInterceptDrags { enabled: true };
+        self.send_watched_in(tab, session, watch, &intercept)
             .await?;
-        let outcome = self.drag_between(tab, watch, from, to).await;
+        let outcome = self.drag_between(tab, watch, session, from, to).await;
         // Best effort: a failed reset only leaves interception on until the next drag.
-        let _ = self
-            .send(tab, &InputSetInterceptDrags { enabled: false })
-            .await;
+        let reset = InputSetInterceptDrags { enabled: false };
+        let _ = self.send_in(tab, session, &reset).await;
         outcome
     }
 
@@ -288,15 +306,19 @@ impl<C: Chrome + 'static> Engine<C> {
         &self,
         tab: TabId,
         watch: &mut Subscription,
+        session: Option<&str>,
         from: (f64, f64),
         to: (f64, f64),
     ) -> Result<(), EngineError> {
-        self.mouse(tab, watch, "mouseMoved", from, 0, 0).await?;
-        self.mouse(tab, watch, "mousePressed", from, 1, 1).await?;
+        self.mouse(tab, watch, session, "mouseMoved", from, 0, 0)
+            .await?;
+        self.mouse(tab, watch, session, "mousePressed", from, 1, 1)
+            .await?;
         for step in 1..=DRAG_STEPS {
             let t = f64::from(step) / f64::from(DRAG_STEPS);
             let point = (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
-            self.mouse(tab, watch, "mouseMoved", point, 1, 0).await?;
+            self.mouse(tab, watch, session, "mouseMoved", point, 1, 0)
+                .await?;
         }
         let intercepted = self
             .wait_event(tab, watch, DRAG_START_MS, |event| match event {
@@ -313,10 +335,11 @@ impl<C: Chrome + 'static> Engine<C> {
                     data: data.clone(),
                     modifiers: 0,
                 };
-                self.send_watched(tab, watch, &event).await?;
+                self.send_watched_in(tab, session, watch, &event).await?;
             }
         }
-        self.mouse(tab, watch, "mouseReleased", to, 0, 1).await
+        self.mouse(tab, watch, session, "mouseReleased", to, 0, 1)
+            .await
     }
 
     /// Waits up to `ms` for a page event `pick` chooses (looking at those already

@@ -19,6 +19,13 @@
 //! is reported (and answered) in the tab's own session, as the page's are (Chrome
 //! 156), so the frame's own report of it is not needed. Console messages and network
 //! requests of the frame are not collected.
+//!
+//! Snapshots walk each frame in tabwire's world in its own session and splice the
+//! walk under its `<iframe>` line (`super::snapshot`); the uids it gives carry the
+//! session in their [`FrameKey`](super::uids::FrameKey), so input tools send their
+//! DOM and mouse commands to that session, at the frame's own coordinates, while
+//! keys go to the tab (the focused frame gets them). The frame's worlds are tracked
+//! from its session's context events, and forgotten with it.
 
 use tabwire_shared::TabId;
 
@@ -26,7 +33,7 @@ use super::tab::ChildSession;
 use super::Engine;
 use crate::cdp::events::{Incoming, TargetEvent};
 use crate::cdp::target::{AttachedToTarget, TargetDetachFromTarget, TargetSetAutoAttach};
-use crate::cdp::{PageEnable, PageEvent, RuntimeEnable};
+use crate::cdp::{PageEnable, PageEvent, RuntimeEnable, RuntimeReleaseObjectGroup};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 
@@ -60,8 +67,10 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// A child session ended: forgets it and those nested in it.
     pub fn on_child_detached(&self, tab: TabId, session: &str) {
-        self.tabs
-            .update(tab, |t| t.attachment.remove_child(session));
+        self.tabs.update(tab, |t| {
+            let gone = t.attachment.remove_child(session);
+            t.attachment.worlds.forget_sessions(&gone);
+        });
     }
 
     fn on_child_attached(&self, tab: TabId, via: Option<&str>, attached: AttachedToTarget) {
@@ -81,7 +90,8 @@ impl<C: Chrome + 'static> Engine<C> {
                     // A frame that moved to another renderer: its old session is over.
                     if let Some(old) = attachment.child_for_frame(&target.target_id) {
                         let old = old.to_owned();
-                        attachment.remove_child(&old);
+                        let gone = attachment.remove_child(&old);
+                        attachment.worlds.forget_sessions(&gone);
                     }
                     let child = ChildSession {
                         frame_id: target.target_id.clone(),
@@ -134,6 +144,28 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// The tab's cross-site frames: each one's child session and record.
+    pub(super) fn cross_site_frames(&self, tab: TabId) -> Vec<(String, ChildSession)> {
+        self.tabs
+            .read(tab, |t| {
+                (t.attachment.children.iter())
+                    .map(|(session, child)| (session.clone(), child.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Releases an object group of a child session, in the background.
+    pub(super) fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
+        self.in_background(move |engine| async move {
+            let release = RuntimeReleaseObjectGroup {
+                object_group: group,
+            };
+            // Nothing to do if it fails: the frame may be gone, taking its objects along.
+            let _ = engine.send_in(tab, session.as_deref(), &release).await;
+        });
+    }
+
     /// An event from a child session: it updates that frame's record, never the
     /// tab's document or waits.
     pub(super) fn on_child_event(&self, tab: TabId, session: &str, incoming: Option<Incoming>) {
@@ -143,6 +175,7 @@ impl<C: Chrome + 'static> Engine<C> {
         self.tabs.update(tab, |t| {
             if let Some(child) = t.attachment.children.get_mut(session) {
                 track_child(child, &event);
+                t.attachment.worlds.track_in(Some(session), &event);
             }
         });
     }

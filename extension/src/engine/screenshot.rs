@@ -116,7 +116,14 @@ impl<C: Chrome + 'static> Engine<C> {
         let group = self.next_object_group();
         let node = self.element(tab, watch, uid, &group).await;
         self.release_objects(tab, group);
-        let node = node?.backend;
+        let node = node?;
+        if node.session.is_some() {
+            return Err(EngineError::InCrossSiteFrame {
+                uid: uid.to_owned(),
+                what: "a screenshot by uid cannot reach yet",
+            });
+        }
+        let node = node.backend;
         let scroll = DomScrollIntoViewIfNeeded {
             backend_node_id: node,
         };

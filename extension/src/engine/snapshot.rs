@@ -109,6 +109,8 @@ impl<C: Chrome + 'static> Engine<C> {
         }];
         self.walk_child_frames(tab, &mut watch, &tree, &mut parts, options)
             .await?;
+        self.walk_cross_site_frames(tab, &mut watch, &mut parts, options)
+            .await?;
         let walked: HashSet<FrameKey> = parts.iter().map(|p| p.frame.clone()).collect();
         self.with_document(tab, |d| {
             d.uids.begin_snapshot();
@@ -277,6 +279,83 @@ impl<C: Chrome + 'static> Engine<C> {
         if used_group {
             self.release_objects(tab, group);
         }
+        Ok(())
+    }
+
+    /// Walks the tab's cross-site frames, each in its world in its own child session,
+    /// a level at a time (a frame nested in another after it), noting under which
+    /// `<iframe>` line each goes: the one of its parent frame's walk that
+    /// `DOM.getFrameOwner` names in the parent's session. A frame that went away
+    /// meanwhile, or whose `<iframe>` no walk shows, is left out.
+    async fn walk_cross_site_frames(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        parts: &mut Vec<FramePart>,
+        options: WalkOptions,
+    ) -> Result<(), EngineError> {
+        let mut pending = self.cross_site_frames(tab);
+        let group = self.next_object_group();
+        let mut used = Vec::new();
+        loop {
+            let walked =
+                |session: &Option<String>| parts.iter().any(|p| p.frame.session == *session);
+            let (ready, rest): (Vec<_>, Vec<_>) = pending
+                .into_iter()
+                .partition(|(_, child)| walked(&child.parent));
+            pending = rest;
+            if ready.is_empty() {
+                break;
+            }
+            let number = self.next_snapshot_number();
+            let found = join_all(ready.iter().map(|(session, child)| {
+                let parts = &*parts;
+                let group = &group;
+                async move {
+                    let tree = self.send_in(tab, Some(session), &PageGetFrameTree {});
+                    let owner = DomGetFrameOwner {
+                        frame_id: child.frame_id.clone(),
+                    };
+                    let owner = self.send_in(tab, child.parent.as_deref(), &owner);
+                    let (tree, owner) = futures::join!(tree, owner);
+                    let root = tree.ok()?.frame_tree.frame;
+                    // The part of the frame's parent frame, else the parent session's first.
+                    let in_parent = |p: &FramePart| p.frame.session == child.parent;
+                    let part = (parts.iter())
+                        .position(|p| {
+                            in_parent(p) && Some(&p.frame.frame) == root.parent_id.as_ref()
+                        })
+                        .or_else(|| parts.iter().position(in_parent))?;
+                    let backend = owner.ok()?.backend_node_id;
+                    let walker = &parts[part].frame;
+                    let uid = self
+                        .uid_in_world(tab, walker, backend, number, false, group)
+                        .await
+                        .ok()??;
+                    let frame = FrameKey {
+                        session: Some(session.clone()),
+                        frame: root.id,
+                    };
+                    let walk = self.walk_frame(tab, &frame, options).await.ok()?;
+                    Some((frame, walk, part, uid))
+                }
+            }));
+            let found = self.watched(tab, watch, async { Ok(found.await) }).await?;
+            used.extend(ready.into_iter().filter_map(|(_, child)| child.parent));
+            for (frame, walk, part, owner) in found.into_iter().flatten() {
+                parts.push(FramePart {
+                    frame,
+                    nodes: walk.nodes,
+                    owner: Some((part, owner)),
+                });
+            }
+        }
+        used.sort();
+        used.dedup();
+        for session in used {
+            self.release_objects_in(tab, Some(session), group.clone());
+        }
+        self.release_objects(tab, group);
         Ok(())
     }
 

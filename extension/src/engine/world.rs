@@ -90,17 +90,39 @@ impl Worlds {
 
     /// Keeps the worlds in step with Chrome's context events (of the tab's session).
     pub fn track(&mut self, event: &PageEvent) {
+        self.track_in(None, event);
+    }
+
+    /// Keeps the worlds of one session (`None`: the tab's own; else a cross-site
+    /// frame's child session) in step with that session's context events: context
+    /// ids are per session.
+    pub fn track_in(&mut self, session: Option<&str>, event: &PageEvent) {
+        let ours = |frame: &FrameKey| frame.session.as_deref() == session;
         match event {
             PageEvent::ContextCreated {
                 id,
                 frame_id,
                 is_default: false,
                 name,
-            } if name == WORLD_NAME => self.learn(FrameKey::tab(frame_id.clone()), *id),
-            PageEvent::ContextDestroyed { id } => self.0.retain(|_, w| w.context != *id),
-            PageEvent::ContextsCleared => self.0.clear(),
+            } if name == WORLD_NAME => {
+                let frame = FrameKey {
+                    session: session.map(str::to_owned),
+                    frame: frame_id.clone(),
+                };
+                self.learn(frame, *id);
+            }
+            PageEvent::ContextDestroyed { id } => {
+                self.0.retain(|frame, w| !ours(frame) || w.context != *id)
+            }
+            PageEvent::ContextsCleared => self.0.retain(|frame, _| !ours(frame)),
             _ => {}
         }
+    }
+
+    /// Forgets the worlds of child sessions that ended.
+    pub fn forget_sessions(&mut self, gone: &[String]) {
+        self.0
+            .retain(|frame, _| frame.session.as_ref().is_none_or(|s| !gone.contains(s)));
     }
 }
 
