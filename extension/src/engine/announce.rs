@@ -213,15 +213,7 @@ mod tests {
         h.settle();
         assert_eq!(changes(&h), before + 1);
         h.call_as(1, 2, ListTabs);
-        h.call_as(
-            1,
-            3,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call_as(1, 3, TakeSnapshot::whole(10));
         h.settle();
         assert_eq!(changes(&h), before + 1, "nothing changed since the read");
     }

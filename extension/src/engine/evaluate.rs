@@ -694,14 +694,7 @@ mod uid_tests {
     fn uid_arguments_are_passed_as_elements_at_any_depth() {
         let mut h = Harness::new();
         set_buttons(&h, &[(5, "Save")]);
-        h.call(
-            1,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(1, TakeSnapshot::whole(10));
         h.settle();
         with_tools(&h, json!({"groups": []}), vec![]);
         h.call(

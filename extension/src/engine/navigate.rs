@@ -847,14 +847,7 @@ mod tests {
     #[test]
     fn a_wedged_session_is_left_for_the_tabs_api() {
         let mut h = Harness::new();
-        h.call(
-            1,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(1, TakeSnapshot::whole(10));
         h.settle();
         assert!(h.fake.is_attached(10));
         h.fake.answer(

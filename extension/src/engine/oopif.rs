@@ -244,14 +244,7 @@ mod tests {
     }
 
     fn snapshot(h: &mut Harness, id: u64) -> Snapshot {
-        h.call(
-            id,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(id, TakeSnapshot::whole(10));
         h.settle();
         match h.reply(id).expect("a reply") {
             Ok(Reply::Snapshot { snapshot }) => snapshot,

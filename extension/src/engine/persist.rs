@@ -188,14 +188,7 @@ mod tests {
             h.popup(json!({"action": "disconnect", "session": "k2"})),
             Ok(())
         );
-        h.call(
-            1,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(1, TakeSnapshot::whole(10));
         h.settle();
         let Ok(Reply::Snapshot { .. }) = h.reply(1).unwrap() else {
             panic!("expected a snapshot")
@@ -207,15 +200,7 @@ mod tests {
         assert_eq!(h.engine.snapshots.get(), snapshots, "uids never repeat");
         h.host_ready(false);
         h.hello(4, "k1", "claude");
-        h.call_as(
-            4,
-            2,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call_as(4, 2, TakeSnapshot::whole(10));
         h.settle();
         assert!(h.reply(2).unwrap().is_ok(), "re-attached cleanly");
         h.hello(5, "k2", "codex");

@@ -730,14 +730,7 @@ mod tests {
         let mut h = Harness::new();
         h.fake
             .answer_takes(10, "main", "1\thttps://a.test/\n1_1\t3\tRootWebArea\tApp\t");
-        h.call(
-            1,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(1, TakeSnapshot::whole(10));
         h.settle();
         h.failed(1, ErrorCode::PageError, "line 2: the root has depth 3");
     }
@@ -750,14 +743,7 @@ mod tests {
             "Page.javascriptDialogOpening",
             &json!({"type": "alert", "message": "hi"}),
         );
-        h.call(
-            1,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(1, TakeSnapshot::whole(10));
         h.settle();
         assert_eq!(h.reply(1).unwrap().unwrap_err().code, ErrorCode::Dialog);
     }

@@ -143,11 +143,7 @@ mod tests {
         h.hello(1, "k1", "claude");
         h.share("k1", 10);
         block_bank(&mut h);
-        let snapshot = TakeSnapshot {
-            tab_id: 10,
-            verbose: false,
-            viewport: false,
-        };
+        let snapshot = TakeSnapshot::whole(10);
         h.call(1, snapshot);
         h.settle();
         assert!(h.fake.is_attached(10));

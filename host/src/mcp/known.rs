@@ -165,11 +165,7 @@ mod tests {
     #[test]
     fn only_announced_reads_are_kept() {
         let known = Known::default();
-        let snapshot = Command::Snapshot(TakeSnapshot {
-            tab_id: 1,
-            verbose: false,
-            viewport: false,
-        });
+        let snapshot = Command::Snapshot(TakeSnapshot::whole(1));
         known.keep_reply(known.generation(), &snapshot, &Reply::Done);
         assert!(known.reply(&snapshot).is_none());
     }
@@ -319,11 +315,7 @@ mod through_the_context {
         };
         ctx.request(evaluate).await.unwrap();
         ctx.list_tabs().await.unwrap();
-        let snapshot = TakeSnapshot {
-            tab_id: 1,
-            verbose: false,
-            viewport: false,
-        };
+        let snapshot = TakeSnapshot::whole(1);
         ctx.request(snapshot).await.unwrap();
         ctx.list_tabs().await.unwrap();
         assert_eq!(sent(&browser), ["listTabs", "other", "listTabs", "other"]);

@@ -102,12 +102,7 @@ mod tests {
             .into(),
             CloseTab { tab_id }.into(),
             commands::evaluate_one(tab_id, 100),
-            TakeSnapshot {
-                tab_id,
-                verbose: false,
-                viewport: false,
-            }
-            .into(),
+            TakeSnapshot::whole(tab_id).into(),
             DiscoverTools {
                 tab_id,
                 allowed_origins: vec![],
@@ -256,23 +251,8 @@ mod tests {
         let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
             panic!("expected a tab")
         };
-        h.call(
-            2,
-            TakeSnapshot {
-                tab_id: tab.id,
-                verbose: false,
-                viewport: false,
-            },
-        );
-        h.call_as(
-            2,
-            3,
-            TakeSnapshot {
-                tab_id: tab.id,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(2, TakeSnapshot::whole(tab.id));
+        h.call_as(2, 3, TakeSnapshot::whole(tab.id));
         h.settle();
         assert!(h.reply(2).unwrap().is_ok());
         assert_eq!(h.reply(3).unwrap().unwrap_err().code, ErrorCode::NotShared);
@@ -314,14 +294,7 @@ mod tests {
         h.fake.set_url(11, "https://www.bank.test/");
         let refused = h.popup(json!({"action": "share", "session": "k1", "tab": 11}));
         assert!(refused.unwrap_err().contains("blocklist"));
-        h.call(
-            1,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(1, TakeSnapshot::whole(10));
         h.settle();
         assert!(h.fake.is_attached(10));
         h.fake.set_url(10, "https://www.bank.test/");
@@ -334,14 +307,7 @@ mod tests {
         );
         h.settle();
         assert!(!h.fake.is_attached(10), "detached on arrival");
-        h.call(
-            2,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(2, TakeSnapshot::whole(10));
         h.settle();
         h.failed(2, ErrorCode::Refused, "blocklist (https://*.bank.test)");
         assert!(!h.fake.is_attached(10));
@@ -391,15 +357,7 @@ mod tests {
         let evaluate = commands::evaluate_one(10, 5000);
         h.call_as(1, 1, evaluate);
         h.settle();
-        h.call_as(
-            2,
-            2,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call_as(2, 2, TakeSnapshot::whole(10));
         h.settle();
         // While the second call waits, the tab goes to the bank (Chrome has not told).
         h.fake.set_url(10, "https://www.bank.test/");

@@ -267,11 +267,7 @@ mod tests {
     use tabwire_shared::{requests::*, Event};
 
     fn snapshot(tab_id: i64) -> TakeSnapshot {
-        TakeSnapshot {
-            tab_id,
-            verbose: false,
-            viewport: false,
-        }
+        TakeSnapshot::whole(tab_id)
     }
 
     #[test]

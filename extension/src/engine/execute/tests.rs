@@ -132,14 +132,7 @@ fn uids_at_any_depth_become_elements_in_the_registrys_world() {
         &json!({"context": {"id": 7, "auxData": {"frameId": "main", "isDefault": true}}}),
     );
     set_buttons(&h, &[(5, "Save"), (6, "Cancel")]);
-    h.call(
-        1,
-        TakeSnapshot {
-            tab_id: 10,
-            verbose: false,
-            viewport: false,
-        },
-    );
+    h.call(1, TakeSnapshot::whole(10));
     h.settle();
     with_tools(&h, report(&["t"]), vec![text("ok"), text("null")]);
     let document = discovered(&mut h);
@@ -210,14 +203,7 @@ fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
     let released = h.fake.sent(10, "Runtime.releaseObjectGroup");
     assert_eq!(released.len(), 1, "the nodes' handles are let go");
 
-    h.call(
-        2,
-        TakeSnapshot {
-            tab_id: 10,
-            verbose: false,
-            viewport: false,
-        },
-    );
+    h.call(2, TakeSnapshot::whole(10));
     h.settle();
     let Ok(Reply::Snapshot { snapshot }) = h.reply(2).unwrap() else {
         panic!("a snapshot");

@@ -10,14 +10,7 @@ use super::settle::{QUIET_MS, SETTLE_CAP_MS};
 fn page() -> Harness {
     let mut h = Harness::new();
     set_buttons(&h, &[(2, "OK")]);
-    h.call(
-        99,
-        TakeSnapshot {
-            tab_id: 10,
-            verbose: false,
-            viewport: false,
-        },
-    );
+    h.call(99, TakeSnapshot::whole(10));
     h.settle();
     assert!(h.reply(99).unwrap().is_ok());
     h.fake.answer(

@@ -22,6 +22,17 @@ pub struct TakeSnapshot {
     pub viewport: bool,
 }
 
+impl TakeSnapshot {
+    /// The usual request: the interesting nodes of the whole page.
+    pub fn whole(tab_id: TabId) -> Self {
+        TakeSnapshot {
+            tab_id,
+            verbose: false,
+            viewport: false,
+        }
+    }
+}
+
 impl Request for TakeSnapshot {
     type Reply = Snapshot;
     const RESENDABLE: bool = true;
