@@ -445,16 +445,8 @@
     if (!ctx.refHidden && (style.display === 'none' || style.visibility === 'hidden' ||
         el.getAttribute('aria-hidden') === 'true')) return '';
     if (!ctx.labelledBy) {
-      const refs = idrefs(el, 'aria-labelledby');
-      if (refs.length) {
-        const sub = { labelledBy: true, refHidden: true, target: null };
-        let t = '';
-        for (const r of refs) {
-          const part = collapse(altText(r, sub, true));
-          if (part) t += (t ? ' ' : '') + part;
-        }
-        if (t) return t;
-      }
+      const t = refsText(el, 'aria-labelledby');
+      if (t) return t;
     }
     const role = roleOf(el, tag);
     if (recursing && ctx.treeitem && (role === 'group' || role === 'tree')) return '';
@@ -824,17 +816,20 @@
     if (role === 'slider' || role === 'spinbutton') return el.getAttribute('aria-valuenow') || '';
     return '';
   };
-  const descriptionOf = (el, nameUsedTitle) => {
-    const refs = idrefs(el, 'aria-describedby');
-    if (refs.length) {
-      const sub = { labelledBy: true, refHidden: true, target: null };
-      let t = '';
-      for (const r of refs) {
-        const part = collapse(altText(r, sub, true));
-        if (part) t += (t ? ' ' : '') + part;
-      }
-      if (t) return t;
+  // The text of the elements an IDREF list names (aria-labelledby, aria-describedby),
+  // hidden ones included, each without following its own labelledby.
+  const refsText = (el, attr) => {
+    const sub = { labelledBy: true, refHidden: true, target: null };
+    let t = '';
+    for (const r of idrefs(el, attr)) {
+      const part = collapse(altText(r, sub, true));
+      if (part) t += (t ? ' ' : '') + part;
     }
+    return t;
+  };
+  const descriptionOf = (el, nameUsedTitle) => {
+    const described = refsText(el, 'aria-describedby');
+    if (described) return described;
     const d = el.getAttribute('aria-description');
     if (d && d.trim()) return collapse(d);
     const title = el.getAttribute('title');
