@@ -127,8 +127,12 @@ impl PortDrop {
             Self::Exited => "tabwire's native host started, then exited (it crashed, or the \
                              tabwire binary moved or changed). Run `tabwire doctor` to see why."
                 .to_owned(),
-            Self::Garbled => "tabwire's native host sent something Chrome could not read (is \
-                              another program registered in its place?). Run `tabwire doctor`."
+            // Chrome says this both of a host that wrote what it could not read and of
+            // one that exited before Chrome could write to it.
+            Self::Garbled => "The connection to tabwire's native host broke: it exited at once \
+                              (crashed, or the tabwire binary moved or changed), or it sent \
+                              something Chrome could not read (is another program registered \
+                              in its place?). Run `tabwire doctor`."
                 .to_owned(),
             Self::Silent => "tabwire's native host stopped answering heartbeats; tabwire is \
                              reconnecting. If this lasts, run `tabwire doctor`."
