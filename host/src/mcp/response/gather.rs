@@ -137,7 +137,7 @@ async fn snapshot_of_page(
         .snapshot(page, request.verbose, request.viewport)
         .await?;
     if let Some(uid) = &request.uid {
-        if !super::snapshot::holds(&snapshot, uid) {
+        if subtree::subtree(&snapshot.nodes, uid).is_none() {
             return Err(ToolError::new(subtree::unknown_uid(uid)));
         }
     }

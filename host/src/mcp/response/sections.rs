@@ -9,6 +9,7 @@ use super::gather::GatheredSnapshot;
 use super::snapshot;
 use super::{Image, Section, SnapshotRequest, ToolOutput, INLINE_IMAGE_LIMIT};
 use crate::mcp::render::emulation::describe_emulation;
+use crate::mcp::render::snapshot::LEGEND;
 use crate::mcp::{spill, structured, ToolError};
 
 /// Text and structured output written side by side.
@@ -220,6 +221,13 @@ impl Sections {
         self.data.extend(body.about.clone());
         if let Some(path) = &request.file_path {
             spill::write_file(path, &body.text)?;
+            // What the file holds (a subtree, the viewport, folded) is said here too,
+            // for clients that show only the text.
+            let plain = format!("Snapshot {number} of page {page}.");
+            let said = |line: &&String| **line != plain && *line != LEGEND;
+            for line in body.header.iter().filter(said) {
+                self.line(line);
+            }
             self.line(&format!(
                 "Snapshot {number} of page {page} ({nodes} nodes) saved to {}.",
                 path.display()

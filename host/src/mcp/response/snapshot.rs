@@ -4,7 +4,7 @@
 //! [`super::sections`]'s business.
 
 use serde_json::{json, Map, Value};
-use tabwire_shared::{Snapshot, SnapshotNode, TabId};
+use tabwire_shared::{SnapshotNode, TabId};
 
 use super::gather::GatheredSnapshot;
 use super::SnapshotRequest;
@@ -279,9 +279,4 @@ fn changes_data(page: TabId, number: u64, since: u64, changes: &Changes) -> Valu
         data["url"] = json!(url);
     }
     data
-}
-
-/// Whether `snapshot` holds `uid` (checked before a subtree is asked of it).
-pub fn holds(snapshot: &Snapshot, uid: &str) -> bool {
-    snapshot.nodes.iter().any(|node| node.uid == uid)
 }

@@ -61,7 +61,7 @@ pub struct ClickParams {
     #[serde(default)]
     dbl_click: bool,
     /// Include a snapshot of the page after the click (only its changes since the
-    /// last snapshot when that is shorter).
+    /// last whole snapshot, when they are at most half as long).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -112,7 +112,7 @@ pub struct ClickAtParams {
     #[serde(default)]
     dbl_click: bool,
     /// Include a snapshot of the page after the click (only its changes since the
-    /// last snapshot when that is shorter).
+    /// last whole snapshot, when they are at most half as long).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -156,7 +156,7 @@ pub struct HoverParams {
     /// The element's uid from take_snapshot.
     uid: String,
     /// Include a snapshot of the page afterwards (only its changes since the last
-    /// snapshot when that is shorter).
+    /// whole snapshot, when they are at most half as long).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -196,7 +196,7 @@ pub struct FillParams {
     /// text for a select; "true" or "false" for a checkbox or radio button.
     value: String,
     /// Include a snapshot of the page afterwards (only its changes since the last
-    /// snapshot when that is shorter).
+    /// whole snapshot, when they are at most half as long).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -245,7 +245,7 @@ pub struct FillFormParams {
     /// The controls to fill, in order.
     elements: Vec<FormField>,
     /// Include a snapshot of the page afterwards (only its changes since the last
-    /// snapshot when that is shorter).
+    /// whole snapshot, when they are at most half as long).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -307,7 +307,7 @@ pub struct TypeTextParams {
     /// A key to press after typing, e.g. "Enter" or "Tab".
     submit_key: Option<String>,
     /// Include a snapshot of the page afterwards (only its changes since the last
-    /// snapshot when that is shorter).
+    /// whole snapshot, when they are at most half as long).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -361,7 +361,7 @@ pub struct PressKeyParams {
     /// A key or combination: "Enter", "a", "ArrowDown", "Control+Shift+R", "Meta+a".
     key: String,
     /// Include a snapshot of the page afterwards (only its changes since the last
-    /// snapshot when that is shorter).
+    /// whole snapshot, when they are at most half as long).
     #[serde(default)]
     include_snapshot: bool,
 }
@@ -404,7 +404,7 @@ pub struct DragParams {
     /// The uid of the element to drop it on.
     to_uid: String,
     /// Include a snapshot of the page afterwards (only its changes since the last
-    /// snapshot when that is shorter).
+    /// whole snapshot, when they are at most half as long).
     #[serde(default, rename = "includeSnapshot")]
     include_snapshot: bool,
 }
@@ -443,7 +443,7 @@ pub struct UploadFileParams {
     /// One file's path (instead of filePaths).
     file_path: Option<PathBuf>,
     /// Include a snapshot of the page afterwards (only its changes since the last
-    /// snapshot when that is shorter).
+    /// whole snapshot, when they are at most half as long).
     #[serde(default)]
     include_snapshot: bool,
 }
