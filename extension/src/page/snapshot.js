@@ -280,13 +280,15 @@
       if (focusable(el, tag) || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) explicit = null;
       else return 'none';
     }
-    return explicit || implicitRole(el, tag) || 'generic';
+    // Chrome makes an element with the popover attribute a group.
+    return explicit || implicitRole(el, tag) || (el.hasAttribute('popover') ? 'group' : 'generic');
   };
 
   // ---- names (accname, with Chrome's habits) ----
   const FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link', 'menuitem',
     'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem',
     'DisclosureTriangle', 'LabelText']);
+  const NO_CONTENT = new Set(['group', 'dialog', 'alertdialog']);
   const PROHIBITED = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis', 'generic', 'insertion', 'mark',
     'paragraph', 'none', 'strong', 'subscript', 'superscript', 'term', 'time']);
 
@@ -410,7 +412,7 @@
       return o ? collapse(o.text) : '';
     }
     if (role === 'combobox' && el.tagName === 'INPUT') return el.value;
-    if (role === 'combobox') return collapse(el.textContent);
+    if (role === 'combobox') return collapse(textFrom(el, VALUE_CONTEXT));
     if (role === 'button' && el.tagName === 'INPUT' && el.type === 'file') {
       const files = el.files;
       const n = files ? files.length : 0;
@@ -420,6 +422,8 @@
     if (role === 'slider') return typeof el.value === 'string' ? el.value : (el.getAttribute('aria-valuenow') || '');
     return null;
   };
+  // A combobox that is not a field takes its value from its content, as a name would.
+  const VALUE_CONTEXT = { labelledBy: false, refHidden: false, target: null, treeitem: false };
   const textFrom = (el, ctx) => {
     let out = '';
     const b = pseudo(el, '::before');
@@ -450,6 +454,9 @@
     }
     const role = roleOf(el, tag);
     if (recursing && ctx.treeitem && (role === 'group' || role === 'tree')) return '';
+    // Groups (but <details>) and dialogs inside give a name nothing of their content.
+    if (recursing && !ctx.labelledBy && NO_CONTENT.has(role) && tag !== 'DETAILS' &&
+        !el.hasAttribute('aria-label')) return '';
     if (recursing) {
       const v = controlValue(el, role);
       if (v !== null && role !== 'slider') return v;
@@ -579,6 +586,7 @@
     owns = new Map();
     owned = new Set();
     for (const owner of owners) {
+      if (!canOwn(owner)) continue;
       const list = [];
       for (const o of idrefs(owner, 'aria-owns')) {
         if (o === owner || o.contains(owner) || owned.has(o)) continue;
@@ -587,6 +595,15 @@
       }
       if (list.length) owns.set(owner, list);
     }
+  };
+  // Chrome ignores aria-owns on elements that hold no children: images, text fields,
+  // and inputs other than buttons.
+  const canOwn = (el) => {
+    const tag = el.tagName;
+    if (tag === 'IMG' || tag === 'TEXTAREA') return false;
+    if (tag === 'INPUT') return el.type === 'button' || el.type === 'submit' || el.type === 'reset' || el.type === 'image';
+    const role = roleOf(el, tag);
+    return role !== 'textbox' && role !== 'searchbox' && role !== 'image';
   };
   const composedParent = (n) => {
     if (n.assignedSlot) return n.assignedSlot;
