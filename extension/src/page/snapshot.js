@@ -562,7 +562,6 @@
     return i;
   };
   let pinAncestors = null; // the composed-tree ancestors of pinned nodes, this take
-  let takeNumber = 0;
   // Custom-element hosts whose role may come from ElementInternals (see `candidates`),
   // at most MAX_ASK a take; closed-root hosts to look up; the answers used this take.
   const MAX_ASK = 200;
@@ -718,14 +717,14 @@
         (focusable(el, tag) || (root !== null && !root.querySelector(NATIVE)))) {
       answer = adopted.get(el);
       if (answer !== undefined) usedAdopt.set(el, answer);
-      if (candidates.length < MAX_ASK) candidates.push(uidFor(el, takeNumber));
+      if (candidates.length < MAX_ASK) candidates.push(el);
     }
     const role = answer !== undefined ? answer.role : own;
     const given = answer !== undefined ? answer.name : null;
     const rich = el.isContentEditable;
     const flags = (pinned ? F_PINNED : 0) | (rich ? F_EDITABLE | F_RICH : 0);
     const closed = closedHost(el, tag) && !noRoot.has(el);
-    if (closed && closedAsk !== null) closedAsk.push(uidFor(el, takeNumber));
+    if (closed && closedAsk !== null) closedAsk.push(el);
     // A closed root taken in: its host stays a line marked closed while it shows nothing.
     const taken = root !== null && closedRoots.get(el) === root;
     if (!visible || role === 'none' || role === 'generic' || role === 'LabelText') {
@@ -991,7 +990,6 @@
       return '=' + gen;
     }
     takes++;
-    takeNumber = number;
     candidates = [];
     closedAsk = [];
     usedAdopt = new Map();
@@ -1095,10 +1093,7 @@
     const active = deepActive();
     const activeEl = active && active !== document.body && active !== document.documentElement ? active : null;
     const listed = [];
-    let head = gen + '\t' + esc(href);
-    if (candidates.length) head += '\task=' + candidates.join(' ');
-    if (closedAsk.length) head += '\tclosed=' + closedAsk.join(' ');
-    const parts = [head];
+    const parts = [''];
     const st = [];
     for (let k = 0; k < lineOf.length; k++) {
       if (show !== null && !show[k]) continue;
@@ -1115,6 +1110,12 @@
       for (const s of st) line += '\t' + esc(s);
       parts.push(line);
     }
+    // The header, with uids given after the lines' (a host not shown gets a later one).
+    let head = gen + '\t' + esc(href);
+    candidates = candidates.map((el) => uidFor(el, number));
+    if (candidates.length) head += '\task=' + candidates.join(' ');
+    if (closedAsk.length) head += '\tclosed=' + closedAsk.map((el) => uidFor(el, number)).join(' ');
+    parts[0] = head;
     controls = listed;
     last = { gen, active, fingerprint: fingerprint(listed) };
     styles = new Map(); contents = new Map(); contentRoots = new Map(); labelMaps = new Map();

@@ -154,7 +154,13 @@ impl<C: Chrome + 'static> Engine<C> {
             .await
             .ok()?;
         let facts = node_facts(tree.nodes.first()?, url);
-        let states: Vec<String> = facts.states.iter().map(ToString::to_string).collect();
+        // As the walker writes states: `name` or `name=value`, unquoted.
+        let states: Vec<String> = (facts.states.iter())
+            .map(|s| match &s.value {
+                Some(value) => format!("{}={value}", s.name),
+                None => s.name.clone(),
+            })
+            .collect();
         Some(json!({
             "role": facts.role,
             "name": facts.name,
