@@ -332,7 +332,7 @@ async fn a_button_in_a_closed_shadow_root_is_shown_in_place_and_clicked_by_uid()
         .ok("new_page", json!({"url": page("snapshot/internals.html")}))
         .await;
     let snap = agent.ok("take_snapshot", json!({})).await;
-    snap.says("StaticText \"Vault shut\"");
+    snap.says("\"Vault shut\"");
     let empty = line_with(&snap.text, "shadow-root=closed");
     assert_eq!(
         snap.text.matches("shadow-root=closed").count(),
