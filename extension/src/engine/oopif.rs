@@ -23,19 +23,31 @@
 //! Snapshots walk each frame in tabwire's world in its own session and splice the
 //! walk under its `<iframe>` line (`super::snapshot`); the uids it gives carry the
 //! session in their [`FrameKey`](super::uids::FrameKey), so input tools send their
-//! DOM and mouse commands to that session, at the frame's own coordinates, while
-//! keys go to the tab (the focused frame gets them). The frame's worlds are tracked
-//! from its session's context events, and forgotten with it.
+//! DOM and mouse commands to that session, at the frame's own coordinates (a file
+//! chooser the frame opens is reported there too), while keys go to the tab (the
+//! focused frame gets them). Two things happen at the tab's coordinates, found by
+//! adding up the `<iframe>` boxes the frame is nested in ([`frame_viewport`]): an
+//! element screenshot's clip, and a drag (Chrome reports an HTML5 drag to the tab's
+//! session only). The page's scripts cannot reach the frame's renderer, nor a drag
+//! go from one frame to another: those refuse with what to do instead. The frame's
+//! worlds are tracked from its session's context events, and forgotten with it.
+//!
+//! [`frame_viewport`]: Engine::frame_viewport
 
 use tabwire_shared::TabId;
 
-use super::tab::ChildSession;
+use futures::future::join_all;
+
+use super::tab::{ChildSession, MAX_CHILD_SESSIONS};
 use super::Engine;
+use crate::cdp::dom::DomGetFrameOwner;
 use crate::cdp::events::{Incoming, TargetEvent};
+use crate::cdp::input::{DomGetBoxModel, Rect};
 use crate::cdp::target::{AttachedToTarget, TargetDetachFromTarget, TargetSetAutoAttach};
 use crate::cdp::{PageEnable, PageEvent, RuntimeEnable, RuntimeReleaseObjectGroup};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
+use crate::signals::TabSignal;
 
 /// The target type of a cross-site iframe.
 const IFRAME: &str = "iframe";
@@ -155,6 +167,69 @@ impl<C: Chrome + 'static> Engine<C> {
             .unwrap_or_default()
     }
 
+    /// Where a cross-site frame's viewport is in the tab's viewport: the content box
+    /// of its `<iframe>` (`DOM.getFrameOwner` and `DOM.getBoxModel` in the session of
+    /// the frame it is in), moved by each frame it is nested in and cut to what that
+    /// one shows (empty when scrolled out of it).
+    pub(super) async fn frame_viewport(
+        &self,
+        tab: TabId,
+        session: &str,
+    ) -> Result<Rect, EngineError> {
+        // From the frame out to the page, bounded (nesting cannot loop, but a record
+        // could be broken).
+        let mut chain = Vec::new();
+        let mut at = Some(session.to_owned());
+        while let Some(current) = at.take() {
+            let child = self
+                .tabs
+                .read(tab, |t| t.attachment.children.get(&current).cloned())
+                .flatten()
+                .filter(|_| chain.len() < MAX_CHILD_SESSIONS)
+                .ok_or_else(|| {
+                    EngineError::UnreadablePageData(
+                        "the cross-site frame went away while it was measured".to_owned(),
+                    )
+                })?;
+            at = child.parent.clone();
+            chain.push(child);
+        }
+        let boxes = join_all(chain.iter().map(|child| async move {
+            let parent = child.parent.as_deref();
+            let owner = DomGetFrameOwner {
+                frame_id: child.frame_id.clone(),
+            };
+            let owner = self.send_in(tab, parent, &owner).await?.backend_node_id;
+            let model = DomGetBoxModel {
+                backend_node_id: owner,
+            };
+            let model = self.send_in(tab, parent, &model).await?;
+            Rect::of_quad(&model.model.content).ok_or_else(|| {
+                EngineError::UnreadablePageData("a frame's box could not be read".to_owned())
+            })
+        }))
+        .await;
+        let mut outer: Option<Rect> = None;
+        for inner in boxes.into_iter().rev() {
+            let inner = inner?;
+            outer = Some(match outer {
+                None => inner,
+                Some(outer) => {
+                    let moved = inner.offset(outer.x, outer.y);
+                    // A frame scrolled out of its parent's view: nothing of it shows.
+                    moved.intersect(&outer).unwrap_or(Rect {
+                        width: 0.0,
+                        height: 0.0,
+                        ..moved
+                    })
+                }
+            });
+        }
+        outer.ok_or_else(|| {
+            EngineError::UnreadablePageData("the cross-site frame could not be placed".to_owned())
+        })
+    }
+
     /// Releases an object group of a child session, in the background.
     pub(super) fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
         self.in_background(move |engine| async move {
@@ -172,12 +247,25 @@ impl<C: Chrome + 'static> Engine<C> {
         let Some(Incoming::Page(event)) = incoming else {
             return;
         };
-        self.tabs.update(tab, |t| {
-            if let Some(child) = t.attachment.children.get_mut(session) {
+        let known = self
+            .tabs
+            .update(tab, |t| {
+                let child = t.attachment.children.get_mut(session)?;
                 track_child(child, &event);
                 t.attachment.worlds.track_in(Some(session), &event);
-            }
-        });
+                Some(())
+            })
+            .flatten()
+            .is_some();
+        // What an upload acting in the frame waits for (its chooser is reported in
+        // the frame's session; a drag is reported in the tab's).
+        if known && matches!(event, PageEvent::FileChooserOpened { .. }) {
+            let signal = TabSignal::InFrame {
+                session: session.to_owned(),
+                event,
+            };
+            self.signals.publish(tab, &signal);
+        }
     }
 }
 
