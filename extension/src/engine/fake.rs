@@ -357,6 +357,12 @@ impl Fake {
         }
     }
 
+    /// Answers `method` in child session `session` with `answer` from now on.
+    pub fn answer_in(&self, session: &str, method: &str, answer: Answer) {
+        let key = (session.to_owned(), method.to_owned());
+        self.state.borrow_mut().answers_in.insert(key, answer);
+    }
+
     /// Whether child session `session` is attached.
     pub fn child_attached(&self, session: &str) -> bool {
         self.state.borrow().live_children.contains_key(session)
@@ -605,6 +611,11 @@ impl Fake {
             params.clone(),
         );
         state.sent.push(entry);
+        // A cross-site frame's world is its frame's, as in the tab's own session
+        // (contexts are numbered across sessions, so none is taken for another).
+        if let Some(answer) = state.worlds.handle(tab, method, params) {
+            return answer;
+        }
         let key = (session.to_owned(), method.to_owned());
         if let Some(answer) = state.answers_in.get(&key) {
             return answer.clone();

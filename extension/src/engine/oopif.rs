@@ -302,9 +302,10 @@ fn track_child(child: &mut ChildSession, event: &PageEvent) {
 mod tests {
     use super::super::document::Kit;
     use super::super::fake::page::set_buttons;
-    use super::super::fake::{commands, Harness};
+    use super::super::fake::world::FakeNode;
+    use super::super::fake::{commands, Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{requests::*, Navigation, Reply, Snapshot};
+    use tabwire_shared::{requests::*, InputAction, Navigation, Reply, Snapshot};
 
     /// Tab 10 with a cross-site iframe (session `S1`, frame `F1`) holding another
     /// (`S2`, frame `F2`), attached by a first command.
@@ -347,6 +348,108 @@ mod tests {
             args: vec![json!({ "uid": uid })],
             timeout_ms: 1000,
         }
+    }
+
+    /// Tab 10 whose page (backend 1, "App") shows a cross-site `<iframe>` (backend
+    /// 2) the walker cannot enter: frame `F1`, session `S1`, holding a root (30) and
+    /// a button "In" (31). Attached by a first command.
+    fn page_with_a_walked_frame() -> Harness {
+        let mut h = Harness::new();
+        h.fake
+            .add_oopif(10, None, "S1", "F1", "https://other.test/frame");
+        h.fake.answer(
+            "DOM.getFrameOwner",
+            Answer::value(json!({"backendNodeId": 2})),
+        );
+        let iframe = FakeNode::shown(2, 1, "Iframe", "").with_state("frame-not-captured");
+        let top = vec![FakeNode::shown(1, 0, "RootWebArea", "App"), iframe];
+        h.fake.set_page(10, "main", "https://a.test/", top);
+        let inner = vec![
+            FakeNode::shown(30, 0, "RootWebArea", "Inner"),
+            FakeNode::shown(31, 1, "button", "In"),
+        ];
+        h.fake.set_page(10, "F1", "https://other.test/frame", inner);
+        // The frame's button at (10,10)-(30,30) of its 400x200 viewport.
+        h.fake.answer_in(
+            "S1",
+            "DOM.getContentQuads",
+            Answer::value(json!({"quads": [[10, 10, 30, 10, 30, 30, 10, 30]]})),
+        );
+        h.fake.answer_in(
+            "S1",
+            "Page.getLayoutMetrics",
+            Answer::value(json!({
+                "cssLayoutViewport": {"pageX": 0, "pageY": 0, "clientWidth": 400, "clientHeight": 200},
+                "cssVisualViewport": {"pageX": 0, "pageY": 0},
+                "cssContentSize": {"width": 400, "height": 200}})),
+        );
+        h.call(99, commands::evaluate_one(10, 1000));
+        h.settle();
+        assert!(h.reply(99).unwrap().is_ok());
+        h
+    }
+
+    fn uid_of(snapshot: &Snapshot, name: &str) -> String {
+        let node = snapshot.nodes.iter().find(|n| n.name == name);
+        node.unwrap_or_else(|| panic!("no {name:?} in {snapshot:?}"))
+            .uid
+            .clone()
+    }
+
+    fn click(uid: &str) -> Input {
+        Input {
+            tab_id: 10,
+            action: InputAction::Click {
+                uid: uid.to_owned(),
+                double: false,
+            },
+            timeout_ms: 5000,
+        }
+    }
+
+    #[test]
+    fn a_cross_site_frame_is_walked_in_its_session_and_spliced_under_its_iframe() {
+        let mut h = page_with_a_walked_frame();
+        let snap = snapshot(&mut h, 1);
+        let shape: Vec<_> = (snap.nodes.iter())
+            .map(|n| (n.depth, n.role.as_str(), n.name.as_str(), n.states.len()))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (0, "RootWebArea", "App", 0),
+                (1, "Iframe", "", 0),
+                (2, "RootWebArea", "Inner", 0),
+                (3, "button", "In", 0)
+            ]
+        );
+        // The frame's world is made and walked in its own session; its `<iframe>` is
+        // found in the tab's.
+        let created = h.fake.sent_in(10, Some("S1"), "Page.createIsolatedWorld");
+        assert_eq!(
+            created,
+            vec![json!({"frameId": "F1", "worldName": "tabwire"})]
+        );
+        assert_eq!(
+            h.fake.sent(10, "DOM.getFrameOwner"),
+            vec![json!({"frameId": "F1"})]
+        );
+        let context = h.fake.world_context(10, "F1").expect("the frame's world");
+        let walked_in_frame = (h.fake.sent_in(10, Some("S1"), "Runtime.callFunctionOn"))
+            .iter()
+            .any(|call| call["executionContextId"] == context);
+        assert!(walked_in_frame);
+        // Its uids act in its session.
+        let button = uid_of(&snap, "In");
+        h.call(2, click(&button));
+        h.settle();
+        h.advance(1_000);
+        assert!(matches!(h.reply(2), Some(Ok(_))), "{:?}", h.reply(2));
+        let pressed = h.fake.sent_in(10, Some("S1"), "Input.dispatchMouseEvent");
+        assert!(
+            pressed.iter().any(|e| e["type"] == "mousePressed"),
+            "{pressed:?}"
+        );
     }
 
     #[test]
