@@ -363,6 +363,27 @@ impl Fake {
         self.state.borrow_mut().answers_in.insert(key, answer);
     }
 
+    /// What `method` is answered with in child session `session`, if a test said.
+    pub fn answers_in(&self, session: &str, method: &str) -> Option<Answer> {
+        let key = (session.to_owned(), method.to_owned());
+        self.state.borrow().answers_in.get(&key).cloned()
+    }
+
+    /// The cross-site iframe of child session `old` will attach under session `new`
+    /// from now on, as Chrome names a frame's session anew on every attach (call it
+    /// while the frame is not attached).
+    pub fn rename_oopif_session(&self, old: &str, new: &str) {
+        let mut state = self.state.borrow_mut();
+        for oopif in &mut state.oopifs {
+            if oopif.session == old {
+                oopif.session = new.to_owned();
+            }
+            if oopif.parent.as_deref() == Some(old) {
+                oopif.parent = Some(new.to_owned());
+            }
+        }
+    }
+
     /// Whether child session `session` is attached.
     pub fn child_attached(&self, session: &str) -> bool {
         self.state.borrow().live_children.contains_key(session)

@@ -111,7 +111,16 @@ impl<C: Chrome + 'static> Engine<C> {
                         url: target.url.clone(),
                         ..ChildSession::default()
                     };
-                    attachment.add_child(&session, child)
+                    if !attachment.add_child(&session, child) {
+                        return false;
+                    }
+                    // Attached again (after a detach): its uids are this session's.
+                    let children = &t.attachment.children;
+                    if let Some(document) = &mut t.document {
+                        let ended = |old: &str| !children.contains_key(old);
+                        document.rehome_frame(&target.target_id, &session, ended);
+                    }
+                    true
                 })
                 .unwrap_or(false);
         let via = via.map(str::to_owned);
@@ -546,6 +555,45 @@ mod tests {
         assert!(!h.fake.is_attached(10), "let go after the idle time");
         assert!(children(&h).is_empty());
         assert!(!h.fake.child_attached("S1"));
+    }
+
+    /// The frame's world outlives the debugger's session, as the page's do: after
+    /// an idle detach its uids act in the frame's new session.
+    #[test]
+    fn a_frames_uids_survive_an_idle_detach() {
+        let mut h = page_with_a_walked_frame();
+        let button = uid_of(&snapshot(&mut h, 1), "In");
+        // What an idle detach does, and Chrome naming the frame's session anew.
+        h.engine.tabs.update(10, |t| t.pause_session());
+        h.fake.detach_externally(10);
+        h.fake.rename_oopif_session("S1", "S9");
+        for method in ["DOM.getContentQuads", "Page.getLayoutMetrics"] {
+            let answer = h.fake.answers_in("S1", method).expect("answered in S1");
+            h.fake.answer_in("S9", method, answer);
+        }
+        // The next command attaches again, and the frame with it (Chrome reports the
+        // frames already there before it answers `Target.setAutoAttach`).
+        h.call(4, commands::evaluate_one(10, 1000));
+        h.settle();
+        assert!(h.fake.child_attached("S9"));
+        h.call(2, click(&button));
+        h.settle();
+        h.advance(1_000);
+        assert!(matches!(h.reply(2), Some(Ok(_))), "{:?}", h.reply(2));
+        let pressed = h.fake.sent_in(10, Some("S9"), "Input.dispatchMouseEvent");
+        assert!(
+            pressed.iter().any(|e| e["type"] == "mousePressed"),
+            "{pressed:?}"
+        );
+        // The walk the document kept is the new session's too: unchanged, not walked.
+        let before = h.fake.takes(10).len();
+        let again = snapshot(&mut h, 3);
+        assert_eq!(uid_of(&again, "In"), button);
+        let takes = h.fake.takes(10);
+        assert!(
+            takes[before..].iter().all(|t| t.since.is_some()),
+            "{takes:?}"
+        );
     }
 
     /// The main risk of child sessions: a cross-site frame's own navigation and
