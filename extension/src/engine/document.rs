@@ -202,6 +202,9 @@ impl<C: Chrome + 'static> Engine<C> {
             .with_document(tab, |d| d.uids.frame_of(uid).cloned())
             .flatten()
             .ok_or_else(stale)?;
+        if let Some(session) = &frame.session {
+            self.note_group_in(tab, session, group);
+        }
         let resolve = |_| WalkerCall::Resolve(uid.to_owned());
         let object = match self.call_walker(tab, &frame, resolve, group).await {
             Ok((_, found)) => found.object_id.ok_or_else(stale)?,

@@ -52,6 +52,9 @@ use crate::signals::TabSignal;
 /// The target type of a cross-site iframe.
 const IFRAME: &str = "iframe";
 
+/// How many object groups with objects in child sessions a tab keeps note of.
+const MAX_NOTED_GROUPS: usize = 1_000;
+
 /// How many frames' contexts one child session keeps.
 const MAX_CONTEXTS: usize = 1_000;
 
@@ -237,6 +240,33 @@ impl<C: Chrome + 'static> Engine<C> {
         outer.ok_or_else(|| {
             EngineError::UnreadablePageData("the cross-site frame could not be placed".to_owned())
         })
+    }
+
+    /// Notes that `group` has objects in child session `session`, for
+    /// [`release_objects`](Self::release_objects) to release them there too.
+    pub(super) fn note_group_in(&self, tab: TabId, session: &str, group: &str) {
+        self.tabs.update(tab, |t| {
+            let groups = &mut t.attachment.groups_in_children;
+            // Groups are released soon after they are made: this bound is never met
+            // but by a bug, which then costs objects, not memory.
+            if groups.len() < MAX_NOTED_GROUPS || groups.contains_key(group) {
+                let sessions = groups.entry(group.to_owned()).or_default();
+                sessions.insert(session.to_owned());
+            }
+        });
+    }
+
+    /// Releases `group` in the child sessions it has objects in (see
+    /// [`note_group_in`](Self::note_group_in)).
+    pub(super) fn release_objects_in_children(&self, tab: TabId, group: &str) {
+        let sessions = self
+            .tabs
+            .update(tab, |t| t.attachment.groups_in_children.remove(group))
+            .flatten()
+            .unwrap_or_default();
+        for session in sessions {
+            self.release_objects_in(tab, Some(session), group.to_owned());
+        }
     }
 
     /// Releases an object group of a child session, in the background.
@@ -459,6 +489,26 @@ mod tests {
             pressed.iter().any(|e| e["type"] == "mousePressed"),
             "{pressed:?}"
         );
+        // The objects the click made in the frame's session are released there, as
+        // the page's are in the tab's.
+        let resolved = (h.fake.sent_in(10, Some("S1"), "Runtime.callFunctionOn"))
+            .into_iter()
+            .filter_map(|call| call["objectGroup"].as_str().map(str::to_owned))
+            .filter(|group| !group.is_empty())
+            .collect::<Vec<_>>();
+        assert!(!resolved.is_empty());
+        let released = h.fake.sent_in(10, Some("S1"), "Runtime.releaseObjectGroup");
+        for group in &resolved {
+            assert!(
+                released.iter().any(|r| r["objectGroup"] == group.as_str()),
+                "{group} kept: {released:?}"
+            );
+        }
+        let noted = h
+            .engine
+            .tabs
+            .read(10, |t| t.attachment.groups_in_children.len());
+        assert_eq!(noted, Some(0));
     }
 
     #[test]
