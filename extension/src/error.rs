@@ -314,16 +314,19 @@ pub enum EngineError {
     )]
     UnreadablePageData(String),
 
-    /// An element of a cross-site frame where only the page's own elements will do.
+    /// An element of a cross-site frame where it cannot be used: the page's scripts,
+    /// or a drag from another frame, cannot reach into the frame's renderer.
     #[error(
-        "Element \"{uid}\" is inside a cross-site frame, which {what}. Use an element of the \
-         page itself, or act on this one with the input tools (click, fill, hover, ...)."
+        "Element \"{uid}\" is inside a cross-site frame (another renderer), which {what}. \
+         {instead}"
     )]
     InCrossSiteFrame {
         /// The element.
         uid: String,
         /// What cannot reach it.
         what: &'static str,
+        /// What to do instead.
+        instead: &'static str,
     },
 
     /// An element that has no box on screen (hidden, zero-sized, detached layout).
