@@ -231,3 +231,90 @@ fn render_blocking(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    /// A load of `https://a.test/`: document first byte at 100 ms, an image requested
+    /// at 150 ms and done at 900 ms, painted (the LCP) at 1200 ms; two shifts 0.3 s
+    /// apart and one 2 s later; one 120 ms task, 80 ms of it in app.js.
+    fn trace() -> Vec<u8> {
+        let nav = 1_000_000.0;
+        let ms = |v: f64| nav + v * 1e3;
+        json!({"traceEvents": [
+            {"name": "thread_name", "ph": "M", "pid": 1, "tid": 2, "args": {"name": "CrRendererMain"}},
+            {"name": "navigationStart", "ph": "R", "ts": nav, "pid": 1, "tid": 2, "args": {"frame": "F",
+                "data": {"documentLoaderURL": "https://a.test/", "isLoadingMainFrame": true, "navigationId": "N"}}},
+            {"name": "ResourceSendRequest", "ph": "I", "ts": ms(1.0), "pid": 1, "tid": 2,
+                "args": {"data": {"requestId": "N", "url": "https://a.test/", "frame": "F"}}},
+            {"name": "ResourceReceiveResponse", "ph": "I", "ts": ms(101.0), "pid": 1, "tid": 2,
+                "args": {"data": {"requestId": "N", "timing": {"requestTime": nav / 1e6, "sendEnd": 10.0, "receiveHeadersStart": 100.0}}}},
+            {"name": "ResourceSendRequest", "ph": "I", "ts": ms(150.0), "pid": 1, "tid": 2,
+                "args": {"data": {"requestId": "I", "url": "https://a.test/hero.png", "frame": "F", "renderBlocking": "non_blocking"}}},
+            {"name": "ResourceFinish", "ph": "I", "ts": ms(905.0), "pid": 1, "tid": 2,
+                "args": {"data": {"requestId": "I", "finishTime": ms(900.0) / 1e6}}},
+            {"name": "LargestImagePaint::Candidate", "ph": "I", "ts": ms(1200.0), "pid": 1, "tid": 2,
+                "args": {"data": {"DOMNodeId": 7, "imageUrl": "https://a.test/hero.png"}}},
+            {"name": "largestContentfulPaint::Candidate", "ph": "I", "ts": ms(1200.0), "pid": 1, "tid": 2,
+                "args": {"frame": "F", "data": {"navigationId": "N", "nodeId": 7, "type": "image", "isOutermostMainFrame": true}}},
+            {"name": "LayoutShift", "ph": "I", "ts": ms(1300.0), "pid": 1, "tid": 2,
+                "args": {"data": {"weighted_score_delta": 0.1, "impacted_nodes": [{"node_id": 9}]}}},
+            {"name": "LayoutShift", "ph": "I", "ts": ms(1600.0), "pid": 1, "tid": 2,
+                "args": {"data": {"weighted_score_delta": 0.05, "impacted_nodes": [{"node_id": 10}]}}},
+            {"name": "LayoutShift", "ph": "I", "ts": ms(3600.0), "pid": 1, "tid": 2,
+                "args": {"data": {"weighted_score_delta": 0.12}}},
+            {"name": "LayoutShift", "ph": "I", "ts": ms(3700.0), "pid": 1, "tid": 2,
+                "args": {"data": {"weighted_score_delta": 0.5, "had_recent_input": true}}},
+            {"name": "RunTask", "ph": "X", "ts": ms(2000.0), "dur": 120e3, "pid": 1, "tid": 2, "args": {}},
+            {"name": "FunctionCall", "ph": "X", "ts": ms(2010.0), "dur": 80e3, "pid": 1, "tid": 2,
+                "args": {"data": {"url": "https://a.test/app.js"}}},
+            {"name": "RunTask", "ph": "X", "ts": ms(2500.0), "dur": 20e3, "pid": 1, "tid": 2, "args": {}}
+        ]})
+        .to_string()
+        .into_bytes()
+    }
+
+    #[test]
+    fn an_image_lcp_breaks_down_into_first_byte_load_delay_load_and_render_delay() {
+        let report = super::analyze_bytes(&trace()).expect("a trace");
+        let set = &report.insight_sets[0];
+        assert_eq!(set.id, "N");
+        let lcp = set.lcp.as_ref().expect("an LCP");
+        assert_eq!(lcp.ms.round(), 1200.0);
+        assert_eq!(lcp.backend_node_id, Some(7));
+        assert_eq!(lcp.image_url.as_deref(), Some("https://a.test/hero.png"));
+        let b = lcp.breakdown.as_ref().expect("a breakdown");
+        assert_eq!(b.ttfb_ms.round(), 100.0);
+        assert_eq!(b.load_delay_ms.map(f64::round), Some(50.0));
+        assert_eq!(b.load_duration_ms.map(f64::round), Some(750.0));
+        assert_eq!(b.render_delay_ms.round(), 300.0);
+        let summary = super::text::summary(&report).join("\n");
+        assert!(
+            summary.contains("LCP 1.2 s: 750 ms of it is resource load duration"),
+            "{summary}"
+        );
+        assert!(summary.contains("backend node 7"), "{summary}");
+    }
+
+    #[test]
+    fn cls_is_the_worst_cluster_without_shifts_after_input_and_long_tasks_name_scripts() {
+        let report = super::analyze_bytes(&trace()).expect("a trace");
+        let set = &report.insight_sets[0];
+        assert!((set.cls.score - 0.15).abs() < 1e-9, "{:?}", set.cls);
+        assert_eq!(set.cls.shifts.len(), 2);
+        assert_eq!(set.cls.shifts[0].backend_node_ids, [9]);
+        assert_eq!(set.long_tasks.len(), 1);
+        assert_eq!(set.long_tasks[0].duration_ms.round(), 120.0);
+        assert_eq!(set.long_tasks[0].scripts[0].url, "https://a.test/app.js");
+        assert_eq!(set.long_tasks[0].scripts[0].ms.round(), 80.0);
+        let doc = set.document.as_ref().expect("the document");
+        assert_eq!(doc.server_ms.map(f64::round), Some(90.0));
+    }
+
+    #[test]
+    fn a_file_that_is_no_trace_is_an_error_saying_so() {
+        let error = super::analyze_bytes(b"{\"nope\": 1}").unwrap_err();
+        assert!(error.contains("not a JSON trace"), "{error}");
+    }
+}
