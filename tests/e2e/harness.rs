@@ -71,43 +71,58 @@ fn serve_fixtures() -> u16 {
     let built = built_fixtures();
     std::thread::spawn(move || {
         for request in server.incoming_requests() {
-            let path = request
-                .url()
-                .split('?')
-                .next()
-                .unwrap_or("/")
-                .trim_start_matches('/');
-            let mut file = root.join(if path.is_empty() { "index.html" } else { path });
-            if !file.exists() {
-                file = built.join(path);
-            }
-            let response = match std::fs::read(&file) {
-                Ok(bytes) => {
-                    let kind = match file.extension().and_then(|e| e.to_str()) {
-                        Some("html") => "text/html; charset=utf-8",
-                        Some("js") => "text/javascript",
-                        Some("css") => "text/css",
-                        Some("json") => "application/json",
-                        _ => "application/octet-stream",
-                    };
-                    let mut response = tiny_http::Response::from_data(bytes).with_header(
-                        tiny_http::Header::from_bytes("Content-Type", kind).expect("header"),
-                    );
-                    if kind == "application/json" {
-                        // A session cookie from the server, for redaction checks.
-                        response.add_header(
-                            tiny_http::Header::from_bytes("Set-Cookie", "token=server-secret")
-                                .expect("header"),
-                        );
-                    }
-                    response
-                }
-                Err(_) => tiny_http::Response::from_string("not found").with_status_code(404),
-            };
-            let _ = request.respond(response);
+            let (root, built) = (root.clone(), built.clone());
+            // Each request on a thread of its own, so a late one (`?delay=<ms>`, for
+            // pages whose resources arrive slowly) holds up no other.
+            std::thread::spawn(move || serve_one(request, &root, &built));
         }
     });
     port
+}
+
+/// Answers one fixture request, after `?delay=<ms>` when the URL asks for one.
+fn serve_one(request: tiny_http::Request, root: &Path, built: &Path) {
+    let delay = request
+        .url()
+        .split_once("delay=")
+        .and_then(|(_, ms)| ms.split('&').next()?.parse::<u64>().ok());
+    if let Some(ms) = delay {
+        std::thread::sleep(std::time::Duration::from_millis(ms.min(10_000)));
+    }
+    let path = request
+        .url()
+        .split('?')
+        .next()
+        .unwrap_or("/")
+        .trim_start_matches('/');
+    let mut file = root.join(if path.is_empty() { "index.html" } else { path });
+    if !file.exists() {
+        file = built.join(path);
+    }
+    let response = match std::fs::read(&file) {
+        Ok(bytes) => {
+            let kind = match file.extension().and_then(|e| e.to_str()) {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js") => "text/javascript",
+                Some("json") => "application/json",
+                Some("css") => "text/css",
+                Some("png") => "image/png",
+                _ => "application/octet-stream",
+            };
+            let mut response = tiny_http::Response::from_data(bytes)
+                .with_header(tiny_http::Header::from_bytes("Content-Type", kind).expect("header"));
+            if kind == "application/json" {
+                // A session cookie from the server, for redaction checks.
+                response.add_header(
+                    tiny_http::Header::from_bytes("Set-Cookie", "token=server-secret")
+                        .expect("header"),
+                );
+            }
+            response
+        }
+        Err(_) => tiny_http::Response::from_string("not found").with_status_code(404),
+    };
+    let _ = request.respond(response);
 }
 
 /// A fixture page's URL.

@@ -28,3 +28,4 @@ mod snapshot;
 mod snapshot_walker;
 mod steps;
 mod third_party;
+mod trace;
