@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::console::{ConsoleApiCalled, ExceptionThrown, IssueAdded, LogEntryAdded};
+use super::css::{StyleSheetAdded, StyleSheetHeader};
 use super::network::{ExtraInfo, LoadingEnded, RequestWillBeSent, ResponseReceived};
 use super::target::{AttachedToTarget, DetachedFromTarget};
 use super::Frame;
@@ -278,6 +279,7 @@ pub struct DragIntercepted {
     pub data: Value,
 }
 event!(DragIntercepted, "Input.dragIntercepted");
+event!(StyleSheetAdded, "CSS.styleSheetAdded");
 
 impl Incoming {
     /// Reads an event the engine reads; `None` for any other event or for params that
@@ -353,6 +355,7 @@ impl Incoming {
             TargetCrashed => |_| Page(PageEvent::TargetCrashed),
             TargetReloadedAfterCrash => |_| Page(PageEvent::ReloadedAfterCrash),
             DragIntercepted => |e: DragIntercepted| Page(PageEvent::DragIntercepted { data: e.data }),
+            StyleSheetAdded => |e: StyleSheetAdded| Page(PageEvent::StyleSheetAdded(Box::new(e.header))),
             ConsoleApiCalled => |e| Console(C::Called(e)),
             ExceptionThrown => |e| Console(C::Thrown(Box::new(e))),
             LogEntryAdded => |e| Console(C::Logged(e)),
@@ -455,6 +458,8 @@ pub enum PageEvent {
     TargetCrashed,
     /// `Inspector.targetReloadedAfterCrash`: a crashed tab has a renderer again.
     ReloadedAfterCrash,
+    /// `CSS.styleSheetAdded` (while the CSS domain is on, for `get_css_styles`).
+    StyleSheetAdded(Box<StyleSheetHeader>),
 }
 
 #[cfg(test)]

@@ -185,6 +185,7 @@ pub fn output_schema() -> JsonObject {
                 }
             },
             "networkRequest": {"type": "object"},
+            "cssStyles": super::tools::css::output_schema(),
             "pagination": {"$ref": "#/$defs/pagination"}
         },
         "patternProperties": {

@@ -35,6 +35,7 @@ fn all_tools() -> Vec<Box<dyn ErasedTool>> {
         Box::new(Registered::new(tools::network::GetNetworkRequest)),
         Box::new(Registered::new(tools::emulation::Emulate)),
         Box::new(Registered::new(tools::emulation::ResizePage)),
+        Box::new(Registered::new(tools::css::GetCssStyles)),
     ]
 }
 

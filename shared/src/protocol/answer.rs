@@ -92,6 +92,7 @@ answers! {
     Vec<NetworkRequest> => Network(requests);
     NetworkRequest => Request(request);
     Emulation => Emulation(emulation);
+    crate::css::CssStyles => CssStyles(styles);
 }
 
 /// Success with nothing to report ([`Reply::Done`]).

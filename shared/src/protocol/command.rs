@@ -143,4 +143,6 @@ commands! {
     Emulate(Emulate),
     /// See [`ResizePage`].
     ResizePage(ResizePage),
+    /// See [`GetCssStyles`].
+    CssStyles(GetCssStyles),
 }

@@ -216,6 +216,11 @@ pub enum Reply {
         /// The settings in force.
         emulation: Emulation,
     },
+    /// The CSS rules that apply to an element.
+    CssStyles {
+        /// The rules, in cascade order.
+        styles: crate::css::CssStyles,
+    },
 }
 
 pub use crate::console::*;
