@@ -77,6 +77,7 @@ fn serve_fixtures() -> u16 {
                         Some("html") => "text/html; charset=utf-8",
                         Some("js") => "text/javascript",
                         Some("json") => "application/json",
+                        Some("css") => "text/css",
                         _ => "application/octet-stream",
                     };
                     let mut response = tiny_http::Response::from_data(bytes).with_header(
