@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
-use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 use tokio::process::{Child, Command};
 
@@ -134,8 +134,27 @@ pub fn extension_dir() -> PathBuf {
 }
 
 /// An agent's session: a `tabwire mcp` process and the MCP client talking to it.
+/// The agent's side of the MCP session: its `initialize` info, and a count of the
+/// `notifications/tools/list_changed` the server sent.
+struct TestClient {
+    info: ClientConfig,
+    tools_changed: tokio::sync::watch::Sender<u64>,
+}
+
+impl ClientHandler for TestClient {
+    fn get_info(&self) -> ClientConfig {
+        self.info.clone()
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tools_changed.send_modify(|count| *count += 1);
+    }
+}
+
 pub struct Agent {
-    client: Option<RunningService<RoleClient, ClientConfig>>,
+    client: Option<RunningService<RoleClient, TestClient>>,
+    /// How many `notifications/tools/list_changed` have arrived.
+    tools_changed: tokio::sync::watch::Receiver<u64>,
     child: Child,
     /// The server's stderr, kept for failure messages.
     pub stderr_path: PathBuf,
@@ -284,7 +303,12 @@ impl Agent {
         let stdin = child.stdin.take().expect("stdin");
         let mut info = ClientConfig::default();
         info.client_info.name = name.to_owned();
-        let client = tokio::time::timeout(CALL_LIMIT, info.serve((stdout, stdin)))
+        let (tools_changed, tools_changed_seen) = tokio::sync::watch::channel(0);
+        let handler = TestClient {
+            info,
+            tools_changed,
+        };
+        let client = tokio::time::timeout(CALL_LIMIT, handler.serve((stdout, stdin)))
             .await
             .expect("MCP initialize timed out")
             .expect("MCP initialize failed");
@@ -301,6 +325,7 @@ impl Agent {
             .collect();
         Agent {
             client: Some(client),
+            tools_changed: tools_changed_seen,
             child,
             stderr_path,
             _stderr_dir: stderr_dir,
@@ -312,12 +337,47 @@ impl Agent {
     /// The reply to a call, checked for complete structured content.
     fn checked(&self, name: &str, result: CallToolResult) -> Reply {
         let reply = Reply::new(name, result);
-        let schema = self.output_schemas.get(name).and_then(Option::as_ref);
+        // Page tools come and go after the first tools/list; they declare the output
+        // schema every tool does (page_tools.rs checks that they list one).
+        let listed_as = match self.output_schemas.contains_key(name) {
+            false if name.starts_with("page_") => "execute_3p_developer_tool",
+            _ => name,
+        };
+        let schema = self.output_schemas.get(listed_as).and_then(Option::as_ref);
         crate::complete::check(&reply, schema);
         reply
     }
 
-    fn client(&self) -> &RunningService<RoleClient, ClientConfig> {
+    /// How many `notifications/tools/list_changed` the server has sent so far.
+    pub fn tools_changed_count(&self) -> u64 {
+        *self.tools_changed.borrow()
+    }
+
+    /// Waits until more than `seen` `notifications/tools/list_changed` have arrived;
+    /// returns the count. `what` names the change, for the failure message.
+    pub async fn tools_changed_after(&self, seen: u64, what: &str) -> u64 {
+        let mut changes = self.tools_changed.clone();
+        let waited = tokio::time::timeout(CALL_LIMIT, changes.wait_for(|count| *count > seen));
+        let count = match waited.await {
+            Ok(Ok(count)) => *count,
+            Ok(Err(_)) => panic!("the MCP session ended before tools/list_changed ({what})"),
+            Err(_) => panic!(
+                "no notifications/tools/list_changed within {CALL_LIMIT:?} after {what}; log:\n{}",
+                self.log()
+            ),
+        };
+        count
+    }
+
+    /// Every tool the server lists now, with its definition.
+    pub async fn tools(&self) -> Vec<rmcp::model::Tool> {
+        tokio::time::timeout(CALL_LIMIT, self.client().list_all_tools())
+            .await
+            .expect("tools/list timed out")
+            .expect("tools/list failed")
+    }
+
+    fn client(&self) -> &RunningService<RoleClient, TestClient> {
         self.client.as_ref().expect("client is open")
     }
 

@@ -20,6 +20,7 @@ mod lists;
 mod navigation;
 mod outside;
 mod page_scripts;
+mod page_tools;
 mod popup;
 mod script;
 mod sharing;
