@@ -56,12 +56,19 @@ pub fn cross_site_page(name: &str) -> String {
     format!("{}/{name}", cross_site_fixtures())
 }
 
-/// Serves `tests/fixtures` on an ephemeral loopback port, from a thread of its own;
-/// returns the port.
+/// Where fixture files built from sources in `tests/fixtures` go (`scripts/fixture-angular`),
+/// served as if they were beside their sources.
+pub fn built_fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures")
+}
+
+/// Serves `tests/fixtures` (and [`built_fixtures`] for files not there) on an
+/// ephemeral loopback port, from a thread of its own; returns the port.
 fn serve_fixtures() -> u16 {
     let server = tiny_http::Server::http("127.0.0.1:0").expect("bind fixture server");
     let port = server.server_addr().to_ip().expect("ip listener").port();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    let built = built_fixtures();
     std::thread::spawn(move || {
         for request in server.incoming_requests() {
             let path = request
@@ -70,12 +77,16 @@ fn serve_fixtures() -> u16 {
                 .next()
                 .unwrap_or("/")
                 .trim_start_matches('/');
-            let file = root.join(if path.is_empty() { "index.html" } else { path });
+            let mut file = root.join(if path.is_empty() { "index.html" } else { path });
+            if !file.exists() {
+                file = built.join(path);
+            }
             let response = match std::fs::read(&file) {
                 Ok(bytes) => {
                     let kind = match file.extension().and_then(|e| e.to_str()) {
                         Some("html") => "text/html; charset=utf-8",
                         Some("js") => "text/javascript",
+                        Some("css") => "text/css",
                         Some("json") => "application/json",
                         Some("css") => "text/css",
                         _ => "application/octet-stream",

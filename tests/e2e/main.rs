@@ -3,6 +3,7 @@
 //!
 //! Needs the built extension (`scripts/build`) and Chromium; `scripts/test` does both.
 
+mod angular;
 mod background;
 mod browser_quit;
 mod cdp;
