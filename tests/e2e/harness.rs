@@ -88,7 +88,6 @@ fn serve_fixtures() -> u16 {
                         Some("js") => "text/javascript",
                         Some("css") => "text/css",
                         Some("json") => "application/json",
-                        Some("css") => "text/css",
                         _ => "application/octet-stream",
                     };
                     let mut response = tiny_http::Response::from_data(bytes).with_header(
