@@ -11,12 +11,14 @@
 //! commands used by snapshots, input and third-party tools, [`accessibility`] Chrome's
 //! own accessibility tree (to compare snapshots with); [`input`] the input events and
 //! element geometry; [`capture`] screenshots and dialogs; [`emulation`] the emulated
-//! settings; [`network`] and [`console`] what the collectors enable and read; [`target`]
-//! the child sessions of cross-site iframes; [`tracing`] performance traces.
+//! settings; [`css`] an element's matched rules; [`network`] and [`console`] what the
+//! collectors enable and read; [`target`] the child sessions of cross-site iframes;
+//! [`tracing`] performance traces.
 
 pub mod accessibility;
 pub mod capture;
 pub mod console;
+pub mod css;
 pub mod dom;
 pub mod emulation;
 pub mod events;

@@ -19,6 +19,7 @@
 
 pub mod backoff;
 pub mod console;
+pub mod css;
 pub mod devtools;
 pub mod error;
 pub mod framing;

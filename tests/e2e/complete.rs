@@ -268,6 +268,8 @@ mod end_to_end {
         t.ok("new_page", json!({"url": page("devtools/widgets.html")}))
             .await;
         let widgets = t.ok("take_snapshot", json!({})).await;
+        t.ok("get_css_styles", json!({"uid": widgets.uid_of("\"Card\"")}))
+            .await;
         t.ok(
             "click",
             json!({"uid": widgets.uid_of("textbox \"Key catcher\""), "includeSnapshot": true}),

@@ -9,6 +9,7 @@ mod browser_quit;
 mod cdp;
 mod chromium;
 mod complete;
+mod css;
 mod devtools;
 mod doctor;
 mod faults;

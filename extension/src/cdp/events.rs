@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::console::{ConsoleApiCalled, ExceptionThrown, IssueAdded, LogEntryAdded};
+use super::css::{StyleSheetAdded, StyleSheetHeader};
 use super::network::{ExtraInfo, LoadingEnded, RequestWillBeSent, ResponseReceived};
 use super::target::{AttachedToTarget, DetachedFromTarget};
 use super::Frame;
@@ -278,6 +279,7 @@ pub struct DragIntercepted {
     pub data: Value,
 }
 event!(DragIntercepted, "Input.dragIntercepted");
+event!(StyleSheetAdded, "CSS.styleSheetAdded");
 
 /// `Tracing.tracingComplete`.
 #[derive(Debug, Deserialize)]
@@ -369,6 +371,7 @@ impl Incoming {
                 stream: e.stream,
                 data_loss: e.data_loss_occurred,
             }),
+            StyleSheetAdded => |e: StyleSheetAdded| Page(PageEvent::StyleSheetAdded(Box::new(e.header))),
             ConsoleApiCalled => |e| Console(C::Called(e)),
             ExceptionThrown => |e| Console(C::Thrown(Box::new(e))),
             LogEntryAdded => |e| Console(C::Logged(e)),
@@ -478,6 +481,8 @@ pub enum PageEvent {
         /// Events were lost.
         data_loss: bool,
     },
+    /// `CSS.styleSheetAdded` (while the CSS domain is on, for `get_css_styles`).
+    StyleSheetAdded(Box<StyleSheetHeader>),
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ pub mod axtree;
 mod background;
 mod collect;
 mod console;
+mod css;
 mod dialog;
 mod discovery;
 mod document;
@@ -435,6 +436,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Command::WaitForText(request) => self.answer(session, request).await,
             Command::HandleDialog(request) => self.answer(session, request).await,
             Command::Screenshot(request) => self.answer(session, request).await,
+            Command::CssStyles(request) => self.answer(session, request).await,
             Command::ListConsole(request) => self.answer(session, request).await,
             Command::ConsoleMessage(request) => self.answer(session, request).await,
             Command::NetworkRequests(request) => self.answer(session, request).await,

@@ -40,6 +40,7 @@ fn all_tools() -> Vec<Box<dyn ErasedTool>> {
         Box::new(Registered::new(
             tools::performance::PerformanceAnalyzeInsight,
         )),
+        Box::new(Registered::new(tools::css::GetCssStyles)),
     ]
 }
 

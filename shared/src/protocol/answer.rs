@@ -93,6 +93,7 @@ answers! {
     NetworkRequest => Request(request);
     Emulation => Emulation(emulation);
     super::requests::TraceChunk => TraceChunk(chunk);
+    crate::css::CssStyles => CssStyles(styles);
 }
 
 /// Success with nothing to report ([`Reply::Done`]).

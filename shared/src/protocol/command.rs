@@ -149,4 +149,6 @@ commands! {
     StopTrace(StopTrace),
     /// See [`ReadTrace`].
     ReadTrace(ReadTrace),
+    /// See [`GetCssStyles`].
+    CssStyles(GetCssStyles),
 }

@@ -221,6 +221,11 @@ pub enum Reply {
         /// The piece.
         chunk: requests::TraceChunk,
     },
+    /// The CSS rules that apply to an element.
+    CssStyles {
+        /// The rules, in cascade order.
+        styles: crate::css::CssStyles,
+    },
 }
 
 pub use crate::console::*;

@@ -2,12 +2,14 @@
 //! form), made from data already fetched. Nothing here talks to the browser.
 //!
 //! - [`console`]: a page of console messages, and one message in full.
+//! - [`css`]: an element's CSS rules, written as CSS, one page at a time.
 //! - [`network`]: request lists, and one request with its sensitive headers redacted.
 //! - [`snapshot`]: the accessibility snapshot as an indented text tree.
 //! - [`third_party`]: a page's third-party tools, or why it offers none.
 //! - [`emulation`]: emulated settings in words.
 
 pub mod console;
+pub mod css;
 pub mod emulation;
 pub mod network;
 pub mod snapshot;

@@ -1,6 +1,7 @@
 //! The tools, one file per category; one unit struct per tool.
 
 pub mod console;
+pub mod css;
 pub mod emulation;
 pub mod input;
 pub mod network;

@@ -4,6 +4,7 @@
 mod activate_tab;
 mod close_tab;
 mod console_message;
+mod css_styles;
 mod discover_tools;
 mod emulate;
 mod evaluate;
@@ -25,6 +26,7 @@ mod wait_for_text;
 pub use activate_tab::ActivateTab;
 pub use close_tab::CloseTab;
 pub use console_message::GetConsoleMessage;
+pub use css_styles::GetCssStyles;
 pub use discover_tools::DiscoverTools;
 pub use emulate::Emulate;
 pub use evaluate::Evaluate;

@@ -1,0 +1,194 @@
+//! `GetCssStyles`: the CSS rules that apply to one element, with the cascade worked
+//! out ([`cascade`]).
+//!
+//! The CSS domain is switched on for the call only, and off again after it: while on,
+//! Chrome reports every style sheet change to us (a page that builds its styles with
+//! `insertRule` would send a stream of events through the debugger for nothing), and
+//! turning it on costs one announcement per style sheet, which is what the call needs
+//! anyway (`CSS.styleSheetAdded` says where each sheet comes from). The DOM domain is
+//! already on (the overlay needs it); the CSS domain names elements by DOM node id,
+//! which `DOM.getDocument` and `DOM.requestNode` give.
+//!
+//! The element is found through tabwire's world, as every uid is; a text node's uid
+//! stands for its parent element. The selectors of the element and of its ancestors
+//! (which the inherited styles belong to) are read there too, from the flat tree,
+//! which is the tree Chrome walks for inheritance.
+//!
+//! Elements of cross-site frames are refused for now: their style sheets are
+//! announced in the frame's own session, whose events only its own bookkeeping reads.
+
+mod cascade;
+mod inherited;
+
+use std::collections::HashMap;
+
+use tabwire_shared::css::CssStyles;
+use tabwire_shared::TabId;
+
+use super::Engine;
+use crate::cdp::css::{
+    CssDisable, CssEnable, CssGetMatchedStyles, DomGetDocument, DomRequestNode, StyleSheetHeader,
+};
+use crate::cdp::dom::DomResolveNode;
+use crate::cdp::world::RuntimeCallFunctionIn;
+use crate::cdp::{CallArgument, PageEvent};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::{Subscription, TabSignal};
+
+/// How long reading an element's styles may take.
+const CSS_LIMIT_MS: u64 = 10_000;
+
+/// The most ancestors whose selectors are read (Chrome's inherited list is as long as
+/// the element is deep).
+const MAX_LINEAGE: usize = 256;
+
+/// The element a node stands for: itself, or a text node's parent.
+const ENCLOSING_ELEMENT: &str =
+    "function (node) { return node.nodeType === 1 ? node : node.parentElement; }";
+
+/// The simple selectors (`tag#id.class`) of an element and its flat-tree ancestors.
+const LINEAGE: &str = r#"function (element, max) {
+  const name = (e) => {
+    let s = e.localName;
+    if (e.id) s += '#' + CSS.escape(e.id);
+    for (const c of e.classList) s += '.' + CSS.escape(c);
+    return s.length > 120 ? s.slice(0, 119) + '…' : s;
+  };
+  const parent = (n) => {
+    if (n.assignedSlot) return n.assignedSlot;
+    const p = n.parentNode;
+    return p instanceof ShadowRoot ? p.host : p;
+  };
+  const out = [];
+  for (let e = element; e && e.nodeType === 1 && out.length < max; e = parent(e)) out.push(name(e));
+  return out;
+}"#;
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// The styles of the element `uid` names in `tab`.
+    async fn css_styles(&self, tab: TabId, uid: &str) -> Result<CssStyles, EngineError> {
+        let group = self.next_object_group();
+        let read = self.in_time(tab, CSS_LIMIT_MS, self.read_styles(tab, uid, &group));
+        let read = read.await;
+        self.release_objects(tab, group);
+        // Off again whatever happened (a call cut short by its time limit included).
+        self.in_background(move |engine| async move {
+            let _ = engine.send(tab, &CssDisable {}).await;
+        });
+        read?.ok_or(EngineError::BrowserTimeout {
+            action: "reading the element's CSS",
+            timeout_ms: CSS_LIMIT_MS,
+        })
+    }
+
+    async fn read_styles(
+        &self,
+        tab: TabId,
+        uid: &str,
+        group: &str,
+    ) -> Result<CssStyles, EngineError> {
+        let mut watch = self.ready(tab).await?;
+        self.sync_document(tab, &mut watch).await?;
+        let stale = || EngineError::StaleUid(uid.to_owned());
+        let node = self.element(tab, &mut watch, uid, group).await?;
+        if node.session.is_some() {
+            return Err(EngineError::InCrossSiteFrame {
+                uid: uid.to_owned(),
+                what: "get_css_styles cannot read yet",
+                instead: "Open the frame's URL with new_page and call get_css_styles there.",
+            });
+        }
+        let frame = self
+            .with_document(tab, |d| d.uids.frame_of(uid).cloned())
+            .flatten()
+            .ok_or_else(stale)?;
+        let context = self.ready_world(tab, &frame).await?;
+        let resolve = DomResolveNode {
+            backend_node_id: node.backend,
+            object_group: group.to_owned(),
+            execution_context_id: Some(context),
+        };
+        let object = self.send_watched(tab, &mut watch, &resolve).await;
+        let object = object.map_err(|_| stale())?.object.object_id;
+        let call = |function: &str, arguments, by_value| RuntimeCallFunctionIn {
+            function_declaration: function.to_owned(),
+            execution_context_id: context,
+            arguments,
+            object_group: group.to_owned(),
+            return_by_value: by_value,
+            silent: true,
+        };
+        let enclosing = call(
+            ENCLOSING_ELEMENT,
+            vec![CallArgument::object(object.ok_or_else(stale)?)],
+            false,
+        );
+        let element = self.send_watched(tab, &mut watch, &enclosing).await?;
+        let element = element
+            .result
+            .object_id
+            .filter(|_| element.exception_details.is_none())
+            .ok_or_else(|| {
+                EngineError::UnreadablePageData(format!(
+                    "uid \"{uid}\" names neither an element nor a node inside one"
+                ))
+            })?;
+        let lineage = call(
+            LINEAGE,
+            vec![
+                CallArgument::object(element.clone()),
+                CallArgument::value(MAX_LINEAGE.into()),
+            ],
+            true,
+        );
+        let lineage = self.send_watched(tab, &mut watch, &lineage).await?;
+        let lineage: Vec<String> = lineage
+            .result
+            .value
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default();
+        self.send_watched(tab, &mut watch, &DomGetDocument { depth: 0 })
+            .await?;
+        let request = DomRequestNode { object_id: element };
+        let node_id = self.send_watched(tab, &mut watch, &request).await?.node_id;
+        if node_id == 0 {
+            return Err(stale());
+        }
+        self.send_watched(tab, &mut watch, &CssEnable {}).await?;
+        let sheets = announced_sheets(&mut watch);
+        let matched = self
+            .send_watched(tab, &mut watch, &CssGetMatchedStyles { node_id })
+            .await?;
+        Ok(cascade::cascade(&cascade::Matched {
+            styles: &matched,
+            sheets: &sheets,
+            lineage: &lineage,
+        }))
+    }
+}
+
+/// The style sheets Chrome announced while the CSS domain was turned on.
+fn announced_sheets(watch: &mut Subscription) -> HashMap<String, StyleSheetHeader> {
+    let is_sheet = |s: &TabSignal| matches!(s, TabSignal::Page(PageEvent::StyleSheetAdded(_)));
+    let mut sheets = HashMap::new();
+    while let Some(TabSignal::Page(PageEvent::StyleSheetAdded(header))) =
+        watch.take_pending(is_sheet)
+    {
+        sheets.insert(header.style_sheet_id.clone(), *header);
+    }
+    sheets
+}
+
+/// Reads the element's styles.
+impl super::Handle for tabwire_shared::requests::GetCssStyles {
+    const NEEDS_RENDERER: bool = true;
+
+    async fn handle<C: Chrome + 'static>(
+        self,
+        engine: &Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, EngineError> {
+        engine.css_styles(self.tab_id, &self.uid).await
+    }
+}

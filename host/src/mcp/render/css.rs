@@ -1,0 +1,281 @@
+//! An element's CSS as the agent reads it: one page of its rules, highest cascade
+//! precedence first, written as CSS (each rule inside the at-rules around it, where it
+//! is written in a comment above it, losing declarations tagged `[overridden]`), and
+//! the same rules as `structuredContent`.
+
+use serde_json::{json, Map, Value};
+use tabwire_shared::css::{CssRule, CssStyles, RuleOrigin, SourceLocation, WrapperKind};
+
+use crate::mcp::paginate::paginate;
+
+/// Rules per page when the agent does not say.
+pub const DEFAULT_PAGE_SIZE: usize = 10;
+
+/// The lines and `structuredContent` of one page of `styles`, for the element `uid`.
+pub fn styles_page(
+    styles: &CssStyles,
+    uid: &str,
+    page_size: Option<usize>,
+    page_idx: Option<usize>,
+) -> (Vec<String>, Map<String, Value>) {
+    let size = page_size.unwrap_or(DEFAULT_PAGE_SIZE);
+    let page = paginate(styles.rules.len(), Some(size), page_idx);
+    let shown = &styles.rules[page.start..page.end];
+    let mut lines = vec![format!("Styles of {} (uid \"{uid}\"):", styles.element)];
+    if styles.rules.is_empty() {
+        lines.push("No rules apply to it (only inherited and initial values).".to_owned());
+    } else {
+        lines.push(page.summary.clone());
+    }
+    let mut ancestor = None;
+    for rule in shown {
+        lines.push(String::new());
+        let from = rule.inherited_from.as_ref().map(|a| (a.depth, &a.selector));
+        if from != ancestor {
+            if let Some((depth, selector)) = from {
+                let up = if depth == 1 {
+                    "the parent".to_owned()
+                } else {
+                    format!("{depth} levels up")
+                };
+                lines.push(format!("Inherited from {selector} ({up}):"));
+            }
+            ancestor = from;
+        }
+        let indent = if from.is_some() { 1 } else { 0 };
+        write_rule(&mut lines, rule, indent);
+    }
+    let mut data = Map::new();
+    data.insert(
+        "cssStyles".into(),
+        json!({"uid": uid, "element": styles.element, "rules": shown}),
+    );
+    data.insert("pagination".into(), page.pagination());
+    (lines, data)
+}
+
+/// One rule as CSS, with its at-rules around it.
+fn write_rule(lines: &mut Vec<String>, rule: &CssRule, indent: usize) {
+    let pad = |depth: usize| "  ".repeat(depth);
+    let mut notes = Vec::new();
+    if let Some(pseudo) = &rule.pseudo {
+        notes.push(format!("{pseudo} pseudo-element"));
+    }
+    if let Some(where_) = source(rule) {
+        notes.push(where_);
+    }
+    if !rule.matching_selectors.is_empty() {
+        notes.push(format!("matched: {}", rule.matching_selectors.join(", ")));
+    }
+    if !notes.is_empty() {
+        lines.push(format!(
+            "{}/* {} */",
+            pad(indent),
+            comment_safe(&notes.join("; "))
+        ));
+    }
+    let mut depth = indent;
+    for wrapper in &rule.wrappers {
+        let head = match (wrapper.kind, wrapper.text.is_empty()) {
+            (WrapperKind::Nesting, _) => wrapper.text.clone(),
+            (kind, true) => kind.keyword().to_owned(),
+            (kind, false) => format!("{} {}", kind.keyword(), wrapper.text),
+        };
+        lines.push(format!("{}{head} {{", pad(depth)));
+        depth += 1;
+    }
+    lines.push(format!("{}{} {{", pad(depth), rule.selector));
+    for decl in &rule.declarations {
+        let important = if decl.important { " !important" } else { "" };
+        lines.push(format!(
+            "{}{}{}: {}{important};",
+            pad(depth + 1),
+            decl.status.tag(),
+            decl.name,
+            decl.value
+        ));
+    }
+    lines.push(format!("{}}}", pad(depth)));
+    while depth > indent {
+        depth -= 1;
+        lines.push(format!("{}}}", pad(depth)));
+    }
+}
+
+/// Where a rule comes from, in words.
+fn source(rule: &CssRule) -> Option<String> {
+    match rule.origin {
+        RuleOrigin::UserAgent => return Some("user agent stylesheet".to_owned()),
+        RuleOrigin::Injected => return Some("injected stylesheet".to_owned()),
+        RuleOrigin::Inspector => return Some("added in DevTools".to_owned()),
+        RuleOrigin::Author => {}
+    }
+    let SourceLocation {
+        url,
+        line,
+        column,
+        inline,
+        constructed,
+    } = rule.source.as_ref()?;
+    let at = if url.is_empty() && *constructed {
+        format!("constructed stylesheet:{line}:{column}")
+    } else {
+        format!("{url}:{line}:{column}")
+    };
+    Some(if *inline {
+        format!("<style> in {at}")
+    } else {
+        at
+    })
+}
+
+/// Text made safe to put inside a CSS comment.
+fn comment_safe(text: &str) -> String {
+    text.replace("*/", "* /")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabwire_shared::css::{
+        Ancestor, Declaration, DeclarationStatus, RuleKind, Wrapper, WrapperKind,
+    };
+
+    fn decl(name: &str, value: &str, important: bool, status: DeclarationStatus) -> Declaration {
+        Declaration {
+            name: name.into(),
+            value: value.into(),
+            important,
+            status,
+        }
+    }
+
+    fn rule(kind: RuleKind, selector: &str, declarations: Vec<Declaration>) -> CssRule {
+        CssRule {
+            kind,
+            selector: selector.into(),
+            matching_selectors: Vec::new(),
+            origin: RuleOrigin::Author,
+            source: None,
+            wrappers: Vec::new(),
+            inherited_from: None,
+            pseudo: None,
+            declarations,
+        }
+    }
+
+    fn sample() -> CssStyles {
+        use DeclarationStatus::*;
+        let mut layered = rule(
+            RuleKind::Matched,
+            "#target.target",
+            vec![
+                decl("padding", "1px", false, Overridden),
+                decl("border-color", "red", true, Active),
+            ],
+        );
+        layered.source = Some(SourceLocation {
+            url: "https://a.test/styles.css".into(),
+            line: 12,
+            column: 3,
+            inline: false,
+            constructed: false,
+        });
+        layered.wrappers = vec![
+            Wrapper {
+                kind: WrapperKind::Media,
+                text: "(min-width: 1px)".into(),
+            },
+            Wrapper {
+                kind: WrapperKind::Layer,
+                text: "base".into(),
+            },
+        ];
+        let mut listed = rule(
+            RuleKind::Matched,
+            "a, .target",
+            vec![decl("color", "var(--accent)", false, Active)],
+        );
+        listed.matching_selectors = vec![".target".into()];
+        listed.source = Some(SourceLocation {
+            url: "https://a.test/".into(),
+            line: 10,
+            column: 1,
+            inline: true,
+            constructed: false,
+        });
+        let mut ua = rule(
+            RuleKind::Matched,
+            "p",
+            vec![decl("display", "block", false, Overridden)],
+        );
+        ua.origin = RuleOrigin::UserAgent;
+        let mut inherited = rule(
+            RuleKind::Inherited,
+            "element.style",
+            vec![decl("line-height", "2", false, Active)],
+        );
+        inherited.inherited_from = Some(Ancestor {
+            selector: "div.card".into(),
+            depth: 1,
+        });
+        let mut root = rule(
+            RuleKind::Inherited,
+            ":root",
+            vec![decl("--accent", "rebeccapurple", false, Active)],
+        );
+        root.inherited_from = Some(Ancestor {
+            selector: "html".into(),
+            depth: 3,
+        });
+        let mut before = rule(
+            RuleKind::Pseudo,
+            ".target::before",
+            vec![decl("content", "\"*/\"", false, Active)],
+        );
+        before.pseudo = Some("::before".into());
+        CssStyles {
+            element: "p#target.target".into(),
+            rules: vec![
+                rule(
+                    RuleKind::Inline,
+                    "element.style",
+                    vec![decl("word-spacing", "2px", false, Active)],
+                ),
+                layered,
+                listed,
+                ua,
+                inherited,
+                root,
+                before,
+            ],
+        }
+    }
+
+    #[test]
+    fn rules_are_written_as_css_with_their_wrappers_sources_and_losers_marked() {
+        let (lines, _) = styles_page(&sample(), "1_4", None, None);
+        insta::assert_snapshot!(lines.join("\n"));
+    }
+
+    #[test]
+    fn a_page_shows_its_rules_only_and_says_where_it_is() {
+        let (lines, data) = styles_page(&sample(), "1_4", Some(2), Some(2));
+        insta::assert_snapshot!(lines.join("\n"));
+        insta::assert_snapshot!(serde_json::to_string_pretty(&Value::Object(data)).unwrap());
+    }
+
+    #[test]
+    fn an_element_without_rules_says_so() {
+        let styles = CssStyles {
+            element: "span".into(),
+            rules: Vec::new(),
+        };
+        let (lines, data) = styles_page(&styles, "2_1", None, None);
+        assert_eq!(
+            lines[1],
+            "No rules apply to it (only inherited and initial values)."
+        );
+        assert_eq!(data["pagination"]["total"], 0);
+    }
+}

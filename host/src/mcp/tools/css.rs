@@ -1,0 +1,140 @@
+//! CSS: the rules that apply to one element.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tabwire_shared::requests;
+
+use crate::mcp::context::ToolContext;
+use crate::mcp::render::css::styles_page;
+use crate::mcp::response::{Response, Section};
+use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::ToolError;
+
+/// Arguments of `get_css_styles`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GetCssStylesParams {
+    /// The element's uid from take_snapshot (a text's uid stands for its element).
+    uid: String,
+    /// Rules per page (default 10).
+    #[schemars(range(min = 1))]
+    page_size: Option<usize>,
+    /// Which page, from 0 (default 0: the rules that weigh most).
+    page_idx: Option<usize>,
+}
+
+/// `get_css_styles`
+pub struct GetCssStyles;
+
+impl Tool for GetCssStyles {
+    type Params = GetCssStylesParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "get_css_styles",
+        description: "Shows the CSS that applies to an element (by uid from take_snapshot), \
+            written as CSS, the rules that weigh most first: its style attribute, the rules \
+            that matched it, each inside its @layer/@media/@container/@scope/@supports \
+            and with the stylesheet URL and line:column above it, then what its ancestors \
+            pass on (inherited properties and custom properties) and its pseudo-elements' \
+            rules. The cascade is worked out (importance, layers, specificity, order, \
+            inheritance): a declaration that loses is tagged [overridden]; one that is not \
+            tagged applies. 10 rules per page by default; pageIdx shows the others.",
+        category: Category::Debugging,
+        read_only: true,
+        page_scoped: true,
+        blocked_by_dialog: true,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: GetCssStylesParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let styles = ctx
+            .request(requests::GetCssStyles {
+                tab_id: ctx.page()?,
+                uid: p.uid.clone(),
+            })
+            .await?;
+        let (lines, data) = styles_page(&styles, &p.uid, p.page_size, p.page_idx);
+        response.add_section(Section {
+            title: "CSS styles",
+            lines,
+            data,
+        });
+        Ok(())
+    }
+}
+
+/// The schema of the `cssStyles` entry of `structuredContent`.
+pub fn output_schema() -> Value {
+    let located = json!({
+        "type": "object",
+        "properties": {
+            "url": {"type": "string"},
+            "line": {"type": "integer"},
+            "column": {"type": "integer"},
+            "inline": {"type": "boolean", "description": "In a <style> element of the document at url."},
+            "constructed": {"type": "boolean"}
+        },
+        "required": ["url", "line", "column"]
+    });
+    json!({
+        "type": "object",
+        "description": "One page of the CSS rules that apply to the element, the rules that weigh most first.",
+        "properties": {
+            "uid": {"type": "string"},
+            "element": {"type": "string", "description": "The element as a simple selector."},
+            "rules": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "kind": {"enum": ["inline", "matched", "attributes", "inherited", "pseudo"]},
+                        "selector": {"type": "string"},
+                        "matchingSelectors": {"type": "array", "items": {"type": "string"}},
+                        "origin": {"enum": ["author", "userAgent", "injected", "inspector"]},
+                        "source": located,
+                        "wrappers": {
+                            "type": "array",
+                            "description": "The at-rules around the rule, outermost first.",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "kind": {"enum": ["layer", "media", "container", "scope", "supports", "startingStyle", "nesting"]},
+                                    "text": {"type": "string"}
+                                },
+                                "required": ["kind", "text"]
+                            }
+                        },
+                        "inheritedFrom": {
+                            "type": "object",
+                            "properties": {
+                                "selector": {"type": "string"},
+                                "depth": {"type": "integer", "description": "1 for the parent."}
+                            },
+                            "required": ["selector", "depth"]
+                        },
+                        "pseudo": {"type": "string"},
+                        "declarations": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "name": {"type": "string"},
+                                    "value": {"type": "string"},
+                                    "important": {"type": "boolean"},
+                                    "status": {"enum": ["active", "overridden", "invalid", "disabled"]}
+                                },
+                                "required": ["name", "value", "status"]
+                            }
+                        }
+                    },
+                    "required": ["kind", "selector", "origin", "declarations"]
+                }
+            }
+        },
+        "required": ["uid", "element", "rules"]
+    })
+}

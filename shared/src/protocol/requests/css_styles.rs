@@ -1,0 +1,29 @@
+//! The CSS rules that apply to one element.
+
+use std::time::Duration;
+
+use crate::css::CssStyles;
+use crate::protocol::{Request, TabId, PLAIN_CALL};
+use serde::{Deserialize, Serialize};
+
+/// The CSS rules that apply to the element a uid names, with the cascade worked out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetCssStyles {
+    /// The tab.
+    pub tab_id: TabId,
+    /// The element's snapshot uid (a text node's uid stands for its parent element).
+    pub uid: String,
+}
+
+impl Request for GetCssStyles {
+    type Reply = CssStyles;
+    const RESENDABLE: bool = true;
+    const LEAVES_TABS_ALONE: bool = true;
+    fn tab(&self) -> Option<TabId> {
+        Some(self.tab_id)
+    }
+    fn timeout(&self) -> Duration {
+        PLAIN_CALL
+    }
+}

@@ -1,0 +1,242 @@
+//! `get_css_styles` end to end: an element's rules through the extension's CSS
+//! domain, the cascade marked as Chromium applies it (checked against the computed
+//! style), paging, bad uids, and a tab the user is not looking at.
+
+use serde_json::{json, Value};
+
+use crate::harness::{page, Agent, Reply};
+
+/// The fixture's styled paragraph, as the snapshot shows it (its text is uppercased
+/// by a container query).
+const TARGET: &str = "STYLED TEXT";
+
+/// The rule with this selector and a declaration of `property` whose wrappers include
+/// `wrapper` (a layer's name, a query), or that has none when `wrapper` is empty.
+fn rule<'a>(reply: &'a Reply, selector: &str, wrapper: &str, property: &str) -> &'a Value {
+    let rules = reply.json["cssStyles"]["rules"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no cssStyles.rules in {}", reply.json));
+    rules
+        .iter()
+        .find(|r| {
+            let wrappers = r["wrappers"].as_array().cloned().unwrap_or_default();
+            r["selector"] == selector
+                && r["pseudo"].is_null()
+                && r["declarations"]
+                    .as_array()
+                    .is_some_and(|d| d.iter().any(|d| d["name"] == property))
+                && match wrapper {
+                    "" => wrappers.is_empty(),
+                    w => wrappers.iter().any(|x| x["text"] == w),
+                }
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "no rule {selector} setting {property} in {wrapper:?}:\n{}",
+                reply.text
+            )
+        })
+}
+
+/// The status of the declaration `name` in `rule`.
+fn status<'a>(rule: &'a Value, name: &str) -> &'a str {
+    rule["declarations"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["name"] == name))
+        .and_then(|d| d["status"].as_str())
+        .unwrap_or_else(|| panic!("no {name} in {rule}"))
+}
+
+#[tokio::test]
+async fn the_cascade_is_shown_with_its_wrappers_sources_inheritance_and_losers() {
+    let agent = Agent::launch(&[]).await;
+    let snap = agent.open_and_snapshot("css/page.html").await;
+    let uid = snap.uid_of(TARGET);
+    let all = agent
+        .ok("get_css_styles", json!({"uid": uid, "pageSize": 100}))
+        .await;
+    all.says("Styles of p#target.target")
+        .says("@layer base {")
+        .says("@layer theme {")
+        .says("@media (min-width: 1px) {")
+        .lacks("max-width: 1px")
+        .says("@container card (min-width: 10px) {")
+        .says("@scope (.card) to (.outside) {")
+        .says("@supports (display: grid) {")
+        .says("Inherited from div.card.box (the parent):")
+        .says("[overridden] color: navy;")
+        .says("--accent: rebeccapurple;")
+        .says("/* ::before pseudo-element; <style> in ")
+        .says("/* user agent stylesheet */");
+    assert_eq!(all.json["cssStyles"]["rules"][0]["kind"], "inline");
+
+    // Layers: for normal declarations the later layer wins; for !important ones the
+    // earlier, whatever the specificity.
+    let base = rule(&all, "#target.target", "base", "padding");
+    let theme = rule(&all, ".target", "theme", "padding");
+    let theme_important = rule(&all, ".target", "theme", "border-color");
+    assert_eq!(status(base, "border-color"), "active");
+    assert_eq!(theme_important["declarations"][0]["important"], true);
+    assert_eq!(status(theme_important, "border-color"), "overridden");
+    assert_eq!(status(theme, "border-color"), "overridden");
+    assert_eq!(status(theme, "padding"), "active");
+    assert_eq!(status(base, "padding"), "overridden");
+    let source = &base["source"];
+    assert!(
+        source["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/css/styles.css")),
+        "{source}"
+    );
+    assert_eq!(
+        (source["line"].as_u64(), source["column"].as_u64()),
+        (Some(12), Some(3))
+    );
+
+    // !important beats a more specific rule; the more specific one is marked.
+    assert_eq!(
+        status(rule(&all, "p", "", "font-weight"), "font-weight"),
+        "active"
+    );
+    assert_eq!(
+        status(
+            rule(&all, "div.box > p.target", "", "font-weight"),
+            "font-weight"
+        ),
+        "overridden"
+    );
+    // A shorthand stays active while one of its longhands wins.
+    let plain = rule(&all, ".target", "", "margin");
+    assert_eq!(status(plain, "margin"), "active");
+    assert_eq!(status(plain, "color"), "active");
+    assert_eq!(plain["source"]["inline"], true);
+    assert_eq!(plain["source"]["line"], 10);
+    assert_eq!(
+        status(
+            rule(&all, ".target", "(min-width: 1px)", "letter-spacing"),
+            "letter-spacing"
+        ),
+        "active"
+    );
+    assert_eq!(
+        status(
+            rule(&all, ".target", "card (min-width: 10px)", "text-transform"),
+            "text-transform"
+        ),
+        "active"
+    );
+
+    // Inherited: the nearest ancestor's value, and only what inherits.
+    let card = rule(&all, ".card", "", "color");
+    assert_eq!(
+        card["inheritedFrom"],
+        json!({"selector": "div.card.box", "depth": 1})
+    );
+    assert_eq!(status(card, "color"), "overridden");
+    assert_eq!(status(card, "font-size"), "active");
+    assert!(
+        !card.to_string().contains("container-type"),
+        "a property that does not inherit is left out: {card}"
+    );
+    assert_eq!(
+        status(rule(&all, ":root", "", "--accent"), "--accent"),
+        "active"
+    );
+
+    // What the marks say is what Chromium applies.
+    let computed = agent
+        .evaluate(
+            "() => { const s = getComputedStyle(document.getElementById('target')); \
+             return [s.borderTopColor, s.paddingTop, s.fontWeight, s.color, s.fontSize, s.letterSpacing]; }",
+        )
+        .await;
+    assert_eq!(
+        computed,
+        json!([
+            "rgb(255, 0, 0)",
+            "4px",
+            "400",
+            "rgb(102, 51, 153)",
+            "18px",
+            "1px"
+        ])
+    );
+
+    // Paging: the same rules, a few at a time.
+    let total = all.json["pagination"]["total"].as_u64().unwrap_or(0);
+    assert!(total > 10, "{}", all.text);
+    let first = agent.ok("get_css_styles", json!({"uid": uid})).await;
+    assert_eq!(
+        first.json["cssStyles"]["rules"].as_array().map(Vec::len),
+        Some(10)
+    );
+    first.says(&format!(
+        "Showing 1-10 of {total} (Page 1 of 2). Next page: 1."
+    ));
+    let second = agent
+        .ok(
+            "get_css_styles",
+            json!({"uid": uid, "pageSize": 3, "pageIdx": 1}),
+        )
+        .await;
+    assert_eq!(
+        second.json["cssStyles"]["rules"],
+        json!(all.json["cssStyles"]["rules"]
+            .as_array()
+            .map(|r| r[3..6].to_vec()))
+    );
+    assert_eq!(second.json["pagination"]["currentPage"], 1);
+
+    // A plain button has the browser's styles.
+    let button = agent
+        .ok(
+            "get_css_styles",
+            json!({"uid": snap.uid_of("button \"Plain\"")}),
+        )
+        .await;
+    button
+        .says("Styles of button#plain")
+        .says("user agent stylesheet");
+
+    // Unknown and stale uids.
+    agent
+        .err("get_css_styles", json!({"uid": "99_99"}))
+        .await
+        .says("unknown or stale");
+    agent.ok("navigate_page", json!({"type": "reload"})).await;
+    agent
+        .err("get_css_styles", json!({"uid": uid}))
+        .await
+        .says("unknown or stale")
+        .says("take_snapshot");
+    agent.err("get_css_styles", json!({})).await.says("uid");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_hidden_tab_shows_its_styles() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok(
+            "new_page",
+            json!({"url": page("css/page.html"), "background": true}),
+        )
+        .await;
+    assert_eq!(
+        agent.evaluate("() => document.visibilityState").await,
+        "hidden"
+    );
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let styles = agent
+        .ok("get_css_styles", json!({"uid": snap.uid_of(TARGET)}))
+        .await;
+    styles
+        .says("Styles of p#target.target")
+        .says("element.style {");
+    assert_eq!(
+        agent.evaluate("() => document.visibilityState").await,
+        "hidden",
+        "reading styles leaves the tab behind the user's"
+    );
+    agent.quit().await;
+}
