@@ -1,6 +1,6 @@
 //! take_snapshot: the accessibility tree as text, uids, and uids used by other tools.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::harness::{page, Agent};
 
@@ -289,5 +289,132 @@ async fn after_a_click_that_adds_and_removes_rows_the_snapshot_is_only_the_chang
         .says("button \"Row 1\"")
         .says("button \"Row 34\"")
         .lacks("only the changes");
+    agent.quit().await;
+}
+
+/// The names of the buttons the page itself says meet its viewport (the layout
+/// viewport, `innerWidth` × `innerHeight`, where the page is scrolled to).
+const BUTTONS_IN_VIEWPORT: &str = "() => [...document.querySelectorAll('button')]
+    .filter((b) => { const r = b.getBoundingClientRect();
+        return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth; })
+    .map((b) => b.textContent)";
+
+/// The names of the buttons in a snapshot reply's structured tree.
+fn buttons_in(tree: &Value) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut stack = vec![tree];
+    while let Some(node) = stack.pop() {
+        if node["role"] == "button" {
+            names.extend(node["name"].as_str().map(str::to_owned));
+        }
+        if let Some(children) = node["children"].as_array() {
+            stack.extend(children.iter().rev());
+        }
+    }
+    names
+}
+
+/// Takes a viewport snapshot of the selected page, checks that it shows exactly the
+/// buttons the page says are in its viewport, in the text and in the structured tree,
+/// and says it is only the viewport in both; the buttons.
+async fn viewport_buttons(agent: &Agent) -> Vec<String> {
+    let wanted: Vec<String> =
+        serde_json::from_value(agent.evaluate(BUTTONS_IN_VIEWPORT).await).expect("a list of names");
+    let seen = agent.ok("take_snapshot", json!({"viewport": true})).await;
+    seen.says("only what is in the viewport")
+        .says("take_snapshot without viewport gives the rest");
+    let said = seen.json["snapshotViewport"].as_str().unwrap_or_default();
+    assert!(said.contains("viewport"), "{}", seen.json);
+    let shown = buttons_in(&seen.json["snapshot"]);
+    assert!(!wanted.is_empty(), "some rows are on screen");
+    assert_eq!(shown, wanted, "the viewport's buttons:\n{}", seen.text);
+    let lines: Vec<&str> = seen
+        .text
+        .lines()
+        .filter(|l| crate::harness::is_snapshot_line(l) && l.contains(" button \""))
+        .collect();
+    assert_eq!(lines.len(), wanted.len(), "{}", seen.text);
+    shown
+}
+
+/// Presses `key` and waits until the scroll it starts has ended (`scrollend`).
+async fn press_and_wait_for_scroll(agent: &Agent, key: &str) {
+    agent
+        .evaluate(
+            "() => { window.scrolled = new Promise((done) =>
+                addEventListener('scrollend', () => done(scrollY), {once: true})); return 0; }",
+        )
+        .await;
+    agent.ok("press_key", json!({"key": key})).await;
+    let ended = agent
+        .call(
+            "evaluate_script",
+            json!({"function": "() => window.scrolled", "timeout": 20000}),
+        )
+        .await;
+    assert!(
+        !ended.is_error && ended.json["result"].as_f64().is_some_and(|y| y > 0.0),
+        "{key} scrolled the page:\n{}",
+        ended.text
+    );
+}
+
+#[tokio::test]
+async fn a_viewport_snapshot_shows_what_is_on_screen_and_follows_scrolling() {
+    let agent = Agent::launch(&[]).await;
+    agent.open("big.html").await;
+    let top = viewport_buttons(&agent).await;
+    assert_eq!(top.first().map(String::as_str), Some("Buy 0"), "{top:?}");
+    assert!(top.len() < 100, "only the rows on screen: {top:?}");
+
+    press_and_wait_for_scroll(&agent, "PageDown").await;
+    let down = viewport_buttons(&agent).await;
+    assert_ne!(down, top, "the rows a page further down");
+
+    agent
+        .evaluate(
+            "() => { document.querySelectorAll('section')[500].scrollIntoView(); return scrollY; }",
+        )
+        .await;
+    let middle = viewport_buttons(&agent).await;
+    assert!(middle.contains(&"Buy 500".to_owned()), "{middle:?}");
+    assert!(!middle.contains(&"Buy 0".to_owned()), "{middle:?}");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_hidden_tab_has_a_viewport_where_it_is_scrolled_to() {
+    let agent = Agent::launch(&[]).await;
+    agent.open("index.html").await;
+    agent
+        .ok(
+            "new_page",
+            json!({"url": page("big.html"), "background": true}),
+        )
+        .await;
+    let state = agent
+        .evaluate("() => [document.visibilityState, innerWidth > 0 && innerHeight > 0]")
+        .await;
+    assert_eq!(
+        state,
+        json!(["hidden", true]),
+        "a hidden tab keeps its window's size"
+    );
+    let top = viewport_buttons(&agent).await;
+    assert_eq!(top.first().map(String::as_str), Some("Buy 0"), "{top:?}");
+
+    agent
+        .evaluate(
+            "() => { document.querySelectorAll('section')[700].scrollIntoView(); return scrollY; }",
+        )
+        .await;
+    let scrolled = viewport_buttons(&agent).await;
+    assert!(scrolled.contains(&"Buy 700".to_owned()), "{scrolled:?}");
+    assert!(!scrolled.contains(&"Buy 0".to_owned()), "{scrolled:?}");
+    assert_eq!(
+        agent.evaluate("() => document.visibilityState").await,
+        "hidden",
+        "the snapshot did not bring the tab to the front"
+    );
     agent.quit().await;
 }

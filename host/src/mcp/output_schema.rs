@@ -211,7 +211,7 @@ fn snapshot_properties() -> Value {
     json!({
         "snapshotId": {"type": "integer", "description": "The number later replies name this snapshot by."},
         "snapshotRoot": {"type": "string", "description": "The uid whose subtree this snapshot is."},
-        "snapshotViewport": {"type": "boolean", "description": "Only what is in the viewport."},
+        "snapshotViewport": {"type": "string", "description": "Set when only the elements in the viewport are shown: what that holds, and how to get the rest."},
         "snapshotMaxChars": {"type": "integer", "description": "The budget similar siblings were folded to fit."},
         "snapshotNote": {"type": "string"},
         "snapshotWhole": {"type": "string", "description": "Why the whole tree came instead of the changes since the last one."},

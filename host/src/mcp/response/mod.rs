@@ -34,6 +34,7 @@ use super::ToolError;
 
 pub use super::render::emulation::describe_emulation;
 pub use gather::{Gathered, GatheredSnapshot};
+pub use snapshot::VIEWPORT as VIEWPORT_NOTE;
 pub use third_party::COMPACT_ABOVE;
 
 /// How a snapshot is wanted.

@@ -18,6 +18,12 @@ use crate::mcp::structured;
 /// share of the whole tree's.
 pub const CHANGES_AT_MOST: f64 = 0.5;
 
+/// What a viewport snapshot holds. A tab in the background keeps its window's size and
+/// its scroll position, so its viewport is what it would show in front.
+pub const VIEWPORT: &str = "Only the elements in the page's viewport where it is scrolled \
+    to (for a page in the background, what it would show in front), and those containing \
+    them: take_snapshot without viewport gives the rest.";
+
 /// The section's content, before it is placed.
 pub(super) struct Body {
     /// The lines above the tree: which snapshot this is, how to read it.
@@ -87,7 +93,7 @@ fn view_body(gathered: &GatheredSnapshot, request: &SnapshotRequest, structured:
     }
     if request.viewport {
         first.push_str(", only what is in the viewport");
-        about.insert("snapshotViewport".into(), json!(true));
+        about.insert("snapshotViewport".into(), json!(VIEWPORT));
     }
     if view.folded() {
         if let Some(max) = view.max_chars {
@@ -100,6 +106,9 @@ fn view_body(gathered: &GatheredSnapshot, request: &SnapshotRequest, structured:
     }
     first.push('.');
     let mut header = vec![first];
+    if request.viewport {
+        header.push(VIEWPORT.into());
+    }
     if !view.unknown_unfold.is_empty() {
         let note = format!(
             "unfold names uids this snapshot does not hold: {}.",

@@ -29,7 +29,8 @@ pub struct TakeSnapshotParams {
     /// uids whose children are never folded (from a folded line's unfold=[…]).
     #[serde(default)]
     unfold: Vec<String>,
-    /// Only the elements on screen (and the elements that contain them).
+    /// Only the elements in the viewport where the page is scrolled to (and the
+    /// elements that contain them); for a page in the background, what it would show.
     #[serde(default)]
     viewport: bool,
 }
@@ -163,7 +164,10 @@ mod tests {
             text(&result)
         );
         let data = result.structured_content.unwrap();
-        assert_eq!(data["snapshotViewport"], true);
+        assert_eq!(
+            data["snapshotViewport"],
+            crate::mcp::response::VIEWPORT_NOTE
+        );
         take(&ctx, json!({})).await;
         assert!(!pages.asked.lock().unwrap()[1].viewport);
     }
