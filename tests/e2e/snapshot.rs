@@ -7,10 +7,7 @@ use crate::harness::{page, Agent};
 #[tokio::test]
 async fn a_form_snapshot_shows_roles_names_values_states_and_iframes() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("form.html")}))
-        .await;
-    let snap = agent.ok("take_snapshot", json!({})).await;
+    let snap = agent.open_and_snapshot("form.html").await;
     snap.says("## Page snapshot")
         .says("RootWebArea \"form\"")
         .says("textbox \"Email\" value=\"ada@example.com\"")
@@ -56,11 +53,8 @@ async fn a_form_snapshot_shows_roles_names_values_states_and_iframes() {
 #[tokio::test]
 async fn uids_are_stable_across_snapshots_and_usable_by_scripts_until_the_document_goes() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("form.html")}))
-        .await;
     let first = agent
-        .ok("take_snapshot", json!({}))
+        .open_and_snapshot("form.html")
         .await
         .uid_of("button \"Send\"");
     let second = agent
@@ -115,7 +109,7 @@ async fn uids_are_stable_across_snapshots_and_usable_by_scripts_until_the_docume
 #[tokio::test]
 async fn a_page_of_five_thousand_elements_snapshots_and_can_go_to_a_file() {
     let agent = Agent::launch(&[]).await;
-    agent.ok("new_page", json!({"url": page("big.html")})).await;
+    agent.open("big.html").await;
     // Too long for a client to take inline: saved to a private file, with a preview.
     let snap = agent.ok("take_snapshot", json!({})).await;
     snap.says("too long to show here")
@@ -153,10 +147,7 @@ async fn a_page_of_five_thousand_elements_snapshots_and_can_go_to_a_file() {
 #[tokio::test]
 async fn a_subtree_by_uid_and_an_unknown_uid_that_says_to_take_a_fresh_snapshot() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("rows.html")}))
-        .await;
-    let whole = agent.ok("take_snapshot", json!({})).await;
+    let whole = agent.open_and_snapshot("rows.html").await;
     let list = whole.uid_of("list \"Orders\"");
     let part = agent.ok("take_snapshot", json!({"uid": list})).await;
     part.says(&format!("the subtree of {list}"))
@@ -181,7 +172,7 @@ async fn a_subtree_by_uid_and_an_unknown_uid_that_says_to_take_a_fresh_snapshot(
 #[tokio::test]
 async fn a_budget_folds_the_big_page_and_unfold_shows_the_rows_it_folded() {
     let agent = Agent::launch(&[]).await;
-    agent.ok("new_page", json!({"url": page("big.html")})).await;
+    agent.open("big.html").await;
     let folded = agent.ok("take_snapshot", json!({"maxChars": 4000})).await;
     folded
         .says("folded to fit maxChars=4000")
@@ -227,10 +218,7 @@ async fn a_budget_folds_the_big_page_and_unfold_shows_the_rows_it_folded() {
 #[tokio::test]
 async fn after_a_click_that_adds_and_removes_rows_the_snapshot_is_only_the_changes() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("rows.html")}))
-        .await;
-    let whole = agent.ok("take_snapshot", json!({})).await;
+    let whole = agent.open_and_snapshot("rows.html").await;
     let number = whole.json["snapshotId"].as_u64().unwrap();
     let second = whole.uid_of("button \"Row 2\"");
     let button = whole.uid_of("button \"Add and remove\"");
@@ -258,7 +246,11 @@ async fn after_a_click_that_adds_and_removes_rows_the_snapshot_is_only_the_chang
         "{removed}"
     );
     let changes = &clicked.json["snapshotChanges"];
-    assert_eq!(changes["since"], number);
+    assert_eq!(clicked.json["snapshotSince"], number);
+    assert!(
+        changes.get("since").is_none(),
+        "said once, at the top: {changes}"
+    );
     assert!(changes["removed"]
         .as_array()
         .unwrap()

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use tabwire_shared::SnapshotNode;
 
-use super::links::Links;
+use super::links::{Links, UidIndex};
 use crate::mcp::render::snapshot;
 
 /// How many repeats of a run stay in view before the fold.
@@ -116,14 +116,10 @@ pub fn view<'a>(
         node: &nodes[i],
         depth: depth(i),
     };
-    let index: HashMap<&str, usize> = nodes
-        .iter()
-        .enumerate()
-        .map(|(i, node)| (node.uid.as_str(), i))
-        .collect();
+    let index = UidIndex::of(nodes);
     let unknown_unfold = unfold
         .iter()
-        .filter(|uid| !index.contains_key(uid.as_str()))
+        .filter(|uid| !index.contains(uid))
         .cloned()
         .collect();
     let all = || (0..nodes.len()).map(node_row).collect::<Vec<_>>();
@@ -147,10 +143,7 @@ pub fn view<'a>(
     }
 
     let links = Links::of(nodes);
-    let kept: HashSet<usize> = unfold
-        .iter()
-        .filter_map(|uid| index.get(uid.as_str()).copied())
-        .collect();
+    let kept: HashSet<usize> = unfold.iter().filter_map(|uid| index.get(uid)).collect();
     // How many unfolded parents come before each index: a range holding one is kept.
     let mut kept_before = vec![0usize; nodes.len() + 1];
     for i in 0..nodes.len() {
