@@ -6,6 +6,8 @@
 //! [{"owner": <backend id of the frame's iframe, null for the main frame>, "nodes":
 //! [<AX nodes>]}]}`, and writes a JSON array with, per page, the lines the snapshot
 //! keeps: `{"backend", "depth", "role", "name", "value", "states": ["name[=value]"]}`.
+//! With `--adopt`, it reads Chrome's answers for single nodes instead and writes what
+//! the engine hands the walker for each (see `adopt`).
 //! Not part of the extension: a tool for the fidelity check only.
 
 use std::io::{Read, Write};
@@ -37,9 +39,45 @@ struct Frame {
     nodes: Vec<cdp::accessibility::AxNode>,
 }
 
+/// `--adopt`: Chrome's answers for single nodes (`{"url", "nodes": [<AX node> or
+/// null]}`), as the engine hands them to the walker (`axtree::node_facts`).
+#[derive(Deserialize)]
+struct Answers {
+    url: String,
+    nodes: Vec<Option<cdp::accessibility::AxNode>>,
+}
+
+fn adopt(input: &str) -> Result<Value, Box<dyn std::error::Error>> {
+    let answers: Answers = serde_json::from_str(input)?;
+    let facts = answers.nodes.iter().map(|node| {
+        let Some(node) = node else { return Value::Null };
+        let facts = axtree::node_facts(node, &answers.url);
+        json!({"role": facts.role, "name": facts.name, "value": facts.value,
+               "states": written(&facts.states)})
+    });
+    Ok(Value::Array(facts.collect()))
+}
+
+/// States as the walker writes them: `name` or `name=value`.
+fn written(states: &[tabwire_shared::NodeState]) -> Vec<String> {
+    states
+        .iter()
+        .map(|s| match &s.value {
+            Some(v) => format!("{}={v}", s.name),
+            None => s.name.clone(),
+        })
+        .collect()
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input)?;
+    if std::env::args().nth(1).as_deref() == Some("--adopt") {
+        let mut stdout = std::io::stdout().lock();
+        serde_json::to_writer(&mut stdout, &adopt(&input)?)?;
+        stdout.write_all(b"\n")?;
+        return Ok(());
+    }
     let pages: Vec<Page> = serde_json::from_str(&input)?;
     let mut out = Vec::with_capacity(pages.len());
     for page in &pages {
@@ -56,14 +94,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .nodes
             .iter()
             .map(|n| {
-                let states: Vec<String> = n
-                    .states
-                    .iter()
-                    .map(|s| match &s.value {
-                        Some(v) => format!("{}={v}", s.name),
-                        None => s.name.clone(),
-                    })
-                    .collect();
+                let states = written(&n.states);
                 json!({
                     "backend": n.backend,
                     "depth": n.depth,

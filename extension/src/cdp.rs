@@ -12,7 +12,7 @@
 //! own accessibility tree (to compare snapshots with); [`input`] the input events and
 //! element geometry; [`capture`] screenshots and dialogs; [`emulation`] the emulated
 //! settings; [`network`] and [`console`] what the collectors enable and read; [`target`]
-//! the child sessions of cross-site iframes.
+//! the child sessions of cross-site iframes; [`tracing`] performance traces.
 
 pub mod accessibility;
 pub mod capture;
@@ -24,6 +24,7 @@ pub mod input;
 pub mod network;
 pub mod refusal;
 pub mod target;
+pub mod tracing;
 pub mod world;
 
 use serde::de::DeserializeOwned;

@@ -314,16 +314,19 @@ pub enum EngineError {
     )]
     UnreadablePageData(String),
 
-    /// An element of a cross-site frame where only the page's own elements will do.
+    /// An element of a cross-site frame where it cannot be used: the page's scripts,
+    /// or a drag from another frame, cannot reach into the frame's renderer.
     #[error(
-        "Element \"{uid}\" is inside a cross-site frame, which {what}. Use an element of the \
-         page itself, or act on this one with the input tools (click, fill, hover, ...)."
+        "Element \"{uid}\" is inside a cross-site frame (another renderer), which {what}. \
+         {instead}"
     )]
     InCrossSiteFrame {
         /// The element.
         uid: String,
         /// What cannot reach it.
         what: &'static str,
+        /// What to do instead.
+        instead: &'static str,
     },
 
     /// An element that has no box on screen (hidden, zero-sized, detached layout).
@@ -478,6 +481,45 @@ pub enum EngineError {
         timeout_ms: u64,
     },
 
+    /// A trace is already recording on the tab.
+    #[error(
+        "A performance trace is already being recorded on page {0}. Call \
+         performance_stop_trace to stop it: one trace records per page at a time."
+    )]
+    AlreadyTracing(TabId),
+
+    /// No trace records on the tab (or it was lost).
+    #[error("No performance trace is being recorded on page {tab}{why}. Start one with performance_start_trace.")]
+    NotTracing {
+        /// The tab.
+        tab: TabId,
+        /// Why, when a trace was lost (`: ...`), else empty.
+        why: String,
+    },
+
+    /// Chrome would not start tracing.
+    #[error(
+        "Chrome would not start a performance trace on page {tab}: {message}. Another \
+         DevTools client (an open DevTools window recording, or another tool) may be \
+         tracing the browser; stop it and try again."
+    )]
+    TraceRefused {
+        /// The tab.
+        tab: TabId,
+        /// Chrome's message.
+        message: String,
+    },
+
+    /// The trace did not come after stopping.
+    #[error(
+        "Chrome did not hand over the performance trace within {timeout_ms} ms of stopping \
+         it. Record a shorter trace and try again."
+    )]
+    TraceTimeout {
+        /// The limit.
+        timeout_ms: u64,
+    },
+
     /// A CDP command failed for a reason the engine has no better words for.
     #[error("Chrome refused {method}: {message}")]
     Cdp {
@@ -531,7 +573,10 @@ impl EngineError {
             | NoDialog(_)
             | PageTooTall { .. }
             | NoConsoleMessage { .. }
-            | NoNetworkRequest { .. } => ErrorCode::InvalidArgument,
+            | NoNetworkRequest { .. }
+            | AlreadyTracing(_)
+            | NotTracing { .. } => ErrorCode::InvalidArgument,
+            TraceRefused { .. } => ErrorCode::Refused,
             LoadFailed { .. }
             | ResizeRefused { .. }
             | Threw(_)
@@ -550,7 +595,8 @@ impl EngineError {
             | CaptureTimeout { .. }
             | ToolTimeout { .. }
             | TextTimeout { .. }
-            | ActionTimeout { .. } => ErrorCode::Timeout,
+            | ActionTimeout { .. }
+            | TraceTimeout { .. } => ErrorCode::Timeout,
             DialogOpen { .. } | DialogOpened { .. } => ErrorCode::Dialog,
             Navigated(_) => ErrorCode::Navigated,
             Cdp { .. } | UnexpectedAnswer { .. } | Browser(_) => ErrorCode::Internal,

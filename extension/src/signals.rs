@@ -27,6 +27,15 @@ use crate::engine::TabChange;
 pub enum TabSignal {
     /// A page event from the tab's debugger session.
     Page(PageEvent),
+    /// A file chooser opened in a cross-site frame (its child session's
+    /// `Page.fileChooserOpened`), for an upload acting in that frame; nothing else of
+    /// a child session is published.
+    InFrame {
+        /// The child session.
+        session: String,
+        /// The event.
+        event: PageEvent,
+    },
     /// The debugger was detached, with Chrome's reason.
     Detached(String),
     /// The tab was closed.

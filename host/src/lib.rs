@@ -28,3 +28,4 @@ pub mod native_host;
 pub mod owned;
 pub mod paths;
 pub mod running;
+pub mod trace;

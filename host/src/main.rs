@@ -83,6 +83,10 @@ fn run(
     match cli.command {
         Cmd::Mcp(mut args) => {
             args.categories = categories;
+            if let Some(conflict) = args.conflict() {
+                eprintln!("tabwire: {conflict}");
+                return Ok(ExitCode::from(2));
+            }
             // What sessions killed before they could clean up left behind.
             tabwire::launch::remove_leftovers();
             tabwire::mcp::spill::remove_leftovers();

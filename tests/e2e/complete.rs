@@ -99,7 +99,15 @@ pub fn missing(text: &str, json: &Value) -> Vec<String> {
         if section == "Page snapshot" && is_snapshot_line(line) {
             let mut words = line.split_whitespace();
             let uid = words.next().unwrap_or_default();
-            let role = words.next().unwrap_or_default();
+            let second = words.next().unwrap_or_default();
+            // A text line goes without its role: `1_6 "Order 1000"`.
+            let text_line = second.starts_with('"');
+            let role = if text_line { "StaticText" } else { second };
+            let name_marker = if text_line {
+                format!("{uid} \"")
+            } else {
+                format!(" {role} \"")
+            };
             // In the tree, or (a spilled snapshot's preview) as the line itself.
             let as_node = format!("\"id\":\"{uid}\",\"role\":\"{role}\"");
             let as_text = serde_json::to_string(line).unwrap_or_default();
@@ -110,7 +118,7 @@ pub fn missing(text: &str, json: &Value) -> Vec<String> {
             );
             // The quoted name, escaped alike in the line and in JSON (control characters
             // aside, which the line writes as `\u{…}`).
-            if let Some(name) = quoted_after(line, role).filter(|n| !n.contains("\\u{")) {
+            if let Some(name) = quoted_after(line, &name_marker).filter(|n| !n.contains("\\u{")) {
                 want(
                     flat.contains(&format!("\"name\":\"{name}\"")) || flat.contains(as_text),
                     format!("the name of {uid}: {name}"),
@@ -175,9 +183,10 @@ pub fn missing(text: &str, json: &Value) -> Vec<String> {
     missing
 }
 
-/// The `"…"` right after `word` in a snapshot line, without its quotes.
-fn quoted_after<'a>(line: &'a str, word: &str) -> Option<&'a str> {
-    let rest = line.trim_start().split_once(&format!(" {word} \""))?.1;
+/// The `"…"` right after `marker` (which ends in its opening quote) in a snapshot
+/// line, without its quotes.
+fn quoted_after<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
+    let rest = line.trim_start().split_once(marker)?.1;
     let mut escaped = false;
     for (i, c) in rest.char_indices() {
         match c {

@@ -167,3 +167,62 @@ async fn a_tool_returns_an_element_inside_a_same_origin_frame() {
     frame_said(&agent, "clicked /frames/same-origin-inner.html").await;
     agent.quit().await;
 }
+
+/// Files, drags and element screenshots reach into a cross-site frame as clicks do:
+/// each is carried out in the frame's own session, at the frame's coordinates, and
+/// a screenshot's clip is moved to where the frame shows in the page.
+#[tokio::test]
+async fn files_drags_and_screenshots_reach_into_a_cross_site_frame() {
+    let agent = Agent::launch(&[]).await;
+    open_outer(&agent).await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "12345").expect("the file to upload");
+    let input = snap.uid_of("\"Inner file\"");
+    agent
+        .ok("upload_file", json!({"uid": input, "filePaths": [file]}))
+        .await;
+    frame_said(&agent, "file notes.txt:5").await;
+    // A button that opens a chooser: the chooser is intercepted in the frame's session.
+    let chooser = snap.uid_of("button \"Inner chooser\"");
+    agent
+        .ok("upload_file", json!({"uid": chooser, "filePaths": [file]}))
+        .await;
+    frame_said(&agent, "hidden-file notes.txt:5").await;
+
+    let card = snap.uid_of("\"Inner card\"");
+    let zone = snap.uid_of("\"Inner zone\"");
+    agent
+        .ok("drag", json!({"from_uid": card, "to_uid": zone}))
+        .await;
+    frame_said(&agent, "dropped card").await;
+    // Between the frame and the page, no drag can be played: the refusal says so.
+    let outer = snap.uid_of("button \"Outer button\"");
+    agent
+        .err("drag", json!({"from_uid": card, "to_uid": outer}))
+        .await
+        .says("cross-site frame")
+        .says("same frame");
+
+    // The two swatches look the same: so do their screenshots, if the frame's one
+    // was clipped where the frame shows it.
+    let shot = |uid: String| {
+        let agent = &agent;
+        async move {
+            let reply = agent.ok("take_screenshot", json!({ "uid": uid })).await;
+            let image = reply.images.first().cloned();
+            image
+                .unwrap_or_else(|| panic!("an image: {}", reply.text))
+                .0
+        }
+    };
+    let inner = shot(snap.uid_of("\"Inner swatch\"")).await;
+    let outer = shot(snap.uid_of("\"Outer swatch\"")).await;
+    assert!(
+        inner == outer,
+        "the frame's swatch shot is not of the swatch"
+    );
+    agent.quit().await;
+}

@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
-use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::Value;
 use tokio::process::{Child, Command};
 
@@ -56,47 +56,73 @@ pub fn cross_site_page(name: &str) -> String {
     format!("{}/{name}", cross_site_fixtures())
 }
 
-/// Serves `tests/fixtures` on an ephemeral loopback port, from a thread of its own;
-/// returns the port.
+/// Where fixture files built from sources in `tests/fixtures` go (`scripts/fixture-angular`),
+/// served as if they were beside their sources.
+pub fn built_fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures")
+}
+
+/// Serves `tests/fixtures` (and [`built_fixtures`] for files not there) on an
+/// ephemeral loopback port, from a thread of its own; returns the port.
 fn serve_fixtures() -> u16 {
     let server = tiny_http::Server::http("127.0.0.1:0").expect("bind fixture server");
     let port = server.server_addr().to_ip().expect("ip listener").port();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    let built = built_fixtures();
     std::thread::spawn(move || {
         for request in server.incoming_requests() {
-            let path = request
-                .url()
-                .split('?')
-                .next()
-                .unwrap_or("/")
-                .trim_start_matches('/');
-            let file = root.join(if path.is_empty() { "index.html" } else { path });
-            let response = match std::fs::read(&file) {
-                Ok(bytes) => {
-                    let kind = match file.extension().and_then(|e| e.to_str()) {
-                        Some("html") => "text/html; charset=utf-8",
-                        Some("js") => "text/javascript",
-                        Some("json") => "application/json",
-                        _ => "application/octet-stream",
-                    };
-                    let mut response = tiny_http::Response::from_data(bytes).with_header(
-                        tiny_http::Header::from_bytes("Content-Type", kind).expect("header"),
-                    );
-                    if kind == "application/json" {
-                        // A session cookie from the server, for redaction checks.
-                        response.add_header(
-                            tiny_http::Header::from_bytes("Set-Cookie", "token=server-secret")
-                                .expect("header"),
-                        );
-                    }
-                    response
-                }
-                Err(_) => tiny_http::Response::from_string("not found").with_status_code(404),
-            };
-            let _ = request.respond(response);
+            let (root, built) = (root.clone(), built.clone());
+            // Each request on a thread of its own, so a late one (`?delay=<ms>`, for
+            // pages whose resources arrive slowly) holds up no other.
+            std::thread::spawn(move || serve_one(request, &root, &built));
         }
     });
     port
+}
+
+/// Answers one fixture request, after `?delay=<ms>` when the URL asks for one.
+fn serve_one(request: tiny_http::Request, root: &Path, built: &Path) {
+    let delay = request
+        .url()
+        .split_once("delay=")
+        .and_then(|(_, ms)| ms.split('&').next()?.parse::<u64>().ok());
+    if let Some(ms) = delay {
+        std::thread::sleep(std::time::Duration::from_millis(ms.min(10_000)));
+    }
+    let path = request
+        .url()
+        .split('?')
+        .next()
+        .unwrap_or("/")
+        .trim_start_matches('/');
+    let mut file = root.join(if path.is_empty() { "index.html" } else { path });
+    if !file.exists() {
+        file = built.join(path);
+    }
+    let response = match std::fs::read(&file) {
+        Ok(bytes) => {
+            let kind = match file.extension().and_then(|e| e.to_str()) {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js") => "text/javascript",
+                Some("json") => "application/json",
+                Some("css") => "text/css",
+                Some("png") => "image/png",
+                _ => "application/octet-stream",
+            };
+            let mut response = tiny_http::Response::from_data(bytes)
+                .with_header(tiny_http::Header::from_bytes("Content-Type", kind).expect("header"));
+            if kind == "application/json" {
+                // A session cookie from the server, for redaction checks.
+                response.add_header(
+                    tiny_http::Header::from_bytes("Set-Cookie", "token=server-secret")
+                        .expect("header"),
+                );
+            }
+            response
+        }
+        Err(_) => tiny_http::Response::from_string("not found").with_status_code(404),
+    };
+    let _ = request.respond(response);
 }
 
 /// A fixture page's URL.
@@ -133,8 +159,27 @@ pub fn extension_dir() -> PathBuf {
 }
 
 /// An agent's session: a `tabwire mcp` process and the MCP client talking to it.
+/// The agent's side of the MCP session: its `initialize` info, and a count of the
+/// `notifications/tools/list_changed` the server sent.
+struct TestClient {
+    info: ClientConfig,
+    tools_changed: tokio::sync::watch::Sender<u64>,
+}
+
+impl ClientHandler for TestClient {
+    fn get_info(&self) -> ClientConfig {
+        self.info.clone()
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tools_changed.send_modify(|count| *count += 1);
+    }
+}
+
 pub struct Agent {
-    client: Option<RunningService<RoleClient, ClientConfig>>,
+    client: Option<RunningService<RoleClient, TestClient>>,
+    /// How many `notifications/tools/list_changed` have arrived.
+    tools_changed: tokio::sync::watch::Receiver<u64>,
     child: Child,
     /// The server's stderr, kept for failure messages.
     pub stderr_path: PathBuf,
@@ -283,7 +328,12 @@ impl Agent {
         let stdin = child.stdin.take().expect("stdin");
         let mut info = ClientConfig::default();
         info.client_info.name = name.to_owned();
-        let client = tokio::time::timeout(CALL_LIMIT, info.serve((stdout, stdin)))
+        let (tools_changed, tools_changed_seen) = tokio::sync::watch::channel(0);
+        let handler = TestClient {
+            info,
+            tools_changed,
+        };
+        let client = tokio::time::timeout(CALL_LIMIT, handler.serve((stdout, stdin)))
             .await
             .expect("MCP initialize timed out")
             .expect("MCP initialize failed");
@@ -300,6 +350,7 @@ impl Agent {
             .collect();
         Agent {
             client: Some(client),
+            tools_changed: tools_changed_seen,
             child,
             stderr_path,
             _stderr_dir: stderr_dir,
@@ -311,12 +362,47 @@ impl Agent {
     /// The reply to a call, checked for complete structured content.
     fn checked(&self, name: &str, result: CallToolResult) -> Reply {
         let reply = Reply::new(name, result);
-        let schema = self.output_schemas.get(name).and_then(Option::as_ref);
+        // Page tools come and go after the first tools/list; they declare the output
+        // schema every tool does (page_tools.rs checks that they list one).
+        let listed_as = match self.output_schemas.contains_key(name) {
+            false if name.starts_with("page_") => "execute_3p_developer_tool",
+            _ => name,
+        };
+        let schema = self.output_schemas.get(listed_as).and_then(Option::as_ref);
         crate::complete::check(&reply, schema);
         reply
     }
 
-    fn client(&self) -> &RunningService<RoleClient, ClientConfig> {
+    /// How many `notifications/tools/list_changed` the server has sent so far.
+    pub fn tools_changed_count(&self) -> u64 {
+        *self.tools_changed.borrow()
+    }
+
+    /// Waits until more than `seen` `notifications/tools/list_changed` have arrived;
+    /// returns the count. `what` names the change, for the failure message.
+    pub async fn tools_changed_after(&self, seen: u64, what: &str) -> u64 {
+        let mut changes = self.tools_changed.clone();
+        let waited = tokio::time::timeout(CALL_LIMIT, changes.wait_for(|count| *count > seen));
+        let count = match waited.await {
+            Ok(Ok(count)) => *count,
+            Ok(Err(_)) => panic!("the MCP session ended before tools/list_changed ({what})"),
+            Err(_) => panic!(
+                "no notifications/tools/list_changed within {CALL_LIMIT:?} after {what}; log:\n{}",
+                self.log()
+            ),
+        };
+        count
+    }
+
+    /// Every tool the server lists now, with its definition.
+    pub async fn tools(&self) -> Vec<rmcp::model::Tool> {
+        tokio::time::timeout(CALL_LIMIT, self.client().list_all_tools())
+            .await
+            .expect("tools/list timed out")
+            .expect("tools/list failed")
+    }
+
+    fn client(&self) -> &RunningService<RoleClient, TestClient> {
         self.client.as_ref().expect("client is open")
     }
 

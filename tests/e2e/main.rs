@@ -3,6 +3,7 @@
 //!
 //! Needs the built extension (`scripts/build`) and Chromium; `scripts/test` does both.
 
+mod angular;
 mod background;
 mod browser_quit;
 mod cdp;
@@ -19,6 +20,7 @@ mod lists;
 mod navigation;
 mod outside;
 mod page_scripts;
+mod page_tools;
 mod popup;
 mod script;
 mod sharing;
@@ -26,3 +28,4 @@ mod snapshot;
 mod snapshot_walker;
 mod steps;
 mod third_party;
+mod trace;

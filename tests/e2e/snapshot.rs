@@ -410,3 +410,59 @@ async fn a_hidden_tab_has_a_viewport_where_it_is_scrolled_to() {
     );
     agent.quit().await;
 }
+
+/// The line of a snapshot's text that has `needle`.
+fn line_with<'t>(text: &'t str, needle: &str) -> &'t str {
+    text.lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in:\n{text}"))
+}
+
+#[tokio::test]
+async fn a_custom_elements_role_name_and_state_from_element_internals_follow_a_click() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("snapshot/internals.html")}))
+        .await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let check = line_with(&snap.text, "checkbox \"Accept terms\"");
+    assert!(!check.contains("checked"), "{check}");
+    let uid = snap.uid_of("checkbox \"Accept terms\"");
+    agent.ok("click", json!({"uid": uid})).await;
+    let after = agent.ok("take_snapshot", json!({})).await;
+    let check = line_with(&after.text, "checkbox \"Accept terms\"");
+    assert!(check.contains("checked"), "{check}");
+    assert_eq!(
+        after.uid_of("checkbox \"Accept terms\""),
+        uid,
+        "the same uid"
+    );
+    agent.ok("click", json!({"uid": uid})).await;
+    let again = agent.ok("take_snapshot", json!({})).await;
+    let check = line_with(&again.text, "checkbox \"Accept terms\"");
+    assert!(!check.contains("checked"), "toggled back: {check}");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_button_in_a_closed_shadow_root_is_shown_in_place_and_clicked_by_uid() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok("new_page", json!({"url": page("snapshot/internals.html")}))
+        .await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    snap.says("\"Vault shut\"");
+    let empty = line_with(&snap.text, "shadow-root=closed");
+    assert_eq!(
+        snap.text.matches("shadow-root=closed").count(),
+        1,
+        "only the closed root that shows nothing: {empty}\n{}",
+        snap.text
+    );
+    let button = snap.uid_of("button \"Open vault\"");
+    agent
+        .ok("click", json!({"uid": button, "includeSnapshot": true}))
+        .await
+        .says("Vault opened");
+    agent.quit().await;
+}

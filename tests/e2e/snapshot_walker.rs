@@ -33,6 +33,8 @@ impl Line {
 struct Snap {
     generation: u64,
     url: String,
+    /// The header's further fields (`ask=…`, `closed=…`).
+    extra: Vec<String>,
     lines: Vec<Line>,
 }
 
@@ -83,9 +85,11 @@ fn unescape(field: &str) -> String {
 fn parse(text: &str) -> Snap {
     let mut rows = text.split('\n');
     let header = rows.next().unwrap_or_default();
-    let (generation, url) = header
-        .split_once('\t')
-        .unwrap_or_else(|| panic!("a bad header {header:?}"));
+    let mut head = header.split('\t');
+    let (Some(generation), Some(url)) = (head.next(), head.next()) else {
+        panic!("a bad header {header:?}")
+    };
+    let extra = head.map(str::to_owned).collect();
     let lines = rows
         .map(|row| {
             let fields: Vec<&str> = row.split('\t').collect();
@@ -107,6 +111,7 @@ fn parse(text: &str) -> Snap {
             .parse()
             .unwrap_or_else(|_| panic!("a bad generation in {header:?}")),
         url: unescape(url),
+        extra,
         lines,
     }
 }
@@ -417,7 +422,13 @@ async fn shadow_roots_slots_and_frames_are_walked_in_place() {
         .await
         .value("addRoot");
     assert_eq!(added, true);
+    assert_eq!(
+        snap.extra,
+        [format!("closed={}", closed.uid)],
+        "listed to look up"
+    );
     let opened = walker.take(5, json!({})).await;
+    assert!(opened.extra.is_empty(), "{:?}", opened.extra);
     assert!(opened.has("button", "Hidden away"), "{}", opened.shown());
     assert!(!opened.has("generic", ""), "{}", opened.shown());
     browser.cdp.close_browser().await;
@@ -707,35 +718,60 @@ async fn custom_element_hosts_are_listed_for_chrome_and_keep_its_answer() {
         "the walker alone sees a generic host"
     );
 
-    let adopted = walker
-        .value(&format!(
-            "[__tabwireSnapshot.adopt('{radio}', {{role: 'radio', name: 'Small'}}), \
-              __tabwireSnapshot.adopt('{radio}', {{role: ''}}), __tabwireSnapshot.adopt('9_9', {{role: 'radio'}})]"
-        ))
-        .await;
-    assert_eq!(adopted, json!([true, false, false]));
-    let after = walker.take(2, json!({})).await;
     assert_eq!(
-        after.line("radio", "Small").uid,
-        radio,
-        "Chrome's answer, same uid"
+        snap.extra,
+        [format!(
+            "ask={}",
+            listed
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|u| u.as_str().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ")
+        )],
+        "the take's header lists them"
     );
+
+    // Answers: one good, one malformed (ignored), one for an unknown uid.
+    let adopt = format!(
+        "__tabwireSnapshot.adopt([['{radio}', {{role: 'radio', name: 'Small', states: ['checked']}}], \
+          ['{radio}', {{role: ''}}], ['9_9', {{role: 'radio'}}], 'junk'])"
+    );
+    assert_eq!(walker.value(&adopt).await, json!(1), "one answer changed");
+    assert_eq!(
+        walker.value(&adopt).await,
+        json!(0),
+        "the same again changes nothing"
+    );
+    let after = walker.take(2, json!({})).await;
+    let line = after.line("radio", "Small");
+    assert_eq!(line.uid, radio, "Chrome's answer, same uid");
+    assert_eq!(line.states, ["checked"]);
     let tags = walker
         .value("__tabwireSnapshot.candidates().map((u) => __tabwireSnapshot.resolve(u).localName)")
         .await;
     assert_eq!(
         tags,
-        json!(["x-list"]),
-        "an answered host is not asked again"
+        json!(["x-radio", "x-list"]),
+        "an answered host is still listed: it is asked again at every snapshot"
     );
 
-    // A change of the host's attributes forgets the answer.
-    page.run_page_code(
-        "document.querySelector('x-radio').setAttribute('aria-label', 'Tiny'); true",
-    )
-    .await;
+    // A role attribute wins over an adopted answer; null forgets one.
+    page.run_page_code("document.querySelector('x-radio').setAttribute('role', 'switch'); true")
+        .await;
     let changed = walker.take(3, json!({})).await;
-    assert!(changed.has("generic", "Tiny"), "{}", changed.shown());
+    assert!(changed.has("switch", "Small"), "{}", changed.shown());
+    page.run_page_code("document.querySelector('x-radio').removeAttribute('role'); true")
+        .await;
+    assert_eq!(
+        walker
+            .value(&format!("__tabwireSnapshot.adopt([['{radio}', null]])"))
+            .await,
+        json!(1)
+    );
+    let forgotten = walker.take(4, json!({})).await;
+    assert!(forgotten.has("generic", "Small"), "{}", forgotten.shown());
     browser.cdp.close_browser().await;
 }
 

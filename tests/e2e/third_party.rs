@@ -315,8 +315,8 @@ async fn returned_elements_appear_at_their_place_in_the_tree() {
         let heading = snapshot_line(reply, "heading \"Counter\"");
         let counter = snapshot_line(reply, " app-counter");
         let button = snapshot_line(reply, "button \"Increment\"");
-        let count = snapshot_line(reply, "StaticText \"0\"");
-        let note = snapshot_line(reply, "StaticText \"made with components\"");
+        let count = snapshot_line(reply, " \"0\"");
+        let note = snapshot_line(reply, " \"made with components\"");
         let lines = [&root, &heading, &counter, &button, &count, &note];
         assert_eq!(
             lines.map(|line| line.1 - root.1),

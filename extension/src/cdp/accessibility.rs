@@ -1,4 +1,5 @@
-//! The accessibility tree: `Accessibility.getFullAXTree`.
+//! The accessibility tree: `Accessibility.getFullAXTree`, and `getPartialAXTree` for
+//! single nodes.
 //!
 //! Chrome answers with every node of one frame's document as a flat list linked by
 //! ids. Only what a snapshot shows is declared here; the bulky parts of each node
@@ -21,6 +22,22 @@ pub struct AccessibilityGetFullAxTree {
 command!(
     AccessibilityGetFullAxTree,
     "Accessibility.getFullAXTree",
+    AxTree
+);
+
+/// `Accessibility.getPartialAXTree` for one node, without its relatives: Chrome's
+/// role, name and properties of that node alone (ElementInternals included).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccessibilityGetPartialAxTree {
+    /// The node, as a JavaScript object (of any world).
+    pub object_id: String,
+    /// Whether its ancestors, siblings and children come too (never, here).
+    pub fetch_relatives: bool,
+}
+command!(
+    AccessibilityGetPartialAxTree,
+    "Accessibility.getPartialAXTree",
     AxTree
 );
 

@@ -1,5 +1,6 @@
 //! DOM commands: from an element to its backend node id and back, frame owners, the
-//! event listeners on an object, and the overlay that keeps input fast in hidden tabs.
+//! event listeners on an object, an element's shadow roots, and the overlay that keeps
+//! input fast in hidden tabs.
 //!
 //! Elements are named by their *backend node id*, which stays the same for as long as
 //! the node lives and needs no `DOM.enable`/`DOM.getDocument` bookkeeping.
@@ -140,3 +141,44 @@ command!(DomEnable, "DOM.enable", Empty);
 #[derive(Debug, Serialize)]
 pub struct OverlayEnable {}
 command!(OverlayEnable, "Overlay.enable", Empty);
+
+/// `DOM.describeNode {depth: 1, pierce: true}` of an element: its shadow roots, closed
+/// ones included (no page script can reach those).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomDescribeShadowRoots {
+    /// The element, as a JavaScript object.
+    pub object_id: String,
+    /// How deep to describe (1: the roots themselves).
+    pub depth: i64,
+    /// Whether to describe shadow roots.
+    pub pierce: bool,
+}
+command!(DomDescribeShadowRoots, "DOM.describeNode", ShadowHost);
+
+/// What [`DomDescribeShadowRoots`] answers.
+#[derive(Debug, Deserialize)]
+pub struct ShadowHost {
+    /// The element.
+    pub node: ShadowHostNode,
+}
+
+/// An element and its shadow roots.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShadowHostNode {
+    /// The roots (none when the element hosts none).
+    #[serde(default)]
+    pub shadow_roots: Vec<ShadowRootNode>,
+}
+
+/// One shadow root.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShadowRootNode {
+    /// Its backend id.
+    pub backend_node_id: i64,
+    /// `open`, `closed` or `user-agent`.
+    #[serde(default)]
+    pub shadow_root_type: String,
+}

@@ -279,6 +279,18 @@ pub struct DragIntercepted {
 }
 event!(DragIntercepted, "Input.dragIntercepted");
 
+/// `Tracing.tracingComplete`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TracingComplete {
+    /// The stream holding the trace (stream transfer).
+    pub stream: Option<String>,
+    /// Events were lost (the buffer filled).
+    #[serde(default)]
+    pub data_loss_occurred: bool,
+}
+event!(TracingComplete, "Tracing.tracingComplete");
+
 impl Incoming {
     /// Reads an event the engine reads; `None` for any other event or for params that
     /// do not have the expected shape.
@@ -353,6 +365,10 @@ impl Incoming {
             TargetCrashed => |_| Page(PageEvent::TargetCrashed),
             TargetReloadedAfterCrash => |_| Page(PageEvent::ReloadedAfterCrash),
             DragIntercepted => |e: DragIntercepted| Page(PageEvent::DragIntercepted { data: e.data }),
+            TracingComplete => |e: TracingComplete| Page(PageEvent::TracingComplete {
+                stream: e.stream,
+                data_loss: e.data_loss_occurred,
+            }),
             ConsoleApiCalled => |e| Console(C::Called(e)),
             ExceptionThrown => |e| Console(C::Thrown(Box::new(e))),
             LogEntryAdded => |e| Console(C::Logged(e)),
@@ -455,6 +471,13 @@ pub enum PageEvent {
     TargetCrashed,
     /// `Inspector.targetReloadedAfterCrash`: a crashed tab has a renderer again.
     ReloadedAfterCrash,
+    /// `Tracing.tracingComplete`: a stopped trace is ready to read.
+    TracingComplete {
+        /// Its stream.
+        stream: Option<String>,
+        /// Events were lost.
+        data_loss: bool,
+    },
 }
 
 #[cfg(test)]

@@ -147,6 +147,9 @@ pub struct BoxModel {
     /// The border box.
     #[serde(default)]
     pub border: Vec<f64>,
+    /// The content box (of an `<iframe>`: where its frame's viewport is).
+    #[serde(default)]
+    pub content: Vec<f64>,
 }
 
 /// `DOM.focus`.
@@ -225,6 +228,15 @@ impl Rect {
             width: right - left,
             height: bottom - top,
         })
+    }
+
+    /// The rectangle moved by `dx`, `dy`.
+    pub fn offset(&self, dx: f64, dy: f64) -> Rect {
+        Rect {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..*self
+        }
     }
 
     /// The middle point.

@@ -17,7 +17,8 @@
 //!   `ignored` if the tree ignores it.
 //!
 //! [`states`] turns a node's properties into the compact state vocabulary of
-//! [`tabwire_shared::SnapshotNode::states`]. Everything is linear in the tree's size.
+//! [`tabwire_shared::SnapshotNode::states`]; [`node_facts`] reads one node alone, for
+//! the walker to adopt. Everything is linear in the tree's size.
 
 use std::collections::{HashMap, HashSet};
 
@@ -452,6 +453,34 @@ pub fn flatten(
         stack.extend(forest.children(i).iter().rev().map(|c| (*c, below)));
     }
     Flattened { nodes, listed }
+}
+
+/// One node as Chrome alone describes it (`Accessibility.getPartialAXTree`): what the
+/// walker adopts for a custom element whose role or name may come from ElementInternals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeFacts {
+    /// Its role; `none` when Chrome ignores the node (its children still count).
+    pub role: String,
+    /// Its name.
+    pub name: String,
+    /// Its value (empty: none).
+    pub value: String,
+    /// Its states, as [`states`] writes them, without `focused`: the walker knows focus
+    /// as it is when it walks.
+    pub states: Vec<NodeState>,
+}
+
+/// The facts of one node; link URLs shortened against `page_url`.
+pub fn node_facts(node: &AxNode, page_url: &str) -> NodeFacts {
+    let facts = Facts::of(node);
+    let mut states = states(node, &facts, &UrlShortener::new(page_url));
+    states.retain(|s| s.name != "focused");
+    NodeFacts {
+        role: if node.ignored { "none" } else { facts.role }.to_owned(),
+        name: facts.name.clone(),
+        value: value_of(node).unwrap_or_default(),
+        states,
+    }
 }
 
 /// The node's role, `generic` if it has none.

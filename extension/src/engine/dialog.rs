@@ -49,7 +49,7 @@ impl<C: Chrome + 'static> Engine<C> {
             TabSignal::Closing => Some(()),
             TabSignal::Detached(_) | TabSignal::Withdrawn(_) => Some(()),
             TabSignal::Page(PageEvent::TargetCrashed) => Some(()),
-            TabSignal::Page(_) | TabSignal::Updated(_) => None,
+            TabSignal::Page(_) | TabSignal::InFrame { .. } | TabSignal::Updated(_) => None,
         });
         if closed.await.is_ok() {
             // No notice came: clear the record ourselves.

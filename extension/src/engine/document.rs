@@ -84,6 +84,27 @@ pub struct Kit {
     pub context: Option<i64>,
 }
 
+impl Document {
+    /// A cross-site frame was attached again under child session `session`: what
+    /// the document learnt of its world under a session that `ended` (its uids, its
+    /// last walks) holds under the new one.
+    pub fn rehome_frame(&mut self, frame: &str, session: &str, ended: impl Fn(&str) -> bool) {
+        let moved = self.uids.rehome(frame, session, ended);
+        if moved.is_empty() {
+            return;
+        }
+        self.walks = std::mem::take(&mut self.walks)
+            .into_iter()
+            .map(|((mut key, options), walk)| {
+                if key.session.as_ref().is_some_and(|s| moved.contains(s)) {
+                    key.session = Some(session.to_owned());
+                }
+                ((key, options), walk)
+            })
+            .collect();
+    }
+}
+
 impl<C: Chrome + 'static> Engine<C> {
     /// Brings the tab's document state up to date with its main frame: a different
     /// loader means a new document, whose state starts empty. Returns the frame tree.
@@ -181,6 +202,9 @@ impl<C: Chrome + 'static> Engine<C> {
             .with_document(tab, |d| d.uids.frame_of(uid).cloned())
             .flatten()
             .ok_or_else(stale)?;
+        if let Some(session) = &frame.session {
+            self.note_group_in(tab, session, group);
+        }
         let resolve = |_| WalkerCall::Resolve(uid.to_owned());
         let object = match self.call_walker(tab, &frame, resolve, group).await {
             Ok((_, found)) => found.object_id.ok_or_else(stale)?,

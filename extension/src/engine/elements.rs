@@ -183,6 +183,8 @@ impl<C: Chrome + 'static> Engine<C> {
             return Err(EngineError::InCrossSiteFrame {
                 uid: uids[at].clone(),
                 what: "the page's scripts (evaluate_script, third-party tools) cannot reach",
+                instead: "Act on it with the input tools by its uid (click, fill, hover, drag, \
+                          upload_file, take_screenshot), or pass an element of the page itself.",
             });
         }
         let resolved = join_all(nodes.iter().map(|node| {

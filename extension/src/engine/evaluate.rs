@@ -265,8 +265,9 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Frees the call's remote objects (the global object's handle) without delaying
-    /// the reply.
+    /// the reply, in the tab's session and the child sessions the group reached.
     pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
+        self.release_objects_in_children(tab, &object_group);
         self.in_background(move |engine| async move {
             let release = RuntimeReleaseObjectGroup { object_group };
             // Nothing to do if it fails: the page may be gone, taking its objects along.

@@ -357,6 +357,33 @@ impl Fake {
         }
     }
 
+    /// Answers `method` in child session `session` with `answer` from now on.
+    pub fn answer_in(&self, session: &str, method: &str, answer: Answer) {
+        let key = (session.to_owned(), method.to_owned());
+        self.state.borrow_mut().answers_in.insert(key, answer);
+    }
+
+    /// What `method` is answered with in child session `session`, if a test said.
+    pub fn answers_in(&self, session: &str, method: &str) -> Option<Answer> {
+        let key = (session.to_owned(), method.to_owned());
+        self.state.borrow().answers_in.get(&key).cloned()
+    }
+
+    /// The cross-site iframe of child session `old` will attach under session `new`
+    /// from now on, as Chrome names a frame's session anew on every attach (call it
+    /// while the frame is not attached).
+    pub fn rename_oopif_session(&self, old: &str, new: &str) {
+        let mut state = self.state.borrow_mut();
+        for oopif in &mut state.oopifs {
+            if oopif.session == old {
+                oopif.session = new.to_owned();
+            }
+            if oopif.parent.as_deref() == Some(old) {
+                oopif.parent = Some(new.to_owned());
+            }
+        }
+    }
+
     /// Whether child session `session` is attached.
     pub fn child_attached(&self, session: &str) -> bool {
         self.state.borrow().live_children.contains_key(session)
@@ -605,6 +632,11 @@ impl Fake {
             params.clone(),
         );
         state.sent.push(entry);
+        // A cross-site frame's world is its frame's, as in the tab's own session
+        // (contexts are numbered across sessions, so none is taken for another).
+        if let Some(answer) = state.worlds.handle(tab, method, params) {
+            return answer;
+        }
         let key = (session.to_owned(), method.to_owned());
         if let Some(answer) = state.answers_in.get(&key) {
             return answer.clone();

@@ -195,7 +195,8 @@ impl<C: Chrome + 'static> Engine<C> {
         Ok(answer.result.value.unwrap_or_default())
     }
 
-    /// Sets the files of a file input, or of the chooser an element opens.
+    /// Sets the files of a file input, or of the chooser an element opens. An element
+    /// of a cross-site frame is described, clicked and set in the frame's session.
     pub(super) async fn upload(
         &self,
         tab: TabId,
@@ -205,18 +206,13 @@ impl<C: Chrome + 'static> Engine<C> {
         group: &str,
     ) -> Result<(), EngineError> {
         let node = self.element(tab, watch, uid, group).await?;
-        if node.session.is_some() {
-            return Err(EngineError::InCrossSiteFrame {
-                uid: uid.to_owned(),
-                what: "upload_file cannot reach yet",
-            });
-        }
+        let session = node.session.as_deref();
         let describe = DomDescribeNode {
             backend_node_id: Some(node.backend),
             object_id: None,
         };
         let described = self
-            .send_watched(tab, watch, &describe)
+            .send_watched_in(tab, session, watch, &describe)
             .await
             .map_err(|e| element_error(e, uid))?
             .node;
@@ -227,28 +223,25 @@ impl<C: Chrome + 'static> Engine<C> {
         let input = if is_file_input {
             node.backend
         } else {
-            self.send_watched(
-                tab,
-                watch,
-                &PageSetInterceptFileChooserDialog { enabled: true },
-            )
-            .await?;
+            let intercept = PageSetInterceptFileChooserDialog { enabled: true };
+            self.send_watched_in(tab, session, watch, &intercept)
+                .await?;
             let opened = self.open_chooser(tab, watch, &node, uid).await;
             // Best effort: interception left on only hides the next chooser too.
-            let _ = self
-                .send(tab, &PageSetInterceptFileChooserDialog { enabled: false })
-                .await;
+            let stop = PageSetInterceptFileChooserDialog { enabled: false };
+            let _ = self.send_in(tab, session, &stop).await;
             opened?.ok_or_else(|| EngineError::NoFileChooser(uid.to_owned()))?
         };
         let set = DomSetFileInputFiles {
             files: paths.to_vec(),
             backend_node_id: input,
         };
-        self.send_watched(tab, watch, &set).await?;
+        self.send_watched_in(tab, session, watch, &set).await?;
         Ok(())
     }
 
-    /// Clicks an element and waits for the file chooser it opens; its input.
+    /// Clicks an element and waits for the file chooser it opens (in the element's
+    /// session); its input.
     async fn open_chooser(
         &self,
         tab: TabId,
@@ -257,9 +250,11 @@ impl<C: Chrome + 'static> Engine<C> {
         uid: &str,
     ) -> Result<Option<i64>, EngineError> {
         let rect = self.element_box(tab, watch, node, uid, true).await?;
-        self.click(tab, watch, None, rect.center(), false).await?;
+        let session = node.session.as_deref();
+        self.click(tab, watch, session, rect.center(), false)
+            .await?;
         let opened = self
-            .wait_event(tab, watch, FILE_CHOOSER_MS, |event| match event {
+            .wait_event_in(tab, watch, session, FILE_CHOOSER_MS, |event| match event {
                 PageEvent::FileChooserOpened { backend_node_id } => Some(*backend_node_id),
                 _ => None,
             })

@@ -83,7 +83,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.chrome.sleep(due - now).await;
                 continue;
             }
-            if self.tabs.busy(tab) {
+            if self.tabs.busy(tab) || self.traces.borrow().active(tab) {
                 // A command runs (or waits): it pushes the time back when it ends.
                 self.chrome.sleep(limit).await;
                 continue;

@@ -275,13 +275,18 @@ impl<C: Chrome + 'static> Engine<C> {
         let from_node = self.element(tab, watch, from_uid, group).await?;
         let to_node = self.element(tab, watch, to_uid, group).await?;
         if from_node.session != to_node.session {
-            // Each frame's points are in its own coordinates.
+            // Each frame's points are in its own coordinates, its input in its renderer.
+            let in_frame = if to_node.session.is_some() {
+                to_uid
+            } else {
+                from_uid
+            };
             return Err(EngineError::InCrossSiteFrame {
-                uid: to_uid.to_owned(),
+                uid: in_frame.to_owned(),
                 what: "a drag from an element in another frame cannot reach",
+                instead: "Drag between two elements of the same frame.",
             });
         }
-        let session = from_node.session.as_deref();
         let to_first = self.element_box(tab, watch, &to_node, to_uid, true).await?;
         let from = self
             .element_box(tab, watch, &from_node, from_uid, true)
@@ -292,24 +297,38 @@ impl<C: Chrome + 'static> Engine<C> {
             Ok(rect) => rect.center(),
             Err(_) => to_first.center(),
         };
+        // Chrome reports (and intercepts) an HTML5 drag in the tab's session only:
+        // a cross-site frame's drag is played there, its points moved to where the
+        // frame shows (the tab's input reaches the frame under them).
+        let (from, to) = match from_node.session.as_deref() {
+            Some(session) => {
+                let frame = self
+                    .watched(tab, watch, self.frame_viewport(tab, session))
+                    .await?;
+                let shift = |(x, y): (f64, f64)| (x + frame.x, y + frame.y);
+                (shift(from), shift(to))
+            }
+            None => (from, to),
+        };
         let intercept = InputSetInterceptDrags { enabled: true };
-        self.send_watched_in(tab, session, watch, &intercept)
-            .await?;
-        let outcome = self.drag_between(tab, watch, session, from, to).await;
+        self.send_watched(tab, watch, &intercept).await?;
+        let outcome = self.drag_between(tab, watch, from, to).await;
         // Best effort: a failed reset only leaves interception on until the next drag.
         let reset = InputSetInterceptDrags { enabled: false };
-        let _ = self.send_in(tab, session, &reset).await;
+        let _ = self.send(tab, &reset).await;
         outcome
     }
 
+    /// Presses at `from`, moves to `to` in steps and releases, in the tab's session
+    /// (at the tab's coordinates), playing the drop if an HTML5 drag began.
     async fn drag_between(
         &self,
         tab: TabId,
         watch: &mut Subscription,
-        session: Option<&str>,
         from: (f64, f64),
         to: (f64, f64),
     ) -> Result<(), EngineError> {
+        let session = None;
         self.mouse(tab, watch, session, "mouseMoved", from, 0, 0)
             .await?;
         self.mouse(tab, watch, session, "mousePressed", from, 1, 1)
@@ -352,12 +371,32 @@ impl<C: Chrome + 'static> Engine<C> {
         ms: u64,
         pick: impl Fn(&PageEvent) -> Option<T>,
     ) -> Result<Option<T>, EngineError> {
+        self.wait_event_in(tab, watch, None, ms, pick).await
+    }
+
+    /// [`wait_event`](Self::wait_event) for an input event of `session`: a cross-site
+    /// frame's child session, or the tab's own (`None`).
+    pub(super) async fn wait_event_in<T>(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        session: Option<&str>,
+        ms: u64,
+        pick: impl Fn(&PageEvent) -> Option<T>,
+    ) -> Result<Option<T>, EngineError> {
         let stop = |signal: &TabSignal| {
             if let Some(error) = super::session::interruption(tab, signal) {
                 return Some(Err(error));
             }
-            match signal {
-                TabSignal::Page(event) => pick(event).map(Ok),
+            match (signal, session) {
+                (TabSignal::Page(event), None) => pick(event).map(Ok),
+                (
+                    TabSignal::InFrame {
+                        session: from,
+                        event,
+                    },
+                    Some(session),
+                ) if from == session => pick(event).map(Ok),
                 _ => None,
             }
         };

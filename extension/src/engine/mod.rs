@@ -66,6 +66,7 @@ mod snapshot;
 mod tab;
 mod tab_events;
 mod tabs;
+mod trace;
 mod uids;
 mod wait_text;
 mod world;
@@ -145,6 +146,8 @@ pub struct Engine<C: Chrome> {
     /// Names this run of the browser, kept across worker restarts ([`persist`]); empty
     /// until restored.
     instance: RefCell<String>,
+    /// Each tab's performance trace.
+    traces: RefCell<trace::Traces>,
     /// The engine itself, for background tasks that outlive a command's borrow.
     me: Weak<Engine<C>>,
 }
@@ -168,6 +171,7 @@ impl<C: Chrome + 'static> Engine<C> {
             tabs_announced: Cell::new(false),
             scopes_announced: Cell::new(None),
             instance: RefCell::default(),
+            traces: RefCell::default(),
             me: me.clone(),
         })
     }
@@ -293,6 +297,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// user cancelled the bar, the tab closed or crashed. The next command re-attaches.
     pub fn on_debugger_detached(&self, tab: TabId, reason: &str) {
         self.forget_session(tab);
+        self.trace_lost(tab, &format!("the debugger was detached: {reason}"));
         self.signals
             .publish(tab, &TabSignal::Detached(reason.to_owned()));
         self.post_event(Event::TabDetached {
@@ -333,6 +338,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// A tab was closed (`chrome.tabs.onRemoved`).
     pub fn on_tab_removed(&self, tab: TabId) {
         self.tab_changed(tab);
+        self.trace_lost(tab, "the page was closed");
         self.tabs.remove(tab);
         self.signals.publish(tab, &TabSignal::Closed);
         // Those who shared the tab hear of it before it leaves their scopes.
@@ -435,6 +441,9 @@ impl<C: Chrome + 'static> Engine<C> {
             Command::NetworkRequest(request) => self.answer(session, request).await,
             Command::Emulate(request) => self.answer(session, request).await,
             Command::ResizePage(request) => self.answer(session, request).await,
+            Command::StartTrace(request) => self.answer(session, request).await,
+            Command::StopTrace(request) => self.answer(session, request).await,
+            Command::ReadTrace(request) => self.answer(session, request).await,
         }
     }
 

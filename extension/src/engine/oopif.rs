@@ -23,22 +23,37 @@
 //! Snapshots walk each frame in tabwire's world in its own session and splice the
 //! walk under its `<iframe>` line (`super::snapshot`); the uids it gives carry the
 //! session in their [`FrameKey`](super::uids::FrameKey), so input tools send their
-//! DOM and mouse commands to that session, at the frame's own coordinates, while
-//! keys go to the tab (the focused frame gets them). The frame's worlds are tracked
-//! from its session's context events, and forgotten with it.
+//! DOM and mouse commands to that session, at the frame's own coordinates (a file
+//! chooser the frame opens is reported there too), while keys go to the tab (the
+//! focused frame gets them). Two things happen at the tab's coordinates, found by
+//! adding up the `<iframe>` boxes the frame is nested in ([`frame_viewport`]): an
+//! element screenshot's clip, and a drag (Chrome reports an HTML5 drag to the tab's
+//! session only). The page's scripts cannot reach the frame's renderer, nor a drag
+//! go from one frame to another: those refuse with what to do instead. The frame's
+//! worlds are tracked from its session's context events, and forgotten with it.
+//!
+//! [`frame_viewport`]: Engine::frame_viewport
 
 use tabwire_shared::TabId;
 
-use super::tab::ChildSession;
+use futures::future::join_all;
+
+use super::tab::{ChildSession, MAX_CHILD_SESSIONS};
 use super::Engine;
+use crate::cdp::dom::DomGetFrameOwner;
 use crate::cdp::events::{Incoming, TargetEvent};
+use crate::cdp::input::{DomGetBoxModel, Rect};
 use crate::cdp::target::{AttachedToTarget, TargetDetachFromTarget, TargetSetAutoAttach};
 use crate::cdp::{PageEnable, PageEvent, RuntimeEnable, RuntimeReleaseObjectGroup};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
+use crate::signals::TabSignal;
 
 /// The target type of a cross-site iframe.
 const IFRAME: &str = "iframe";
+
+/// How many object groups with objects in child sessions a tab keeps note of.
+const MAX_NOTED_GROUPS: usize = 1_000;
 
 /// How many frames' contexts one child session keeps.
 const MAX_CONTEXTS: usize = 1_000;
@@ -99,7 +114,16 @@ impl<C: Chrome + 'static> Engine<C> {
                         url: target.url.clone(),
                         ..ChildSession::default()
                     };
-                    attachment.add_child(&session, child)
+                    if !attachment.add_child(&session, child) {
+                        return false;
+                    }
+                    // Attached again (after a detach): its uids are this session's.
+                    let children = &t.attachment.children;
+                    if let Some(document) = &mut t.document {
+                        let ended = |old: &str| !children.contains_key(old);
+                        document.rehome_frame(&target.target_id, &session, ended);
+                    }
+                    true
                 })
                 .unwrap_or(false);
         let via = via.map(str::to_owned);
@@ -155,6 +179,96 @@ impl<C: Chrome + 'static> Engine<C> {
             .unwrap_or_default()
     }
 
+    /// Where a cross-site frame's viewport is in the tab's viewport: the content box
+    /// of its `<iframe>` (`DOM.getFrameOwner` and `DOM.getBoxModel` in the session of
+    /// the frame it is in), moved by each frame it is nested in and cut to what that
+    /// one shows (empty when scrolled out of it).
+    pub(super) async fn frame_viewport(
+        &self,
+        tab: TabId,
+        session: &str,
+    ) -> Result<Rect, EngineError> {
+        // From the frame out to the page, bounded (nesting cannot loop, but a record
+        // could be broken).
+        let mut chain = Vec::new();
+        let mut at = Some(session.to_owned());
+        while let Some(current) = at.take() {
+            let child = self
+                .tabs
+                .read(tab, |t| t.attachment.children.get(&current).cloned())
+                .flatten()
+                .filter(|_| chain.len() < MAX_CHILD_SESSIONS)
+                .ok_or_else(|| {
+                    EngineError::UnreadablePageData(
+                        "the cross-site frame went away while it was measured".to_owned(),
+                    )
+                })?;
+            at = child.parent.clone();
+            chain.push(child);
+        }
+        let boxes = join_all(chain.iter().map(|child| async move {
+            let parent = child.parent.as_deref();
+            let owner = DomGetFrameOwner {
+                frame_id: child.frame_id.clone(),
+            };
+            let owner = self.send_in(tab, parent, &owner).await?.backend_node_id;
+            let model = DomGetBoxModel {
+                backend_node_id: owner,
+            };
+            let model = self.send_in(tab, parent, &model).await?;
+            Rect::of_quad(&model.model.content).ok_or_else(|| {
+                EngineError::UnreadablePageData("a frame's box could not be read".to_owned())
+            })
+        }))
+        .await;
+        let mut outer: Option<Rect> = None;
+        for inner in boxes.into_iter().rev() {
+            let inner = inner?;
+            outer = Some(match outer {
+                None => inner,
+                Some(outer) => {
+                    let moved = inner.offset(outer.x, outer.y);
+                    // A frame scrolled out of its parent's view: nothing of it shows.
+                    moved.intersect(&outer).unwrap_or(Rect {
+                        width: 0.0,
+                        height: 0.0,
+                        ..moved
+                    })
+                }
+            });
+        }
+        outer.ok_or_else(|| {
+            EngineError::UnreadablePageData("the cross-site frame could not be placed".to_owned())
+        })
+    }
+
+    /// Notes that `group` has objects in child session `session`, for
+    /// [`release_objects`](Self::release_objects) to release them there too.
+    pub(super) fn note_group_in(&self, tab: TabId, session: &str, group: &str) {
+        self.tabs.update(tab, |t| {
+            let groups = &mut t.attachment.groups_in_children;
+            // Groups are released soon after they are made: this bound is never met
+            // but by a bug, which then costs objects, not memory.
+            if groups.len() < MAX_NOTED_GROUPS || groups.contains_key(group) {
+                let sessions = groups.entry(group.to_owned()).or_default();
+                sessions.insert(session.to_owned());
+            }
+        });
+    }
+
+    /// Releases `group` in the child sessions it has objects in (see
+    /// [`note_group_in`](Self::note_group_in)).
+    pub(super) fn release_objects_in_children(&self, tab: TabId, group: &str) {
+        let sessions = self
+            .tabs
+            .update(tab, |t| t.attachment.groups_in_children.remove(group))
+            .flatten()
+            .unwrap_or_default();
+        for session in sessions {
+            self.release_objects_in(tab, Some(session), group.to_owned());
+        }
+    }
+
     /// Releases an object group of a child session, in the background.
     pub(super) fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
         self.in_background(move |engine| async move {
@@ -172,12 +286,25 @@ impl<C: Chrome + 'static> Engine<C> {
         let Some(Incoming::Page(event)) = incoming else {
             return;
         };
-        self.tabs.update(tab, |t| {
-            if let Some(child) = t.attachment.children.get_mut(session) {
+        let known = self
+            .tabs
+            .update(tab, |t| {
+                let child = t.attachment.children.get_mut(session)?;
                 track_child(child, &event);
                 t.attachment.worlds.track_in(Some(session), &event);
-            }
-        });
+                Some(())
+            })
+            .flatten()
+            .is_some();
+        // What an upload acting in the frame waits for (its chooser is reported in
+        // the frame's session; a drag is reported in the tab's).
+        if known && matches!(event, PageEvent::FileChooserOpened { .. }) {
+            let signal = TabSignal::InFrame {
+                session: session.to_owned(),
+                event,
+            };
+            self.signals.publish(tab, &signal);
+        }
     }
 }
 
@@ -214,9 +341,10 @@ fn track_child(child: &mut ChildSession, event: &PageEvent) {
 mod tests {
     use super::super::document::Kit;
     use super::super::fake::page::set_buttons;
-    use super::super::fake::{commands, Harness};
+    use super::super::fake::world::FakeNode;
+    use super::super::fake::{commands, Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{requests::*, Navigation, Reply, Snapshot};
+    use tabwire_shared::{requests::*, InputAction, Navigation, Reply, Snapshot};
 
     /// Tab 10 with a cross-site iframe (session `S1`, frame `F1`) holding another
     /// (`S2`, frame `F2`), attached by a first command.
@@ -259,6 +387,128 @@ mod tests {
             args: vec![json!({ "uid": uid })],
             timeout_ms: 1000,
         }
+    }
+
+    /// Tab 10 whose page (backend 1, "App") shows a cross-site `<iframe>` (backend
+    /// 2) the walker cannot enter: frame `F1`, session `S1`, holding a root (30) and
+    /// a button "In" (31). Attached by a first command.
+    fn page_with_a_walked_frame() -> Harness {
+        let mut h = Harness::new();
+        h.fake
+            .add_oopif(10, None, "S1", "F1", "https://other.test/frame");
+        h.fake.answer(
+            "DOM.getFrameOwner",
+            Answer::value(json!({"backendNodeId": 2})),
+        );
+        let iframe = FakeNode::shown(2, 1, "Iframe", "").with_state("frame-not-captured");
+        let top = vec![FakeNode::shown(1, 0, "RootWebArea", "App"), iframe];
+        h.fake.set_page(10, "main", "https://a.test/", top);
+        let inner = vec![
+            FakeNode::shown(30, 0, "RootWebArea", "Inner"),
+            FakeNode::shown(31, 1, "button", "In"),
+        ];
+        h.fake.set_page(10, "F1", "https://other.test/frame", inner);
+        // The frame's button at (10,10)-(30,30) of its 400x200 viewport.
+        h.fake.answer_in(
+            "S1",
+            "DOM.getContentQuads",
+            Answer::value(json!({"quads": [[10, 10, 30, 10, 30, 30, 10, 30]]})),
+        );
+        h.fake.answer_in(
+            "S1",
+            "Page.getLayoutMetrics",
+            Answer::value(json!({
+                "cssLayoutViewport": {"pageX": 0, "pageY": 0, "clientWidth": 400, "clientHeight": 200},
+                "cssVisualViewport": {"pageX": 0, "pageY": 0},
+                "cssContentSize": {"width": 400, "height": 200}})),
+        );
+        h.call(99, commands::evaluate_one(10, 1000));
+        h.settle();
+        assert!(h.reply(99).unwrap().is_ok());
+        h
+    }
+
+    fn uid_of(snapshot: &Snapshot, name: &str) -> String {
+        let node = snapshot.nodes.iter().find(|n| n.name == name);
+        node.unwrap_or_else(|| panic!("no {name:?} in {snapshot:?}"))
+            .uid
+            .clone()
+    }
+
+    fn click(uid: &str) -> Input {
+        Input {
+            tab_id: 10,
+            action: InputAction::Click {
+                uid: uid.to_owned(),
+                double: false,
+            },
+            timeout_ms: 5000,
+        }
+    }
+
+    #[test]
+    fn a_cross_site_frame_is_walked_in_its_session_and_spliced_under_its_iframe() {
+        let mut h = page_with_a_walked_frame();
+        let snap = snapshot(&mut h, 1);
+        let shape: Vec<_> = (snap.nodes.iter())
+            .map(|n| (n.depth, n.role.as_str(), n.name.as_str(), n.states.len()))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (0, "RootWebArea", "App", 0),
+                (1, "Iframe", "", 0),
+                (2, "RootWebArea", "Inner", 0),
+                (3, "button", "In", 0)
+            ]
+        );
+        // The frame's world is made and walked in its own session; its `<iframe>` is
+        // found in the tab's.
+        let created = h.fake.sent_in(10, Some("S1"), "Page.createIsolatedWorld");
+        assert_eq!(
+            created,
+            vec![json!({"frameId": "F1", "worldName": "tabwire"})]
+        );
+        assert_eq!(
+            h.fake.sent(10, "DOM.getFrameOwner"),
+            vec![json!({"frameId": "F1"})]
+        );
+        let context = h.fake.world_context(10, "F1").expect("the frame's world");
+        let walked_in_frame = (h.fake.sent_in(10, Some("S1"), "Runtime.callFunctionOn"))
+            .iter()
+            .any(|call| call["executionContextId"] == context);
+        assert!(walked_in_frame);
+        // Its uids act in its session.
+        let button = uid_of(&snap, "In");
+        h.call(2, click(&button));
+        h.settle();
+        h.advance(1_000);
+        assert!(matches!(h.reply(2), Some(Ok(_))), "{:?}", h.reply(2));
+        let pressed = h.fake.sent_in(10, Some("S1"), "Input.dispatchMouseEvent");
+        assert!(
+            pressed.iter().any(|e| e["type"] == "mousePressed"),
+            "{pressed:?}"
+        );
+        // The objects the click made in the frame's session are released there, as
+        // the page's are in the tab's.
+        let resolved = (h.fake.sent_in(10, Some("S1"), "Runtime.callFunctionOn"))
+            .into_iter()
+            .filter_map(|call| call["objectGroup"].as_str().map(str::to_owned))
+            .filter(|group| !group.is_empty())
+            .collect::<Vec<_>>();
+        assert!(!resolved.is_empty());
+        let released = h.fake.sent_in(10, Some("S1"), "Runtime.releaseObjectGroup");
+        for group in &resolved {
+            assert!(
+                released.iter().any(|r| r["objectGroup"] == group.as_str()),
+                "{group} kept: {released:?}"
+            );
+        }
+        let noted = h
+            .engine
+            .tabs
+            .read(10, |t| t.attachment.groups_in_children.len());
+        assert_eq!(noted, Some(0));
     }
 
     #[test]
@@ -355,6 +605,45 @@ mod tests {
         assert!(!h.fake.is_attached(10), "let go after the idle time");
         assert!(children(&h).is_empty());
         assert!(!h.fake.child_attached("S1"));
+    }
+
+    /// The frame's world outlives the debugger's session, as the page's do: after
+    /// an idle detach its uids act in the frame's new session.
+    #[test]
+    fn a_frames_uids_survive_an_idle_detach() {
+        let mut h = page_with_a_walked_frame();
+        let button = uid_of(&snapshot(&mut h, 1), "In");
+        // What an idle detach does, and Chrome naming the frame's session anew.
+        h.engine.tabs.update(10, |t| t.pause_session());
+        h.fake.detach_externally(10);
+        h.fake.rename_oopif_session("S1", "S9");
+        for method in ["DOM.getContentQuads", "Page.getLayoutMetrics"] {
+            let answer = h.fake.answers_in("S1", method).expect("answered in S1");
+            h.fake.answer_in("S9", method, answer);
+        }
+        // The next command attaches again, and the frame with it (Chrome reports the
+        // frames already there before it answers `Target.setAutoAttach`).
+        h.call(4, commands::evaluate_one(10, 1000));
+        h.settle();
+        assert!(h.fake.child_attached("S9"));
+        h.call(2, click(&button));
+        h.settle();
+        h.advance(1_000);
+        assert!(matches!(h.reply(2), Some(Ok(_))), "{:?}", h.reply(2));
+        let pressed = h.fake.sent_in(10, Some("S9"), "Input.dispatchMouseEvent");
+        assert!(
+            pressed.iter().any(|e| e["type"] == "mousePressed"),
+            "{pressed:?}"
+        );
+        // The walk the document kept is the new session's too: unchanged, not walked.
+        let before = h.fake.takes(10).len();
+        let again = snapshot(&mut h, 3);
+        assert_eq!(uid_of(&again, "In"), button);
+        let takes = h.fake.takes(10);
+        assert!(
+            takes[before..].iter().all(|t| t.since.is_some()),
+            "{takes:?}"
+        );
     }
 
     /// The main risk of child sessions: a cross-site frame's own navigation and

@@ -5,7 +5,8 @@
 //! [`MAX_FULL_PAGE_HEIGHT`] CSS pixels: taller pages are refused with an error that
 //! says what to do instead (Chrome cannot render arbitrarily tall surfaces, and such
 //! an image would be useless to an agent anyway). An element is scrolled into view and
-//! clipped to its border box.
+//! clipped to its border box; one in a cross-site frame is measured there and
+//! moved to where the frame shows it.
 
 use tabwire_shared::{ImageFormat, TabId};
 
@@ -106,6 +107,9 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// An element's border box, in document coordinates, after scrolling it into view.
+    /// One inside a cross-site frame is measured in the frame's session, in the
+    /// frame's coordinates, then moved by where the frame sits in the page (and cut to
+    /// what the frame shows).
     async fn element_clip(
         &self,
         tab: TabId,
@@ -117,31 +121,37 @@ impl<C: Chrome + 'static> Engine<C> {
         let node = self.element(tab, watch, uid, &group).await;
         self.release_objects(tab, group);
         let node = node?;
-        if node.session.is_some() {
-            return Err(EngineError::InCrossSiteFrame {
-                uid: uid.to_owned(),
-                what: "a screenshot by uid cannot reach yet",
-            });
-        }
-        let node = node.backend;
+        let session = node.session.as_deref();
         let scroll = DomScrollIntoViewIfNeeded {
-            backend_node_id: node,
+            backend_node_id: node.backend,
         };
-        self.send_watched(tab, watch, &scroll)
+        self.send_watched_in(tab, session, watch, &scroll)
             .await
             .map_err(|e| element_error(e, uid))?;
         let model = DomGetBoxModel {
-            backend_node_id: node,
+            backend_node_id: node.backend,
         };
         let measure = async {
-            let (model, metrics) = futures::join!(
-                self.send(tab, &model),
-                self.send(tab, &PageGetLayoutMetrics {})
+            let frame = async {
+                match session {
+                    Some(session) => self.frame_viewport(tab, session).await.map(Some),
+                    None => Ok(None),
+                }
+            };
+            let (model, metrics, frame) = futures::join!(
+                self.send_in(tab, session, &model),
+                self.send(tab, &PageGetLayoutMetrics {}),
+                frame,
             );
-            Ok((model.map_err(|e| element_error(e, uid))?, metrics?))
+            Ok((model.map_err(|e| element_error(e, uid))?, metrics?, frame?))
         };
-        let (model, metrics) = self.watched(tab, watch, measure).await?;
-        let rect = Rect::of_quad(&model.model.border)
+        let (model, metrics, frame) = self.watched(tab, watch, measure).await?;
+        let rect = Rect::of_quad(&model.model.border);
+        let rect = match frame {
+            Some(frame) => rect.and_then(|r| frame.intersect(&r.offset(frame.x, frame.y))),
+            None => rect,
+        };
+        let rect = rect
             .filter(|r| r.width >= 1.0 && r.height >= 1.0)
             .ok_or_else(|| EngineError::NotVisible(uid.to_owned()))?;
         Ok(Clip {

@@ -321,7 +321,7 @@ pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError
             dialog: dialog.clone(),
         }),
         TabSignal::Page(PageEvent::TargetCrashed) => Some(EngineError::RendererCrashed(tab)),
-        TabSignal::Page(_) | TabSignal::Updated(_) => None,
+        TabSignal::Page(_) | TabSignal::InFrame { .. } | TabSignal::Updated(_) => None,
     }
 }
 

@@ -12,8 +12,11 @@
 //! showed it, tells which line that is.
 //!
 //! Each frame's last walk is kept per document and options: when the walker answers
-//! that nothing changed since, the kept walk is the answer.
+//! that nothing changed since, the kept walk is the answer. A walk that lists custom
+//! elements whose role may come from ElementInternals, or hosts of closed shadow
+//! roots, is completed with Chrome's help before that ([`hybrid`]).
 
+mod hybrid;
 mod lines;
 
 use std::collections::{HashMap, HashSet};
@@ -159,18 +162,18 @@ impl<C: Chrome + 'static> Engine<C> {
                 .map(|k| k.walk.gen)
         };
         let (context, text) = self.take_walk(tab, frame, number, options, since).await?;
-        let walk = match text {
-            WalkText::Walked(walk) => walk,
+        let (context, walk, fresh) = match text {
+            WalkText::Walked(walk) => (context, walk, true),
             WalkText::Unchanged(gen) => match kept {
                 Some(kept) if kept.context == context && kept.walk.gen == gen => {
-                    return Ok(kept.walk)
+                    (context, kept.walk, false)
                 }
                 // Nothing kept of that generation after all: a walk of the whole frame.
                 _ => match self
                     .take_walk(tab, frame, number, options, |_| None)
                     .await?
                 {
-                    (_, WalkText::Walked(walk)) => walk,
+                    (context, WalkText::Walked(walk)) => (context, walk, true),
                     (_, WalkText::Unchanged(_)) => {
                         return Err(EngineError::UnreadablePageData(
                             "the snapshot walker answered \"unchanged\" to a first walk".to_owned(),
@@ -179,11 +182,17 @@ impl<C: Chrome + 'static> Engine<C> {
                 },
             },
         };
-        let keep = KeptWalk {
-            context,
-            walk: walk.clone(),
-        };
-        self.with_document(tab, |d| d.walks.insert((frame.clone(), options), keep));
+        let gen = walk.gen;
+        let (context, walk) = self
+            .complete_walk(tab, frame, context, walk, number, options)
+            .await?;
+        if fresh || walk.gen != gen {
+            let keep = KeptWalk {
+                context,
+                walk: walk.clone(),
+            };
+            self.with_document(tab, |d| d.walks.insert((frame.clone(), options), keep));
+        }
         Ok(walk)
     }
 
@@ -733,6 +742,204 @@ mod tests {
         h.call(1, TakeSnapshot::whole(10));
         h.settle();
         h.failed(1, ErrorCode::PageError, "line 2: the root has depth 3");
+    }
+
+    #[test]
+    fn a_page_without_custom_elements_or_closed_roots_asks_chrome_nothing_more() {
+        let mut h = Harness::new();
+        set_buttons(&h, &[(5, "Save")]);
+        snapshot(&mut h, 1, false);
+        snapshot(&mut h, 2, false);
+        for method in [
+            "Accessibility.getPartialAXTree",
+            "DOM.describeNode",
+            "DOM.resolveNode",
+        ] {
+            assert!(h.fake.sent(10, method).is_empty(), "{method}");
+        }
+        assert_eq!(
+            h.fake.sent(10, "Runtime.callFunctionOn").len(),
+            2,
+            "one take per snapshot"
+        );
+    }
+
+    /// Chrome's answer for a custom element: a checkbox named `name`, checked, focused.
+    fn checkbox(name: &str) -> serde_json::Value {
+        json!({"nodes": [{"nodeId": "1", "role": {"value": "checkbox"}, "name": {"value": name},
+            "properties": [{"name": "checked", "value": {"value": "true"}},
+                           {"name": "focused", "value": {"value": true}}]}]})
+    }
+
+    #[test]
+    fn custom_elements_take_chromes_answers_asked_for_at_once_at_every_snapshot() {
+        let mut h = Harness::new();
+        let page = vec![
+            FakeNode::shown(1, 0, "RootWebArea", "App"),
+            FakeNode::shown(7, 1, "generic", "").with_internals(),
+            FakeNode::shown(8, 1, "generic", "").with_internals(),
+        ];
+        h.fake.set_page(10, "main", "https://a.test/", page);
+        h.fake.hold_on_tab("Accessibility.getPartialAXTree", 10);
+        h.call(1, TakeSnapshot::whole(10));
+        h.settle();
+        let asked = h.fake.sent(10, "Accessibility.getPartialAXTree");
+        assert_eq!(asked.len(), 2, "both hosts asked before either answered");
+        assert_eq!(asked[0]["fetchRelatives"], false);
+        let objects: Vec<_> = asked.iter().map(|a| a["objectId"].clone()).collect();
+        assert_eq!(
+            objects,
+            [json!("node-7"), json!("node-8")],
+            "objects of the world"
+        );
+        h.fake.release_held(checkbox("Accept"));
+        h.settle();
+        let snap = match h.reply(1).expect("a reply") {
+            Ok(Reply::Snapshot { snapshot }) => snapshot,
+            other => panic!("expected a snapshot, got {other:?}"),
+        };
+        let shape: Vec<_> = snap
+            .nodes
+            .iter()
+            .map(|n| (n.role.as_str(), n.name.as_str(), n.states.len()))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                ("RootWebArea", "App", 0),
+                ("checkbox", "Accept", 1),
+                ("checkbox", "Accept", 1)
+            ]
+        );
+        assert_eq!(snap.nodes[1].states, ["checked"], "focus is the walker's");
+        let adopts: Vec<_> = (h.fake.world_calls(10).into_iter())
+            .filter(|c| matches!(c, Seen::Adopt { .. }))
+            .collect();
+        let world = h.fake.world_context(10, "main").unwrap();
+        let first_host = uid_of(&snap, "Accept");
+        match &adopts[..] {
+            [Seen::Adopt { context, answers }] => {
+                assert_eq!(*context, world);
+                assert_eq!(answers[0][0], json!(first_host));
+                assert_eq!(
+                    answers[0][1],
+                    json!({"role": "checkbox", "name": "Accept", "value": "", "states": ["checked"]})
+                );
+                assert_eq!(
+                    answers.as_array().map(Vec::len),
+                    Some(2),
+                    "one adopt for all"
+                );
+            }
+            other => panic!("one adopt, not {other:?}"),
+        }
+        let takes = h.fake.takes(10);
+        assert_eq!(takes.len(), 2, "walked again with the answers");
+        assert_eq!(takes[1].since, Some(1));
+
+        // The next snapshot asks again (internals change unseen by the DOM); the same
+        // answers change nothing, so the kept walk answers.
+        h.fake.answer(
+            "Accessibility.getPartialAXTree",
+            Answer::value(checkbox("Accept")),
+        );
+        assert_eq!(snapshot(&mut h, 2, false), snap);
+        assert_eq!(h.fake.sent(10, "Accessibility.getPartialAXTree").len(), 4);
+        assert_eq!(h.fake.takes(10).len(), 3, "no walk again");
+        // A changed answer is walked again.
+        h.fake.answer(
+            "Accessibility.getPartialAXTree",
+            Answer::value(checkbox("Refuse")),
+        );
+        let changed = snapshot(&mut h, 3, false);
+        assert_eq!(uid_of(&changed, "Refuse"), first_host, "same uid");
+        assert_eq!(h.fake.takes(10).len(), 5);
+    }
+
+    #[test]
+    fn a_closed_shadow_root_is_found_once_per_world_and_walked_in_place() {
+        let mut h = Harness::new();
+        let page = vec![
+            FakeNode::shown(1, 0, "RootWebArea", "App"),
+            FakeNode::shown(7, 1, "generic", "").hosting_closed(70),
+            FakeNode::shown(71, 2, "button", "Inside").inside_closed(70),
+            FakeNode::shown(8, 1, "generic", "").hosting_closed(80),
+        ];
+        h.fake.set_page(10, "main", "https://a.test/", page.clone());
+        h.fake.answer_with("DOM.describeNode", |params| {
+            let object = params["objectId"].as_str().unwrap_or_default();
+            let backend: i64 = object
+                .strip_prefix("node-")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            let roots = if backend == 7 {
+                json!([{"backendNodeId": 70, "shadowRootType": "closed"}])
+            } else {
+                json!([])
+            };
+            Answer::value(json!({"node": {"backendNodeId": backend, "nodeType": 1,
+                "nodeName": "X-HOST", "localName": "x-host", "shadowRoots": roots}}))
+        });
+        let snap = snapshot(&mut h, 1, false);
+        let shape: Vec<_> = snap
+            .nodes
+            .iter()
+            .map(|n| {
+                (
+                    n.depth,
+                    n.name.as_str(),
+                    n.states.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                (0, "App", vec![]),
+                (1, "", vec![]),
+                (2, "Inside", vec![]),
+                (1, "", vec![])
+            ],
+            "the found root walked in place; the host without one shown as it is"
+        );
+        let world = h.fake.world_context(10, "main").unwrap();
+        let added: Vec<_> = (h.fake.world_calls(10).into_iter())
+            .filter_map(|c| match c {
+                Seen::AddRoot { context, root, .. } => Some((context, root)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(added, [(world, Some("node-70".to_owned())), (world, None)]);
+        let resolved = h.fake.sent(10, "DOM.resolveNode");
+        assert_eq!(resolved[0]["backendNodeId"], 70);
+        assert_eq!(
+            resolved[0]["executionContextId"], world,
+            "into tabwire's world"
+        );
+        let describe = h.fake.sent(10, "DOM.describeNode");
+        assert_eq!(describe.len(), 2);
+        assert_eq!(
+            (describe[0]["pierce"].clone(), describe[0]["depth"].clone()),
+            (json!(true), json!(1))
+        );
+
+        // Clicked, evaluated...: the button's uid names it.
+        let inside = uid_of(&snap, "Inside");
+        h.call(2, evaluate(&inside));
+        h.settle();
+        assert!(h.reply(2).unwrap().is_ok());
+        // Looked up once per world: a new snapshot asks nothing.
+        h.fake.set_page(10, "main", "https://a.test/", page);
+        snapshot(&mut h, 3, false);
+        let describe = h.fake.sent(10, "DOM.describeNode");
+        assert_eq!(
+            describe
+                .iter()
+                .filter(|d| d.get("pierce").is_some())
+                .count(),
+            2,
+            "no host looked up twice"
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! detach. Reading a tab nobody knows makes no entry; writing one does.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use futures::lock::{Mutex, OwnedMutexGuard};
@@ -84,6 +84,9 @@ pub struct Attachment {
     /// The tab's child sessions (its cross-site iframes), by session id; they end
     /// with the tab's own session.
     pub children: BTreeMap<String, ChildSession>,
+    /// The child sessions an object group has objects in, by group: a release of the
+    /// group releases it there too.
+    pub groups_in_children: HashMap<String, BTreeSet<String>>,
 }
 
 /// A child debugging session of a tab: one cross-site iframe (an out-of-process frame)

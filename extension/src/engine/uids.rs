@@ -90,6 +90,30 @@ impl UidIndex {
         self.numbers.get(&number_of(uid)?).map(|(frame, _)| frame)
     }
 
+    /// A cross-site frame was attached again under child session `session` (the
+    /// debugger let go and came back): the numbers its world gave out under a session
+    /// that `ended` are under the new one now, with those of the frames in it. Its
+    /// world outlived the old session, as the page's worlds do, so its uids still
+    /// name their nodes. Answers the sessions moved.
+    pub fn rehome(
+        &mut self,
+        frame: &str,
+        session: &str,
+        ended: impl Fn(&str) -> bool,
+    ) -> HashSet<String> {
+        let old: HashSet<String> = (self.numbers.values())
+            .filter(|(key, _)| key.frame == frame)
+            .filter_map(|(key, _)| key.session.clone())
+            .filter(|old| old != session && ended(old))
+            .collect();
+        for (key, _) in self.numbers.values_mut() {
+            if key.session.as_ref().is_some_and(|s| old.contains(s)) {
+                key.session = Some(session.to_owned());
+            }
+        }
+        old
+    }
+
     /// Keeps the index bounded: once over its limit, forgets the numbers the current
     /// snapshot did not show, unless `keep` says otherwise.
     pub fn trim(&mut self, keep: impl Fn(u64) -> bool) {
@@ -174,6 +198,30 @@ mod tests {
         assert_eq!(index.frame_of("2_1"), Some(&child));
         assert_eq!(index.frame_of("3_1"), None);
         assert_eq!(index.frame_of("x"), None);
+    }
+
+    #[test]
+    fn a_frame_attached_again_takes_its_numbers_to_its_new_session() {
+        let key = |session: &str, frame: &str| FrameKey {
+            session: Some(session.to_owned()),
+            frame: frame.to_owned(),
+        };
+        let mut index = UidIndex::default();
+        index.begin_snapshot();
+        index.learn("1_1", &FrameKey::tab("main"));
+        index.learn("2_1", &key("S1", "F1"));
+        index.learn("3_1", &key("S1", "F1-inner"));
+        index.learn("4_1", &key("S2", "F2"));
+        let moved = index.rehome("F1", "S9", |s| s != "S2");
+        assert_eq!(moved, HashSet::from(["S1".to_owned()]));
+        assert_eq!(index.frame_of("2_1"), Some(&key("S9", "F1")));
+        assert_eq!(index.frame_of("3_1"), Some(&key("S9", "F1-inner")));
+        assert_eq!(index.frame_of("4_1"), Some(&key("S2", "F2")));
+        assert_eq!(index.frame_of("1_1"), Some(&FrameKey::tab("main")));
+        assert!(
+            index.rehome("F2", "S8", |s| s != "S2").is_empty(),
+            "S2 lives"
+        );
     }
 
     #[test]

@@ -166,6 +166,17 @@ pub enum WalkerCall {
     },
     /// `unpin(uid)`.
     Unpin(String),
+    /// `adopt(answers)`: Chrome's facts for candidate hosts, `[[uid, facts or null]…]`;
+    /// answers how many changed.
+    Adopt(Value),
+    /// `addRoot(uid, root)`: a closed shadow root (an object of the world) handed to its
+    /// host, or `None`: the host has none.
+    AddRoot {
+        /// The host's uid.
+        uid: String,
+        /// The root.
+        root: Option<String>,
+    },
 }
 
 impl WalkerCall {
@@ -208,6 +219,17 @@ impl WalkerCall {
                 ],
             ),
             WalkerCall::Unpin(uid) => (UNPIN, vec![CallArgument::value(Value::from(uid.as_str()))]),
+            WalkerCall::Adopt(answers) => (ADOPT, vec![CallArgument::value(answers.clone())]),
+            WalkerCall::AddRoot { uid, root } => (
+                ADD_ROOT,
+                vec![
+                    CallArgument::value(Value::from(uid.as_str())),
+                    match root {
+                        Some(root) => CallArgument::object(root.clone()),
+                        None => CallArgument::value(Value::Null),
+                    },
+                ],
+            ),
         }
     }
 
@@ -243,6 +265,10 @@ pub const PIN: &str = call_declaration!(
 );
 /// `unpin(uid)`, by value.
 pub const UNPIN: &str = call_declaration!("uid", "return w.unpin(uid);");
+/// `adopt(answers)`, by value.
+pub const ADOPT: &str = call_declaration!("answers", "return w.adopt(answers);");
+/// `addRoot(uid, root)`, by value.
+pub const ADD_ROOT: &str = call_declaration!("uid, root", "return w.addRoot(uid, root);");
 
 /// The script that installs the walker in a world (and answers nothing).
 pub fn install_script() -> String {
@@ -316,6 +342,24 @@ impl<C: Chrome + 'static> Engine<C> {
             .await?
             .1;
         Ok(answer.value.and_then(|v| v.as_str().map(str::to_owned)))
+    }
+
+    /// One walker call in a known context (no new world made): `None` when the context
+    /// is gone or has no walker, which a later snapshot sets right.
+    pub(super) async fn walker_call_in(
+        &self,
+        tab: TabId,
+        frame: &FrameKey,
+        context: i64,
+        call: &WalkerCall,
+        group: &str,
+    ) -> Result<Option<RemoteObject>, EngineError> {
+        Ok(
+            match self.walker_in(tab, frame, context, call, group).await? {
+                Outcome::Done(answer) => Some(answer),
+                Outcome::Gone | Outcome::NoWalker => None,
+            },
+        )
     }
 
     /// Runs `op` in `frame`'s world, ready (made, walker installed), again once in a
@@ -509,7 +553,7 @@ mod tests {
 
     #[test]
     fn calls_fail_loudly_in_a_world_without_a_walker() {
-        for declaration in [TAKE, RESOLVE, UID_OF, PIN, UNPIN] {
+        for declaration in [TAKE, RESOLVE, UID_OF, PIN, UNPIN, ADOPT, ADD_ROOT] {
             assert!(declaration.contains(NO_WALKER), "{declaration}");
             assert!(declaration.starts_with("function ("));
         }

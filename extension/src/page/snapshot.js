@@ -13,19 +13,24 @@
 // iframes and frame roots; no noise text), and every pinned node in its DOM place.
 //
 // Methods (all synchronous):
-// - `take(number, opts)` → text: line 0 is `<gen>\t<location.href>`, then one line per
-//   node, pre-order, `uid\tdepth\trole\tname\tvalue\tstate…`, each field escaped (`\\`,
-//   `\t`, `\n`, `\r`). New nodes get uids `<number>_<n>`; a node keeps its uid. `opts`:
-//   `verbose` (every node the walk sees), `viewport` (only lines on screen, plus their
-//   ancestors), `since` (a generation: `=<gen>` alone if nothing changed since; never
-//   for a viewport take).
+// - `take(number, opts)` → text: line 0 is `<gen>\t<location.href>`, then, only when
+//   there are some, `\task=<uid> <uid>…` (the custom-element hosts to ask Chrome about,
+//   see `adopt`) and `\tclosed=<uid> <uid>…` (hosts of closed shadow roots to look up,
+//   see `addRoot`); then one line per node, pre-order,
+//   `uid\tdepth\trole\tname\tvalue\tstate…`, each field escaped (`\\`, `\t`, `\n`,
+//   `\r`). New nodes get uids `<number>_<n>`; a node keeps its uid. `opts`: `verbose`
+//   (every node the walk sees), `viewport` (only lines on screen, plus their
+//   ancestors), `since` (a generation: `=<gen>` alone if nothing changed since; never for a
+//   viewport take).
 // - `resolve(uid)` → the node, or null (unknown, or no longer in its document).
 // - `uidOf(node, number)` → the node's uid (a new one numbered by `number`).
 // - `pin(uid)` / `unpin(uid)` → whether the uid names a node: pinned nodes are always
 //   shown, as `<tag>` with the state `not-in-accessibility-tree` where the rules drop them.
-// - `candidates()` → uids of custom-element hosts whose role Chrome may know better
-//   (ElementInternals); `adopt(uid, {role, name})` keeps Chrome's answer for one.
-// - `addRoot(uid, root)` → whether a closed shadow root was taken for its host's uid.
+// - `candidates()` → the latest take's `ask` list; `adopt([[uid, facts]…])` keeps
+//   Chrome's answers (`{role, name, value, states}`, or null: none) for those hosts and
+//   says how many changed.
+// - `addRoot(uid, root)` → whether a closed shadow root (or `null`: the host has none)
+//   was taken for its host's uid.
 // At most 50,000 uids are remembered, by weak reference except pinned nodes.
 (() => {
   'use strict';
@@ -120,12 +125,12 @@
   // ---- what changed: a generation counter ----
   let gen = 0;
   const bump = () => { gen++; };
-  // Chrome's answers for custom elements (adopt), forgotten when the element's
-  // attributes change.
+  // Chrome's answers for custom elements (adopt). The engine asks again at every
+  // snapshot, so they need no invalidation here; they count only while the element is
+  // still a candidate (its own role generic, no role attribute).
   const adopted = new WeakMap();
   const noted = (records) => {
     if (records.length) gen++;
-    for (const r of records) if (r.type === 'attributes') adopted.delete(r.target);
   };
   const observer = new MutationObserver(noted);
   const observed = new WeakSet();
@@ -281,13 +286,15 @@
       if (focusable(el, tag) || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) explicit = null;
       else return 'none';
     }
-    return explicit || implicitRole(el, tag) || 'generic';
+    // Chrome makes an element with the popover attribute a group.
+    return explicit || implicitRole(el, tag) || (el.hasAttribute('popover') ? 'group' : 'generic');
   };
 
   // ---- names (accname, with Chrome's habits) ----
   const FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link', 'menuitem',
     'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem',
     'DisclosureTriangle', 'LabelText']);
+  const NO_CONTENT = new Set(['group', 'dialog', 'alertdialog']);
   const PROHIBITED = new Set(['caption', 'code', 'definition', 'deletion', 'emphasis', 'generic', 'insertion', 'mark',
     'paragraph', 'none', 'strong', 'subscript', 'superscript', 'term', 'time']);
 
@@ -393,6 +400,8 @@
   };
   // Closed shadow roots handed in by the engine (addRoot): host → root.
   const closedRoots = new WeakMap();
+  // Hosts the engine looked up and found no closed root on: shown as they are.
+  const noRoot = new WeakSet();
   const rootOf = (el) => el.shadowRoot || closedRoots.get(el) || null;
   const childNodesOf = (el) => {
     if (el.tagName === 'SLOT') {
@@ -411,7 +420,7 @@
       return o ? collapse(o.text) : '';
     }
     if (role === 'combobox' && el.tagName === 'INPUT') return el.value;
-    if (role === 'combobox') return collapse(el.textContent);
+    if (role === 'combobox') return collapse(textFrom(el, VALUE_CONTEXT));
     if (role === 'button' && el.tagName === 'INPUT' && el.type === 'file') {
       const files = el.files;
       const n = files ? files.length : 0;
@@ -421,6 +430,8 @@
     if (role === 'slider') return typeof el.value === 'string' ? el.value : (el.getAttribute('aria-valuenow') || '');
     return null;
   };
+  // A combobox that is not a field takes its value from its content, as a name would.
+  const VALUE_CONTEXT = { labelledBy: false, refHidden: false, target: null, treeitem: false };
   const textFrom = (el, ctx) => {
     let out = '';
     const b = pseudo(el, '::before');
@@ -451,6 +462,9 @@
     }
     const role = roleOf(el, tag);
     if (recursing && ctx.treeitem && (role === 'group' || role === 'tree')) return '';
+    // Groups (but <details>) and dialogs inside give a name nothing of their content.
+    if (recursing && !ctx.labelledBy && NO_CONTENT.has(role) && tag !== 'DETAILS' &&
+        !el.hasAttribute('aria-label')) return '';
     if (recursing) {
       const v = controlValue(el, role);
       if (v !== null && role !== 'slider') return v;
@@ -556,10 +570,13 @@
     return i;
   };
   let pinAncestors = null; // the composed-tree ancestors of pinned nodes, this take
-  let takeNumber = 0;
-  // Custom-element hosts whose role may come from ElementInternals (see `candidates`).
+  // Custom-element hosts whose role may come from ElementInternals (see `candidates`),
+  // at most MAX_ASK a take; closed-root hosts to look up; the answers used this take.
+  const MAX_ASK = 200;
   let candidates = null;
   let lastCandidates = [];
+  let closedAsk = null;
+  let usedAdopt = null;
   const NATIVE = 'a[href],button,input,select,textarea,img,svg,[role],h1,h2,h3,h4,h5,h6,ul,ol,li,table,' +
     'nav,main,header,footer,aside,section,article,form,dialog,details,summary,progress,meter,label,fieldset';
   let modal = null; // an open modal dialog, and its ancestors: the rest is inert
@@ -580,6 +597,7 @@
     owns = new Map();
     owned = new Set();
     for (const owner of owners) {
+      if (!canOwn(owner)) continue;
       const list = [];
       for (const o of idrefs(owner, 'aria-owns')) {
         if (o === owner || o.contains(owner) || owned.has(o)) continue;
@@ -588,6 +606,15 @@
       }
       if (list.length) owns.set(owner, list);
     }
+  };
+  // Chrome ignores aria-owns on elements that hold no children: images, text fields,
+  // and inputs other than buttons.
+  const canOwn = (el) => {
+    const tag = el.tagName;
+    if (tag === 'IMG' || tag === 'TEXTAREA') return false;
+    if (tag === 'INPUT') return el.type === 'button' || el.type === 'submit' || el.type === 'reset' || el.type === 'image';
+    const role = roleOf(el, tag);
+    return role !== 'textbox' && role !== 'searchbox' && role !== 'image';
   };
   const composedParent = (n) => {
     if (n.assignedSlot) return n.assignedSlot;
@@ -702,21 +729,28 @@
     }
     const visibility = style.visibility;
     const visible = visibility !== 'hidden' && visibility !== 'collapse';
-    const answer = adopted.get(el);
-    const role = answer !== undefined ? answer.role : roleOf(el, tag);
-    const given = answer !== undefined ? answer.name : null;
-    if (answer === undefined && role === 'generic' && candidates !== null && tag.indexOf('-') > 0 &&
-        !el.hasAttribute('role') && (focusable(el, tag) || (el.shadowRoot && !el.shadowRoot.querySelector(NATIVE)))) {
-      candidates.push(uidFor(el, takeNumber));
+    const own = roleOf(el, tag);
+    let answer;
+    if (own === 'generic' && candidates !== null && tag.indexOf('-') > 0 && !el.hasAttribute('role') &&
+        (focusable(el, tag) || (root !== null && !root.querySelector(NATIVE)))) {
+      answer = adopted.get(el);
+      if (answer !== undefined) usedAdopt.set(el, answer);
+      if (candidates.length < MAX_ASK) candidates.push(el);
     }
+    const role = answer !== undefined ? answer.role : own;
+    const given = answer !== undefined ? answer.name : null;
     const rich = el.isContentEditable;
     const flags = (pinned ? F_PINNED : 0) | (rich ? F_EDITABLE | F_RICH : 0);
-    const closed = closedHost(el, tag);
+    const closed = closedHost(el, tag) && !noRoot.has(el);
+    if (closed && closedAsk !== null) closedAsk.push(el);
+    // A closed root taken in: its host stays a line marked closed while it shows nothing.
+    const taken = root !== null && closedRoots.get(el) === root;
     if (!visible || role === 'none' || role === 'generic' || role === 'LabelText') {
       const foc = visible && role === 'generic' && focusable(el, tag);
-      if (foc || closed) {
+      if (foc || closed || (taken && visible)) {
         const i = add(el, role, given !== null ? given : nameOf(el, role), parent, foc, 0, flags | (closed ? F_CLOSED : 0));
         walkInside(el, tag, i, closed);
+        if (taken && roleA.length === i + 1) flagA[i] |= F_CLOSED;
         return;
       }
       let p = parent;
@@ -743,6 +777,7 @@
       // Their fallback content is not rendered.
     } else {
       walkInside(el, tag, i, closed);
+      if (taken && roleA.length === i + 1) flagA[i] |= F_CLOSED;
     }
     pseudoLine(el, 2, i);
   };
@@ -807,6 +842,8 @@
   const valueOf = (i) => {
     const el = nodeA[i];
     if (kindA[i] !== 0 || !el || el.nodeType !== 1) return '';
+    const answer = usedAdopt.get(el);
+    if (answer !== undefined) return answer.value;
     const role = roleA[i];
     const v = controlValue(el, role);
     if (v) return v;
@@ -849,6 +886,11 @@
     const attr = (a) => el.getAttribute(a);
     const tag = el.tagName;
     if (el === active) out.push('focused');
+    const answer = usedAdopt.get(el);
+    if (answer !== undefined) {
+      for (const s of answer.states) out.push(s);
+      return;
+    }
     if ((FORM_TAGS.has(tag) && el.matches(':disabled')) || el.closest('[aria-disabled=true]')) out.push('disabled');
     if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio') {
       const c = tag === 'INPUT' ? (el.indeterminate ? 'mixed' : String(el.checked)) : attr('aria-checked');
@@ -968,8 +1010,9 @@
       return '=' + gen;
     }
     takes++;
-    takeNumber = number;
     candidates = [];
+    closedAsk = [];
+    usedAdopt = new Map();
     styles = new Map();
     contents = new Map();
     contentRoots = new Map();
@@ -1070,7 +1113,7 @@
     const active = deepActive();
     const activeEl = active && active !== document.body && active !== document.documentElement ? active : null;
     const listed = [];
-    const parts = [gen + '\t' + esc(href)];
+    const parts = [''];
     const st = [];
     for (let k = 0; k < lineOf.length; k++) {
       if (show !== null && !show[k]) continue;
@@ -1087,6 +1130,12 @@
       for (const s of st) line += '\t' + esc(s);
       parts.push(line);
     }
+    // The header, with uids given after the lines' (a host not shown gets a later one).
+    let head = gen + '\t' + esc(href);
+    candidates = candidates.map((el) => uidFor(el, number));
+    if (candidates.length) head += '\task=' + candidates.join(' ');
+    if (closedAsk.length) head += '\tclosed=' + closedAsk.map((el) => uidFor(el, number)).join(' ');
+    parts[0] = head;
     controls = listed;
     last = { gen, active, fingerprint: fingerprint(listed) };
     styles = new Map(); contents = new Map(); contentRoots = new Map(); labelMaps = new Map();
@@ -1094,7 +1143,7 @@
     pinAncestors = null;
     modal = modalPath = owns = owned = null;
     lastCandidates = candidates;
-    candidates = null;
+    candidates = closedAsk = usedAdopt = null;
     trim();
     return parts.join('\n');
   };
@@ -1127,31 +1176,65 @@
     return true;
   };
 
-  // The uids of the custom-element hosts the latest take saw with no role attribute, a
-  // computed role of generic and no answer adopted, that are focusable or hold no native
-  // semantic element in their shadow tree: their role may come from ElementInternals,
-  // which only Chrome's own tree knows.
+  // The uids of the custom-element hosts the latest take saw whose own role is generic
+  // (no role attribute), that are focusable or hold no native semantic element in their
+  // shadow tree: their role may come from ElementInternals, which only Chrome's own
+  // tree knows. Listed whether answered or not: the engine asks at every snapshot.
   const candidatesOf = () => lastCandidates.slice();
-  // Keeps Chrome's answer (`{role, name}`) for an element until its attributes change;
-  // takes then use it instead of their own.
-  const adopt = (uid, facts) => {
-    const node = resolve(uid);
-    if (node === null || node.nodeType !== 1 || facts === null || typeof facts !== 'object') return false;
-    const role = facts.role, name = facts.name;
-    if (typeof role !== 'string' || role === '' || role.length > 100) return false;
-    if (name !== undefined && typeof name !== 'string') return false;
-    adopted.set(node, { role, name: name === undefined ? '' : collapse(name).slice(0, 10000) });
-    gen++;
-    return true;
+  // One of Chrome's answers checked: `{role, name, value, states}` as the snapshot
+  // writes them, or null when malformed.
+  const factsOf = (facts) => {
+    if (facts === null || typeof facts !== 'object') return null;
+    const role = facts.role, name = facts.name, value = facts.value, states = facts.states;
+    if (typeof role !== 'string' || role === '' || role.length > 100) return null;
+    if (name !== undefined && typeof name !== 'string') return null;
+    if (value !== undefined && typeof value !== 'string') return null;
+    if (states !== undefined && !Array.isArray(states)) return null;
+    const list = [];
+    for (const st of states || []) {
+      if (typeof st !== 'string' || st === '' || st.length > 10000) return null;
+      if (list.length < 64) list.push(st);
+    }
+    return {
+      role, name: name === undefined ? '' : collapse(name).slice(0, 10000),
+      value: value === undefined ? '' : value.slice(0, 10000), states: list,
+    };
+  };
+  const same = (a, b) => a !== undefined && a.role === b.role && a.name === b.name && a.value === b.value &&
+    a.states.length === b.states.length && a.states.every((x, k) => x === b.states[k]);
+  // Keeps Chrome's answers (`[[uid, facts or null]…]`) for candidate elements; takes
+  // use them while the element stays a candidate. How many answers changed.
+  const adopt = (answers) => {
+    if (!Array.isArray(answers)) return 0;
+    let changed = 0;
+    for (const pair of answers) {
+      if (!Array.isArray(pair) || pair.length !== 2) continue;
+      const node = resolve(pair[0]);
+      if (node === null || node.nodeType !== 1) continue;
+      const had = adopted.get(node);
+      if (pair[1] === null) {
+        if (had !== undefined) { adopted.delete(node); changed++; }
+        continue;
+      }
+      const facts = factsOf(pair[1]);
+      if (facts !== null && !same(had, facts)) {
+        adopted.set(node, facts);
+        changed++;
+      }
+    }
+    if (changed) gen++;
+    return changed;
   };
 
   // Walks a closed shadow root from now on, in place of its host's light children: the
-  // engine finds it (DOM.describeNode {pierce}) for a host shown with shadow-root=closed
-  // and resolves it into this world.
+  // engine finds it (DOM.describeNode {pierce}) for a host listed in `closed=` and
+  // resolves it into this world. `null`: the host has none (it draws itself, say): no
+  // longer shown or listed as closed.
   const addRoot = (uid, root) => {
     const host = resolve(uid);
     if (host === null || host.nodeType !== 1 || host.shadowRoot !== null) return false;
-    if (root === null || typeof root !== 'object' || root.nodeType !== 11 || root.host !== host) return false;
+    if (root === null) { noRoot.add(host); gen++; return true; }
+    if (typeof root !== 'object' || root.nodeType !== 11 || root.host !== host) return false;
     closedRoots.set(host, root);
     gen++;
     return true;

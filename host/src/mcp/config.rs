@@ -62,12 +62,32 @@ pub struct McpArgs {
     /// model only the JSON, so the text stays the one form every client passes on.
     #[arg(long = "experimentalStructuredContent", num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set, default_value_t = false, value_name = "BOOL")]
     pub experimental_structured_content: bool,
+    /// Offer the selected page's own developer tools as MCP tools of their own, named
+    /// `page_<group>_<tool>`, with their input schemas, and send
+    /// `notifications/tools/list_changed` when the set changes. Needs
+    /// `--categoryExperimentalThirdParty=true`.
+    #[arg(long = "experimentalPageToolsAsMcpTools", num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set, default_value_t = false, value_name = "BOOL")]
+    pub experimental_page_tools_as_mcp_tools: bool,
     /// Which categories are switched on or off (from `--category<Name>=…`).
     #[arg(skip)]
     pub categories: HashMap<Category, bool>,
 }
 
 impl McpArgs {
+    /// Why these options cannot go together, if they cannot (checked before a browser
+    /// is started).
+    pub fn conflict(&self) -> Option<String> {
+        let third_party = super::registry::Registry::category_enabled(
+            &self.categories,
+            Category::ExperimentalThirdParty,
+        );
+        (self.experimental_page_tools_as_mcp_tools && !third_party).then(|| {
+            "--experimentalPageToolsAsMcpTools offers the page's third-party developer tools: \
+             add --categoryExperimentalThirdParty=true"
+                .to_owned()
+        })
+    }
+
     /// Whether the server starts its own browser.
     pub fn launches_browser(&self) -> bool {
         self.launch

@@ -186,6 +186,9 @@ pub struct Settings {
     pub third_party: Option<OriginPolicy>,
     /// Results carry `structuredContent` (`--experimentalStructuredContent`).
     pub structured_content: bool,
+    /// The selected page's own tools are MCP tools of their own
+    /// (`--experimentalPageToolsAsMcpTools`; needs `third_party`).
+    pub page_tools: bool,
 }
 
 /// What a handler gets: the browser, the session and (for page tools) its page, each

@@ -21,6 +21,7 @@ pub mod context;
 pub mod filters;
 pub mod known;
 pub mod output_schema;
+pub mod page_tools;
 pub mod paginate;
 pub mod pipeline;
 pub mod readme;
@@ -199,6 +200,7 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         third_party: Registry::category_enabled(&args.categories, Category::ExperimentalThirdParty)
             .then(|| OriginPolicy::new(args.third_party_origins.clone())),
         structured_content: args.experimental_structured_content,
+        page_tools: args.experimental_page_tools_as_mcp_tools,
     };
     let base = ToolContext::new(browser, session, Arc::new(settings));
     let server = TabwireServer::new(Registry::new(&args.categories), base);

@@ -185,6 +185,8 @@ pub fn output_schema() -> JsonObject {
                 }
             },
             "networkRequest": {"type": "object"},
+            "performanceTrace": {"type": "object", "description": "A stopped trace's insights, one set per page load: insightSets (ids for performance_analyze_insight), durationMs, filePath when saved."},
+            "performanceInsight": {"type": "object", "description": "One insight of the last trace in detail."},
             "pagination": {"$ref": "#/$defs/pagination"}
         },
         "patternProperties": {

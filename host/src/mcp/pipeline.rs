@@ -23,6 +23,18 @@ pub async fn call_tool(
     name: &str,
     args: Option<JsonObject>,
 ) -> CallToolResult {
+    call_tool_as(registry, base, name, name, args).await
+}
+
+/// [`call_tool`] of the tool `name`, its result headed with `shown_as`: the name the
+/// agent called (a page tool runs as `execute_3p_developer_tool`).
+pub async fn call_tool_as(
+    registry: &Registry,
+    base: &ToolContext,
+    name: &str,
+    shown_as: &str,
+    args: Option<JsonObject>,
+) -> CallToolResult {
     let Some(tool) = registry.get(name) else {
         let names: Vec<_> = registry.tools().iter().map(|t| t.spec().name).collect();
         return plain_error(
@@ -51,7 +63,7 @@ pub async fn call_tool(
                 "Unknown argument{} {} for tool {}. Expected arguments: {}.",
                 if unknown.len() == 1 { "" } else { "s" },
                 unknown.join(", "),
-                spec.name,
+                shown_as,
                 if expected.is_empty() {
                     "none".to_string()
                 } else {
@@ -66,12 +78,12 @@ pub async fn call_tool(
 
     if !spec.page_scoped {
         let outcome = tool.call(&ctx, args, &mut response).await;
-        return render(spec.name, response, outcome.err(), &ctx).await;
+        return render(shown_as, response, outcome.err(), &ctx).await;
     }
 
     let page = match resolve_page(&ctx, &args).await {
         Ok(page) => page,
-        Err(e) => return render(spec.name, response, Some(e), &ctx).await,
+        Err(e) => return render(shown_as, response, Some(e), &ctx).await,
     };
     let ctx = ctx.on_page(Some(page));
     let lock = ctx.page_lock(page);
@@ -84,7 +96,7 @@ pub async fn call_tool(
         ))),
         _ => tool.call(&ctx, args, &mut response).await,
     };
-    render(spec.name, response, outcome.err(), &ctx).await
+    render(shown_as, response, outcome.err(), &ctx).await
 }
 
 /// The page a page-scoped call acts on: `pageId` if given, else the selected page.
@@ -101,7 +113,7 @@ async fn resolve_page(ctx: &ToolContext, args: &JsonObject) -> Result<TabId, Too
 
 /// A refusal before the tool ran: the message alone, in text and (when the agent asked
 /// for it) in `structuredContent`.
-fn plain_error(base: &ToolContext, message: String) -> CallToolResult {
+pub fn plain_error(base: &ToolContext, message: String) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(message.clone())]);
     if base.settings().structured_content {
         result.structured_content = Some(serde_json::json!({ "errorMessage": message }));

@@ -35,6 +35,11 @@ fn all_tools() -> Vec<Box<dyn ErasedTool>> {
         Box::new(Registered::new(tools::network::GetNetworkRequest)),
         Box::new(Registered::new(tools::emulation::Emulate)),
         Box::new(Registered::new(tools::emulation::ResizePage)),
+        Box::new(Registered::new(tools::performance::PerformanceStartTrace)),
+        Box::new(Registered::new(tools::performance::PerformanceStopTrace)),
+        Box::new(Registered::new(
+            tools::performance::PerformanceAnalyzeInsight,
+        )),
     ]
 }
 

@@ -35,18 +35,21 @@ pub enum Category {
     Network,
     /// Emulating devices, networks and preferences.
     Emulation,
+    /// Performance traces and their insights.
+    Performance,
     /// Tools that pages themselves provide (third-party developer tools); off by default.
     ExperimentalThirdParty,
 }
 
 impl Category {
     /// Every category, in the order help text lists them.
-    pub const ALL: [Category; 6] = [
+    pub const ALL: [Category; 7] = [
         Category::Navigation,
         Category::Input,
         Category::Debugging,
         Category::Network,
         Category::Emulation,
+        Category::Performance,
         Category::ExperimentalThirdParty,
     ];
 
@@ -58,6 +61,7 @@ impl Category {
             Category::Debugging => "Debugging",
             Category::Network => "Network",
             Category::Emulation => "Emulation",
+            Category::Performance => "Performance",
             Category::ExperimentalThirdParty => "ExperimentalThirdParty",
         }
     }

@@ -92,6 +92,7 @@ answers! {
     Vec<NetworkRequest> => Network(requests);
     NetworkRequest => Request(request);
     Emulation => Emulation(emulation);
+    super::requests::TraceChunk => TraceChunk(chunk);
 }
 
 /// Success with nothing to report ([`Reply::Done`]).

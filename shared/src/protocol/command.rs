@@ -143,4 +143,10 @@ commands! {
     Emulate(Emulate),
     /// See [`ResizePage`].
     ResizePage(ResizePage),
+    /// See [`StartTrace`].
+    StartTrace(StartTrace),
+    /// See [`StopTrace`].
+    StopTrace(StopTrace),
+    /// See [`ReadTrace`].
+    ReadTrace(ReadTrace),
 }

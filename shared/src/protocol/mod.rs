@@ -216,6 +216,11 @@ pub enum Reply {
         /// The settings in force.
         emulation: Emulation,
     },
+    /// A piece of a performance trace.
+    TraceChunk {
+        /// The piece.
+        chunk: requests::TraceChunk,
+    },
 }
 
 pub use crate::console::*;

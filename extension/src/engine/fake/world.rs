@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use tabwire_shared::TabId;
 
 use super::Answer;
-use crate::engine::world::{install_script, PIN, RESOLVE, TAKE, UID_OF, UNPIN};
+use crate::engine::world::{install_script, ADD_ROOT, ADOPT, PIN, RESOLVE, TAKE, UID_OF, UNPIN};
 
 /// One node of a fake page.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +34,12 @@ pub struct FakeNode {
     pub shown: bool,
     /// Its tag name.
     pub tag: String,
+    /// A custom element the walker lists for Chrome to describe (`ask=`).
+    pub internals: bool,
+    /// The backend id of the closed shadow root it hosts, if any.
+    pub closed_root: Option<i64>,
+    /// The closed shadow root it is inside: shown once that root was handed over.
+    pub in_root: Option<i64>,
 }
 
 impl FakeNode {
@@ -48,6 +54,9 @@ impl FakeNode {
             states: Vec::new(),
             shown: true,
             tag: "div".to_owned(),
+            internals: false,
+            closed_root: None,
+            in_root: None,
         }
     }
 
@@ -63,6 +72,24 @@ impl FakeNode {
     /// The node with a state.
     pub fn with_state(mut self, state: &str) -> Self {
         self.states.push(state.to_owned());
+        self
+    }
+
+    /// The node as a custom element whose role Chrome may know better.
+    pub fn with_internals(mut self) -> Self {
+        self.internals = true;
+        self
+    }
+
+    /// The node as the host of closed shadow root `root`.
+    pub fn hosting_closed(mut self, root: i64) -> Self {
+        self.closed_root = Some(root);
+        self
+    }
+
+    /// The node inside closed shadow root `root`.
+    pub fn inside_closed(mut self, root: i64) -> Self {
+        self.in_root = Some(root);
         self
     }
 }
@@ -109,6 +136,22 @@ pub enum Seen {
         /// The uid.
         uid: String,
     },
+    /// `adopt(answers)`.
+    Adopt {
+        /// The context.
+        context: i64,
+        /// The answers, `[[uid, facts]…]`.
+        answers: Value,
+    },
+    /// `addRoot(uid, root)`.
+    AddRoot {
+        /// The context.
+        context: i64,
+        /// The host's uid.
+        uid: String,
+        /// The root's object, if one was handed over.
+        root: Option<String>,
+    },
 }
 
 /// A `take` the engine asked for.
@@ -140,6 +183,11 @@ struct Frame {
     pinned: HashSet<String>,
     /// What every `take` answers instead of a walk, if set.
     raw: Option<String>,
+    /// Adopted facts by backend id: role, name, value, states.
+    adopted: HashMap<i64, (String, String, String, Vec<String>)>,
+    /// Closed roots handed over, and hosts said to have none.
+    roots: HashSet<i64>,
+    no_root: HashSet<i64>,
 }
 
 impl Frame {
@@ -167,11 +215,23 @@ impl Frame {
         if since == Some(self.gen) {
             return format!("={}", self.gen);
         }
-        let mut out = format!("{}\t{}", self.gen, escape(&self.href));
+        let mut out = String::new();
+        let (mut ask, mut closed) = (Vec::new(), Vec::new());
         let mut open: Vec<u32> = Vec::new();
         for node in self.page.clone() {
+            if node.in_root.is_some_and(|r| !self.roots.contains(&r)) {
+                continue;
+            }
             while open.last().is_some_and(|d| *d >= node.depth) {
                 open.pop();
+            }
+            if node.internals {
+                ask.push(self.uid_for(node.backend, number));
+            }
+            let closed_now = node.closed_root.is_some_and(|r| !self.roots.contains(&r))
+                && !self.no_root.contains(&node.backend);
+            if closed_now {
+                closed.push(self.uid_for(node.backend, number));
             }
             let pinned = self
                 .uids
@@ -183,8 +243,16 @@ impl Frame {
             let depth = open.len();
             open.push(node.depth);
             let uid = self.uid_for(node.backend, number);
+            let (mut role, mut name, mut value) = (node.role, node.name, node.value);
             let (role, states) = if node.shown || verbose {
-                (node.role.clone(), node.states.clone())
+                let mut states = node.states.clone();
+                if let Some((r, n, v, s)) = self.adopted.get(&node.backend) {
+                    (role, name, value, states) = (r.clone(), n.clone(), v.clone(), s.clone());
+                }
+                if closed_now {
+                    states.push("shadow-root=closed".to_owned());
+                }
+                (role, states)
             } else {
                 (
                     node.tag.clone(),
@@ -194,15 +262,64 @@ impl Frame {
             out.push_str(&format!(
                 "\n{uid}\t{depth}\t{}\t{}\t{}",
                 escape(&role),
-                escape(&node.name),
-                escape(&node.value)
+                escape(&name),
+                escape(&value)
             ));
             for state in states {
                 out.push('\t');
                 out.push_str(&escape(&state));
             }
         }
-        out
+        let mut head = format!("{}\t{}", self.gen, escape(&self.href));
+        if !ask.is_empty() {
+            head.push_str(&format!("\task={}", ask.join(" ")));
+        }
+        if !closed.is_empty() {
+            head.push_str(&format!("\tclosed={}", closed.join(" ")));
+        }
+        head + &out
+    }
+
+    /// `adopt`: how many answers changed.
+    fn adopt(&mut self, answers: &Value) -> u64 {
+        let mut changed = 0;
+        for pair in answers.as_array().into_iter().flatten() {
+            let Some(backend) = pair[0].as_str().and_then(|u| self.by_uid.get(u)).copied() else {
+                continue;
+            };
+            let facts = &pair[1];
+            let text = |key: &str| facts[key].as_str().unwrap_or_default().to_owned();
+            let states = (facts["states"].as_array().into_iter().flatten())
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect();
+            let new = (text("role"), text("name"), text("value"), states);
+            if self.adopted.get(&backend) != Some(&new) {
+                self.adopted.insert(backend, new);
+                changed += 1;
+            }
+        }
+        if changed > 0 {
+            self.gen += 1;
+        }
+        changed
+    }
+
+    /// `addRoot`: whether the host took it.
+    fn add_root(&mut self, uid: &str, root: Option<&str>) -> bool {
+        let Some(host) = self.by_uid.get(uid).copied() else {
+            return false;
+        };
+        match root.and_then(backend_of) {
+            Some(root) => {
+                self.roots.insert(root);
+                self.gen += 1;
+            }
+            None => {
+                self.no_root.insert(host);
+                self.gen += 1;
+            }
+        }
+        true
     }
 }
 
@@ -386,6 +503,15 @@ impl Worlds {
                 context,
                 uid: text(0),
             },
+            f if f == ADOPT => Seen::Adopt {
+                context,
+                answers: arg(0),
+            },
+            f if f == ADD_ROOT => Seen::AddRoot {
+                context,
+                uid: text(0),
+                root: arg(1).as_str().map(str::to_owned),
+            },
             _ => return Answer::value(json!({"result": {"type": "undefined"}})),
         };
         self.seen.push((tab, seen.clone()));
@@ -430,6 +556,14 @@ impl Worlds {
                     entry.gen += 1;
                 }
                 Answer::value(json!({"result": {"type": "boolean", "value": unpinned}}))
+            }
+            Seen::Adopt { answers, .. } => {
+                let changed = entry.adopt(&answers);
+                Answer::value(json!({"result": {"type": "number", "value": changed}}))
+            }
+            Seen::AddRoot { uid, root, .. } => {
+                let added = entry.add_root(&uid, root.as_deref());
+                Answer::value(json!({"result": {"type": "boolean", "value": added}}))
             }
             Seen::Create { .. } | Seen::Install { .. } => Answer::value(json!({})),
         }

@@ -1,8 +1,10 @@
 //! The walker's answer (`page/snapshot.js`) read into snapshot nodes.
 //!
 //! The walker answers one string: `=<gen>` when the page has not changed since the
-//! generation it was asked about, else a first line `<gen>\t<url>` and one line per
-//! node, `uid\tdepth\trole\tname\tvalue\tstate…`, in document order. In every field a
+//! generation it was asked about, else a first line `<gen>\t<url>` (with, when there
+//! are some, the fields `ask=<uid> <uid>…` and `closed=<uid> <uid>…`: the hosts to ask
+//! Chrome about and the closed-root hosts to look up) and one line per node,
+//! `uid\tdepth\trole\tname\tvalue\tstate…`, in document order. In every field a
 //! backslash is written `\\`, a tab `\t`, a newline `\n` and a carriage return `\r`,
 //! so a field never holds a tab or a line break. The text comes from a page (a
 //! hostile one, maybe, if the walker were ever fooled), so anything else is refused
@@ -30,6 +32,11 @@ pub struct Walk {
     pub url: String,
     /// The nodes kept, depth-first, the root first.
     pub nodes: Vec<SnapshotNode>,
+    /// Custom-element hosts whose role, name or states Chrome may know better
+    /// (ElementInternals): asked about at every snapshot.
+    pub ask: Vec<String>,
+    /// Hosts of closed shadow roots the walker has not been handed yet.
+    pub closed: Vec<String>,
 }
 
 /// The fields a node line has before its states.
@@ -42,13 +49,30 @@ pub fn read(text: &str) -> Result<WalkText, String> {
     }
     let mut lines = text.split('\n');
     let head = lines.next().unwrap_or_default();
-    let (gen, url) = head
-        .split_once('\t')
-        .ok_or_else(|| format!("its first line is not a generation and a URL: {head:?}"))?;
+    let mut fields = head.split('\t');
+    let (Some(gen), Some(url)) = (fields.next(), fields.next()) else {
+        return Err(format!(
+            "its first line is not a generation and a URL: {head:?}"
+        ));
+    };
     let gen = generation(gen)?;
     let url = unescape(url)
         .map_err(|e| format!("line 1: {e}"))?
         .into_owned();
+    let (mut ask, mut closed) = (Vec::new(), Vec::new());
+    for field in fields {
+        let (list, uids) = match field.split_once('=') {
+            Some(("ask", uids)) => (&mut ask, uids),
+            Some(("closed", uids)) => (&mut closed, uids),
+            _ => return Err(format!("line 1: an unknown field {field:?}")),
+        };
+        for uid in uids.split(' ') {
+            if !is_uid(uid) {
+                return Err(format!("line 1: {uid:?} is not a uid"));
+            }
+            list.push(uid.to_owned());
+        }
+    }
     let mut nodes: Vec<SnapshotNode> = Vec::new();
     for (index, line) in lines.enumerate() {
         let number = index + 2;
@@ -70,7 +94,23 @@ pub fn read(text: &str) -> Result<WalkText, String> {
         }
         nodes.push(node);
     }
-    Ok(WalkText::Walked(Walk { gen, url, nodes }))
+    Ok(WalkText::Walked(Walk {
+        gen,
+        url,
+        nodes,
+        ask,
+        closed,
+    }))
+}
+
+/// Whether `text` has the shape of a uid the walker gives (`<number>_<n>`).
+fn is_uid(text: &str) -> bool {
+    text.split_once('_').is_some_and(|(a, b)| {
+        !a.is_empty()
+            && !b.is_empty()
+            && a.bytes().all(|c| c.is_ascii_digit())
+            && b.bytes().all(|c| c.is_ascii_digit())
+    })
 }
 
 fn generation(text: &str) -> Result<u64, String> {
@@ -200,6 +240,23 @@ mod tests {
         assert_eq!(root.name, "a\tb\nc\rd\\e\\t");
         assert_eq!(root.value.as_deref(), Some("\\"));
         assert_eq!(root.states, [NodeState::with_value("description", "x\ty")]);
+    }
+
+    #[test]
+    fn the_first_line_lists_hosts_to_ask_and_closed_roots_to_find() {
+        let walk = walked("4\thttps://a.test/\task=4_2 4_3\tclosed=1_9\n4_1\t0\tRootWebArea\t\t");
+        assert_eq!(walk.url, "https://a.test/");
+        assert_eq!(walk.ask, ["4_2", "4_3"]);
+        assert_eq!(walk.closed, ["1_9"]);
+        assert!(walked("4\tu\n4_1\t0\tr\t\t").ask.is_empty());
+        for (text, words) in [
+            ("4\tu\task=4_x", "\"4_x\" is not a uid"),
+            ("4\tu\task=", "\"\" is not a uid"),
+            ("4\tu\tmore=1_1", "an unknown field"),
+        ] {
+            let error = read(text).unwrap_err();
+            assert!(error.contains(words), "{text:?}: {error}");
+        }
     }
 
     #[test]

@@ -3,11 +3,15 @@
 //! `1_5 button "Save" value="x" focused disabled` — the uid first (what the agent passes
 //! to other tools), then role, name, value and the states that matter. Nothing else,
 //! not even a `uid=` label on every line: [`LEGEND`] says once what the columns are, and
-//! on large pages every character counts against the agent's context.
+//! on large pages every character counts against the agent's context. Text, the most
+//! common line by far, goes without its role: `1_6 "Order 1000: pending"`.
 
 /// The line that explains the format, written once above a snapshot.
 pub const LEGEND: &str =
-    "Each line is one element: its uid (what tools taking a `uid` want), role, \"name\", value and states.";
+    "Each line is one element: its uid (what tools taking a `uid` want), role, \"name\", value and states; a line with no role is text.";
+
+/// The role the text lines carry in the tree, left out when they are written.
+const TEXT_ROLE: &str = "StaticText";
 
 use std::fmt::Write;
 
@@ -48,7 +52,11 @@ pub fn write_row(out: &mut String, row: &Row) {
 /// Writes one node's line at `depth`, with its newline.
 pub fn write_node(out: &mut String, node: &SnapshotNode, depth: u32) {
     indent(out, depth);
-    let _ = write!(out, "{} {}", node.uid, node.role);
+    out.push_str(&node.uid);
+    if node.role != TEXT_ROLE || node.name.is_empty() {
+        out.push(' ');
+        out.push_str(&node.role);
+    }
     if !node.name.is_empty() {
         out.push(' ');
         quote(out, &node.name);
@@ -165,6 +173,23 @@ mod tests {
         assert_eq!(
             format(&snapshot),
             "1_0 RootWebArea \"T\"\n  1_2 textbox \"Email\" value=\"a@b.c\" focused required\n  1_3 generic\n"
+        );
+    }
+
+    #[test]
+    fn text_lines_go_without_their_role() {
+        let snapshot = Snapshot {
+            url: String::new(),
+            title: String::new(),
+            nodes: vec![
+                node("1_0", 0, "RootWebArea", ""),
+                node("1_1", 1, "StaticText", "Order 1000"),
+                node("1_2", 1, "StaticText", ""),
+            ],
+        };
+        assert_eq!(
+            format(&snapshot),
+            "1_0 RootWebArea\n  1_1 \"Order 1000\"\n  1_2 StaticText\n"
         );
     }
 

@@ -5,6 +5,7 @@ pub mod emulation;
 pub mod input;
 pub mod network;
 pub mod pages;
+pub mod performance;
 pub mod screenshot;
 pub mod script;
 pub mod snapshot;

@@ -19,6 +19,7 @@ mod new_tab;
 mod resize_page;
 mod screenshot;
 mod snapshot;
+mod trace;
 mod wait_for_text;
 
 pub use activate_tab::ActivateTab;
@@ -39,4 +40,5 @@ pub use new_tab::NewTab;
 pub use resize_page::ResizePage;
 pub use screenshot::Screenshot;
 pub use snapshot::TakeSnapshot;
+pub use trace::{ReadTrace, StartTrace, StopTrace, TraceChunk, TRACE_CHUNK_BYTES, TRACE_STOP};
 pub use wait_for_text::WaitForText;

@@ -1,0 +1,376 @@
+//! `StartTrace`, `StopTrace`, `ReadTrace`: a performance trace of a tab, recorded by
+//! Chrome and handed over in chunks.
+//!
+//! Recording uses `Tracing.start` with stream transfer, so the trace stays in the
+//! browser until it is read: `Tracing.end` makes Chrome flush it and name a stream
+//! (`Tracing.tracingComplete`), which is read with `IO.read` a chunk per request and
+//! closed at its end or when the host discards it. What each tab is doing is kept
+//! here ([`Traces`]); a debugger detach or the tab closing ends the recording in
+//! Chrome, and [`Engine::trace_lost`] notes why, so a later stop says so.
+//!
+//! While it records, a screencast runs, so that a tab the user is not looking at still
+//! draws (and its paints, LCP and layout shifts are recorded).
+//!
+//! The trace itself is not read here: the host parses it.
+
+use std::collections::HashMap;
+
+use tabwire_shared::{TabId, TraceChunk, TRACE_CHUNK_BYTES, TRACE_STOP};
+
+use super::Engine;
+use crate::cdp::capture::{PageStartScreencast, PageStopScreencast};
+use crate::cdp::tracing::{IoClose, IoRead, TracingEnd, TracingStart};
+use crate::cdp::PageEvent;
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::{within, TabSignal};
+
+/// The screencast kept running while a trace records: the smallest frames.
+const SCREENCAST: PageStartScreencast = PageStartScreencast {
+    format: "jpeg",
+    max_width: 64,
+    max_height: 64,
+};
+
+/// How much one `IO.read` asks for.
+const READ_BYTES: usize = 1 << 20;
+
+/// What a tab's trace is doing.
+#[derive(Debug, Clone, PartialEq)]
+enum TraceState {
+    /// Recording.
+    Recording,
+    /// Stopped; its stream is being read.
+    Stopped {
+        /// The stream.
+        stream: String,
+    },
+    /// Ended by Chrome before it was stopped: why, for the agent.
+    Lost(String),
+}
+
+/// Every tab's trace.
+#[derive(Debug, Default)]
+pub(super) struct Traces {
+    tabs: HashMap<TabId, TraceState>,
+}
+
+impl Traces {
+    /// Whether `tab` records or has a stream open (idle detach leaves it alone).
+    pub(super) fn active(&self, tab: TabId) -> bool {
+        matches!(
+            self.tabs.get(&tab),
+            Some(TraceState::Recording | TraceState::Stopped { .. })
+        )
+    }
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// The debugger left `tab` (`reason`, in words) or the tab closed: Chrome ended its
+    /// trace and closed its stream.
+    pub(super) fn trace_lost(&self, tab: TabId, reason: &str) {
+        let mut traces = self.traces.borrow_mut();
+        if traces.active(tab) {
+            traces.tabs.insert(tab, TraceState::Lost(reason.to_owned()));
+        }
+    }
+
+    fn trace_state(&self, tab: TabId) -> Option<TraceState> {
+        self.traces.borrow().tabs.get(&tab).cloned()
+    }
+
+    fn set_trace(&self, tab: TabId, state: Option<TraceState>) {
+        let mut traces = self.traces.borrow_mut();
+        match state {
+            Some(state) => traces.tabs.insert(tab, state),
+            None => traces.tabs.remove(&tab),
+        };
+    }
+
+    async fn start_trace(&self, tab: TabId) -> Result<(), EngineError> {
+        let mut watch = self.ready(tab).await?;
+        match self.trace_state(tab) {
+            Some(TraceState::Recording) => return Err(EngineError::AlreadyTracing(tab)),
+            // A stream the host never finished reading: its trace is of no more use.
+            Some(TraceState::Stopped { stream }) => {
+                let _ = self.send(tab, &IoClose { handle: stream }).await;
+            }
+            Some(TraceState::Lost(_)) | None => {}
+        }
+        self.set_trace(tab, None);
+        let start = TracingStart::performance_panel();
+        match self.send_watched(tab, &mut watch, &start).await {
+            Ok(_) => {
+                self.set_trace(tab, Some(TraceState::Recording));
+                // A tab not in front draws nothing, so it would record no paint: no
+                // LCP, no layout shift. A screencast makes Chrome draw it (and the page
+                // count as visible) until the trace stops. Best effort.
+                let _ = self.send(tab, &SCREENCAST).await;
+                Ok(())
+            }
+            Err(EngineError::Cdp { message, .. }) => {
+                Err(EngineError::TraceRefused { tab, message })
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    async fn stop_trace(&self, tab: TabId) -> Result<TraceChunk, EngineError> {
+        match self.trace_state(tab) {
+            Some(TraceState::Recording) => {}
+            Some(TraceState::Lost(why)) => {
+                self.set_trace(tab, None);
+                return Err(EngineError::NotTracing {
+                    tab,
+                    why: format!(": the trace was lost ({why})"),
+                });
+            }
+            Some(TraceState::Stopped { .. }) | None => {
+                return Err(EngineError::NotTracing {
+                    tab,
+                    why: String::new(),
+                })
+            }
+        }
+        let mut watch = self.attached(tab).await?;
+        // From here on the recording is over, whatever happens.
+        self.set_trace(tab, None);
+        let _ = self.send(tab, &PageStopScreencast {}).await;
+        self.send_watched(tab, &mut watch, &TracingEnd {}).await?;
+        let limit = TRACE_STOP.as_millis() as u64;
+        let complete = async {
+            loop {
+                match watch.next().await {
+                    TabSignal::Page(PageEvent::TracingComplete { stream, data_loss }) => {
+                        return Ok((stream, data_loss))
+                    }
+                    TabSignal::Closed | TabSignal::Closing => {
+                        return Err(EngineError::ClosedDuringCommand(tab))
+                    }
+                    TabSignal::Detached(reason) => {
+                        return Err(EngineError::DetachedDuringCommand { tab, reason })
+                    }
+                    TabSignal::Withdrawn(reason) => {
+                        return Err(EngineError::WithdrawnDuringCommand { tab, reason })
+                    }
+                    _ => {}
+                }
+            }
+        };
+        let (stream, data_loss) = within(self.chrome.sleep(limit), complete)
+            .await
+            .ok_or(EngineError::TraceTimeout { timeout_ms: limit })??;
+        let stream = stream.ok_or(EngineError::UnexpectedAnswer {
+            method: "Tracing.tracingComplete",
+            detail: "no stream".into(),
+        })?;
+        self.set_trace(
+            tab,
+            Some(TraceState::Stopped {
+                stream: stream.clone(),
+            }),
+        );
+        let mut chunk = self.read_trace(tab, stream).await?;
+        chunk.data_loss = data_loss;
+        Ok(chunk)
+    }
+
+    /// Reads up to [`TRACE_CHUNK_BYTES`] of `stream`; at its end, closes it.
+    async fn read_trace(&self, tab: TabId, stream: String) -> Result<TraceChunk, EngineError> {
+        if self.trace_state(tab)
+            != Some(TraceState::Stopped {
+                stream: stream.clone(),
+            })
+        {
+            return Err(EngineError::NotTracing {
+                tab,
+                why: ": its trace was already read, or discarded".into(),
+            });
+        }
+        let mut watch = self.attached(tab).await?;
+        let mut data = String::new();
+        let mut eof = false;
+        while data.len() + READ_BYTES <= TRACE_CHUNK_BYTES && !eof {
+            let read = IoRead {
+                handle: stream.clone(),
+                size: READ_BYTES,
+            };
+            let piece = match self.send_watched(tab, &mut watch, &read).await {
+                Ok(piece) => piece,
+                Err(error) => {
+                    self.close_trace(tab, &stream).await;
+                    return Err(error);
+                }
+            };
+            if piece.base64_encoded {
+                self.close_trace(tab, &stream).await;
+                return Err(EngineError::UnexpectedAnswer {
+                    method: "IO.read",
+                    detail: "the trace came compressed".into(),
+                });
+            }
+            data.push_str(&piece.data);
+            eof = piece.eof;
+        }
+        if eof {
+            self.close_trace(tab, &stream).await;
+        }
+        Ok(TraceChunk {
+            stream,
+            data,
+            eof,
+            data_loss: false,
+        })
+    }
+
+    /// Closes a trace's stream and forgets it.
+    async fn close_trace(&self, tab: TabId, stream: &str) {
+        self.set_trace(tab, None);
+        let close = IoClose {
+            handle: stream.to_owned(),
+        };
+        let _ = self.send(tab, &close).await;
+    }
+}
+
+/// Starts recording.
+impl super::Handle for tabwire_shared::StartTrace {
+    const NEEDS_RENDERER: bool = true;
+
+    async fn handle<C: Chrome + 'static>(
+        self,
+        engine: &Engine<C>,
+        _session: &str,
+    ) -> Result<(), EngineError> {
+        let tab = self.tab_id;
+        engine
+            .bounded("start a performance trace", engine.start_trace(tab))
+            .await?
+    }
+}
+
+/// Stops recording and answers the first chunk.
+impl super::Handle for tabwire_shared::StopTrace {
+    const NEEDS_RENDERER: bool = false;
+
+    async fn handle<C: Chrome + 'static>(
+        self,
+        engine: &Engine<C>,
+        _session: &str,
+    ) -> Result<TraceChunk, EngineError> {
+        engine.stop_trace(self.tab_id).await
+    }
+}
+
+/// Reads the next chunk, or discards the rest.
+impl super::Handle for tabwire_shared::ReadTrace {
+    const NEEDS_RENDERER: bool = false;
+
+    async fn handle<C: Chrome + 'static>(
+        self,
+        engine: &Engine<C>,
+        _session: &str,
+    ) -> Result<TraceChunk, EngineError> {
+        let tab = self.tab_id;
+        if self.discard {
+            if engine.trace_state(tab)
+                == Some(TraceState::Stopped {
+                    stream: self.stream.clone(),
+                })
+            {
+                engine.close_trace(tab, &self.stream).await;
+            }
+            return Ok(TraceChunk {
+                stream: self.stream,
+                data: String::new(),
+                eof: true,
+                data_loss: false,
+            });
+        }
+        engine
+            .bounded(
+                "read a performance trace",
+                engine.read_trace(tab, self.stream),
+            )
+            .await?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::{Answer, Harness};
+    use serde_json::json;
+    use tabwire_shared::{requests::*, ErrorCode, Reply};
+
+    fn chunk(reply: Reply) -> TraceChunk {
+        match reply {
+            Reply::TraceChunk { chunk } => chunk,
+            other => panic!("not a trace chunk: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_trace_records_streams_and_is_read_to_its_end_then_closed() {
+        let mut h = Harness::new();
+        h.call(1, StartTrace { tab_id: 11 });
+        h.settle();
+        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        let started = h.fake.sent(11, "Tracing.start");
+        assert_eq!(started[0]["transferMode"], "ReturnAsStream");
+        assert_eq!(
+            started[0]["traceConfig"]["excludedCategories"],
+            json!(["*"])
+        );
+
+        h.call(2, StartTrace { tab_id: 11 });
+        h.settle();
+        let error = h.reply(2).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::InvalidArgument);
+        assert!(error.message.contains("already"), "{}", error.message);
+
+        h.fake.answer(
+            "IO.read",
+            Answer::value(json!({"data": "{\"traceEvents\":[]}", "eof": true})),
+        );
+        h.fake.answer(
+            "Tracing.end",
+            Answer::with_events(
+                json!({}),
+                vec![(
+                    "Tracing.tracingComplete",
+                    json!({"stream": "s1", "dataLossOccurred": false}),
+                )],
+            ),
+        );
+        h.call(3, StopTrace { tab_id: 11 });
+        h.settle();
+        let first = chunk(h.reply(3).unwrap().unwrap());
+        assert_eq!(first.data, "{\"traceEvents\":[]}");
+        assert!(first.eof);
+        assert_eq!(h.fake.sent(11, "IO.close")[0]["handle"], "s1");
+        assert_eq!(h.fake.sent(11, "Page.stopScreencast").len(), 1);
+
+        h.call(4, StopTrace { tab_id: 11 });
+        h.settle();
+        let error = h.reply(4).unwrap().unwrap_err();
+        assert!(
+            error.message.contains("No performance trace"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn a_detach_while_recording_makes_the_stop_say_the_trace_was_lost() {
+        let mut h = Harness::new();
+        h.call(1, StartTrace { tab_id: 11 });
+        h.settle();
+        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        h.engine.on_debugger_detached(11, "canceled_by_user");
+        h.call(2, StopTrace { tab_id: 11 });
+        h.settle();
+        let error = h.reply(2).unwrap().unwrap_err();
+        assert!(error.message.contains("lost"), "{}", error.message);
+        assert!(h.fake.sent(11, "Tracing.end").is_empty());
+    }
+}

@@ -1,0 +1,299 @@
+//! Performance: traces recorded in the browser, insights computed here.
+//!
+//! `performance_start_trace` starts Chrome's tracing on the page (and reloads it,
+//! waiting for the load as `navigate_page` does); `performance_stop_trace` stops it,
+//! reads the trace over in chunks (bounded by [`MAX_TRACE_BYTES`]), saves it where
+//! asked, and answers a summary of the insights ([`crate::trace`]); the last trace's
+//! insights stay for `performance_analyze_insight`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use tabwire_shared::{Navigate, Navigation, ReadTrace, StartTrace, StopTrace, TabId};
+
+use super::DEFAULT_TIMEOUT_MS;
+use crate::mcp::context::ToolContext;
+use crate::mcp::response::{Response, Section};
+use crate::mcp::spill;
+use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::ToolError;
+use crate::trace::{self, Report, MAX_TRACE_BYTES};
+
+/// How long an automatic stop waits after the load, as DevTools' recording does: late
+/// paints, shifts and tasks still count.
+const AUTO_STOP_AFTER: Duration = Duration::from_secs(5);
+
+/// The insights of this agent's last trace.
+static LAST: Mutex<Option<Report>> = Mutex::new(None);
+
+/// Arguments of `performance_start_trace`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StartTraceParams {
+    /// Reload the page once recording has started (default true), to trace its load.
+    /// Navigate to the page to measure first (navigate_page) when reload or autoStop
+    /// is on.
+    reload: Option<bool>,
+    /// Stop the recording by itself, five seconds after the load (default true).
+    auto_stop: Option<bool>,
+    /// Bypass the HTTP cache on the reload, to measure a cold load (only with reload).
+    ignore_cache: Option<bool>,
+    /// Save the raw trace to this JSON file (absolute, or relative to the working
+    /// directory), e.g. trace.json; it opens in the DevTools Performance panel.
+    file_path: Option<PathBuf>,
+}
+
+/// `performance_start_trace`
+pub struct PerformanceStartTrace;
+
+impl Tool for PerformanceStartTrace {
+    type Params = StartTraceParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "performance_start_trace",
+        description: "Starts recording a performance trace of the page, by default reloading \
+            it and stopping by itself. The answer summarises Core Web Vitals (LCP, CLS) and \
+            their causes, long tasks, render-blocking requests and document latency; use it \
+            to find why a page loads or responds slowly.",
+        category: Category::Performance,
+        read_only: false,
+        page_scoped: true,
+        blocked_by_dialog: true,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: StartTraceParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        check_file_path(p.file_path.as_deref())?;
+        let tab = ctx.page()?;
+        ctx.request(StartTrace { tab_id: tab }).await?;
+        if p.reload.unwrap_or(true) {
+            let reload = Navigate {
+                tab_id: tab,
+                to: Navigation::Reload {
+                    ignore_cache: p.ignore_cache.unwrap_or(false),
+                },
+                timeout_ms: DEFAULT_TIMEOUT_MS,
+            };
+            if let Err(error) = ctx.request(reload).await {
+                abandon(ctx, tab).await;
+                return Err(ToolError::new(format!(
+                    "The reload failed, so the trace was stopped and dropped: {}",
+                    error.message
+                )));
+            }
+        }
+        if !p.auto_stop.unwrap_or(true) {
+            response.line(
+                "The performance trace is being recorded. Use performance_stop_trace to stop it.",
+            );
+            return Ok(());
+        }
+        tokio::time::sleep(AUTO_STOP_AFTER).await;
+        stop_and_report(ctx, tab, p.file_path.as_deref(), response).await
+    }
+}
+
+/// Arguments of `performance_stop_trace`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StopTraceParams {
+    /// Save the raw trace to this JSON file (absolute, or relative to the working
+    /// directory), e.g. trace.json; it opens in the DevTools Performance panel.
+    file_path: Option<PathBuf>,
+}
+
+/// `performance_stop_trace`
+pub struct PerformanceStopTrace;
+
+impl Tool for PerformanceStopTrace {
+    type Params = StopTraceParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "performance_stop_trace",
+        description: "Stops the performance trace recording on the page and summarises its \
+            insights.",
+        category: Category::Performance,
+        read_only: false,
+        page_scoped: true,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        p: StopTraceParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        check_file_path(p.file_path.as_deref())?;
+        stop_and_report(ctx, ctx.page()?, p.file_path.as_deref(), response).await
+    }
+}
+
+/// Arguments of `performance_analyze_insight`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalyzeInsightParams {
+    /// The insight set's id, as the last trace's summary lists it.
+    insight_set_id: String,
+    /// The insight, as the summary names it: LCPBreakdown, CLSCulprits, LongTasks,
+    /// RenderBlocking or DocumentLatency.
+    insight_name: String,
+}
+
+/// `performance_analyze_insight`
+pub struct PerformanceAnalyzeInsight;
+
+impl Tool for PerformanceAnalyzeInsight {
+    type Params = AnalyzeInsightParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "performance_analyze_insight",
+        description: "Gives the details of one insight of the last performance trace: the \
+            numbers behind the summary line and the elements, scripts or requests involved.",
+        category: Category::Performance,
+        read_only: true,
+        page_scoped: false,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        _ctx: &ToolContext,
+        p: AnalyzeInsightParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let last = LAST.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let Some(report) = last else {
+            return Err(ToolError::new(
+                "No performance trace was recorded yet. Record one with \
+                 performance_start_trace, then ask for its insights.",
+            ));
+        };
+        let ids: Vec<&str> = report.insight_sets.iter().map(|s| s.id.as_str()).collect();
+        let Some(set) = report
+            .insight_sets
+            .iter()
+            .find(|s| s.id == p.insight_set_id)
+        else {
+            return Err(ToolError::new(format!(
+                "No insight set {} in the last trace; its sets are: {}.",
+                p.insight_set_id,
+                ids.join(", ")
+            )));
+        };
+        let Some((lines, data)) = trace::text::details(set, &p.insight_name) else {
+            return Err(ToolError::new(format!(
+                "No insight named {}; the insights are: {}.",
+                p.insight_name,
+                trace::INSIGHT_NAMES.join(", ")
+            )));
+        };
+        response.add_section(Section {
+            title: "Performance insight",
+            lines,
+            data: Section::entry(
+                "performanceInsight",
+                json!({
+                    "insightSetId": set.id,
+                    "insightName": p.insight_name,
+                    "url": set.url,
+                    "details": data,
+                }),
+            ),
+        });
+        Ok(())
+    }
+}
+
+/// Refuses a compressed file name before anything is recorded: tabwire saves JSON.
+fn check_file_path(path: Option<&Path>) -> Result<(), ToolError> {
+    match path {
+        Some(path) if path.extension().is_some_and(|e| e == "gz") => Err(ToolError::new(
+            "tabwire saves traces uncompressed: give a file name ending in .json.",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Ends a recording nobody will read (after a failure), leaving nothing open.
+async fn abandon(ctx: &ToolContext, tab: TabId) {
+    if let Ok(chunk) = ctx.request(StopTrace { tab_id: tab }).await {
+        if !chunk.eof {
+            let discard = ReadTrace {
+                tab_id: tab,
+                stream: chunk.stream,
+                discard: true,
+            };
+            let _ = ctx.request(discard).await;
+        }
+    }
+}
+
+/// Stops the recording, reads the trace, saves it if asked and states the insights.
+async fn stop_and_report(
+    ctx: &ToolContext,
+    tab: TabId,
+    file_path: Option<&Path>,
+    response: &mut Response,
+) -> Result<(), ToolError> {
+    let mut chunk = ctx.request(StopTrace { tab_id: tab }).await?;
+    let data_loss = chunk.data_loss;
+    let mut bytes: Vec<u8> = Vec::new();
+    loop {
+        bytes.extend_from_slice(chunk.data.as_bytes());
+        if chunk.eof {
+            break;
+        }
+        if bytes.len() > MAX_TRACE_BYTES {
+            let discard = ReadTrace {
+                tab_id: tab,
+                stream: chunk.stream,
+                discard: true,
+            };
+            let _ = ctx.request(discard).await;
+            return Err(ToolError::new(format!(
+                "The trace is over {} MiB, more than tabwire reads. Record a shorter one: \
+                 performance_start_trace with autoStop (the load and five seconds), or \
+                 stop sooner with performance_stop_trace.",
+                MAX_TRACE_BYTES >> 20
+            )));
+        }
+        let next = ReadTrace {
+            tab_id: tab,
+            stream: chunk.stream.clone(),
+            discard: false,
+        };
+        chunk = ctx.request(next).await?;
+    }
+    response.line("The performance trace has been stopped.");
+    if data_loss {
+        response.line("Chrome's trace buffer filled up: some events were lost.");
+    }
+    if let Some(path) = file_path {
+        spill::write_bytes(path, &bytes)?;
+        response.line(format!("The raw trace was saved to {}.", path.display()));
+    }
+    let report = trace::analyze_bytes(&bytes)
+        .map_err(|e| ToolError::new(format!("Could not read the trace: {e}.")))?;
+    drop(bytes);
+    let lines = trace::text::summary(&report);
+    let mut data = json!({
+        "durationMs": report.duration_ms,
+        "insightSets": report.insight_sets,
+    });
+    if let Some(path) = file_path {
+        data["filePath"] = json!(path.display().to_string());
+    }
+    *LAST.lock().unwrap_or_else(|e| e.into_inner()) = Some(report);
+    response.add_section(Section {
+        title: "Performance insights",
+        lines,
+        data: Section::entry("performanceTrace", data),
+    });
+    Ok(())
+}

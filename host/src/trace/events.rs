@@ -1,0 +1,74 @@
+//! The trace file read into events: `{"traceEvents": [...], "metadata": {...}}` (as
+//! Chrome's stream and DevTools write it) or a bare array of events.
+//!
+//! Only the fields the insights use are read; anything else in an event is skipped
+//! by serde, and an event of another shape (a metadata record, a sample) is kept with
+//! defaults rather than failing the whole trace.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One trace event.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Event {
+    /// The event's name (`RunTask`, `LayoutShift`, ...).
+    pub name: String,
+    /// Its categories, comma-separated.
+    pub cat: String,
+    /// Its phase (`X` complete, `B`/`E` begin/end, `I` instant, `b`/`e` async, ...).
+    pub ph: String,
+    /// When it happened, in microseconds of the trace clock.
+    pub ts: f64,
+    /// How long it lasted (complete events), microseconds.
+    pub dur: Option<f64>,
+    /// The process.
+    pub pid: i64,
+    /// The thread.
+    pub tid: i64,
+    /// Its arguments.
+    pub args: Value,
+    /// An async event's id.
+    pub id: Option<Value>,
+    /// An async event's id, in the newer form.
+    pub id2: Option<Value>,
+}
+
+impl Event {
+    /// `args.data`, or `null`.
+    pub fn data(&self) -> &Value {
+        &self.args["data"]
+    }
+
+    /// The event's end (its start for events without a duration).
+    pub fn end(&self) -> f64 {
+        self.ts + self.dur.unwrap_or(0.0)
+    }
+
+    /// `args.data.<key>` as a string, or `""`.
+    pub fn data_str(&self, key: &str) -> &str {
+        self.data()[key].as_str().unwrap_or_default()
+    }
+}
+
+/// A trace as DevTools saves it.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum File {
+    Object {
+        #[serde(rename = "traceEvents")]
+        trace_events: Vec<Event>,
+    },
+    Array(Vec<Event>),
+}
+
+/// Reads a trace's events, sorted by time.
+pub fn parse(bytes: &[u8]) -> Result<Vec<Event>, String> {
+    let file: File = serde_json::from_slice(bytes)
+        .map_err(|e| format!("the trace is not a JSON trace file: {e}"))?;
+    let mut events = match file {
+        File::Object { trace_events } | File::Array(trace_events) => trace_events,
+    };
+    events.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+    Ok(events)
+}

@@ -1,0 +1,247 @@
+//! The insights in words: a short summary per load, and each insight's details.
+
+use serde_json::{json, Value};
+
+use super::{InsightSet, Report};
+
+/// A duration for people: `320 ms`, `3.2 s`.
+pub fn duration(ms: f64) -> String {
+    if ms.abs() < 1000.0 {
+        format!("{} ms", ms.round() as i64)
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+/// An element as the agent can use it: its uid, else its backend node id, labelled.
+pub fn element(uid: Option<&str>, backend: Option<i64>) -> String {
+    match (uid, backend) {
+        (Some(uid), _) => format!("uid {uid}"),
+        (None, Some(node)) => format!("backend node {node} (not in the page now)"),
+        (None, None) => "an element the trace does not name".to_owned(),
+    }
+}
+
+/// The summary of a whole report, one block per load.
+pub fn summary(report: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    for set in &report.insight_sets {
+        lines.extend(set_summary(set));
+    }
+    lines.push(format!(
+        "For the details of one: performance_analyze_insight with the insightSetId above \
+         and an insightName ({}).",
+        super::INSIGHT_NAMES.join(", ")
+    ));
+    lines
+}
+
+fn set_summary(set: &InsightSet) -> Vec<String> {
+    let mut lines = vec![if set.url.is_empty() {
+        format!("Insight set {} (no page load in the trace):", set.id)
+    } else {
+        format!("Insight set {} ({}):", set.id, set.url)
+    }];
+    if let Some(lcp) = &set.lcp {
+        let mut line = format!("- LCPBreakdown: LCP {}", duration(lcp.ms));
+        if let Some(b) = &lcp.breakdown {
+            let (part, ms) = b.largest();
+            line += &format!(": {} of it is {part}", duration(ms));
+        }
+        line += &format!(
+            "; the LCP element is {} ({}",
+            lcp.kind,
+            element(lcp.uid.as_deref(), lcp.backend_node_id)
+        );
+        if let Some(url) = &lcp.image_url {
+            line += &format!(", {url}");
+        }
+        line += ").";
+        lines.push(line);
+    } else if !set.url.is_empty() {
+        lines.push("- LCPBreakdown: no LCP in the trace.".to_owned());
+    }
+    let cls = &set.cls;
+    if cls.shifts.is_empty() {
+        lines.push("- CLSCulprits: CLS 0 (no layout shifts).".to_owned());
+    } else {
+        let moved: Vec<String> = elements_of_shifts(set);
+        lines.push(format!(
+            "- CLSCulprits: CLS {:.3}, from {} shift(s); moved: {}.",
+            cls.score,
+            cls.shifts.len(),
+            if moved.is_empty() {
+                "elements the trace does not name".to_owned()
+            } else {
+                moved.join(", ")
+            }
+        ));
+    }
+    match set.long_tasks.first() {
+        None => lines.push("- LongTasks: no main-thread task over 50 ms.".to_owned()),
+        Some(longest) => {
+            let mut line = format!(
+                "- LongTasks: {} task(s) over 50 ms; the longest ran {} at {}",
+                set.long_tasks.len(),
+                duration(longest.duration_ms),
+                duration(longest.start_ms)
+            );
+            if let Some(script) = longest.scripts.first() {
+                line += &format!(", {} of it in {}", duration(script.ms), script.url);
+            }
+            line += ".";
+            lines.push(line);
+        }
+    }
+    if !set.url.is_empty() {
+        match set
+            .render_blocking
+            .iter()
+            .max_by(|a, b| a.duration_ms.total_cmp(&b.duration_ms))
+        {
+            None => lines.push("- RenderBlocking: no render-blocking requests.".to_owned()),
+            Some(worst) => lines.push(format!(
+                "- RenderBlocking: {} request(s) held up the first render; the longest, {}, took {}.",
+                set.render_blocking.len(),
+                worst.url,
+                duration(worst.duration_ms)
+            )),
+        }
+    }
+    if let Some(doc) = &set.document {
+        let mut line = format!(
+            "- DocumentLatency: first byte after {}",
+            duration(doc.ttfb_ms)
+        );
+        if let Some(server) = doc.server_ms {
+            line += &format!(" ({} of it server time)", duration(server));
+        }
+        line += ".";
+        lines.push(line);
+    }
+    lines
+}
+
+fn elements_of_shifts(set: &InsightSet) -> Vec<String> {
+    let mut named: Vec<String> = Vec::new();
+    for shift in &set.cls.shifts {
+        for (i, node) in shift.backend_node_ids.iter().enumerate() {
+            let uid = shift.uids.get(i).cloned().flatten();
+            let name = element(uid.as_deref(), Some(*node));
+            if !named.contains(&name) {
+                named.push(name);
+            }
+        }
+    }
+    named
+}
+
+/// One insight of one set in detail: its lines and its data. `None` for an insight
+/// name tabwire does not compute.
+pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
+    let mut lines = vec![format!("{name} of insight set {} ({}):", set.id, set.url)];
+    let data = match name {
+        "LCPBreakdown" => {
+            match &set.lcp {
+                None => lines.push("No LCP was recorded for this load.".into()),
+                Some(lcp) => {
+                    lines.push(format!("LCP: {}.", duration(lcp.ms)));
+                    lines.push(format!(
+                        "Element: {} ({}).",
+                        lcp.kind,
+                        element(lcp.uid.as_deref(), lcp.backend_node_id)
+                    ));
+                    if let Some(url) = &lcp.image_url {
+                        lines.push(format!("Image: {url}."));
+                    }
+                    if let Some(b) = &lcp.breakdown {
+                        lines.push(format!("- Time to first byte: {}", duration(b.ttfb_ms)));
+                        if let Some(v) = b.load_delay_ms {
+                            lines.push(format!("- Resource load delay: {}", duration(v)));
+                        }
+                        if let Some(v) = b.load_duration_ms {
+                            lines.push(format!("- Resource load duration: {}", duration(v)));
+                        }
+                        lines.push(format!(
+                            "- Element render delay: {}",
+                            duration(b.render_delay_ms)
+                        ));
+                    }
+                }
+            }
+            json!(set.lcp)
+        }
+        "CLSCulprits" => {
+            lines.push(format!("CLS: {:.3}.", set.cls.score));
+            for shift in &set.cls.shifts {
+                let moved: Vec<String> = shift
+                    .backend_node_ids
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        element(shift.uids.get(i).cloned().flatten().as_deref(), Some(*n))
+                    })
+                    .collect();
+                lines.push(format!(
+                    "- At {}: score {:.4}; moved {}",
+                    duration(shift.at_ms),
+                    shift.score,
+                    if moved.is_empty() {
+                        "nothing named".to_owned()
+                    } else {
+                        moved.join(", ")
+                    }
+                ));
+            }
+            json!(set.cls)
+        }
+        "LongTasks" => {
+            if set.long_tasks.is_empty() {
+                lines.push("No main-thread task ran over 50 ms.".into());
+            }
+            for task in &set.long_tasks {
+                lines.push(format!(
+                    "- At {}: {}",
+                    duration(task.start_ms),
+                    duration(task.duration_ms)
+                ));
+                for script in &task.scripts {
+                    lines.push(format!("  - {}: {}", script.url, duration(script.ms)));
+                }
+            }
+            json!(set.long_tasks)
+        }
+        "RenderBlocking" => {
+            if set.render_blocking.is_empty() {
+                lines.push("No request held up the first render.".into());
+            }
+            for r in &set.render_blocking {
+                lines.push(format!(
+                    "- {}: {} (from {})",
+                    r.url,
+                    duration(r.duration_ms),
+                    duration(r.start_ms)
+                ));
+            }
+            json!(set.render_blocking)
+        }
+        "DocumentLatency" => {
+            match &set.document {
+                None => lines.push("The document's request is not in the trace.".into()),
+                Some(d) => {
+                    lines.push(format!("Document: {}.", d.url));
+                    lines.push(format!("- Time to first byte: {}", duration(d.ttfb_ms)));
+                    if let Some(s) = d.server_ms {
+                        lines.push(format!("- Server response time: {}", duration(s)));
+                    }
+                    if let Some(l) = d.loaded_ms {
+                        lines.push(format!("- Downloaded after: {}", duration(l)));
+                    }
+                }
+            }
+            json!(set.document)
+        }
+        _ => return None,
+    };
+    Some((lines, data))
+}

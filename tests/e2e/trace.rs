@@ -1,0 +1,237 @@
+//! Performance traces: what the extension's debugger may reach for them, and the
+//! trace tools end to end.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::harness::{page, Agent};
+
+/// Longest the browser may take to show a change the test caused.
+const SEEN: Duration = Duration::from_secs(20);
+
+/// Runs, in the extension's own service worker, each domain's first command through
+/// `chrome.debugger` on a tab of its own, and returns what Chrome said per domain
+/// (`{"ok": true}` or `{"ok": false, "error": …}`). Tracing is run through: started
+/// with stream transfer, ended, its stream read with `IO.read` and closed.
+const PROBE: &str = r#"(async (url) => {
+  const [tab] = await chrome.tabs.query({url});
+  const target = {tabId: tab.id};
+  await chrome.debugger.attach(target, '1.3');
+  const send = (method, params) => chrome.debugger.sendCommand(target, method, params || {})
+    .then(result => ({ok: true, result}), e => ({ok: false, error: String(e && e.message || e)}));
+  const out = {};
+  const complete = new Promise(resolve => {
+    const listener = (source, method, params) => {
+      if (source.tabId === tab.id && method === 'Tracing.tracingComplete') {
+        chrome.debugger.onEvent.removeListener(listener);
+        resolve(params);
+      }
+    };
+    chrome.debugger.onEvent.addListener(listener);
+    setTimeout(() => resolve(null), 10000);
+  });
+  out.Tracing = await send('Tracing.start', {transferMode: 'ReturnAsStream', categories: 'devtools.timeline'});
+  if (out.Tracing.ok) {
+    out.Tracing = await send('Tracing.end');
+    const done = await complete;
+    if (!done) {
+      out.Tracing = {ok: false, error: 'no Tracing.tracingComplete within 10 s'};
+    } else {
+      const read = await send('IO.read', {handle: done.stream, size: 65536});
+      out.IO = read.ok && typeof read.result.data === 'string' ? {ok: true} : read;
+      await send('IO.close', {handle: done.stream});
+    }
+  }
+  const dom = await send('DOM.enable');
+  out.CSS = dom.ok ? await send('CSS.enable') : dom;
+  out.Performance = await send('Performance.enable');
+  if (out.Performance.ok) out.Performance = await send('Performance.getMetrics');
+  out.Runtime = await send('Runtime.evaluate', {expression: '1'});
+  out.Profiler = await send('Profiler.enable');
+  if (out.Profiler.ok) out.Profiler = await send('Profiler.start');
+  if (out.Profiler.ok) out.Profiler = await send('Profiler.stop');
+  out.HeapProfiler = await send('HeapProfiler.enable');
+  if (out.HeapProfiler.ok) out.HeapProfiler = await send('HeapProfiler.collectGarbage');
+  out.WebMCP = await send('WebMCP.enable');
+  await chrome.debugger.detach(target);
+  for (const key of Object.keys(out)) if (out[key].ok) out[key] = {ok: true};
+  return out;
+})"#;
+
+#[tokio::test]
+async fn the_extension_debugger_may_trace_and_read_the_trace_stream() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    agent.ok("list_pages", json!({})).await;
+    let extension = cdp.wait_extension_id(SEEN).await;
+    // A tab of the test's own, which the extension has not attached to.
+    let url = page("index.html") + "?probe";
+    cdp.open_tab(&url).await;
+    cdp.wait_target("the probe tab", SEEN, |t| t.kind == "page" && t.url == url)
+        .await;
+    let worker = cdp.wait_service_worker(&extension, SEEN).await;
+    let session = cdp.attach(&worker.target_id).await;
+    let found: Value = cdp
+        .evaluate(&session, &format!("{PROBE}({})", json!(url)))
+        .await;
+    eprintln!("chrome.debugger per domain: {found}");
+    for domain in ["Tracing", "IO"] {
+        assert_eq!(
+            found[domain]["ok"], true,
+            "the extension's debugger should reach {domain}: {found}"
+        );
+    }
+    agent.quit().await;
+}
+
+/// The insight set the summary lists first, as structured content gives it.
+fn first_set(reply: &crate::harness::Reply) -> Value {
+    reply.json["performanceTrace"]["insightSets"][0].clone()
+}
+
+/// Opens `name` in a background tab (not in front: the agent's tab usually is not)
+/// and records a trace of its load, saved to a file.
+async fn traced(agent: &Agent, name: &str, file: &std::path::Path) -> crate::harness::Reply {
+    agent
+        .ok("new_page", json!({"url": page(name), "background": true}))
+        .await;
+    agent
+        .ok(
+            "performance_start_trace",
+            json!({"reload": true, "autoStop": true, "filePath": file}),
+        )
+        .await
+}
+
+#[tokio::test]
+async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
+    let agent = Agent::launch(&[]).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("lcp.json");
+    let reply = traced(&agent, "perf/lcp.html", &file).await;
+    reply
+        .says("The performance trace has been stopped.")
+        .says("DocumentLatency: first byte after")
+        .says("style.css");
+    let set = first_set(&reply);
+    assert!(
+        set["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("perf/lcp.html")),
+        "the set is the reload of the page: {set}"
+    );
+    let blocking = set["renderBlocking"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let css = blocking
+        .iter()
+        .find(|r| r["url"].as_str().unwrap_or("").contains("style.css"))
+        .unwrap_or_else(|| panic!("the stylesheet blocks the first render: {set}"));
+    assert!(
+        css["durationMs"].as_f64().unwrap_or(0.0) >= 140.0,
+        "the stylesheet comes 150 ms late: {css}"
+    );
+    assert!(set["document"]["ttfbMs"].as_f64().is_some(), "{set}");
+    // The raw trace is what the Performance panel opens.
+    let saved: Value = serde_json::from_slice(&std::fs::read(&file).expect("trace saved"))
+        .expect("the saved trace is JSON");
+    assert!(saved["traceEvents"]
+        .as_array()
+        .is_some_and(|e| !e.is_empty()));
+
+    let id = set["id"].as_str().expect("an insight set id").to_owned();
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "RenderBlocking"}),
+        )
+        .await
+        .says("style.css");
+    agent
+        .err(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "Nonsense"}),
+        )
+        .await
+        .says("LCPBreakdown");
+
+    let reply = traced(&agent, "perf/long-task.html", &dir.path().join("busy.json")).await;
+    let set = first_set(&reply);
+    let tasks = set["longTasks"].as_array().cloned().unwrap_or_default();
+    assert!(
+        tasks
+            .iter()
+            .any(|t| t["durationMs"].as_f64().unwrap_or(0.0) >= 240.0),
+        "busy.js spins 250 ms: {set}"
+    );
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn tracing_faults_are_clear_and_leave_nothing_recording() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok(
+            "new_page",
+            json!({"url": page("index.html"), "background": true}),
+        )
+        .await;
+    agent
+        .err("performance_stop_trace", json!({}))
+        .await
+        .says("No performance trace is being recorded");
+    agent
+        .ok(
+            "performance_start_trace",
+            json!({"reload": false, "autoStop": false}),
+        )
+        .await
+        .says("performance_stop_trace");
+    agent
+        .err(
+            "performance_start_trace",
+            json!({"reload": false, "autoStop": false}),
+        )
+        .await
+        .says("already being recorded");
+    agent
+        .ok("performance_stop_trace", json!({}))
+        .await
+        .says("NO_NAVIGATION");
+    // Stopped means stopped: a new trace starts, and the page closing mid-trace ends it.
+    agent
+        .ok(
+            "performance_start_trace",
+            json!({"reload": false, "autoStop": false}),
+        )
+        .await;
+    let page_id = agent.ok("list_pages", json!({})).await.selected_page();
+    agent
+        .ok(
+            "new_page",
+            json!({"url": page("second.html"), "background": true}),
+        )
+        .await;
+    agent.ok("close_page", json!({"pageId": page_id})).await;
+    agent
+        .err("performance_stop_trace", json!({"pageId": page_id}))
+        .await
+        .says(&format!("{page_id}"));
+    // Another page traces at once: nothing was left recording in the browser.
+    agent
+        .ok(
+            "performance_start_trace",
+            json!({"reload": true, "autoStop": true}),
+        )
+        .await
+        .says("The performance trace has been stopped.");
+    agent
+        .err(
+            "performance_start_trace",
+            json!({"filePath": "trace.json.gz"}),
+        )
+        .await
+        .says(".json");
+    agent.quit().await;
+}
