@@ -1,16 +1,13 @@
 //! take_snapshot: the accessibility tree as text, uids, and uids used by other tools.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::harness::{page, Agent};
 
 #[tokio::test]
 async fn a_form_snapshot_shows_roles_names_values_states_and_iframes() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("form.html")}))
-        .await;
-    let snap = agent.ok("take_snapshot", json!({})).await;
+    let snap = agent.open_and_snapshot("form.html").await;
     snap.says("## Page snapshot")
         .says("RootWebArea \"form\"")
         .says("textbox \"Email\" value=\"ada@example.com\"")
@@ -56,11 +53,8 @@ async fn a_form_snapshot_shows_roles_names_values_states_and_iframes() {
 #[tokio::test]
 async fn uids_are_stable_across_snapshots_and_usable_by_scripts_until_the_document_goes() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("form.html")}))
-        .await;
     let first = agent
-        .ok("take_snapshot", json!({}))
+        .open_and_snapshot("form.html")
         .await
         .uid_of("button \"Send\"");
     let second = agent
@@ -115,7 +109,7 @@ async fn uids_are_stable_across_snapshots_and_usable_by_scripts_until_the_docume
 #[tokio::test]
 async fn a_page_of_five_thousand_elements_snapshots_and_can_go_to_a_file() {
     let agent = Agent::launch(&[]).await;
-    agent.ok("new_page", json!({"url": page("big.html")})).await;
+    agent.open("big.html").await;
     // Too long for a client to take inline: saved to a private file, with a preview.
     let snap = agent.ok("take_snapshot", json!({})).await;
     snap.says("too long to show here")
@@ -153,10 +147,7 @@ async fn a_page_of_five_thousand_elements_snapshots_and_can_go_to_a_file() {
 #[tokio::test]
 async fn a_subtree_by_uid_and_an_unknown_uid_that_says_to_take_a_fresh_snapshot() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("rows.html")}))
-        .await;
-    let whole = agent.ok("take_snapshot", json!({})).await;
+    let whole = agent.open_and_snapshot("rows.html").await;
     let list = whole.uid_of("list \"Orders\"");
     let part = agent.ok("take_snapshot", json!({"uid": list})).await;
     part.says(&format!("the subtree of {list}"))
@@ -181,13 +172,13 @@ async fn a_subtree_by_uid_and_an_unknown_uid_that_says_to_take_a_fresh_snapshot(
 #[tokio::test]
 async fn a_budget_folds_the_big_page_and_unfold_shows_the_rows_it_folded() {
     let agent = Agent::launch(&[]).await;
-    agent.ok("new_page", json!({"url": page("big.html")})).await;
+    agent.open("big.html").await;
     let folded = agent.ok("take_snapshot", json!({"maxChars": 4000})).await;
     folded
         .says("folded to fit maxChars=4000")
         .says("button \"Buy 2\"")
         .says("more ")
-        .lacks("Buy 10\"")
+        .lacks("Buy 999\"")
         .lacks("saved to");
     let fold = folded
         .text
@@ -227,10 +218,7 @@ async fn a_budget_folds_the_big_page_and_unfold_shows_the_rows_it_folded() {
 #[tokio::test]
 async fn after_a_click_that_adds_and_removes_rows_the_snapshot_is_only_the_changes() {
     let agent = Agent::launch(&[]).await;
-    agent
-        .ok("new_page", json!({"url": page("rows.html")}))
-        .await;
-    let whole = agent.ok("take_snapshot", json!({})).await;
+    let whole = agent.open_and_snapshot("rows.html").await;
     let number = whole.json["snapshotId"].as_u64().unwrap();
     let second = whole.uid_of("button \"Row 2\"");
     let button = whole.uid_of("button \"Add and remove\"");
@@ -258,7 +246,11 @@ async fn after_a_click_that_adds_and_removes_rows_the_snapshot_is_only_the_chang
         "{removed}"
     );
     let changes = &clicked.json["snapshotChanges"];
-    assert_eq!(changes["since"], number);
+    assert_eq!(clicked.json["snapshotSince"], number);
+    assert!(
+        changes.get("since").is_none(),
+        "said once, at the top: {changes}"
+    );
     assert!(changes["removed"]
         .as_array()
         .unwrap()
@@ -289,6 +281,133 @@ async fn after_a_click_that_adds_and_removes_rows_the_snapshot_is_only_the_chang
         .says("button \"Row 1\"")
         .says("button \"Row 34\"")
         .lacks("only the changes");
+    agent.quit().await;
+}
+
+/// The names of the buttons the page itself says meet its viewport (the layout
+/// viewport, `innerWidth` × `innerHeight`, where the page is scrolled to).
+const BUTTONS_IN_VIEWPORT: &str = "() => [...document.querySelectorAll('button')]
+    .filter((b) => { const r = b.getBoundingClientRect();
+        return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth; })
+    .map((b) => b.textContent)";
+
+/// The names of the buttons in a snapshot reply's structured tree.
+fn buttons_in(tree: &Value) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut stack = vec![tree];
+    while let Some(node) = stack.pop() {
+        if node["role"] == "button" {
+            names.extend(node["name"].as_str().map(str::to_owned));
+        }
+        if let Some(children) = node["children"].as_array() {
+            stack.extend(children.iter().rev());
+        }
+    }
+    names
+}
+
+/// Takes a viewport snapshot of the selected page, checks that it shows exactly the
+/// buttons the page says are in its viewport, in the text and in the structured tree,
+/// and says it is only the viewport in both; the buttons.
+async fn viewport_buttons(agent: &Agent) -> Vec<String> {
+    let wanted: Vec<String> =
+        serde_json::from_value(agent.evaluate(BUTTONS_IN_VIEWPORT).await).expect("a list of names");
+    let seen = agent.ok("take_snapshot", json!({"viewport": true})).await;
+    seen.says("only what is in the viewport")
+        .says("take_snapshot without viewport gives the rest");
+    let said = seen.json["snapshotViewport"].as_str().unwrap_or_default();
+    assert!(said.contains("viewport"), "{}", seen.json);
+    let shown = buttons_in(&seen.json["snapshot"]);
+    assert!(!wanted.is_empty(), "some rows are on screen");
+    assert_eq!(shown, wanted, "the viewport's buttons:\n{}", seen.text);
+    let lines: Vec<&str> = seen
+        .text
+        .lines()
+        .filter(|l| crate::harness::is_snapshot_line(l) && l.contains(" button \""))
+        .collect();
+    assert_eq!(lines.len(), wanted.len(), "{}", seen.text);
+    shown
+}
+
+/// Presses `key` and waits until the scroll it starts has ended (`scrollend`).
+async fn press_and_wait_for_scroll(agent: &Agent, key: &str) {
+    agent
+        .evaluate(
+            "() => { window.scrolled = new Promise((done) =>
+                addEventListener('scrollend', () => done(scrollY), {once: true})); return 0; }",
+        )
+        .await;
+    agent.ok("press_key", json!({"key": key})).await;
+    let ended = agent
+        .call(
+            "evaluate_script",
+            json!({"function": "() => window.scrolled", "timeout": 20000}),
+        )
+        .await;
+    assert!(
+        !ended.is_error && ended.json["result"].as_f64().is_some_and(|y| y > 0.0),
+        "{key} scrolled the page:\n{}",
+        ended.text
+    );
+}
+
+#[tokio::test]
+async fn a_viewport_snapshot_shows_what_is_on_screen_and_follows_scrolling() {
+    let agent = Agent::launch(&[]).await;
+    agent.open("big.html").await;
+    let top = viewport_buttons(&agent).await;
+    assert_eq!(top.first().map(String::as_str), Some("Buy 0"), "{top:?}");
+    assert!(top.len() < 100, "only the rows on screen: {top:?}");
+
+    press_and_wait_for_scroll(&agent, "PageDown").await;
+    let down = viewport_buttons(&agent).await;
+    assert_ne!(down, top, "the rows a page further down");
+
+    agent
+        .evaluate(
+            "() => { document.querySelectorAll('section')[500].scrollIntoView(); return scrollY; }",
+        )
+        .await;
+    let middle = viewport_buttons(&agent).await;
+    assert!(middle.contains(&"Buy 500".to_owned()), "{middle:?}");
+    assert!(!middle.contains(&"Buy 0".to_owned()), "{middle:?}");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_hidden_tab_has_a_viewport_where_it_is_scrolled_to() {
+    let agent = Agent::launch(&[]).await;
+    agent.open("index.html").await;
+    agent
+        .ok(
+            "new_page",
+            json!({"url": page("big.html"), "background": true}),
+        )
+        .await;
+    let state = agent
+        .evaluate("() => [document.visibilityState, innerWidth > 0 && innerHeight > 0]")
+        .await;
+    assert_eq!(
+        state,
+        json!(["hidden", true]),
+        "a hidden tab keeps its window's size"
+    );
+    let top = viewport_buttons(&agent).await;
+    assert_eq!(top.first().map(String::as_str), Some("Buy 0"), "{top:?}");
+
+    agent
+        .evaluate(
+            "() => { document.querySelectorAll('section')[700].scrollIntoView(); return scrollY; }",
+        )
+        .await;
+    let scrolled = viewport_buttons(&agent).await;
+    assert!(scrolled.contains(&"Buy 700".to_owned()), "{scrolled:?}");
+    assert!(!scrolled.contains(&"Buy 0".to_owned()), "{scrolled:?}");
+    assert_eq!(
+        agent.evaluate("() => document.visibilityState").await,
+        "hidden",
+        "the snapshot did not bring the tab to the front"
+    );
     agent.quit().await;
 }
 

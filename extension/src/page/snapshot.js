@@ -20,7 +20,8 @@
 //   `uid\tdepth\trole\tname\tvalue\tstate…`, each field escaped (`\\`, `\t`, `\n`,
 //   `\r`). New nodes get uids `<number>_<n>`; a node keeps its uid. `opts`: `verbose`
 //   (every node the walk sees), `viewport` (only lines on screen, plus their
-//   ancestors), `since` (a generation: `=<gen>` alone if nothing changed since).
+//   ancestors), `since` (a generation: `=<gen>` alone if nothing changed since; never for a
+//   viewport take).
 // - `resolve(uid)` → the node, or null (unknown, or no longer in its document).
 // - `uidOf(node, number)` → the node's uid (a new one numbered by `number`).
 // - `pin(uid)` / `unpin(uid)` → whether the uid names a node: pinned nodes are always
@@ -1002,7 +1003,9 @@
     const since = opts && typeof opts.since === 'number' ? opts.since : null;
     observe(document);
     settle();
-    if (since !== null && last !== null && since === gen && last.gen === gen &&
+    // What is on screen moves with scrolling and layout, which no mutation shows: a
+    // viewport take always walks.
+    if (!viewport && since !== null && last !== null && since === gen && last.gen === gen &&
         last.active === deepActive() && fingerprint(controls) === last.fingerprint) {
       return '=' + gen;
     }

@@ -213,8 +213,9 @@ pub fn output_schema() -> JsonObject {
 fn snapshot_properties() -> Value {
     json!({
         "snapshotId": {"type": "integer", "description": "The number later replies name this snapshot by."},
+        "snapshotPageId": {"type": "integer", "description": "The page the snapshot is of."},
         "snapshotRoot": {"type": "string", "description": "The uid whose subtree this snapshot is."},
-        "snapshotViewport": {"type": "boolean", "description": "Only what is in the viewport."},
+        "snapshotViewport": {"type": "string", "description": "Set when only the elements in the viewport are shown: what that holds, and how to get the rest."},
         "snapshotMaxChars": {"type": "integer", "description": "The budget similar siblings were folded to fit."},
         "snapshotNote": {"type": "string"},
         "snapshotWhole": {"type": "string", "description": "Why the whole tree came instead of the changes since the last one."},
@@ -243,11 +244,8 @@ fn snapshot_properties() -> Value {
         },
         "snapshotChanges": {
             "type": "object",
-            "description": "Only the changes since snapshot `since`; take_snapshot gives the whole tree.",
+            "description": "Only the changes since snapshot `snapshotSince`; take_snapshot gives the whole tree.",
             "properties": {
-                "pageId": {"type": "integer"},
-                "snapshot": {"type": "integer"},
-                "since": {"type": "integer"},
                 "note": {"type": "string"},
                 "url": {"type": "string"},
                 "removed": {"type": "array", "items": {"type": "string"}},
@@ -265,7 +263,7 @@ fn snapshot_properties() -> Value {
                     }
                 }
             },
-            "required": ["pageId", "snapshot", "since", "note", "removed", "changed", "placed"]
+            "required": ["note", "removed", "changed", "placed"]
         }
     })
 }

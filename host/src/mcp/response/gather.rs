@@ -145,15 +145,6 @@ async fn snapshot_of_page(
     let snapshot = Arc::new(snapshot);
     let number = memory.number();
     let since = request.changes.then(|| memory.base(page)).flatten();
-    if request.is_whole() {
-        memory.remember(
-            page,
-            Base {
-                number,
-                snapshot: snapshot.clone(),
-            },
-        );
-    }
     Ok(GatheredSnapshot {
         page,
         number,

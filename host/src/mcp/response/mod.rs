@@ -30,11 +30,14 @@ use serde_json::{Map, Value};
 use tabwire_shared::Discovery;
 
 use super::context::ToolContext;
+use super::snapshot::memory::Base;
 use super::ToolError;
 
 pub use super::render::emulation::describe_emulation;
 pub use gather::{Gathered, GatheredSnapshot};
+pub use snapshot::VIEWPORT as VIEWPORT_NOTE;
 pub use third_party::COMPACT_ABOVE;
+pub use write::Written;
 
 /// How a snapshot is wanted.
 #[derive(Debug, Clone, Default)]
@@ -63,12 +66,6 @@ impl SnapshotRequest {
             changes: true,
             ..Self::default()
         }
-    }
-
-    /// Whether the agent gets the whole tree (or its changes): what later changes can
-    /// be said against.
-    pub fn is_whole(&self) -> bool {
-        !self.verbose && !self.viewport && self.uid.is_none() && self.max_chars.is_none()
     }
 }
 
@@ -194,11 +191,22 @@ pub async fn render(
 ) -> CallToolResult {
     let mut error = error;
     let gathered = gather::gather(&response, ctx, &mut error).await;
-    write::write(
+    let written = write::write(
         tool,
         &response,
         error.as_ref(),
         &gathered,
         ctx.settings().structured_content,
-    )
+    );
+    // Only once the reply is written is it known what the agent holds.
+    if let (Some(snapshot), true) = (&gathered.snapshot, written.whole_snapshot) {
+        ctx.snapshots().remember(
+            snapshot.page,
+            Base {
+                number: snapshot.number,
+                snapshot: snapshot.snapshot.clone(),
+            },
+        );
+    }
+    written.result
 }

@@ -208,11 +208,13 @@ impl Sections {
         self.data.insert("pages".into(), Value::Array(list));
     }
 
+    /// Writes the snapshot section; whether the agent now holds the page's whole tree
+    /// (see [`snapshot::Body::whole`]).
     pub(super) fn snapshot(
         &mut self,
         gathered: &GatheredSnapshot,
         request: &SnapshotRequest,
-    ) -> Result<(), ToolError> {
+    ) -> Result<bool, ToolError> {
         let page = gathered.page;
         let body = snapshot::body(gathered, request, self.structured);
         self.heading("Page snapshot");
@@ -233,7 +235,7 @@ impl Sections {
                 path.display()
             ));
             self.data.insert("snapshotFilePath".into(), json!(path));
-            return Ok(());
+            return Ok(body.whole);
         }
         // Structured output carries the tree as JSON, longer than the text: the limit
         // holds for whichever form a client shows.
@@ -268,7 +270,7 @@ impl Sections {
                 self.data.insert(key.into(), tree);
             }
         }
-        Ok(())
+        Ok(body.whole)
     }
 
     pub(super) fn finish(self, is_error: bool, image: Option<ContentBlock>) -> CallToolResult {

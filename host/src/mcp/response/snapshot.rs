@@ -18,6 +18,12 @@ use crate::mcp::structured;
 /// share of the whole tree's.
 pub const CHANGES_AT_MOST: f64 = 0.5;
 
+/// What a viewport snapshot holds. A tab in the background keeps its window's size and
+/// its scroll position, so its viewport is what it would show in front.
+pub const VIEWPORT: &str = "Only the elements in the page's viewport where it is scrolled \
+    to (for a page in the background, what it would show in front), and those containing \
+    them: take_snapshot without viewport gives the rest.";
+
 /// The section's content, before it is placed.
 pub(super) struct Body {
     /// The lines above the tree: which snapshot this is, how to read it.
@@ -30,22 +36,35 @@ pub(super) struct Body {
     pub about: Map<String, Value>,
     /// How many nodes the snapshot has.
     pub nodes: usize,
+    /// Whether the agent, given this, holds the page's whole tree (every node, or the
+    /// changes to the whole tree it had): what later changes can be said against.
+    pub whole: bool,
 }
 
-/// The content for `gathered`, as `request` asks.
+/// The content for `gathered`, as `request` asks. The tree is written once: its text
+/// is also what the changes' length is measured against.
 pub(super) fn body(
     gathered: &GatheredSnapshot,
     request: &SnapshotRequest,
     structured: bool,
 ) -> Body {
     let snapshot = &gathered.snapshot;
+    // The gatherer checked the uid; an unknown one here shows the whole tree.
+    let nodes: &[SnapshotNode] = request
+        .uid
+        .as_deref()
+        .and_then(|uid| subtree::subtree(&snapshot.nodes, uid))
+        .unwrap_or(&snapshot.nodes);
+    let base_depth = nodes.first().map_or(0, |n| n.depth);
+    let view = fold::view(nodes, base_depth, request.max_chars, &request.unfold);
+    let mut text = render::format_rows(&view.rows);
     let mut why_whole = None;
     if let Some(base) = &gathered.since {
         match changes::compare(&base.snapshot, snapshot) {
             Ok(changes) => {
-                let whole = render::format(snapshot).chars().count();
                 let body = changes_body(gathered, base.number, &changes, structured);
-                if (body.text.chars().count() as f64) <= CHANGES_AT_MOST * whole as f64 {
+                let whole = text.chars().count() as f64;
+                if (body.text.chars().count() as f64) <= CHANGES_AT_MOST * whole {
                     return body;
                 }
                 why_whole = Some(format!(
@@ -58,28 +77,14 @@ pub(super) fn body(
             }
         }
     }
-    let mut body = view_body(gathered, request, structured);
-    if let Some(why) = why_whole {
-        body.header.insert(1, format!("The whole tree: {why}."));
-        body.about.insert("snapshotWhole".into(), json!(why));
-    }
-    body
-}
-
-/// The whole tree, or the view of it the request asks for.
-fn view_body(gathered: &GatheredSnapshot, request: &SnapshotRequest, structured: bool) -> Body {
-    let snapshot = &gathered.snapshot;
-    // The gatherer checked the uid; an unknown one here shows the whole tree.
-    let nodes: &[SnapshotNode] = request
-        .uid
-        .as_deref()
-        .and_then(|uid| subtree::subtree(&snapshot.nodes, uid))
-        .unwrap_or(&snapshot.nodes);
-    let base_depth = nodes.first().map_or(0, |n| n.depth);
-    let view = fold::view(nodes, base_depth, request.max_chars, &request.unfold);
-
+    let whole = !request.verbose
+        && !request.viewport
+        && nodes.len() == snapshot.nodes.len()
+        && !view.folded()
+        && view.cut.is_none();
     let mut about = Map::new();
     about.insert("snapshotId".into(), json!(gathered.number));
+    about.insert("snapshotPageId".into(), json!(gathered.page));
     let mut first = format!("Snapshot {} of page {}", gathered.number, gathered.page);
     if let Some(root) = nodes.first().filter(|_| request.uid.is_some()) {
         first.push_str(&format!(": the subtree of {}", root.uid));
@@ -87,7 +92,7 @@ fn view_body(gathered: &GatheredSnapshot, request: &SnapshotRequest, structured:
     }
     if request.viewport {
         first.push_str(", only what is in the viewport");
-        about.insert("snapshotViewport".into(), json!(true));
+        about.insert("snapshotViewport".into(), json!(VIEWPORT));
     }
     if view.folded() {
         if let Some(max) = view.max_chars {
@@ -100,6 +105,13 @@ fn view_body(gathered: &GatheredSnapshot, request: &SnapshotRequest, structured:
     }
     first.push('.');
     let mut header = vec![first];
+    if let Some(why) = why_whole {
+        header.push(format!("The whole tree: {why}."));
+        about.insert("snapshotWhole".into(), json!(why));
+    }
+    if request.viewport {
+        header.push(VIEWPORT.into());
+    }
     if !view.unknown_unfold.is_empty() {
         let note = format!(
             "unfold names uids this snapshot does not hold: {}.",
@@ -110,7 +122,6 @@ fn view_body(gathered: &GatheredSnapshot, request: &SnapshotRequest, structured:
     }
     header.push(LEGEND.into());
 
-    let mut text = render::format_rows(&view.rows);
     if let Some(cut) = &view.cut {
         let note = render::cut_note(cut);
         text.push_str(&note);
@@ -128,6 +139,7 @@ fn view_body(gathered: &GatheredSnapshot, request: &SnapshotRequest, structured:
         tree: ("snapshot", tree),
         about,
         nodes: snapshot.nodes.len(),
+        whole,
     }
 }
 
@@ -221,12 +233,13 @@ fn changes_body(
         }
     }
     let tree = if structured {
-        changes_data(page, number, since, changes)
+        changes_data(since, changes)
     } else {
         Value::Null
     };
     let mut about = Map::new();
     about.insert("snapshotId".into(), json!(number));
+    about.insert("snapshotPageId".into(), json!(page));
     about.insert("snapshotSince".into(), json!(since));
     Body {
         header,
@@ -234,11 +247,12 @@ fn changes_body(
         tree: ("snapshotChanges", tree),
         about,
         nodes: gathered.snapshot.nodes.len(),
+        whole: true,
     }
 }
 
 /// The changes as structured content, complete without the text.
-fn changes_data(page: TabId, number: u64, since: u64, changes: &Changes) -> Value {
+fn changes_data(since: u64, changes: &Changes) -> Value {
     let placed: Vec<Value> = changes
         .placed
         .iter()
@@ -262,9 +276,6 @@ fn changes_data(page: TabId, number: u64, since: u64, changes: &Changes) -> Valu
         .map(|node| Value::Object(structured::node_fields(node)))
         .collect();
     let mut data = json!({
-        "pageId": page,
-        "snapshot": number,
-        "since": since,
         "note": format!(
             "Only the changes since snapshot {since}: removed uids (with what was under \
              them), changed nodes as they are now, and nodes added or moved (with what \

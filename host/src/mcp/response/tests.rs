@@ -150,13 +150,7 @@ fn reply(
     structured: bool,
 ) -> String {
     let error = error.map(ToolError::new);
-    shown(&write(
-        "some_tool",
-        response,
-        error.as_ref(),
-        gathered,
-        structured,
-    ))
+    shown(&write("some_tool", response, error.as_ref(), gathered, structured).result)
 }
 
 #[test]
@@ -572,7 +566,7 @@ fn folded_cut_and_changed_snapshots_match_the_output_schema() {
             snapshot: Some(snapshot),
             ..Gathered::default()
         };
-        let result = write("take_snapshot", &response, None, &gathered, true);
+        let result = write("take_snapshot", &response, None, &gathered, true).result;
         let data = result.structured_content.expect("structured content");
         let errors: Vec<String> = validator
             .iter_errors(&data)

@@ -9,6 +9,16 @@ use super::{Gathered, Response, ThirdParty};
 use crate::mcp::render::third_party::SECTION_TITLE;
 use crate::mcp::ToolError;
 
+/// A reply, and what it gave the agent that the session must remember.
+#[derive(Debug)]
+pub struct Written {
+    /// The reply.
+    pub result: CallToolResult,
+    /// The agent now holds the whole tree of the gathered snapshot (every node, or the
+    /// changes to the whole one it had): later changes can be said against it.
+    pub whole_snapshot: bool,
+}
+
 /// The reply to `tool`: the handler's `response`, its `error` if it failed, and what
 /// was `gathered`; `structuredContent` too when the agent asked for it (`structured`).
 pub fn write(
@@ -17,7 +27,8 @@ pub fn write(
     error: Option<&ToolError>,
     gathered: &Gathered,
     structured: bool,
-) -> CallToolResult {
+) -> Written {
+    let mut whole_snapshot = false;
     let mut out = Sections::new(tool, structured);
 
     out.message(&response.lines);
@@ -63,8 +74,9 @@ pub fn write(
         ));
     }
     if let (Some(snapshot), Some(request)) = (&gathered.snapshot, &response.snapshot) {
-        if let Err(e) = out.snapshot(snapshot, request) {
-            out.late_error(&e);
+        match out.snapshot(snapshot, request) {
+            Ok(whole) => whole_snapshot = whole,
+            Err(e) => out.late_error(&e),
         }
     }
     let mut image_block = None;
@@ -75,5 +87,8 @@ pub fn write(
             Err(e) => out.late_error(&e),
         }
     }
-    out.finish(error.is_some(), image_block)
+    Written {
+        result: out.finish(error.is_some(), image_block),
+        whole_snapshot,
+    }
 }

@@ -13,11 +13,9 @@
 //! a tree has several roots or a uid twice (not one well-formed tree), or when little
 //! of the first is left ([`MIN_OVERLAP`]): the whole tree says it better.
 
-use std::collections::HashMap;
-
 use tabwire_shared::{Snapshot, SnapshotNode};
 
-use super::links::Links;
+use super::links::{Links, UidIndex};
 
 /// Below this share of the earlier snapshot's nodes still there, the whole tree is
 /// sent instead.
@@ -94,12 +92,12 @@ pub fn compare<'a>(base: &'a Snapshot, now: &'a Snapshot) -> Result<Changes<'a>,
     if old[0].uid != new[0].uid {
         return Err(Unrelated::OtherDocument);
     }
-    let old_index = index(old).ok_or(Unrelated::Malformed)?;
-    let new_index = index(new).ok_or(Unrelated::Malformed)?;
-    let kept = new
-        .iter()
-        .filter(|n| old_index.contains_key(n.uid.as_str()))
-        .count();
+    let old_index = UidIndex::of(old);
+    let new_index = UidIndex::of(new);
+    if old_index.repeated || new_index.repeated {
+        return Err(Unrelated::Malformed);
+    }
+    let kept = new.iter().filter(|n| old_index.contains(&n.uid)).count();
     if (kept as f64) < MIN_OVERLAP * old.len() as f64 {
         return Err(Unrelated::LittleLeft);
     }
@@ -109,9 +107,9 @@ pub fn compare<'a>(base: &'a Snapshot, now: &'a Snapshot) -> Result<Changes<'a>,
     let mut placed = vec![false; new.len()];
     for (i, node) in new.iter().enumerate().skip(1) {
         let parent = new_links.parent[i].map(|p| new[p].uid.as_str());
-        placed[i] = match old_index.get(node.uid.as_str()) {
+        placed[i] = match old_index.get(&node.uid) {
             None => true,
-            Some(&j) => old_parent_uid(j) != parent,
+            Some(j) => old_parent_uid(j) != parent,
         };
     }
     for p in 0..new.len() {
@@ -122,7 +120,11 @@ pub fn compare<'a>(base: &'a Snapshot, now: &'a Snapshot) -> Result<Changes<'a>,
             .collect();
         let order: Vec<usize> = stayed
             .iter()
-            .map(|c| old_links.position[old_index[new[*c].uid.as_str()]])
+            .map(|&c| {
+                old_index
+                    .get(&new[c].uid)
+                    .map_or(0, |j| old_links.position[j])
+            })
             .collect();
         let in_order = longest_increasing(&order);
         let mut keep = in_order.iter().peekable();
@@ -175,8 +177,8 @@ pub fn compare<'a>(base: &'a Snapshot, now: &'a Snapshot) -> Result<Changes<'a>,
         .filter(|(i, node)| {
             !covered[*i]
                 && old_index
-                    .get(node.uid.as_str())
-                    .is_some_and(|&j| !same_line(&old[j], node))
+                    .get(&node.uid)
+                    .is_some_and(|j| !same_line(&old[j], node))
         })
         .map(|(_, node)| node)
         .collect();
@@ -184,8 +186,8 @@ pub fn compare<'a>(base: &'a Snapshot, now: &'a Snapshot) -> Result<Changes<'a>,
         .iter()
         .enumerate()
         .filter(|(j, node)| {
-            !new_index.contains_key(node.uid.as_str())
-                && old_links.parent[*j].is_none_or(|p| new_index.contains_key(old[p].uid.as_str()))
+            !new_index.contains(&node.uid)
+                && old_links.parent[*j].is_none_or(|p| new_index.contains(&old[p].uid))
         })
         .map(|(_, node)| node.uid.as_str())
         .collect();
@@ -195,17 +197,6 @@ pub fn compare<'a>(base: &'a Snapshot, now: &'a Snapshot) -> Result<Changes<'a>,
         changed,
         placed: blocks,
     })
-}
-
-/// uid → place, or `None` when a uid comes twice.
-fn index(nodes: &[SnapshotNode]) -> Option<HashMap<&str, usize>> {
-    let mut index = HashMap::with_capacity(nodes.len());
-    for (i, node) in nodes.iter().enumerate() {
-        if index.insert(node.uid.as_str(), i).is_some() {
-            return None;
-        }
-    }
-    Some(index)
 }
 
 /// Whether two nodes read the same (the depth aside: that follows from the parent).

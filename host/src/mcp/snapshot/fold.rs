@@ -5,7 +5,9 @@
 //! shape (the same roles at the same depths, whatever the names); a *run* is a group
 //! of one to [`MAX_PERIOD`] siblings repeated back to back. Over the budget, the runs
 //! that save the most are folded first: the first [`KEEP`] repeats stay, the rest
-//! become one line naming the parent to unfold. A parent named in `unfold` keeps all
+//! become one line naming the parent to unfold. The room the folds leave under the
+//! budget then shows more repeats again, one per fold in turn in the tree's order, so
+//! a bigger budget shows more of every run, and the same input the same view. A parent named in `unfold` keeps all
 //! its children, and nothing containing it is folded. If folding is not enough, the
 //! tree is cut where the budget runs out, and [`Cut`] says what is missing and how
 //! to get it.
@@ -13,14 +15,14 @@
 //! The budget counts the characters of the tree's lines as the text shows them, fold
 //! lines included; the note saying where the tree was cut comes on top.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use tabwire_shared::SnapshotNode;
 
-use super::links::Links;
+use super::links::{Links, UidIndex};
 use crate::mcp::render::snapshot;
 
-/// How many repeats of a run stay in view before the fold.
+/// How many repeats of a run stay in view before the fold, at least.
 pub const KEEP: usize = 3;
 /// The longest group of siblings recognised as repeating.
 pub const MAX_PERIOD: usize = 8;
@@ -116,14 +118,10 @@ pub fn view<'a>(
         node: &nodes[i],
         depth: depth(i),
     };
-    let index: HashMap<&str, usize> = nodes
-        .iter()
-        .enumerate()
-        .map(|(i, node)| (node.uid.as_str(), i))
-        .collect();
+    let index = UidIndex::of(nodes);
     let unknown_unfold = unfold
         .iter()
-        .filter(|uid| !index.contains_key(uid.as_str()))
+        .filter(|uid| !index.contains(uid))
         .cloned()
         .collect();
     let all = || (0..nodes.len()).map(node_row).collect::<Vec<_>>();
@@ -147,10 +145,7 @@ pub fn view<'a>(
     }
 
     let links = Links::of(nodes);
-    let kept: HashSet<usize> = unfold
-        .iter()
-        .filter_map(|uid| index.get(uid.as_str()).copied())
-        .collect();
+    let kept: HashSet<usize> = unfold.iter().filter_map(|uid| index.get(uid)).collect();
     // How many unfolded parents come before each index: a range holding one is kept.
     let mut kept_before = vec![0usize; nodes.len() + 1];
     for i in 0..nodes.len() {
@@ -161,7 +156,8 @@ pub fn view<'a>(
         prefix[i + 1] = prefix[i] + lengths[i];
     }
 
-    let mut candidates: Vec<(usize, Fold<'a>, usize)> = Vec::new();
+    // (chars saved, the fold, where it ends, where each hidden repeat starts)
+    let mut candidates: Vec<(usize, Fold<'a>, usize, VecDeque<usize>)> = Vec::new();
     let shapes = shapes(nodes, &links);
     for parent in 0..nodes.len() {
         if kept.contains(&parent) {
@@ -188,15 +184,19 @@ pub fn view<'a>(
             };
             let saved =
                 (prefix[end] - prefix[first]).saturating_sub(row_chars(&Row::Fold(fold.clone())));
-            candidates.push((saved, fold, end));
+            let repeats = (KEEP..run.groups)
+                .map(|g| children[run.start + g * run.period])
+                .collect();
+            candidates.push((saved, fold, end, repeats));
         }
     }
     candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.index.cmp(&b.1.index)));
 
-    // Folds applied, by where they start, with where they end.
-    let mut folds: BTreeMap<usize, (Fold<'a>, usize)> = BTreeMap::new();
+    // Folds applied, by where they start, with where they end and where each hidden
+    // repeat starts.
+    let mut folds: BTreeMap<usize, (Fold<'a>, usize, VecDeque<usize>)> = BTreeMap::new();
     let mut hidden = vec![false; nodes.len()];
-    for (_, fold, end) in candidates {
+    for (_, fold, end, repeats) in candidates {
         if total <= budget {
             break;
         }
@@ -205,7 +205,7 @@ pub fn view<'a>(
         }
         let inner: Vec<usize> = folds.range(fold.index..end).map(|(&at, _)| at).collect();
         for at in inner {
-            if let Some((inner, _)) = folds.remove(&at) {
+            if let Some((inner, _, _)) = folds.remove(&at) {
                 total -= row_chars(&Row::Fold(inner));
             }
         }
@@ -216,13 +216,16 @@ pub fn view<'a>(
             }
         }
         total += row_chars(&Row::Fold(fold.clone()));
-        folds.insert(fold.index, (fold, end));
+        folds.insert(fold.index, (fold, end, repeats));
+    }
+    if total <= budget {
+        total = give_back(&mut folds, total, budget, &prefix);
     }
 
     let mut rows = Vec::new();
     let mut i = 0;
     while i < nodes.len() {
-        if let Some((fold, end)) = folds.get(&i) {
+        if let Some((fold, end, _)) = folds.get(&i) {
             rows.push(Row::Fold(fold.clone()));
             i = *end;
         } else {
@@ -236,6 +239,58 @@ pub fn view<'a>(
         cut,
         max_chars,
         unknown_unfold,
+    }
+}
+
+/// Shows again, while the budget allows, the first hidden repeat of each fold in turn
+/// (in the order of the tree, round after round, so every run gets its share); a fold
+/// left with fewer than [`MIN_FOLDED`] repeats goes when all of them fit. Returns the
+/// new total.
+fn give_back<'a>(
+    folds: &mut BTreeMap<usize, (Fold<'a>, usize, VecDeque<usize>)>,
+    mut total: usize,
+    budget: usize,
+    prefix: &[usize],
+) -> usize {
+    loop {
+        let mut shown_any = false;
+        let starts: Vec<usize> = folds.keys().copied().collect();
+        for at in starts {
+            let Some((fold, end, mut repeats)) = folds.remove(&at) else {
+                continue;
+            };
+            let old_line = row_chars(&Row::Fold(fold.clone()));
+            if fold.count <= MIN_FOLDED {
+                // The rest, and no fold line, or nothing.
+                let all = prefix[end] - prefix[fold.index];
+                if total - old_line + all <= budget {
+                    total = total - old_line + all;
+                    shown_any = true;
+                } else {
+                    folds.insert(at, (fold, end, repeats));
+                }
+                continue;
+            }
+            let next = repeats[1];
+            let mut smaller = fold.clone();
+            smaller.index = next;
+            smaller.count -= 1;
+            smaller.lines = end - next;
+            let now = total - old_line
+                + (prefix[next] - prefix[fold.index])
+                + row_chars(&Row::Fold(smaller.clone()));
+            if now <= budget {
+                total = now;
+                shown_any = true;
+                repeats.pop_front();
+                folds.insert(next, (smaller, end, repeats));
+            } else {
+                folds.insert(at, (fold, end, repeats));
+            }
+        }
+        if !shown_any {
+            return total;
+        }
     }
 }
 

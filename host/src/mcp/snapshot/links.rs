@@ -2,7 +2,9 @@
 //!
 //! Nodes come in pre-order with depths; a node's parent is the nearest node before it
 //! that is shallower, so a depth that jumps (or a second node at the smallest depth)
-//! still gives every node one place.
+//! still gives every node one place. [`UidIndex`] finds a node by its uid.
+
+use std::collections::hash_map::{Entry, HashMap};
 
 use tabwire_shared::SnapshotNode;
 
@@ -70,6 +72,41 @@ impl Links {
     }
 }
 
+/// Where each uid is in a node list.
+#[derive(Debug)]
+pub struct UidIndex<'a> {
+    places: HashMap<&'a str, usize>,
+    /// Some uid comes more than once (the first place is kept).
+    pub repeated: bool,
+}
+
+impl<'a> UidIndex<'a> {
+    /// The index of `nodes`.
+    pub fn of(nodes: &'a [SnapshotNode]) -> Self {
+        let mut places = HashMap::with_capacity(nodes.len());
+        let mut repeated = false;
+        for (i, node) in nodes.iter().enumerate() {
+            match places.entry(node.uid.as_str()) {
+                Entry::Occupied(_) => repeated = true,
+                Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+            }
+        }
+        Self { places, repeated }
+    }
+
+    /// The place of the (first) node with `uid`.
+    pub fn get(&self, uid: &str) -> Option<usize> {
+        self.places.get(uid).copied()
+    }
+
+    /// Whether a node has `uid`.
+    pub fn contains(&self, uid: &str) -> bool {
+        self.places.contains_key(uid)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +131,18 @@ mod tests {
         assert_eq!(links.end, [6, 4, 3, 4, 6, 6]);
         assert_eq!(links.position, [0, 0, 0, 1, 1, 0]);
         assert_eq!(links.roots, [0]);
+    }
+
+    #[test]
+    fn the_index_finds_the_first_place_of_a_uid_and_notes_repeats() {
+        let nodes = [
+            node("1_0", 0, "RootWebArea", ""),
+            node("1_1", 1, "button", ""),
+            node("1_1", 1, "button", "again"),
+        ];
+        let index = UidIndex::of(&nodes);
+        assert_eq!(index.get("1_1"), Some(1));
+        assert!(index.repeated && index.contains("1_0") && !index.contains("9_9"));
+        assert!(!UidIndex::of(&nodes[..2]).repeated);
     }
 }

@@ -2,9 +2,12 @@
 //! their changes; and the numbers that name snapshots in replies.
 //!
 //! Kept per agent session and page, dropped with the page (and with the browser run).
-//! Only a snapshot the agent got whole (inline, in a file, or as changes to the one
-//! before) is a base: after a subtree, a folded or a viewport snapshot, the base is
-//! still the last whole one, and changes are said against it by its number.
+//! A base is what the agent holds: a snapshot is one only once its reply was written
+//! and held every node (inline, in a file, or as changes to the base before; a
+//! `maxChars` reply with room for the whole tree too). After a reply that left nodes
+//! out (a subtree, the viewport, a verbose tree, or siblings folded or cut away,
+//! `unfold` or not), the base is still the last whole one, which the agent still has,
+//! and changes are said against it by its number.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};

@@ -2,16 +2,14 @@
 
 use tabwire_shared::SnapshotNode;
 
+use super::links::Links;
+
 /// The nodes of the subtree rooted at the node with this `uid` (that node first), or
 /// `None` when no node has it.
 pub fn subtree<'a>(nodes: &'a [SnapshotNode], uid: &str) -> Option<&'a [SnapshotNode]> {
     let start = nodes.iter().position(|node| node.uid == uid)?;
-    let depth = nodes[start].depth;
-    let len = nodes[start + 1..]
-        .iter()
-        .position(|node| node.depth <= depth)
-        .map_or(nodes.len() - start, |after| after + 1);
-    Some(&nodes[start..start + len])
+    let end = Links::of(nodes).end[start];
+    Some(&nodes[start..end])
 }
 
 /// What the agent reads when it names a uid the page's snapshot does not hold.

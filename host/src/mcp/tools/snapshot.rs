@@ -29,7 +29,8 @@ pub struct TakeSnapshotParams {
     /// uids whose children are never folded (from a folded line's unfold=[…]).
     #[serde(default)]
     unfold: Vec<String>,
-    /// Only the elements on screen (and the elements that contain them).
+    /// Only the elements in the viewport where the page is scrolled to (and the
+    /// elements that contain them); for a page in the background, what it would show.
     #[serde(default)]
     viewport: bool,
 }
@@ -163,7 +164,10 @@ mod tests {
             text(&result)
         );
         let data = result.structured_content.unwrap();
-        assert_eq!(data["snapshotViewport"], true);
+        assert_eq!(
+            data["snapshotViewport"],
+            crate::mcp::response::VIEWPORT_NOTE
+        );
         take(&ctx, json!({})).await;
         assert!(!pages.asked.lock().unwrap()[1].viewport);
     }
@@ -208,7 +212,52 @@ mod tests {
         assert!(said.contains("1_4 button \"Renamed\""), "{said}");
         assert!(!said.contains("Button 5"), "{said}");
         let data = after.structured_content.unwrap();
-        assert_eq!(data["snapshotChanges"]["since"], 1);
+        assert_eq!(data["snapshotSince"], 1);
+        assert_eq!(data["snapshotPageId"], 7);
         assert_eq!(data["snapshotChanges"]["changed"][0]["name"], "Renamed");
+    }
+
+    /// What `click {includeSnapshot}` on `ctx`'s page would say: the reply's text.
+    async fn after_an_action(ctx: &ToolContext) -> String {
+        let mut response = Response::default();
+        response.include_snapshot(SnapshotRequest::changes());
+        text(&render("click", response, None, ctx).await)
+    }
+
+    #[tokio::test]
+    async fn a_base_is_a_reply_that_held_every_node_and_was_written() {
+        let many: Vec<String> = (0..40).map(|i| format!("Button {i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let mut changed = many.clone();
+        changed[3] = "Renamed";
+        let trees = vec![page(&many), page(&many), page(&many), page(&changed)];
+        let (ctx, _) = context(trees.clone());
+        // A budget with room for the whole tree gives the whole tree: a base.
+        let roomy = take(&ctx, json!({"maxChars": 100_000})).await;
+        assert!(
+            text(&roomy).contains("Snapshot 1 of page 7."),
+            "{}",
+            text(&roomy)
+        );
+        // Folded, the agent holds only part of it: no base.
+        let folded = take(&ctx, json!({"maxChars": 200})).await;
+        assert!(text(&folded).contains("folded to fit"), "{}", text(&folded));
+        // A reply that could not be written gave the agent nothing: no base.
+        let folder = tempfile::tempdir().unwrap();
+        let failed = take(&ctx, json!({"filePath": folder.path()})).await;
+        assert_eq!(failed.is_error, Some(true), "{}", text(&failed));
+        let said = after_an_action(&ctx).await;
+        assert!(
+            said.contains("Snapshot 4 of page 7: only the changes since snapshot 1"),
+            "{said}"
+        );
+        assert!(said.contains("1_4 button \"Renamed\""), "{said}");
+
+        // Folded with nothing whole before: the whole tree comes after the action.
+        let (ctx, _) = context(trees);
+        take(&ctx, json!({"maxChars": 200, "unfold": ["9_9"]})).await;
+        let said = after_an_action(&ctx).await;
+        assert!(said.contains("Snapshot 2 of page 7."), "{said}");
+        assert!(said.contains("1_40 button \"Button 39\""), "{said}");
     }
 }
