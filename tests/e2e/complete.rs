@@ -394,6 +394,22 @@ mod end_to_end {
         t.ok("close_page", json!({"pageId": second})).await;
         t.ok("navigate_page", json!({"type": "reload"})).await;
 
+        t.ok(
+            "performance_start_trace",
+            json!({"reload": true, "autoStop": false}),
+        )
+        .await;
+        let trace = t.ok("performance_stop_trace", json!({})).await;
+        let set = trace.json["performanceTrace"]["insightSets"][0]["id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("an insight set of the reload: {}", trace.json))
+            .to_owned();
+        t.ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": set, "insightName": "DocumentLatency"}),
+        )
+        .await;
+
         let offered: BTreeSet<String> = agent.tool_names().await.into_iter().collect();
         let untested: Vec<_> = offered.difference(&t.called).collect();
         assert!(
@@ -415,7 +431,7 @@ mod end_to_end {
             "http://127.0.0.1:9",
             "--slim=false",
             "--viewport=800x600",
-            "--categoryPerformance=false",
+            "--categoryMemory=false",
         ]);
         let agent = Agent::start(&args, &[]).await;
         // The harness fails any result that carries structuredContent here.
@@ -437,7 +453,7 @@ mod end_to_end {
             "--browserUrl",
             "--slim",
             "--viewport",
-            "--categoryPerformance",
+            "--categoryMemory",
         ] {
             let lines = log
                 .lines()
