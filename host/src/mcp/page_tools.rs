@@ -206,14 +206,15 @@ fn input_schema(schema: &Value) -> JsonObject {
 }
 
 fn open_schema(why: &str) -> JsonObject {
-    let schema = json!({
-        "type": "object",
-        "description": format!("The page's input schema {why}; the arguments are checked against it when the tool runs."),
-    });
-    match schema {
-        Value::Object(map) => map,
-        _ => JsonObject::new(),
-    }
+    let mut schema = JsonObject::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert(
+        "description".into(),
+        json!(format!(
+            "The page's input schema {why}; the arguments are checked against it when the tool runs."
+        )),
+    );
+    schema
 }
 
 #[cfg(test)]

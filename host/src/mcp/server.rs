@@ -155,14 +155,13 @@ impl TabwireServer {
                 ),
             );
         };
-        let args = json!({
-            "toolName": tool.tool,
-            "group": tool.group,
-            "params": Value::Object(arguments.unwrap_or_default()),
-        });
-        let Value::Object(args) = args else {
-            return plain_error(&self.base, "internal: arguments are not an object".into());
-        };
+        let mut args = rmcp::model::JsonObject::new();
+        args.insert("toolName".into(), json!(tool.tool));
+        args.insert("group".into(), json!(tool.group));
+        args.insert(
+            "params".into(),
+            Value::Object(arguments.unwrap_or_default()),
+        );
         call_tool_as(
             &self.registry,
             &self.base,
