@@ -113,6 +113,20 @@ pub struct Wrapper {
     /// `(start) to (end)`, the supports condition, the parent selector. Empty for an
     /// anonymous layer.
     pub text: String,
+    /// For `@container`: the element the query is about, when Chrome named it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<Element>,
+}
+
+/// An element named in a style's explanation: a query container, an ancestor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Element {
+    /// The element, as a simple selector (`div.card`).
+    pub selector: String,
+    /// Its snapshot uid, when it could be named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
 }
 
 /// Which at-rule a [`Wrapper`] is.
@@ -161,6 +175,9 @@ pub struct Ancestor {
     pub selector: String,
     /// How far up it is: 1 for the parent.
     pub depth: u32,
+    /// Its snapshot uid, when it could be named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
 }
 
 /// One declaration.

@@ -63,7 +63,7 @@ async fn the_cascade_is_shown_with_its_wrappers_sources_inheritance_and_losers()
         .says("@container card (min-width: 10px) {")
         .says("@scope (.card) to (.outside) {")
         .says("@supports (display: grid) {")
-        .says("Inherited from div.card.box (the parent):")
+        .says("Inherited from div.card.box (the parent, uid \"")
         .says("[overridden] color: navy;")
         .says("--accent: rebeccapurple;")
         .says("/* ::before pseudo-element; <style> in ")
@@ -128,10 +128,9 @@ async fn the_cascade_is_shown_with_its_wrappers_sources_inheritance_and_losers()
 
     // Inherited: the nearest ancestor's value, and only what inherits.
     let card = rule(&all, ".card", "", "color");
-    assert_eq!(
-        card["inheritedFrom"],
-        json!({"selector": "div.card.box", "depth": 1})
-    );
+    assert_eq!(card["inheritedFrom"]["selector"], "div.card.box");
+    assert_eq!(card["inheritedFrom"]["depth"], 1);
+    assert!(card["inheritedFrom"]["uid"].is_string(), "{card}");
     assert_eq!(status(card, "color"), "overridden");
     assert_eq!(status(card, "font-size"), "active");
     assert!(
@@ -293,5 +292,53 @@ async fn an_animations_keyframes_and_a_position_try_fallback_are_shown() {
         .and_then(|r| r.iter().find(|r| r["kind"] == "positionTry").cloned())
         .unwrap_or_else(|| panic!("no positionTry rule:\n{}", tip.text));
     assert_eq!(fallback["selector"], "@position-try --below");
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn the_query_container_and_the_ancestors_are_named_by_uids_that_work() {
+    let agent = Agent::launch(&[]).await;
+    let snap = agent.open_and_snapshot("css/page.html").await;
+    let styles = agent
+        .ok(
+            "get_css_styles",
+            json!({"uid": snap.uid_of(TARGET), "pageSize": 100}),
+        )
+        .await;
+    let rules = styles.json["cssStyles"]["rules"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let container = rules
+        .iter()
+        .flat_map(|r| r["wrappers"].as_array().cloned().unwrap_or_default())
+        .find(|w| w["kind"] == "container")
+        .unwrap_or_else(|| panic!("no @container wrapper:\n{}", styles.text));
+    assert_eq!(
+        container["container"]["selector"], "div.card.box",
+        "{container}"
+    );
+    let card = container["container"]["uid"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the container has a uid: {container}"))
+        .to_owned();
+    styles.says(&format!("/* container: div.card.box, uid \"{card}\" */"));
+    let parent = rules
+        .iter()
+        .find(|r| r["inheritedFrom"]["depth"] == 1)
+        .unwrap_or_else(|| panic!("no rule inherited from the parent:\n{}", styles.text));
+    assert_eq!(
+        parent["inheritedFrom"]["uid"], card,
+        "the parent is the container"
+    );
+    styles.says(&format!(
+        "Inherited from div.card.box (the parent, uid \"{card}\"):"
+    ));
+    // The uid is one tools take: the container's own styles.
+    agent
+        .ok("get_css_styles", json!({"uid": card}))
+        .await
+        .says("Styles of div.card.box")
+        .says("container-type: inline-size;");
     agent.quit().await;
 }

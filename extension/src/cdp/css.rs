@@ -223,7 +223,75 @@ pub struct Condition {
     pub text: String,
     /// A container query's container name.
     pub name: Option<String>,
+    /// A container query's physical axes (what the container must be sized in).
+    pub physical_axes: Option<String>,
+    /// A container query's logical axes.
+    pub logical_axes: Option<String>,
+    /// A container query asks about scroll state.
+    pub queries_scroll_state: Option<bool>,
+    /// A container query asks about anchoring.
+    pub queries_anchored: Option<bool>,
 }
+
+/// `DOM.getContainerForNode`: the element a container query of a node's rule is
+/// about (the nearest ancestor container of that name and those axes).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CssGetContainerForNode {
+    /// The element the rule matched.
+    pub node_id: i64,
+    /// The query's container name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container_name: Option<String>,
+    /// The query's physical axes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub physical_axes: Option<String>,
+    /// The query's logical axes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logical_axes: Option<String>,
+    /// The query asks about scroll state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queries_scroll_state: Option<bool>,
+    /// The query asks about anchoring.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queries_anchored: Option<bool>,
+}
+command!(CssGetContainerForNode, "DOM.getContainerForNode", Container);
+
+/// What `DOM.getContainerForNode` answers.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Container {
+    /// The container's node id, when there is one.
+    pub node_id: Option<i64>,
+}
+
+impl CssGetContainerForNode {
+    /// The question for `query`, a container query around a rule of `node_id`.
+    pub fn of(node_id: i64, query: &Condition) -> Self {
+        Self {
+            node_id,
+            container_name: query.name.clone().filter(|n| !n.is_empty()),
+            physical_axes: query.physical_axes.clone(),
+            logical_axes: query.logical_axes.clone(),
+            queries_scroll_state: query.queries_scroll_state,
+            queries_anchored: query.queries_anchored,
+        }
+    }
+}
+
+/// `DOM.resolveNode` of a node by its DOM node id (the id the CSS domain names).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomResolveNodeId {
+    /// The node.
+    pub node_id: i64,
+    /// Group for the object, so it can be released.
+    pub object_group: String,
+    /// The context (world) the object is made in.
+    pub execution_context_id: i64,
+}
+command!(DomResolveNodeId, "DOM.resolveNode", super::dom::Resolved);
 
 /// A declaration block.
 #[derive(Debug, Default, Deserialize)]

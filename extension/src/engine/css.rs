@@ -19,6 +19,7 @@
 
 mod cascade;
 mod inherited;
+mod named;
 
 use std::collections::HashMap;
 
@@ -46,6 +47,17 @@ const MAX_LINEAGE: usize = 256;
 /// The element a node stands for: itself, or a text node's parent.
 const ENCLOSING_ELEMENT: &str =
     "function (node) { return node.nodeType === 1 ? node : node.parentElement; }";
+
+/// The ancestor `depth` levels up the flat tree from an element (null past the top).
+const ANCESTOR_AT: &str = r#"function (element, depth) {
+  let e = element;
+  for (let i = 0; i < depth && e; i++) {
+    if (e.assignedSlot) { e = e.assignedSlot; continue; }
+    const p = e.parentNode;
+    e = p instanceof ShadowRoot ? p.host : p;
+  }
+  return e && e.nodeType === 1 ? e : null;
+}"#;
 
 /// The simple selectors (`tag#id.class`) of an element and its flat-tree ancestors.
 const LINEAGE: &str = r#"function (element, max) {
@@ -111,13 +123,8 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         let object = self.send_watched(tab, &mut watch, &resolve).await;
         let object = object.map_err(|_| stale())?.object.object_id;
-        let call = |function: &str, arguments, by_value| RuntimeCallFunctionIn {
-            function_declaration: function.to_owned(),
-            execution_context_id: context,
-            arguments,
-            object_group: group.to_owned(),
-            return_by_value: by_value,
-            silent: true,
+        let call = |function: &str, arguments, by_value| {
+            in_world(context, group, function, arguments, by_value)
         };
         let enclosing = call(
             ENCLOSING_ELEMENT,
@@ -150,7 +157,9 @@ impl<C: Chrome + 'static> Engine<C> {
             .unwrap_or_default();
         self.send_watched(tab, &mut watch, &DomGetDocument { depth: 0 })
             .await?;
-        let request = DomRequestNode { object_id: element };
+        let request = DomRequestNode {
+            object_id: element.clone(),
+        };
         let node_id = self.send_watched(tab, &mut watch, &request).await?.node_id;
         if node_id == 0 {
             return Err(stale());
@@ -160,11 +169,52 @@ impl<C: Chrome + 'static> Engine<C> {
         let matched = self
             .send_watched(tab, &mut watch, &CssGetMatchedStyles { node_id })
             .await?;
-        Ok(cascade::cascade(&cascade::Matched {
+        let place = Place {
+            tab,
+            context,
+            group,
+        };
+        let containers = self
+            .query_containers(&place, &mut watch, node_id, &matched)
+            .await;
+        let mut styles = cascade::cascade(&cascade::Matched {
             styles: &matched,
             sheets: &sheets,
             lineage: &lineage,
-        }))
+            containers: &containers
+                .iter()
+                .map(|(t, c)| (t.clone(), c.element.clone()))
+                .collect(),
+        });
+        self.name_elements(&place, &mut watch, &element, &containers, &mut styles)
+            .await;
+        Ok(styles)
+    }
+}
+
+/// Where a reading runs: the tab, the world (execution context) its objects live in,
+/// and the group they are released with.
+struct Place<'a> {
+    tab: TabId,
+    context: i64,
+    group: &'a str,
+}
+
+/// A call of `function` in the world `context`, its objects kept in `group`.
+fn in_world(
+    context: i64,
+    group: &str,
+    function: &str,
+    arguments: Vec<CallArgument>,
+    by_value: bool,
+) -> RuntimeCallFunctionIn {
+    RuntimeCallFunctionIn {
+        function_declaration: function.to_owned(),
+        execution_context_id: context,
+        arguments,
+        object_group: group.to_owned(),
+        return_by_value: by_value,
+        silent: true,
     }
 }
 

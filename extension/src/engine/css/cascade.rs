@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 
 use tabwire_shared::css::{
-    Ancestor, CssRule, CssStyles, Declaration, DeclarationStatus, RuleKind, RuleOrigin,
+    Ancestor, CssRule, CssStyles, Declaration, DeclarationStatus, Element, RuleKind, RuleOrigin,
     SourceLocation, Wrapper, WrapperKind,
 };
 
@@ -42,6 +42,39 @@ pub struct Matched<'a> {
     pub sheets: &'a HashMap<String, StyleSheetHeader>,
     /// The element and its flat-tree ancestors, as simple selectors, the element first.
     pub lineage: &'a [String],
+    /// The elements the container queries of the element's own rules are about, by
+    /// the query as a wrapper writes it ([`container_text`]).
+    pub containers: &'a HashMap<String, Element>,
+}
+
+/// The container queries around the element's own and its pseudo-elements' rules,
+/// each once (by [`container_text`]): the ones whose container is worth naming.
+pub fn own_container_queries(styles: &MatchedStyles) -> Vec<&cdp::Condition> {
+    let own = styles.matched_css_rules.iter();
+    let pseudo = styles.pseudo_elements.iter().flat_map(|p| p.matches.iter());
+    let mut seen = Vec::new();
+    let mut queries = Vec::new();
+    for query in own
+        .chain(pseudo)
+        .flat_map(|m| m.rule.container_queries.iter())
+    {
+        let text = container_text(query);
+        if !seen.contains(&text) {
+            seen.push(text);
+            queries.push(query);
+        }
+    }
+    queries
+}
+
+/// A container query as its wrapper writes it: the container's name, then the query.
+pub fn container_text(c: &cdp::Condition) -> String {
+    match c.name.as_deref() {
+        Some(name) if !name.is_empty() && !c.text.starts_with(name) => {
+            format!("{name} {}", c.text)
+        }
+        _ => c.text.clone(),
+    }
 }
 
 /// A declaration's place in the cascade: the greater wins.
@@ -76,6 +109,7 @@ pub fn cascade(m: &Matched<'_>) -> CssStyles {
         let ancestor = Ancestor {
             selector: m.lineage.get(depth).cloned().unwrap_or_default(),
             depth: depth as u32,
+            uid: None,
         };
         let mut blocks = rule_blocks(m, &entry.matched_css_rules, RuleKind::Inherited);
         if let Some(inline) = &entry.inline_style {
@@ -256,7 +290,7 @@ fn rule_blocks<'a>(m: &Matched<'a>, rules: &'a [cdp::RuleMatch], kind: RuleKind)
                     matching_selectors: matching_selectors(matched),
                     origin,
                     source: source(m.sheets, rule),
-                    wrappers: wrappers(rule),
+                    wrappers: wrappers(rule, (kind != RuleKind::Inherited).then_some(m.containers)),
                     inherited_from: None,
                     pseudo: None,
                     declarations: Vec::new(),
@@ -372,6 +406,7 @@ fn keyframe_rules(m: &Matched<'_>) -> Vec<CssRule> {
                 wrappers: vec![Wrapper {
                     kind: WrapperKind::Keyframes,
                     text: keyframes.animation_name.text.clone(),
+                    container: None,
                 }],
                 inherited_from: None,
                 pseudo: None,
@@ -520,8 +555,10 @@ fn located(
 }
 
 /// The at-rules around a rule, outermost first. Chrome lists their kinds innermost
-/// first, and each kind's preludes in the same order.
-fn wrappers(rule: &cdp::CssRule) -> Vec<Wrapper> {
+/// first, and each kind's preludes in the same order. A container query's element is
+/// taken from `containers` (none for an ancestor's rule: its queries are about the
+/// ancestor's containers).
+fn wrappers(rule: &cdp::CssRule, containers: Option<&HashMap<String, Element>>) -> Vec<Wrapper> {
     let mut seen = HashMap::<&str, usize>::new();
     let mut next = |kind: &'static str| {
         let i = seen.entry(kind).or_default();
@@ -538,15 +575,10 @@ fn wrappers(rule: &cdp::CssRule) -> Vec<Wrapper> {
             }
             "LayerRule" => text(&rule.layers, next("layer")).map(|t| (WrapperKind::Layer, t)),
             "ScopeRule" => text(&rule.scopes, next("scope")).map(|t| (WrapperKind::Scope, t)),
-            "ContainerRule" => rule.container_queries.get(next("container")).map(|c| {
-                let text = match c.name.as_deref() {
-                    Some(name) if !name.is_empty() && !c.text.starts_with(name) => {
-                        format!("{name} {}", c.text)
-                    }
-                    _ => c.text.clone(),
-                };
-                (WrapperKind::Container, text)
-            }),
+            "ContainerRule" => rule
+                .container_queries
+                .get(next("container"))
+                .map(|c| (WrapperKind::Container, container_text(c))),
             "StartingStyleRule" => Some((WrapperKind::StartingStyle, String::new())),
             "StyleRule" => rule
                 .nesting_selectors
@@ -555,7 +587,15 @@ fn wrappers(rule: &cdp::CssRule) -> Vec<Wrapper> {
             _ => None,
         };
         if let Some((kind, text)) = wrapper {
-            found.push(Wrapper { kind, text });
+            let container = match (kind, containers) {
+                (WrapperKind::Container, Some(known)) => known.get(&text).cloned(),
+                _ => None,
+            };
+            found.push(Wrapper {
+                kind,
+                text,
+                container,
+            });
         }
     }
     found.reverse();
@@ -619,6 +659,7 @@ mod tests {
             styles: &styles,
             sheets: &sheets(),
             lineage: &lineage,
+            containers: &HashMap::new(),
         })
     }
 
@@ -673,7 +714,8 @@ mod tests {
             base.wrappers,
             vec![Wrapper {
                 kind: WrapperKind::Layer,
-                text: "base".into()
+                text: "base".into(),
+                container: None,
             }]
         );
     }
@@ -842,6 +884,7 @@ mod tests {
             styles: &matched,
             sheets: &sheets,
             lineage: &[],
+            containers: &HashMap::new(),
         });
         let at = |i: usize| styles.rules[i].source.clone().unwrap();
         assert_eq!((at(0).line, at(0).column, at(0).inline), (10, 3, true));
@@ -861,7 +904,7 @@ mod tests {
                 "ruleTypes": ["LayerRule", "ContainerRule", "MediaRule", "LayerRule"]}
         }))
         .unwrap();
-        let shown: Vec<(WrapperKind, String)> = wrappers(&matched.rule)
+        let shown: Vec<(WrapperKind, String)> = wrappers(&matched.rule, None)
             .into_iter()
             .map(|w| (w.kind, w.text))
             .collect();
@@ -927,7 +970,8 @@ mod tests {
             from.wrappers,
             vec![Wrapper {
                 kind: WrapperKind::Keyframes,
-                text: "spin".into()
+                text: "spin".into(),
+                container: None,
             }]
         );
         assert_eq!(

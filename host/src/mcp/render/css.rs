@@ -4,7 +4,9 @@
 //! the same rules as `structuredContent`.
 
 use serde_json::{json, Map, Value};
-use tabwire_shared::css::{CssRule, CssStyles, RuleKind, RuleOrigin, SourceLocation, WrapperKind};
+use tabwire_shared::css::{
+    CssRule, CssStyles, Element, RuleKind, RuleOrigin, SourceLocation, WrapperKind,
+};
 
 use crate::mcp::paginate::paginate;
 
@@ -38,7 +40,11 @@ pub fn styles_page(
                 } else {
                     format!("{depth} levels up")
                 };
-                lines.push(format!("Inherited from {selector} ({up}):"));
+                let uid = match rule.inherited_from.as_ref().and_then(|a| a.uid.as_ref()) {
+                    Some(uid) => format!(", uid \"{uid}\""),
+                    None => String::new(),
+                };
+                lines.push(format!("Inherited from {selector} ({up}{uid}):"));
             }
             ancestor = from;
         }
@@ -86,7 +92,17 @@ fn write_rule(lines: &mut Vec<String>, rule: &CssRule, indent: usize) {
             (kind, true) => kind.keyword().to_owned(),
             (kind, false) => format!("{} {}", kind.keyword(), wrapper.text),
         };
-        lines.push(format!("{}{head} {{", pad(depth)));
+        let about = match &wrapper.container {
+            Some(Element { selector, uid }) => {
+                let uid = uid
+                    .as_ref()
+                    .map(|u| format!(", uid \"{u}\""))
+                    .unwrap_or_default();
+                format!(" /* container: {}{uid} */", comment_safe(selector))
+            }
+            None => String::new(),
+        };
+        lines.push(format!("{}{head} {{{about}", pad(depth)));
         depth += 1;
     }
     lines.push(format!("{}{} {{", pad(depth), rule.selector));
@@ -143,7 +159,7 @@ fn comment_safe(text: &str) -> String {
 mod tests {
     use super::*;
     use tabwire_shared::css::{
-        Ancestor, Declaration, DeclarationStatus, RuleKind, Wrapper, WrapperKind,
+        Ancestor, Declaration, DeclarationStatus, Element, RuleKind, Wrapper, WrapperKind,
     };
 
     fn decl(name: &str, value: &str, important: bool, status: DeclarationStatus) -> Declaration {
@@ -190,10 +206,12 @@ mod tests {
             Wrapper {
                 kind: WrapperKind::Media,
                 text: "(min-width: 1px)".into(),
+                container: None,
             },
             Wrapper {
                 kind: WrapperKind::Layer,
                 text: "base".into(),
+                container: None,
             },
         ];
         let mut listed = rule(
@@ -202,6 +220,14 @@ mod tests {
             vec![decl("color", "var(--accent)", false, Active)],
         );
         listed.matching_selectors = vec![".target".into()];
+        listed.wrappers = vec![Wrapper {
+            kind: WrapperKind::Container,
+            text: "card (min-width: 10px)".into(),
+            container: Some(Element {
+                selector: "div.card".into(),
+                uid: Some("1_2".into()),
+            }),
+        }];
         listed.source = Some(SourceLocation {
             url: "https://a.test/".into(),
             line: 10,
@@ -223,6 +249,7 @@ mod tests {
         inherited.inherited_from = Some(Ancestor {
             selector: "div.card".into(),
             depth: 1,
+            uid: Some("1_2".into()),
         });
         let mut root = rule(
             RuleKind::Inherited,
@@ -232,6 +259,7 @@ mod tests {
         root.inherited_from = Some(Ancestor {
             selector: "html".into(),
             depth: 3,
+            uid: None,
         });
         let mut before = rule(
             RuleKind::Pseudo,
@@ -247,6 +275,7 @@ mod tests {
         keyframe.wrappers = vec![Wrapper {
             kind: WrapperKind::Keyframes,
             text: "pulse".into(),
+            container: None,
         }];
         CssStyles {
             element: "p#target.target".into(),

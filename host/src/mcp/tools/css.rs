@@ -35,7 +35,8 @@ impl Tool for GetCssStyles {
             written as CSS, the rules that weigh most first: its style attribute, the rules \
             that matched it, each inside its @layer/@media/@container/@scope/@supports \
             and with the stylesheet URL and line:column above it, then what its ancestors \
-            pass on (inherited properties and custom properties), its pseudo-elements' \
+            pass on (inherited properties and custom properties; each ancestor and each \
+            query container named with its uid), its pseudo-elements' \
             rules, the @keyframes of its animations and its @position-try fallbacks. The \
             cascade is worked out (importance, layers, specificity, order, \
             inheritance): a declaration that loses is tagged [overridden]; one that is not \
@@ -81,6 +82,15 @@ pub fn output_schema() -> Value {
         },
         "required": ["url", "line", "column"]
     });
+    let element = json!({
+        "type": "object",
+        "description": "The element a container query is about.",
+        "properties": {
+            "selector": {"type": "string"},
+            "uid": {"type": "string", "description": "Its snapshot uid."}
+        },
+        "required": ["selector"]
+    });
     json!({
         "type": "object",
         "description": "One page of the CSS rules that apply to the element, the rules that weigh most first.",
@@ -104,7 +114,8 @@ pub fn output_schema() -> Value {
                                 "type": "object",
                                 "properties": {
                                     "kind": {"enum": ["layer", "media", "container", "scope", "supports", "startingStyle", "nesting", "keyframes"]},
-                                    "text": {"type": "string"}
+                                    "text": {"type": "string"},
+                                    "container": element.clone()
                                 },
                                 "required": ["kind", "text"]
                             }
@@ -113,7 +124,8 @@ pub fn output_schema() -> Value {
                             "type": "object",
                             "properties": {
                                 "selector": {"type": "string"},
-                                "depth": {"type": "integer", "description": "1 for the parent."}
+                                "depth": {"type": "integer", "description": "1 for the parent."},
+                                "uid": {"type": "string", "description": "The ancestor's snapshot uid."}
                             },
                             "required": ["selector", "depth"]
                         },
