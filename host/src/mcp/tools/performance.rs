@@ -57,7 +57,8 @@ impl Tool for PerformanceStartTrace {
         description: "Starts recording a performance trace of the page, by default reloading \
             it and stopping by itself. The answer summarises Core Web Vitals (LCP, CLS) and \
             their causes, long tasks, render-blocking requests and document latency; use it \
-            to find why a page loads or responds slowly.",
+            to find why a page loads or responds slowly. While it records, a background tab \
+            counts as visible and focused to itself, so that it draws.",
         category: Category::Performance,
         read_only: false,
         page_scoped: true,
