@@ -18,6 +18,7 @@ mod harness;
 mod headless;
 mod lifecycle;
 mod lists;
+mod memory;
 mod navigation;
 mod outside;
 mod page_scripts;

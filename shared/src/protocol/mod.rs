@@ -226,6 +226,11 @@ pub enum Reply {
         /// The rules, in cascade order.
         styles: crate::css::CssStyles,
     },
+    /// A tab renderer's memory figures.
+    MemoryUsage {
+        /// The figures.
+        usage: requests::MemoryUsage,
+    },
 }
 
 pub use crate::console::*;
