@@ -18,40 +18,43 @@ use super::events::Event;
 /// The name of the event DevTools needs.
 const STARTED: &str = "TracingStartedInBrowser";
 
-/// The events that name the main frame, best first: a main-frame navigation, then the
-/// main frame's paint timings, then its layer tree.
+/// The event that names the main frame when the trace has no page load in it: the
+/// main frame's LCP candidate, else its layer tree.
 fn main_frame(events: &[Event]) -> Option<(&Event, &str)> {
-    let navigation = events.iter().find(|e| {
-        e.name == "navigationStart"
-            && e.data()["isLoadingMainFrame"].as_bool() == Some(true)
-            && e.data()["isOutermostMainFrame"].as_bool() != Some(false)
-    });
-    let paint = || {
-        events.iter().find(|e| {
+    let paint = events
+        .iter()
+        .filter(|e| {
             e.name == "largestContentfulPaint::Candidate"
                 && e.data()["isOutermostMainFrame"].as_bool() == Some(true)
         })
+        .find_map(|e| e.args["frame"].as_str().map(|f| (e, f)));
+    let layers = || {
+        events
+            .iter()
+            .filter(|e| e.name == "SetLayerTreeId")
+            .find_map(|e| e.data()["frame"].as_str().map(|f| (e, f)))
     };
-    let layers = || events.iter().find(|e| e.name == "SetLayerTreeId");
-    navigation
-        .or_else(paint)
-        .and_then(|e| e.args["frame"].as_str().map(|f| (e, f)))
-        .or_else(|| layers().and_then(|e| e.data()["frame"].as_str().map(|f| (e, f))))
-        .filter(|(_, frame)| !frame.is_empty())
+    paint.or_else(layers).filter(|(_, frame)| !frame.is_empty())
 }
 
 /// The `TracingStartedInBrowser` event DevTools needs, as JSON; `None` when the trace
-/// has one already or names no main frame. `page_url` is the tab's URL when the trace
-/// does not say (no navigation in it).
+/// has one already or names no main frame. The main frame is that of the trace's first
+/// page load (as [`super::navigations`] finds them), else the one its paints or layers
+/// name; `page_url` is the tab's URL, for a trace without a page load.
 pub fn devtools_start(events: &[Event], page_url: &str) -> Option<String> {
     if events.iter().any(|e| e.name == STARTED) {
         return None;
     }
-    let (event, frame) = main_frame(events)?;
-    let url = match event.data()["documentLoaderURL"].as_str() {
-        Some(url) if event.name == "navigationStart" => url,
-        _ => page_url,
+    let (frame, url, pid, tid) = match super::navigations(events).into_iter().next() {
+        Some(nav) => (nav.frame, nav.url, nav.pid, nav.tid),
+        None => {
+            let (event, frame) = main_frame(events)?;
+            (frame.to_owned(), page_url.to_owned(), event.pid, event.tid)
+        }
     };
+    if frame.is_empty() {
+        return None;
+    }
     let start = events.iter().map(|e| e.ts).find(|ts| *ts > 0.0)?;
     Some(
         json!({
@@ -59,15 +62,15 @@ pub fn devtools_start(events: &[Event], page_url: &str) -> Option<String> {
             "cat": "disabled-by-default-devtools.timeline",
             "ph": "I",
             "s": "t",
-            "pid": event.pid,
-            "tid": event.tid,
+            "pid": pid,
+            "tid": tid,
             "ts": start,
             "args": {"data": {
                 "frames": [{
                     "frame": frame,
                     "url": url,
                     "name": "",
-                    "processId": event.pid,
+                    "processId": pid,
                     "isOutermostMainFrame": true,
                     "isInPrimaryMainFrame": true,
                 }],
@@ -119,9 +122,12 @@ mod tests {
     }
 
     #[test]
-    fn a_renderer_only_trace_gets_the_main_frame_devtools_needs_at_its_start() {
+    fn a_renderer_only_trace_gets_the_main_frame_of_its_first_load_at_its_start() {
         let trace = json!({"traceEvents": [
             {"name": "RunTask", "ph": "X", "ts": 900.0, "dur": 5.0, "pid": 4, "tid": 5, "args": {}},
+            {"name": "navigationStart", "ph": "R", "ts": 950.0, "pid": 4, "tid": 5,
+             "args": {"frame": "F0", "data": {"documentLoaderURL": "",
+                      "isLoadingMainFrame": true, "navigationId": "N0"}}},
             {"name": "navigationStart", "ph": "R", "ts": 1000.0, "pid": 4, "tid": 5,
              "args": {"frame": "F1", "data": {"documentLoaderURL": "https://a.test/",
                       "isLoadingMainFrame": true, "navigationId": "N"}}}
@@ -136,7 +142,7 @@ mod tests {
         assert_eq!(frame["frame"], "F1");
         assert_eq!(frame["url"], "https://a.test/");
         assert_eq!(frame["processId"], 4);
-        assert_eq!(saved["traceEvents"].as_array().map(Vec::len), Some(3));
+        assert_eq!(saved["traceEvents"].as_array().map(Vec::len), Some(4));
     }
 
     #[test]
