@@ -31,3 +31,4 @@ mod snapshot_walker;
 mod steps;
 mod third_party;
 mod trace;
+mod trace_faults;
