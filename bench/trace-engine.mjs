@@ -22,6 +22,8 @@ function insightSet(set, parsed) {
   const doc = m.DocumentLatency;
   const blocking = m.RenderBlocking;
   const inp = m.INPBreakdown?.longestInteractionEvent;
+  const reflow = m.ForcedReflow;
+  const dom = m.DOMSize?.maxDOMStats?.args?.data;
   const nav = set.navigation;
   const docRequest = parsed.data.NetworkRequests.byId.get(set.id);
   return {
@@ -53,6 +55,15 @@ function insightSet(set, parsed) {
     renderBlocking: blocking ? blocking.renderBlockingRequests.map(r => ({
       url: r.args.data.url, durationMs: ms(r.dur), startMs: nav ? ms(r.ts - nav.ts) : null,
     })) : null,
+    forcedReflows: reflow ? {
+      totalMs: ms(reflow.aggregatedBottomUpData.reduce((sum, d) => sum + d.totalTime, 0)),
+      count: reflow.relatedEvents.length,
+    } : null,
+    domSize: dom ? {
+      totalElements: dom.totalElements,
+      maxDepth: dom.maxDepth?.depth ?? null,
+      maxChildren: dom.maxChildren?.numChildren ?? null,
+    } : null,
     inp: inp ? {
       ms: ms(inp.dur), inputDelayMs: ms(inp.inputDelay),
       processingMs: ms(inp.mainThreadHandling), presentationDelayMs: ms(inp.presentationDelay),
