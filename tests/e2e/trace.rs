@@ -90,7 +90,7 @@ fn first_set(reply: &crate::harness::Reply) -> Value {
 }
 
 /// Opens `name` in a background tab (not in front: the agent's tab usually is not)
-/// and records a trace of its load, saved to a file.
+/// and records a trace of its load (not from the cache), saved to a file.
 async fn traced(agent: &Agent, name: &str, file: &std::path::Path) -> crate::harness::Reply {
     agent
         .ok("new_page", json!({"url": page(name), "background": true}))
@@ -98,9 +98,16 @@ async fn traced(agent: &Agent, name: &str, file: &std::path::Path) -> crate::har
     agent
         .ok(
             "performance_start_trace",
-            json!({"reload": true, "autoStop": true, "filePath": file}),
+            json!({"reload": true, "autoStop": true, "ignoreCache": true, "filePath": file}),
         )
         .await
+}
+
+/// A number of `value` at `key`, or a failure naming what was missing.
+fn number(value: &Value, key: &str) -> f64 {
+    value[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no number {key} in {value}"))
 }
 
 #[tokio::test]
@@ -133,12 +140,57 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         "the stylesheet comes 150 ms late: {css}"
     );
     assert!(set["document"]["ttfbMs"].as_f64().is_some(), "{set}");
-    // The raw trace is what the Performance panel opens.
+    // The tab in the background drew its frames: the LCP is the hero image, 800 ms late.
+    assert_eq!(set["drewFrames"], true, "{set}");
+    let lcp = &set["lcp"];
+    assert_eq!(lcp["kind"], "image", "the LCP element is the image: {set}");
+    assert!(
+        lcp["imageUrl"]
+            .as_str()
+            .is_some_and(|u| u.contains("hero.png")),
+        "{lcp}"
+    );
+    assert!(
+        lcp["backendNodeId"].as_i64().is_some(),
+        "the element: {lcp}"
+    );
+    assert!(
+        number(lcp, "ms") >= 800.0,
+        "hero.png comes 800 ms late: {lcp}"
+    );
+    let parts = &lcp["breakdown"];
+    assert!(number(parts, "loadDurationMs") >= 750.0, "{parts}");
+    let sum = ["ttfbMs", "loadDelayMs", "loadDurationMs", "renderDelayMs"]
+        .iter()
+        .map(|k| number(parts, k))
+        .sum::<f64>();
+    assert!(
+        (sum - number(lcp, "ms")).abs() < 1.0,
+        "the parts add up: {lcp}"
+    );
+    reply.says("LCP").says("resource load duration");
+    // The raw trace is what the Performance panel opens: with the browser's start
+    // event, which names the tab's main frame, added.
     let saved: Value = serde_json::from_slice(&std::fs::read(&file).expect("trace saved"))
         .expect("the saved trace is JSON");
-    assert!(saved["traceEvents"]
-        .as_array()
-        .is_some_and(|e| !e.is_empty()));
+    let events = saved["traceEvents"].as_array().cloned().unwrap_or_default();
+    let started = events
+        .iter()
+        .find(|e| e["name"] == "TracingStartedInBrowser")
+        .unwrap_or_else(|| panic!("the saved trace names its main frame"));
+    let frame = &started["args"]["data"]["frames"][0];
+    assert!(
+        frame["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("perf/lcp.html")),
+        "{started}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| e["name"] == "navigationStart" && e["args"]["frame"] == frame["frame"]),
+        "the frame named is the one that loaded: {started}"
+    );
 
     let id = set["id"].as_str().expect("an insight set id").to_owned();
     agent
@@ -155,6 +207,22 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         )
         .await
         .says("LCPBreakdown");
+
+    let reply = traced(&agent, "perf/shift.html", &dir.path().join("shift.json")).await;
+    let set = first_set(&reply);
+    let cls = &set["cls"];
+    assert!(
+        number(cls, "score") > 0.1,
+        "the late banner moves the page: {set}"
+    );
+    let shifts = cls["shifts"].as_array().cloned().unwrap_or_default();
+    assert!(
+        shifts.iter().any(|s| s["backendNodeIds"]
+            .as_array()
+            .is_some_and(|n| !n.is_empty())),
+        "the shift names what moved: {cls}"
+    );
+    reply.says("CLSCulprits: CLS 0.");
 
     let reply = traced(&agent, "perf/long-task.html", &dir.path().join("busy.json")).await;
     let set = first_set(&reply);

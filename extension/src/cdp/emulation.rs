@@ -107,6 +107,20 @@ command!(
     Empty
 );
 
+/// `Emulation.setFocusEmulationEnabled`: the page acts as if focused, and Chrome keeps
+/// the tab visible (it draws frames) even when it is not in front, until turned off or
+/// the debugger leaves.
+#[derive(Debug, Serialize)]
+pub struct EmulationSetFocusEmulationEnabled {
+    /// On or off.
+    pub enabled: bool,
+}
+command!(
+    EmulationSetFocusEmulationEnabled,
+    "Emulation.setFocusEmulationEnabled",
+    Empty
+);
+
 /// `Emulation.setUserAgentOverride` (also sets `navigator.userAgent`).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]

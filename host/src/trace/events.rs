@@ -72,3 +72,33 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Event>, String> {
     events.sort_by(|a, b| a.ts.total_cmp(&b.ts));
     Ok(events)
 }
+
+/// Whether the renderer drew anything from `from` to `until` (a `DrawFrame` or a `Paint`).
+/// A tab hidden in the background draws nothing, so its trace has no paint, LCP or
+/// layout shift to report.
+pub fn drew_frames(events: &[Event], from: f64, until: f64) -> bool {
+    events
+        .iter()
+        .filter(|e| e.ts >= from && e.ts <= until)
+        .any(|e| e.name == "DrawFrame" || e.name == "Paint")
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn a_load_that_drew_no_frame_says_so_instead_of_paint_figures() {
+        let trace = json!({"traceEvents": [
+            {"name": "navigationStart", "ph": "R", "ts": 1000.0, "pid": 1, "tid": 2,
+             "args": {"frame": "F", "data": {"documentLoaderURL": "https://a.test/",
+                      "isLoadingMainFrame": true, "navigationId": "N"}}},
+            {"name": "RunTask", "ph": "X", "ts": 2000.0, "dur": 10.0, "pid": 1, "tid": 2, "args": {}}
+        ]});
+        let report = super::super::analyze_bytes(trace.to_string().as_bytes()).expect("a trace");
+        assert!(!report.insight_sets[0].drew_frames);
+        let summary = super::super::text::summary(&report).join("\n");
+        assert!(summary.contains("drew no frame"), "{summary}");
+        assert!(!summary.contains("no LCP in the trace"), "{summary}");
+    }
+}

@@ -8,11 +8,13 @@
 //! ([`tasks`]), render-blocking requests and the document request's latency. The
 //! figures follow the definitions of DevTools' own trace engine, so the two can be
 //! checked against each other (`scripts/trace-check`). [`text`] writes the summary and
-//! each insight's details.
+//! each insight's details; [`browser`] adds to a saved file what the Performance panel
+//! needs and the extension's debugger does not record.
 //!
 //! Elements are named by their backend node ids as the trace records them; the tool
 //! turns those into snapshot uids where it can.
 
+pub mod browser;
 pub mod cls;
 pub mod events;
 pub mod lcp;
@@ -59,6 +61,9 @@ pub struct InsightSet {
     /// The main document's request.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub document: Option<DocumentLatency>,
+    /// Whether the tab drew any frame (a hidden tab draws none: then there is no paint
+    /// to measure, and no LCP, CLS or render-blocking request).
+    pub drew_frames: bool,
 }
 
 /// A render-blocking request.
@@ -177,6 +182,7 @@ pub fn analyze(events: &[Event]) -> Report {
             long_tasks: tasks::long_tasks(events, start, end, &main_threads, start),
             render_blocking: Vec::new(),
             document: None,
+            drew_frames: events::drew_frames(events, start, end),
         });
     }
     for nav in &navigations {
@@ -187,8 +193,9 @@ pub fn analyze(events: &[Event]) -> Report {
             lcp: lcp::lcp(events, nav, document, &requests),
             cls: cls::cls(events, nav.ts, nav.until, Some(nav)),
             long_tasks: tasks::long_tasks(events, nav.ts, nav.until, &[(nav.pid, nav.tid)], nav.ts),
-            render_blocking: render_blocking(events, nav, &requests),
+            render_blocking: network::render_blocking(events, nav, &requests),
             document: document.and_then(|d| document_latency(nav, d)),
+            drew_frames: events::drew_frames(events, nav.ts, nav.until),
         });
     }
     Report {
@@ -205,31 +212,6 @@ fn document_latency(nav: &Navigation, document: &Request) -> Option<DocumentLate
         server_ms: document.server_ms,
         loaded_ms: document.finish.map(|f| (f - nav.ts) / 1e3),
     })
-}
-
-/// The requests of a load that blocked its render: those Chrome marked so, begun
-/// before the first contentful paint (or the load's end, without one).
-fn render_blocking(
-    events: &[Event],
-    nav: &Navigation,
-    requests: &[Request],
-) -> Vec<BlockingRequest> {
-    let first_paint = events
-        .iter()
-        .filter(|e| e.name == "firstContentfulPaint" && e.ts >= nav.ts && e.ts < nav.until)
-        .filter(|e| e.args["frame"].as_str() == Some(nav.frame.as_str()))
-        .map(|e| e.ts)
-        .next()
-        .unwrap_or(nav.until);
-    requests
-        .iter()
-        .filter(|r| r.blocks_render() && r.start >= nav.ts && r.start < first_paint)
-        .map(|r| BlockingRequest {
-            url: r.url.clone(),
-            duration_ms: (r.end() - r.start) / 1e3,
-            start_ms: (r.start - nav.ts) / 1e3,
-        })
-        .collect()
 }
 
 #[cfg(test)]

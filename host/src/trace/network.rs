@@ -1,12 +1,21 @@
 //! Network requests put together from their trace events (`ResourceWillSendRequest`,
-//! `ResourceSendRequest`, `ResourceReceiveResponse`, `ResourceFinish`), with the times
-//! the insights need, in trace microseconds.
+//! `ResourceSendRequest`, `ResourceChangePriority`, `ResourceReceiveResponse`,
+//! `ResourceFinish`), with the times the insights need, in trace microseconds; and the
+//! requests that held up a load's first paint.
+//!
+//! The definitions are DevTools': a request lasts from its first send to its
+//! `ResourceFinish` event; it blocks rendering when Chrome's last verdict for it
+//! (`renderBlocking`, or a later `PreloadRenderBlockingStatusChange`) says so, it was
+//! asked for by the load's frame and finished before the first paint — and, for a
+//! request the parser met in the body, when its priority was the highest (or high, for
+//! a script).
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
 use super::events::Event;
+use super::{BlockingRequest, Navigation};
 
 /// One request.
 #[derive(Debug, Clone, Default)]
@@ -26,9 +35,17 @@ pub struct Request {
     pub server_ms: Option<f64>,
     /// When its body finished (`finishTime`, else the finish event).
     pub finish: Option<f64>,
+    /// When Chrome was done with it: its `ResourceFinish` event.
+    pub finish_event: Option<f64>,
     /// Chrome's render-blocking verdict (`blocking`, `in_body_parser_blocking`,
-    /// `non_blocking`, ...).
+    /// `non_blocking`, ...; empty when it gave none).
     pub render_blocking: String,
+    /// A preload's later verdict, which replaces the first.
+    pub preload_blocking: Option<String>,
+    /// Its final priority (`VeryHigh`, `High`, ...).
+    pub priority: String,
+    /// What it fetched (`Document`, `Script`, `Stylesheet`, ...).
+    pub resource_type: String,
     /// The response's MIME type.
     pub mime_type: String,
 }
@@ -39,13 +56,70 @@ impl Request {
         self.finish.unwrap_or(self.start)
     }
 
-    /// Whether it held up the page's first render.
+    /// How long Chrome took over it: from its start to its finish event, µs.
+    pub fn duration(&self) -> f64 {
+        self.finish_event.unwrap_or(self.start) - self.start
+    }
+
+    /// Whether Chrome said it blocks rendering (without a verdict: it does not).
     pub fn blocks_render(&self) -> bool {
-        matches!(
-            self.render_blocking.as_str(),
-            "blocking" | "in_body_parser_blocking"
+        let verdict = self
+            .preload_blocking
+            .as_deref()
+            .unwrap_or(&self.render_blocking);
+        !matches!(
+            verdict,
+            "" | "non_blocking" | "dynamically_injected_non_blocking" | "potentially_blocking"
         )
     }
+
+    /// Whether it held up a first paint: blocking, and for a request the parser met in
+    /// the body, of the highest priority (a script: high).
+    fn held_up_paint(&self) -> bool {
+        if !self.blocks_render() {
+            return false;
+        }
+        if self.preload_blocking.is_none() && self.render_blocking == "in_body_parser_blocking" {
+            return self.priority == "VeryHigh"
+                || (self.resource_type == "Script" && self.priority == "High");
+        }
+        true
+    }
+}
+
+/// The requests of the load `nav` that held up its first paint (none without one),
+/// longest first.
+pub fn render_blocking(
+    events: &[Event],
+    nav: &Navigation,
+    requests: &[Request],
+) -> Vec<BlockingRequest> {
+    let first_paint = events.iter().find(|e| {
+        e.name == "firstPaint"
+            && match e.data()["navigationId"].as_str() {
+                Some(id) => id == nav.id,
+                None => {
+                    e.args["frame"].as_str() == Some(nav.frame.as_str())
+                        && e.ts >= nav.ts
+                        && e.ts < nav.until
+                }
+            }
+    });
+    let Some(first_paint) = first_paint else {
+        return Vec::new();
+    };
+    let mut found: Vec<BlockingRequest> = requests
+        .iter()
+        .filter(|r| r.frame == nav.frame && r.start >= nav.ts && r.start < nav.until)
+        .filter(|r| r.held_up_paint() && r.end() <= first_paint.ts)
+        .map(|r| BlockingRequest {
+            url: r.url.clone(),
+            duration_ms: r.duration() / 1e3,
+            start_ms: (r.start - nav.ts) / 1e3,
+        })
+        .collect();
+    found.sort_by(|a, b| b.duration_ms.total_cmp(&a.duration_ms));
+    found
 }
 
 fn number(value: &Value) -> Option<f64> {
@@ -75,9 +149,16 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                 if event.name == "ResourceSendRequest" {
                     request.url = event.data_str("url").to_owned();
                     request.frame = event.data_str("frame").to_owned();
-                    if let Some(verdict) = data["renderBlocking"].as_str() {
-                        request.render_blocking = verdict.to_owned();
-                    }
+                    request.render_blocking = event.data_str("renderBlocking").to_owned();
+                    request.priority = event.data_str("priority").to_owned();
+                    request.resource_type = event.data_str("resourceType").to_owned();
+                }
+            }
+            "ResourceChangePriority" => {
+                if let (Some(request), Some(priority)) =
+                    (by_id.get_mut(id), data["priority"].as_str())
+                {
+                    request.priority = priority.to_owned();
                 }
             }
             "ResourceReceiveResponse" => {
@@ -105,12 +186,13 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                     Some(seconds) if seconds > 0.0 => Some(seconds * 1e6),
                     _ => Some(event.ts),
                 };
+                request.finish_event = Some(event.ts);
             }
             "PreloadRenderBlockingStatusChange" => {
                 if let (Some(request), Some(verdict)) =
                     (by_id.get_mut(id), data["renderBlocking"].as_str())
                 {
-                    request.render_blocking = verdict.to_owned();
+                    request.preload_blocking = Some(verdict.to_owned());
                 }
             }
             _ => {}

@@ -36,12 +36,20 @@ pub fn summary(report: &Report) -> Vec<String> {
     lines
 }
 
+/// What a load without a drawn frame says instead of paint figures.
+pub const NO_FRAMES: &str = "- The tab drew no frame while recording (a tab in the \
+    background that Chrome keeps hidden draws none): there are no paint events, so LCP, \
+    CLS and render-blocking requests could not be measured.";
+
 fn set_summary(set: &InsightSet) -> Vec<String> {
     let mut lines = vec![if set.url.is_empty() {
         format!("Insight set {} (no page load in the trace):", set.id)
     } else {
         format!("Insight set {} ({}):", set.id, set.url)
     }];
+    if !set.drew_frames {
+        lines.push(NO_FRAMES.to_owned());
+    }
     if let Some(lcp) = &set.lcp {
         let mut line = format!("- LCPBreakdown: LCP {}", duration(lcp.ms));
         if let Some(b) = &lcp.breakdown {
@@ -58,7 +66,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
         }
         line += ").";
         lines.push(line);
-    } else if !set.url.is_empty() {
+    } else if !set.url.is_empty() && set.drew_frames {
         lines.push("- LCPBreakdown: no LCP in the trace.".to_owned());
     }
     let cls = &set.cls;
@@ -143,6 +151,7 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
     let data = match name {
         "LCPBreakdown" => {
             match &set.lcp {
+                None if !set.drew_frames => lines.push(NO_FRAMES[2..].into()),
                 None => lines.push("No LCP was recorded for this load.".into()),
                 Some(lcp) => {
                     lines.push(format!("LCP: {}.", duration(lcp.ms)));

@@ -57,7 +57,8 @@ impl Tool for PerformanceStartTrace {
         description: "Starts recording a performance trace of the page, by default reloading \
             it and stopping by itself. The answer summarises Core Web Vitals (LCP, CLS) and \
             their causes, long tasks, render-blocking requests and document latency; use it \
-            to find why a page loads or responds slowly.",
+            to find why a page loads or responds slowly. While it records, a background tab \
+            counts as visible and focused to itself, so that it draws.",
         category: Category::Performance,
         read_only: false,
         page_scoped: true,
@@ -274,13 +275,25 @@ async fn stop_and_report(
     if data_loss {
         response.line("Chrome's trace buffer filled up: some events were lost.");
     }
+    let events = trace::events::parse(&bytes);
     if let Some(path) = file_path {
+        // What the Performance panel needs and the extension's debugger cannot record.
+        let start = match &events {
+            Ok(events) => trace::browser::devtools_start(events, &tab_url(ctx, tab).await),
+            Err(_) => None,
+        };
+        let bytes = match start {
+            Some(event) => trace::browser::with_event(bytes, &event),
+            None => bytes,
+        };
         spill::write_bytes(path, &bytes)?;
         response.line(format!("The raw trace was saved to {}.", path.display()));
+    } else {
+        drop(bytes);
     }
-    let report = trace::analyze_bytes(&bytes)
-        .map_err(|e| ToolError::new(format!("Could not read the trace: {e}.")))?;
-    drop(bytes);
+    let events = events.map_err(|e| ToolError::new(format!("Could not read the trace: {e}.")))?;
+    let report = trace::analyze(&events);
+    drop(events);
     let lines = trace::text::summary(&report);
     let mut data = json!({
         "durationMs": report.duration_ms,
@@ -296,4 +309,14 @@ async fn stop_and_report(
         data: Section::entry("performanceTrace", data),
     });
     Ok(())
+}
+
+/// The tab's URL, or `""` when the browser does not say.
+async fn tab_url(ctx: &ToolContext, tab: TabId) -> String {
+    ctx.list_tabs()
+        .await
+        .ok()
+        .and_then(|tabs| tabs.into_iter().find(|t| t.id == tab))
+        .map(|t| t.url)
+        .unwrap_or_default()
 }

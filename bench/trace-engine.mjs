@@ -1,0 +1,91 @@
+// DevTools' own trace engine (the npm package @paulirish/trace_engine, installed by
+// scripts/trace-check into its cache) over saved trace files: prints, one JSON line
+// per file, the metrics scripts/trace-check compares with tabwire's analysis.
+//
+// Usage: node bench/trace-engine.mjs ENGINE_DIR TRACE.json...
+// (ENGINE_DIR: the unpacked package, whose analyze-trace.mjs loads the engine.)
+
+import path from 'node:path';
+import {pathToFileURL} from 'node:url';
+
+const [engineDir, ...files] = process.argv.slice(2);
+const {analyzeTrace} = await import(pathToFileURL(path.join(engineDir, 'analyze-trace.mjs')).href);
+
+const ms = us => (typeof us === 'number' ? us / 1000 : null);
+const span = w => (w ? ms(w.range) : null);
+
+function insightSet(set, parsed) {
+  const m = set.model;
+  const lcp = m.LCPBreakdown;
+  const parts = lcp?.subparts;
+  const cls = m.CLSCulprits;
+  const doc = m.DocumentLatency;
+  const blocking = m.RenderBlocking;
+  const inp = m.INPBreakdown?.longestInteractionEvent;
+  const reflow = m.ForcedReflow;
+  const dom = m.DOMSize?.maxDOMStats?.args?.data;
+  const nav = set.navigation;
+  const docRequest = parsed.data.NetworkRequests.byId.get(set.id);
+  return {
+    id: set.id,
+    url: set.url?.href ?? String(set.url ?? ''),
+    navigationTs: nav ? nav.ts : null,
+    bounds: {min: set.bounds.min, max: set.bounds.max},
+    errors: Object.fromEntries(Object.entries(set.modelErrors || {}).map(([k, e]) => [k, String(e)])),
+    lcp: lcp && lcp.lcpMs !== undefined ? {
+      ms: lcp.lcpMs,
+      nodeId: lcp.lcpEvent?.args?.data?.nodeId ?? null,
+      type: lcp.lcpEvent?.args?.data?.type ?? null,
+      imageUrl: lcp.lcpRequest?.args?.data?.url ?? null,
+      ttfbMs: span(parts?.ttfb),
+      loadDelayMs: span(parts?.loadDelay),
+      loadDurationMs: span(parts?.loadDuration),
+      renderDelayMs: span(parts?.renderDelay),
+    } : null,
+    lcpWarnings: lcp?.warnings ?? [],
+    cls: cls ? {
+      score: cls.worstCluster ? cls.worstCluster.clusterCumulativeScore : 0,
+      shifts: cls.worstCluster ? cls.worstCluster.events.length : 0,
+    } : null,
+    document: doc?.data ? {
+      serverMs: doc.data.serverResponseTime,
+      ttfbMs: docRequest && nav ? ms(docRequest.args.data.timing.requestTime * 1e6 +
+        docRequest.args.data.timing.receiveHeadersStart * 1e3 - nav.ts) : null,
+    } : null,
+    renderBlocking: blocking ? blocking.renderBlockingRequests.map(r => ({
+      url: r.args.data.url, durationMs: ms(r.dur), startMs: nav ? ms(r.ts - nav.ts) : null,
+    })) : null,
+    forcedReflows: reflow ? {
+      totalMs: ms(reflow.aggregatedBottomUpData.reduce((sum, d) => sum + d.totalTime, 0)),
+      count: reflow.relatedEvents.length,
+    } : null,
+    domSize: dom ? {
+      totalElements: dom.totalElements,
+      maxDepth: dom.maxDepth?.depth ?? null,
+      maxChildren: dom.maxChildren?.numChildren ?? null,
+    } : null,
+    inp: inp ? {
+      ms: ms(inp.dur), inputDelayMs: ms(inp.inputDelay),
+      processingMs: ms(inp.mainThreadHandling), presentationDelayMs: ms(inp.presentationDelay),
+      type: inp.type,
+    } : null,
+  };
+}
+
+for (const file of files) {
+  try {
+    const {parsedTrace: parsed} = await analyzeTrace(file);
+    const sets = [...parsed.insights.values()].map(set => insightSet(set, parsed));
+    const longTasks = (parsed.data.Warnings.perWarning.get('LONG_TASK') || []).map(e => ({
+      ts: e.ts, durationMs: ms(e.dur), pid: e.pid, tid: e.tid,
+    }));
+    const meta = parsed.data.Meta;
+    console.log(JSON.stringify({
+      file, insightSets: sets, longTasks,
+      meta: {mainFrameURL: meta.mainFrameURL, navigations: meta.mainFrameNavigations.length,
+             browserPid: meta.browserProcessId ?? null},
+    }));
+  } catch (error) {
+    console.log(JSON.stringify({file, error: String(error && error.stack || error)}));
+  }
+}
