@@ -55,9 +55,9 @@ impl Tool for PerformanceStartTrace {
     const SPEC: ToolSpec = ToolSpec {
         name: "performance_start_trace",
         description: "Starts recording a performance trace of the page, by default reloading \
-            it and stopping by itself. The answer summarises Core Web Vitals (LCP, CLS) and \
-            their causes, long tasks, render-blocking requests and document latency; use it \
-            to find why a page loads or responds slowly.",
+            it and stopping by itself. The answer summarises Core Web Vitals (LCP, INP, CLS) \
+            and their causes, long tasks, render-blocking requests, document latency, forced \
+            reflows and DOM size; use it to find why a page loads or responds slowly.",
         category: Category::Performance,
         read_only: false,
         page_scoped: true,
@@ -141,8 +141,8 @@ impl Tool for PerformanceStopTrace {
 pub struct AnalyzeInsightParams {
     /// The insight set's id, as the last trace's summary lists it.
     insight_set_id: String,
-    /// The insight, as the summary names it: LCPBreakdown, CLSCulprits, LongTasks,
-    /// RenderBlocking or DocumentLatency.
+    /// The insight, as the summary names it: LCPBreakdown, INPBreakdown, CLSCulprits,
+    /// LongTasks, RenderBlocking, DocumentLatency, ForcedReflow or DOMSize.
     insight_name: String,
 }
 
