@@ -55,6 +55,7 @@ mod keyboard;
 mod liveness;
 mod navigate;
 mod network;
+mod node_uids;
 mod oopif;
 pub mod page;
 mod persist;
@@ -437,6 +438,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Command::HandleDialog(request) => self.answer(session, request).await,
             Command::Screenshot(request) => self.answer(session, request).await,
             Command::CssStyles(request) => self.answer(session, request).await,
+            Command::NodeUids(request) => self.answer(session, request).await,
             Command::ListConsole(request) => self.answer(session, request).await,
             Command::ConsoleMessage(request) => self.answer(session, request).await,
             Command::NetworkRequests(request) => self.answer(session, request).await,

@@ -12,10 +12,11 @@
 //! writes the summary and each insight's details.
 //!
 //! Elements are named by their backend node ids as the trace records them; the tool
-//! turns those into snapshot uids where it can.
+//! turns those into snapshot uids where it can ([`elements`]).
 
 pub mod cls;
 pub mod dom_size;
+pub mod elements;
 pub mod events;
 pub mod inp;
 pub mod lcp;

@@ -151,4 +151,6 @@ commands! {
     ReadTrace(ReadTrace),
     /// See [`GetCssStyles`].
     CssStyles(GetCssStyles),
+    /// See [`NodeUids`].
+    NodeUids(NodeUids),
 }

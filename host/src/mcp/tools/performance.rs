@@ -6,6 +6,7 @@
 //! asked, and answers a summary of the insights ([`crate::trace`]); the last trace's
 //! insights stay for `performance_analyze_insight`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -13,7 +14,9 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use tabwire_shared::{Navigate, Navigation, ReadTrace, StartTrace, StopTrace, TabId};
+use tabwire_shared::{
+    Navigate, Navigation, NodeUids, ReadTrace, StartTrace, StopTrace, TabId, MAX_NODE_UIDS,
+};
 
 use super::DEFAULT_TIMEOUT_MS;
 use crate::mcp::context::ToolContext;
@@ -234,6 +237,29 @@ async fn abandon(ctx: &ToolContext, tab: TabId) {
     }
 }
 
+/// Gives the elements the insights name their snapshot uids, asking the page in
+/// pieces; an element the page no longer has keeps none (and is said to be gone).
+async fn name_elements(ctx: &ToolContext, tab: TabId, report: &mut Report) {
+    let ids = trace::elements::backend_ids(report);
+    let mut uids = HashMap::new();
+    for piece in ids.chunks(MAX_NODE_UIDS) {
+        let ask = NodeUids {
+            tab_id: tab,
+            backend_node_ids: piece.to_vec(),
+        };
+        // A page that cannot answer (closed, navigating) has none of them now.
+        let Ok(found) = ctx.request(ask).await else {
+            break;
+        };
+        for (id, uid) in piece.iter().zip(found) {
+            if let Some(uid) = uid {
+                uids.insert(*id, uid);
+            }
+        }
+    }
+    trace::elements::name(report, &uids);
+}
+
 /// Stops the recording, reads the trace, saves it if asked and states the insights.
 async fn stop_and_report(
     ctx: &ToolContext,
@@ -278,9 +304,10 @@ async fn stop_and_report(
         spill::write_bytes(path, &bytes)?;
         response.line(format!("The raw trace was saved to {}.", path.display()));
     }
-    let report = trace::analyze_bytes(&bytes)
+    let mut report = trace::analyze_bytes(&bytes)
         .map_err(|e| ToolError::new(format!("Could not read the trace: {e}.")))?;
     drop(bytes);
+    name_elements(ctx, tab, &mut report).await;
     let lines = trace::text::summary(&report);
     let mut data = json!({
         "durationMs": report.duration_ms,
