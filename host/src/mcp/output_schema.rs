@@ -188,6 +188,7 @@ pub fn output_schema() -> JsonObject {
             "performanceTrace": {"type": "object", "description": "A stopped trace's insights, one set per page load: insightSets (ids for performance_analyze_insight), durationMs, filePath when saved."},
             "performanceInsight": {"type": "object", "description": "One insight of the last trace in detail."},
             "cssStyles": super::tools::css::output_schema(),
+            "memoryUsage": super::tools::memory::output_schema(),
             "pagination": {"$ref": "#/$defs/pagination"}
         },
         "patternProperties": {

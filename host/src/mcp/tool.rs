@@ -37,19 +37,22 @@ pub enum Category {
     Emulation,
     /// Performance traces and their insights.
     Performance,
+    /// How much memory a page holds.
+    Memory,
     /// Tools that pages themselves provide (third-party developer tools); off by default.
     ExperimentalThirdParty,
 }
 
 impl Category {
     /// Every category, in the order help text lists them.
-    pub const ALL: [Category; 7] = [
+    pub const ALL: [Category; 8] = [
         Category::Navigation,
         Category::Input,
         Category::Debugging,
         Category::Network,
         Category::Emulation,
         Category::Performance,
+        Category::Memory,
         Category::ExperimentalThirdParty,
     ];
 
@@ -62,6 +65,7 @@ impl Category {
             Category::Network => "Network",
             Category::Emulation => "Emulation",
             Category::Performance => "Performance",
+            Category::Memory => "Memory",
             Category::ExperimentalThirdParty => "ExperimentalThirdParty",
         }
     }

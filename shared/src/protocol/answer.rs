@@ -95,6 +95,7 @@ answers! {
     super::requests::TraceChunk => TraceChunk(chunk);
     crate::css::CssStyles => CssStyles(styles);
     Vec<Option<String>> => NodeUids(uids);
+    super::requests::MemoryUsage => MemoryUsage(usage);
 }
 
 /// Success with nothing to report ([`Reply::Done`]).

@@ -64,6 +64,9 @@ macro_rules! commands {
         })*
 
         impl Command {
+            /// How many kinds of command there are (tests check each is covered).
+            pub const COUNT: usize = [$(stringify!($variant)),*].len();
+
             /// [`Request::RESENDABLE`] of the command.
             pub fn is_idempotent(&self) -> bool {
                 match self {
@@ -153,4 +156,6 @@ commands! {
     CssStyles(GetCssStyles),
     /// See [`NodeUids`].
     NodeUids(NodeUids),
+    /// See [`GetMemoryUsage`].
+    MemoryUsage(GetMemoryUsage),
 }

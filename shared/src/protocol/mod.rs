@@ -231,6 +231,11 @@ pub enum Reply {
         /// One per node asked about.
         uids: Vec<Option<String>>,
     },
+    /// A tab renderer's memory figures.
+    MemoryUsage {
+        /// The figures.
+        usage: requests::MemoryUsage,
+    },
 }
 
 pub use crate::console::*;

@@ -7,10 +7,12 @@
 //! - [`snapshot`]: the accessibility snapshot as an indented text tree.
 //! - [`third_party`]: a page's third-party tools, or why it offers none.
 //! - [`emulation`]: emulated settings in words.
+//! - [`memory`]: a page's memory figures, and what changed since the last reading.
 
 pub mod console;
 pub mod css;
 pub mod emulation;
+pub mod memory;
 pub mod network;
 pub mod snapshot;
 pub mod third_party;
