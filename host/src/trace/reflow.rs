@@ -74,17 +74,12 @@ impl CallSite {
     }
 }
 
-/// Whether an event is a JavaScript call.
+/// Whether an event is a JavaScript call (`v8.*` and `V8.*` take in module
+/// evaluation, `V8.Execute` and console tasks).
 fn is_script(name: &str) -> bool {
     matches!(
         name,
-        "RunMicrotasks"
-            | "FunctionCall"
-            | "EvaluateScript"
-            | "v8.evaluateModule"
-            | "EventDispatch"
-            | "V8.Execute"
-            | "V8Console::runTask"
+        "RunMicrotasks" | "FunctionCall" | "EvaluateScript" | "EventDispatch"
     ) || name.starts_with("v8")
         || name.starts_with("V8")
 }
