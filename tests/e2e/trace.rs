@@ -303,3 +303,102 @@ async fn tracing_faults_are_clear_and_leave_nothing_recording() {
         .says(".json");
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn forced_reflows_are_put_down_to_the_line_that_read_the_layout() {
+    let agent = Agent::launch(&[]).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let reply = traced(&agent, "perf/reflow.html", &dir.path().join("reflow.json")).await;
+    reply.says("ForcedReflow: ").says("reflow.js:13:20");
+    let set = first_set(&reply);
+    let reflows = &set["forcedReflows"];
+    assert!(
+        reflows["totalMs"].as_f64().unwrap_or(0.0) >= 30.0,
+        "thrash forces 30 layouts of 300 boxes: {reflows}"
+    );
+    let top = &reflows["callSites"][0];
+    assert_eq!(top["functionName"], "thrash", "{reflows}");
+    assert_eq!(
+        (top["line"].as_i64(), top["column"].as_i64()),
+        (Some(13), Some(20))
+    );
+    assert!(top["url"]
+        .as_str()
+        .is_some_and(|u| u.ends_with("perf/reflow.js")));
+    let id = set["id"].as_str().expect("an insight set id").to_owned();
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "ForcedReflow"}),
+        )
+        .await
+        .says("Total reflow time")
+        .says("Top function call: thrash");
+    // A large DOM: its size is counted.
+    let reply = traced(&agent, "perf/dom-size.html", &dir.path().join("dom.json")).await;
+    reply.says("DOMSize: ");
+    let dom = first_set(&reply)["domSize"].clone();
+    match dom["totalElements"].as_i64() {
+        // Chrome records DOMStats when the tab paints a frame.
+        Some(total) => {
+            assert!(total >= 2000, "{dom}");
+            assert!(dom["deepest"]["value"].as_i64().unwrap_or(0) >= 60, "{dom}");
+            assert!(
+                dom["widest"]["value"].as_i64().unwrap_or(0) >= 2000,
+                "{dom}"
+            );
+            // Named as the trace names them (Chromium 156's DOMStats node ids do not
+            // resolve as backend node ids, so no uid is promised here).
+            assert_eq!(dom["widest"]["nodeName"], "UL id='wide'", "{dom}");
+            assert_eq!(dom["deepest"]["nodeName"], "DIV class='level'", "{dom}");
+        }
+        None => assert!(dom["nodes"].as_i64().unwrap_or(0) >= 2000, "{dom}"),
+    }
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_slow_click_is_the_inp_with_its_processing_and_target_named_by_uid() {
+    let agent = Agent::launch(&[]).await;
+    agent
+        .ok(
+            "new_page",
+            json!({"url": page("perf/slow-click.html"), "background": true}),
+        )
+        .await;
+    let button = agent
+        .ok("take_snapshot", json!({}))
+        .await
+        .uid_of("Slow button");
+    agent
+        .ok(
+            "performance_start_trace",
+            json!({"reload": false, "autoStop": false}),
+        )
+        .await;
+    agent.ok("click", json!({"uid": button})).await;
+    agent
+        .ok("wait_for", json!({"text": "clicked", "timeout": 20000}))
+        .await;
+    let reply = agent.ok("performance_stop_trace", json!({})).await;
+    reply
+        .says("INPBreakdown: INP ")
+        .says(&format!("uid {button}"));
+    let inp = first_set(&reply)["inp"].clone();
+    let i = &inp["interaction"];
+    assert!(inp["ms"].as_f64().unwrap_or(0.0) >= 200.0, "{inp}");
+    let processing = i["processingMs"].as_f64().unwrap_or(0.0);
+    assert!(processing >= 190.0, "the handler spins 200 ms: {inp}");
+    for phase in ["inputDelayMs", "presentationDelayMs"] {
+        assert!(i[phase].as_f64().unwrap_or(f64::MAX) < processing, "{inp}");
+    }
+    assert_eq!(i["uid"], json!(button), "the target is the button: {inp}");
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": "NO_NAVIGATION", "insightName": "INPBreakdown"}),
+        )
+        .await
+        .says("Processing duration");
+    agent.quit().await;
+}

@@ -56,6 +56,7 @@ mod liveness;
 mod memory;
 mod navigate;
 mod network;
+mod node_uids;
 mod oopif;
 pub mod page;
 mod persist;
@@ -438,6 +439,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Command::HandleDialog(request) => self.answer(session, request).await,
             Command::Screenshot(request) => self.answer(session, request).await,
             Command::CssStyles(request) => self.answer(session, request).await,
+            Command::NodeUids(request) => self.answer(session, request).await,
             Command::ListConsole(request) => self.answer(session, request).await,
             Command::ConsoleMessage(request) => self.answer(session, request).await,
             Command::NetworkRequests(request) => self.answer(session, request).await,

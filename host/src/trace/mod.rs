@@ -5,22 +5,28 @@
 //! one for the whole trace when it holds none), works out Core Web Vitals and what
 //! caused them: LCP with its breakdown and element ([`lcp`]), CLS with the shifting
 //! elements ([`cls`]), long main-thread tasks and the scripts that ran in them
-//! ([`tasks`]), render-blocking requests and the document request's latency. The
-//! figures follow the definitions of DevTools' own trace engine, so the two can be
-//! checked against each other (`scripts/trace-check`). [`text`] writes the summary and
-//! each insight's details; [`browser`] adds to a saved file what the Performance panel
-//! needs and the extension's debugger does not record.
+//! ([`tasks`]), render-blocking requests and the document request's latency, INP
+//! with its phases ([`inp`]), forced reflows ([`reflow`]) and DOM size
+//! ([`dom_size`]). The figures follow the definitions of DevTools' own trace engine,
+//! so the two can be checked against each other (`scripts/trace-check`). [`text`]
+//! writes the summary and each insight's details; [`browser`] adds to a saved file
+//! what the Performance panel needs and the extension's debugger does not record.
 //!
 //! Elements are named by their backend node ids as the trace records them; the tool
-//! turns those into snapshot uids where it can.
+//! turns those into snapshot uids where it can ([`elements`]).
 
 pub mod browser;
 pub mod cls;
+pub mod dom_size;
+pub mod elements;
 pub mod events;
+pub mod inp;
 pub mod lcp;
 pub mod network;
+pub mod reflow;
 pub mod tasks;
 pub mod text;
+mod text_more;
 
 use serde::Serialize;
 
@@ -64,6 +70,13 @@ pub struct InsightSet {
     /// Whether the tab drew any frame (a hidden tab draws none: then there is no paint
     /// to measure, and no LCP, CLS or render-blocking request).
     pub drew_frames: bool,
+    /// Interaction to Next Paint, when the page was interacted with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inp: Option<inp::Inp>,
+    /// Layouts and style recalculations scripts forced.
+    pub forced_reflows: reflow::ForcedReflows,
+    /// The size of the DOM and the updates it made slow.
+    pub dom_size: dom_size::DomSize,
 }
 
 /// A render-blocking request.
@@ -96,12 +109,15 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 5] = [
+pub const INSIGHT_NAMES: [&str; 8] = [
     "LCPBreakdown",
+    "INPBreakdown",
     "CLSCulprits",
     "LongTasks",
     "RenderBlocking",
     "DocumentLatency",
+    "ForcedReflow",
+    "DOMSize",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -174,6 +190,14 @@ pub fn analyze(events: &[Event]) -> Report {
     let mut insight_sets = Vec::new();
     if navigations.is_empty() {
         let main_threads = tasks::renderer_main_threads(events);
+        let scope = dom_size::Scope {
+            from: start,
+            until: end,
+            frame: None,
+            pid: None,
+            threads: &main_threads,
+            origin: start,
+        };
         insight_sets.push(InsightSet {
             id: NO_NAVIGATION.to_owned(),
             url: String::new(),
@@ -183,10 +207,21 @@ pub fn analyze(events: &[Event]) -> Report {
             render_blocking: Vec::new(),
             document: None,
             drew_frames: events::drew_frames(events, start, end),
+            inp: inp::inp(events, start, end, start),
+            forced_reflows: reflow::forced_reflows(events, start, end, None),
+            dom_size: dom_size::dom_size(events, &scope),
         });
     }
     for nav in &navigations {
         let document = requests.iter().find(|r| r.id == nav.id);
+        let scope = dom_size::Scope {
+            from: nav.ts,
+            until: nav.until,
+            frame: Some(&nav.frame),
+            pid: Some(nav.pid),
+            threads: &[(nav.pid, nav.tid)],
+            origin: nav.ts,
+        };
         insight_sets.push(InsightSet {
             id: nav.id.clone(),
             url: nav.url.clone(),
@@ -196,6 +231,9 @@ pub fn analyze(events: &[Event]) -> Report {
             render_blocking: network::render_blocking(events, nav, &requests),
             document: document.and_then(|d| document_latency(nav, d)),
             drew_frames: events::drew_frames(events, nav.ts, nav.until),
+            inp: inp::inp(events, nav.ts, nav.until, nav.ts),
+            forced_reflows: reflow::forced_reflows(events, nav.ts, nav.until, Some(&nav.frame)),
+            dom_size: dom_size::dom_size(events, &scope),
         });
     }
     Report {

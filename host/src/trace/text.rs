@@ -17,7 +17,7 @@ pub fn duration(ms: f64) -> String {
 pub fn element(uid: Option<&str>, backend: Option<i64>) -> String {
     match (uid, backend) {
         (Some(uid), _) => format!("uid {uid}"),
-        (None, Some(node)) => format!("backend node {node} (not in the page now)"),
+        (None, Some(node)) => format!("backend node {node}, not found in the page now"),
         (None, None) => "an element the trace does not name".to_owned(),
     }
 }
@@ -69,6 +69,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     } else if !set.url.is_empty() && set.drew_frames {
         lines.push("- LCPBreakdown: no LCP in the trace.".to_owned());
     }
+    lines.push(super::text_more::inp_line(set));
     let cls = &set.cls;
     if cls.shifts.is_empty() {
         lines.push("- CLSCulprits: CLS 0 (no layout shifts).".to_owned());
@@ -127,6 +128,8 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
         line += ".";
         lines.push(line);
     }
+    lines.push(super::text_more::reflow_line(set));
+    lines.push(super::text_more::dom_line(set));
     lines
 }
 
@@ -250,6 +253,9 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
             }
             json!(set.document)
         }
+        "INPBreakdown" => super::text_more::inp_details(set, &mut lines),
+        "ForcedReflow" => super::text_more::reflow_details(set, &mut lines),
+        "DOMSize" => super::text_more::dom_details(set, &mut lines),
         _ => return None,
     };
     Some((lines, data))

@@ -94,6 +94,7 @@ answers! {
     Emulation => Emulation(emulation);
     super::requests::TraceChunk => TraceChunk(chunk);
     crate::css::CssStyles => CssStyles(styles);
+    Vec<Option<String>> => NodeUids(uids);
     super::requests::MemoryUsage => MemoryUsage(usage);
 }
 

@@ -154,6 +154,8 @@ commands! {
     ReadTrace(ReadTrace),
     /// See [`GetCssStyles`].
     CssStyles(GetCssStyles),
+    /// See [`NodeUids`].
+    NodeUids(NodeUids),
     /// See [`GetMemoryUsage`].
     MemoryUsage(GetMemoryUsage),
 }

@@ -226,6 +226,11 @@ pub enum Reply {
         /// The rules, in cascade order.
         styles: crate::css::CssStyles,
     },
+    /// The uids of nodes named by backend node id, in order (`null`: not in the page).
+    NodeUids {
+        /// One per node asked about.
+        uids: Vec<Option<String>>,
+    },
     /// A tab renderer's memory figures.
     MemoryUsage {
         /// The figures.

@@ -178,6 +178,11 @@ mod tests {
             }
             .into(),
             GetMemoryUsage { tab_id }.into(),
+            NodeUids {
+                tab_id,
+                backend_node_ids: vec![1],
+            }
+            .into(),
         ]
     }
 

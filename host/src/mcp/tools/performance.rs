@@ -6,6 +6,7 @@
 //! asked, and answers a summary of the insights ([`crate::trace`]); the last trace's
 //! insights stay for `performance_analyze_insight`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -13,7 +14,9 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use tabwire_shared::{Navigate, Navigation, ReadTrace, StartTrace, StopTrace, TabId};
+use tabwire_shared::{
+    Navigate, Navigation, NodeUids, ReadTrace, StartTrace, StopTrace, TabId, MAX_NODE_UIDS,
+};
 
 use super::DEFAULT_TIMEOUT_MS;
 use crate::mcp::context::ToolContext;
@@ -55,10 +58,11 @@ impl Tool for PerformanceStartTrace {
     const SPEC: ToolSpec = ToolSpec {
         name: "performance_start_trace",
         description: "Starts recording a performance trace of the page, by default reloading \
-            it and stopping by itself. The answer summarises Core Web Vitals (LCP, CLS) and \
-            their causes, long tasks, render-blocking requests and document latency; use it \
-            to find why a page loads or responds slowly. While it records, a background tab \
-            counts as visible and focused to itself, so that it draws.",
+            it and stopping by itself. The answer summarises Core Web Vitals (LCP, INP, CLS) \
+            and their causes, long tasks, render-blocking requests, document latency, forced \
+            reflows and DOM size; use it to find why a page loads or responds slowly. While \
+            it records, a background tab counts as visible and focused to itself, so that it \
+            draws.",
         category: Category::Performance,
         read_only: false,
         page_scoped: true,
@@ -142,8 +146,8 @@ impl Tool for PerformanceStopTrace {
 pub struct AnalyzeInsightParams {
     /// The insight set's id, as the last trace's summary lists it.
     insight_set_id: String,
-    /// The insight, as the summary names it: LCPBreakdown, CLSCulprits, LongTasks,
-    /// RenderBlocking or DocumentLatency.
+    /// The insight, as the summary names it: LCPBreakdown, INPBreakdown, CLSCulprits,
+    /// LongTasks, RenderBlocking, DocumentLatency, ForcedReflow or DOMSize.
     insight_name: String,
 }
 
@@ -235,6 +239,29 @@ async fn abandon(ctx: &ToolContext, tab: TabId) {
     }
 }
 
+/// Gives the elements the insights name their snapshot uids, asking the page in
+/// pieces; an element the page no longer has keeps none (and is said to be gone).
+async fn name_elements(ctx: &ToolContext, tab: TabId, report: &mut Report) {
+    let ids = trace::elements::backend_ids(report);
+    let mut uids = HashMap::new();
+    for piece in ids.chunks(MAX_NODE_UIDS) {
+        let ask = NodeUids {
+            tab_id: tab,
+            backend_node_ids: piece.to_vec(),
+        };
+        // A page that cannot answer (closed, navigating) has none of them now.
+        let Ok(found) = ctx.request(ask).await else {
+            break;
+        };
+        for (id, uid) in piece.iter().zip(found) {
+            if let Some(uid) = uid {
+                uids.insert(*id, uid);
+            }
+        }
+    }
+    trace::elements::name(report, &uids);
+}
+
 /// Stops the recording, reads the trace, saves it if asked and states the insights.
 async fn stop_and_report(
     ctx: &ToolContext,
@@ -292,8 +319,9 @@ async fn stop_and_report(
         drop(bytes);
     }
     let events = events.map_err(|e| ToolError::new(format!("Could not read the trace: {e}.")))?;
-    let report = trace::analyze(&events);
+    let mut report = trace::analyze(&events);
     drop(events);
+    name_elements(ctx, tab, &mut report).await;
     let lines = trace::text::summary(&report);
     let mut data = json!({
         "durationMs": report.duration_ms,

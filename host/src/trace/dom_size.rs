@@ -1,0 +1,219 @@
+//! DOM size: how many elements the page had, its deepest element and the element with
+//! the most children, and the style and layout updates a large DOM made slow.
+//!
+//! Chrome records the figures in `DOMStats` (category
+//! `disabled-by-default-devtools.timeline`) when it paints a frame; the largest in the
+//! load counts, as in DevTools' trace engine. A trace of a tab that drew no frame has
+//! none: then the node count of `UpdateCounters` (elements, text and other nodes) is
+//! what there is, said as such. Large updates follow the engine too: a `Layout` of 40
+//! ms or more over more than 100 objects, an `UpdateLayoutTree` of 40 ms or more over
+//! more than 300 elements, on the load's main thread; the five longest are kept.
+
+use serde::Serialize;
+
+use super::events::Event;
+
+/// Updates shorter than this are not large, µs.
+const SLOW: f64 = 40e3;
+/// Layouts over more objects than this are large.
+const LAYOUT_OBJECTS: i64 = 100;
+/// Style recalculations over more elements than this are large.
+const STYLE_ELEMENTS: i64 = 300;
+/// The most large updates kept.
+const MAX_UPDATES: usize = 5;
+
+/// The DOM size of a load.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomSize {
+    /// The most elements the page had (`DOMStats`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_elements: Option<i64>,
+    /// The deepest element, and its depth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deepest: Option<NodeFigure>,
+    /// The element with the most children, and how many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub widest: Option<NodeFigure>,
+    /// The most DOM nodes of every kind the renderer counted (`UpdateCounters`), when
+    /// there are no `DOMStats`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<i64>,
+    /// The slowest large style and layout updates, longest first.
+    pub large_updates: Vec<LargeUpdate>,
+}
+
+/// An element and a figure about it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeFigure {
+    /// Its depth, or its number of children.
+    pub value: i64,
+    /// How Chrome describes it (`DIV id='deep'`).
+    pub node_name: String,
+    /// Its backend node id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend_node_id: Option<i64>,
+    /// Its snapshot uid, when the tool found it in the page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
+}
+
+/// A slow style or layout update over many elements.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LargeUpdate {
+    /// `Layout` or `UpdateLayoutTree` (a style recalculation).
+    pub kind: String,
+    /// How long, ms.
+    pub duration_ms: f64,
+    /// Objects laid out, or elements restyled.
+    pub size: i64,
+    /// When it began, ms from the start of the load.
+    pub start_ms: f64,
+}
+
+fn figure(v: &serde_json::Value, key: &str) -> Option<NodeFigure> {
+    Some(NodeFigure {
+        value: v[key].as_i64()?,
+        node_name: v["nodeName"].as_str().unwrap_or_default().to_owned(),
+        backend_node_id: v["nodeId"].as_i64(),
+        uid: None,
+    })
+}
+
+/// What one load is: its bounds (µs), frame and process, main threads, and the origin
+/// its times are measured from.
+pub struct Scope<'a> {
+    /// From.
+    pub from: f64,
+    /// Until.
+    pub until: f64,
+    /// The main frame, when known.
+    pub frame: Option<&'a str>,
+    /// The renderer, when known.
+    pub pid: Option<i64>,
+    /// The main threads to look at.
+    pub threads: &'a [(i64, i64)],
+    /// Times are from here.
+    pub origin: f64,
+}
+
+/// The DOM size of a load.
+pub fn dom_size(events: &[Event], scope: &Scope) -> DomSize {
+    let overlaps = |e: &Event| e.ts <= scope.until && scope.from < e.ts + e.dur.unwrap_or(0.0);
+    let mut size = DomSize::default();
+    let stats = events
+        .iter()
+        .filter(|e| e.name == "DOMStats" && overlaps(e))
+        .filter(|e| scope.frame.is_none() || e.data()["frame"].as_str() == scope.frame)
+        .filter(|e| scope.pid.is_none_or(|pid| e.pid == pid))
+        .filter_map(|e| Some((e.data()["totalElements"].as_i64()?, e)))
+        .fold(None::<(i64, &Event)>, |best, (n, e)| match best {
+            Some((m, _)) if m >= n => best,
+            _ => Some((n, e)),
+        });
+    if let Some((total, e)) = stats {
+        size.total_elements = Some(total);
+        size.deepest = figure(&e.data()["maxDepth"], "depth");
+        size.widest = figure(&e.data()["maxChildren"], "numChildren");
+    } else {
+        size.nodes = events
+            .iter()
+            .filter(|e| e.name == "UpdateCounters" && overlaps(e))
+            .filter(|e| scope.pid.is_none_or(|pid| e.pid == pid))
+            .filter_map(|e| e.data()["nodes"].as_i64())
+            .max();
+    }
+    let mut updates: Vec<LargeUpdate> = events
+        .iter()
+        .filter(|e| e.ph == "X" && e.dur.unwrap_or(0.0) >= SLOW && overlaps(e))
+        .filter(|e| scope.threads.contains(&(e.pid, e.tid)))
+        .filter_map(|e| {
+            let size = match e.name.as_str() {
+                "Layout" => e.args["beginData"]["dirtyObjects"]
+                    .as_i64()
+                    .filter(|n| *n > LAYOUT_OBJECTS)?,
+                "UpdateLayoutTree" => e.args["elementCount"]
+                    .as_i64()
+                    .filter(|n| *n > STYLE_ELEMENTS)?,
+                _ => return None,
+            };
+            Some(LargeUpdate {
+                kind: e.name.clone(),
+                duration_ms: e.dur.unwrap_or(0.0) / 1e3,
+                size,
+                start_ms: (e.ts - scope.origin) / 1e3,
+            })
+        })
+        .collect();
+    updates.sort_by(|a, b| b.duration_ms.total_cmp(&a.duration_ms));
+    updates.truncate(MAX_UPDATES);
+    size.large_updates = updates;
+    size
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{dom_size, Scope};
+    use crate::trace::events;
+
+    #[test]
+    fn the_largest_dom_stats_count_with_their_elements_and_slow_large_updates() {
+        let list = json!({"traceEvents": [
+            {"name": "DOMStats", "ph": "I", "ts": 10.0, "pid": 1, "tid": 2, "args": {"data": {
+                "frame": "F", "totalElements": 10}}},
+            {"name": "DOMStats", "ph": "I", "ts": 20.0, "pid": 1, "tid": 2, "args": {"data": {
+                "frame": "F", "totalElements": 2100,
+                "maxDepth": {"nodeId": 70, "nodeName": "DIV class='level'", "depth": 64},
+                "maxChildren": {"nodeId": 71, "nodeName": "UL id='wide'", "numChildren": 2000}}}},
+            {"name": "DOMStats", "ph": "I", "ts": 30.0, "pid": 1, "tid": 2, "args": {"data": {
+                "frame": "OTHER", "totalElements": 9000}}},
+            {"name": "UpdateLayoutTree", "ph": "X", "ts": 40.0, "dur": 50e3, "pid": 1, "tid": 2,
+                "args": {"elementCount": 2000}},
+            {"name": "Layout", "ph": "X", "ts": 100e3, "dur": 45e3, "pid": 1, "tid": 2,
+                "args": {"beginData": {"dirtyObjects": 50}}},
+            {"name": "Layout", "ph": "X", "ts": 200e3, "dur": 60e3, "pid": 1, "tid": 2,
+                "args": {"beginData": {"dirtyObjects": 4000}}}
+        ]});
+        let events = events::parse(list.to_string().as_bytes()).expect("a trace");
+        let scope = Scope {
+            from: 0.0,
+            until: 1e9,
+            frame: Some("F"),
+            pid: Some(1),
+            threads: &[(1, 2)],
+            origin: 0.0,
+        };
+        let size = dom_size(&events, &scope);
+        assert_eq!(size.total_elements, Some(2100));
+        let deepest = size.deepest.expect("the deepest");
+        assert_eq!((deepest.value, deepest.backend_node_id), (64, Some(70)));
+        assert_eq!(size.widest.expect("the widest").value, 2000);
+        assert_eq!(size.nodes, None);
+        let kinds: Vec<&str> = size.large_updates.iter().map(|u| u.kind.as_str()).collect();
+        assert_eq!(kinds, ["Layout", "UpdateLayoutTree"]);
+        assert_eq!(size.large_updates[0].size, 4000);
+    }
+
+    #[test]
+    fn without_dom_stats_the_node_count_stands_in() {
+        let list = json!([
+            {"name": "UpdateCounters", "ph": "I", "ts": 10.0, "pid": 1, "tid": 2, "args": {"data": {"nodes": 500}}},
+            {"name": "UpdateCounters", "ph": "I", "ts": 20.0, "pid": 1, "tid": 2, "args": {"data": {"nodes": 4000}}}
+        ]);
+        let events = events::parse(list.to_string().as_bytes()).expect("a trace");
+        let scope = Scope {
+            from: 0.0,
+            until: 1e9,
+            frame: None,
+            pid: None,
+            threads: &[],
+            origin: 0.0,
+        };
+        let size = dom_size(&events, &scope);
+        assert_eq!((size.total_elements, size.nodes), (None, Some(4000)));
+    }
+}
