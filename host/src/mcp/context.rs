@@ -149,7 +149,10 @@ impl Session {
                     *lock(&self.selected) = None;
                 }
             }
-            Event::TabsChanged | Event::ConsoleChanged { .. } | Event::Revoked { .. } => {}
+            Event::TabsChanged
+            | Event::ConsoleChanged { .. }
+            | Event::WebMcpChanged { .. }
+            | Event::Revoked { .. } => {}
         }
     }
 

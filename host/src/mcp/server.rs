@@ -351,6 +351,7 @@ mod tests {
                         groups: vec![ToolGroup {
                             name: "Shop cart".into(),
                             description: None,
+                            webmcp: false,
                             tools: lock(&self.tools)
                                 .iter()
                                 .map(|name| ToolDefinition {
@@ -359,6 +360,7 @@ mod tests {
                                     input_schema: json!({"type": "object",
                                         "properties": {"a": {"type": "number"}},
                                         "required": ["a"]}),
+                                    annotations: None,
                                 })
                                 .collect(),
                         }],

@@ -39,11 +39,14 @@ pub enum Category {
     Performance,
     /// Tools that pages themselves provide (third-party developer tools); off by default.
     ExperimentalThirdParty,
+    /// Tools pages register with the browser's WebMCP (`document.modelContext`); off by
+    /// default.
+    ExperimentalWebmcp,
 }
 
 impl Category {
     /// Every category, in the order help text lists them.
-    pub const ALL: [Category; 7] = [
+    pub const ALL: [Category; 8] = [
         Category::Navigation,
         Category::Input,
         Category::Debugging,
@@ -51,6 +54,7 @@ impl Category {
         Category::Emulation,
         Category::Performance,
         Category::ExperimentalThirdParty,
+        Category::ExperimentalWebmcp,
     ];
 
     /// The name used in `--category<Name>` flags.
@@ -63,12 +67,16 @@ impl Category {
             Category::Emulation => "Emulation",
             Category::Performance => "Performance",
             Category::ExperimentalThirdParty => "ExperimentalThirdParty",
+            Category::ExperimentalWebmcp => "ExperimentalWebmcp",
         }
     }
 
     /// Whether tools of this category are offered when no flag says otherwise.
     pub fn enabled_by_default(self) -> bool {
-        !matches!(self, Category::ExperimentalThirdParty)
+        !matches!(
+            self,
+            Category::ExperimentalThirdParty | Category::ExperimentalWebmcp
+        )
     }
 }
 

@@ -94,6 +94,8 @@ answers! {
     Emulation => Emulation(emulation);
     super::requests::TraceChunk => TraceChunk(chunk);
     crate::css::CssStyles => CssStyles(styles);
+    crate::webmcp::WebMcpTools => WebMcpTools(tools);
+    crate::webmcp::WebMcpOutcome => WebMcpOutcome(outcome);
 }
 
 /// Success with nothing to report ([`Reply::Done`]).

@@ -151,4 +151,8 @@ commands! {
     ReadTrace(ReadTrace),
     /// See [`GetCssStyles`].
     CssStyles(GetCssStyles),
+    /// See [`ListWebMcpTools`].
+    ListWebMcpTools(ListWebMcpTools),
+    /// See [`InvokeWebMcpTool`].
+    InvokeWebMcpTool(InvokeWebMcpTool),
 }

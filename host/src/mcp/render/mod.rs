@@ -7,6 +7,7 @@
 //! - [`snapshot`]: the accessibility snapshot as an indented text tree.
 //! - [`third_party`]: a page's third-party tools, or why it offers none.
 //! - [`emulation`]: emulated settings in words.
+//! - [`webmcp`]: a page's WebMCP tools, and how a run of one ended.
 
 pub mod console;
 pub mod css;
@@ -14,3 +15,4 @@ pub mod emulation;
 pub mod network;
 pub mod snapshot;
 pub mod third_party;
+pub mod webmcp;

@@ -2,12 +2,15 @@
 //!
 //! Discovery and execution run in the page through the extension; here the agent's
 //! arguments are parsed and validated against the tool's schema, a discovery that went
-//! stale with a reload or navigation is renewed, and results are rendered.
+//! stale with a reload or navigation is renewed, and results are rendered. The page's
+//! WebMCP tools marked for debugging are one of its groups (`WebMCP Tools`): they run
+//! through WebMCP ([`InvokeWebMcpTool`]) instead of the page's discovery listeners.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use tabwire_shared::{ErrorCode, ExecuteTool, ToolResult};
+use tabwire_shared::webmcp::WebMcpOutcome;
+use tabwire_shared::{ErrorCode, ExecuteTool, InvokeWebMcpTool, ToolResult};
 
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
@@ -121,6 +124,24 @@ impl Tool for ExecuteThirdPartyTool {
                 Err(e) => return Err(e),
             };
             validate(tool, &args)?;
+            if group.webmcp {
+                let run = InvokeWebMcpTool {
+                    tab_id: page,
+                    document: discovery.document.clone(),
+                    tool: tool.name.clone(),
+                    input: args.clone(),
+                    timeout_ms,
+                };
+                match ctx.request(run).await {
+                    Ok(outcome) => return webmcp_result(&tool.name, outcome, response),
+                    Err(e) if e.code == Some(ErrorCode::StaleTools) && !rediscovered => {
+                        discovery = ctx.discover_tools(page).await?;
+                        rediscovered = true;
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
             let request = ExecuteTool {
                 tab_id: page,
                 document: discovery.document.clone(),
@@ -152,6 +173,26 @@ impl Tool for ExecuteThirdPartyTool {
             }
         }
     }
+}
+
+/// A debugging WebMCP tool's run as a third-party tool's result: its output, or an
+/// error when it did not complete.
+fn webmcp_result(
+    tool: &str,
+    outcome: WebMcpOutcome,
+    response: &mut Response,
+) -> Result<(), ToolError> {
+    if !outcome.completed() {
+        return Err(ToolError::new(match outcome.error {
+            Some(error) => format!("WebMCP tool {tool} failed ({}): {error}", outcome.status),
+            None => format!("WebMCP tool {tool} failed: {}", outcome.status),
+        }));
+    }
+    match outcome.output {
+        Some(output) => response.add_output("Tool result", output),
+        None => response.line("Tool returned no result."),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -194,10 +235,12 @@ mod tests {
                         groups: vec![ToolGroup {
                             name: "g".into(),
                             description: None,
+                            webmcp: false,
                             tools: vec![ToolDefinition {
                                 name: "t".into(),
                                 description: "T".into(),
                                 input_schema: json!({"type": "object"}),
+                                annotations: None,
                             }],
                         }],
                         problems: vec![],
