@@ -30,3 +30,4 @@ mod snapshot_walker;
 mod steps;
 mod third_party;
 mod trace;
+mod webmcp;
