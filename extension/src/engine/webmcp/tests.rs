@@ -268,3 +268,19 @@ fn debugging_tools_lead_the_discovery_as_their_own_group() {
     assert_eq!(group.tools[0].name, "dbg");
     assert_eq!(group.tools[0].annotations, Some(json!({"debugging": true})));
 }
+
+#[test]
+fn the_tab_closing_mid_run_ends_it() {
+    let mut h = Harness::new();
+    let document = list(&mut h, 1).unwrap().document;
+    registered(&mut h, vec![tool("hang", json!({}))]);
+    h.fake.answer(
+        "WebMCP.invokeTool",
+        Answer::value(json!({"invocationId": "i7"})),
+    );
+    invoke(&mut h, 2, &document, "hang");
+    h.fake.remove_tab_silently(10);
+    h.engine.on_tab_removed(10);
+    h.settle();
+    assert_eq!(outcome(&h, 2).unwrap_err().code, ErrorCode::NoSuchTab);
+}

@@ -232,21 +232,36 @@ mod tests {
                         url: "http://127.0.0.1/".into(),
                         origin: "http://127.0.0.1".into(),
                         refused: false,
-                        groups: vec![ToolGroup {
-                            name: "g".into(),
-                            description: None,
-                            webmcp: false,
-                            tools: vec![ToolDefinition {
-                                name: "t".into(),
-                                description: "T".into(),
-                                input_schema: json!({"type": "object"}),
-                                annotations: None,
-                            }],
-                        }],
+                        groups: vec![
+                            ToolGroup {
+                                name: "WebMCP Tools".into(),
+                                description: None,
+                                webmcp: true,
+                                tools: vec![ToolDefinition {
+                                    name: "w".into(),
+                                    description: "W".into(),
+                                    input_schema: json!({"type": "object"}),
+                                    annotations: Some(json!({"debugging": true})),
+                                }],
+                            },
+                            ToolGroup {
+                                name: "g".into(),
+                                description: None,
+                                webmcp: false,
+                                tools: vec![ToolDefinition {
+                                    name: "t".into(),
+                                    description: "T".into(),
+                                    input_schema: json!({"type": "object"}),
+                                    annotations: None,
+                                }],
+                            },
+                        ],
                         problems: vec![],
                     },
                 }),
-                Command::ExecuteTool(_) => self.runs.lock().unwrap().remove(0),
+                Command::ExecuteTool(_) | Command::InvokeWebMcpTool(_) => {
+                    self.runs.lock().unwrap().remove(0)
+                }
                 _ => Ok(Reply::Done),
             };
             Box::pin(async move { outcome })
@@ -303,6 +318,47 @@ mod tests {
         let (ctx, page) = context(vec![Err(stale), Ok(result)]);
         execute(&ctx).await.unwrap();
         assert_eq!(runs_in(&page), ["d1", "d2"]);
+    }
+
+    #[tokio::test]
+    async fn a_webmcp_tool_runs_through_webmcp_and_a_failed_run_is_an_error() {
+        let completed = Reply::WebMcpOutcome {
+            outcome: tabwire_shared::webmcp::WebMcpOutcome {
+                status: "Completed".into(),
+                output: Some(json!({"n": 1})),
+                error: None,
+            },
+        };
+        let failed = Reply::WebMcpOutcome {
+            outcome: tabwire_shared::webmcp::WebMcpOutcome {
+                status: "Error".into(),
+                output: None,
+                error: Some("Error: boom".into()),
+            },
+        };
+        let (ctx, page) = context(vec![Ok(completed), Ok(failed)]);
+        let params = || serde_json::from_value(json!({"toolName": "w"})).unwrap();
+        ExecuteThirdPartyTool
+            .run(&ctx, params(), &mut Response::default())
+            .await
+            .unwrap();
+        let error = ExecuteThirdPartyTool
+            .run(&ctx, params(), &mut Response::default())
+            .await
+            .unwrap_err();
+        assert_eq!(error.message, "WebMCP tool w failed (Error): Error: boom");
+        let runs: Vec<_> = page
+            .sent
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|c| match c {
+                Command::InvokeWebMcpTool(run) => Some((run.tool.clone(), run.document.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(runs, [("w".into(), "d1".into()), ("w".into(), "d1".into())]);
+        assert!(runs_in(&page).is_empty(), "no page-script run");
     }
 
     #[tokio::test]
