@@ -23,6 +23,7 @@ pub mod dom;
 pub mod emulation;
 pub mod events;
 pub mod input;
+pub mod memory;
 pub mod network;
 pub mod refusal;
 pub mod target;

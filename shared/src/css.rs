@@ -15,7 +15,8 @@ pub struct CssStyles {
     pub element: String,
     /// Every rule, highest cascade precedence first: the element's own (inline style,
     /// matched rules, presentational attributes), then each ancestor's inheritable
-    /// ones, nearest first, then pseudo-elements'.
+    /// ones, nearest first, then pseudo-elements', then the keyframes of its
+    /// animations and its `@position-try` rules.
     pub rules: Vec<CssRule>,
 }
 
@@ -63,6 +64,10 @@ pub enum RuleKind {
     Inherited,
     /// A rule of one of the element's pseudo-elements.
     Pseudo,
+    /// A keyframe of an animation the element runs (inside its `@keyframes`).
+    Keyframe,
+    /// A `@position-try` rule the element's `position-try-fallbacks` names.
+    PositionTry,
 }
 
 /// Where a rule's style sheet came from.
@@ -128,6 +133,8 @@ pub enum WrapperKind {
     StartingStyle,
     /// A parent style rule (CSS nesting).
     Nesting,
+    /// `@keyframes`, around a keyframe.
+    Keyframes,
 }
 
 impl WrapperKind {
@@ -141,6 +148,7 @@ impl WrapperKind {
             WrapperKind::Supports => "@supports",
             WrapperKind::StartingStyle => "@starting-style",
             WrapperKind::Nesting => "",
+            WrapperKind::Keyframes => "@keyframes",
         }
     }
 }

@@ -44,6 +44,11 @@ const COMMANDS: &[&str] = &[
     r#"{"command":"emulate","tabId":3,"changes":{}}"#,
     r#"{"command":"resizePage","tabId":3,"width":800,"height":600}"#,
     r#"{"command":"cssStyles","tabId":3,"uid":"1_4"}"#,
+    r#"{"command":"startTrace","tabId":3}"#,
+    r#"{"command":"stopTrace","tabId":3}"#,
+    r#"{"command":"readTrace","tabId":3,"stream":"7","discard":true}"#,
+    r#"{"command":"readTrace","tabId":3,"stream":"7","discard":false}"#,
+    r#"{"command":"memoryUsage","tabId":3}"#,
     r#"{"command":"listWebMcpTools","tabId":3}"#,
     r#"{"command":"invokeWebMcpTool","tabId":3,"document":"d1","tool":"t","input":{"a":1},"timeoutMs":9}"#,
 ];
@@ -78,6 +83,8 @@ const REPLIES: &[&str] = &[
     r#"{"reply":"emulation","emulation":{"network":{"name":"Offline","offline":true,"latencyMs":0.0,"downloadBytesPerSec":0.0,"uploadBytesPerSec":0.0},"cpuThrottlingRate":4.0,"viewport":{"width":10,"height":20,"deviceScaleFactor":1.0,"mobile":false,"touch":false,"landscape":true},"userAgent":"UA","colorScheme":"light","geolocation":{"latitude":1.0,"longitude":2.0,"accuracy":3.0},"extraHttpHeaders":{"x":"y"}}}"#,
     r#"{"reply":"emulation","emulation":{}}"#,
     r#"{"reply":"cssStyles","styles":{"element":"p#t","rules":[{"kind":"matched","selector":"a, p","matchingSelectors":["p"],"origin":"author","source":{"url":"https://a.test/","line":3,"column":1,"inline":true,"constructed":true},"wrappers":[{"kind":"layer","text":"base"},{"kind":"startingStyle","text":""}],"inheritedFrom":{"selector":"div","depth":1},"pseudo":"::before","declarations":[{"name":"color","value":"red","important":true,"status":"overridden"}]},{"kind":"inline","selector":"element.style","origin":"userAgent","declarations":[{"name":"x","value":"","status":"invalid"}]}]}}"#,
+    r#"{"reply":"traceChunk","chunk":{"stream":"7","data":"{\"traceEvents\":[","eof":false,"dataLoss":true}}"#,
+    r#"{"reply":"memoryUsage","usage":{"jsHeapUsed":471000.0,"jsHeapTotal":1048576.0,"embedderHeapUsed":1385496.0,"backingStorage":114.0,"documents":2.0,"frames":1.0,"nodes":24.0,"layoutObjects":10.0,"jsEventListeners":0.0,"detachedScriptStates":0.0}}"#,
 ];
 
 fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(golden: &str) {
@@ -114,10 +121,10 @@ fn every_command_and_reply_kind_is_pinned() {
         .iter()
         .map(|c| serde_json::from_str::<serde_json::Value>(c).unwrap()["command"].to_string())
         .collect();
-    assert_eq!(commands.len(), 22, "{commands:?}");
+    assert_eq!(commands.len(), Command::COUNT, "{commands:?}");
     let replies: std::collections::BTreeSet<String> = REPLIES
         .iter()
         .map(|r| serde_json::from_str::<serde_json::Value>(r).unwrap()["reply"].to_string())
         .collect();
-    assert_eq!(replies.len(), 18, "{replies:?}");
+    assert_eq!(replies.len(), 20, "{replies:?}");
 }

@@ -272,6 +272,9 @@ mod end_to_end {
         let widgets = t.ok("take_snapshot", json!({})).await;
         t.ok("get_css_styles", json!({"uid": widgets.uid_of("\"Card\"")}))
             .await;
+        // Twice: the second reading also says what changed since the first.
+        t.ok("get_memory_usage", json!({})).await;
+        t.ok("get_memory_usage", json!({})).await;
         t.ok(
             "click",
             json!({"uid": widgets.uid_of("textbox \"Key catcher\""), "includeSnapshot": true}),
@@ -442,7 +445,7 @@ mod end_to_end {
             "http://127.0.0.1:9",
             "--slim=false",
             "--viewport=800x600",
-            "--categoryMemory=false",
+            "--categoryPwa=false",
         ]);
         let agent = Agent::start(&args, &[]).await;
         // The harness fails any result that carries structuredContent here.
@@ -464,7 +467,7 @@ mod end_to_end {
             "--browserUrl",
             "--slim",
             "--viewport",
-            "--categoryMemory",
+            "--categoryPwa",
         ] {
             let lines = log
                 .lines()

@@ -171,7 +171,8 @@ async fn the_cascade_is_shown_with_its_wrappers_sources_inheritance_and_losers()
         Some(10)
     );
     first.says(&format!(
-        "Showing 1-10 of {total} (Page 1 of 2). Next page: 1."
+        "Showing 1-10 of {total} (Page 1 of {}). Next page: 1.",
+        total.div_ceil(10)
     ));
     let second = agent
         .ok(
@@ -238,5 +239,59 @@ async fn a_hidden_tab_shows_its_styles() {
         "hidden",
         "reading styles leaves the tab behind the user's"
     );
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn an_animations_keyframes_and_a_position_try_fallback_are_shown() {
+    let agent = Agent::launch(&[]).await;
+    let snap = agent.open_and_snapshot("css/page.html").await;
+    let styles = agent
+        .ok(
+            "get_css_styles",
+            json!({"uid": snap.uid_of(TARGET), "pageSize": 100}),
+        )
+        .await;
+    styles
+        .says("/* a keyframe of an animation it runs; <style> in ")
+        .says("@keyframes nudge {")
+        .says("outline-offset: 4px;");
+    let rules = styles.json["cssStyles"]["rules"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let keyframes: Vec<&Value> = rules.iter().filter(|r| r["kind"] == "keyframe").collect();
+    assert_eq!(
+        keyframes
+            .iter()
+            .map(|r| r["selector"].as_str().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        ["0%", "100%"],
+        "{}",
+        styles.text
+    );
+    assert_eq!(keyframes[0]["wrappers"][0]["kind"], "keyframes");
+    assert_eq!(keyframes[0]["wrappers"][0]["text"], "nudge");
+    assert!(
+        keyframes[0]["source"]["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/css/page.html")),
+        "a keyframe says where it is written: {}",
+        keyframes[0]
+    );
+
+    let tip = agent
+        .ok(
+            "get_css_styles",
+            json!({"uid": snap.uid_of("button \"Tip\""), "pageSize": 100}),
+        )
+        .await;
+    tip.says("@position-try --below {")
+        .says("top: anchor(bottom);");
+    let fallback = tip.json["cssStyles"]["rules"]
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["kind"] == "positionTry").cloned())
+        .unwrap_or_else(|| panic!("no positionTry rule:\n{}", tip.text));
+    assert_eq!(fallback["selector"], "@position-try --below");
     agent.quit().await;
 }

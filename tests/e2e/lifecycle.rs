@@ -201,7 +201,7 @@ async fn the_server_reconnects_when_the_browser_side_comes_back() {
 }
 
 /// The native host Chrome started for this agent's launched browser.
-fn native_host(agent: &Agent) -> Process {
+pub fn native_host(agent: &Agent) -> Process {
     descendants(agent.pid())
         .into_iter()
         .find(|p| !p.zombie && p.cmdline.contains("native-host chrome-extension://"))

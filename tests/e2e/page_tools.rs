@@ -121,3 +121,44 @@ async fn page_tools_without_third_party_tools_is_refused_at_start() {
         "{stderr}"
     );
 }
+
+#[tokio::test]
+async fn selecting_another_page_changes_the_page_tools_and_says_so() {
+    let agent = Agent::launch(&[THIRD_PARTY, PAGE_TOOLS]).await;
+    let seen = agent.tools_changed_count();
+    let add_page = agent.open("3p/add.html").await.selected_page();
+    let seen = agent.tools_changed_after(seen, "opening 3p/add.html").await;
+    let groups_page = agent.open("3p/groups.html").await.selected_page();
+    let seen = agent
+        .tools_changed_after(seen, "opening 3p/groups.html")
+        .await;
+    assert!(page_tool_names(&agent)
+        .await
+        .contains(&"page_Telemetry_status".to_owned()));
+
+    agent.ok("select_page", json!({"pageId": add_page})).await;
+    let seen = agent
+        .tools_changed_after(seen, "selecting the 3p/add.html page")
+        .await;
+    assert_eq!(
+        page_tool_names(&agent).await,
+        ["page_Page_specific_DevTools_add"]
+    );
+    let sum = agent
+        .ok("page_Page_specific_DevTools_add", json!({"a": 4, "b": 5}))
+        .await;
+    assert_eq!(sum.json["result"], 9, "{}", sum.text);
+    agent
+        .err("page_Telemetry_status", json!({}))
+        .await
+        .says("does not offer the tool `page_Telemetry_status`");
+
+    agent
+        .ok("select_page", json!({"pageId": groups_page}))
+        .await;
+    agent
+        .tools_changed_after(seen, "selecting the 3p/groups.html page again")
+        .await;
+    let status = agent.ok("page_Telemetry_status", json!({})).await;
+    assert_eq!(status.json["result"], "telemetry ok", "{}", status.text);
+}

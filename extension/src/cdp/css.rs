@@ -77,6 +77,61 @@ pub struct MatchedStyles {
     pub css_property_rules: Vec<PropertyRule>,
     /// Custom properties registered by `CSS.registerProperty`.
     pub css_property_registrations: Vec<PropertyRegistration>,
+    /// The `@keyframes` of the animations the element runs.
+    #[serde(rename = "cssKeyframesRules")]
+    pub css_keyframes_rules: Vec<KeyframesRule>,
+    /// The `@position-try` rules its `position-try-fallbacks` names.
+    pub css_position_try_rules: Vec<PositionTryRule>,
+}
+
+/// `@keyframes`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct KeyframesRule {
+    /// The animation's name.
+    pub animation_name: TextValue,
+    /// Its keyframes, in source order.
+    pub keyframes: Vec<Keyframe>,
+}
+
+/// One keyframe (`50% { … }`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Keyframe {
+    /// Its style sheet (none for user-agent rules).
+    pub style_sheet_id: Option<String>,
+    /// `regular`, `user-agent`, `injected` or `inspector`.
+    pub origin: String,
+    /// Its selector (`from`, `50%`).
+    pub key_text: TextValue,
+    /// Its declarations.
+    pub style: CssStyle,
+}
+
+/// `@position-try`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct PositionTryRule {
+    /// Its name (`--below`).
+    pub name: TextValue,
+    /// Its style sheet.
+    pub style_sheet_id: Option<String>,
+    /// `regular`, `user-agent`, `injected` or `inspector`.
+    pub origin: String,
+    /// Its declarations.
+    pub style: CssStyle,
+    /// Whether the element is positioned by it now.
+    pub active: bool,
+}
+
+/// A piece of text in a style sheet, and where it is.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TextValue {
+    /// The text.
+    pub text: String,
+    /// Where it is.
+    pub range: Option<SourceRange>,
 }
 
 /// A rule and which of its selectors matched.

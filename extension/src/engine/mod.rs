@@ -53,6 +53,7 @@ mod idle_detach;
 mod input;
 mod keyboard;
 mod liveness;
+mod memory;
 mod navigate;
 mod network;
 mod oopif;
@@ -450,6 +451,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Command::StartTrace(request) => self.answer(session, request).await,
             Command::StopTrace(request) => self.answer(session, request).await,
             Command::ReadTrace(request) => self.answer(session, request).await,
+            Command::MemoryUsage(request) => self.answer(session, request).await,
         }
     }
 

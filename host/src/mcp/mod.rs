@@ -20,6 +20,7 @@ pub mod config;
 pub mod context;
 pub mod filters;
 pub mod known;
+pub mod not_offered;
 pub mod output_schema;
 pub mod page_tools;
 pub mod paginate;

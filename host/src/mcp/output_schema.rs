@@ -193,6 +193,7 @@ pub fn output_schema() -> JsonObject {
             "webmcpTools": super::render::webmcp::output_schema(),
             "webmcpToolProblems": {"type": "array", "items": {"type": "string"}},
             "webmcpToolsFile": {"$ref": "#/$defs/savedFile"},
+            "memoryUsage": super::tools::memory::output_schema(),
             "pagination": {"$ref": "#/$defs/pagination"}
         },
         "patternProperties": {

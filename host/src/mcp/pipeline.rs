@@ -36,14 +36,7 @@ pub async fn call_tool_as(
     args: Option<JsonObject>,
 ) -> CallToolResult {
     let Some(tool) = registry.get(name) else {
-        let names: Vec<_> = registry.tools().iter().map(|t| t.spec().name).collect();
-        return plain_error(
-            base,
-            format!(
-                "Unknown tool `{name}`. Available tools: {}.",
-                names.join(", ")
-            ),
-        );
+        return plain_error(base, unknown_tool(registry, name));
     };
     let spec = *tool.spec();
     let args = args.unwrap_or_default();
@@ -97,6 +90,30 @@ pub async fn call_tool_as(
         _ => tool.call(&ctx, args, &mut response).await,
     };
     render(shown_as, response, outcome.err(), &ctx).await
+}
+
+/// Why there is no tool `name`: a tool whose category is switched off, one of the
+/// reference's tabwire does not offer, or a name no one knows (then every tool there is).
+fn unknown_tool(registry: &Registry, name: &str) -> String {
+    let switched_off = Registry::every_tool()
+        .iter()
+        .find(|t| t.spec().name == name)
+        .map(|t| t.spec().category);
+    if let Some(category) = switched_off {
+        let flag = category.flag_name();
+        return format!(
+            "`{name}` is switched off: its category, {flag}, is not enabled in this tabwire. \
+             Start `tabwire mcp` with --category{flag}=true to offer it."
+        );
+    }
+    if let Some(reason) = super::not_offered::reason(name) {
+        return reason;
+    }
+    let names: Vec<_> = registry.tools().iter().map(|t| t.spec().name).collect();
+    format!(
+        "Unknown tool `{name}`. Available tools: {}.",
+        names.join(", ")
+    )
 }
 
 /// The page a page-scoped call acts on: `pageId` if given, else the selected page.
@@ -288,6 +305,22 @@ mod tests {
         let text = text(&h.call("take_screenshotz", json!({})).await);
         assert!(text.contains("Unknown tool `take_screenshotz`"), "{text}");
         assert!(text.contains("list_pages"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn a_switched_off_tool_and_a_reference_tool_say_why_they_are_missing() {
+        let h = Harness::new();
+        let off = text(&h.call("list_3p_developer_tools", json!({})).await);
+        assert!(
+            off.contains("--categoryExperimentalThirdParty=true"),
+            "{off}"
+        );
+        let absent = text(&h.call("lighthouse_audit", json!({})).await);
+        assert!(absent.contains("does not offer: Lighthouse"), "{absent}");
+        assert!(
+            absent.contains("Instead: performance_start_trace"),
+            "{absent}"
+        );
     }
 
     #[tokio::test]

@@ -224,12 +224,12 @@ mod tests {
         let table = "| Flag | Meaning |\n|---|---|\n| `--launch` | x |\n\
                      | `--userDataDir=<dir>` | x \\| y |\n| `--viewport=<size>` | x |\n\
                      | `--category<Name>=true\\|false` | x |\n| `--categoryInput=false` | x |\n\
-                     | `--categoryMemory` | x |\n";
+                     | `--categoryPwa` | x |\n";
         assert_eq!(
             flag_table_differences(table, &flags),
             [
                 "README.md's flag table names --viewport, which `tabwire mcp` does not take",
-                "README.md's flag table names --categoryMemory, which `tabwire mcp` does \
+                "README.md's flag table names --categoryPwa, which `tabwire mcp` does \
                  not take",
                 "README.md's flag table lacks --headless",
             ]

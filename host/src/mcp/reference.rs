@@ -70,6 +70,7 @@ pub fn markdown() -> String {
             }
         }
     }
+    out.push_str(&super::not_offered::markdown());
     out
 }
 

@@ -113,7 +113,6 @@ const NO_EFFECT: &[(&[&str], Takes, &str)] = &[
         NOT_OFFERED,
     ),
     (&["experimentalIncludeAllPages"], Takes::Bool, NOT_OFFERED),
-    (&["categoryMemory"], Takes::Bool, NOT_OFFERED),
     (&["categoryExtensions"], Takes::Bool, NOT_OFFERED),
     (&["categoryPwa"], Takes::Bool, NOT_OFFERED),
     (
@@ -329,7 +328,7 @@ mod tests {
             "--slim",
             "true",
             "--viewport=1280x720",
-            "--categoryMemory=false",
+            "--categoryPwa=false",
             "--headless",
         ]);
         assert_eq!(args, ["tabwire", "mcp", "--headless=true"]);

@@ -43,6 +43,7 @@ fn all_tools() -> Vec<Box<dyn ErasedTool>> {
             tools::performance::PerformanceAnalyzeInsight,
         )),
         Box::new(Registered::new(tools::css::GetCssStyles)),
+        Box::new(Registered::new(tools::memory::GetMemoryUsage)),
     ]
 }
 

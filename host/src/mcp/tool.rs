@@ -37,6 +37,8 @@ pub enum Category {
     Emulation,
     /// Performance traces and their insights.
     Performance,
+    /// How much memory a page holds.
+    Memory,
     /// Tools that pages themselves provide (third-party developer tools); off by default.
     ExperimentalThirdParty,
     /// Tools pages register with the browser's WebMCP (`document.modelContext`); off by
@@ -46,13 +48,14 @@ pub enum Category {
 
 impl Category {
     /// Every category, in the order help text lists them.
-    pub const ALL: [Category; 8] = [
+    pub const ALL: [Category; 9] = [
         Category::Navigation,
         Category::Input,
         Category::Debugging,
         Category::Network,
         Category::Emulation,
         Category::Performance,
+        Category::Memory,
         Category::ExperimentalThirdParty,
         Category::ExperimentalWebmcp,
     ];
@@ -66,6 +69,7 @@ impl Category {
             Category::Network => "Network",
             Category::Emulation => "Emulation",
             Category::Performance => "Performance",
+            Category::Memory => "Memory",
             Category::ExperimentalThirdParty => "ExperimentalThirdParty",
             Category::ExperimentalWebmcp => "ExperimentalWebmcp",
         }

@@ -96,6 +96,7 @@ answers! {
     crate::css::CssStyles => CssStyles(styles);
     crate::webmcp::WebMcpTools => WebMcpTools(tools);
     crate::webmcp::WebMcpOutcome => WebMcpOutcome(outcome);
+    super::requests::MemoryUsage => MemoryUsage(usage);
 }
 
 /// Success with nothing to report ([`Reply::Done`]).

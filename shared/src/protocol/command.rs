@@ -64,6 +64,9 @@ macro_rules! commands {
         })*
 
         impl Command {
+            /// How many kinds of command there are (tests check each is covered).
+            pub const COUNT: usize = [$(stringify!($variant)),*].len();
+
             /// [`Request::RESENDABLE`] of the command.
             pub fn is_idempotent(&self) -> bool {
                 match self {
@@ -155,4 +158,6 @@ commands! {
     ListWebMcpTools(ListWebMcpTools),
     /// See [`InvokeWebMcpTool`].
     InvokeWebMcpTool(InvokeWebMcpTool),
+    /// See [`GetMemoryUsage`].
+    MemoryUsage(GetMemoryUsage),
 }

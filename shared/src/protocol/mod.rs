@@ -236,6 +236,11 @@ pub enum Reply {
         /// The outcome.
         outcome: crate::webmcp::WebMcpOutcome,
     },
+    /// A tab renderer's memory figures.
+    MemoryUsage {
+        /// The figures.
+        usage: requests::MemoryUsage,
+    },
 }
 
 pub use crate::console::*;

@@ -164,6 +164,29 @@ mod tests {
                 height: 100,
             }
             .into(),
+            StartTrace { tab_id }.into(),
+            StopTrace { tab_id }.into(),
+            ReadTrace {
+                tab_id,
+                stream: "1".into(),
+                discard: true,
+            }
+            .into(),
+            GetCssStyles {
+                tab_id,
+                uid: "1_1".into(),
+            }
+            .into(),
+            GetMemoryUsage { tab_id }.into(),
+            ListWebMcpTools { tab_id }.into(),
+            InvokeWebMcpTool {
+                tab_id,
+                document: "d".into(),
+                tool: "t".into(),
+                input: json!({}),
+                timeout_ms: 100,
+            }
+            .into(),
         ]
     }
 
@@ -173,7 +196,11 @@ mod tests {
         h.hello(1, "k1", "claude");
         h.share("k1", 10);
         let commands = every_tab_command(11);
-        assert_eq!(commands.len() + 2, 19, "every command but list and new tab");
+        assert_eq!(
+            commands.len() + 2,
+            tabwire_shared::Command::COUNT,
+            "every command but list and new tab"
+        );
         for (id, command) in commands.into_iter().enumerate() {
             h.call(id as u64, command.clone());
             h.settle();

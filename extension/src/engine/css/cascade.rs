@@ -131,6 +131,8 @@ pub fn cascade(m: &Matched<'_>) -> CssStyles {
     for pseudo in &m.styles.pseudo_elements {
         rules.extend(pseudo_rules(m, pseudo));
     }
+    rules.extend(keyframe_rules(m));
+    rules.extend(position_try_rules(m));
     CssStyles { element, rules }
 }
 
@@ -309,27 +311,109 @@ fn declarations(block: Block<'_>) -> (CssRule, Vec<Decl>) {
                     .map(|l| l.name.clone())
                     .collect()
             };
-            let status = if p.parsed_ok == Some(false) {
-                DeclarationStatus::Invalid
-            } else if p.disabled {
-                DeclarationStatus::Disabled
-            } else {
-                DeclarationStatus::Active
-            };
+            let shown = declaration(p);
             Decl {
-                shown: Declaration {
-                    name: p.name.clone(),
-                    value: without_important(&p.value, p.important),
-                    important: p.important,
-                    status,
-                },
+                valid: shown.status == DeclarationStatus::Active,
+                shown,
                 longhands,
-                valid: status == DeclarationStatus::Active,
                 rank: rank(&block, p.important, i),
             }
         })
         .collect();
     (block.rule, decls)
+}
+
+/// A declaration as written, active unless Chrome could not parse it or it is
+/// commented out.
+fn declaration(p: &cdp::CssProperty) -> Declaration {
+    let status = if p.parsed_ok == Some(false) {
+        DeclarationStatus::Invalid
+    } else if p.disabled {
+        DeclarationStatus::Disabled
+    } else {
+        DeclarationStatus::Active
+    };
+    Declaration {
+        name: p.name.clone(),
+        value: without_important(&p.value, p.important),
+        important: p.important,
+        status,
+    }
+}
+
+/// The declarations of a block that takes no part in the element's cascade (a
+/// keyframe, a `@position-try` rule), as written.
+fn as_written(style: &cdp::CssStyle) -> Vec<Declaration> {
+    let props = &style.css_properties;
+    let any_written = props.iter().any(|p| p.range.is_some());
+    props
+        .iter()
+        .filter(|p| !any_written || p.range.is_some())
+        .map(declaration)
+        .collect()
+}
+
+/// The keyframes of the element's animations, each inside its `@keyframes`, in
+/// source order.
+fn keyframe_rules(m: &Matched<'_>) -> Vec<CssRule> {
+    let mut rules = Vec::new();
+    for keyframes in &m.styles.css_keyframes_rules {
+        for frame in &keyframes.keyframes {
+            rules.push(CssRule {
+                kind: RuleKind::Keyframe,
+                selector: frame.key_text.text.clone(),
+                matching_selectors: Vec::new(),
+                origin: origin(&frame.origin),
+                source: located(
+                    m.sheets,
+                    frame.style_sheet_id.as_deref(),
+                    frame.key_text.range.or(frame.style.range),
+                ),
+                wrappers: vec![Wrapper {
+                    kind: WrapperKind::Keyframes,
+                    text: keyframes.animation_name.text.clone(),
+                }],
+                inherited_from: None,
+                pseudo: None,
+                declarations: as_written(&frame.style),
+            });
+        }
+    }
+    rules
+}
+
+/// The `@position-try` rules the element names; the declarations of one not in use
+/// now are marked overridden (they do not apply).
+fn position_try_rules(m: &Matched<'_>) -> Vec<CssRule> {
+    m.styles
+        .css_position_try_rules
+        .iter()
+        .map(|rule| {
+            let mut declarations = as_written(&rule.style);
+            if !rule.active {
+                for d in &mut declarations {
+                    if d.status == DeclarationStatus::Active {
+                        d.status = DeclarationStatus::Overridden;
+                    }
+                }
+            }
+            CssRule {
+                kind: RuleKind::PositionTry,
+                selector: format!("@position-try {}", rule.name.text),
+                matching_selectors: Vec::new(),
+                origin: origin(&rule.origin),
+                source: located(
+                    m.sheets,
+                    rule.style_sheet_id.as_deref(),
+                    rule.name.range.or(rule.style.range),
+                ),
+                wrappers: Vec::new(),
+                inherited_from: None,
+                pseudo: None,
+                declarations,
+            }
+        })
+        .collect()
 }
 
 /// Where a declaration stands in the cascade (see the module's steps).
@@ -392,13 +476,23 @@ fn source(
     sheets: &HashMap<String, StyleSheetHeader>,
     rule: &cdp::CssRule,
 ) -> Option<SourceLocation> {
-    let sheet = sheets.get(rule.style_sheet_id.as_deref()?)?;
     let range = rule
         .selector_list
         .selectors
         .first()
         .and_then(|s| s.range)
-        .or(rule.style.range)?;
+        .or(rule.style.range);
+    located(sheets, rule.style_sheet_id.as_deref(), range)
+}
+
+/// Where `range` of the style sheet `sheet` is, in the file the sheet is written in.
+fn located(
+    sheets: &HashMap<String, StyleSheetHeader>,
+    sheet: Option<&str>,
+    range: Option<cdp::SourceRange>,
+) -> Option<SourceLocation> {
+    let sheet = sheets.get(sheet?)?;
+    let range = range?;
     let column = if range.start_line == 0 {
         sheet.start_column.saturating_add(range.start_column)
     } else {
@@ -791,5 +885,55 @@ mod tests {
             without_important("url(!important)", false),
             "url(!important)"
         );
+    }
+
+    #[test]
+    fn keyframes_and_position_try_rules_follow_the_cascade_in_their_at_rules() {
+        let styles = run(json!({
+            "matchedCSSRules": [rule("#t", &[], 1, vec![decl("animation-name", "spin", &[])])],
+            "cssKeyframesRules": [{"animationName": {"text": "spin"}, "keyframes": [
+                {"styleSheetId": "s1", "origin": "regular",
+                 "keyText": {"text": "from", "range": {"startLine": 7, "startColumn": 2}},
+                 "style": {"cssProperties": decl("rotate", "0deg", &[])}},
+                {"styleSheetId": "s1", "origin": "regular", "keyText": {"text": "to"},
+                 "style": {"cssProperties": decl("rotate", "1turn", &[])}}
+            ]}],
+            "cssPositionTryRules": [
+                {"name": {"text": "--below"}, "styleSheetId": "s1", "origin": "regular",
+                 "style": {"cssProperties": decl("top", "anchor(bottom)", &[])}, "active": true},
+                {"name": {"text": "--above"}, "styleSheetId": "s1", "origin": "regular",
+                 "style": {"cssProperties": decl("bottom", "anchor(top)", &[])}, "active": false}
+            ]
+        }));
+        assert_eq!(
+            statuses(&styles),
+            vec![
+                ("#t".to_owned(), vec![format!("animation-name {Active:?}")]),
+                ("from".to_owned(), vec![format!("rotate {Active:?}")]),
+                ("to".to_owned(), vec![format!("rotate {Active:?}")]),
+                (
+                    "@position-try --below".to_owned(),
+                    vec![format!("top {Active:?}")]
+                ),
+                (
+                    "@position-try --above".to_owned(),
+                    vec![format!("bottom {Overridden:?}")]
+                ),
+            ]
+        );
+        let from = &styles.rules[1];
+        assert_eq!(from.kind, RuleKind::Keyframe);
+        assert_eq!(
+            from.wrappers,
+            vec![Wrapper {
+                kind: WrapperKind::Keyframes,
+                text: "spin".into()
+            }]
+        );
+        assert_eq!(
+            from.source.as_ref().map(|s| (s.line, s.column)),
+            Some((8, 3))
+        );
+        assert_eq!(styles.rules[3].kind, RuleKind::PositionTry);
     }
 }

@@ -4,7 +4,7 @@
 //! the same rules as `structuredContent`.
 
 use serde_json::{json, Map, Value};
-use tabwire_shared::css::{CssRule, CssStyles, RuleOrigin, SourceLocation, WrapperKind};
+use tabwire_shared::css::{CssRule, CssStyles, RuleKind, RuleOrigin, SourceLocation, WrapperKind};
 
 use crate::mcp::paginate::paginate;
 
@@ -60,6 +60,11 @@ fn write_rule(lines: &mut Vec<String>, rule: &CssRule, indent: usize) {
     let mut notes = Vec::new();
     if let Some(pseudo) = &rule.pseudo {
         notes.push(format!("{pseudo} pseudo-element"));
+    }
+    match rule.kind {
+        RuleKind::Keyframe => notes.push("a keyframe of an animation it runs".to_owned()),
+        RuleKind::PositionTry => notes.push("a position-try fallback it names".to_owned()),
+        _ => {}
     }
     if let Some(where_) = source(rule) {
         notes.push(where_);
@@ -234,6 +239,15 @@ mod tests {
             vec![decl("content", "\"*/\"", false, Active)],
         );
         before.pseudo = Some("::before".into());
+        let mut keyframe = rule(
+            RuleKind::Keyframe,
+            "50%",
+            vec![decl("opacity", "0.5", false, Active)],
+        );
+        keyframe.wrappers = vec![Wrapper {
+            kind: WrapperKind::Keyframes,
+            text: "pulse".into(),
+        }];
         CssStyles {
             element: "p#target.target".into(),
             rules: vec![
@@ -248,6 +262,7 @@ mod tests {
                 inherited,
                 root,
                 before,
+                keyframe,
             ],
         }
     }

@@ -35,8 +35,9 @@ impl Tool for GetCssStyles {
             written as CSS, the rules that weigh most first: its style attribute, the rules \
             that matched it, each inside its @layer/@media/@container/@scope/@supports \
             and with the stylesheet URL and line:column above it, then what its ancestors \
-            pass on (inherited properties and custom properties) and its pseudo-elements' \
-            rules. The cascade is worked out (importance, layers, specificity, order, \
+            pass on (inherited properties and custom properties), its pseudo-elements' \
+            rules, the @keyframes of its animations and its @position-try fallbacks. The \
+            cascade is worked out (importance, layers, specificity, order, \
             inheritance): a declaration that loses is tagged [overridden]; one that is not \
             tagged applies. 10 rules per page by default; pageIdx shows the others.",
         category: Category::Debugging,
@@ -91,7 +92,7 @@ pub fn output_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "kind": {"enum": ["inline", "matched", "attributes", "inherited", "pseudo"]},
+                        "kind": {"enum": ["inline", "matched", "attributes", "inherited", "pseudo", "keyframe", "positionTry"]},
                         "selector": {"type": "string"},
                         "matchingSelectors": {"type": "array", "items": {"type": "string"}},
                         "origin": {"enum": ["author", "userAgent", "injected", "inspector"]},
@@ -102,7 +103,7 @@ pub fn output_schema() -> Value {
                             "items": {
                                 "type": "object",
                                 "properties": {
-                                    "kind": {"enum": ["layer", "media", "container", "scope", "supports", "startingStyle", "nesting"]},
+                                    "kind": {"enum": ["layer", "media", "container", "scope", "supports", "startingStyle", "nesting", "keyframes"]},
                                     "text": {"type": "string"}
                                 },
                                 "required": ["kind", "text"]

@@ -4,6 +4,7 @@ pub mod console;
 pub mod css;
 pub mod emulation;
 pub mod input;
+pub mod memory;
 pub mod network;
 pub mod pages;
 pub mod performance;
