@@ -28,6 +28,7 @@ pub mod network;
 pub mod refusal;
 pub mod target;
 pub mod tracing;
+pub mod webmcp;
 pub mod world;
 
 use serde::de::DeserializeOwned;

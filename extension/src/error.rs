@@ -306,6 +306,31 @@ pub enum EngineError {
         timeout_ms: u64,
     },
 
+    /// The browser offers no WebMCP: its `WebMCP` DevTools domain is missing, or the
+    /// page has no `document.modelContext` (the feature is off).
+    #[error(
+        "WebMCP is not available in this browser ({0}). It needs Chrome or Chromium 150 or \
+         later started with the WebMCP feature on: --enable-features=WebMCP (or \
+         chrome://flags, \"WebMCP for testing\"), then reload the page."
+    )]
+    WebMcpUnavailable(String),
+
+    /// A WebMCP tool did not answer in time; its run was cancelled.
+    #[error(
+        "WebMCP tool {tool} did not answer within {timeout_ms} ms; its run was cancelled \
+         (WebMCP.cancelInvocation). Pass a larger `timeout` if it needs longer."
+    )]
+    WebMcpTimeout {
+        /// The tool.
+        tool: String,
+        /// The limit.
+        timeout_ms: u64,
+    },
+
+    /// The page has no WebMCP tool of this name.
+    #[error("Tool {0} not found")]
+    WebMcpToolNotFound(String),
+
     /// What the page handed back could not be read.
     #[error(
         "The page answered with data tabwire could not read ({0}). If the page replaces \
@@ -576,7 +601,7 @@ impl EngineError {
             | NoNetworkRequest { .. }
             | AlreadyTracing(_)
             | NotTracing { .. } => ErrorCode::InvalidArgument,
-            TraceRefused { .. } => ErrorCode::Refused,
+            TraceRefused { .. } | WebMcpUnavailable(_) => ErrorCode::Refused,
             LoadFailed { .. }
             | ResizeRefused { .. }
             | Threw(_)
@@ -585,6 +610,7 @@ impl EngineError {
             | ResultTooBig(_)
             | EvaluateRefused(_)
             | ToolNotFound(_)
+            | WebMcpToolNotFound(_)
             | ToolThrew { .. }
             | RendererCrashed(_)
             | UnreadablePageData(_) => ErrorCode::PageError,
@@ -594,6 +620,7 @@ impl EngineError {
             | BrowserTimeout { .. }
             | CaptureTimeout { .. }
             | ToolTimeout { .. }
+            | WebMcpTimeout { .. }
             | TextTimeout { .. }
             | ActionTimeout { .. }
             | TraceTimeout { .. } => ErrorCode::Timeout,

@@ -13,6 +13,7 @@
 //! - [`error`]: the error a command can fail with, as it crosses the wire.
 //! - [`keys`]: key names and combinations (`Control+Shift+R`) for keyboard input.
 //! - [`sharing`]: how the user shares a tab, in the words every message uses.
+//! - [`webmcp`]: tools pages register with the browser's WebMCP, and their runs.
 //!
 //! It depends on serde and url only (no tokio, no wasm), so it builds for the host and for
 //! `wasm32-unknown-unknown` alike.
@@ -28,6 +29,7 @@ pub mod names;
 pub mod origin;
 pub mod protocol;
 pub mod sharing;
+pub mod webmcp;
 
 pub use error::{ErrorCode, WireError};
 pub use protocol::*;

@@ -50,6 +50,8 @@ const COMMANDS: &[&str] = &[
     r#"{"command":"readTrace","tabId":3,"stream":"7","discard":true}"#,
     r#"{"command":"readTrace","tabId":3,"stream":"7","discard":false}"#,
     r#"{"command":"memoryUsage","tabId":3}"#,
+    r#"{"command":"listWebMcpTools","tabId":3}"#,
+    r#"{"command":"invokeWebMcpTool","tabId":3,"document":"d1","tool":"t","input":{"a":1},"timeoutMs":9}"#,
 ];
 
 /// Every reply, with each optional field both present and absent somewhere.
@@ -64,6 +66,11 @@ const REPLIES: &[&str] = &[
     r#"{"reply":"snapshot","snapshot":{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"link","states":["url=/a?b=c","description=\"Opens the \\\"menu\\\"\"","valuetext=\"\"","not-in-accessibility-tree"]}]}}"#,
     r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"http://localhost:8080","refused":false,"groups":[{"name":"g","description":"G","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"}}]},{"name":"h","tools":[]}],"problems":["p"]}}"#,
     r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"file://","refused":true,"groups":[]}}"#,
+    r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"file://","refused":false,"groups":[{"name":"WebMCP Tools","description":"Tools exposed via WebMCP","tools":[{"name":"t","description":"T","inputSchema":{},"annotations":{"debugging":true}}],"webmcp":true}]}}"#,
+    r#"{"reply":"webMcpTools","tools":{"document":"d1","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"},"annotations":{"readOnly":true},"frameId":"F"},{"name":"u","description":"","annotations":{},"frameId":"F"}],"problems":["p"]}}"#,
+    r#"{"reply":"webMcpTools","tools":{"document":"d1","tools":[]}}"#,
+    r#"{"reply":"webMcpOutcome","outcome":{"status":"Completed","output":{"sum":3}}}"#,
+    r#"{"reply":"webMcpOutcome","outcome":{"status":"Error","error":"Error: boom"}}"#,
     r#"{"reply":"toolResult","result":{"uid":"1_3"},"elements":["1_3"]}"#,
     r#"{"reply":"acted","navigatedTo":"https://b.test/"}"#,
     r#"{"reply":"acted"}"#,
@@ -121,5 +128,5 @@ fn every_command_and_reply_kind_is_pinned() {
         .iter()
         .map(|r| serde_json::from_str::<serde_json::Value>(r).unwrap()["reply"].to_string())
         .collect();
-    assert_eq!(replies.len(), 19, "{replies:?}");
+    assert_eq!(replies.len(), 21, "{replies:?}");
 }

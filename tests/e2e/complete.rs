@@ -125,8 +125,10 @@ pub fn missing(text: &str, json: &Value) -> Vec<String> {
                 );
             }
         }
-        if section == "Third-party developer tools" {
-            if line == "Problems with what the page offered:" {
+        if section == "Third-party developer tools" || section == "WebMCP tools" {
+            if line == "Problems with what the page offered:"
+                || line == "Problems with what the page registered:"
+            {
                 problems = true;
             }
             let item = line.strip_prefix("- ");
@@ -240,7 +242,7 @@ mod end_to_end {
 
     use serde_json::{json, Value};
 
-    use crate::harness::{page, Agent, Reply, THIRD_PARTY};
+    use crate::harness::{page, Agent, Reply, THIRD_PARTY, WEBMCP, WEBMCP_BROWSER};
 
     /// An agent that remembers which tools it called.
     struct Tally<'a> {
@@ -257,7 +259,7 @@ mod end_to_end {
 
     #[tokio::test]
     async fn every_tool_result_is_complete_and_matches_its_schema() {
-        let agent = Agent::launch(&[THIRD_PARTY]).await;
+        let agent = Agent::launch(&[THIRD_PARTY, WEBMCP, WEBMCP_BROWSER]).await;
         let mut t = Tally {
             agent: &agent,
             called: BTreeSet::new(),
@@ -391,6 +393,15 @@ mod end_to_end {
             "{}",
             returned.json
         );
+        t.ok("navigate_page", json!({"url": page("webmcp/tools.html")}))
+            .await;
+        let webmcp = t.ok("list_webmcp_tools", json!({})).await;
+        assert!(webmcp.json["webmcpTools"].is_array(), "{}", webmcp.text);
+        t.ok(
+            "execute_webmcp_tool",
+            json!({"toolName": "add", "input": "{\"a\": 1, \"b\": 2}"}),
+        )
+        .await;
         let opened = t.ok("new_page", json!({"url": page("index.html")})).await;
         let second = opened.selected_page();
         t.ok("select_page", json!({"pageId": first})).await;

@@ -142,6 +142,13 @@ pub const TEST_HOST_RULE: &str = "--chromeArg=--host-resolver-rules=MAP tabwire.
 /// Switches third-party developer tools on.
 pub const THIRD_PARTY: &str = "--categoryExperimentalThirdParty=true";
 
+/// Switches the WebMCP tools on.
+pub const WEBMCP: &str = "--categoryExperimentalWebmcp=true";
+
+/// Starts the launched browser with WebMCP (`document.modelContext`, Chromium 156's
+/// `WebMCP` feature); only the tests of WebMCP use it.
+pub const WEBMCP_BROWSER: &str = "--chromeArg=--enable-features=WebMCP";
+
 /// The `tabwire` binary under test.
 pub fn tabwire_exe() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_tabwire"))

@@ -32,3 +32,4 @@ mod steps;
 mod third_party;
 mod trace;
 mod trace_faults;
+mod webmcp;

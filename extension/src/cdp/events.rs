@@ -15,6 +15,7 @@ use super::console::{ConsoleApiCalled, ExceptionThrown, IssueAdded, LogEntryAdde
 use super::css::{StyleSheetAdded, StyleSheetHeader};
 use super::network::{ExtraInfo, LoadingEnded, RequestWillBeSent, ResponseReceived};
 use super::target::{AttachedToTarget, DetachedFromTarget};
+use super::webmcp::{ToolResponded, ToolsAdded, ToolsRemoved};
 use super::Frame;
 
 /// A CDP event: its params (this struct) and its method name.
@@ -292,6 +293,9 @@ pub struct TracingComplete {
     pub data_loss_occurred: bool,
 }
 event!(TracingComplete, "Tracing.tracingComplete");
+event!(ToolsAdded, "WebMCP.toolsAdded");
+event!(ToolsRemoved, "WebMCP.toolsRemoved");
+event!(ToolResponded, "WebMCP.toolResponded");
 
 impl Incoming {
     /// Reads an event the engine reads; `None` for any other event or for params that
@@ -372,6 +376,16 @@ impl Incoming {
                 data_loss: e.data_loss_occurred,
             }),
             StyleSheetAdded => |e: StyleSheetAdded| Page(PageEvent::StyleSheetAdded(Box::new(e.header))),
+            ToolsAdded => |e: ToolsAdded| Page(PageEvent::WebMcpAdded(
+                e.tools.into_iter().map(super::webmcp::AddedTool::into_tool).collect()
+            )),
+            ToolsRemoved => |e: ToolsRemoved| Page(PageEvent::WebMcpRemoved(
+                e.tools.into_iter().map(|t| (t.frame_id, t.name)).collect()
+            )),
+            ToolResponded => |e: ToolResponded| Page(PageEvent::WebMcpResponded {
+                invocation: e.invocation_id.clone(),
+                outcome: e.into_outcome(),
+            }),
             ConsoleApiCalled => |e| Console(C::Called(e)),
             ExceptionThrown => |e| Console(C::Thrown(Box::new(e))),
             LogEntryAdded => |e| Console(C::Logged(e)),
@@ -416,6 +430,18 @@ pub enum PageEvent {
     DialogOpening(tabwire_shared::DialogInfo),
     /// `Page.javascriptDialogClosed`.
     DialogClosed,
+    /// `WebMCP.toolsAdded`: the page registered tools (or `WebMCP.enable` announced
+    /// those registered before).
+    WebMcpAdded(Vec<tabwire_shared::webmcp::WebMcpTool>),
+    /// `WebMCP.toolsRemoved`: tools went, each named by its frame and name.
+    WebMcpRemoved(Vec<(String, String)>),
+    /// `WebMCP.toolResponded`: a run ended.
+    WebMcpResponded {
+        /// The run.
+        invocation: String,
+        /// How it ended.
+        outcome: tabwire_shared::webmcp::WebMcpOutcome,
+    },
     /// `Runtime.executionContextCreated`: a frame's world got a JavaScript context.
     ContextCreated {
         /// The context id.

@@ -12,6 +12,9 @@
 //!    `ExecuteTool`; it answers with the names, descriptions and schemas as JSON text,
 //!    parsed here as untrusted input.
 //!
+//! 4. The page's WebMCP tools marked for debugging (`annotations.debugging`) come
+//!    first, as the group `WebMCP Tools` ([`super::webmcp`]); they run through WebMCP.
+//!
 //! The kit (with the `window` handle) is made once per document, so a repeated
 //! discovery costs two steps: the frame tree and the listeners together, then the
 //! dispatch. A kit Chrome no longer knows (its context went) is replaced once,
@@ -24,9 +27,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tabwire_shared::origin::{Origin, OriginPolicy};
-use tabwire_shared::{Discovery, TabId, ToolGroup};
+use tabwire_shared::webmcp::{WEBMCP_GROUP, WEBMCP_GROUP_DESCRIPTION};
+use tabwire_shared::{Discovery, TabId, ToolDefinition, ToolGroup};
 
 use super::document::Kit;
 use super::{page, Engine};
@@ -139,21 +143,72 @@ impl<C: Chrome + 'static> Engine<C> {
         about: &RefCell<About>,
     ) -> Result<Discovery, EngineError> {
         let mut watch = self.ready(tab).await?;
-        match self
+        let mut discovery = match self
             .attempt(tab, &mut watch, policy, timeout_ms, about)
             .await?
         {
-            Attempt::Done(discovery) => Ok(discovery),
+            Attempt::Done(discovery) => discovery,
             Attempt::KitGone(_) => {
                 match self
                     .attempt(tab, &mut watch, policy, timeout_ms, about)
                     .await?
                 {
-                    Attempt::Done(discovery) => Ok(discovery),
-                    Attempt::KitGone(error) => Err(error),
+                    Attempt::Done(discovery) => discovery,
+                    Attempt::KitGone(error) => return Err(error),
                 }
             }
+        };
+        if !discovery.refused {
+            self.add_webmcp_group(tab, &mut watch, &mut discovery).await;
         }
+        Ok(discovery)
+    }
+
+    /// Puts the page's WebMCP tools marked for debugging first, as the group
+    /// [`WEBMCP_GROUP`]; a browser without WebMCP adds nothing.
+    async fn add_webmcp_group(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        discovery: &mut Discovery,
+    ) {
+        let listed = match self.webmcp_tools(tab, watch).await {
+            Ok(listed) => listed,
+            Err(EngineError::WebMcpUnavailable(_)) => return,
+            Err(error) => {
+                discovery.problems.push(format!(
+                    "The page's WebMCP tools could not be read: {error}"
+                ));
+                return;
+            }
+        };
+        if listed.document != discovery.document {
+            return;
+        }
+        let tools: Vec<ToolDefinition> = listed
+            .tools
+            .into_iter()
+            .filter(|t| t.is_debugging())
+            .map(|t| ToolDefinition {
+                name: t.name,
+                description: t.description,
+                input_schema: t.input_schema.unwrap_or_else(|| json!({})),
+                annotations: Some(t.annotations),
+            })
+            .collect();
+        discovery.problems.extend(listed.problems);
+        if tools.is_empty() {
+            return;
+        }
+        discovery.groups.insert(
+            0,
+            ToolGroup {
+                name: WEBMCP_GROUP.to_owned(),
+                description: Some(WEBMCP_GROUP_DESCRIPTION.to_owned()),
+                tools,
+                webmcp: true,
+            },
+        );
     }
 
     /// One go at discovery, with the document's kit if it has one, else a new kit.

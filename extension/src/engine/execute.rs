@@ -274,7 +274,7 @@ impl<C: Chrome + 'static> Engine<C> {
 }
 
 /// What ends a running tool early: what ends any command, and the page navigating.
-fn tool_interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
+pub(super) fn tool_interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
     interruption(tab, signal).or(match signal {
         TabSignal::Page(PageEvent::FrameNavigated { is_main: true, .. })
         | TabSignal::Page(PageEvent::ContextsCleared) => Some(EngineError::Navigated(tab)),

@@ -72,6 +72,7 @@ mod tabs;
 mod trace;
 mod uids;
 mod wait_text;
+mod webmcp;
 mod world;
 
 pub use access::popup::PopupState;
@@ -293,6 +294,7 @@ impl<C: Chrome + 'static> Engine<C> {
             }
             _ => self.track_document(tab, &event),
         }
+        self.track_webmcp(tab, &event);
         self.signals.publish(tab, &TabSignal::Page(event));
     }
 
@@ -440,6 +442,8 @@ impl<C: Chrome + 'static> Engine<C> {
             Command::Screenshot(request) => self.answer(session, request).await,
             Command::CssStyles(request) => self.answer(session, request).await,
             Command::NodeUids(request) => self.answer(session, request).await,
+            Command::ListWebMcpTools(request) => self.answer(session, request).await,
+            Command::InvokeWebMcpTool(request) => self.answer(session, request).await,
             Command::ListConsole(request) => self.answer(session, request).await,
             Command::ConsoleMessage(request) => self.answer(session, request).await,
             Command::NetworkRequests(request) => self.answer(session, request).await,
@@ -469,6 +473,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let tab = match &event {
             Event::TabDetached { tab_id, .. }
             | Event::ConsoleChanged { tab_id }
+            | Event::WebMcpChanged { tab_id }
             | Event::TabClosed { tab_id }
             | Event::DialogOpened { tab_id, .. }
             | Event::DialogClosed { tab_id } => Some(*tab_id),

@@ -87,6 +87,8 @@ pub struct Attachment {
     /// The child sessions an object group has objects in, by group: a release of the
     /// group releases it there too.
     pub groups_in_children: HashMap<String, BTreeSet<String>>,
+    /// The page's WebMCP tools, as this session's `WebMCP` events told them.
+    pub webmcp: super::webmcp::WebMcpState,
 }
 
 /// A child debugging session of a tab: one cross-site iframe (an out-of-process frame)

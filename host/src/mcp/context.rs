@@ -45,6 +45,9 @@ pub struct Session {
     /// The run of the browser the tab ids above belong to, and after a restart, the ids
     /// from the run before.
     runs: Runs,
+    /// Woken when the selected page's WebMCP tools changed
+    /// ([`Event::WebMcpChanged`]); changes while nobody waits wake the next wait once.
+    webmcp_news: tokio::sync::Notify,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -149,6 +152,11 @@ impl Session {
                     *lock(&self.selected) = None;
                 }
             }
+            Event::WebMcpChanged { tab_id } => {
+                if self.selected().is_none_or(|s| s == *tab_id) {
+                    self.webmcp_news.notify_one();
+                }
+            }
             Event::TabsChanged | Event::ConsoleChanged { .. } | Event::Revoked { .. } => {}
         }
     }
@@ -243,6 +251,12 @@ impl ToolContext {
     /// The page the agent selected, if it selected one that still exists.
     pub fn selected(&self) -> Option<TabId> {
         self.session.selected()
+    }
+
+    /// Resolves when the selected page's WebMCP tools may have changed (a page
+    /// registering or removing tools, told by the extension).
+    pub async fn webmcp_changed(&self) {
+        self.session.webmcp_news.notified().await;
     }
 
     /// Makes `tab` the page that page tools act on by default.

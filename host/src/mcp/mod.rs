@@ -205,14 +205,17 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
     };
     let base = ToolContext::new(browser, session, Arc::new(settings));
     let server = TabwireServer::new(Registry::new(&args.categories), base);
+    let follower = server.clone();
     let (stdin, stdout) = rmcp::transport::stdio();
     let service = server
         .serve(wire::LineTransport::new(stdin, stdout))
         .await?;
+    let following = tokio::spawn(follower.follow_webmcp(service.peer().clone()));
     tokio::select! {
         quit = service.waiting() => { tracing::debug!(?quit, "MCP session ended"); }
         _ = shutdown_signal() => { tracing::info!("signal received, shutting down"); }
     }
+    following.abort();
     Ok(())
 }
 

@@ -110,11 +110,13 @@ pub fn output_schema() -> JsonObject {
                                 "properties": {
                                     "name": {"type": "string"},
                                     "description": {"type": "string"},
-                                    "inputSchema": {"type": "object"}
+                                    "inputSchema": {"type": "object"},
+                                    "annotations": {"type": "object", "description": "A WebMCP tool's annotations, as the page registered them."}
                                 },
                                 "required": ["name", "description", "inputSchema"]
                             }
-                        }
+                        },
+                        "webmcp": {"type": "boolean", "description": "The page's WebMCP tools marked for debugging: they run through WebMCP."}
                     },
                     "required": ["name", "tools"]
                 }
@@ -188,6 +190,9 @@ pub fn output_schema() -> JsonObject {
             "performanceTrace": {"type": "object", "description": "A stopped trace's insights, one set per page load: insightSets (ids for performance_analyze_insight), durationMs, filePath when saved."},
             "performanceInsight": {"type": "object", "description": "One insight of the last trace in detail."},
             "cssStyles": super::tools::css::output_schema(),
+            "webmcpTools": super::render::webmcp::output_schema(),
+            "webmcpToolProblems": {"type": "array", "items": {"type": "string"}},
+            "webmcpToolsFile": {"$ref": "#/$defs/savedFile"},
             "memoryUsage": super::tools::memory::output_schema(),
             "pagination": {"$ref": "#/$defs/pagination"}
         },

@@ -233,12 +233,14 @@ mod tests {
                 .map(|(name, tools)| ToolGroup {
                     name: name.into(),
                     description: None,
+                    webmcp: false,
                     tools: tools
                         .into_iter()
                         .map(|(name, input_schema)| ToolDefinition {
                             name: name.into(),
                             description: format!("{name} does it"),
                             input_schema,
+                            annotations: None,
                         })
                         .collect(),
                 })

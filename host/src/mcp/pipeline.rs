@@ -199,10 +199,12 @@ mod tests {
                             groups: vec![tabwire_shared::ToolGroup {
                                 name: "Verbose".into(),
                                 description: None,
+                                webmcp: false,
                                 tools: vec![tabwire_shared::ToolDefinition {
                                     name: "talk".into(),
                                     description: "word ".repeat(20_000),
                                     input_schema: json!({"type": "object"}),
+                                    annotations: None,
                                 }],
                             }],
                             problems: vec![],

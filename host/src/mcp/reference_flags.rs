@@ -32,6 +32,7 @@ const IMPLEMENTED: &[(&str, Takes)] = &[
     ("categoryNetwork", Takes::Bool),
     ("categoryDebugging", Takes::Bool),
     ("categoryExperimentalThirdParty", Takes::Bool),
+    ("categoryExperimentalWebmcp", Takes::Bool),
 ];
 
 /// Why a group of flags means nothing to tabwire.
@@ -113,7 +114,6 @@ const NO_EFFECT: &[(&[&str], Takes, &str)] = &[
     ),
     (&["experimentalIncludeAllPages"], Takes::Bool, NOT_OFFERED),
     (&["categoryExtensions"], Takes::Bool, NOT_OFFERED),
-    (&["categoryExperimentalWebmcp"], Takes::Bool, NOT_OFFERED),
     (&["categoryPwa"], Takes::Bool, NOT_OFFERED),
     (
         &["experimentalToonFormat"],

@@ -17,6 +17,8 @@ fn all_tools() -> Vec<Box<dyn ErasedTool>> {
         Box::new(Registered::new(tools::snapshot::TakeSnapshot)),
         Box::new(Registered::new(tools::third_party::ListThirdPartyTools)),
         Box::new(Registered::new(tools::third_party::ExecuteThirdPartyTool)),
+        Box::new(Registered::new(tools::webmcp::ListWebMcpTools)),
+        Box::new(Registered::new(tools::webmcp::ExecuteWebMcpTool)),
         Box::new(Registered::new(tools::pages::WaitFor)),
         Box::new(Registered::new(tools::input::Click)),
         Box::new(Registered::new(tools::input::ClickAt)),

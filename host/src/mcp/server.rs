@@ -172,6 +172,30 @@ impl TabwireServer {
         .await
     }
 
+    /// With page tools on, follows the selected page's WebMCP registrations for as long
+    /// as the session lasts: each change is a new discovery (under the page's lock, so
+    /// it waits for a running call), and `notifications/tools/list_changed` when the
+    /// set the agent was shown changed with it.
+    pub async fn follow_webmcp(self, peer: Peer<RoleServer>) {
+        if self.page_tools_shown.is_none() {
+            return;
+        }
+        loop {
+            self.base.webmcp_changed().await;
+            let Some(tab) = self.base.selected() else {
+                continue;
+            };
+            {
+                let lock = self.base.page_lock(tab);
+                let _guard = lock.lock().await;
+                if let Err(e) = self.base.discover_tools_automatically(tab).await {
+                    tracing::debug!(error = %e.message, "discovery after a WebMCP change failed");
+                }
+            }
+            self.announce_page_tools(&peer).await;
+        }
+    }
+
     /// Tells the agent when the page tools changed with the call just made.
     async fn announce_page_tools(&self, peer: &Peer<RoleServer>) {
         if self.page_tools_changed() {
@@ -351,6 +375,7 @@ mod tests {
                         groups: vec![ToolGroup {
                             name: "Shop cart".into(),
                             description: None,
+                            webmcp: false,
                             tools: lock(&self.tools)
                                 .iter()
                                 .map(|name| ToolDefinition {
@@ -359,6 +384,7 @@ mod tests {
                                     input_schema: json!({"type": "object",
                                         "properties": {"a": {"type": "number"}},
                                         "required": ["a"]}),
+                                    annotations: None,
                                 })
                                 .collect(),
                         }],

@@ -176,6 +176,7 @@ mod tests {
             name: name.into(),
             description: format!("{name} tool"),
             input_schema: schema,
+            annotations: None,
         }
     }
 
@@ -183,6 +184,7 @@ mod tests {
         ToolGroup {
             name: name.into(),
             description: None,
+            webmcp: false,
             tools,
         }
     }

@@ -41,11 +41,14 @@ pub enum Category {
     Memory,
     /// Tools that pages themselves provide (third-party developer tools); off by default.
     ExperimentalThirdParty,
+    /// Tools pages register with the browser's WebMCP (`document.modelContext`); off by
+    /// default.
+    ExperimentalWebmcp,
 }
 
 impl Category {
     /// Every category, in the order help text lists them.
-    pub const ALL: [Category; 8] = [
+    pub const ALL: [Category; 9] = [
         Category::Navigation,
         Category::Input,
         Category::Debugging,
@@ -54,6 +57,7 @@ impl Category {
         Category::Performance,
         Category::Memory,
         Category::ExperimentalThirdParty,
+        Category::ExperimentalWebmcp,
     ];
 
     /// The name used in `--category<Name>` flags.
@@ -67,12 +71,16 @@ impl Category {
             Category::Performance => "Performance",
             Category::Memory => "Memory",
             Category::ExperimentalThirdParty => "ExperimentalThirdParty",
+            Category::ExperimentalWebmcp => "ExperimentalWebmcp",
         }
     }
 
     /// Whether tools of this category are offered when no flag says otherwise.
     pub fn enabled_by_default(self) -> bool {
-        !matches!(self, Category::ExperimentalThirdParty)
+        !matches!(
+            self,
+            Category::ExperimentalThirdParty | Category::ExperimentalWebmcp
+        )
     }
 }
 

@@ -95,6 +95,8 @@ answers! {
     super::requests::TraceChunk => TraceChunk(chunk);
     crate::css::CssStyles => CssStyles(styles);
     Vec<Option<String>> => NodeUids(uids);
+    crate::webmcp::WebMcpTools => WebMcpTools(tools);
+    crate::webmcp::WebMcpOutcome => WebMcpOutcome(outcome);
     super::requests::MemoryUsage => MemoryUsage(usage);
 }
 

@@ -156,6 +156,10 @@ commands! {
     CssStyles(GetCssStyles),
     /// See [`NodeUids`].
     NodeUids(NodeUids),
+    /// See [`ListWebMcpTools`].
+    ListWebMcpTools(ListWebMcpTools),
+    /// See [`InvokeWebMcpTool`].
+    InvokeWebMcpTool(InvokeWebMcpTool),
     /// See [`GetMemoryUsage`].
     MemoryUsage(GetMemoryUsage),
 }

@@ -231,6 +231,16 @@ pub enum Reply {
         /// One per node asked about.
         uids: Vec<Option<String>>,
     },
+    /// The tools a page registered with WebMCP.
+    WebMcpTools {
+        /// The tools.
+        tools: crate::webmcp::WebMcpTools,
+    },
+    /// How a WebMCP tool run ended.
+    WebMcpOutcome {
+        /// The outcome.
+        outcome: crate::webmcp::WebMcpOutcome,
+    },
     /// A tab renderer's memory figures.
     MemoryUsage {
         /// The figures.
@@ -309,6 +319,11 @@ pub struct ToolGroup {
     pub description: Option<String>,
     /// Its valid tools.
     pub tools: Vec<ToolDefinition>,
+    /// The group is the page's WebMCP tools marked for debugging
+    /// ([`crate::webmcp::WEBMCP_GROUP`]): they run through WebMCP
+    /// ([`InvokeWebMcpTool`]), not the page's `devtoolstooldiscovery` listeners.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub webmcp: bool,
 }
 
 /// One tool a page offers: what leaves the page (never its code).
@@ -321,6 +336,9 @@ pub struct ToolDefinition {
     pub description: String,
     /// Its JSON Schema, as the page gave it (a JSON object).
     pub input_schema: Value,
+    /// A WebMCP tool's annotations, as Chrome reports them (a JSON object).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
 }
 
 /// A tab as the agent sees it.
@@ -462,6 +480,14 @@ pub enum Event {
     /// answers for it may have changed. Sent to the agents that share the tab, at most
     /// once between two `ListConsole` on it from any client.
     ConsoleChanged {
+        /// The tab.
+        tab_id: TabId,
+    },
+    /// The tools a tab's page registered with WebMCP changed (`WebMCP.toolsAdded` or
+    /// `toolsRemoved`): what [`DiscoverTools`] and [`ListWebMcpTools`] answer for it
+    /// may have changed. Sent to the agents that share the tab, at most once between
+    /// two of those commands on it from any client.
+    WebMcpChanged {
         /// The tab.
         tab_id: TabId,
     },

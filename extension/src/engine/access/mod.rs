@@ -183,6 +183,15 @@ mod tests {
                 backend_node_ids: vec![1],
             }
             .into(),
+            ListWebMcpTools { tab_id }.into(),
+            InvokeWebMcpTool {
+                tab_id,
+                document: "d".into(),
+                tool: "t".into(),
+                input: json!({}),
+                timeout_ms: 100,
+            }
+            .into(),
         ]
     }
 

@@ -7,6 +7,7 @@
 //! - [`snapshot`]: the accessibility snapshot as an indented text tree.
 //! - [`third_party`]: a page's third-party tools, or why it offers none.
 //! - [`emulation`]: emulated settings in words.
+//! - [`webmcp`]: a page's WebMCP tools, and how a run of one ended.
 //! - [`memory`]: a page's memory figures, and what changed since the last reading.
 
 pub mod console;
@@ -16,3 +17,4 @@ pub mod memory;
 pub mod network;
 pub mod snapshot;
 pub mod third_party;
+pub mod webmcp;

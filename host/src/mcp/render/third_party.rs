@@ -56,19 +56,32 @@ pub fn listing(page: TabId, discovery: &Discovery) -> String {
     } else {
         line(&format!("Page {page} ({}) exposes:", discovery.url));
         for group in &discovery.groups {
-            line(&format!("### {}", group.name));
+            if group.webmcp {
+                line(&format!("### {} (WebMCP)", group.name));
+            } else {
+                line(&format!("### {}", group.name));
+            }
             if let Some(description) = &group.description {
                 line(description);
             }
             for tool in &group.tools {
                 line(&format!("- {}: {}", tool.name, tool.description));
                 line(&format!("  inputSchema: {}", tool.input_schema));
+                if let Some(annotations) = &tool.annotations {
+                    line(&format!("  annotations: {annotations}"));
+                }
             }
         }
         line(
             "Call them with execute_3p_developer_tool, or from evaluate_script with \
              window.__dtmcp.executeTool(name, args).",
         );
+        if discovery.groups.iter().any(|g| g.webmcp) {
+            line(
+                "The WebMCP group's tools run through the browser's WebMCP: call them with \
+                 execute_3p_developer_tool.",
+            );
+        }
     }
     if !discovery.problems.is_empty() {
         line("Problems with what the page offered:");

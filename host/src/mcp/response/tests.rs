@@ -17,11 +17,13 @@ fn discovery_of(tools: usize) -> Discovery {
         groups: vec![ToolGroup {
             name: "Store".into(),
             description: None,
+            webmcp: false,
             tools: (0..tools)
                 .map(|i| ToolDefinition {
                     name: format!("tool_{i}"),
                     description: "Does a thing.".into(),
                     input_schema: json!({"type": "object"}),
+                    annotations: None,
                 })
                 .collect(),
         }],

@@ -12,6 +12,7 @@ pub mod screenshot;
 pub mod script;
 pub mod snapshot;
 pub mod third_party;
+pub mod webmcp;
 
 /// Default time limit for loads and scripts, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;

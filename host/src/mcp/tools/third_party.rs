@@ -2,12 +2,15 @@
 //!
 //! Discovery and execution run in the page through the extension; here the agent's
 //! arguments are parsed and validated against the tool's schema, a discovery that went
-//! stale with a reload or navigation is renewed, and results are rendered.
+//! stale with a reload or navigation is renewed, and results are rendered. The page's
+//! WebMCP tools marked for debugging are one of its groups (`WebMCP Tools`): they run
+//! through WebMCP ([`InvokeWebMcpTool`]) instead of the page's discovery listeners.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use tabwire_shared::{ErrorCode, ExecuteTool, ToolResult};
+use tabwire_shared::webmcp::WebMcpOutcome;
+use tabwire_shared::{ErrorCode, ExecuteTool, InvokeWebMcpTool, ToolResult};
 
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
@@ -121,6 +124,24 @@ impl Tool for ExecuteThirdPartyTool {
                 Err(e) => return Err(e),
             };
             validate(tool, &args)?;
+            if group.webmcp {
+                let run = InvokeWebMcpTool {
+                    tab_id: page,
+                    document: discovery.document.clone(),
+                    tool: tool.name.clone(),
+                    input: args.clone(),
+                    timeout_ms,
+                };
+                match ctx.request(run).await {
+                    Ok(outcome) => return webmcp_result(&tool.name, outcome, response),
+                    Err(e) if e.code == Some(ErrorCode::StaleTools) && !rediscovered => {
+                        discovery = ctx.discover_tools(page).await?;
+                        rediscovered = true;
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
             let request = ExecuteTool {
                 tab_id: page,
                 document: discovery.document.clone(),
@@ -152,6 +173,26 @@ impl Tool for ExecuteThirdPartyTool {
             }
         }
     }
+}
+
+/// A debugging WebMCP tool's run as a third-party tool's result: its output, or an
+/// error when it did not complete.
+fn webmcp_result(
+    tool: &str,
+    outcome: WebMcpOutcome,
+    response: &mut Response,
+) -> Result<(), ToolError> {
+    if !outcome.completed() {
+        return Err(ToolError::new(match outcome.error {
+            Some(error) => format!("WebMCP tool {tool} failed ({}): {error}", outcome.status),
+            None => format!("WebMCP tool {tool} failed: {}", outcome.status),
+        }));
+    }
+    match outcome.output {
+        Some(output) => response.add_output("Tool result", output),
+        None => response.line("Tool returned no result."),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -191,19 +232,36 @@ mod tests {
                         url: "http://127.0.0.1/".into(),
                         origin: "http://127.0.0.1".into(),
                         refused: false,
-                        groups: vec![ToolGroup {
-                            name: "g".into(),
-                            description: None,
-                            tools: vec![ToolDefinition {
-                                name: "t".into(),
-                                description: "T".into(),
-                                input_schema: json!({"type": "object"}),
-                            }],
-                        }],
+                        groups: vec![
+                            ToolGroup {
+                                name: "WebMCP Tools".into(),
+                                description: None,
+                                webmcp: true,
+                                tools: vec![ToolDefinition {
+                                    name: "w".into(),
+                                    description: "W".into(),
+                                    input_schema: json!({"type": "object"}),
+                                    annotations: Some(json!({"debugging": true})),
+                                }],
+                            },
+                            ToolGroup {
+                                name: "g".into(),
+                                description: None,
+                                webmcp: false,
+                                tools: vec![ToolDefinition {
+                                    name: "t".into(),
+                                    description: "T".into(),
+                                    input_schema: json!({"type": "object"}),
+                                    annotations: None,
+                                }],
+                            },
+                        ],
                         problems: vec![],
                     },
                 }),
-                Command::ExecuteTool(_) => self.runs.lock().unwrap().remove(0),
+                Command::ExecuteTool(_) | Command::InvokeWebMcpTool(_) => {
+                    self.runs.lock().unwrap().remove(0)
+                }
                 _ => Ok(Reply::Done),
             };
             Box::pin(async move { outcome })
@@ -260,6 +318,47 @@ mod tests {
         let (ctx, page) = context(vec![Err(stale), Ok(result)]);
         execute(&ctx).await.unwrap();
         assert_eq!(runs_in(&page), ["d1", "d2"]);
+    }
+
+    #[tokio::test]
+    async fn a_webmcp_tool_runs_through_webmcp_and_a_failed_run_is_an_error() {
+        let completed = Reply::WebMcpOutcome {
+            outcome: tabwire_shared::webmcp::WebMcpOutcome {
+                status: "Completed".into(),
+                output: Some(json!({"n": 1})),
+                error: None,
+            },
+        };
+        let failed = Reply::WebMcpOutcome {
+            outcome: tabwire_shared::webmcp::WebMcpOutcome {
+                status: "Error".into(),
+                output: None,
+                error: Some("Error: boom".into()),
+            },
+        };
+        let (ctx, page) = context(vec![Ok(completed), Ok(failed)]);
+        let params = || serde_json::from_value(json!({"toolName": "w"})).unwrap();
+        ExecuteThirdPartyTool
+            .run(&ctx, params(), &mut Response::default())
+            .await
+            .unwrap();
+        let error = ExecuteThirdPartyTool
+            .run(&ctx, params(), &mut Response::default())
+            .await
+            .unwrap_err();
+        assert_eq!(error.message, "WebMCP tool w failed (Error): Error: boom");
+        let runs: Vec<_> = page
+            .sent
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|c| match c {
+                Command::InvokeWebMcpTool(run) => Some((run.tool.clone(), run.document.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(runs, [("w".into(), "d1".into()), ("w".into(), "d1".into())]);
+        assert!(runs_in(&page).is_empty(), "no page-script run");
     }
 
     #[tokio::test]

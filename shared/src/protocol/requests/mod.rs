@@ -24,6 +24,7 @@ mod screenshot;
 mod snapshot;
 mod trace;
 mod wait_for_text;
+mod webmcp;
 
 pub use activate_tab::ActivateTab;
 pub use close_tab::CloseTab;
@@ -48,3 +49,4 @@ pub use screenshot::Screenshot;
 pub use snapshot::TakeSnapshot;
 pub use trace::{ReadTrace, StartTrace, StopTrace, TraceChunk, TRACE_CHUNK_BYTES, TRACE_STOP};
 pub use wait_for_text::WaitForText;
+pub use webmcp::{InvokeWebMcpTool, ListWebMcpTools};

@@ -1,0 +1,357 @@
+//! WebMCP: the tools a page registers with the browser (`document.modelContext`),
+//! through Chrome's experimental `WebMCP` DevTools domain.
+//!
+//! The domain is enabled once per debugging session, the first time something asks
+//! for the page's WebMCP tools ([`Engine::webmcp_tools`]); Chrome then announces the
+//! tools registered so far before it answers, and every later change. What the events
+//! say is kept in [`WebMcpState`], bounded, and dropped with the document that
+//! registered the tools (Chrome sends no removal when a document goes). A change is
+//! told to the agents as [`Event::WebMcpChanged`], once until they ask again.
+//!
+//! A run ([`Engine::invoke_webmcp`]) is `WebMCP.invokeTool` and a wait for its
+//! `WebMCP.toolResponded`, bounded: a tool that does not answer in time is cancelled
+//! (`WebMCP.cancelInvocation`), and the page navigating or the tab closing ends the
+//! wait at once with their own errors.
+//!
+//! A browser without WebMCP is refused with an error naming the feature to turn on:
+//! either the domain is missing, or it is there but the page has no
+//! `document.modelContext` (asked in tabwire's isolated world, out of the page's
+//! reach) — nothing is made up in its place.
+
+use std::cell::RefCell;
+
+use serde_json::Value;
+use tabwire_shared::webmcp::{WebMcpOutcome, WebMcpTool, WebMcpTools};
+use tabwire_shared::{Event, TabId};
+
+use super::execute::tool_interruption;
+use super::uids::FrameKey;
+use super::Engine;
+use crate::cdp::webmcp::{WebMcpCancelInvocation, WebMcpEnable, WebMcpInvokeTool};
+use crate::cdp::world::RuntimeEvaluateIn;
+use crate::cdp::PageEvent;
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::{Subscription, TabSignal};
+
+/// Most tools kept per tab; more are counted, not kept.
+pub const MAX_TOOLS: usize = 1_000;
+
+/// Longest tool name kept, in characters; a longer one is left out.
+pub const MAX_NAME_CHARS: usize = 256;
+
+/// Longest description kept, in characters; a longer one is cut.
+pub const MAX_DESCRIPTION_CHARS: usize = 4_000;
+
+/// Largest input schema or annotations kept, as JSON; a tool with larger is left out.
+pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
+
+/// Most problem lines kept.
+const MAX_PROBLEMS: usize = 20;
+
+/// What a debugging session knows of the page's WebMCP tools.
+#[derive(Debug, Default)]
+pub struct WebMcpState {
+    /// `WebMCP.enable` answered in this session: the tools below are current.
+    pub enabled: bool,
+    /// The tools, in the order they were registered.
+    pub tools: Vec<WebMcpTool>,
+    /// What was left out or cut, for the agent.
+    pub problems: Vec<String>,
+    /// A [`Event::WebMcpChanged`] went out and nobody asked since.
+    pub announced: bool,
+}
+
+impl WebMcpState {
+    /// Takes in a page event; whether the tools changed.
+    pub fn track(&mut self, event: &PageEvent) -> bool {
+        match event {
+            PageEvent::WebMcpAdded(tools) => {
+                for tool in tools {
+                    self.add(tool.clone());
+                }
+                !tools.is_empty()
+            }
+            PageEvent::WebMcpRemoved(gone) => {
+                let before = self.tools.len();
+                self.tools
+                    .retain(|t| !gone.iter().any(|(f, n)| *f == t.frame_id && *n == t.name));
+                before != self.tools.len()
+            }
+            // A new document in a frame: the tools of the old one went with it.
+            PageEvent::FrameNavigated {
+                frame_id, is_main, ..
+            } => {
+                let before = self.tools.len();
+                if *is_main {
+                    self.tools.clear();
+                    self.problems.clear();
+                } else {
+                    self.tools.retain(|t| t.frame_id != *frame_id);
+                }
+                before != self.tools.len()
+            }
+            _ => false,
+        }
+    }
+
+    fn add(&mut self, mut tool: WebMcpTool) {
+        let size = |v: &Value| serde_json::to_string(v).map_or(usize::MAX, |s| s.len());
+        let why = if tool.name.chars().count() > MAX_NAME_CHARS {
+            Some(format!("its name is over {MAX_NAME_CHARS} characters"))
+        } else if tool
+            .input_schema
+            .as_ref()
+            .is_some_and(|s| size(s) > MAX_SCHEMA_BYTES)
+        {
+            Some(format!("its input schema is over {MAX_SCHEMA_BYTES} bytes"))
+        } else if tool.input_schema.as_ref().is_some_and(|s| !s.is_object()) {
+            Some("its input schema is not a JSON object".to_owned())
+        } else if size(&tool.annotations) > MAX_SCHEMA_BYTES {
+            Some(format!("its annotations are over {MAX_SCHEMA_BYTES} bytes"))
+        } else {
+            None
+        };
+        let shown: String = tool.name.chars().take(80).collect();
+        if let Some(why) = why {
+            return self.problem(format!("WebMCP tool {shown:?} left out: {why}."));
+        }
+        if tool.description.chars().count() > MAX_DESCRIPTION_CHARS {
+            tool.description = tool
+                .description
+                .chars()
+                .take(MAX_DESCRIPTION_CHARS)
+                .collect();
+            tool.description.push('…');
+        }
+        let same = |t: &WebMcpTool| t.name == tool.name && t.frame_id == tool.frame_id;
+        if let Some(known) = self.tools.iter_mut().find(|t| same(t)) {
+            *known = tool;
+        } else if self.tools.len() < MAX_TOOLS {
+            self.tools.push(tool);
+        } else {
+            self.problem(format!(
+                "WebMCP tool {shown:?} left out: the page registered more than {MAX_TOOLS} tools."
+            ));
+        }
+    }
+
+    fn problem(&mut self, line: String) {
+        if self.problems.len() < MAX_PROBLEMS {
+            self.problems.push(line);
+        }
+    }
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Takes in a page event of the tab's own session; tells the agents when the
+    /// tools changed.
+    pub(super) fn track_webmcp(&self, tab: TabId, event: &PageEvent) {
+        let tell = self
+            .tabs
+            .update(tab, |t| {
+                let state = &mut t.attachment.webmcp;
+                state.track(event)
+                    && state.enabled
+                    && !std::mem::replace(&mut state.announced, true)
+            })
+            .unwrap_or(false);
+        if tell {
+            self.post_event(Event::WebMcpChanged { tab_id: tab });
+        }
+    }
+
+    /// The page's WebMCP tools (all of them, debugging ones included), with the
+    /// document they belong to; the domain is enabled first if this session has not.
+    pub(super) async fn webmcp_tools(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+    ) -> Result<WebMcpTools, EngineError> {
+        let enabled = self
+            .tabs
+            .read(tab, |t| t.attachment.webmcp.enabled)
+            .unwrap_or(false);
+        if !enabled {
+            match self.send_watched(tab, watch, &WebMcpEnable {}).await {
+                Ok(_) => {}
+                Err(EngineError::Cdp { message, .. }) if domain_missing(&message) => {
+                    return Err(EngineError::WebMcpUnavailable(format!(
+                        "Chrome has no WebMCP DevTools domain: {message}"
+                    )))
+                }
+                Err(error) => return Err(error),
+            }
+            self.tabs
+                .update(tab, |t| t.attachment.webmcp.enabled = true);
+        }
+        let document = match self.with_document(tab, |d| d.token.clone()) {
+            Some(token) => token,
+            None => {
+                self.sync_document(tab, watch).await?;
+                self.with_document(tab, |d| d.token.clone())
+                    .unwrap_or_default()
+            }
+        };
+        let (tools, problems) = self
+            .tabs
+            .update(tab, |t| {
+                let state = &mut t.attachment.webmcp;
+                state.announced = false;
+                (state.tools.clone(), state.problems.clone())
+            })
+            .unwrap_or_default();
+        Ok(WebMcpTools {
+            document,
+            tools,
+            problems,
+        })
+    }
+
+    /// Refuses a page without `document.modelContext`: the domain answers in any
+    /// browser, the feature is what may be off. Asked in tabwire's world (the page
+    /// cannot fake it there); a world that cannot be asked does not refuse.
+    async fn check_webmcp_feature(&self, tab: TabId) -> Result<(), EngineError> {
+        let Some(frame) = self.with_document(tab, |d| d.frame_id.clone()) else {
+            return Ok(());
+        };
+        let Ok(context) = self.ready_world(tab, &FrameKey::tab(frame)).await else {
+            return Ok(());
+        };
+        let ask = RuntimeEvaluateIn {
+            expression: "typeof document.modelContext".to_owned(),
+            context_id: context,
+            return_by_value: true,
+            silent: true,
+        };
+        let answer = self.send(tab, &ask).await;
+        match answer.ok().and_then(|a| a.result.value) {
+            Some(Value::String(kind)) if kind == "undefined" => Err(
+                EngineError::WebMcpUnavailable("the page has no document.modelContext".to_owned()),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Runs the WebMCP tool `tool` of document `document` with `input`.
+    pub(super) async fn invoke_webmcp(
+        &self,
+        tab: TabId,
+        document: &str,
+        tool: &str,
+        input: Value,
+        timeout_ms: u64,
+    ) -> Result<WebMcpOutcome, EngineError> {
+        let started: RefCell<Option<String>> = RefCell::new(None);
+        let work = async {
+            let mut watch = self.ready(tab).await?;
+            let tools = self.webmcp_tools(tab, &mut watch).await?;
+            if tools.document != document {
+                return Err(EngineError::StaleTools(tab));
+            }
+            let main = self.with_document(tab, |d| d.frame_id.clone());
+            let found = tools
+                .tools
+                .iter()
+                .filter(|t| t.name == tool)
+                .min_by_key(|t| Some(&t.frame_id) != main.as_ref())
+                .ok_or_else(|| EngineError::WebMcpToolNotFound(tool.to_owned()))?;
+            let invoke = WebMcpInvokeTool {
+                frame_id: found.frame_id.clone(),
+                tool_name: tool.to_owned(),
+                input,
+            };
+            let invocation = self.send_watched(tab, &mut watch, &invoke).await?;
+            let id = invocation.invocation_id;
+            *started.borrow_mut() = Some(id.clone());
+            let outcome = answer_of(tab, &mut watch, &id).await;
+            if outcome.is_ok() {
+                started.borrow_mut().take();
+            }
+            outcome
+        };
+        let ended = self.in_time(tab, timeout_ms, work).await;
+        let unanswered = started.borrow_mut().take();
+        if let Some(invocation_id) = unanswered {
+            // Best effort: the page may be gone already.
+            let cancel = WebMcpCancelInvocation { invocation_id };
+            let _ = self
+                .bounded("cancel the WebMCP run", self.send(tab, &cancel))
+                .await;
+        }
+        ended?.ok_or_else(|| EngineError::WebMcpTimeout {
+            tool: tool.to_owned(),
+            timeout_ms,
+        })
+    }
+}
+
+/// Waits for run `id`'s answer; what ends any tool run ends this wait too.
+async fn answer_of(
+    tab: TabId,
+    watch: &mut Subscription,
+    id: &str,
+) -> Result<WebMcpOutcome, EngineError> {
+    loop {
+        let signal = watch.next().await;
+        if let Some(error) = tool_interruption(tab, &signal) {
+            return Err(error);
+        }
+        if let TabSignal::Page(PageEvent::WebMcpResponded {
+            invocation,
+            outcome,
+        }) = signal
+        {
+            if invocation == id {
+                return Ok(outcome);
+            }
+        }
+    }
+}
+
+/// Whether Chrome's error says the domain does not exist.
+fn domain_missing(message: &str) -> bool {
+    message.contains("wasn't found") || message.contains("not found")
+}
+
+/// Lists the page's WebMCP tools.
+impl super::Handle for tabwire_shared::ListWebMcpTools {
+    const NEEDS_RENDERER: bool = true;
+
+    async fn handle<C: Chrome + 'static>(
+        self,
+        engine: &Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, EngineError> {
+        let mut watch = engine.ready(self.tab_id).await?;
+        let tools = engine.webmcp_tools(self.tab_id, &mut watch).await?;
+        if tools.tools.is_empty() {
+            engine.check_webmcp_feature(self.tab_id).await?;
+        }
+        Ok(tools)
+    }
+}
+
+/// Runs one of the page's WebMCP tools.
+impl super::Handle for tabwire_shared::InvokeWebMcpTool {
+    const NEEDS_RENDERER: bool = true;
+
+    async fn handle<C: Chrome + 'static>(
+        self,
+        engine: &Engine<C>,
+        _session: &str,
+    ) -> Result<Self::Reply, EngineError> {
+        engine
+            .invoke_webmcp(
+                self.tab_id,
+                &self.document,
+                &self.tool,
+                self.input,
+                self.timeout_ms,
+            )
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests;
