@@ -233,6 +233,38 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
             .any(|t| t["durationMs"].as_f64().unwrap_or(0.0) >= 240.0),
         "busy.js spins 250 ms: {set}"
     );
+    let own = tasks
+        .iter()
+        .flat_map(|t| t["scripts"].as_array().cloned().unwrap_or_default())
+        .find(|s| {
+            s["url"]
+                .as_str()
+                .is_some_and(|u| u.ends_with("/perf/busy.js"))
+        })
+        .unwrap_or_else(|| panic!("busy.js ran in a long task: {set}"));
+    assert_eq!(own["thirdParty"], false, "the page's own script: {own}");
+
+    // The same script from another site is a third party's.
+    let reply = traced(
+        &agent,
+        "perf/third-party-task.html",
+        &dir.path().join("third.json"),
+    )
+    .await;
+    reply.says("(third party)").says("third-party scripts ran");
+    let set = first_set(&reply);
+    let longest = set["longTasks"][0].clone();
+    assert!(
+        longest["thirdPartyMs"].as_f64().unwrap_or(0.0) >= 200.0,
+        "most of the task is the third party's: {longest}"
+    );
+    assert!(
+        longest["scripts"][0]["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("http://localhost:")),
+        "{longest}"
+    );
+    assert_eq!(longest["scripts"][0]["thirdParty"], true, "{longest}");
     agent.quit().await;
 }
 

@@ -236,6 +236,9 @@ pub fn analyze(events: &[Event]) -> Report {
             dom_size: dom_size::dom_size(events, &scope),
         });
     }
+    for set in &mut insight_sets {
+        tasks::mark_third_parties(&mut set.long_tasks, &set.url);
+    }
     Report {
         insight_sets,
         duration_ms: (end - start).max(0.0) / 1e3,

@@ -3,7 +3,9 @@
 //! A task is a `RunTask` on a renderer's main thread. What ran in it is read from the
 //! script events inside it (`FunctionCall`, `EvaluateScript`, `v8.compile`,
 //! `v8.evaluateModule`, `TimerFire`, `EventDispatch`...): the time of each outermost
-//! one with a script URL goes to that URL.
+//! one with a script URL goes to that URL. A script is a third party's when its site
+//! (registrable domain, from the public suffix list; the host itself for an address
+//! or a name without one) is not the page's ([`mark_third_parties`]).
 
 use std::collections::HashMap;
 
@@ -27,6 +29,8 @@ pub struct LongTask {
     pub duration_ms: f64,
     /// The time of scripts in it, per script URL, longest first.
     pub scripts: Vec<ScriptTime>,
+    /// The part of `scripts`' time third parties' scripts took, ms.
+    pub third_party_ms: f64,
 }
 
 /// Time a script took within a task.
@@ -37,6 +41,37 @@ pub struct ScriptTime {
     pub url: String,
     /// Its time in the task, ms.
     pub ms: f64,
+    /// It is from another site than the page's.
+    pub third_party: bool,
+}
+
+/// Marks the scripts of `tasks` that come from another site than `page_url`'s, and
+/// adds up their time per task. Without a page URL (a trace with no navigation),
+/// nothing is marked.
+pub fn mark_third_parties(tasks: &mut [LongTask], page_url: &str) {
+    let Some(page) = site(page_url) else {
+        return;
+    };
+    for task in tasks {
+        for script in &mut task.scripts {
+            script.third_party = site(&script.url).is_some_and(|s| s != page);
+        }
+        task.third_party_ms = task
+            .scripts
+            .iter()
+            .filter(|s| s.third_party)
+            .map(|s| s.ms)
+            .sum();
+    }
+}
+
+/// The site of a URL: its registrable domain, or its host when it has none (an IP
+/// address, `localhost`); `None` for URLs without a host (`data:`, `blob:` of one).
+fn site(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url).ok()?;
+    let host = parsed.host_str()?.to_ascii_lowercase();
+    let host = host.trim_end_matches('.');
+    Some(psl::domain_str(host).unwrap_or(host).to_owned())
 }
 
 /// The events whose `args.data.url` (or `args.data.stackTrace[0].url`) names a script.
@@ -108,6 +143,7 @@ pub fn long_tasks(
             .map(|(url, ms)| ScriptTime {
                 url: url.to_owned(),
                 ms,
+                third_party: false,
             })
             .collect();
         scripts.sort_by(|a, b| b.ms.total_cmp(&a.ms));
@@ -115,9 +151,60 @@ pub fn long_tasks(
             start_ms: (task.ts - origin) / 1e3,
             duration_ms: task.dur.unwrap_or(0.0) / 1e3,
             scripts,
+            third_party_ms: 0.0,
         });
     }
     tasks.sort_by(|a, b| b.duration_ms.total_cmp(&a.duration_ms));
     tasks.truncate(MAX_TASKS);
     tasks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(scripts: &[(&str, f64)]) -> LongTask {
+        LongTask {
+            start_ms: 0.0,
+            duration_ms: 100.0,
+            scripts: scripts
+                .iter()
+                .map(|(url, ms)| ScriptTime {
+                    url: (*url).to_owned(),
+                    ms: *ms,
+                    third_party: false,
+                })
+                .collect(),
+            third_party_ms: 0.0,
+        }
+    }
+
+    #[test]
+    fn scripts_of_another_site_are_third_parties_and_subdomains_are_not() {
+        let mut tasks = vec![task(&[
+            ("https://cdn.shop.example.co.uk/app.js", 40.0),
+            ("https://www.googletagmanager.com/gtm.js", 30.0),
+            ("https://other.co.uk/x.js", 5.0),
+            ("data:text/javascript,1", 1.0),
+        ])];
+        mark_third_parties(&mut tasks, "https://www.shop.example.co.uk/cart");
+        let marks: Vec<bool> = tasks[0].scripts.iter().map(|s| s.third_party).collect();
+        assert_eq!(marks, [false, true, true, false]);
+        assert_eq!(tasks[0].third_party_ms, 35.0);
+    }
+
+    #[test]
+    fn addresses_and_localhost_are_sites_of_their_own_and_no_page_marks_nothing() {
+        let mut tasks = vec![task(&[
+            ("http://127.0.0.1:8080/a.js", 10.0),
+            ("http://localhost:8080/b.js", 20.0),
+        ])];
+        mark_third_parties(&mut tasks, "http://127.0.0.1:9000/");
+        let marks: Vec<bool> = tasks[0].scripts.iter().map(|s| s.third_party).collect();
+        assert_eq!(marks, [false, true]);
+        let mut unknown = vec![task(&[("https://a.test/a.js", 10.0)])];
+        mark_third_parties(&mut unknown, "");
+        assert!(!unknown[0].scripts[0].third_party);
+        assert_eq!(unknown[0].third_party_ms, 0.0);
+    }
 }

@@ -96,7 +96,16 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
                 duration(longest.start_ms)
             );
             if let Some(script) = longest.scripts.first() {
-                line += &format!(", {} of it in {}", duration(script.ms), script.url);
+                let whose = if script.third_party {
+                    " (third party)"
+                } else {
+                    ""
+                };
+                line += &format!(", {} of it in {}{whose}", duration(script.ms), script.url);
+            }
+            let third: f64 = set.long_tasks.iter().map(|t| t.third_party_ms).sum();
+            if third > 0.0 {
+                line += &format!("; third-party scripts ran {} in them", duration(third));
             }
             line += ".";
             lines.push(line);
@@ -218,7 +227,16 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
                     duration(task.duration_ms)
                 ));
                 for script in &task.scripts {
-                    lines.push(format!("  - {}: {}", script.url, duration(script.ms)));
+                    let whose = if script.third_party {
+                        " (third party)"
+                    } else {
+                        ""
+                    };
+                    lines.push(format!(
+                        "  - {}{whose}: {}",
+                        script.url,
+                        duration(script.ms)
+                    ));
                 }
             }
             json!(set.long_tasks)
