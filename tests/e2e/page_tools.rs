@@ -9,24 +9,11 @@ use crate::harness::{tabwire_exe, Agent, THIRD_PARTY};
 
 const PAGE_TOOLS: &str = "--experimentalPageToolsAsMcpTools";
 
-/// The names of the page tools the server lists now.
-async fn page_tool_names(agent: &Agent) -> Vec<String> {
-    let mut names: Vec<String> = agent
-        .tools()
-        .await
-        .into_iter()
-        .map(|t| t.name.to_string())
-        .filter(|n| n.starts_with("page_"))
-        .collect();
-    names.sort();
-    names
-}
-
 #[tokio::test]
 async fn page_tools_follow_navigation_and_take_typed_arguments() {
     let agent = Agent::launch(&[THIRD_PARTY, PAGE_TOOLS]).await;
     assert!(
-        page_tool_names(&agent).await.is_empty(),
+        agent.page_tool_names().await.is_empty(),
         "none before discovery"
     );
 
@@ -81,7 +68,7 @@ async fn page_tools_follow_navigation_and_take_typed_arguments() {
         .tools_changed_after(seen, "navigating to 3p/groups.html")
         .await;
     assert_eq!(
-        page_tool_names(&agent).await,
+        agent.page_tool_names().await,
         [
             "page_Router_currentRoute",
             "page_Store_getState",
@@ -101,7 +88,7 @@ async fn page_tools_follow_navigation_and_take_typed_arguments() {
     agent
         .tools_changed_after(seen, "navigating to 3p/none.html")
         .await;
-    assert!(page_tool_names(&agent).await.is_empty());
+    assert!(agent.page_tool_names().await.is_empty());
 }
 
 #[tokio::test]
@@ -132,7 +119,8 @@ async fn selecting_another_page_changes_the_page_tools_and_says_so() {
     let seen = agent
         .tools_changed_after(seen, "opening 3p/groups.html")
         .await;
-    assert!(page_tool_names(&agent)
+    assert!(agent
+        .page_tool_names()
         .await
         .contains(&"page_Telemetry_status".to_owned()));
 
@@ -141,7 +129,7 @@ async fn selecting_another_page_changes_the_page_tools_and_says_so() {
         .tools_changed_after(seen, "selecting the 3p/add.html page")
         .await;
     assert_eq!(
-        page_tool_names(&agent).await,
+        agent.page_tool_names().await,
         ["page_Page_specific_DevTools_add"]
     );
     let sum = agent

@@ -33,6 +33,19 @@ impl Agent {
         self.evaluate(&function).await
     }
 
+    /// The names of the page tools (`page_…`) the server lists now, sorted.
+    pub async fn page_tool_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .tools()
+            .await
+            .into_iter()
+            .map(|t| t.name.to_string())
+            .filter(|n| n.starts_with("page_"))
+            .collect();
+        names.sort();
+        names
+    }
+
     /// The pages `list_pages` shows, as (id, url).
     pub async fn pages(&self) -> Vec<(i64, String)> {
         self.ok("list_pages", json!({})).await.pages()

@@ -28,19 +28,6 @@ fn names(list: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The names of the page tools the server lists now, sorted.
-async fn page_tool_names(agent: &Agent) -> Vec<String> {
-    let mut names: Vec<String> = agent
-        .tools()
-        .await
-        .into_iter()
-        .map(|t| t.name.to_string())
-        .filter(|n| n.starts_with("page_"))
-        .collect();
-    names.sort();
-    names
-}
-
 #[tokio::test]
 async fn webmcp_tools_are_listed_and_run_with_their_input() {
     let agent = Agent::launch(&[WEBMCP_BROWSER, WEBMCP]).await;
@@ -205,7 +192,7 @@ async fn webmcp_registrations_change_the_page_tools() {
         .tools_changed_after(seen, "opening webmcp/tools.html")
         .await;
     assert_eq!(
-        page_tool_names(&agent).await,
+        agent.page_tool_names().await,
         [
             "page_WebMCP_Tools_crash_state",
             "page_WebMCP_Tools_inspect_state"
@@ -226,11 +213,12 @@ async fn webmcp_registrations_change_the_page_tools() {
         .tools_changed_after(seen, "the page registering late_tool")
         .await;
     assert!(
-        page_tool_names(&agent)
+        agent
+            .page_tool_names()
             .await
             .contains(&"page_WebMCP_Tools_late_tool".to_owned()),
         "{:?}",
-        page_tool_names(&agent).await
+        agent.page_tool_names().await
     );
     let late = agent.ok("page_WebMCP_Tools_late_tool", json!({})).await;
     assert_eq!(late.json["result"], "late_tool");
@@ -245,7 +233,7 @@ async fn webmcp_registrations_change_the_page_tools() {
         .tools_changed_after(seen, "the page removing late_tool")
         .await;
     assert_eq!(
-        page_tool_names(&agent).await,
+        agent.page_tool_names().await,
         [
             "page_WebMCP_Tools_crash_state",
             "page_WebMCP_Tools_inspect_state"
