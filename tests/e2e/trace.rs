@@ -379,10 +379,24 @@ async fn forced_reflows_are_put_down_to_the_line_that_read_the_layout() {
                 dom["widest"]["value"].as_i64().unwrap_or(0) >= 2000,
                 "{dom}"
             );
-            // Named as the trace names them (Chromium 156's DOMStats node ids do not
-            // resolve as backend node ids, so no uid is promised here).
             assert_eq!(dom["widest"]["nodeName"], "UL id='wide'", "{dom}");
             assert_eq!(dom["deepest"]["nodeName"], "DIV class='level'", "{dom}");
+            // Named by uid too, and the uids are those elements.
+            for (figure, expected) in [("widest", "UL wide 2000"), ("deepest", "DIV  0")] {
+                let uid = dom[figure]["uid"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("the {figure} element should have a uid: {dom}"));
+                agent
+                    .ok(
+                        "evaluate_script",
+                        json!({
+                            "function": "(el) => `${el.tagName} ${el.id} ${el.childElementCount}`",
+                            "args": [{"uid": uid}],
+                        }),
+                    )
+                    .await
+                    .says(expected);
+            }
         }
         None => assert!(dom["nodes"].as_i64().unwrap_or(0) >= 2000, "{dom}"),
     }

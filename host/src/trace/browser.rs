@@ -37,6 +37,23 @@ fn main_frame(events: &[Event]) -> Option<(&Event, &str)> {
     paint.or_else(layers).filter(|(_, frame)| !frame.is_empty())
 }
 
+/// The tab's main frame in a trace without a page load: the one
+/// `TracingStartedInBrowser` names (a file saved by DevTools or by tabwire has it), else
+/// the one its paints or layers name. A trace's figures are that frame's, as in
+/// DevTools: an iframe's paints and layouts are not the page's.
+pub fn main_frame_id(events: &[Event]) -> Option<String> {
+    let started = events
+        .iter()
+        .filter(|e| e.name == STARTED)
+        .flat_map(|e| e.data()["frames"].as_array().into_iter().flatten())
+        .find(|f| f["isOutermostMainFrame"].as_bool() == Some(true))
+        .and_then(|f| f["frame"].as_str())
+        .filter(|f| !f.is_empty());
+    started
+        .or_else(|| main_frame(events).map(|(_, frame)| frame))
+        .map(str::to_owned)
+}
+
 /// The `TracingStartedInBrowser` event DevTools needs, as JSON; `None` when the trace
 /// has one already or names no main frame. The main frame is that of the trace's first
 /// page load (as [`super::navigations`] finds them), else the one its paints or layers

@@ -3,7 +3,10 @@
 //!
 //! Chrome records the figures in `DOMStats` (category
 //! `disabled-by-default-devtools.timeline`) when it paints a frame; the largest in the
-//! load counts, as in DevTools' trace engine. A trace of a tab that drew no frame has
+//! load counts, as in DevTools' trace engine — but only from the load's commit
+//! (`CommitLoad` of its frame) on: until then the previous page is still on screen and
+//! its paints describe it, with node ids of a document that is gone (DevTools takes
+//! those too when they tie or win). A trace of a tab that drew no frame has
 //! none: then the node count of `UpdateCounters` (elements, text and other nodes) is
 //! what there is, said as such. Large updates follow the engine too: a `Layout` of 40
 //! ms or more over more than 100 objects, an `UpdateLayoutTree` of 40 ms or more over
@@ -99,13 +102,24 @@ pub struct Scope<'a> {
     pub origin: f64,
 }
 
+/// When the load's document took the frame over: its first `CommitLoad` in the scope.
+fn committed(events: &[Event], scope: &Scope) -> Option<f64> {
+    let frame = scope.frame?;
+    events
+        .iter()
+        .filter(|e| e.name == "CommitLoad" && e.ts >= scope.from && e.ts <= scope.until)
+        .find(|e| e.data()["frame"].as_str() == Some(frame))
+        .map(|e| e.ts)
+}
+
 /// The DOM size of a load.
 pub fn dom_size(events: &[Event], scope: &Scope) -> DomSize {
     let overlaps = |e: &Event| e.ts <= scope.until && scope.from < e.ts + e.dur.unwrap_or(0.0);
+    let committed = committed(events, scope).unwrap_or(scope.from);
     let mut size = DomSize::default();
     let stats = events
         .iter()
-        .filter(|e| e.name == "DOMStats" && overlaps(e))
+        .filter(|e| e.name == "DOMStats" && overlaps(e) && e.ts >= committed)
         .filter(|e| scope.frame.is_none() || e.data()["frame"].as_str() == scope.frame)
         .filter(|e| scope.pid.is_none_or(|pid| e.pid == pid))
         .filter_map(|e| Some((e.data()["totalElements"].as_i64()?, e)))
@@ -215,5 +229,44 @@ mod tests {
         };
         let size = dom_size(&events, &scope);
         assert_eq!((size.total_elements, size.nodes), (None, Some(4000)));
+    }
+
+    #[test]
+    fn the_previous_page_painting_before_the_commit_is_not_counted() {
+        // As recorded on a reload: the old document paints once more after the
+        // navigation starts, with the same figures and its own (now gone) node ids.
+        let stats = |ts: f64, ul: i64, total: i64| {
+            json!({"name": "DOMStats", "ph": "I", "ts": ts, "pid": 1, "tid": 2, "args": {"data": {
+                "frame": "F", "totalElements": total,
+                "maxDepth": {"nodeId": ul + 1, "nodeName": "DIV", "depth": 62},
+                "maxChildren": {"nodeId": ul, "nodeName": "UL id='wide'", "numChildren": 2000}}}})
+        };
+        let list = json!([
+            stats(50.0, 2, 2066),
+            {"name": "CommitLoad", "ph": "X", "ts": 60.0, "dur": 1.0, "pid": 1, "tid": 2,
+                "args": {"data": {"frame": "F", "isMainFrame": true}}},
+            stats(90.0, 5, 2066),
+            stats(95.0, 5, 2000)
+        ]);
+        let events = events::parse(list.to_string().as_bytes()).expect("a trace");
+        let scope = Scope {
+            from: 40.0,
+            until: 1e9,
+            frame: Some("F"),
+            pid: Some(1),
+            threads: &[(1, 2)],
+            origin: 40.0,
+        };
+        let size = dom_size(&events, &scope);
+        assert_eq!(size.total_elements, Some(2066));
+        let widest = size.widest.expect("the widest");
+        assert_eq!(widest.backend_node_id, Some(5), "the new document's list");
+        // Without a commit in the trace, the whole load counts.
+        let no_commit: Vec<_> = events
+            .into_iter()
+            .filter(|e| e.name != "CommitLoad")
+            .collect();
+        let widest = dom_size(&no_commit, &scope).widest.expect("the widest");
+        assert_eq!(widest.backend_node_id, Some(2));
     }
 }

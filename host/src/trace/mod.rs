@@ -190,10 +190,11 @@ pub fn analyze(events: &[Event]) -> Report {
     let mut insight_sets = Vec::new();
     if navigations.is_empty() {
         let main_threads = tasks::renderer_main_threads(events);
+        let main_frame = browser::main_frame_id(events);
         let scope = dom_size::Scope {
             from: start,
             until: end,
-            frame: None,
+            frame: main_frame.as_deref(),
             pid: None,
             threads: &main_threads,
             origin: start,
@@ -208,7 +209,7 @@ pub fn analyze(events: &[Event]) -> Report {
             document: None,
             drew_frames: events::drew_frames(events, start, end),
             inp: inp::inp(events, start, end, start),
-            forced_reflows: reflow::forced_reflows(events, start, end, None),
+            forced_reflows: reflow::forced_reflows(events, start, end, main_frame.as_deref()),
             dom_size: dom_size::dom_size(events, &scope),
         });
     }
@@ -339,5 +340,32 @@ mod tests {
     fn a_file_that_is_no_trace_is_an_error_saying_so() {
         let error = super::analyze_bytes(b"{\"nope\": 1}").unwrap_err();
         assert!(error.contains("not a JSON trace"), "{error}");
+    }
+
+    #[test]
+    fn without_a_navigation_an_iframes_dom_and_layouts_are_not_the_pages() {
+        let trace = json!({"traceEvents": [
+            {"name": "TracingStartedInBrowser", "ph": "I", "ts": 1.0, "pid": 1, "tid": 1,
+             "args": {"data": {"frames": [
+                 {"frame": "MAIN", "isOutermostMainFrame": true},
+                 {"frame": "CHILD", "isOutermostMainFrame": false}]}}},
+            {"name": "DOMStats", "ph": "I", "ts": 10.0, "pid": 1, "tid": 2,
+             "args": {"data": {"frame": "MAIN", "totalElements": 120}}},
+            {"name": "DOMStats", "ph": "I", "ts": 11.0, "pid": 1, "tid": 2,
+             "args": {"data": {"frame": "CHILD", "totalElements": 9000}}},
+            {"name": "RunTask", "ph": "X", "ts": 15.0, "dur": 50e3, "pid": 1, "tid": 2, "args": {}},
+            {"name": "FunctionCall", "ph": "X", "ts": 20.0, "dur": 40e3, "pid": 1, "tid": 2,
+             "args": {"data": {"functionName": "inChild", "url": "https://child.test/a.js"}}},
+            {"name": "Layout", "ph": "X", "ts": 30.0, "dur": 30e3, "pid": 1, "tid": 2,
+             "args": {"beginData": {"frame": "CHILD", "stackTrace": [
+                 {"functionName": "inChild", "url": "https://child.test/a.js",
+                  "lineNumber": 1, "columnNumber": 1, "scriptId": "9"}]}}},
+            {"name": "RunTask", "ph": "X", "ts": 100e3, "dur": 10.0, "pid": 1, "tid": 2, "args": {}}
+        ]});
+        let report = super::analyze_bytes(trace.to_string().as_bytes()).expect("a trace");
+        let set = &report.insight_sets[0];
+        assert_eq!(set.id, super::NO_NAVIGATION);
+        assert_eq!(set.dom_size.total_elements, Some(120));
+        assert_eq!(set.forced_reflows.total_ms, 0.0, "{:?}", set.forced_reflows);
     }
 }
