@@ -24,6 +24,8 @@ function insightSet(set, parsed) {
   const inp = m.INPBreakdown?.longestInteractionEvent;
   const reflow = m.ForcedReflow;
   const dom = m.DOMSize?.maxDOMStats?.args?.data;
+  const discovery = m.LCPDiscovery;
+  const checks = discovery?.checklist;
   const nav = set.navigation;
   const docRequest = parsed.data.NetworkRequests.byId.get(set.id);
   return {
@@ -63,6 +65,14 @@ function insightSet(set, parsed) {
       totalElements: dom.totalElements,
       maxDepth: dom.maxDepth?.depth ?? null,
       maxChildren: dom.maxChildren?.numChildren ?? null,
+    } : null,
+    lcpDiscovery: checks ? {
+      fetchPriorityHigh: checks.priorityHinted.value,
+      discoverable: checks.requestDiscoverable.value,
+      eagerlyLoaded: checks.eagerlyLoaded.value,
+      delayMs: discovery.earliestDiscoveryTimeTs !== undefined && discovery.lcpRequest ?
+        ms(discovery.lcpRequest.ts - discovery.earliestDiscoveryTimeTs) : null,
+      requestUrl: discovery.lcpRequest?.args?.data?.url ?? null,
     } : null,
     inp: inp ? {
       ms: ms(inp.dur), inputDelayMs: ms(inp.inputDelay),

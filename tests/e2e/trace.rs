@@ -200,6 +200,35 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         )
         .await
         .says("style.css");
+    // The hero is in the HTML and eager, but not asked for at high priority.
+    let discovery = &lcp["discovery"];
+    assert_eq!(
+        (
+            &discovery["discoverable"],
+            &discovery["eagerlyLoaded"],
+            &discovery["fetchPriorityHigh"]
+        ),
+        (&json!(true), &json!(true), &json!(false)),
+        "{lcp}"
+    );
+    reply.says("LCPDiscovery: fetchpriority=high should be applied to the image");
+    let details = agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "LCPDiscovery"}),
+        )
+        .await;
+    details
+        .says("FAIL: fetchpriority=high applied")
+        .says("pass: discoverable in the first HTML");
+    let data = &details.json["performanceInsight"]["details"];
+    assert_eq!(data["passes"], false, "{data}");
+    assert!(
+        data["discovery"]["requestUrl"]
+            .as_str()
+            .is_some_and(|u| u.contains("hero.png")),
+        "{data}"
+    );
     agent
         .err(
             "performance_analyze_insight",

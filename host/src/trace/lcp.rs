@@ -35,6 +35,9 @@ pub struct Lcp {
     /// Where the time went, when the document's timing is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<Breakdown>,
+    /// How the image was discovered (an image LCP whose request is in the trace).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discovery: Option<super::discovery::Discovery>,
 }
 
 /// The parts of an LCP, in ms; they add up to it.
@@ -149,5 +152,7 @@ pub fn lcp(
         uid: None,
         image_url,
         breakdown,
+        discovery: image_request
+            .map(|image| super::discovery::discovery(candidate, image, document)),
     })
 }

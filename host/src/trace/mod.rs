@@ -6,8 +6,9 @@
 //! caused them: LCP with its breakdown and element ([`lcp`]), CLS with the shifting
 //! elements ([`cls`]), long main-thread tasks and the scripts that ran in them
 //! ([`tasks`]), render-blocking requests and the document request's latency, INP
-//! with its phases ([`inp`]), forced reflows ([`reflow`]) and DOM size
-//! ([`dom_size`]). The figures follow the definitions of DevTools' own trace engine,
+//! with its phases ([`inp`]), forced reflows ([`reflow`]), DOM size
+//! ([`dom_size`]) and how the LCP image was discovered ([`discovery`]). The figures
+//! follow the definitions of DevTools' own trace engine,
 //! so the two can be checked against each other (`scripts/trace-check`). [`text`]
 //! writes the summary and each insight's details; [`browser`] adds to a saved file
 //! what the Performance panel needs and the extension's debugger does not record.
@@ -17,6 +18,7 @@
 
 pub mod browser;
 pub mod cls;
+pub mod discovery;
 pub mod dom_size;
 pub mod elements;
 pub mod events;
@@ -109,8 +111,9 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 8] = [
+pub const INSIGHT_NAMES: [&str; 9] = [
     "LCPBreakdown",
+    "LCPDiscovery",
     "INPBreakdown",
     "CLSCulprits",
     "LongTasks",

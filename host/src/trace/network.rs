@@ -48,6 +48,14 @@ pub struct Request {
     pub resource_type: String,
     /// The response's MIME type.
     pub mime_type: String,
+    /// What started it (`parser`, `script`, `preload`, ...; `initiator.type`).
+    pub initiator_type: String,
+    /// The document or script that started it (`initiator.url`).
+    pub initiator_url: String,
+    /// Whether a `<link rel=preload>` asked for it.
+    pub link_preload: bool,
+    /// The page's `fetchpriority` for it (`high`, `low`, `auto`; empty without one).
+    pub fetch_priority_hint: String,
 }
 
 impl Request {
@@ -152,6 +160,13 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                     request.render_blocking = event.data_str("renderBlocking").to_owned();
                     request.priority = event.data_str("priority").to_owned();
                     request.resource_type = event.data_str("resourceType").to_owned();
+                    let initiator = &data["initiator"];
+                    request.initiator_type =
+                        initiator["type"].as_str().unwrap_or_default().to_owned();
+                    request.initiator_url =
+                        initiator["url"].as_str().unwrap_or_default().to_owned();
+                    request.link_preload = data["isLinkPreload"].as_bool() == Some(true);
+                    request.fetch_priority_hint = event.data_str("fetchPriorityHint").to_owned();
                 }
             }
             "ResourceChangePriority" => {

@@ -66,6 +66,9 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
         }
         line += ").";
         lines.push(line);
+        if let Some(found) = &lcp.discovery {
+            lines.push(super::discovery::line(found));
+        }
     } else if !set.url.is_empty() && set.drew_frames {
         lines.push("- LCPBreakdown: no LCP in the trace.".to_owned());
     }
@@ -191,6 +194,14 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
                 }
             }
             json!(set.lcp)
+        }
+        "LCPDiscovery" => {
+            let lcp = set.lcp.as_ref();
+            super::discovery::details(
+                lcp.and_then(|l| l.discovery.as_ref()),
+                lcp.map(|l| l.kind.as_str()),
+                &mut lines,
+            )
         }
         "CLSCulprits" => {
             lines.push(format!("CLS: {:.3}.", set.cls.score));

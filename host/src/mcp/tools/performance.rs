@@ -146,8 +146,8 @@ impl Tool for PerformanceStopTrace {
 pub struct AnalyzeInsightParams {
     /// The insight set's id, as the last trace's summary lists it.
     insight_set_id: String,
-    /// The insight, as the summary names it: LCPBreakdown, INPBreakdown, CLSCulprits,
-    /// LongTasks, RenderBlocking, DocumentLatency, ForcedReflow or DOMSize.
+    /// The insight, as the summary names it: LCPBreakdown, LCPDiscovery, INPBreakdown,
+    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow or DOMSize.
     insight_name: String,
 }
 
@@ -347,4 +347,19 @@ async fn tab_url(ctx: &ToolContext, tab: TabId) -> String {
         .and_then(|tabs| tabs.into_iter().find(|t| t.id == tab))
         .map(|t| t.url)
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_insight_name_argument_lists_every_insight_there_is() {
+        let schema = crate::mcp::schema::input_schema::<super::AnalyzeInsightParams>(false);
+        let described = schema["properties"]["insightName"]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        for name in crate::trace::INSIGHT_NAMES {
+            assert!(described.contains(name), "{name} missing from: {described}");
+        }
+    }
 }
