@@ -55,7 +55,8 @@ pub struct CpuProfile {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Kind {
-    /// A page's script (it has a URL).
+    /// A script's function (with the script's URL, or without one for a script a
+    /// page or an extension evaluated).
     JavaScript,
     /// Code without a script: built-ins and the browser's bindings (`now`, `appendChild`).
     Native,
@@ -70,7 +71,7 @@ pub enum Kind {
 #[serde(rename_all = "camelCase")]
 pub struct FunctionTime {
     /// How to name it: `spin (https://a.test/busy.js:3:27)`, `now (native)`,
-    /// `(program)`.
+    /// `(program)`, `run (script 3 without a URL, 16:26)`.
     pub label: String,
     /// The function's name (empty: anonymous).
     pub function_name: String,
@@ -98,6 +99,7 @@ impl Kind {
             "(program)" => Kind::Program,
             "(garbage collector)" => Kind::GarbageCollector,
             _ if !frame.url.is_empty() => Kind::JavaScript,
+            _ if !matches!(frame.script_id.as_str(), "" | "0") => Kind::JavaScript,
             _ => Kind::Native,
         }
     }
@@ -112,6 +114,13 @@ fn label(frame: &CallFrame, kind: Kind) -> String {
     match kind {
         Kind::Program | Kind::GarbageCollector => name.to_owned(),
         Kind::Native => format!("{name} (native)"),
+        Kind::JavaScript if frame.url.is_empty() => {
+            let mut place = format!("script {} without a URL", frame.script_id);
+            if frame.line >= 0 {
+                place += &format!(", {}:{}", frame.line + 1, frame.column.max(0) + 1);
+            }
+            format!("{name} ({place})")
+        }
         Kind::JavaScript if frame.line < 0 => format!("{name} ({})", frame.url),
         Kind::JavaScript if frame.column < 0 => {
             format!("{name} ({}:{})", frame.url, frame.line + 1)
@@ -341,6 +350,8 @@ mod tests {
             node(7, Some(6), "walk", url, 10),
             node(8, Some(7), "now", "", -1),
             node(9, Some(5), "", url, 20),
+            json!({"id": 10, "parent": 1, "callFrame": {"functionName": "evaluated",
+                   "scriptId": 3, "lineNumber": 4, "columnNumber": 0}}),
         ])
     }
 
@@ -348,14 +359,14 @@ mod tests {
     fn self_and_total_time_per_function_with_recursion_counted_once_and_gc_on_its_stack() {
         // main, walk, walk>walk, walk>walk>now, gc (on walk>walk>now), idle, program,
         // anonymous, main.
-        let samples = [5, 6, 7, 8, 4, 4, 3, 2, 9, 5];
-        let lines = [1, 12, 13, 13, 0, 0, 0, 0, 21, 2];
+        let samples = [5, 6, 7, 8, 4, 4, 3, 2, 9, 5, 10];
+        let lines = [1, 12, 13, 13, 0, 0, 0, 0, 21, 2, 5];
         let profiles = profile(nodes(), &samples, &lines);
         let t = super::cpu_profile(&profiles, &[(1, 2)], 0.0, f64::MAX).expect("a profile");
-        assert_eq!(t.samples, 10);
-        assert!((t.sampled_ms - 1.0).abs() < 1e-9, "{t:?}");
+        assert_eq!(t.samples, 11);
+        assert!((t.sampled_ms - 1.1).abs() < 1e-9, "{t:?}");
         assert!((t.idle_ms - 0.1).abs() < 1e-9);
-        assert!((t.busy_ms - 0.9).abs() < 1e-9);
+        assert!((t.busy_ms - 1.0).abs() < 1e-9);
         let by = |label: &str| {
             t.functions
                 .iter()
@@ -380,6 +391,8 @@ mod tests {
         assert_eq!(by("now (native)").kind, Kind::Native);
         assert_eq!(by("(program)").kind, Kind::Program);
         assert!(by("(anonymous) (https://a.test/app.js:21:3)").self_ms > 0.0);
+        let evaluated = by("evaluated (script 3 without a URL, 5:1)");
+        assert_eq!(evaluated.kind, Kind::JavaScript);
         assert!(t.functions.iter().all(|f| f.function_name != "(idle)"));
         assert!(t.functions.iter().all(|f| f.function_name != "(root)"));
         // By self time, most first.

@@ -125,3 +125,81 @@ pub fn cpu_details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
     }
     json!(p)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    /// A load of `https://a.test/` on 1/2 whose profile samples `spin` (app.js) for
+    /// 3 ms, `(program)` for 1 ms and `(idle)` for 1 ms.
+    fn report() -> super::super::Report {
+        let url = "https://a.test/app.js";
+        let trace = json!({"traceEvents": [
+            {"name": "navigationStart", "ph": "R", "ts": 1000, "pid": 1, "tid": 2,
+             "args": {"frame": "F", "data": {"documentLoaderURL": "https://a.test/",
+                      "isLoadingMainFrame": true, "navigationId": "N"}}},
+            {"name": "Profile", "ph": "P", "id": "0x1", "pid": 1, "tid": 2, "ts": 1000,
+             "args": {"data": {"source": "Internal"}}},
+            {"name": "ProfileChunk", "ph": "P", "id": "0x1", "pid": 1, "tid": 3, "ts": 2000,
+             "args": {"data": {"cpuProfile": {"nodes": [
+                 {"id": 1, "callFrame": {"functionName": "(root)", "scriptId": 0}},
+                 {"id": 2, "parent": 1, "callFrame": {"functionName": "(program)", "scriptId": 0}},
+                 {"id": 3, "parent": 1, "callFrame": {"functionName": "(idle)", "scriptId": 0}},
+                 {"id": 4, "parent": 1, "callFrame": {"functionName": "spin", "url": url,
+                  "scriptId": 5, "lineNumber": 2, "columnNumber": 26}}],
+                 "samples": [4, 4, 4, 2, 3]},
+               "timeDeltas": [1000, 1000, 1000, 1000, 1000], "lines": [5, 5, 4, 0, 0]}}},
+            {"name": "RunTask", "ph": "X", "ts": 9000, "dur": 10, "pid": 1, "tid": 2, "args": {}}
+        ]});
+        super::super::analyze_bytes(trace.to_string().as_bytes()).expect("a trace")
+    }
+
+    #[test]
+    fn the_summary_names_the_hottest_function_where_it_is_and_the_table_its_times() {
+        let report = report();
+        let summary = super::super::text::summary(&report).join("\n");
+        assert!(
+            summary.contains(
+                "- CPUProfile: hottest functions (self time): \
+                 spin (https://a.test/app.js:3:27) 3.0 ms; (program) 1.0 ms; \
+                 the main thread was busy 4 ms of the 5 ms sampled."
+            ),
+            "{summary}"
+        );
+        assert!(summary.contains("CPUProfile)"), "listed: {summary}");
+        let set = &report.insight_sets[0];
+        let (lines, data) = super::super::text::details(set, "CPUProfile").expect("an insight");
+        let text = lines.join("\n");
+        assert!(
+            text.contains("- spin (https://a.test/app.js:3:27): self 3.0 ms (75.0 %), total 3.0 ms (75.0 %); most of it at line 5"),
+            "{text}"
+        );
+        assert!(
+            text.contains("5 samples over 5 ms, busy 4 ms, idle 1 ms"),
+            "{text}"
+        );
+        assert_eq!(data["functions"][0]["url"], "https://a.test/app.js");
+        assert_eq!(data["functions"][0]["line"], 3);
+        assert_eq!(data["functions"][0]["hottestLine"], 5);
+    }
+
+    #[test]
+    fn a_load_without_samples_says_how_they_are_recorded() {
+        let trace = json!({"traceEvents": [
+            {"name": "RunTask", "ph": "X", "ts": 9000, "dur": 10, "pid": 1, "tid": 2, "args": {}}
+        ]});
+        let report = super::super::analyze_bytes(trace.to_string().as_bytes()).expect("a trace");
+        let summary = super::super::text::summary(&report).join("\n");
+        assert!(
+            summary.contains("- CPUProfile: the trace has no CPU samples"),
+            "{summary}"
+        );
+        let (lines, data) =
+            super::super::text::details(&report.insight_sets[0], "CPUProfile").expect("one");
+        assert!(
+            lines[1].starts_with("The trace has no CPU samples"),
+            "{lines:?}"
+        );
+        assert!(data.is_null());
+    }
+}
