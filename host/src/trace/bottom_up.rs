@@ -91,6 +91,10 @@ pub struct FunctionTime {
     /// samples say.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hottest_line: Option<i64>,
+    /// The caller most of its self time ran under (its label), when it has one: who
+    /// called a native function such as `now` or `get offsetHeight`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called_by: Option<String>,
 }
 
 impl Kind {
@@ -222,6 +226,8 @@ struct Sums {
     self_us: f64,
     total_us: f64,
     lines: HashMap<i64, f64>,
+    /// Self time per caller (a function's index).
+    callers: HashMap<usize, f64>,
 }
 
 /// The functions by self time, from the nodes' times.
@@ -248,10 +254,18 @@ fn functions(p: &Profile, t: &NodeTimes) -> Vec<FunctionTime> {
                 self_us: 0.0,
                 total_us: 0.0,
                 lines: HashMap::new(),
+                callers: HashMap::new(),
             });
             sums.len() - 1
         });
-        sums[function_of[i]].self_us += t.self_us[i];
+        let f = function_of[i];
+        sums[f].self_us += t.self_us[i];
+        // A caller other than the root.
+        if let Some(parent) = node.parent.filter(|&p| p != 0) {
+            if t.self_us[i] > 0.0 {
+                *sums[f].callers.entry(function_of[parent]).or_default() += t.self_us[i];
+            }
+        }
     }
     for (&(node, line), us) in &t.lines {
         *sums[function_of[node]].lines.entry(line).or_default() += us;
@@ -275,6 +289,10 @@ fn functions(p: &Profile, t: &NodeTimes) -> Vec<FunctionTime> {
         stack.extend(children[node].iter().map(|&c| (c, false)));
     }
     let root = function_of.first().copied();
+    let labels: Vec<String> = sums
+        .iter()
+        .map(|s| label(&s.frame, Kind::of(&s.frame)))
+        .collect();
     let mut out: Vec<FunctionTime> = sums
         .into_iter()
         .enumerate()
@@ -283,10 +301,10 @@ fn functions(p: &Profile, t: &NodeTimes) -> Vec<FunctionTime> {
                 && s.frame.function_name != "(idle)"
                 && (s.self_us > 0.0 || s.total_us > 0.0)
         })
-        .map(|(_, s)| {
+        .map(|(i, s)| {
             let kind = Kind::of(&s.frame);
             FunctionTime {
-                label: label(&s.frame, kind),
+                label: labels[i].clone(),
                 function_name: s.frame.function_name.clone(),
                 url: s.frame.url.clone(),
                 line: s.frame.line.max(-1) + 1,
@@ -299,6 +317,11 @@ fn functions(p: &Profile, t: &NodeTimes) -> Vec<FunctionTime> {
                     .iter()
                     .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
                     .map(|(line, _)| *line),
+                called_by: s
+                    .callers
+                    .iter()
+                    .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+                    .and_then(|(caller, _)| labels.get(*caller).cloned()),
             }
         })
         .collect();
@@ -388,7 +411,13 @@ mod tests {
         let gc = by("(garbage collector)");
         assert!((gc.self_ms - 0.2).abs() < 1e-9);
         assert_eq!(gc.kind, Kind::GarbageCollector);
-        assert_eq!(by("now (native)").kind, Kind::Native);
+        let now = by("now (native)");
+        assert_eq!(now.kind, Kind::Native);
+        assert_eq!(
+            now.called_by.as_deref(),
+            Some("walk (https://a.test/app.js:11:3)")
+        );
+        assert_eq!(main.called_by, None);
         assert_eq!(by("(program)").kind, Kind::Program);
         assert!(by("(anonymous) (https://a.test/app.js:21:3)").self_ms > 0.0);
         let evaluated = by("evaluated (script 3 without a URL, 5:1)");

@@ -4,10 +4,14 @@ use serde_json::{json, Value};
 
 use super::bottom_up::{FunctionTime, Kind};
 use super::text::duration;
+use super::text_more::count;
 use super::InsightSet;
 
 /// How many functions the summary names.
 const IN_SUMMARY: usize = 3;
+
+/// The least self time of a function the summary names, ms.
+const LEAST_IN_SUMMARY: f64 = 1.0;
 
 /// A short time with a decimal below 10 ms: `0.4 ms`, `12 ms`, `1.2 s`.
 fn short(ms: f64) -> String {
@@ -31,15 +35,22 @@ pub fn cpu_line(set: &InsightSet) -> String {
     let Some(p) = &set.cpu_profile else {
         return format!("- CPUProfile: {NO_SAMPLES}.");
     };
+    let named = |f: &&FunctionTime| f.self_ms >= LEAST_IN_SUMMARY;
     let hottest: Vec<String> = p
         .functions
         .iter()
         .filter(|f| is_javascript(f))
+        .filter(named)
         .take(IN_SUMMARY)
-        .map(|f| format!("{} {}", f.label, short(f.self_ms)))
+        .map(|f| match (&f.called_by, f.kind) {
+            (Some(caller), Kind::Native) => {
+                format!("{} {} under {caller}", f.label, short(f.self_ms))
+            }
+            _ => format!("{} {}", f.label, short(f.self_ms)),
+        })
         .collect();
     let mut line = if hottest.is_empty() {
-        "- CPUProfile: no JavaScript function was sampled".to_owned()
+        "- CPUProfile: no JavaScript function ran 1 ms or more".to_owned()
     } else {
         format!(
             "- CPUProfile: hottest functions (self time): {}",
@@ -50,6 +61,7 @@ pub fn cpu_line(set: &InsightSet) -> String {
         .functions
         .iter()
         .filter(|f| !is_javascript(f))
+        .filter(named)
         .map(|f| format!("{} {}", f.label, short(f.self_ms)))
         .collect();
     if !outside.is_empty() {
@@ -75,7 +87,7 @@ pub fn cpu_details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
          (a sample every {:.2} ms).",
         p.pid,
         p.tid,
-        p.samples,
+        count(p.samples as i64),
         duration(p.sampled_ms),
         duration(p.busy_ms),
         duration(p.idle_ms),
@@ -98,6 +110,9 @@ pub fn cpu_details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         );
         if let Some(hot) = f.hottest_line {
             line += &format!("; most of it at line {hot}");
+        }
+        if let Some(caller) = &f.called_by {
+            line += &format!("; called mostly by {caller}");
         }
         match f.kind {
             Kind::Program => {
