@@ -38,7 +38,8 @@ function bottomUp(model, from, until) {
     from / 1000, until / 1000);
   const functions = [...byUid.values()].sort((a, b) => b.selfMs - a.selfMs);
   const sampledMs = functions.reduce((sum, f) => sum + f.selfMs, 0);
-  const idleMs = functions.filter(f => f.functionName === '(idle)').reduce((s, f) => s + f.selfMs, 0);
+  const idleMs = functions.filter(f => f.functionName === '(idle)')
+    .reduce((sum, f) => sum + f.selfMs, 0);
   return {sampledMs, busyMs: sampledMs - idleMs, functions: functions.slice(0, 30)};
 }
 

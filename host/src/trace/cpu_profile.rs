@@ -1,10 +1,10 @@
 //! V8's CPU samples in a trace, assembled into profiles.
 //!
 //! With `disabled-by-default-v8.cpu_profiler` recorded, V8 samples each JavaScript
-//! thread's stack (about every 0.2 ms in the fixture traces) and writes a profile as trace events: a
-//! `Profile` event on the sampled thread (its start, `ts`, and its `source`) and then
-//! `ProfileChunk`s, written from V8's profiler thread, with the same process and
-//! profile id (`id`). Each chunk adds to the profile:
+//! thread's stack (about every 0.2 ms in the fixture traces) and writes a profile as
+//! trace events: a `Profile` event on the sampled thread (its start, `ts`, and its
+//! `source`) and then `ProfileChunk`s, written from V8's profiler thread, with the
+//! same process and profile id (`id`). Each chunk adds to the profile:
 //! - `cpuProfile.nodes`: call-tree nodes `{id, parent, callFrame: {functionName, url,
 //!   scriptId, lineNumber, columnNumber}}` (0-based positions), the first one the root;
 //! - `cpuProfile.samples`: the node on top of the stack at each sample;

@@ -186,7 +186,10 @@ mod tests {
         let (lines, data) = super::super::text::details(set, "CPUProfile").expect("an insight");
         let text = lines.join("\n");
         assert!(
-            text.contains("- spin (https://a.test/app.js:3:27): self 3.0 ms (75.0 %), total 3.0 ms (75.0 %); most of it at line 5"),
+            text.contains(
+                "- spin (https://a.test/app.js:3:27): self 3.0 ms (75.0 %), \
+                 total 3.0 ms (75.0 %); most of it at line 5"
+            ),
             "{text}"
         );
         assert!(
