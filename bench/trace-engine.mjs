@@ -14,6 +14,46 @@ const {analyzeTrace} = await import(pathToFileURL(path.join(engineDir, 'analyze-
 const ms = us => (typeof us === 'number' ? us / 1000 : null);
 const span = w => (w ? ms(w.range) : null);
 
+// The bottom-up table of one thread's CPU profile within [from, until) (µs), as
+// DevTools' CPU profile model walks it (forEachFrame: a frame's duration and self
+// time as it closes): self and total time per function (its call UID: name, script,
+// line, column), a recursive function's total counted once.
+function bottomUp(model, from, until) {
+  const byUid = new Map();
+  const open = new Map();
+  model.forEachFrame(
+    (_depth, node) => open.set(node.callUID, (open.get(node.callUID) || 0) + 1),
+    (_depth, node, _index, _start, duration, self) => {
+      const count = (open.get(node.callUID) || 1) - 1;
+      open.set(node.callUID, count);
+      let f = byUid.get(node.callUID);
+      if (!f) {
+        f = {functionName: node.functionName, url: node.url || '',
+             line: node.lineNumber + 1, column: node.columnNumber + 1, selfMs: 0, totalMs: 0};
+        byUid.set(node.callUID, f);
+      }
+      f.selfMs += self;
+      if (count === 0) f.totalMs += duration;
+    },
+    from / 1000, until / 1000);
+  const functions = [...byUid.values()].sort((a, b) => b.selfMs - a.selfMs);
+  const sampledMs = functions.reduce((sum, f) => sum + f.selfMs, 0);
+  const idleMs = functions.filter(f => f.functionName === '(idle)')
+    .reduce((sum, f) => sum + f.selfMs, 0);
+  return {sampledMs, busyMs: sampledMs - idleMs, functions: functions.slice(0, 30)};
+}
+
+// Each sampled thread's table within the set's bounds, by "pid:tid".
+function cpuProfiles(set, parsed) {
+  const out = {};
+  for (const [pid, threads] of parsed.data.Samples.profilesInProcess) {
+    for (const [tid, profile] of threads) {
+      out[`${pid}:${tid}`] = bottomUp(profile.parsedProfile, set.bounds.min, set.bounds.max);
+    }
+  }
+  return out;
+}
+
 function insightSet(set, parsed) {
   const m = set.model;
   const lcp = m.LCPBreakdown;
@@ -74,6 +114,7 @@ function insightSet(set, parsed) {
         ms(discovery.lcpRequest.ts - discovery.earliestDiscoveryTimeTs) : null,
       requestUrl: discovery.lcpRequest?.args?.data?.url ?? null,
     } : null,
+    cpuProfiles: cpuProfiles(set, parsed),
     inp: inp ? {
       ms: ms(inp.dur), inputDelayMs: ms(inp.inputDelay),
       processingMs: ms(inp.mainThreadHandling), presentationDelayMs: ms(inp.presentationDelay),

@@ -272,6 +272,46 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         })
         .unwrap_or_else(|| panic!("busy.js ran in a long task: {set}"));
     assert_eq!(own["thirdParty"], false, "the page's own script: {own}");
+    // The CPU profile: busy.js's spin is the hottest script function, where it starts
+    // (performance.now, which it calls, may take more self time than its loop).
+    reply.says("CPUProfile: hottest functions (self time): ");
+    let cpu = &set["cpuProfile"];
+    let spin = cpu["functions"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["kind"] == "javaScript"))
+        .cloned()
+        .unwrap_or_else(|| panic!("a script function in the CPU profile: {cpu}"));
+    assert_eq!(spin["functionName"], "spin", "{cpu}");
+    assert!(
+        spin["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("/perf/busy.js")),
+        "{spin}"
+    );
+    assert_eq!(
+        (spin["line"].as_i64(), spin["column"].as_i64()),
+        (Some(3), Some(27))
+    );
+    // It spins 250 ms, part of it in performance.now (its own callee).
+    let (self_ms, total_ms) = (number(&spin, "selfMs"), number(&spin, "totalMs"));
+    assert!(self_ms >= 50.0 && self_ms <= total_ms, "{spin}");
+    assert!((200.0..=400.0).contains(&total_ms), "{spin}");
+    assert!(number(cpu, "busyMs") >= total_ms, "{cpu}");
+    let label = spin["label"].as_str().unwrap_or_default().to_owned();
+    assert!(label.ends_with("/perf/busy.js:3:27)"), "{spin}");
+    reply.says(&label);
+    let id = set["id"].as_str().expect("an insight set id").to_owned();
+    let table = agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "CPUProfile"}),
+        )
+        .await;
+    table
+        .says("Bottom-up, by self time")
+        .says(&format!("- {label}: self "));
+    let details = &table.json["performanceInsight"]["details"];
+    assert_eq!(details["functions"][0]["url"], spin["url"], "{details}");
 
     // The same script from another site is a third party's.
     let reply = traced(

@@ -7,17 +7,21 @@
 //! elements ([`cls`]), long main-thread tasks and the scripts that ran in them
 //! ([`tasks`]), render-blocking requests and the document request's latency, INP
 //! with its phases ([`inp`]), forced reflows ([`reflow`]), DOM size
-//! ([`dom_size`]) and how the LCP image was discovered ([`discovery`]). The figures
-//! follow the definitions of DevTools' own trace engine,
-//! so the two can be checked against each other (`scripts/trace-check`). [`text`]
-//! writes the summary and each insight's details; [`browser`] adds to a saved file
-//! what the Performance panel needs and the extension's debugger does not record.
+//! ([`dom_size`]), how the LCP image was discovered ([`discovery`]) and the main
+//! thread's CPU profile, a bottom-up table of the functions that ran ([`cpu_profile`]
+//! assembles V8's samples, [`bottom_up`] counts them). The figures follow the
+//! definitions of DevTools' own trace engine, so the two can be checked against each
+//! other (`scripts/trace-check`). [`text`] writes the summary and each insight's
+//! details; [`browser`] adds to a saved file what the Performance panel needs and the
+//! extension's debugger does not record.
 //!
 //! Elements are named by their backend node ids as the trace records them; the tool
 //! turns those into snapshot uids where it can ([`elements`]).
 
+pub mod bottom_up;
 pub mod browser;
 pub mod cls;
+pub mod cpu_profile;
 pub mod discovery;
 pub mod dom_size;
 pub mod elements;
@@ -28,6 +32,7 @@ pub mod network;
 pub mod reflow;
 pub mod tasks;
 pub mod text;
+mod text_cpu;
 mod text_more;
 
 use serde::Serialize;
@@ -79,6 +84,10 @@ pub struct InsightSet {
     pub forced_reflows: reflow::ForcedReflows,
     /// The size of the DOM and the updates it made slow.
     pub dom_size: dom_size::DomSize,
+    /// The main thread's CPU profile (when the trace sampled it within the load): the
+    /// functions that ran most.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_profile: Option<bottom_up::CpuProfile>,
 }
 
 /// A render-blocking request.
@@ -111,7 +120,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 9] = [
+pub const INSIGHT_NAMES: [&str; 10] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -121,6 +130,7 @@ pub const INSIGHT_NAMES: [&str; 9] = [
     "DocumentLatency",
     "ForcedReflow",
     "DOMSize",
+    "CPUProfile",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -190,6 +200,7 @@ pub fn analyze(events: &[Event]) -> Report {
     let end = events.iter().map(Event::end).fold(start, f64::max);
     let requests = network::requests(events);
     let navigations = navigations(events);
+    let profiles = cpu_profile::profiles(events);
     let mut insight_sets = Vec::new();
     if navigations.is_empty() {
         let main_threads = tasks::renderer_main_threads(events);
@@ -214,6 +225,7 @@ pub fn analyze(events: &[Event]) -> Report {
             inp: inp::inp(events, start, end, start),
             forced_reflows: reflow::forced_reflows(events, start, end, main_frame.as_deref()),
             dom_size: dom_size::dom_size(events, &scope),
+            cpu_profile: bottom_up::cpu_profile(&profiles, &main_threads, start, end),
         });
     }
     for nav in &navigations {
@@ -238,6 +250,12 @@ pub fn analyze(events: &[Event]) -> Report {
             inp: inp::inp(events, nav.ts, nav.until, nav.ts),
             forced_reflows: reflow::forced_reflows(events, nav.ts, nav.until, Some(&nav.frame)),
             dom_size: dom_size::dom_size(events, &scope),
+            cpu_profile: bottom_up::cpu_profile(
+                &profiles,
+                &[(nav.pid, nav.tid)],
+                nav.ts,
+                nav.until,
+            ),
         });
     }
     for set in &mut insight_sets {

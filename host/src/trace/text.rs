@@ -142,6 +142,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     }
     lines.push(super::text_more::reflow_line(set));
     lines.push(super::text_more::dom_line(set));
+    lines.push(super::text_cpu::cpu_line(set));
     lines
 }
 
@@ -285,6 +286,7 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "INPBreakdown" => super::text_more::inp_details(set, &mut lines),
         "ForcedReflow" => super::text_more::reflow_details(set, &mut lines),
         "DOMSize" => super::text_more::dom_details(set, &mut lines),
+        "CPUProfile" => super::text_cpu::cpu_details(set, &mut lines),
         _ => return None,
     };
     Some((lines, data))

@@ -6,7 +6,7 @@ use super::text::{duration, element};
 use super::InsightSet;
 
 /// A count with thousands separated: `2,100`.
-fn count(n: i64) -> String {
+pub fn count(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -60,7 +60,8 @@ impl Tool for PerformanceStartTrace {
         description: "Starts recording a performance trace of the page, by default reloading \
             it and stopping by itself. The answer summarises Core Web Vitals (LCP, INP, CLS) \
             and their causes, long tasks, render-blocking requests, document latency, forced \
-            reflows and DOM size; use it to find why a page loads or responds slowly. While \
+            reflows, DOM size and the main thread's hottest functions (a CPU profile from \
+            V8's samples); use it to find why a page loads or responds slowly. While \
             it records, a background tab counts as visible and focused to itself, so that it \
             draws.",
         category: Category::Performance,
@@ -147,7 +148,9 @@ pub struct AnalyzeInsightParams {
     /// The insight set's id, as the last trace's summary lists it.
     insight_set_id: String,
     /// The insight, as the summary names it: LCPBreakdown, LCPDiscovery, INPBreakdown,
-    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow or DOMSize.
+    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow, DOMSize or
+    /// CPUProfile (the main thread's functions by self and total time, with script
+    /// URL:line:col).
     insight_name: String,
 }
 
@@ -159,7 +162,8 @@ impl Tool for PerformanceAnalyzeInsight {
     const SPEC: ToolSpec = ToolSpec {
         name: "performance_analyze_insight",
         description: "Gives the details of one insight of the last performance trace: the \
-            numbers behind the summary line and the elements, scripts or requests involved.",
+            numbers behind the summary line and the elements, scripts or requests involved \
+            (CPUProfile: the functions that ran most, bottom-up).",
         category: Category::Performance,
         read_only: true,
         page_scoped: false,
