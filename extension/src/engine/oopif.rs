@@ -25,7 +25,8 @@
 //! session in their [`FrameKey`](super::uids::FrameKey), so input tools send their
 //! DOM and mouse commands to that session, at the frame's own coordinates (a file
 //! chooser the frame opens is reported there too), while keys go to the tab (the
-//! focused frame gets them). Two things happen at the tab's coordinates, found by
+//! focused frame gets them), and `get_css_styles` reads an element's rules in the
+//! frame's session (`super::css`). Two things happen at the tab's coordinates, found by
 //! adding up the `<iframe>` boxes the frame is nested in ([`frame_viewport`]): an
 //! element screenshot's clip, and a drag (Chrome reports an HTML5 drag to the tab's
 //! session only). The page's scripts cannot reach the frame's renderer, nor a drag
@@ -297,8 +298,13 @@ impl<C: Chrome + 'static> Engine<C> {
             .flatten()
             .is_some();
         // What an upload acting in the frame waits for (its chooser is reported in
-        // the frame's session; a drag is reported in the tab's).
-        if known && matches!(event, PageEvent::FileChooserOpened { .. }) {
+        // the frame's session; a drag is reported in the tab's), and the style sheets
+        // the frame's CSS domain announces to a reading of its element's styles.
+        let awaited = matches!(
+            event,
+            PageEvent::FileChooserOpened { .. } | PageEvent::StyleSheetAdded(_)
+        );
+        if known && awaited {
             let signal = TabSignal::InFrame {
                 session: session.to_owned(),
                 event,
