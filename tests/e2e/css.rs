@@ -346,8 +346,9 @@ async fn the_query_container_and_the_ancestors_are_named_by_uids_that_work() {
 }
 
 /// An element of a cross-site frame: its rules come from the frame's own style sheets
-/// (located at the frame's origin), its ancestors are named by uids of the frame, and
-/// the tab stays in the background.
+/// (located at the frame's origin), with the @font-face and custom property
+/// registrations it uses; its ancestors are named by uids of the frame, and the tab
+/// stays in the background.
 #[tokio::test]
 async fn an_element_in_a_cross_site_frame_shows_its_styles() {
     let agent = Agent::launch(&[]).await;
@@ -374,6 +375,48 @@ async fn an_element_in_a_cross_site_frame_shows_its_styles() {
         "the frame's sheet, at the frame's origin: {own}"
     );
     assert_eq!(own["source"]["line"], 2);
+    // The at-rules it uses, and only those: the @font-face of its font-family, the
+    // @property of the custom property it sets, the script's registration of the
+    // one it reads.
+    styles
+        .says("/* a font face of its font-family; <style> in ")
+        .says("@font-face {")
+        .says("font-family: \"Frame Sans\";")
+        .lacks("Unused Face")
+        .says("/* registers a custom property it uses; <style> in ")
+        .says("@property --gap {")
+        .says("syntax: \"<length>\";")
+        .lacks("--unused")
+        .says("/* registered by CSS.registerProperty(): a custom property it uses */")
+        .says("@property --zoom {");
+    let kinds = |kind: &str| -> Vec<Value> {
+        (styles.json["cssStyles"]["rules"].as_array().into_iter())
+            .flatten()
+            .filter(|r| r["kind"] == kind)
+            .cloned()
+            .collect()
+    };
+    let faces = kinds("fontFace");
+    assert_eq!(faces.len(), 1, "{}", styles.text);
+    assert!(
+        faces[0]["source"]["url"] == inner.as_str(),
+        "located in the frame's document: {}",
+        faces[0]
+    );
+    let properties = kinds("property");
+    assert_eq!(properties.len(), 1, "{}", styles.text);
+    assert_eq!(properties[0]["selector"], "@property --gap");
+    assert_eq!(properties[0]["source"]["line"], 11);
+    let registered = kinds("registeredProperty");
+    assert_eq!(registered.len(), 1, "{}", styles.text);
+    assert_eq!(
+        registered[0]["declarations"],
+        json!([
+            {"name": "syntax", "value": "\"<number>\"", "status": "active"},
+            {"name": "inherits", "value": "false", "status": "active"},
+            {"name": "initial-value", "value": "1", "status": "active"}
+        ])
+    );
     let parent = rule(&styles, ".box", "", "color");
     let box_uid = parent["inheritedFrom"]["uid"]
         .as_str()

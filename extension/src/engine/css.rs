@@ -20,6 +20,7 @@
 //! otherwise), and its `CSS.styleSheetAdded` announcements reach the call as the
 //! frame's signals.
 
+mod at_rules;
 mod cascade;
 mod inherited;
 mod named;
