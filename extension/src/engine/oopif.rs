@@ -31,7 +31,9 @@
 //! element screenshot's clip, and a drag (Chrome reports an HTML5 drag to the tab's
 //! session only). The page's scripts cannot reach the frame's renderer, nor a drag
 //! go from one frame to another: those refuse with what to do instead. The frame's
-//! worlds are tracked from its session's context events, and forgotten with it.
+//! worlds are tracked from its session's context events, and forgotten with it, as
+//! are its WebMCP tools (`super::webmcp`: the domain is per renderer, so a frame's
+//! tools are reported, and run, in its session).
 //!
 //! [`frame_viewport`]: Engine::frame_viewport
 
@@ -81,12 +83,28 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// A child session ended: forgets it and those nested in it.
+    /// A child session ended: forgets it and those nested in it (their WebMCP tools
+    /// too, which the agents are told of).
     pub fn on_child_detached(&self, tab: TabId, session: &str) {
-        self.tabs.update(tab, |t| {
-            let gone = t.attachment.remove_child(session);
-            t.attachment.worlds.forget_sessions(&gone);
-        });
+        let tools_gone = self
+            .tabs
+            .update(tab, |t| {
+                let attachment = &mut t.attachment;
+                let listed = |a: &super::tab::Attachment| -> usize {
+                    (a.children.values())
+                        .filter(|c| c.webmcp.enabled)
+                        .map(|c| c.webmcp.tools.len())
+                        .sum()
+                };
+                let before = listed(attachment);
+                let gone = attachment.remove_child(session);
+                attachment.worlds.forget_sessions(&gone);
+                before != listed(attachment)
+            })
+            .unwrap_or(false);
+        if tools_gone {
+            self.webmcp_changed(tab);
+        }
     }
 
     fn on_child_attached(&self, tab: TabId, via: Option<&str>, attached: AttachedToTarget) {
@@ -155,6 +173,11 @@ impl<C: Chrome + 'static> Engine<C> {
             .unwrap_or(false);
         if !still_there {
             return;
+        }
+        // A frame that came after the page's WebMCP tools were asked for: its tools
+        // are followed from the start, as the page's are.
+        if self.webmcp_enabled(tab) {
+            self.enable_child_webmcp(tab, session).await;
         }
         for (what, outcome) in [
             ("Target.setAutoAttach", nested.err()),
@@ -297,12 +320,18 @@ impl<C: Chrome + 'static> Engine<C> {
             })
             .flatten()
             .is_some();
+        if known {
+            self.track_child_webmcp(tab, session, &event);
+        }
         // What an upload acting in the frame waits for (its chooser is reported in
-        // the frame's session; a drag is reported in the tab's), and the style sheets
-        // the frame's CSS domain announces to a reading of its element's styles.
+        // the frame's session; a drag is reported in the tab's), the style sheets the
+        // frame's CSS domain announces to a reading of its element's styles, and the
+        // answers of the frame's WebMCP tools.
         let awaited = matches!(
             event,
-            PageEvent::FileChooserOpened { .. } | PageEvent::StyleSheetAdded(_)
+            PageEvent::FileChooserOpened { .. }
+                | PageEvent::StyleSheetAdded(_)
+                | PageEvent::WebMcpResponded { .. }
         );
         if known && awaited {
             let signal = TabSignal::InFrame {
