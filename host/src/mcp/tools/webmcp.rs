@@ -31,8 +31,9 @@ impl Tool for ListWebMcpTools {
         name: "list_webmcp_tools",
         description: "Lists the WebMCP tools the selected page registered \
             (document.modelContext.registerTool), with each tool's description, input schema \
-            and annotations, and the frame that registered it: the page's frames, \
-            cross-site iframes included (each of those marked with its origin). Tools \
+            and annotations, and the frame that registered it: the page's main frame, and \
+            cross-site iframes the page allows to (allow=\"tools\"), each of those marked \
+            with its origin (Chrome reports no tools of same-origin iframes). Tools \
             marked for debugging are left out: list_3p_developer_tools lists them. Needs a \
             browser with WebMCP on (--enable-features=WebMCP).",
         category: Category::ExperimentalWebmcp,
