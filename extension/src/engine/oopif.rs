@@ -99,11 +99,20 @@ impl<C: Chrome + 'static> Engine<C> {
                 let before = listed(attachment);
                 let gone = attachment.remove_child(session);
                 attachment.worlds.forget_sessions(&gone);
-                before != listed(attachment)
+                (before != listed(attachment), gone)
             })
-            .unwrap_or(false);
+            .unwrap_or_default();
+        let (tools_gone, gone) = tools_gone;
         if tools_gone {
             self.webmcp_changed(tab);
+        }
+        // What runs in a frame that went waits for it no more: its contexts are gone.
+        for session in gone {
+            let signal = TabSignal::InFrame {
+                session,
+                event: PageEvent::ContextsCleared,
+            };
+            self.signals.publish(tab, &signal);
         }
     }
 
@@ -326,12 +335,14 @@ impl<C: Chrome + 'static> Engine<C> {
         // What an upload acting in the frame waits for (its chooser is reported in
         // the frame's session; a drag is reported in the tab's), the style sheets the
         // frame's CSS domain announces to a reading of its element's styles, and the
-        // answers of the frame's WebMCP tools.
+        // answers of the frame's WebMCP tools (and its document going, which ends a
+        // run of one).
         let awaited = matches!(
             event,
             PageEvent::FileChooserOpened { .. }
                 | PageEvent::StyleSheetAdded(_)
                 | PageEvent::WebMcpResponded { .. }
+                | PageEvent::ContextsCleared
         );
         if known && awaited {
             let signal = TabSignal::InFrame {

@@ -394,7 +394,15 @@ impl<C: Chrome + 'static> Engine<C> {
                 .await?;
             let id = invocation.invocation_id;
             *started.borrow_mut() = Some((session.clone(), id.clone()));
-            let outcome = answer_of(tab, &mut watch, session.as_deref(), &id).await;
+            let outcome = answer_of(tab, &mut watch, session.as_deref(), &id)
+                .await
+                .map_err(|error| match error {
+                    // The frame's document went (or the frame did), and the run with it.
+                    EngineError::Navigated(_) if session.is_some() => {
+                        EngineError::WebMcpFrameGone(tool.to_owned())
+                    }
+                    other => other,
+                });
             if outcome.is_ok() {
                 started.borrow_mut().take();
             }
@@ -420,7 +428,8 @@ impl<C: Chrome + 'static> Engine<C> {
 }
 
 /// Waits for run `id`'s answer, told in `session` (a cross-site frame's, or the
-/// tab's own: `None`); what ends any tool run ends this wait too.
+/// tab's own: `None`); what ends any tool run ends this wait too, and so does the
+/// frame's document going ([`EngineError::Navigated`]).
 async fn answer_of(
     tab: TabId,
     watch: &mut Subscription,
@@ -437,6 +446,10 @@ async fn answer_of(
             TabSignal::InFrame { session, event } => (event, Some(session)),
             _ => continue,
         };
+        let in_frame = session.is_some() && from.as_deref() == session;
+        if in_frame && matches!(event, PageEvent::ContextsCleared) {
+            return Err(EngineError::Navigated(tab));
+        }
         if let PageEvent::WebMcpResponded {
             invocation,
             outcome,

@@ -334,3 +334,37 @@ fn a_cross_site_frames_tools_are_listed_and_run_in_its_session() {
     assert_eq!(changes(&h), before + 1);
     assert!(list(&mut h, 3).unwrap().tools.is_empty());
 }
+
+#[test]
+fn a_run_in_a_cross_site_frame_ends_when_the_frame_goes() {
+    let mut h = Harness::new();
+    h.fake
+        .add_oopif(10, None, "S1", "F1", "https://other.test/frame");
+    let hang = json!({"name": "hang", "description": "h", "frameId": "F1"});
+    h.fake.answer_in(
+        "S1",
+        "WebMCP.enable",
+        Answer::with_events(
+            json!({}),
+            vec![("WebMCP.toolsAdded", json!({"tools": [hang]}))],
+        ),
+    );
+    h.fake.answer_in(
+        "S1",
+        "WebMCP.invokeTool",
+        Answer::value(json!({"invocationId": "7"})),
+    );
+    list(&mut h, 1).unwrap();
+    let document = list(&mut h, 2).unwrap().document;
+    invoke(&mut h, 3, &document, "hang");
+    assert!(h.reply(3).is_none(), "still running");
+    h.fake.remove_oopif("S1");
+    h.settle();
+    let error = outcome(&h, 3).unwrap_err();
+    assert_eq!(error.code, ErrorCode::Navigated);
+    assert!(
+        error.message.contains("cross-site frame"),
+        "{}",
+        error.message
+    );
+}
