@@ -331,6 +331,13 @@ pub enum EngineError {
     #[error("Tool {0} not found")]
     WebMcpToolNotFound(String),
 
+    /// The cross-site frame running a WebMCP tool navigated or went away mid-run.
+    #[error(
+        "The cross-site frame that registered WebMCP tool {0} navigated or went away while \
+         the tool ran, so its result is lost. Call list_webmcp_tools to see the tools there now."
+    )]
+    WebMcpFrameGone(String),
+
     /// What the page handed back could not be read.
     #[error(
         "The page answered with data tabwire could not read ({0}). If the page replaces \
@@ -625,7 +632,7 @@ impl EngineError {
             | ActionTimeout { .. }
             | TraceTimeout { .. } => ErrorCode::Timeout,
             DialogOpen { .. } | DialogOpened { .. } => ErrorCode::Dialog,
-            Navigated(_) => ErrorCode::Navigated,
+            Navigated(_) | WebMcpFrameGone(_) => ErrorCode::Navigated,
             Cdp { .. } | UnexpectedAnswer { .. } | Browser(_) => ErrorCode::Internal,
         }
     }

@@ -27,9 +27,11 @@ use crate::engine::TabChange;
 pub enum TabSignal {
     /// A page event from the tab's debugger session.
     Page(PageEvent),
-    /// A file chooser opened in a cross-site frame (its child session's
-    /// `Page.fileChooserOpened`), for an upload acting in that frame; nothing else of
-    /// a child session is published.
+    /// An event of a cross-site frame's child session that a command acting in that
+    /// frame waits for: a file chooser opening (an upload), a style sheet announced
+    /// (`get_css_styles`), a WebMCP tool's answer, its contexts cleared (its document
+    /// went; also told when the frame's session ends). Nothing else of a child
+    /// session is published.
     InFrame {
         /// The child session.
         session: String,

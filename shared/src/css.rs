@@ -16,7 +16,10 @@ pub struct CssStyles {
     /// Every rule, highest cascade precedence first: the element's own (inline style,
     /// matched rules, presentational attributes), then each ancestor's inheritable
     /// ones, nearest first, then pseudo-elements', then the keyframes of its
-    /// animations and its `@position-try` rules.
+    /// animations and its `@position-try` rules, then the registrations of the custom
+    /// properties those rules set or read (`@property`, `CSS.registerProperty()`),
+    /// then the font and counter at-rules Chrome matched to it (`@font-face` of its
+    /// font-family, `@font-feature-values`, `@font-palette-values`, `@counter-style`).
     pub rules: Vec<CssRule>,
 }
 
@@ -68,6 +71,20 @@ pub enum RuleKind {
     Keyframe,
     /// A `@position-try` rule the element's `position-try-fallbacks` names.
     PositionTry,
+    /// A `@property` rule registering a custom property the element's rules set or
+    /// read (`var()`).
+    Property,
+    /// A custom property the element's rules set or read, registered by script
+    /// (`CSS.registerProperty()`): written as the `@property` rule it amounts to.
+    RegisteredProperty,
+    /// A `@font-face` of a family in the element's `font-family`.
+    FontFace,
+    /// A `@font-feature-values` rule (or one of its blocks) of its font-family.
+    FontFeatureValues,
+    /// A `@font-palette-values` rule it uses.
+    FontPaletteValues,
+    /// A `@counter-style` rule it uses.
+    CounterStyle,
 }
 
 /// Where a rule's style sheet came from.
@@ -149,6 +166,8 @@ pub enum WrapperKind {
     Nesting,
     /// `@keyframes`, around a keyframe.
     Keyframes,
+    /// `@font-feature-values`, around one of its blocks (`@swash`).
+    FontFeatureValues,
 }
 
 impl WrapperKind {
@@ -163,6 +182,7 @@ impl WrapperKind {
             WrapperKind::StartingStyle => "@starting-style",
             WrapperKind::Nesting => "",
             WrapperKind::Keyframes => "@keyframes",
+            WrapperKind::FontFeatureValues => "@font-feature-values",
         }
     }
 }

@@ -31,6 +31,11 @@ pub struct WebMcpTool {
     pub annotations: Value,
     /// The frame that registered it.
     pub frame_id: String,
+    /// The origin of the cross-site frame (out-of-process iframe) that registered it,
+    /// whose own debugging session reports and runs it; `None` for a tool of the
+    /// page's renderer (its main frame and same-site frames).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_site_origin: Option<String>,
 }
 
 impl WebMcpTool {

@@ -1,10 +1,12 @@
 //! `get_css_styles` end to end: an element's rules through the extension's CSS
 //! domain, the cascade marked as Chromium applies it (checked against the computed
-//! style), paging, bad uids, and a tab the user is not looking at.
+//! style), paging, bad uids, a tab the user is not looking at, and an element of a
+//! cross-site frame (read in the frame's own debugging session).
 
 use serde_json::{json, Value};
 
-use crate::harness::{page, Agent, Reply};
+use crate::frames::frame_said;
+use crate::harness::{cross_site_page, page, Agent, Reply};
 
 /// The fixture's styled paragraph, as the snapshot shows it (its text is uppercased
 /// by a container query).
@@ -340,5 +342,96 @@ async fn the_query_container_and_the_ancestors_are_named_by_uids_that_work() {
         .await
         .says("Styles of div.card.box")
         .says("container-type: inline-size;");
+    agent.quit().await;
+}
+
+/// An element of a cross-site frame: its rules come from the frame's own style sheets
+/// (located at the frame's origin), with the @font-face and custom property
+/// registrations it uses; its ancestors are named by uids of the frame, and the tab
+/// stays in the background.
+#[tokio::test]
+async fn an_element_in_a_cross_site_frame_shows_its_styles() {
+    let agent = Agent::launch(&[]).await;
+    let inner = cross_site_page("css/framed.html");
+    let url = format!("{}?inner={inner}", page("frames/cross-site.html"));
+    agent
+        .ok("new_page", json!({"url": url, "background": true}))
+        .await;
+    frame_said(&agent, "loaded /css/framed.html").await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let uid = snap.uid_of("Framed text");
+    let styles = agent
+        .ok("get_css_styles", json!({"uid": uid, "pageSize": 100}))
+        .await;
+    styles
+        .says("Styles of p#framed.framed")
+        .says("--gap: 5px;")
+        .says("Inherited from div.box (the parent, uid \"");
+    let own = rule(&styles, ".framed", "", "font-family");
+    assert!(
+        own["source"]["url"]
+            .as_str()
+            .is_some_and(|u| u == cross_site_page("css/fonts.css")),
+        "the frame's sheet, at the frame's origin: {own}"
+    );
+    assert_eq!(own["source"]["line"], 2);
+    // The at-rules it uses, and only those: the @font-face of its font-family, the
+    // @property of the custom property it sets, the script's registration of the
+    // one it reads.
+    styles
+        .says("/* a font face of its font-family; <style> in ")
+        .says("@font-face {")
+        .says("font-family: \"Frame Sans\";")
+        .lacks("Unused Face")
+        .says("/* registers a custom property it uses; <style> in ")
+        .says("@property --gap {")
+        .says("syntax: \"<length>\";")
+        .lacks("--unused")
+        .says("/* registered by CSS.registerProperty(): a custom property it uses */")
+        .says("@property --zoom {");
+    let kinds = |kind: &str| -> Vec<Value> {
+        (styles.json["cssStyles"]["rules"].as_array().into_iter())
+            .flatten()
+            .filter(|r| r["kind"] == kind)
+            .cloned()
+            .collect()
+    };
+    let faces = kinds("fontFace");
+    assert_eq!(faces.len(), 1, "{}", styles.text);
+    assert!(
+        faces[0]["source"]["url"] == inner.as_str(),
+        "located in the frame's document: {}",
+        faces[0]
+    );
+    let properties = kinds("property");
+    assert_eq!(properties.len(), 1, "{}", styles.text);
+    assert_eq!(properties[0]["selector"], "@property --gap");
+    assert_eq!(properties[0]["source"]["line"], 11);
+    let registered = kinds("registeredProperty");
+    assert_eq!(registered.len(), 1, "{}", styles.text);
+    assert_eq!(
+        registered[0]["declarations"],
+        json!([
+            {"name": "syntax", "value": "\"<number>\"", "status": "active"},
+            {"name": "inherits", "value": "false", "status": "active"},
+            {"name": "initial-value", "value": "1", "status": "active"}
+        ])
+    );
+    let parent = rule(&styles, ".box", "", "color");
+    let box_uid = parent["inheritedFrom"]["uid"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the frame's ancestor has a uid: {parent}"))
+        .to_owned();
+    // That uid is the frame's: it takes tools as any of its elements does.
+    agent
+        .ok("get_css_styles", json!({"uid": box_uid}))
+        .await
+        .says("Styles of div.box")
+        .says("color: teal;");
+    assert_eq!(
+        agent.evaluate("() => document.visibilityState").await,
+        "hidden",
+        "reading a frame's styles leaves the tab behind the user's"
+    );
     agent.quit().await;
 }

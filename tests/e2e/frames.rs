@@ -17,7 +17,7 @@ async fn open_outer(agent: &Agent) {
 }
 
 /// Waits (bounded, in the page) until the frame has told the page `words`.
-async fn frame_said(agent: &Agent, words: &str) {
+pub(crate) async fn frame_said(agent: &Agent, words: &str) {
     let wait = format!("() => frameSaid({})", json!(words));
     agent
         .ok("evaluate_script", json!({ "function": wait }))

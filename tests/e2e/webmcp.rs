@@ -5,7 +5,10 @@
 
 use serde_json::{json, Value};
 
-use crate::harness::{page, Agent, Reply, THIRD_PARTY, WEBMCP, WEBMCP_BROWSER};
+use crate::frames::frame_said;
+use crate::harness::{
+    cross_site_fixtures, cross_site_page, page, Agent, Reply, THIRD_PARTY, WEBMCP, WEBMCP_BROWSER,
+};
 
 const PAGE_TOOLS: &str = "--experimentalPageToolsAsMcpTools";
 
@@ -331,5 +334,103 @@ async fn a_browser_without_webmcp_is_refused_naming_the_feature() {
     listed
         .lacks("WebMCP")
         .says("exposes no third-party developer tools");
+    agent.quit().await;
+}
+
+/// Opens `frames/cross-site.html` in a background tab with `webmcp/frame-tools.html`
+/// of another site (`localhost`) as its cross-site frame, and waits for the frame.
+async fn open_with_frame_tools(agent: &Agent) {
+    let inner = cross_site_page("webmcp/frame-tools.html");
+    let url = format!("{}?inner={inner}", page("frames/cross-site.html"));
+    agent
+        .ok("new_page", json!({"url": url, "background": true}))
+        .await;
+    frame_said(agent, "loaded /webmcp/frame-tools.html").await;
+}
+
+/// WebMCP is per target: a cross-site frame's tools are listed from its own debugging
+/// session, each marked with the frame, and run there; its debugging tools are
+/// third-party tools and page tools.
+#[tokio::test]
+async fn a_cross_site_frames_webmcp_tools_are_listed_and_run_in_the_frame() {
+    let agent = Agent::launch(&[WEBMCP_BROWSER, WEBMCP, THIRD_PARTY, PAGE_TOOLS]).await;
+    open_with_frame_tools(&agent).await;
+    let listed = agent.ok("list_webmcp_tools", json!({})).await;
+    let origin = cross_site_fixtures();
+    listed
+        .says("- frame_echo: Echoes its text")
+        .says(&format!("  frame: the cross-site frame {origin} (frameId "))
+        .lacks("frame_state");
+    let tools = listed.json["webmcpTools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let echo = tools
+        .iter()
+        .find(|t| t["name"] == "frame_echo")
+        .unwrap_or_else(|| panic!("no frame_echo in {}", listed.text));
+    assert_eq!(echo["frame"]["origin"], origin, "{echo}");
+    assert_eq!(echo["frame"]["crossSite"], true, "{echo}");
+    assert!(echo["frame"]["id"].is_string(), "{echo}");
+    let ran = agent
+        .ok(
+            "execute_webmcp_tool",
+            json!({"toolName": "frame_echo", "input": "{\"text\": \"hi\"}"}),
+        )
+        .await;
+    assert_eq!(
+        ran.json["result"],
+        json!({"status": "Completed", "output": {"echo": "hi", "origin": origin}}),
+        "{}",
+        ran.text
+    );
+    // frameId picks a frame's tool by name; another frame has none of that name.
+    let frame = echo["frame"]["id"].as_str().unwrap_or_default();
+    let bumped = agent
+        .ok(
+            "execute_webmcp_tool",
+            json!({"toolName": "bump", "frameId": frame}),
+        )
+        .await;
+    assert_eq!(
+        bumped.json["result"]["output"],
+        format!("frame bump at {origin}")
+    );
+    agent
+        .err(
+            "execute_webmcp_tool",
+            json!({"toolName": "bump", "frameId": "nowhere"}),
+        )
+        .await
+        .says("Tool bump not found in frame nowhere");
+
+    // The frame's debugging tool is a third-party tool, and a page tool, saying
+    // where it comes from.
+    let listed = agent.ok("list_3p_developer_tools", json!({})).await;
+    listed.says(&format!(
+        "- frame_state: Reports the frame state (a developer tool). (registered by the \
+         cross-site frame {origin})"
+    ));
+    let state = agent
+        .ok(
+            "execute_3p_developer_tool",
+            json!({"toolName": "frame_state"}),
+        )
+        .await;
+    assert_eq!(state.json["result"], json!({"frame": origin}));
+    assert!(
+        agent
+            .page_tool_names()
+            .await
+            .contains(&"page_WebMCP_Tools_frame_state".to_owned()),
+        "{:?}",
+        agent.page_tool_names().await
+    );
+    let state = agent.ok("page_WebMCP_Tools_frame_state", json!({})).await;
+    assert_eq!(state.json["result"], json!({"frame": origin}));
+    assert_eq!(
+        agent.evaluate("() => document.visibilityState").await,
+        "hidden"
+    );
     agent.quit().await;
 }

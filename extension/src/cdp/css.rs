@@ -82,6 +82,28 @@ pub struct MatchedStyles {
     pub css_keyframes_rules: Vec<KeyframesRule>,
     /// The `@position-try` rules its `position-try-fallbacks` names.
     pub css_position_try_rules: Vec<PositionTryRule>,
+    /// The font and counter at-rules Chrome matched to it (`@font-face` of its
+    /// font-family, `@font-feature-values`, `@font-palette-values`, `@counter-style`).
+    pub css_at_rules: Vec<AtRule>,
+}
+
+/// One of [`MatchedStyles::css_at_rules`] (`CSS.CSSAtRule`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct AtRule {
+    /// `font-face`, `font-feature-values`, `font-palette-values` or `counter-style`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Of `@font-feature-values`: the block it is (`swash`, `styleset`, ...).
+    pub subsection: Option<String>,
+    /// Its name (a counter style's, a palette's, a font family's), if it has one.
+    pub name: Option<TextValue>,
+    /// Its sheet.
+    pub style_sheet_id: Option<String>,
+    /// Its sheet's origin.
+    pub origin: String,
+    /// Its descriptors.
+    pub style: CssStyle,
 }
 
 /// `@keyframes`.
@@ -347,8 +369,12 @@ pub struct SourceRange {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PropertyRule {
-    /// The property's name.
-    pub property_name: Condition,
+    /// Its sheet.
+    pub style_sheet_id: Option<String>,
+    /// Its sheet's origin.
+    pub origin: String,
+    /// The property's name, and where it is written.
+    pub property_name: TextValue,
     /// Its descriptors (`syntax`, `inherits`, `initial-value`).
     pub style: CssStyle,
 }
@@ -361,6 +387,10 @@ pub struct PropertyRegistration {
     pub property_name: String,
     /// Whether it inherits.
     pub inherits: bool,
+    /// Its syntax (`<length>`, `*`).
+    pub syntax: String,
+    /// Its initial value, if it has one.
+    pub initial_value: Option<TextValue>,
 }
 
 /// `CSS.styleSheetAdded`'s header: where a style sheet comes from.

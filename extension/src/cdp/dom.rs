@@ -135,6 +135,12 @@ pub struct EventListener {
 pub struct DomEnable {}
 command!(DomEnable, "DOM.enable", Empty);
 
+/// `DOM.disable`: for a cross-site frame's session, whose DOM domain is on only while
+/// its element's styles are read (the tab's own stays on).
+#[derive(Debug, Serialize)]
+pub struct DomDisable {}
+command!(DomDisable, "DOM.disable", Empty);
+
 /// `Overlay.enable`: with DevTools' overlay on, the page's renderer stops holding mouse
 /// moves for the next animation frame, which a hidden tab never draws (Chrome then
 /// waits up to 5 s per move). The overlay shows nothing until asked to.

@@ -127,6 +127,7 @@ impl AddedTool {
                 _ => Value::Object(Default::default()),
             },
             frame_id: self.frame_id,
+            cross_site_origin: None,
         }
     }
 }

@@ -14,9 +14,13 @@
 //! (which the inherited styles belong to) are read there too, from the flat tree,
 //! which is the tree Chrome walks for inheritance.
 //!
-//! Elements of cross-site frames are refused for now: their style sheets are
-//! announced in the frame's own session, whose events only its own bookkeeping reads.
+//! An element of a cross-site frame is read in the frame's own debugging session
+//! (`super::oopif`), where its document, style sheets and world are: the CSS and DOM
+//! domains are switched on there for the call (a child session has no DOM domain on
+//! otherwise), and its `CSS.styleSheetAdded` announcements reach the call as the
+//! frame's signals.
 
+mod at_rules;
 mod cascade;
 mod inherited;
 mod named;
@@ -26,11 +30,12 @@ use std::collections::HashMap;
 use tabwire_shared::css::CssStyles;
 use tabwire_shared::TabId;
 
+use super::uids::FrameKey;
 use super::Engine;
 use crate::cdp::css::{
     CssDisable, CssEnable, CssGetMatchedStyles, DomGetDocument, DomRequestNode, StyleSheetHeader,
 };
-use crate::cdp::dom::DomResolveNode;
+use crate::cdp::dom::{DomDisable, DomEnable, DomResolveNode};
 use crate::cdp::world::RuntimeCallFunctionIn;
 use crate::cdp::{CallArgument, PageEvent};
 use crate::chrome::Chrome;
@@ -80,13 +85,28 @@ const LINEAGE: &str = r#"function (element, max) {
 impl<C: Chrome + 'static> Engine<C> {
     /// The styles of the element `uid` names in `tab`.
     async fn css_styles(&self, tab: TabId, uid: &str) -> Result<CssStyles, EngineError> {
+        let stale = || EngineError::StaleUid(uid.to_owned());
+        let frame = self
+            .with_document(tab, |d| d.uids.frame_of(uid).cloned())
+            .flatten()
+            .ok_or_else(stale)?;
         let group = self.next_object_group();
-        let read = self.in_time(tab, CSS_LIMIT_MS, self.read_styles(tab, uid, &group));
+        let read = self.in_time(
+            tab,
+            CSS_LIMIT_MS,
+            self.read_styles(tab, uid, &frame, &group),
+        );
         let read = read.await;
         self.release_objects(tab, group);
-        // Off again whatever happened (a call cut short by its time limit included).
+        // Off again whatever happened (a call cut short by its time limit included);
+        // a cross-site frame's DOM domain too, which only this call turned on.
+        let session = frame.session;
         self.in_background(move |engine| async move {
-            let _ = engine.send(tab, &CssDisable {}).await;
+            let session = session.as_deref();
+            let _ = engine.send_in(tab, session, &CssDisable {}).await;
+            if session.is_some() {
+                let _ = engine.send_in(tab, session, &DomDisable {}).await;
+            }
         });
         read?.ok_or(EngineError::BrowserTimeout {
             action: "reading the element's CSS",
@@ -98,30 +118,23 @@ impl<C: Chrome + 'static> Engine<C> {
         &self,
         tab: TabId,
         uid: &str,
+        frame: &FrameKey,
         group: &str,
     ) -> Result<CssStyles, EngineError> {
         let mut watch = self.ready(tab).await?;
         self.sync_document(tab, &mut watch).await?;
         let stale = || EngineError::StaleUid(uid.to_owned());
         let node = self.element(tab, &mut watch, uid, group).await?;
-        if node.session.is_some() {
-            return Err(EngineError::InCrossSiteFrame {
-                uid: uid.to_owned(),
-                what: "get_css_styles cannot read yet",
-                instead: "Open the frame's URL with new_page and call get_css_styles there.",
-            });
-        }
-        let frame = self
-            .with_document(tab, |d| d.uids.frame_of(uid).cloned())
-            .flatten()
-            .ok_or_else(stale)?;
-        let context = self.ready_world(tab, &frame).await?;
+        let session = node.session.as_deref();
+        let context = self.ready_world(tab, frame).await?;
         let resolve = DomResolveNode {
             backend_node_id: node.backend,
             object_group: group.to_owned(),
             execution_context_id: Some(context),
         };
-        let object = self.send_watched(tab, &mut watch, &resolve).await;
+        let object = self
+            .send_watched_in(tab, session, &mut watch, &resolve)
+            .await;
         let object = object.map_err(|_| stale())?.object.object_id;
         let call = |function: &str, arguments, by_value| {
             in_world(context, group, function, arguments, by_value)
@@ -131,7 +144,9 @@ impl<C: Chrome + 'static> Engine<C> {
             vec![CallArgument::object(object.ok_or_else(stale)?)],
             false,
         );
-        let element = self.send_watched(tab, &mut watch, &enclosing).await?;
+        let element = self
+            .send_watched_in(tab, session, &mut watch, &enclosing)
+            .await?;
         let element = element
             .result
             .object_id
@@ -149,28 +164,39 @@ impl<C: Chrome + 'static> Engine<C> {
             ],
             true,
         );
-        let lineage = self.send_watched(tab, &mut watch, &lineage).await?;
+        let lineage = self
+            .send_watched_in(tab, session, &mut watch, &lineage)
+            .await?;
         let lineage: Vec<String> = lineage
             .result
             .value
             .and_then(|v| serde_json::from_value(v).ok())
             .unwrap_or_default();
-        self.send_watched(tab, &mut watch, &DomGetDocument { depth: 0 })
+        if session.is_some() {
+            self.send_watched_in(tab, session, &mut watch, &DomEnable {})
+                .await?;
+        }
+        self.send_watched_in(tab, session, &mut watch, &DomGetDocument { depth: 0 })
             .await?;
         let request = DomRequestNode {
             object_id: element.clone(),
         };
-        let node_id = self.send_watched(tab, &mut watch, &request).await?.node_id;
+        let node_id = self
+            .send_watched_in(tab, session, &mut watch, &request)
+            .await?
+            .node_id;
         if node_id == 0 {
             return Err(stale());
         }
-        self.send_watched(tab, &mut watch, &CssEnable {}).await?;
-        let sheets = announced_sheets(&mut watch);
+        self.send_watched_in(tab, session, &mut watch, &CssEnable {})
+            .await?;
+        let sheets = announced_sheets(&mut watch, session);
         let matched = self
-            .send_watched(tab, &mut watch, &CssGetMatchedStyles { node_id })
+            .send_watched_in(tab, session, &mut watch, &CssGetMatchedStyles { node_id })
             .await?;
         let place = Place {
             tab,
+            frame,
             context,
             group,
         };
@@ -192,12 +218,21 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 }
 
-/// Where a reading runs: the tab, the world (execution context) its objects live in,
+/// Where a reading runs: the tab, the frame whose document holds the element (its
+/// session is the one spoken to), the world (execution context) its objects live in,
 /// and the group they are released with.
 struct Place<'a> {
     tab: TabId,
+    frame: &'a FrameKey,
     context: i64,
     group: &'a str,
+}
+
+impl Place<'_> {
+    /// The child session of a cross-site frame's element, `None` for the page's.
+    fn session(&self) -> Option<&str> {
+        self.frame.session.as_deref()
+    }
 }
 
 /// A call of `function` in the world `context`, its objects kept in `group`.
@@ -218,14 +253,28 @@ fn in_world(
     }
 }
 
-/// The style sheets Chrome announced while the CSS domain was turned on.
-fn announced_sheets(watch: &mut Subscription) -> HashMap<String, StyleSheetHeader> {
-    let is_sheet = |s: &TabSignal| matches!(s, TabSignal::Page(PageEvent::StyleSheetAdded(_)));
+/// The style sheets Chrome announced in `session` (the tab's own: `None`) while the
+/// CSS domain was turned on.
+fn announced_sheets(
+    watch: &mut Subscription,
+    session: Option<&str>,
+) -> HashMap<String, StyleSheetHeader> {
+    let header = |signal: &TabSignal| match (signal, session) {
+        (TabSignal::Page(PageEvent::StyleSheetAdded(header)), None) => Some(header.clone()),
+        (
+            TabSignal::InFrame {
+                session: from,
+                event: PageEvent::StyleSheetAdded(header),
+            },
+            Some(session),
+        ) if from == session => Some(header.clone()),
+        _ => None,
+    };
     let mut sheets = HashMap::new();
-    while let Some(TabSignal::Page(PageEvent::StyleSheetAdded(header))) =
-        watch.take_pending(is_sheet)
-    {
-        sheets.insert(header.style_sheet_id.clone(), *header);
+    while let Some(signal) = watch.take_pending(|s| header(s).is_some()) {
+        if let Some(header) = header(&signal) {
+            sheets.insert(header.style_sheet_id.clone(), *header);
+        }
     }
     sheets
 }

@@ -14,6 +14,8 @@
 //!
 //! 4. The page's WebMCP tools marked for debugging (`annotations.debugging`) come
 //!    first, as the group `WebMCP Tools` ([`super::webmcp`]); they run through WebMCP.
+//!    Those of cross-site frames join them when the origin policy allows the frame's
+//!    origin as well as the page's.
 //!
 //! The kit (with the `window` handle) is made once per document, so a repeated
 //! discovery costs two steps: the frame tree and the listeners together, then the
@@ -159,17 +161,21 @@ impl<C: Chrome + 'static> Engine<C> {
             }
         };
         if !discovery.refused {
-            self.add_webmcp_group(tab, &mut watch, &mut discovery).await;
+            self.add_webmcp_group(tab, &mut watch, policy, &mut discovery)
+                .await;
         }
         Ok(discovery)
     }
 
     /// Puts the page's WebMCP tools marked for debugging first, as the group
-    /// [`WEBMCP_GROUP`]; a browser without WebMCP adds nothing.
+    /// [`WEBMCP_GROUP`]; a browser without WebMCP adds nothing. Those of a cross-site
+    /// frame say so in their description, and are offered only when the origin policy
+    /// allows the frame's origin too (a problem line says which were not).
     async fn add_webmcp_group(
         &self,
         tab: TabId,
         watch: &mut Subscription,
+        policy: &OriginPolicy,
         discovery: &mut Discovery,
     ) {
         let listed = match self.webmcp_tools(tab, watch).await {
@@ -185,18 +191,39 @@ impl<C: Chrome + 'static> Engine<C> {
         if listed.document != discovery.document {
             return;
         }
+        let mut refused = Vec::new();
         let tools: Vec<ToolDefinition> = listed
             .tools
             .into_iter()
             .filter(|t| t.is_debugging())
+            .filter(|t| match &t.cross_site_origin {
+                Some(origin) if !policy.allows(origin) => {
+                    refused.push(format!(
+                        "WebMCP tool {:?} of the cross-site frame {origin} left out: the \
+                         origin policy does not allow that origin (--thirdPartyOrigins).",
+                        t.name.chars().take(80).collect::<String>()
+                    ));
+                    false
+                }
+                _ => true,
+            })
             .map(|t| ToolDefinition {
+                description: match &t.cross_site_origin {
+                    Some(origin) => {
+                        format!(
+                            "{} (registered by the cross-site frame {origin})",
+                            t.description
+                        )
+                    }
+                    None => t.description,
+                },
                 name: t.name,
-                description: t.description,
                 input_schema: t.input_schema.unwrap_or_else(|| json!({})),
                 annotations: Some(t.annotations),
             })
             .collect();
         discovery.problems.extend(listed.problems);
+        discovery.problems.extend(refused);
         if tools.is_empty() {
             return;
         }

@@ -222,25 +222,36 @@ impl<C: Chrome + 'static> Engine<C> {
         let main = self
             .with_document(tab, |d| FrameKey::tab(d.frame_id.clone()))
             .ok_or(EngineError::StaleTools(tab))?;
+        self.uids_of_objects_in(tab, &main, objects, group).await
+    }
+
+    /// [`uids_of_objects`](Self::uids_of_objects) for nodes of `frame`'s document (a
+    /// cross-site frame's too: its objects are of its session).
+    pub(super) async fn uids_of_objects_in(
+        &self,
+        tab: TabId,
+        frame: &FrameKey,
+        objects: Vec<String>,
+        group: &str,
+    ) -> Result<Vec<String>, EngineError> {
         // Made once, before the nodes go there side by side.
-        self.ready_world(tab, &main).await?;
+        self.ready_world(tab, frame).await?;
         let number = self.next_snapshot_number();
-        let named = join_all(objects.into_iter().map(|object_id| {
-            let main = &main;
-            async move {
-                let describe = DomDescribeNode {
-                    backend_node_id: None,
-                    object_id: Some(object_id),
-                };
-                let node = self.send(tab, &describe).await?.node.backend_node_id;
-                self.uid_in_world(tab, main, node, number, true, group)
-                    .await?
-                    .ok_or_else(|| {
-                        EngineError::UnreadablePageData(
-                            "an element the tool returned could not be named".to_owned(),
-                        )
-                    })
-            }
+        let named = join_all(objects.into_iter().map(|object_id| async move {
+            let describe = DomDescribeNode {
+                backend_node_id: None,
+                object_id: Some(object_id),
+            };
+            let session = frame.session.as_deref();
+            let node = self.send_in(tab, session, &describe).await?;
+            let node = node.node.backend_node_id;
+            self.uid_in_world(tab, frame, node, number, true, group)
+                .await?
+                .ok_or_else(|| {
+                    EngineError::UnreadablePageData(
+                        "an element the tool returned could not be named".to_owned(),
+                    )
+                })
         }))
         .await;
         let mut uids = Vec::with_capacity(named.len());
@@ -248,12 +259,12 @@ impl<C: Chrome + 'static> Engine<C> {
             let uid = uid?;
             let dropped = self
                 .with_document(tab, |d| {
-                    d.uids.learn(&uid, &main);
+                    d.uids.learn(&uid, frame);
                     d.pins.pin(&uid)
                 })
                 .ok_or(EngineError::StaleTools(tab))?;
             if let Some(oldest) = dropped {
-                self.unpin(tab, &main, oldest);
+                self.unpin(tab, frame, oldest);
             }
             uids.push(uid);
         }

@@ -25,12 +25,15 @@
 //! session in their [`FrameKey`](super::uids::FrameKey), so input tools send their
 //! DOM and mouse commands to that session, at the frame's own coordinates (a file
 //! chooser the frame opens is reported there too), while keys go to the tab (the
-//! focused frame gets them). Two things happen at the tab's coordinates, found by
+//! focused frame gets them), and `get_css_styles` reads an element's rules in the
+//! frame's session (`super::css`). Two things happen at the tab's coordinates, found by
 //! adding up the `<iframe>` boxes the frame is nested in ([`frame_viewport`]): an
 //! element screenshot's clip, and a drag (Chrome reports an HTML5 drag to the tab's
 //! session only). The page's scripts cannot reach the frame's renderer, nor a drag
 //! go from one frame to another: those refuse with what to do instead. The frame's
-//! worlds are tracked from its session's context events, and forgotten with it.
+//! worlds are tracked from its session's context events, and forgotten with it, as
+//! are its WebMCP tools (`super::webmcp`: the domain is per renderer, so a frame's
+//! tools are reported, and run, in its session).
 //!
 //! [`frame_viewport`]: Engine::frame_viewport
 
@@ -80,12 +83,37 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// A child session ended: forgets it and those nested in it.
+    /// A child session ended: forgets it and those nested in it (their WebMCP tools
+    /// too, which the agents are told of).
     pub fn on_child_detached(&self, tab: TabId, session: &str) {
-        self.tabs.update(tab, |t| {
-            let gone = t.attachment.remove_child(session);
-            t.attachment.worlds.forget_sessions(&gone);
-        });
+        let tools_gone = self
+            .tabs
+            .update(tab, |t| {
+                let attachment = &mut t.attachment;
+                let listed = |a: &super::tab::Attachment| -> usize {
+                    (a.children.values())
+                        .filter(|c| c.webmcp.enabled)
+                        .map(|c| c.webmcp.tools.len())
+                        .sum()
+                };
+                let before = listed(attachment);
+                let gone = attachment.remove_child(session);
+                attachment.worlds.forget_sessions(&gone);
+                (before != listed(attachment), gone)
+            })
+            .unwrap_or_default();
+        let (tools_gone, gone) = tools_gone;
+        if tools_gone {
+            self.webmcp_changed(tab);
+        }
+        // What runs in a frame that went waits for it no more: its contexts are gone.
+        for session in gone {
+            let signal = TabSignal::InFrame {
+                session,
+                event: PageEvent::ContextsCleared,
+            };
+            self.signals.publish(tab, &signal);
+        }
     }
 
     fn on_child_attached(&self, tab: TabId, via: Option<&str>, attached: AttachedToTarget) {
@@ -154,6 +182,11 @@ impl<C: Chrome + 'static> Engine<C> {
             .unwrap_or(false);
         if !still_there {
             return;
+        }
+        // A frame that came after the page's WebMCP tools were asked for: its tools
+        // are followed from the start, as the page's are.
+        if self.webmcp_enabled(tab) {
+            self.enable_child_webmcp(tab, session).await;
         }
         for (what, outcome) in [
             ("Target.setAutoAttach", nested.err()),
@@ -296,9 +329,22 @@ impl<C: Chrome + 'static> Engine<C> {
             })
             .flatten()
             .is_some();
+        if known {
+            self.track_child_webmcp(tab, session, &event);
+        }
         // What an upload acting in the frame waits for (its chooser is reported in
-        // the frame's session; a drag is reported in the tab's).
-        if known && matches!(event, PageEvent::FileChooserOpened { .. }) {
+        // the frame's session; a drag is reported in the tab's), the style sheets the
+        // frame's CSS domain announces to a reading of its element's styles, and the
+        // answers of the frame's WebMCP tools (and its document going, which ends a
+        // run of one).
+        let awaited = matches!(
+            event,
+            PageEvent::FileChooserOpened { .. }
+                | PageEvent::StyleSheetAdded(_)
+                | PageEvent::WebMcpResponded { .. }
+                | PageEvent::ContextsCleared
+        );
+        if known && awaited {
             let signal = TabSignal::InFrame {
                 session: session.to_owned(),
                 event,

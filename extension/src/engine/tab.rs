@@ -110,6 +110,9 @@ pub struct ChildSession {
     pub documents: u64,
     /// The main-world JavaScript context of each frame in this session, by frame id.
     pub contexts: HashMap<String, i64>,
+    /// The frame's WebMCP tools, as this session's `WebMCP` events told them (the
+    /// domain is per renderer: the tab's session does not report them).
+    pub webmcp: super::webmcp::WebMcpState,
 }
 
 /// How many child sessions a tab keeps (a page with more cross-site iframes has

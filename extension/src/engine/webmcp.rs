@@ -13,6 +13,14 @@
 //! (`WebMCP.cancelInvocation`), and the page navigating or the tab closing ends the
 //! wait at once with their own errors.
 //!
+//! The domain is per renderer: a cross-site iframe's tools are reported in its own
+//! child session only (`super::oopif`), never in the tab's. So it is enabled in each
+//! child session too (on the first listing, and in a frame attached after it), each
+//! child keeps its own [`WebMcpState`], the listing puts the tab's tools first and
+//! then each frame's, marked with the frame's origin
+//! ([`WebMcpTool::cross_site_origin`]), and a frame's tool is run, and answers, in
+//! its session. A frame's tools go with its session.
+//!
 //! A browser without WebMCP is refused with an error naming the feature to turn on:
 //! either the domain is missing, or it is there but the page has no
 //! `document.modelContext` (asked in tabwire's isolated world, out of the page's
@@ -20,7 +28,9 @@
 
 use std::cell::RefCell;
 
+use futures::future::join_all;
 use serde_json::Value;
+use tabwire_shared::origin::Origin;
 use tabwire_shared::webmcp::{WebMcpOutcome, WebMcpTool, WebMcpTools};
 use tabwire_shared::{Event, TabId};
 
@@ -29,7 +39,7 @@ use super::uids::FrameKey;
 use super::Engine;
 use crate::cdp::webmcp::{WebMcpCancelInvocation, WebMcpEnable, WebMcpInvokeTool};
 use crate::cdp::world::RuntimeEvaluateIn;
-use crate::cdp::PageEvent;
+use crate::cdp::{PageEvent, PageGetFrameTree};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
@@ -50,7 +60,7 @@ pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
 const MAX_PROBLEMS: usize = 20;
 
 /// What a debugging session knows of the page's WebMCP tools.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct WebMcpState {
     /// `WebMCP.enable` answered in this session: the tools below are current.
     pub enabled: bool,
@@ -58,7 +68,8 @@ pub struct WebMcpState {
     pub tools: Vec<WebMcpTool>,
     /// What was left out or cut, for the agent.
     pub problems: Vec<String>,
-    /// A [`Event::WebMcpChanged`] went out and nobody asked since.
+    /// A [`Event::WebMcpChanged`] went out and nobody asked since (kept in the tab's
+    /// own state for the tab and all its frames).
     pub announced: bool,
 }
 
@@ -147,13 +158,40 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Takes in a page event of the tab's own session; tells the agents when the
     /// tools changed.
     pub(super) fn track_webmcp(&self, tab: TabId, event: &PageEvent) {
-        let tell = self
+        let changed = self
             .tabs
             .update(tab, |t| {
                 let state = &mut t.attachment.webmcp;
-                state.track(event)
-                    && state.enabled
-                    && !std::mem::replace(&mut state.announced, true)
+                state.track(event) && state.enabled
+            })
+            .unwrap_or(false);
+        if changed {
+            self.webmcp_changed(tab);
+        }
+    }
+
+    /// Takes in a page event of a cross-site frame's session; tells the agents when
+    /// its tools changed.
+    pub(super) fn track_child_webmcp(&self, tab: TabId, session: &str, event: &PageEvent) {
+        let changed = self
+            .tabs
+            .update(tab, |t| {
+                let state = &mut t.attachment.children.get_mut(session)?.webmcp;
+                Some(state.track(event) && state.enabled)
+            })
+            .flatten()
+            .unwrap_or(false);
+        if changed {
+            self.webmcp_changed(tab);
+        }
+    }
+
+    /// Tells the agents the tab's WebMCP tools changed, once until they ask again.
+    pub(super) fn webmcp_changed(&self, tab: TabId) {
+        let tell = self
+            .tabs
+            .update(tab, |t| {
+                !std::mem::replace(&mut t.attachment.webmcp.announced, true)
             })
             .unwrap_or(false);
         if tell {
@@ -161,18 +199,55 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// The page's WebMCP tools (all of them, debugging ones included), with the
-    /// document they belong to; the domain is enabled first if this session has not.
+    /// Whether the tab's own session has the WebMCP domain on (a new cross-site frame
+    /// then gets it too).
+    pub(super) fn webmcp_enabled(&self, tab: TabId) -> bool {
+        self.tabs
+            .read(tab, |t| t.attachment.webmcp.enabled)
+            .unwrap_or(false)
+    }
+
+    /// Enables the WebMCP domain in a cross-site frame's session; a failure (the
+    /// frame gone, its renderer without the domain) leaves its tools unlisted. The
+    /// tools it announces before it answers are news to the agents. The frame's URL,
+    /// which its tools are shown with, is read anew: a frame attached while its
+    /// `<iframe>` was still blank committed its document before its Page domain was
+    /// on to say so.
+    pub(super) async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
+        let (enabled, tree) = futures::join!(
+            self.send_in(tab, Some(session), &WebMcpEnable {}),
+            self.send_in(tab, Some(session), &PageGetFrameTree {}),
+        );
+        if enabled.is_err() {
+            return;
+        }
+        let frame = tree.ok().map(|t| t.frame_tree.frame);
+        let announced = self
+            .tabs
+            .update(tab, |t| {
+                let child = t.attachment.children.get_mut(session)?;
+                child.webmcp.enabled = true;
+                if let Some(frame) = frame.filter(|f| f.id == child.frame_id) {
+                    child.url = frame.url;
+                }
+                Some(!child.webmcp.tools.is_empty())
+            })
+            .flatten()
+            .unwrap_or(false);
+        if announced {
+            self.webmcp_changed(tab);
+        }
+    }
+
+    /// The page's WebMCP tools (all of them, debugging ones included, the tab's own
+    /// session's first, then each cross-site frame's), with the document they belong
+    /// to; the domain is enabled first in each session that has not.
     pub(super) async fn webmcp_tools(
         &self,
         tab: TabId,
         watch: &mut Subscription,
     ) -> Result<WebMcpTools, EngineError> {
-        let enabled = self
-            .tabs
-            .read(tab, |t| t.attachment.webmcp.enabled)
-            .unwrap_or(false);
-        if !enabled {
+        if !self.webmcp_enabled(tab) {
             match self.send_watched(tab, watch, &WebMcpEnable {}).await {
                 Ok(_) => {}
                 Err(EngineError::Cdp { message, .. }) if domain_missing(&message) => {
@@ -185,6 +260,15 @@ impl<C: Chrome + 'static> Engine<C> {
             self.tabs
                 .update(tab, |t| t.attachment.webmcp.enabled = true);
         }
+        let frames = self.cross_site_frames(tab);
+        let off = (frames.iter())
+            .filter(|(_, child)| !child.webmcp.enabled)
+            .map(|(session, _)| self.enable_child_webmcp(tab, session));
+        self.watched(tab, watch, async {
+            join_all(off).await;
+            Ok(())
+        })
+        .await?;
         let document = match self.with_document(tab, |d| d.token.clone()) {
             Some(token) => token,
             None => {
@@ -196,9 +280,30 @@ impl<C: Chrome + 'static> Engine<C> {
         let (tools, problems) = self
             .tabs
             .update(tab, |t| {
-                let state = &mut t.attachment.webmcp;
-                state.announced = false;
-                (state.tools.clone(), state.problems.clone())
+                let attachment = &mut t.attachment;
+                attachment.webmcp.announced = false;
+                let mut tools = attachment.webmcp.tools.clone();
+                let mut problems = attachment.webmcp.problems.clone();
+                for child in attachment.children.values() {
+                    let origin = Origin::of(&child.url).to_string();
+                    for tool in &child.webmcp.tools {
+                        if tools.len() == MAX_TOOLS {
+                            problems.push(format!(
+                                "WebMCP tools of the frame {origin} left out: the page and \
+                                 its frames registered more than {MAX_TOOLS} tools."
+                            ));
+                            break;
+                        }
+                        tools.push(WebMcpTool {
+                            cross_site_origin: Some(origin.clone()),
+                            ..tool.clone()
+                        });
+                    }
+                    let room = MAX_PROBLEMS.saturating_sub(problems.len());
+                    problems.extend(child.webmcp.problems.iter().take(room).cloned());
+                }
+                problems.truncate(MAX_PROBLEMS);
+                (tools, problems)
             })
             .unwrap_or_default();
         Ok(WebMcpTools {
@@ -206,6 +311,21 @@ impl<C: Chrome + 'static> Engine<C> {
             tools,
             problems,
         })
+    }
+
+    /// The child session whose WebMCP reported `tool` (`None`: the tab's own).
+    fn webmcp_session_of(&self, tab: TabId, tool: &WebMcpTool) -> Option<String> {
+        tool.cross_site_origin.as_ref()?;
+        self.tabs
+            .read(tab, |t| {
+                (t.attachment.children.iter())
+                    .find(|(_, child)| {
+                        (child.webmcp.tools.iter())
+                            .any(|known| known.frame_id == tool.frame_id && known.name == tool.name)
+                    })
+                    .map(|(session, _)| session.clone())
+            })
+            .flatten()
     }
 
     /// Refuses a page without `document.modelContext`: the domain answers in any
@@ -233,16 +353,19 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// Runs the WebMCP tool `tool` of document `document` with `input`.
+    /// Runs the WebMCP tool `tool` of document `document` with `input`: the one of
+    /// frame `frame` if given, else the main frame's, else the first registered.
     pub(super) async fn invoke_webmcp(
         &self,
         tab: TabId,
         document: &str,
         tool: &str,
+        frame: Option<&str>,
         input: Value,
         timeout_ms: u64,
     ) -> Result<WebMcpOutcome, EngineError> {
-        let started: RefCell<Option<String>> = RefCell::new(None);
+        // The run under way, and the session it runs in.
+        let started: RefCell<Option<(Option<String>, String)>> = RefCell::new(None);
         let work = async {
             let mut watch = self.ready(tab).await?;
             let tools = self.webmcp_tools(tab, &mut watch).await?;
@@ -253,18 +376,33 @@ impl<C: Chrome + 'static> Engine<C> {
             let found = tools
                 .tools
                 .iter()
-                .filter(|t| t.name == tool)
+                .filter(|t| t.name == tool && frame.is_none_or(|f| t.frame_id == f))
                 .min_by_key(|t| Some(&t.frame_id) != main.as_ref())
                 .ok_or_else(|| EngineError::WebMcpToolNotFound(tool.to_owned()))?;
+            let session = self.webmcp_session_of(tab, found);
+            if found.cross_site_origin.is_some() && session.is_none() {
+                // The frame went away since the listing.
+                return Err(EngineError::WebMcpToolNotFound(tool.to_owned()));
+            }
             let invoke = WebMcpInvokeTool {
                 frame_id: found.frame_id.clone(),
                 tool_name: tool.to_owned(),
                 input,
             };
-            let invocation = self.send_watched(tab, &mut watch, &invoke).await?;
+            let invocation = self
+                .send_watched_in(tab, session.as_deref(), &mut watch, &invoke)
+                .await?;
             let id = invocation.invocation_id;
-            *started.borrow_mut() = Some(id.clone());
-            let outcome = answer_of(tab, &mut watch, &id).await;
+            *started.borrow_mut() = Some((session.clone(), id.clone()));
+            let outcome = answer_of(tab, &mut watch, session.as_deref(), &id)
+                .await
+                .map_err(|error| match error {
+                    // The frame's document went (or the frame did), and the run with it.
+                    EngineError::Navigated(_) if session.is_some() => {
+                        EngineError::WebMcpFrameGone(tool.to_owned())
+                    }
+                    other => other,
+                });
             if outcome.is_ok() {
                 started.borrow_mut().take();
             }
@@ -272,11 +410,14 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         let ended = self.in_time(tab, timeout_ms, work).await;
         let unanswered = started.borrow_mut().take();
-        if let Some(invocation_id) = unanswered {
+        if let Some((session, invocation_id)) = unanswered {
             // Best effort: the page may be gone already.
             let cancel = WebMcpCancelInvocation { invocation_id };
             let _ = self
-                .bounded("cancel the WebMCP run", self.send(tab, &cancel))
+                .bounded(
+                    "cancel the WebMCP run",
+                    self.send_in(tab, session.as_deref(), &cancel),
+                )
                 .await;
         }
         ended?.ok_or_else(|| EngineError::WebMcpTimeout {
@@ -286,10 +427,13 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 }
 
-/// Waits for run `id`'s answer; what ends any tool run ends this wait too.
+/// Waits for run `id`'s answer, told in `session` (a cross-site frame's, or the
+/// tab's own: `None`); what ends any tool run ends this wait too, and so does the
+/// frame's document going ([`EngineError::Navigated`]).
 async fn answer_of(
     tab: TabId,
     watch: &mut Subscription,
+    session: Option<&str>,
     id: &str,
 ) -> Result<WebMcpOutcome, EngineError> {
     loop {
@@ -297,12 +441,21 @@ async fn answer_of(
         if let Some(error) = tool_interruption(tab, &signal) {
             return Err(error);
         }
-        if let TabSignal::Page(PageEvent::WebMcpResponded {
+        let (event, from) = match signal {
+            TabSignal::Page(event) => (event, None),
+            TabSignal::InFrame { session, event } => (event, Some(session)),
+            _ => continue,
+        };
+        let in_frame = session.is_some() && from.as_deref() == session;
+        if in_frame && matches!(event, PageEvent::ContextsCleared) {
+            return Err(EngineError::Navigated(tab));
+        }
+        if let PageEvent::WebMcpResponded {
             invocation,
             outcome,
-        }) = signal
+        } = event
         {
-            if invocation == id {
+            if invocation == id && from.as_deref() == session {
                 return Ok(outcome);
             }
         }
@@ -346,6 +499,7 @@ impl super::Handle for tabwire_shared::InvokeWebMcpTool {
                 self.tab_id,
                 &self.document,
                 &self.tool,
+                self.frame_id.as_deref(),
                 self.input,
                 self.timeout_ms,
             )

@@ -188,6 +188,7 @@ mod tests {
                 tab_id,
                 document: "d".into(),
                 tool: "t".into(),
+                frame_id: None,
                 input: json!({}),
                 timeout_ms: 100,
             }

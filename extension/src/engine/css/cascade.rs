@@ -28,6 +28,7 @@ use tabwire_shared::css::{
     SourceLocation, Wrapper, WrapperKind,
 };
 
+use super::at_rules;
 use super::inherited::is_inherited;
 use crate::cdp::css::{self as cdp, MatchedStyles, StyleSheetHeader};
 
@@ -167,6 +168,8 @@ pub fn cascade(m: &Matched<'_>) -> CssStyles {
     }
     rules.extend(keyframe_rules(m));
     rules.extend(position_try_rules(m));
+    let used = at_rules::used_at_rules(m, &rules);
+    rules.extend(used);
     CssStyles { element, rules }
 }
 
@@ -377,7 +380,7 @@ fn declaration(p: &cdp::CssProperty) -> Declaration {
 
 /// The declarations of a block that takes no part in the element's cascade (a
 /// keyframe, a `@position-try` rule), as written.
-fn as_written(style: &cdp::CssStyle) -> Vec<Declaration> {
+pub(super) fn as_written(style: &cdp::CssStyle) -> Vec<Declaration> {
     let props = &style.css_properties;
     let any_written = props.iter().any(|p| p.range.is_some());
     props
@@ -482,7 +485,7 @@ fn without_important(value: &str, important: bool) -> String {
 }
 
 /// Chrome's origin names.
-fn origin(name: &str) -> RuleOrigin {
+pub(super) fn origin(name: &str) -> RuleOrigin {
     match name {
         "user-agent" => RuleOrigin::UserAgent,
         "injected" => RuleOrigin::Injected,
@@ -521,7 +524,7 @@ fn source(
 }
 
 /// Where `range` of the style sheet `sheet` is, in the file the sheet is written in.
-fn located(
+pub(super) fn located(
     sheets: &HashMap<String, StyleSheetHeader>,
     sheet: Option<&str>,
     range: Option<cdp::SourceRange>,
@@ -979,5 +982,102 @@ mod tests {
             Some((8, 3))
         );
         assert_eq!(styles.rules[3].kind, RuleKind::PositionTry);
+    }
+
+    #[test]
+    fn registrations_of_the_custom_properties_it_uses_and_its_font_faces_come_last() {
+        let descriptors = |syntax: &str| {
+            let props = [decl("syntax", syntax, &[]), decl("inherits", "false", &[])].concat();
+            json!({ "cssProperties": props })
+        };
+        let face = [
+            decl("font-family", "\"Face\"", &[]),
+            decl("src", "local(x)", &[]),
+        ]
+        .concat();
+        let styles = run(json!({
+            "matchedCSSRules": [rule("#t", &[], 1, vec![
+                decl("--gap", "5px", &[]), decl("scale", "var(--zoom)", &[]),
+                decl("font-family", "\"Face\"", &[])])],
+            "cssPropertyRules": [
+                {"styleSheetId": "s1", "origin": "regular",
+                 "propertyName": {"text": "--unused", "range": {"startLine": 3, "startColumn": 10}},
+                 "style": descriptors("'<color>'")},
+                {"styleSheetId": "s1", "origin": "regular",
+                 "propertyName": {"text": "--gap", "range": {"startLine": 4, "startColumn": 10}},
+                 "style": descriptors("'<length>'")},
+                {"styleSheetId": "s1", "origin": "regular",
+                 "propertyName": {"text": "--zoom"}, "style": descriptors("'*'")}
+            ],
+            "cssPropertyRegistrations": [
+                {"propertyName": "--zoom", "inherits": false, "syntax": "<number>",
+                 "initialValue": {"text": "1"}},
+                {"propertyName": "--other", "inherits": true, "syntax": "*"}
+            ],
+            "cssAtRules": [
+                {"type": "font-face", "styleSheetId": "s1", "origin": "regular",
+                 "style": {"range": {"startLine": 6, "startColumn": 11},
+                     "cssProperties": face}},
+                {"type": "font-feature-values", "subsection": "swash", "name": {"text": "Face"},
+                 "origin": "regular", "style": {"cssProperties": decl("fancy", "1", &[])}},
+                {"type": "something-new", "origin": "regular", "style": {}}
+            ]
+        }));
+        let shown: Vec<_> = styles.rules[1..]
+            .iter()
+            .map(|r| (r.kind, r.selector.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                (RuleKind::Property, "@property --gap"),
+                (RuleKind::Property, "@property --zoom"),
+                (RuleKind::RegisteredProperty, "@property --zoom"),
+                (RuleKind::FontFace, "@font-face"),
+                (RuleKind::FontFeatureValues, "@swash"),
+            ]
+        );
+        let gap = &styles.rules[1];
+        assert_eq!(
+            gap.source.as_ref().map(|s| (s.line, s.column)),
+            Some((5, 11))
+        );
+        assert_eq!(
+            statuses(&styles)[1].1,
+            vec![format!("syntax {Active:?}"), format!("inherits {Active:?}")]
+        );
+        // The script's registration wins over the rule of the same name.
+        assert_eq!(
+            statuses(&styles)[2].1,
+            vec![
+                format!("syntax {Overridden:?}"),
+                format!("inherits {Overridden:?}")
+            ]
+        );
+        let registered: Vec<_> = (styles.rules[3].declarations.iter())
+            .map(|d| (d.name.as_str(), d.value.as_str()))
+            .collect();
+        assert_eq!(
+            registered,
+            [
+                ("syntax", "\"<number>\""),
+                ("inherits", "false"),
+                ("initial-value", "1")
+            ]
+        );
+        assert_eq!(styles.rules[3].source, None);
+        assert_eq!(
+            styles.rules[4].source.as_ref().map(|s| s.line),
+            Some(7),
+            "a font face without a name is located by its block"
+        );
+        assert_eq!(
+            styles.rules[5].wrappers,
+            vec![Wrapper {
+                kind: WrapperKind::FontFeatureValues,
+                text: "Face".into(),
+                container: None,
+            }]
+        );
     }
 }

@@ -35,7 +35,9 @@ impl<C: Chrome + 'static> Engine<C> {
         let mut containers = HashMap::new();
         for query in cascade::own_container_queries(matched) {
             let ask = CssGetContainerForNode::of(node_id, query);
-            let found = self.send_watched(place.tab, watch, &ask).await;
+            let found = self
+                .send_watched_in(place.tab, place.session(), watch, &ask)
+                .await;
             let Some(container) = found.ok().and_then(|c| c.node_id) else {
                 continue;
             };
@@ -44,7 +46,9 @@ impl<C: Chrome + 'static> Engine<C> {
                 object_group: place.group.to_owned(),
                 execution_context_id: place.context,
             };
-            let resolved = self.send_watched(place.tab, watch, &resolve).await;
+            let resolved = self
+                .send_watched_in(place.tab, place.session(), watch, &resolve)
+                .await;
             let Some(object) = resolved.ok().and_then(|r| r.object.object_id) else {
                 continue;
             };
@@ -54,7 +58,7 @@ impl<C: Chrome + 'static> Engine<C> {
             ];
             let named = in_world(place.context, place.group, LINEAGE, arguments, true);
             let selector = self
-                .send_watched(place.tab, watch, &named)
+                .send_watched_in(place.tab, place.session(), watch, &named)
                 .await
                 .ok()
                 .and_then(|r| r.result.value)
@@ -95,7 +99,9 @@ impl<C: Chrome + 'static> Engine<C> {
                 CallArgument::value(depth.into()),
             ];
             let up = in_world(place.context, place.group, ANCESTOR_AT, arguments, false);
-            let found = self.send_watched(place.tab, watch, &up).await;
+            let found = self
+                .send_watched_in(place.tab, place.session(), watch, &up)
+                .await;
             if let Some(object) = found.ok().and_then(|f| f.result.object_id) {
                 ancestors.push((depth, object));
             }
@@ -107,7 +113,10 @@ impl<C: Chrome + 'static> Engine<C> {
             .map(|t| containers[*t].object.clone())
             .chain(ancestors.iter().map(|(_, object)| object.clone()))
             .collect();
-        let Ok(uids) = self.uids_of_objects(place.tab, objects, place.group).await else {
+        let Ok(uids) = self
+            .uids_of_objects_in(place.tab, place.frame, objects, place.group)
+            .await
+        else {
             return;
         };
         let mut uids = uids.into_iter();

@@ -37,6 +37,7 @@ fn invoke(h: &mut Harness, id: u64, document: &str, name: &str) {
             tab_id: 10,
             document: document.to_owned(),
             tool: name.to_owned(),
+            frame_id: None,
             input: json!({"a": 1}),
             timeout_ms: 1000,
         },
@@ -283,4 +284,87 @@ fn the_tab_closing_mid_run_ends_it() {
     h.engine.on_tab_removed(10);
     h.settle();
     assert_eq!(outcome(&h, 2).unwrap_err().code, ErrorCode::NoSuchTab);
+}
+
+/// WebMCP is per renderer: a cross-site frame's tools come from its own session,
+/// marked with its origin, run there, and go with it.
+#[test]
+fn a_cross_site_frames_tools_are_listed_and_run_in_its_session() {
+    let mut h = Harness::new();
+    h.fake
+        .add_oopif(10, None, "S1", "F1", "https://other.test/frame");
+    let echo = json!({"name": "echo", "description": "e", "frameId": "F1"});
+    h.fake.answer_in(
+        "S1",
+        "WebMCP.enable",
+        Answer::with_events(
+            json!({}),
+            vec![("WebMCP.toolsAdded", json!({"tools": [echo]}))],
+        ),
+    );
+    h.fake.answer_in(
+        "S1",
+        "WebMCP.invokeTool",
+        Answer::with_events(
+            json!({"invocationId": "1"}),
+            vec![(
+                "WebMCP.toolResponded",
+                json!({"invocationId": "1", "status": "Completed", "output": "in frame"}),
+            )],
+        ),
+    );
+    // The first listing enables the domain in the frame's session too (the fake
+    // tells what `WebMCP.enable` announces after its answer).
+    list(&mut h, 1).unwrap();
+    let listed = list(&mut h, 4).unwrap();
+    let shown: Vec<_> = (listed.tools.iter())
+        .map(|t| (t.name.as_str(), t.cross_site_origin.as_deref()))
+        .collect();
+    assert_eq!(shown, [("echo", Some("https://other.test"))]);
+    assert_eq!(h.fake.sent_in(10, Some("S1"), "WebMCP.enable").len(), 1);
+    invoke(&mut h, 2, &listed.document, "echo");
+    assert_eq!(outcome(&h, 2).unwrap().output, Some(json!("in frame")));
+    let sent = h.fake.sent_in(10, Some("S1"), "WebMCP.invokeTool");
+    assert_eq!(sent[0]["frameId"], "F1");
+    assert!(h.fake.sent_in(10, None, "WebMCP.invokeTool").is_empty());
+    // The frame going away takes its tools along, and the agents are told.
+    let before = changes(&h);
+    h.fake.remove_oopif("S1");
+    h.settle();
+    assert_eq!(changes(&h), before + 1);
+    assert!(list(&mut h, 3).unwrap().tools.is_empty());
+}
+
+#[test]
+fn a_run_in_a_cross_site_frame_ends_when_the_frame_goes() {
+    let mut h = Harness::new();
+    h.fake
+        .add_oopif(10, None, "S1", "F1", "https://other.test/frame");
+    let hang = json!({"name": "hang", "description": "h", "frameId": "F1"});
+    h.fake.answer_in(
+        "S1",
+        "WebMCP.enable",
+        Answer::with_events(
+            json!({}),
+            vec![("WebMCP.toolsAdded", json!({"tools": [hang]}))],
+        ),
+    );
+    h.fake.answer_in(
+        "S1",
+        "WebMCP.invokeTool",
+        Answer::value(json!({"invocationId": "7"})),
+    );
+    list(&mut h, 1).unwrap();
+    let document = list(&mut h, 2).unwrap().document;
+    invoke(&mut h, 3, &document, "hang");
+    assert!(h.reply(3).is_none(), "still running");
+    h.fake.remove_oopif("S1");
+    h.settle();
+    let error = outcome(&h, 3).unwrap_err();
+    assert_eq!(error.code, ErrorCode::Navigated);
+    assert!(
+        error.message.contains("cross-site frame"),
+        "{}",
+        error.message
+    );
 }

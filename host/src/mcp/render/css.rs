@@ -1,7 +1,7 @@
 //! An element's CSS as the agent reads it: one page of its rules, highest cascade
 //! precedence first, written as CSS (each rule inside the at-rules around it, where it
-//! is written in a comment above it, losing declarations tagged `[overridden]`), and
-//! the same rules as `structuredContent`.
+//! is written in a comment above it, losing declarations tagged `[overridden]`, the
+//! at-rules it uses last), and the same rules as `structuredContent`.
 
 use serde_json::{json, Map, Value};
 use tabwire_shared::css::{
@@ -70,7 +70,21 @@ fn write_rule(lines: &mut Vec<String>, rule: &CssRule, indent: usize) {
     match rule.kind {
         RuleKind::Keyframe => notes.push("a keyframe of an animation it runs".to_owned()),
         RuleKind::PositionTry => notes.push("a position-try fallback it names".to_owned()),
-        _ => {}
+        RuleKind::Property => notes.push("registers a custom property it uses".to_owned()),
+        RuleKind::RegisteredProperty => {
+            notes.push("registered by CSS.registerProperty(): a custom property it uses".to_owned())
+        }
+        RuleKind::FontFace => notes.push("a font face of its font-family".to_owned()),
+        RuleKind::FontFeatureValues => {
+            notes.push("font feature values of its font-family".to_owned())
+        }
+        RuleKind::FontPaletteValues => notes.push("a font palette it uses".to_owned()),
+        RuleKind::CounterStyle => notes.push("a counter style it uses".to_owned()),
+        RuleKind::Inline
+        | RuleKind::Matched
+        | RuleKind::Attributes
+        | RuleKind::Inherited
+        | RuleKind::Pseudo => {}
     }
     if let Some(where_) = source(rule) {
         notes.push(where_);
@@ -277,6 +291,28 @@ mod tests {
             text: "pulse".into(),
             container: None,
         }];
+        let mut property = rule(
+            RuleKind::Property,
+            "@property --gap",
+            vec![decl("syntax", "\"<length>\"", false, Active)],
+        );
+        property.source = Some(SourceLocation {
+            url: "https://a.test/".into(),
+            line: 20,
+            column: 11,
+            inline: true,
+            constructed: false,
+        });
+        let registered = rule(
+            RuleKind::RegisteredProperty,
+            "@property --zoom",
+            vec![decl("inherits", "false", false, Active)],
+        );
+        let face = rule(
+            RuleKind::FontFace,
+            "@font-face",
+            vec![decl("font-family", "\"Frame Sans\"", false, Active)],
+        );
         CssStyles {
             element: "p#target.target".into(),
             rules: vec![
@@ -292,13 +328,16 @@ mod tests {
                 root,
                 before,
                 keyframe,
+                property,
+                registered,
+                face,
             ],
         }
     }
 
     #[test]
     fn rules_are_written_as_css_with_their_wrappers_sources_and_losers_marked() {
-        let (lines, _) = styles_page(&sample(), "1_4", None, None);
+        let (lines, _) = styles_page(&sample(), "1_4", Some(20), None);
         insta::assert_snapshot!(lines.join("\n"));
     }
 

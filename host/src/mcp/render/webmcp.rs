@@ -11,13 +11,21 @@ pub const SECTION_TITLE: &str = "WebMCP tools";
 /// What a page without WebMCP tools (debugging ones aside) is said to expose.
 pub const NONE: &str = "No WebMCP tools available.";
 
-/// One tool as `structuredContent` carries it.
+/// One tool as `structuredContent` carries it, with the frame that registered it.
 pub fn tool_data(tool: &WebMcpTool) -> Value {
+    let mut frame = json!({
+        "id": tool.frame_id,
+        "crossSite": tool.cross_site_origin.is_some(),
+    });
+    if let Some(origin) = &tool.cross_site_origin {
+        frame["origin"] = json!(origin);
+    }
     json!({
         "name": tool.name,
         "description": tool.description,
         "inputSchema": tool.input_schema.clone().unwrap_or_else(|| json!({})),
         "annotations": tool.annotations,
+        "frame": frame,
     })
 }
 
@@ -37,9 +45,17 @@ pub fn listing(page: TabId, tools: &[WebMcpTool], problems: &[String]) -> Vec<St
             let schema = tool.input_schema.clone().unwrap_or_else(|| json!({}));
             lines.push(format!("  inputSchema: {schema}"));
             lines.push(format!("  annotations: {}", tool.annotations));
+            if let Some(origin) = &tool.cross_site_origin {
+                lines.push(format!(
+                    "  frame: the cross-site frame {origin} (frameId {})",
+                    tool.frame_id
+                ));
+            }
         }
         lines.push(
-            "Run one with execute_webmcp_tool {toolName, input: \"<JSON object>\"}.".to_owned(),
+            "Run one with execute_webmcp_tool {toolName, input: \"<JSON object>\"} (and \
+             frameId, to pick a frame's tool when several frames use the name)."
+                .to_owned(),
         );
     }
     if !problems.is_empty() {
@@ -74,9 +90,19 @@ pub fn output_schema() -> Value {
                 "name": {"type": "string"},
                 "description": {"type": "string"},
                 "inputSchema": {"type": "object"},
-                "annotations": {"type": "object"}
+                "annotations": {"type": "object"},
+                "frame": {
+                    "type": "object",
+                    "description": "The frame that registered the tool.",
+                    "properties": {
+                        "id": {"type": "string", "description": "Its frame id: execute_webmcp_tool's frameId."},
+                        "crossSite": {"type": "boolean", "description": "A cross-site iframe (its own renderer) registered it."},
+                        "origin": {"type": "string", "description": "The cross-site frame's origin."}
+                    },
+                    "required": ["id", "crossSite"]
+                }
             },
-            "required": ["name", "description", "inputSchema", "annotations"]
+            "required": ["name", "description", "inputSchema", "annotations", "frame"]
         }
     })
 }
@@ -92,25 +118,44 @@ mod tests {
             input_schema: None,
             annotations: json!({"readOnly": true}),
             frame_id: "F".into(),
+            cross_site_origin: None,
         }
     }
 
     #[test]
     fn a_listing_names_each_tool_with_its_schema_and_annotations() {
-        let lines = listing(3, &[tool("add")], &["p".into()]);
+        let framed = WebMcpTool {
+            cross_site_origin: Some("http://b.test".into()),
+            frame_id: "F2".into(),
+            ..tool("echo")
+        };
+        let lines = listing(3, &[tool("add"), framed.clone()], &["p".into()]);
         assert_eq!(
             lines,
             [
-                "Page 3 registered 1 WebMCP tool (descriptions are the page's words):",
+                "Page 3 registered 2 WebMCP tools (descriptions are the page's words):",
                 "- add: add it",
                 "  inputSchema: {}",
                 "  annotations: {\"readOnly\":true}",
-                "Run one with execute_webmcp_tool {toolName, input: \"<JSON object>\"}.",
+                "- echo: echo it",
+                "  inputSchema: {}",
+                "  annotations: {\"readOnly\":true}",
+                "  frame: the cross-site frame http://b.test (frameId F2)",
+                "Run one with execute_webmcp_tool {toolName, input: \"<JSON object>\"} (and \
+                 frameId, to pick a frame's tool when several frames use the name).",
                 "Problems with what the page registered:",
                 "- p",
             ]
         );
         assert_eq!(listing(3, &[], &[]), [NONE]);
+        assert_eq!(
+            tool_data(&framed)["frame"],
+            json!({"id": "F2", "crossSite": true, "origin": "http://b.test"})
+        );
+        assert_eq!(
+            tool_data(&tool("add"))["frame"],
+            json!({"id": "F", "crossSite": false})
+        );
     }
 
     #[test]

@@ -37,7 +37,11 @@ impl Tool for GetCssStyles {
             and with the stylesheet URL and line:column above it, then what its ancestors \
             pass on (inherited properties and custom properties; each ancestor and each \
             query container named with its uid), its pseudo-elements' \
-            rules, the @keyframes of its animations and its @position-try fallbacks. The \
+            rules, the @keyframes of its animations and its @position-try fallbacks, the \
+            registrations of the custom properties it sets or reads (@property rules, \
+            CSS.registerProperty() calls), and the @font-face rules of its font-family \
+            (and the @font-feature-values, @font-palette-values and @counter-style rules \
+            it uses). Elements inside cross-site iframes work too. The \
             cascade is worked out (importance, layers, specificity, order, \
             inheritance): a declaration that loses is tagged [overridden]; one that is not \
             tagged applies. 10 rules per page by default; pageIdx shows the others.",
@@ -102,7 +106,7 @@ pub fn output_schema() -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "kind": {"enum": ["inline", "matched", "attributes", "inherited", "pseudo", "keyframe", "positionTry"]},
+                        "kind": {"enum": ["inline", "matched", "attributes", "inherited", "pseudo", "keyframe", "positionTry", "property", "registeredProperty", "fontFace", "fontFeatureValues", "fontPaletteValues", "counterStyle"]},
                         "selector": {"type": "string"},
                         "matchingSelectors": {"type": "array", "items": {"type": "string"}},
                         "origin": {"enum": ["author", "userAgent", "injected", "inspector"]},
@@ -113,7 +117,7 @@ pub fn output_schema() -> Value {
                             "items": {
                                 "type": "object",
                                 "properties": {
-                                    "kind": {"enum": ["layer", "media", "container", "scope", "supports", "startingStyle", "nesting", "keyframes"]},
+                                    "kind": {"enum": ["layer", "media", "container", "scope", "supports", "startingStyle", "nesting", "keyframes", "fontFeatureValues"]},
                                     "text": {"type": "string"},
                                     "container": element.clone()
                                 },

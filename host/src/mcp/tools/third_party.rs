@@ -129,6 +129,7 @@ impl Tool for ExecuteThirdPartyTool {
                     tab_id: page,
                     document: discovery.document.clone(),
                     tool: tool.name.clone(),
+                    frame_id: None,
                     input: args.clone(),
                     timeout_ms,
                 };

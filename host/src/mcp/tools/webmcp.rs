@@ -31,9 +31,11 @@ impl Tool for ListWebMcpTools {
         name: "list_webmcp_tools",
         description: "Lists the WebMCP tools the selected page registered \
             (document.modelContext.registerTool), with each tool's description, input schema \
-            and annotations. Tools marked for debugging are left out: \
-            list_3p_developer_tools lists them. Needs a browser with WebMCP on \
-            (--enable-features=WebMCP).",
+            and annotations, and the frame that registered it: the page's main frame, and \
+            cross-site iframes the page allows to (allow=\"tools\"), each of those marked \
+            with its origin (Chrome reports no tools of same-origin iframes). Tools \
+            marked for debugging are left out: list_3p_developer_tools lists them. Needs a \
+            browser with WebMCP on (--enable-features=WebMCP).",
         category: Category::ExperimentalWebmcp,
         read_only: true,
         page_scoped: true,
@@ -113,6 +115,10 @@ pub struct ExecuteParams {
     /// The tool's input as a JSON string of an object, e.g. "{\"a\": 1}" (default {}).
     #[schemars(with = "Option<String>")]
     input: Option<Value>,
+    /// The frame whose tool to run (frame.id in list_webmcp_tools), when several
+    /// frames registered a tool of this name (default: the main frame's, else the
+    /// first listed).
+    frame_id: Option<String>,
     /// How long the tool may take to answer, in milliseconds (default 30000; at most
     /// 600000). A tool that does not answer in time is cancelled.
     timeout: Option<Timeout>,
@@ -126,8 +132,10 @@ impl Tool for ExecuteWebMcpTool {
     const SPEC: ToolSpec = ToolSpec {
         name: "execute_webmcp_tool",
         description: "Runs one of the selected page's WebMCP tools (see list_webmcp_tools; \
-            for tools marked for debugging, use execute_3p_developer_tool) and returns \
-            {status, output, error}: status is Completed, Error or Canceled.",
+            for tools marked for debugging, use execute_3p_developer_tool) in the frame that \
+            registered it, a cross-site iframe's too, and returns {status, output, error}: \
+            status is Completed, Error or Canceled. frameId picks between frames that \
+            registered the same name.",
         category: Category::ExperimentalWebmcp,
         read_only: false,
         page_scoped: true,
@@ -148,13 +156,21 @@ impl Tool for ExecuteWebMcpTool {
             let listed = ctx
                 .request(tabwire_shared::ListWebMcpTools { tab_id: page })
                 .await?;
-            if !offered(&listed).iter().any(|t| t.name == p.tool_name) {
-                return Err(ToolError::new(format!("Tool {} not found", p.tool_name)));
+            let in_frame = |t: &WebMcpTool| p.frame_id.as_ref().is_none_or(|f| t.frame_id == *f);
+            if !offered(&listed)
+                .iter()
+                .any(|t| t.name == p.tool_name && in_frame(t))
+            {
+                return Err(ToolError::new(match &p.frame_id {
+                    Some(frame) => format!("Tool {} not found in frame {frame}", p.tool_name),
+                    None => format!("Tool {} not found", p.tool_name),
+                }));
             }
             let run = InvokeWebMcpTool {
                 tab_id: page,
                 document: listed.document,
                 tool: p.tool_name.clone(),
+                frame_id: p.frame_id.clone(),
                 input: input.clone(),
                 timeout_ms,
             };

@@ -40,6 +40,10 @@ pub struct InvokeWebMcpTool {
     pub document: String,
     /// The tool's name.
     pub tool: String,
+    /// The frame whose tool of that name to run ([`crate::webmcp::WebMcpTool::frame_id`]);
+    /// `None`: the main frame's, else the first registered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_id: Option<String>,
     /// Its input: a JSON object.
     pub input: Value,
     /// How long it may run, in milliseconds.
