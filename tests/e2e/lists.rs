@@ -55,9 +55,15 @@ async fn list_pages_follows_tabs_changed_outside_the_agent() {
     let opened = cdp.open_tab(&form).await;
     list_pages_until(&agent, "the tab opened outside", |r| r.text.contains(&form)).await;
 
-    let session = cdp.attach(&opened).await;
-    cdp.evaluate(&session, "document.title = 'Retitled outside'")
-        .await;
+    // Retitled once loaded (earlier, the page's own <title> would win).
+    let (_, session) = outside_session(&cdp, &form).await;
+    cdp.evaluate(
+        &session,
+        "new Promise((loaded) => document.readyState === 'complete' ? loaded() \
+         : addEventListener('load', () => loaded())).then(() => { \
+         document.title = 'Retitled outside'; })",
+    )
+    .await;
     list_pages_until(&agent, "the new title", |r| {
         r.text.contains("Retitled outside")
     })
