@@ -53,6 +53,24 @@ pub struct CssRule {
     pub declarations: Vec<Declaration>,
 }
 
+impl CssRule {
+    /// A rule of `kind` and `selector`, from an author's style sheet, with nothing else
+    /// known yet: the fields a rule lacks stay empty, and each caller sets what it has.
+    pub fn new(kind: RuleKind, selector: impl Into<String>) -> Self {
+        CssRule {
+            kind,
+            selector: selector.into(),
+            matching_selectors: Vec::new(),
+            origin: RuleOrigin::Author,
+            source: None,
+            wrappers: Vec::new(),
+            inherited_from: None,
+            pseudo: None,
+            declarations: Vec::new(),
+        }
+    }
+}
+
 /// What kind of style a [`CssRule`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -434,3 +434,81 @@ async fn a_cross_site_frames_webmcp_tools_are_listed_and_run_in_the_frame() {
     );
     agent.quit().await;
 }
+
+/// A cross-site frame that comes after the page loaded: its tools join the listing
+/// (and its debugging tool the page tools, announced with tools/list_changed), and
+/// leave with it.
+#[tokio::test]
+async fn a_frame_added_later_brings_its_webmcp_tools_and_takes_them_away() {
+    let agent = Agent::launch(&[WEBMCP_BROWSER, WEBMCP, THIRD_PARTY, PAGE_TOOLS]).await;
+    agent
+        .ok(
+            "new_page",
+            json!({"url": page("frames/cross-site.html"), "background": true}),
+        )
+        .await;
+    agent
+        .ok("list_webmcp_tools", json!({}))
+        .await
+        .lacks("frame_echo");
+    let seen = agent.tools_changed_count();
+    let inner = cross_site_page("webmcp/frame-tools.html");
+    let load = format!(
+        "() => {{ document.getElementById('cross').src = {}; return true; }}",
+        json!(inner)
+    );
+    agent
+        .ok("evaluate_script", json!({ "function": load }))
+        .await;
+    frame_said(&agent, "loaded /webmcp/frame-tools.html").await;
+    let seen = agent
+        .tools_changed_after(seen, "a cross-site frame registering frame_state")
+        .await;
+    assert!(
+        agent
+            .page_tool_names()
+            .await
+            .contains(&"page_WebMCP_Tools_frame_state".to_owned()),
+        "{:?}",
+        agent.page_tool_names().await
+    );
+    agent
+        .ok("list_webmcp_tools", json!({}))
+        .await
+        .says("- frame_echo: Echoes its text");
+    let ran = agent
+        .ok(
+            "execute_webmcp_tool",
+            json!({"toolName": "frame_echo", "input": "{\"text\": \"late\"}"}),
+        )
+        .await;
+    assert_eq!(ran.json["result"]["output"]["echo"], "late", "{}", ran.text);
+
+    // The frame goes: so do its tools.
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => { document.getElementById('cross').remove(); return true; }"}),
+        )
+        .await;
+    agent
+        .tools_changed_after(seen, "the cross-site frame leaving")
+        .await;
+    assert!(
+        !agent
+            .page_tool_names()
+            .await
+            .contains(&"page_WebMCP_Tools_frame_state".to_owned()),
+        "{:?}",
+        agent.page_tool_names().await
+    );
+    agent
+        .ok("list_webmcp_tools", json!({}))
+        .await
+        .lacks("frame_echo");
+    assert_eq!(
+        agent.evaluate("() => document.visibilityState").await,
+        "hidden"
+    );
+    agent.quit().await;
+}

@@ -48,7 +48,7 @@ pub fn used_at_rules(m: &Matched<'_>, rules: &[CssRule]) -> Vec<CssRule> {
             ),
             origin: origin(&rule.origin),
             declarations,
-            ..at_rule(RuleKind::Property, format!("@property {name}"))
+            ..CssRule::new(RuleKind::Property, format!("@property {name}"))
         });
     }
     for registration in &m.styles.css_property_registrations {
@@ -56,7 +56,7 @@ pub fn used_at_rules(m: &Matched<'_>, rules: &[CssRule]) -> Vec<CssRule> {
         if used.contains(name.as_str()) {
             out.push(CssRule {
                 declarations: registration_descriptors(registration),
-                ..at_rule(RuleKind::RegisteredProperty, format!("@property {name}"))
+                ..CssRule::new(RuleKind::RegisteredProperty, format!("@property {name}"))
             });
         }
     }
@@ -113,23 +113,8 @@ fn font_rule(m: &Matched<'_>, rule: &cdp::AtRule) -> Option<CssRule> {
         origin: origin(&rule.origin),
         wrappers,
         declarations: as_written(&rule.style),
-        ..at_rule(kind, selector)
+        ..CssRule::new(kind, selector)
     })
-}
-
-/// An at-rule of `kind` with nothing but its selector yet.
-fn at_rule(kind: RuleKind, selector: String) -> CssRule {
-    CssRule {
-        kind,
-        selector,
-        matching_selectors: Vec::new(),
-        origin: RuleOrigin::Author,
-        source: None,
-        wrappers: Vec::new(),
-        inherited_from: None,
-        pseudo: None,
-        declarations: Vec::new(),
-    }
 }
 
 /// A script's registration as the `@property` descriptors it amounts to.

@@ -311,17 +311,7 @@ fn rule_blocks<'a>(m: &Matched<'a>, rules: &'a [cdp::RuleMatch], kind: RuleKind)
 /// A `style` attribute's block (or presentational attributes').
 fn inline_block(style: &cdp::CssStyle, kind: RuleKind, order: usize) -> Block<'_> {
     Block {
-        rule: CssRule {
-            kind,
-            selector: "element.style".to_owned(),
-            matching_selectors: Vec::new(),
-            origin: RuleOrigin::Author,
-            source: None,
-            wrappers: Vec::new(),
-            inherited_from: None,
-            pseudo: None,
-            declarations: Vec::new(),
-        },
+        rule: CssRule::new(kind, "element.style"),
         style,
         origin: RuleOrigin::Author,
         attached: true,
@@ -397,9 +387,6 @@ fn keyframe_rules(m: &Matched<'_>) -> Vec<CssRule> {
     for keyframes in &m.styles.css_keyframes_rules {
         for frame in &keyframes.keyframes {
             rules.push(CssRule {
-                kind: RuleKind::Keyframe,
-                selector: frame.key_text.text.clone(),
-                matching_selectors: Vec::new(),
                 origin: origin(&frame.origin),
                 source: located(
                     m.sheets,
@@ -411,9 +398,8 @@ fn keyframe_rules(m: &Matched<'_>) -> Vec<CssRule> {
                     text: keyframes.animation_name.text.clone(),
                     container: None,
                 }],
-                inherited_from: None,
-                pseudo: None,
                 declarations: as_written(&frame.style),
+                ..CssRule::new(RuleKind::Keyframe, frame.key_text.text.clone())
             });
         }
     }
@@ -436,19 +422,17 @@ fn position_try_rules(m: &Matched<'_>) -> Vec<CssRule> {
                 }
             }
             CssRule {
-                kind: RuleKind::PositionTry,
-                selector: format!("@position-try {}", rule.name.text),
-                matching_selectors: Vec::new(),
                 origin: origin(&rule.origin),
                 source: located(
                     m.sheets,
                     rule.style_sheet_id.as_deref(),
                     rule.name.range.or(rule.style.range),
                 ),
-                wrappers: Vec::new(),
-                inherited_from: None,
-                pseudo: None,
                 declarations,
+                ..CssRule::new(
+                    RuleKind::PositionTry,
+                    format!("@position-try {}", rule.name.text),
+                )
             }
         })
         .collect()

@@ -187,15 +187,8 @@ mod tests {
 
     fn rule(kind: RuleKind, selector: &str, declarations: Vec<Declaration>) -> CssRule {
         CssRule {
-            kind,
-            selector: selector.into(),
-            matching_selectors: Vec::new(),
-            origin: RuleOrigin::Author,
-            source: None,
-            wrappers: Vec::new(),
-            inherited_from: None,
-            pseudo: None,
             declarations,
+            ..CssRule::new(kind, selector)
         }
     }
 
