@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 
 use tabwire_shared::css::{
-    CssRule, Declaration, DeclarationStatus, RuleKind, RuleOrigin, Wrapper, WrapperKind,
+    CssRule, Declaration, DeclarationStatus, RuleKind, Wrapper, WrapperKind,
 };
 
 use super::cascade::{as_written, located, origin, Matched};
