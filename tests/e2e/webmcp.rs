@@ -435,32 +435,39 @@ async fn a_cross_site_frames_webmcp_tools_are_listed_and_run_in_the_frame() {
     agent.quit().await;
 }
 
-/// A cross-site frame that comes after the page loaded: its tools join the listing
-/// (and its debugging tool the page tools, announced with tools/list_changed), and
+/// A cross-site frame that comes after the page loaded: its tools join the page's in
+/// the listing (its debugging tool the page tools, announced with tools/list_changed),
+/// a name both have runs the page's unless the frame is named, and the frame's tools
 /// leave with it.
 #[tokio::test]
 async fn a_frame_added_later_brings_its_webmcp_tools_and_takes_them_away() {
     let agent = Agent::launch(&[WEBMCP_BROWSER, WEBMCP, THIRD_PARTY, PAGE_TOOLS]).await;
-    agent
-        .ok(
-            "new_page",
-            json!({"url": page("frames/cross-site.html"), "background": true}),
-        )
+    let seen = agent.tools_changed_count();
+    open_behind(&agent, "webmcp/tools.html").await;
+    let seen = agent
+        .tools_changed_after(seen, "opening webmcp/tools.html")
         .await;
     agent
         .ok("list_webmcp_tools", json!({}))
         .await
+        .says("- bump: Counts up")
         .lacks("frame_echo");
-    let seen = agent.tools_changed_count();
+    // The frame, added by the page; resolved when it says it loaded (within 10 s).
     let inner = cross_site_page("webmcp/frame-tools.html");
-    let load = format!(
-        "() => {{ document.getElementById('cross').src = {}; return true; }}",
+    let add = format!(
+        "() => new Promise((loaded, failed) => {{
+           addEventListener('message', (e) => {{ if (String(e.data).startsWith('loaded')) loaded(e.data); }});
+           setTimeout(() => failed(new Error('the frame never loaded')), 10000);
+           const frame = document.createElement('iframe');
+           frame.id = 'late'; frame.allow = 'tools'; frame.src = {};
+           document.body.append(frame);
+         }})",
         json!(inner)
     );
     agent
-        .ok("evaluate_script", json!({ "function": load }))
-        .await;
-    frame_said(&agent, "loaded /webmcp/frame-tools.html").await;
+        .ok("evaluate_script", json!({ "function": add }))
+        .await
+        .says("loaded /webmcp/frame-tools.html");
     let seen = agent
         .tools_changed_after(seen, "a cross-site frame registering frame_state")
         .await;
@@ -483,12 +490,43 @@ async fn a_frame_added_later_brings_its_webmcp_tools_and_takes_them_away() {
         )
         .await;
     assert_eq!(ran.json["result"]["output"]["echo"], "late", "{}", ran.text);
+    // Both have a bump: without a frame, the page's runs; with the frame's id, the
+    // frame's.
+    let bumped = agent
+        .ok("execute_webmcp_tool", json!({"toolName": "bump"}))
+        .await;
+    assert_eq!(
+        bumped.json["result"]["output"], "count is 1",
+        "{}",
+        bumped.text
+    );
+    let listed = agent.ok("list_webmcp_tools", json!({})).await;
+    let frame = listed.json["webmcpTools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["name"] == "bump" && t["frame"]["crossSite"] == true)
+        .and_then(|t| t["frame"]["id"].as_str())
+        .unwrap_or_else(|| panic!("the frame's bump is listed: {}", listed.text))
+        .to_owned();
+    let bumped = agent
+        .ok(
+            "execute_webmcp_tool",
+            json!({"toolName": "bump", "frameId": frame}),
+        )
+        .await;
+    assert_eq!(
+        bumped.json["result"]["output"],
+        format!("frame bump at {}", cross_site_fixtures()),
+        "{}",
+        bumped.text
+    );
 
     // The frame goes: so do its tools.
     agent
         .ok(
             "evaluate_script",
-            json!({"function": "() => { document.getElementById('cross').remove(); return true; }"}),
+            json!({"function": "() => { document.getElementById('late').remove(); return true; }"}),
         )
         .await;
     agent
