@@ -334,6 +334,37 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         "{longest}"
     );
     assert_eq!(longest["scripts"][0]["thirdParty"], true, "{longest}");
+    // ThirdParties: localhost's bytes and main-thread time, apart from the page's site.
+    reply.says("- ThirdParties: 1 site(s) besides the page's own site, 127.0.0.1: localhost: ");
+    let sites = &set["thirdParties"];
+    assert_eq!(sites["firstParty"], "127.0.0.1", "{sites}");
+    let localhost = sites["entities"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["name"] == "localhost"))
+        .cloned()
+        .unwrap_or_else(|| panic!("localhost among the sites: {sites}"));
+    assert_eq!(localhost["firstParty"], false, "{localhost}");
+    assert!(
+        number(&localhost, "transferBytes") > 0.0,
+        "busy.js's bytes: {localhost}"
+    );
+    assert!(
+        number(&localhost, "mainThreadMs") >= 20.0,
+        "busy.js spins 250 ms (most of it in performance.now, a built-in): {localhost}"
+    );
+    let id = set["id"].as_str().expect("an insight set id").to_owned();
+    let details = agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "ThirdParties"}),
+        )
+        .await;
+    details
+        .says("The page's own site: 127.0.0.1.")
+        .says("- localhost: ")
+        .says("/perf/busy.js");
+    let data = &details.json["performanceInsight"]["details"];
+    assert!(number(data, "thirdPartyMainThreadMs") >= 20.0, "{data}");
     agent.quit().await;
 }
 

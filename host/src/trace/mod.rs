@@ -34,6 +34,7 @@ pub mod tasks;
 pub mod text;
 mod text_cpu;
 mod text_more;
+pub mod third_parties;
 
 use serde::Serialize;
 
@@ -88,6 +89,8 @@ pub struct InsightSet {
     /// functions that ran most.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_profile: Option<bottom_up::CpuProfile>,
+    /// The sites the load fetched from and ran, the page's own among them.
+    pub third_parties: third_parties::ThirdParties,
 }
 
 /// A render-blocking request.
@@ -120,7 +123,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 10] = [
+pub const INSIGHT_NAMES: [&str; 11] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -131,6 +134,7 @@ pub const INSIGHT_NAMES: [&str; 10] = [
     "ForcedReflow",
     "DOMSize",
     "CPUProfile",
+    "ThirdParties",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -226,6 +230,20 @@ pub fn analyze(events: &[Event]) -> Report {
             forced_reflows: reflow::forced_reflows(events, start, end, main_frame.as_deref()),
             dom_size: dom_size::dom_size(events, &scope),
             cpu_profile: bottom_up::cpu_profile(&profiles, &main_threads, start, end),
+            third_parties: match third_parties::page_thread(events, &main_threads) {
+                Some((thread, url)) => third_parties::third_parties(
+                    events,
+                    &requests,
+                    &profiles,
+                    &third_parties::Scope {
+                        from: start,
+                        until: end,
+                        thread,
+                        page_url: &url,
+                    },
+                ),
+                None => third_parties::ThirdParties::default(),
+            },
         });
     }
     for nav in &navigations {
@@ -255,6 +273,17 @@ pub fn analyze(events: &[Event]) -> Report {
                 &[(nav.pid, nav.tid)],
                 nav.ts,
                 nav.until,
+            ),
+            third_parties: third_parties::third_parties(
+                events,
+                &requests,
+                &profiles,
+                &third_parties::Scope {
+                    from: nav.ts,
+                    until: nav.until,
+                    thread: (nav.pid, nav.tid),
+                    page_url: &nav.url,
+                },
             ),
         });
     }

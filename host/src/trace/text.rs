@@ -143,6 +143,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     lines.push(super::text_more::reflow_line(set));
     lines.push(super::text_more::dom_line(set));
     lines.push(super::text_cpu::cpu_line(set));
+    lines.push(super::third_parties::line(&set.third_parties));
     lines
 }
 
@@ -287,6 +288,7 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "ForcedReflow" => super::text_more::reflow_details(set, &mut lines),
         "DOMSize" => super::text_more::dom_details(set, &mut lines),
         "CPUProfile" => super::text_cpu::cpu_details(set, &mut lines),
+        "ThirdParties" => super::third_parties::details(&set.third_parties, &mut lines),
         _ => return None,
     };
     Some((lines, data))

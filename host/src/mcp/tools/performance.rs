@@ -148,9 +148,10 @@ pub struct AnalyzeInsightParams {
     /// The insight set's id, as the last trace's summary lists it.
     insight_set_id: String,
     /// The insight, as the summary names it: LCPBreakdown, LCPDiscovery, INPBreakdown,
-    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow, DOMSize or
+    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow, DOMSize,
     /// CPUProfile (the main thread's functions by self and total time, with script
-    /// URL:line:col).
+    /// URL:line:col);
+    /// ThirdParties (bytes and main-thread time per site).
     insight_name: String,
 }
 
