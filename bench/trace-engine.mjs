@@ -152,6 +152,12 @@ function insightSet(set, parsed) {
     } : null,
     cpuProfiles: cpuProfiles(set, parsed),
     thirdParties: thirdParties(m.ThirdParties),
+    cache: m.Cache ? {
+      wastedBytes: m.Cache.wastedBytes,
+      requests: m.Cache.requests.map(r => ({
+        url: r.request.args.data.url, ttl: r.ttl, wastedBytes: r.wastedBytes,
+      })),
+    } : null,
     inp: inp ? {
       ms: ms(inp.dur), inputDelayMs: ms(inp.inputDelay),
       processingMs: ms(inp.mainThreadHandling), presentationDelayMs: ms(inp.presentationDelay),

@@ -229,6 +229,38 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
             .is_some_and(|u| u.contains("hero.png")),
         "{data}"
     );
+    // Cache: the fixture server gives no cache lifetime, so the image and the style
+    // sheet would be fetched again on a return visit.
+    reply.says("- Cache: ").says("no or a short cache lifetime");
+    let cache = &set["cache"];
+    let short: Vec<&str> = cache["requests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["ttlS"].is_null())
+        .filter_map(|r| r["url"].as_str())
+        .collect();
+    assert!(
+        short.iter().any(|u| u.contains("hero.png"))
+            && short.iter().any(|u| u.contains("style.css")),
+        "{cache}"
+    );
+    assert!(number(cache, "wastedBytes") > 0.0, "{cache}");
+    let details = agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "Cache"}),
+        )
+        .await;
+    details
+        .says("hero.png?delay=800 (Image): no cache lifetime")
+        .says("style.css?delay=150 (Stylesheet): no cache lifetime");
+    let data = &details.json["performanceInsight"]["details"];
+    assert!(number(data, "checked") >= 2.0, "{data}");
+    assert_eq!(
+        data["withoutHeaders"], 0,
+        "the trace has the headers: {data}"
+    );
     agent
         .err(
             "performance_analyze_insight",

@@ -20,6 +20,7 @@
 
 pub mod bottom_up;
 pub mod browser;
+pub mod cache;
 pub mod cls;
 pub mod cpu_profile;
 pub mod discovery;
@@ -91,6 +92,8 @@ pub struct InsightSet {
     pub cpu_profile: Option<bottom_up::CpuProfile>,
     /// The sites the load fetched from and ran, the page's own among them.
     pub third_parties: third_parties::ThirdParties,
+    /// Static resources served with no or a short cache lifetime.
+    pub cache: cache::Cache,
 }
 
 /// A render-blocking request.
@@ -123,7 +126,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 11] = [
+pub const INSIGHT_NAMES: [&str; 12] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -135,6 +138,7 @@ pub const INSIGHT_NAMES: [&str; 11] = [
     "DOMSize",
     "CPUProfile",
     "ThirdParties",
+    "Cache",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -244,6 +248,7 @@ pub fn analyze(events: &[Event]) -> Report {
                 ),
                 None => third_parties::ThirdParties::default(),
             },
+            cache: cache::cache(events, &requests, start, end),
         });
     }
     for nav in &navigations {
@@ -285,6 +290,7 @@ pub fn analyze(events: &[Event]) -> Report {
                     page_url: &nav.url,
                 },
             ),
+            cache: cache::cache(events, &requests, nav.ts, nav.until),
         });
     }
     for set in &mut insight_sets {

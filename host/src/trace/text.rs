@@ -144,6 +144,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     lines.push(super::text_more::dom_line(set));
     lines.push(super::text_cpu::cpu_line(set));
     lines.push(super::third_parties::line(&set.third_parties));
+    lines.push(super::cache::line(&set.cache));
     lines
 }
 
@@ -289,6 +290,7 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "DOMSize" => super::text_more::dom_details(set, &mut lines),
         "CPUProfile" => super::text_cpu::cpu_details(set, &mut lines),
         "ThirdParties" => super::third_parties::details(&set.third_parties, &mut lines),
+        "Cache" => super::cache::details(&set.cache, &mut lines),
         _ => return None,
     };
     Some((lines, data))

@@ -151,7 +151,8 @@ pub struct AnalyzeInsightParams {
     /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow, DOMSize,
     /// CPUProfile (the main thread's functions by self and total time, with script
     /// URL:line:col);
-    /// ThirdParties (bytes and main-thread time per site).
+    /// ThirdParties (bytes and main-thread time per site);
+    /// Cache (static resources with no or a short cache lifetime).
     insight_name: String,
 }
 
