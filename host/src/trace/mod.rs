@@ -29,6 +29,7 @@ pub mod elements;
 pub mod events;
 pub mod inp;
 pub mod lcp;
+pub mod modern_http;
 pub mod network;
 pub mod reflow;
 pub mod tasks;
@@ -94,6 +95,8 @@ pub struct InsightSet {
     pub third_parties: third_parties::ThirdParties,
     /// Static resources served with no or a short cache lifetime.
     pub cache: cache::Cache,
+    /// Requests over HTTP/1.x that HTTP/2 would multiplex.
+    pub modern_http: modern_http::ModernHttp,
 }
 
 /// A render-blocking request.
@@ -126,7 +129,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 12] = [
+pub const INSIGHT_NAMES: [&str; 13] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -139,6 +142,7 @@ pub const INSIGHT_NAMES: [&str; 12] = [
     "CPUProfile",
     "ThirdParties",
     "Cache",
+    "ModernHTTP",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -249,6 +253,7 @@ pub fn analyze(events: &[Event]) -> Report {
                 None => third_parties::ThirdParties::default(),
             },
             cache: cache::cache(events, &requests, start, end),
+            modern_http: modern_http::modern_http(events, &requests, start, end),
         });
     }
     for nav in &navigations {
@@ -291,6 +296,7 @@ pub fn analyze(events: &[Event]) -> Report {
                 },
             ),
             cache: cache::cache(events, &requests, nav.ts, nav.until),
+            modern_http: modern_http::modern_http(events, &requests, nav.ts, nav.until),
         });
     }
     for set in &mut insight_sets {

@@ -145,6 +145,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     lines.push(super::text_cpu::cpu_line(set));
     lines.push(super::third_parties::line(&set.third_parties));
     lines.push(super::cache::line(&set.cache));
+    lines.push(super::modern_http::line(&set.modern_http));
     lines
 }
 
@@ -291,6 +292,7 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "CPUProfile" => super::text_cpu::cpu_details(set, &mut lines),
         "ThirdParties" => super::third_parties::details(&set.third_parties, &mut lines),
         "Cache" => super::cache::details(&set.cache, &mut lines),
+        "ModernHTTP" => super::modern_http::details(&set.modern_http, &mut lines),
         _ => return None,
     };
     Some((lines, data))

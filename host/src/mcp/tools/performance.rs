@@ -152,7 +152,8 @@ pub struct AnalyzeInsightParams {
     /// CPUProfile (the main thread's functions by self and total time, with script
     /// URL:line:col);
     /// ThirdParties (bytes and main-thread time per site);
-    /// Cache (static resources with no or a short cache lifetime).
+    /// Cache (static resources with no or a short cache lifetime);
+    /// ModernHTTP (HTTP/1.x requests HTTP/2 would multiplex).
     insight_name: String,
 }
 
