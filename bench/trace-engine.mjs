@@ -158,6 +158,9 @@ function insightSet(set, parsed) {
         url: r.request.args.data.url, ttl: r.ttl, wastedBytes: r.wastedBytes,
       })),
     } : null,
+    viewport: m.Viewport ? {
+      mobileOptimized: m.Viewport.mobileOptimized, metaViewport: Boolean(m.Viewport.viewportEvent),
+    } : null,
     modernHttp: m.ModernHTTP ? {
       requests: m.ModernHTTP.http1Requests.map(r => ({url: r.args.data.url, protocol: r.args.data.protocol})),
     } : null,

@@ -265,6 +265,26 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
     // ModernHTTP: the fixture server's HTTP/1.1 is a local server's, left out.
     reply.says("- ModernHTTP: no request over HTTP/1.x to an origin of 6 or more static resources (requests to local servers are left out).");
     assert!(number(&set["modernHttp"], "localHttp1") >= 2.0, "{set}");
+    // Viewport: Chrome on a desktop reports the page optimized; it has no viewport tag.
+    assert_eq!(
+        (
+            &set["viewport"]["mobileOptimized"],
+            &set["viewport"]["metaViewport"]
+        ),
+        (&json!(true), &json!(false)),
+        "{set}"
+    );
+    reply.says(
+        "- Viewport: optimized for mobile, as Chrome reported (it has no viewport meta tag).",
+    );
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "Viewport"}),
+        )
+        .await
+        .says("The page has no viewport meta tag.")
+        .says("committed frame(s) was mobile-optimized");
     agent
         .err(
             "performance_analyze_insight",
@@ -297,6 +317,11 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         .await
         .says("6 request(s) over HTTP/1.x:")
         .says("/perf/hero.png?http1=5 (http/1.1)");
+    assert_eq!(set["viewport"]["metaViewport"], true, "{set}");
+    assert_eq!(
+        set["viewport"]["content"], "width=device-width, initial-scale=1",
+        "{set}"
+    );
 
     let reply = traced(&agent, "perf/shift.html", &dir.path().join("shift.json")).await;
     let set = first_set(&reply);

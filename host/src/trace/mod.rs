@@ -37,6 +37,7 @@ pub mod text;
 mod text_cpu;
 mod text_more;
 pub mod third_parties;
+pub mod viewport;
 
 use serde::Serialize;
 
@@ -97,6 +98,8 @@ pub struct InsightSet {
     pub cache: cache::Cache,
     /// Requests over HTTP/1.x that HTTP/2 would multiplex.
     pub modern_http: modern_http::ModernHttp,
+    /// Whether the page is optimized for mobile screens.
+    pub viewport: viewport::Viewport,
 }
 
 /// A render-blocking request.
@@ -129,7 +132,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 13] = [
+pub const INSIGHT_NAMES: [&str; 14] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -143,6 +146,7 @@ pub const INSIGHT_NAMES: [&str; 13] = [
     "ThirdParties",
     "Cache",
     "ModernHTTP",
+    "Viewport",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -254,6 +258,7 @@ pub fn analyze(events: &[Event]) -> Report {
             },
             cache: cache::cache(events, &requests, start, end),
             modern_http: modern_http::modern_http(events, &requests, start, end),
+            viewport: viewport::viewport(events, main_frame.as_deref(), start, end),
         });
     }
     for nav in &navigations {
@@ -297,6 +302,7 @@ pub fn analyze(events: &[Event]) -> Report {
             ),
             cache: cache::cache(events, &requests, nav.ts, nav.until),
             modern_http: modern_http::modern_http(events, &requests, nav.ts, nav.until),
+            viewport: viewport::viewport(events, Some(&nav.frame), nav.ts, nav.until),
         });
     }
     for set in &mut insight_sets {

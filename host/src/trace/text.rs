@@ -146,6 +146,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     lines.push(super::third_parties::line(&set.third_parties));
     lines.push(super::cache::line(&set.cache));
     lines.push(super::modern_http::line(&set.modern_http));
+    lines.push(super::viewport::line(&set.viewport));
     lines
 }
 
@@ -293,6 +294,7 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "ThirdParties" => super::third_parties::details(&set.third_parties, &mut lines),
         "Cache" => super::cache::details(&set.cache, &mut lines),
         "ModernHTTP" => super::modern_http::details(&set.modern_http, &mut lines),
+        "Viewport" => super::viewport::details(&set.viewport, &mut lines),
         _ => return None,
     };
     Some((lines, data))

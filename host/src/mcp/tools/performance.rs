@@ -153,7 +153,8 @@ pub struct AnalyzeInsightParams {
     /// URL:line:col);
     /// ThirdParties (bytes and main-thread time per site);
     /// Cache (static resources with no or a short cache lifetime);
-    /// ModernHTTP (HTTP/1.x requests HTTP/2 would multiplex).
+    /// ModernHTTP (HTTP/1.x requests HTTP/2 would multiplex);
+    /// Viewport (whether the page is optimized for mobile).
     insight_name: String,
 }
 
