@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::harness::{page, Agent, TEST_HOST_RULE};
+use crate::harness::{page, Agent};
 
 /// Longest the browser may take to show a change the test caused.
 const SEEN: Duration = Duration::from_secs(20);
@@ -112,8 +112,7 @@ fn number(value: &Value, key: &str) -> f64 {
 
 #[tokio::test]
 async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
-    // tabwire.test, a host that is not local, for perf/http1.html.
-    let agent = Agent::launch(&[TEST_HOST_RULE]).await;
+    let agent = Agent::launch(&[]).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("lcp.json");
     let reply = traced(&agent, "perf/lcp.html", &file).await;
@@ -292,36 +291,6 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         )
         .await
         .says("LCPBreakdown");
-
-    // Six images from one origin that is not local, over HTTP/1.1: HTTP/2 would help.
-    let reply = traced(&agent, "perf/http1.html", &dir.path().join("http1.json")).await;
-    let set = first_set(&reply);
-    let old: Vec<&str> = set["modernHttp"]["requests"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|r| r["url"].as_str())
-        .collect();
-    assert_eq!(old.len(), 6, "{set}");
-    assert!(
-        old.iter().all(|u| u.starts_with("http://tabwire.test:")),
-        "{old:?}"
-    );
-    reply.says("- ModernHTTP: 6 request(s) over HTTP/1.x that HTTP/2 would multiplex: http://tabwire.test:");
-    let id = set["id"].as_str().expect("an insight set id").to_owned();
-    agent
-        .ok(
-            "performance_analyze_insight",
-            json!({"insightSetId": id, "insightName": "ModernHTTP"}),
-        )
-        .await
-        .says("6 request(s) over HTTP/1.x:")
-        .says("/perf/hero.png?http1=5 (http/1.1)");
-    assert_eq!(set["viewport"]["metaViewport"], true, "{set}");
-    assert_eq!(
-        set["viewport"]["content"], "width=device-width, initial-scale=1",
-        "{set}"
-    );
 
     let reply = traced(&agent, "perf/shift.html", &dir.path().join("shift.json")).await;
     let set = first_set(&reply);
