@@ -158,6 +158,10 @@ function insightSet(set, parsed) {
         url: r.request.args.data.url, ttl: r.ttl, wastedBytes: r.wastedBytes,
       })),
     } : null,
+    fontDisplay: m.FontDisplay ? {
+      fonts: m.FontDisplay.fonts.map(f => ({url: f.request.args.data.url, display: f.display,
+                                            wastedMs: f.wastedTime})),
+    } : null,
     viewport: m.Viewport ? {
       mobileOptimized: m.Viewport.mobileOptimized, metaViewport: Boolean(m.Viewport.viewportEvent),
     } : null,

@@ -292,6 +292,37 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         .await
         .says("LCPBreakdown");
 
+    // FontDisplay: the heading's font (font-display: auto) comes 300 ms late and hides
+    // its text meanwhile; the paragraph's swaps.
+    let reply = traced(&agent, "perf/font.html", &dir.path().join("font.json")).await;
+    let set = first_set(&reply);
+    let fonts = set["fontDisplay"]["fonts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(fonts.len(), 1, "{set}");
+    assert!(
+        fonts[0]["url"]
+            .as_str()
+            .is_some_and(|u| u.contains("font=block")),
+        "{fonts:?}"
+    );
+    assert_eq!(fonts[0]["display"], "auto", "{fonts:?}");
+    assert!(
+        number(&fonts[0], "wastedMs") >= 250.0,
+        "served 300 ms late: {fonts:?}"
+    );
+    reply.says("- FontDisplay: 1 web font(s) hid their text while loading");
+    let id = set["id"].as_str().expect("an insight set id").to_owned();
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "FontDisplay"}),
+        )
+        .await
+        .says("2 web font(s) began to load within the load.")
+        .says("font=block&delay=300: font-display: auto; its text may have been invisible for");
+
     let reply = traced(&agent, "perf/shift.html", &dir.path().join("shift.json")).await;
     let set = first_set(&reply);
     let cls = &set["cls"];

@@ -27,6 +27,7 @@ pub mod discovery;
 pub mod dom_size;
 pub mod elements;
 pub mod events;
+pub mod font_display;
 pub mod inp;
 pub mod lcp;
 pub mod modern_http;
@@ -100,6 +101,8 @@ pub struct InsightSet {
     pub modern_http: modern_http::ModernHttp,
     /// Whether the page is optimized for mobile screens.
     pub viewport: viewport::Viewport,
+    /// Web fonts whose text stays invisible while they load.
+    pub font_display: font_display::FontDisplay,
 }
 
 /// A render-blocking request.
@@ -132,7 +135,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 14] = [
+pub const INSIGHT_NAMES: [&str; 15] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -147,6 +150,7 @@ pub const INSIGHT_NAMES: [&str; 14] = [
     "Cache",
     "ModernHTTP",
     "Viewport",
+    "FontDisplay",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -259,6 +263,7 @@ pub fn analyze(events: &[Event]) -> Report {
             cache: cache::cache(events, &requests, start, end),
             modern_http: modern_http::modern_http(events, &requests, start, end),
             viewport: viewport::viewport(events, main_frame.as_deref(), start, end),
+            font_display: font_display::font_display(events, &requests, start, end),
         });
     }
     for nav in &navigations {
@@ -303,6 +308,7 @@ pub fn analyze(events: &[Event]) -> Report {
             cache: cache::cache(events, &requests, nav.ts, nav.until),
             modern_http: modern_http::modern_http(events, &requests, nav.ts, nav.until),
             viewport: viewport::viewport(events, Some(&nav.frame), nav.ts, nav.until),
+            font_display: font_display::font_display(events, &requests, nav.ts, nav.until),
         });
     }
     for set in &mut insight_sets {

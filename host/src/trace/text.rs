@@ -147,6 +147,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     lines.push(super::cache::line(&set.cache));
     lines.push(super::modern_http::line(&set.modern_http));
     lines.push(super::viewport::line(&set.viewport));
+    lines.push(super::font_display::line(&set.font_display));
     lines
 }
 
@@ -295,6 +296,7 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "Cache" => super::cache::details(&set.cache, &mut lines),
         "ModernHTTP" => super::modern_http::details(&set.modern_http, &mut lines),
         "Viewport" => super::viewport::details(&set.viewport, &mut lines),
+        "FontDisplay" => super::font_display::details(&set.font_display, &mut lines),
         _ => return None,
     };
     Some((lines, data))

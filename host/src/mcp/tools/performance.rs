@@ -154,7 +154,8 @@ pub struct AnalyzeInsightParams {
     /// ThirdParties (bytes and main-thread time per site);
     /// Cache (static resources with no or a short cache lifetime);
     /// ModernHTTP (HTTP/1.x requests HTTP/2 would multiplex);
-    /// Viewport (whether the page is optimized for mobile).
+    /// Viewport (whether the page is optimized for mobile);
+    /// FontDisplay (web fonts whose text is invisible while they load).
     insight_name: String,
 }
 
