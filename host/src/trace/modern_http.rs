@@ -11,7 +11,7 @@
 //! The engine's time saving comes from its network simulation, which tabwire does not
 //! run: the insight lists the requests, without an estimate.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -88,7 +88,7 @@ pub fn modern_http(events: &[Event], requests: &[Request], from: f64, until: f64
         }
     }
     let mut found = ModernHttp::default();
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for (request, url) in &in_load {
         let Some((proto, worker)) = protocol.get(request.id.as_str()) else {
             continue;
@@ -104,7 +104,7 @@ pub fn modern_http(events: &[Event], requests: &[Request], from: f64, until: f64
         if statics.get(&origin).copied().unwrap_or(0) < MANY {
             continue;
         }
-        seen.push(&request.url);
+        seen.insert(&request.url);
         found.requests.push(OldHttp {
             url: request.url.clone(),
             protocol: (*proto).to_owned(),

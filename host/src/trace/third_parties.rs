@@ -334,6 +334,7 @@ fn transfer(
 ) {
     let (pid, tid) = scope.thread;
     let mut bytes: Vec<(&str, u64)> = Vec::new();
+    let mut index_of: HashMap<&str, usize> = HashMap::new();
     let mut cached: HashMap<&str, bool> = HashMap::new();
     for event in events {
         if event.pid != pid || event.tid != tid || event.ts < scope.from || event.ts > scope.until {
@@ -342,10 +343,11 @@ fn transfer(
         let id = event.data_str("requestId");
         let length = event.data()["encodedDataLength"].as_f64().unwrap_or(0.0);
         let length = if length > 0.0 { length as u64 } else { 0 };
-        let index = match bytes.iter().position(|(i, _)| *i == id) {
-            Some(index) => index,
+        let index = match index_of.get(id) {
+            Some(index) => *index,
             None if !id.is_empty() && event.name.starts_with("Resource") => {
                 bytes.push((id, 0));
+                index_of.insert(id, bytes.len() - 1);
                 bytes.len() - 1
             }
             None => continue,
