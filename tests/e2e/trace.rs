@@ -421,7 +421,9 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
     );
     assert_eq!(longest["scripts"][0]["thirdParty"], true, "{longest}");
     // ThirdParties: localhost's bytes and main-thread time, apart from the page's site.
-    reply.says("- ThirdParties: 1 site(s) besides the page's own site, 127.0.0.1: localhost: ");
+    reply.says(
+        "- ThirdParties: 1 third-party site(s) (the page's own site is 127.0.0.1): localhost: ",
+    );
     let sites = &set["thirdParties"];
     assert_eq!(sites["firstParty"], "127.0.0.1", "{sites}");
     let localhost = sites["entities"]

@@ -472,7 +472,7 @@ pub fn line(found: &ThirdParties) -> String {
     let own = found
         .first_party
         .as_deref()
-        .map(|s| format!(" besides the page's own site, {s}"))
+        .map(|s| format!(" (the page's own site is {s})"))
         .unwrap_or_default();
     if third.is_empty() {
         return format!("- ThirdParties: no third-party requests or scripts{own}.");
@@ -484,7 +484,7 @@ pub fn line(found: &ThirdParties) -> String {
         String::new()
     };
     format!(
-        "- ThirdParties: {count} site(s){own}: {}{more}.",
+        "- ThirdParties: {count} third-party site(s){own}: {}{more}.",
         third.join("; ")
     )
 }
@@ -597,8 +597,8 @@ mod tests {
         let summary = line(&found);
         assert_eq!(
             summary,
-            "- ThirdParties: 1 site(s) besides the page's own site, shop.test: ads.example: \
-             5.0 kB in 2 request(s), 40 ms on the main thread."
+            "- ThirdParties: 1 third-party site(s) (the page's own site is shop.test): \
+             ads.example: 5.0 kB in 2 request(s), 40 ms on the main thread."
         );
         let mut lines = Vec::new();
         let data = details(&found, &mut lines);
@@ -651,8 +651,8 @@ mod tests {
         own.entities.retain(|e| e.first_party);
         assert_eq!(
             line(&own),
-            "- ThirdParties: no third-party requests or scripts besides the page's own site, \
-             ads.example."
+            "- ThirdParties: no third-party requests or scripts (the page's own site is \
+             ads.example)."
         );
         let mut lines = Vec::new();
         let data = details(&own, &mut lines);
