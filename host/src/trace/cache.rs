@@ -79,6 +79,8 @@ pub struct Cache {
     pub wasted_bytes: f64,
     /// How many static responses had their headers checked.
     pub checked: usize,
+    /// How many of those turned caching off (`no-store`, `no-cache`, ...), left alone.
+    pub caching_off: usize,
     /// How many static responses the trace gives no headers for.
     pub without_headers: usize,
 }
@@ -218,6 +220,7 @@ pub fn cache(events: &[Event], requests: &[Request], from: f64, until: f64) -> C
         };
         found.checked += 1;
         let Some(ttl) = lifetime(headers) else {
+            found.caching_off += 1;
             continue;
         };
         if ttl.is_some_and(|t| !t.is_finite() || t <= 0.0) {
@@ -268,9 +271,14 @@ pub fn line(found: &Cache) -> String {
             .to_owned();
     }
     let Some(first) = found.requests.first() else {
-        return "- Cache: every static resource has a long enough cache lifetime (or none \
-                may be cached)."
-            .to_owned();
+        let off = match found.caching_off {
+            0 => String::new(),
+            n => format!(", {n} of them with caching turned off"),
+        };
+        return format!(
+            "- Cache: no static resource with a short cache lifetime ({} checked{off}).",
+            found.checked
+        );
     };
     format!(
         "- Cache: {} static resource(s) with no or a short cache lifetime, {} a return \
@@ -295,12 +303,15 @@ pub fn details(found: &Cache, lines: &mut Vec<String>) -> Value {
         "{} static resource(s) (fonts, images, media, scripts, style sheets) checked.",
         found.checked
     ));
+    if found.caching_off > 0 {
+        lines.push(format!(
+            "{} of them turn caching off (no-store, no-cache, must-revalidate, private): \
+             left as chosen.",
+            found.caching_off
+        ));
+    }
     if found.requests.is_empty() {
-        lines.push(
-            "None is cached too briefly: each has a long cache lifetime, or its response \
-             turns caching off (no-store, no-cache, private), which is left as chosen."
-                .into(),
-        );
+        lines.push("None is cached too briefly.".into());
     }
     for r in &found.requests {
         let header = r
@@ -328,6 +339,7 @@ pub fn details(found: &Cache, lines: &mut Vec<String>) -> Value {
         "requests": found.requests,
         "wastedBytes": found.wasted_bytes,
         "checked": found.checked,
+        "cachingOff": found.caching_off,
         "withoutHeaders": found.without_headers,
     })
 }
@@ -436,7 +448,7 @@ mod tests {
                 ("week.png", Some(604_800.0))
             ]
         );
-        assert_eq!(found.checked, 8);
+        assert_eq!((found.checked, found.caching_off), (8, 2));
         assert_eq!(found.requests[0].wasted_bytes, 10_000.0);
         // 10 minutes: a return visit within it 1/12 of the time.
         assert!((hit_probability(600.0) - 1.0 / 12.0).abs() < 1e-9);
@@ -457,6 +469,28 @@ mod tests {
                 .iter()
                 .any(|l| l.starts_with("- https://a.test/ten.css (Stylesheet): cached 10 min")),
             "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn resources_that_turn_caching_off_are_left_alone_and_counted() {
+        let events = trace(&[
+            (
+                "https://a.test/off.js",
+                "Script",
+                Some(vec![("Cache-Control", "no-store")]),
+            ),
+            (
+                "https://a.test/y.css",
+                "Stylesheet",
+                Some(vec![("Cache-Control", "max-age=31536000")]),
+            ),
+        ]);
+        let found = cache(&events, &network::requests(&events), 0.0, 1e9);
+        assert_eq!(
+            line(&found),
+            "- Cache: no static resource with a short cache lifetime (2 checked, 1 of them \
+             with caching turned off)."
         );
     }
 
