@@ -5,6 +5,31 @@
 // Usage: node bench/trace-engine.mjs ENGINE_DIR TRACE.json...
 // (ENGINE_DIR: the unpacked package, whose analyze-trace.mjs loads the engine.)
 
+// Node 20 lacks the iterator helpers (Node 22 has them) that some of the engine's
+// insights call (ThirdParties: `map.values().find(...)`): the few it uses, added to
+// the iterator prototype when missing. Test oracle only, never tabwire's code.
+const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+const helpers = {
+  toArray() { return [...this]; },
+  find(fn) { let i = 0; for (const v of this) if (fn(v, i++)) return v; return undefined; },
+  some(fn) { let i = 0; for (const v of this) if (fn(v, i++)) return true; return false; },
+  every(fn) { let i = 0; for (const v of this) if (!fn(v, i++)) return false; return true; },
+  forEach(fn) { let i = 0; for (const v of this) fn(v, i++); },
+  reduce(fn, ...init) {
+    let i = 0, acc = init.length ? init[0] : undefined, first = !init.length;
+    for (const v of this) { if (first) { acc = v; first = false; i++; continue; } acc = fn(acc, v, i++); }
+    return acc;
+  },
+  *map(fn) { let i = 0; for (const v of this) yield fn(v, i++); },
+  *filter(fn) { let i = 0; for (const v of this) if (fn(v, i++)) yield v; },
+  *flatMap(fn) { let i = 0; for (const v of this) yield* fn(v, i++); },
+};
+for (const [name, fn] of Object.entries(helpers)) {
+  if (!IteratorPrototype[name]) {
+    Object.defineProperty(IteratorPrototype, name, {value: fn, writable: true, configurable: true});
+  }
+}
+
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 
@@ -52,6 +77,17 @@ function cpuProfiles(set, parsed) {
     }
   }
   return out;
+}
+
+// The ThirdParties insight: per entity, its transfer size and main-thread time.
+function thirdParties(model) {
+  if (!model) return null;
+  return {
+    firstParty: model.firstPartyEntity?.name ?? null,
+    entities: model.entitySummaries.map(s => ({
+      name: s.entity.name, transferBytes: s.transferSize, mainThreadMs: s.mainThreadTime,
+    })),
+  };
 }
 
 function insightSet(set, parsed) {
@@ -115,6 +151,23 @@ function insightSet(set, parsed) {
       requestUrl: discovery.lcpRequest?.args?.data?.url ?? null,
     } : null,
     cpuProfiles: cpuProfiles(set, parsed),
+    thirdParties: thirdParties(m.ThirdParties),
+    cache: m.Cache ? {
+      wastedBytes: m.Cache.wastedBytes,
+      requests: m.Cache.requests.map(r => ({
+        url: r.request.args.data.url, ttl: r.ttl, wastedBytes: r.wastedBytes,
+      })),
+    } : null,
+    fontDisplay: m.FontDisplay ? {
+      fonts: m.FontDisplay.fonts.map(f => ({url: f.request.args.data.url, display: f.display,
+                                            wastedMs: f.wastedTime})),
+    } : null,
+    viewport: m.Viewport ? {
+      mobileOptimized: m.Viewport.mobileOptimized, metaViewport: Boolean(m.Viewport.viewportEvent),
+    } : null,
+    modernHttp: m.ModernHTTP ? {
+      requests: m.ModernHTTP.http1Requests.map(r => ({url: r.args.data.url, protocol: r.args.data.protocol})),
+    } : null,
     inp: inp ? {
       ms: ms(inp.dur), inputDelayMs: ms(inp.inputDelay),
       processingMs: ms(inp.mainThreadHandling), presentationDelayMs: ms(inp.presentationDelay),

@@ -229,6 +229,61 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
             .is_some_and(|u| u.contains("hero.png")),
         "{data}"
     );
+    // Cache: the fixture server gives no cache lifetime, so the image and the style
+    // sheet would be fetched again on a return visit.
+    reply.says("- Cache: ").says("no or a short cache lifetime");
+    let cache = &set["cache"];
+    let short: Vec<&str> = cache["requests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["ttlS"].is_null())
+        .filter_map(|r| r["url"].as_str())
+        .collect();
+    assert!(
+        short.iter().any(|u| u.contains("hero.png"))
+            && short.iter().any(|u| u.contains("style.css")),
+        "{cache}"
+    );
+    assert!(number(cache, "wastedBytes") > 0.0, "{cache}");
+    let details = agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "Cache"}),
+        )
+        .await;
+    details
+        .says("hero.png?delay=800 (Image): no cache lifetime")
+        .says("style.css?delay=150 (Stylesheet): no cache lifetime");
+    let data = &details.json["performanceInsight"]["details"];
+    assert!(number(data, "checked") >= 2.0, "{data}");
+    assert_eq!(
+        data["withoutHeaders"], 0,
+        "the trace has the headers: {data}"
+    );
+    // ModernHTTP: the fixture server's HTTP/1.1 is a local server's, left out.
+    reply.says("- ModernHTTP: no request over HTTP/1.x to an origin of 6 or more static resources (requests to local servers are left out).");
+    assert!(number(&set["modernHttp"], "localHttp1") >= 2.0, "{set}");
+    // Viewport: Chrome on a desktop reports the page optimized; it has no viewport tag.
+    assert_eq!(
+        (
+            &set["viewport"]["mobileOptimized"],
+            &set["viewport"]["metaViewport"]
+        ),
+        (&json!(true), &json!(false)),
+        "{set}"
+    );
+    reply.says(
+        "- Viewport: optimized for mobile, as Chrome reported (it has no viewport meta tag).",
+    );
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "Viewport"}),
+        )
+        .await
+        .says("The page has no viewport meta tag.")
+        .says("committed frame(s) was mobile-optimized");
     agent
         .err(
             "performance_analyze_insight",
@@ -236,6 +291,37 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         )
         .await
         .says("LCPBreakdown");
+
+    // FontDisplay: the heading's font (font-display: auto) comes 300 ms late and hides
+    // its text meanwhile; the paragraph's swaps.
+    let reply = traced(&agent, "perf/font.html", &dir.path().join("font.json")).await;
+    let set = first_set(&reply);
+    let fonts = set["fontDisplay"]["fonts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(fonts.len(), 1, "{set}");
+    assert!(
+        fonts[0]["url"]
+            .as_str()
+            .is_some_and(|u| u.contains("font=block")),
+        "{fonts:?}"
+    );
+    assert_eq!(fonts[0]["display"], "auto", "{fonts:?}");
+    assert!(
+        number(&fonts[0], "wastedMs") >= 250.0,
+        "served 300 ms late: {fonts:?}"
+    );
+    reply.says("- FontDisplay: 1 web font(s) hid their text while loading");
+    let id = set["id"].as_str().expect("an insight set id").to_owned();
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "FontDisplay"}),
+        )
+        .await
+        .says("2 web font(s) began to load within the load.")
+        .says("font=block&delay=300: font-display: auto; its text may have been invisible for");
 
     let reply = traced(&agent, "perf/shift.html", &dir.path().join("shift.json")).await;
     let set = first_set(&reply);
@@ -343,6 +429,39 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         "{longest}"
     );
     assert_eq!(longest["scripts"][0]["thirdParty"], true, "{longest}");
+    // ThirdParties: localhost's bytes and main-thread time, apart from the page's site.
+    reply.says(
+        "- ThirdParties: 1 third-party site(s) (the page's own site is 127.0.0.1): localhost: ",
+    );
+    let sites = &set["thirdParties"];
+    assert_eq!(sites["firstParty"], "127.0.0.1", "{sites}");
+    let localhost = sites["entities"]
+        .as_array()
+        .and_then(|e| e.iter().find(|e| e["name"] == "localhost"))
+        .cloned()
+        .unwrap_or_else(|| panic!("localhost among the sites: {sites}"));
+    assert_eq!(localhost["firstParty"], false, "{localhost}");
+    assert!(
+        number(&localhost, "transferBytes") > 0.0,
+        "busy.js's bytes: {localhost}"
+    );
+    assert!(
+        number(&localhost, "mainThreadMs") >= 20.0,
+        "busy.js spins 250 ms (most of it in performance.now, a built-in): {localhost}"
+    );
+    let id = set["id"].as_str().expect("an insight set id").to_owned();
+    let details = agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "ThirdParties"}),
+        )
+        .await;
+    details
+        .says("The page's own site: 127.0.0.1.")
+        .says("- localhost: ")
+        .says("/perf/busy.js");
+    let data = &details.json["performanceInsight"]["details"];
+    assert!(number(data, "thirdPartyMainThreadMs") >= 20.0, "{data}");
     agent.quit().await;
 }
 

@@ -20,20 +20,25 @@
 
 pub mod bottom_up;
 pub mod browser;
+pub mod cache;
 pub mod cls;
 pub mod cpu_profile;
 pub mod discovery;
 pub mod dom_size;
 pub mod elements;
 pub mod events;
+pub mod font_display;
 pub mod inp;
 pub mod lcp;
+pub mod modern_http;
 pub mod network;
 pub mod reflow;
 pub mod tasks;
 pub mod text;
 mod text_cpu;
 mod text_more;
+pub mod third_parties;
+pub mod viewport;
 
 use serde::Serialize;
 
@@ -88,6 +93,16 @@ pub struct InsightSet {
     /// functions that ran most.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu_profile: Option<bottom_up::CpuProfile>,
+    /// The sites the load fetched from and ran, the page's own among them.
+    pub third_parties: third_parties::ThirdParties,
+    /// Static resources served with no or a short cache lifetime.
+    pub cache: cache::Cache,
+    /// Requests over HTTP/1.x that HTTP/2 would multiplex.
+    pub modern_http: modern_http::ModernHttp,
+    /// Whether the page is optimized for mobile screens.
+    pub viewport: viewport::Viewport,
+    /// Web fonts whose text stays invisible while they load.
+    pub font_display: font_display::FontDisplay,
 }
 
 /// A render-blocking request.
@@ -120,7 +135,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 10] = [
+pub const INSIGHT_NAMES: [&str; 15] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -131,6 +146,11 @@ pub const INSIGHT_NAMES: [&str; 10] = [
     "ForcedReflow",
     "DOMSize",
     "CPUProfile",
+    "ThirdParties",
+    "Cache",
+    "ModernHTTP",
+    "Viewport",
+    "FontDisplay",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -226,6 +246,24 @@ pub fn analyze(events: &[Event]) -> Report {
             forced_reflows: reflow::forced_reflows(events, start, end, main_frame.as_deref()),
             dom_size: dom_size::dom_size(events, &scope),
             cpu_profile: bottom_up::cpu_profile(&profiles, &main_threads, start, end),
+            third_parties: match third_parties::page_thread(events, &main_threads) {
+                Some((thread, url)) => third_parties::third_parties(
+                    events,
+                    &requests,
+                    &profiles,
+                    &third_parties::Scope {
+                        from: start,
+                        until: end,
+                        thread,
+                        page_url: &url,
+                    },
+                ),
+                None => third_parties::ThirdParties::default(),
+            },
+            cache: cache::cache(events, &requests, start, end),
+            modern_http: modern_http::modern_http(events, &requests, start, end),
+            viewport: viewport::viewport(events, main_frame.as_deref(), start, end),
+            font_display: font_display::font_display(events, &requests, start, end),
         });
     }
     for nav in &navigations {
@@ -256,6 +294,21 @@ pub fn analyze(events: &[Event]) -> Report {
                 nav.ts,
                 nav.until,
             ),
+            third_parties: third_parties::third_parties(
+                events,
+                &requests,
+                &profiles,
+                &third_parties::Scope {
+                    from: nav.ts,
+                    until: nav.until,
+                    thread: (nav.pid, nav.tid),
+                    page_url: &nav.url,
+                },
+            ),
+            cache: cache::cache(events, &requests, nav.ts, nav.until),
+            modern_http: modern_http::modern_http(events, &requests, nav.ts, nav.until),
+            viewport: viewport::viewport(events, Some(&nav.frame), nav.ts, nav.until),
+            font_display: font_display::font_display(events, &requests, nav.ts, nav.until),
         });
     }
     for set in &mut insight_sets {

@@ -67,8 +67,11 @@ pub fn mark_third_parties(tasks: &mut [LongTask], page_url: &str) {
 
 /// The site of a URL: its registrable domain, or its host when it has none (an IP
 /// address, `localhost`); `None` for URLs without a host (`data:`, `blob:` of one).
-fn site(url: &str) -> Option<String> {
+pub(crate) fn site(url: &str) -> Option<String> {
     let parsed = url::Url::parse(url).ok()?;
+    if let Some(url::Host::Ipv4(_) | url::Host::Ipv6(_)) = parsed.host() {
+        return parsed.host_str().map(str::to_owned);
+    }
     let host = parsed.host_str()?.to_ascii_lowercase();
     let host = host.trim_end_matches('.');
     Some(psl::domain_str(host).unwrap_or(host).to_owned())
@@ -202,6 +205,8 @@ mod tests {
         mark_third_parties(&mut tasks, "http://127.0.0.1:9000/");
         let marks: Vec<bool> = tasks[0].scripts.iter().map(|s| s.third_party).collect();
         assert_eq!(marks, [false, true]);
+        assert_eq!(site("http://127.0.0.1:8080/").as_deref(), Some("127.0.0.1"));
+        assert_eq!(site("http://[::1]:8080/").as_deref(), Some("[::1]"));
         let mut unknown = vec![task(&[("https://a.test/a.js", 10.0)])];
         mark_third_parties(&mut unknown, "");
         assert!(!unknown[0].scripts[0].third_party);

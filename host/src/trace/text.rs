@@ -143,6 +143,11 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     lines.push(super::text_more::reflow_line(set));
     lines.push(super::text_more::dom_line(set));
     lines.push(super::text_cpu::cpu_line(set));
+    lines.push(super::third_parties::line(&set.third_parties));
+    lines.push(super::cache::line(&set.cache));
+    lines.push(super::modern_http::line(&set.modern_http));
+    lines.push(super::viewport::line(&set.viewport));
+    lines.push(super::font_display::line(&set.font_display));
     lines
 }
 
@@ -287,6 +292,11 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "ForcedReflow" => super::text_more::reflow_details(set, &mut lines),
         "DOMSize" => super::text_more::dom_details(set, &mut lines),
         "CPUProfile" => super::text_cpu::cpu_details(set, &mut lines),
+        "ThirdParties" => super::third_parties::details(&set.third_parties, &mut lines),
+        "Cache" => super::cache::details(&set.cache, &mut lines),
+        "ModernHTTP" => super::modern_http::details(&set.modern_http, &mut lines),
+        "Viewport" => super::viewport::details(&set.viewport, &mut lines),
+        "FontDisplay" => super::font_display::details(&set.font_display, &mut lines),
         _ => return None,
     };
     Some((lines, data))

@@ -181,7 +181,7 @@ mod tests {
             ),
             "{summary}"
         );
-        assert!(summary.contains("CPUProfile)"), "listed: {summary}");
+        assert!(summary.contains(", CPUProfile"), "listed: {summary}");
         let set = &report.insight_sets[0];
         let (lines, data) = super::super::text::details(set, "CPUProfile").expect("an insight");
         let text = lines.join("\n");

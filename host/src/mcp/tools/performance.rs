@@ -148,9 +148,14 @@ pub struct AnalyzeInsightParams {
     /// The insight set's id, as the last trace's summary lists it.
     insight_set_id: String,
     /// The insight, as the summary names it: LCPBreakdown, LCPDiscovery, INPBreakdown,
-    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow, DOMSize or
+    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow, DOMSize,
     /// CPUProfile (the main thread's functions by self and total time, with script
-    /// URL:line:col).
+    /// URL:line:col);
+    /// ThirdParties (bytes and main-thread time per site);
+    /// Cache (static resources with no or a short cache lifetime);
+    /// ModernHTTP (HTTP/1.x requests HTTP/2 would multiplex);
+    /// Viewport (whether the page is optimized for mobile);
+    /// FontDisplay (web fonts whose text is invisible while they load).
     insight_name: String,
 }
 
