@@ -46,6 +46,17 @@ impl Agent {
         names
     }
 
+    /// Fails unless the page tool `name` is offered now (`offered`) or is not.
+    pub async fn expect_page_tool(&self, name: &str, offered: bool) {
+        let names = self.page_tool_names().await;
+        assert_eq!(
+            names.iter().any(|n| n == name),
+            offered,
+            "page tool {name} should {}be offered; the page tools are {names:?}",
+            if offered { "" } else { "not " }
+        );
+    }
+
     /// The pages `list_pages` shows, as (id, url).
     pub async fn pages(&self) -> Vec<(i64, String)> {
         self.ok("list_pages", json!({})).await.pages()

@@ -215,14 +215,9 @@ async fn webmcp_registrations_change_the_page_tools() {
     let seen = agent
         .tools_changed_after(seen, "the page registering late_tool")
         .await;
-    assert!(
-        agent
-            .page_tool_names()
-            .await
-            .contains(&"page_WebMCP_Tools_late_tool".to_owned()),
-        "{:?}",
-        agent.page_tool_names().await
-    );
+    agent
+        .expect_page_tool("page_WebMCP_Tools_late_tool", true)
+        .await;
     let late = agent.ok("page_WebMCP_Tools_late_tool", json!({})).await;
     assert_eq!(late.json["result"], "late_tool");
 
@@ -418,14 +413,9 @@ async fn a_cross_site_frames_webmcp_tools_are_listed_and_run_in_the_frame() {
         )
         .await;
     assert_eq!(state.json["result"], json!({"frame": origin}));
-    assert!(
-        agent
-            .page_tool_names()
-            .await
-            .contains(&"page_WebMCP_Tools_frame_state".to_owned()),
-        "{:?}",
-        agent.page_tool_names().await
-    );
+    agent
+        .expect_page_tool("page_WebMCP_Tools_frame_state", true)
+        .await;
     let state = agent.ok("page_WebMCP_Tools_frame_state", json!({})).await;
     assert_eq!(state.json["result"], json!({"frame": origin}));
     assert_eq!(
@@ -471,14 +461,9 @@ async fn a_frame_added_later_brings_its_webmcp_tools_and_takes_them_away() {
     let seen = agent
         .tools_changed_after(seen, "a cross-site frame registering frame_state")
         .await;
-    assert!(
-        agent
-            .page_tool_names()
-            .await
-            .contains(&"page_WebMCP_Tools_frame_state".to_owned()),
-        "{:?}",
-        agent.page_tool_names().await
-    );
+    agent
+        .expect_page_tool("page_WebMCP_Tools_frame_state", true)
+        .await;
     agent
         .ok("list_webmcp_tools", json!({}))
         .await
@@ -532,14 +517,9 @@ async fn a_frame_added_later_brings_its_webmcp_tools_and_takes_them_away() {
     agent
         .tools_changed_after(seen, "the cross-site frame leaving")
         .await;
-    assert!(
-        !agent
-            .page_tool_names()
-            .await
-            .contains(&"page_WebMCP_Tools_frame_state".to_owned()),
-        "{:?}",
-        agent.page_tool_names().await
-    );
+    agent
+        .expect_page_tool("page_WebMCP_Tools_frame_state", false)
+        .await;
     agent
         .ok("list_webmcp_tools", json!({}))
         .await
