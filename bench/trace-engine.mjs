@@ -162,6 +162,10 @@ function insightSet(set, parsed) {
       fonts: m.FontDisplay.fonts.map(f => ({url: f.request.args.data.url, display: f.display,
                                             wastedMs: f.wastedTime})),
     } : null,
+    characterSet: m.CharacterSet?.data ? {
+      httpCharset: m.CharacterSet.data.hasHttpCharset,
+      metaCharset: m.CharacterSet.data.metaCharsetDisposition ?? null,
+    } : null,
     viewport: m.Viewport ? {
       mobileOptimized: m.Viewport.mobileOptimized, metaViewport: Boolean(m.Viewport.viewportEvent),
     } : null,

@@ -212,6 +212,17 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         "{lcp}"
     );
     reply.says("LCPDiscovery: fetchpriority=high should be applied to the image");
+    // The test server names the charset in its Content-Type (then Chrome does not
+    // look for a <meta charset>).
+    assert_eq!(set["characterSet"]["httpCharset"], true, "{set}");
+    reply.says("CharacterSet: declared");
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "CharacterSet"}),
+        )
+        .await
+        .says("pass: charset in the HTTP Content-Type header");
     let details = agent
         .ok(
             "performance_analyze_insight",

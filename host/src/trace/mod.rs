@@ -21,6 +21,7 @@
 pub mod bottom_up;
 pub mod browser;
 pub mod cache;
+pub mod charset;
 pub mod cls;
 pub mod cpu_profile;
 pub mod discovery;
@@ -101,6 +102,9 @@ pub struct InsightSet {
     pub modern_http: modern_http::ModernHttp,
     /// Whether the page is optimized for mobile screens.
     pub viewport: viewport::Viewport,
+    /// Whether the page declares its character encoding in time (a page load only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub character_set: Option<charset::CharacterSet>,
     /// Web fonts whose text stays invisible while they load.
     pub font_display: font_display::FontDisplay,
 }
@@ -135,7 +139,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 15] = [
+pub const INSIGHT_NAMES: [&str; 16] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -151,6 +155,7 @@ pub const INSIGHT_NAMES: [&str; 15] = [
     "ModernHTTP",
     "Viewport",
     "FontDisplay",
+    "CharacterSet",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -263,6 +268,7 @@ pub fn analyze(events: &[Event]) -> Report {
             cache: cache::cache(events, &requests, start, end),
             modern_http: modern_http::modern_http(events, &requests, start, end),
             viewport: viewport::viewport(events, main_frame.as_deref(), start, end),
+            character_set: None,
             font_display: font_display::font_display(events, &requests, start, end),
         });
     }
@@ -308,6 +314,7 @@ pub fn analyze(events: &[Event]) -> Report {
             cache: cache::cache(events, &requests, nav.ts, nav.until),
             modern_http: modern_http::modern_http(events, &requests, nav.ts, nav.until),
             viewport: viewport::viewport(events, Some(&nav.frame), nav.ts, nav.until),
+            character_set: Some(charset::character_set(events, nav)),
             font_display: font_display::font_display(events, &requests, nav.ts, nav.until),
         });
     }

@@ -147,6 +147,9 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     lines.push(super::cache::line(&set.cache));
     lines.push(super::modern_http::line(&set.modern_http));
     lines.push(super::viewport::line(&set.viewport));
+    if let Some(found) = &set.character_set {
+        lines.push(super::charset::line(found));
+    }
     lines.push(super::font_display::line(&set.font_display));
     lines
 }
@@ -297,6 +300,14 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "ModernHTTP" => super::modern_http::details(&set.modern_http, &mut lines),
         "Viewport" => super::viewport::details(&set.viewport, &mut lines),
         "FontDisplay" => super::font_display::details(&set.font_display, &mut lines),
+        "CharacterSet" => match &set.character_set {
+            Some(found) => super::charset::details(found, &mut lines),
+            None => {
+                let reason = "The trace has no page load: the character set is a document's.";
+                lines.push(reason.into());
+                json!({"reason": reason})
+            }
+        },
         _ => return None,
     };
     Some((lines, data))

@@ -155,7 +155,8 @@ pub struct AnalyzeInsightParams {
     /// Cache (static resources with no or a short cache lifetime);
     /// ModernHTTP (HTTP/1.x requests HTTP/2 would multiplex);
     /// Viewport (whether the page is optimized for mobile);
-    /// FontDisplay (web fonts whose text is invisible while they load).
+    /// FontDisplay (web fonts whose text is invisible while they load);
+    /// CharacterSet (whether the page declares its encoding in time).
     insight_name: String,
 }
 
