@@ -15,14 +15,12 @@
 //! A trace without response headers (an older Chrome's) cannot show lifetimes: the
 //! insight then says so ([`Cache::without_headers`]) rather than guessing.
 
-use std::collections::HashMap;
 use std::time::SystemTime;
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::events::Event;
-use super::network::Request;
+use super::network::{header, Request};
 use super::third_parties::bytes;
 
 /// The resource types a cache lifetime matters for.
@@ -85,15 +83,6 @@ pub struct Cache {
     pub without_headers: usize,
 }
 
-/// What a request's last response said.
-#[derive(Default)]
-struct Response<'a> {
-    headers: Option<&'a Vec<Value>>,
-    status: i64,
-    protocol: &'a str,
-    encoded: u64,
-}
-
 /// The chance that a return visit comes within `ttl_s` seconds.
 fn hit_probability(ttl_s: f64) -> f64 {
     let hours = ttl_s / 3600.0;
@@ -109,20 +98,6 @@ fn hit_probability(ttl_s: f64) -> f64 {
     let (x0, x1) = (AGE_DECILES_HOURS[upper - 1], AGE_DECILES_HOURS[upper]);
     let (y0, y1) = ((upper - 1) as f64 / 10.0, upper as f64 / 10.0);
     y0 + (hours - x0) * (y1 - y0) / (x1 - x0)
-}
-
-/// A header's value (names compared without case; repeated ones joined by `, `).
-fn header(headers: &[Value], name: &str) -> Option<String> {
-    let values: Vec<&str> = headers
-        .iter()
-        .filter(|h| {
-            h["name"]
-                .as_str()
-                .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        })
-        .filter_map(|h| h["value"].as_str())
-        .collect();
-    (!values.is_empty()).then(|| values.join(", "))
 }
 
 /// The lifetime a response gives, seconds: `Some(None)` for none given; `None` when
@@ -174,37 +149,20 @@ fn lifetime(headers: &[Value]) -> Option<Option<f64>> {
 }
 
 /// The Cache insight of the requests that began and ended in `[from, until]`.
-pub fn cache(events: &[Event], requests: &[Request], from: f64, until: f64) -> Cache {
-    let mut responses: HashMap<&str, Response> = HashMap::new();
-    for event in events {
-        let id = event.data_str("requestId");
-        match event.name.as_str() {
-            "ResourceReceiveResponse" => {
-                let response = responses.entry(id).or_default();
-                response.headers = event.data()["headers"].as_array();
-                response.status = event.data()["statusCode"].as_i64().unwrap_or(0);
-                response.protocol = event.data_str("protocol");
-            }
-            "ResourceFinish" => {
-                let encoded = event.data()["encodedDataLength"].as_f64().unwrap_or(0.0);
-                responses.entry(id).or_default().encoded = encoded.max(0.0) as u64;
-            }
-            _ => {}
-        }
-    }
+pub fn cache(requests: &[Request], from: f64, until: f64) -> Cache {
     let mut found = Cache::default();
     for request in requests {
         let end = request.finish_event.unwrap_or(request.start);
         if request.start > until || end <= from {
             continue;
         }
-        let Some(response) = responses.get(request.id.as_str()) else {
+        let Some(response) = &request.response else {
             continue;
         };
         let network = !matches!(
             request.url.split(':').next(),
             Some("blob" | "data" | "intent" | "file" | "filesystem" | "chrome-extension")
-        ) && !matches!(response.protocol, "blob" | "data" | "file");
+        ) && !matches!(response.protocol.as_str(), "blob" | "data" | "file");
         let kind = if request.resource_type.is_empty() {
             "Other"
         } else {
@@ -214,7 +172,7 @@ pub fn cache(events: &[Event], requests: &[Request], from: f64, until: f64) -> C
         {
             continue;
         }
-        let Some(headers) = response.headers else {
+        let Some(headers) = &response.headers else {
             found.without_headers += 1;
             continue;
         };
@@ -234,14 +192,14 @@ pub fn cache(events: &[Event], requests: &[Request], from: f64, until: f64) -> C
         if hit > ENOUGH {
             continue;
         }
-        let wasted = (1.0 - hit) * response.encoded as f64;
+        let wasted = (1.0 - hit) * request.encoded_length as f64;
         found.wasted_bytes += wasted;
         found.requests.push(ShortLived {
             url: request.url.clone(),
             resource_type: kind.to_owned(),
             ttl_s: ttl,
             cache_control: header(headers, "cache-control"),
-            transfer_bytes: response.encoded,
+            transfer_bytes: request.encoded_length,
             wasted_bytes: wasted,
         });
     }
@@ -432,7 +390,7 @@ mod tests {
             ),
         ]);
         let requests = network::requests(&events);
-        let found = cache(&events, &requests, 0.0, 1e9);
+        let found = cache(&requests, 0.0, 1e9);
         let urls: Vec<(&str, Option<f64>)> = found
             .requests
             .iter()
@@ -486,7 +444,7 @@ mod tests {
                 Some(vec![("Cache-Control", "max-age=31536000")]),
             ),
         ]);
-        let found = cache(&events, &network::requests(&events), 0.0, 1e9);
+        let found = cache(&network::requests(&events), 0.0, 1e9);
         assert_eq!(
             line(&found),
             "- Cache: no static resource with a short cache lifetime (2 checked, 1 of them \
@@ -498,7 +456,7 @@ mod tests {
     fn without_headers_the_lifetimes_are_unknown_and_not_guessed() {
         let events = trace(&[("https://a.test/a.js", "Script", None)]);
         let requests = network::requests(&events);
-        let found = cache(&events, &requests, 0.0, 1e9);
+        let found = cache(&requests, 0.0, 1e9);
         assert!(found.requests.is_empty());
         assert_eq!((found.checked, found.without_headers), (0, 1));
         assert!(

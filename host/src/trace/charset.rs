@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::events::Event;
+use super::network::{header, Request};
 use super::Navigation;
 
 /// What `MetaCharsetCheck` says of a tag found in time.
@@ -53,22 +54,17 @@ fn names_charset(content_type: &str) -> bool {
     })
 }
 
-/// The CharacterSet insight of the load `nav`.
-pub fn character_set(events: &[Event], nav: &Navigation) -> CharacterSet {
-    let http_charset = events
-        .iter()
-        .rfind(|e| e.name == "ResourceReceiveResponse" && e.data_str("requestId") == nav.id)
-        .and_then(|e| e.data()["headers"].as_array().cloned())
-        .into_iter()
-        .flatten()
-        .filter(|h| {
-            h["name"]
-                .as_str()
-                .is_some_and(|n| n.eq_ignore_ascii_case("content-type"))
-        })
-        .filter_map(|h| h["value"].as_str().map(names_charset))
-        .next()
-        .unwrap_or(false);
+/// The CharacterSet insight of the load `nav`, whose document request is `document`.
+pub fn character_set(
+    events: &[Event],
+    nav: &Navigation,
+    document: Option<&Request>,
+) -> CharacterSet {
+    let http_charset = document
+        .and_then(|d| d.response.as_ref())
+        .and_then(|r| r.headers.as_deref())
+        .and_then(|headers| header(headers, "content-type"))
+        .is_some_and(|value| names_charset(&value));
     let meta_charset = events
         .iter()
         .filter(|e| e.name == "MetaCharsetCheck" && e.ts >= nav.ts && e.ts < nav.until)
@@ -137,7 +133,7 @@ pub fn details(found: &CharacterSet, lines: &mut Vec<String>) -> Value {
 mod tests {
     use serde_json::json;
 
-    use super::super::{events, Navigation};
+    use super::super::{events, network, Navigation};
     use super::{character_set, names_charset};
 
     #[test]
@@ -154,6 +150,8 @@ mod tests {
     #[test]
     fn the_last_meta_check_of_the_loads_frame_counts_with_the_documents_header() {
         let list = json!([
+            {"name": "ResourceSendRequest", "ph": "I", "ts": 10.0, "pid": 1, "tid": 1,
+             "args": {"data": {"requestId": "N", "url": "https://a.test/"}}},
             {"name": "ResourceReceiveResponse", "ph": "I", "ts": 11.0, "pid": 1, "tid": 1,
              "args": {"data": {"requestId": "N", "headers": [
                  {"name": "content-type", "value": "text/html"}]}}},
@@ -173,7 +171,8 @@ mod tests {
             pid: 1,
             tid: 1,
         };
-        let found = character_set(&events, &nav);
+        let requests = network::requests(&events);
+        let found = character_set(&events, &nav, requests.iter().find(|r| r.id == "N"));
         assert!(!found.http_charset);
         assert_eq!(
             found.meta_charset.as_deref(),

@@ -48,26 +48,10 @@ pub struct FontDisplay {
 /// The FontDisplay insight of the fonts that began to load in `(from, until]`.
 pub fn font_display(events: &[Event], requests: &[Request], from: f64, until: f64) -> FontDisplay {
     let by_id: HashMap<&str, &Request> = requests.iter().map(|r| (r.id.as_str(), r)).collect();
-    let mut sent: HashMap<&str, f64> = HashMap::new();
     let mut names: HashMap<&str, &str> = HashMap::new();
-    for event in events {
-        match event.name.as_str() {
-            "ResourceReceiveResponse" => {
-                let timing = &event.data()["timing"];
-                if let (Some(time), Some(send)) =
-                    (timing["requestTime"].as_f64(), timing["sendStart"].as_f64())
-                {
-                    sent.insert(event.data_str("requestId"), time * 1e6 + send * 1e3);
-                }
-            }
-            "RemoteFontLoaded" => {
-                if let (Some(url), Some(name)) =
-                    (event.args["url"].as_str(), event.args["name"].as_str())
-                {
-                    names.insert(url, name);
-                }
-            }
-            _ => {}
+    for event in events.iter().filter(|e| e.name == "RemoteFontLoaded") {
+        if let (Some(url), Some(name)) = (event.args["url"].as_str(), event.args["name"].as_str()) {
+            names.insert(url, name);
         }
     }
     let mut found = FontDisplay::default();
@@ -88,9 +72,10 @@ pub fn font_display(events: &[Event], requests: &[Request], from: f64, until: f6
         if !matches!(display, "block" | "fallback" | "auto") {
             continue;
         }
-        let start = sent
-            .get(request.id.as_str())
-            .copied()
+        let start = request
+            .response
+            .as_ref()
+            .and_then(|r| r.send_start)
             .unwrap_or(request.start);
         let waited = (request.end() - start) / 1e3;
         let wasted_ms = ((waited / 5.0).floor() * 5.0).min(MOST_MS);

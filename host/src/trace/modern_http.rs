@@ -16,7 +16,6 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::events::Event;
 use super::network::Request;
 
 /// The static resources an origin must serve before multiplexing matters.
@@ -60,18 +59,7 @@ fn old(protocol: &str) -> bool {
 }
 
 /// The ModernHTTP insight of the requests within `[from, until]`.
-pub fn modern_http(events: &[Event], requests: &[Request], from: f64, until: f64) -> ModernHttp {
-    let mut protocol: HashMap<&str, (&str, bool)> = HashMap::new();
-    for event in events
-        .iter()
-        .filter(|e| e.name == "ResourceReceiveResponse")
-    {
-        let worker = event.data()["fromServiceWorker"].as_bool() == Some(true);
-        protocol.insert(
-            event.data_str("requestId"),
-            (event.data_str("protocol"), worker),
-        );
-    }
+pub fn modern_http(requests: &[Request], from: f64, until: f64) -> ModernHttp {
     let in_load: Vec<(&Request, url::Url)> = requests
         .iter()
         .filter(|r| r.start <= until && from < r.finish_event.unwrap_or(r.start))
@@ -90,10 +78,11 @@ pub fn modern_http(events: &[Event], requests: &[Request], from: f64, until: f64
     let mut found = ModernHttp::default();
     let mut seen: HashSet<&str> = HashSet::new();
     for (request, url) in &in_load {
-        let Some((proto, worker)) = protocol.get(request.id.as_str()) else {
+        let Some(response) = &request.response else {
             continue;
         };
-        if seen.contains(&request.url.as_str()) || *worker || !old(proto) {
+        let proto = response.protocol.as_str();
+        if seen.contains(&request.url.as_str()) || response.from_service_worker || !old(proto) {
             continue;
         }
         if url.host_str().is_some_and(local) {
@@ -107,7 +96,7 @@ pub fn modern_http(events: &[Event], requests: &[Request], from: f64, until: f64
         seen.insert(&request.url);
         found.requests.push(OldHttp {
             url: request.url.clone(),
-            protocol: (*proto).to_owned(),
+            protocol: proto.to_owned(),
             origin,
         });
     }
@@ -225,7 +214,7 @@ mod tests {
         }
         list.push(("https://c.test/x.js", "Script", "h2"));
         let events = trace(&list);
-        let found = modern_http(&events, &network::requests(&events), 0.0, 1e9);
+        let found = modern_http(&network::requests(&events), 0.0, 1e9);
         let urls: Vec<&str> = found.requests.iter().map(|r| r.url.as_str()).collect();
         // The document too (it is of that origin), each URL once.
         assert_eq!(urls.len(), 7, "{urls:?}");
@@ -255,7 +244,7 @@ mod tests {
             .map(|u| (u.as_str(), "Image", "http/1.0"))
             .collect();
         let events = trace(&list);
-        let found = modern_http(&events, &network::requests(&events), 0.0, 1e9);
+        let found = modern_http(&network::requests(&events), 0.0, 1e9);
         assert!(found.requests.is_empty());
         assert_eq!(found.local_http1, 8);
         assert!(

@@ -56,6 +56,40 @@ pub struct Request {
     pub link_preload: bool,
     /// The page's `fetchpriority` for it (`high`, `low`, `auto`; empty without one).
     pub fetch_priority_hint: String,
+    /// What its response said, when one came (the last, after any redirect).
+    pub response: Option<Response>,
+    /// The bytes it took on the wire, as its `ResourceFinish` counts them.
+    pub encoded_length: u64,
+}
+
+/// A response, as `ResourceReceiveResponse` gives it: read once here for every insight
+/// that looks at headers, statuses or protocols.
+#[derive(Debug, Clone, Default)]
+pub struct Response {
+    /// Its headers (`None` when the trace gives none, as an older Chrome's does).
+    pub headers: Option<Vec<Value>>,
+    /// Its HTTP status.
+    pub status: i64,
+    /// Its protocol (`http/1.1`, `h2`, `data`...).
+    pub protocol: String,
+    /// Whether a service worker answered it.
+    pub from_service_worker: bool,
+    /// When the request was sent (`timing.requestTime` + `sendStart`), µs.
+    pub send_start: Option<f64>,
+}
+
+/// A header's value (names compared without case; repeated ones joined by `, `).
+pub fn header(headers: &[Value], name: &str) -> Option<String> {
+    let values: Vec<&str> = headers
+        .iter()
+        .filter(|h| {
+            h["name"]
+                .as_str()
+                .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
+        .filter_map(|h| h["value"].as_str())
+        .collect();
+    (!values.is_empty()).then(|| values.join(", "))
 }
 
 impl Request {
@@ -182,6 +216,15 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                 };
                 request.mime_type = event.data_str("mimeType").to_owned();
                 let timing = &data["timing"];
+                request.response = Some(Response {
+                    headers: data["headers"].as_array().cloned(),
+                    status: data["statusCode"].as_i64().unwrap_or(0),
+                    protocol: event.data_str("protocol").to_owned(),
+                    from_service_worker: data["fromServiceWorker"].as_bool() == Some(true),
+                    send_start: number(&timing["requestTime"])
+                        .zip(number(&timing["sendStart"]))
+                        .map(|(time, send)| time * 1e6 + send * 1e3),
+                });
                 if let Some(sent) = number(&timing["requestTime"]) {
                     let headers = number(&timing["receiveHeadersStart"])
                         .or_else(|| number(&timing["receiveHeadersEnd"]));
@@ -202,6 +245,8 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                     _ => Some(event.ts),
                 };
                 request.finish_event = Some(event.ts);
+                let encoded = number(&data["encodedDataLength"]).unwrap_or(0.0);
+                request.encoded_length = encoded.max(0.0) as u64;
             }
             "PreloadRenderBlockingStatusChange" => {
                 if let (Some(request), Some(verdict)) =
