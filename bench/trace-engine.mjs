@@ -158,6 +158,14 @@ function insightSet(set, parsed) {
         url: r.request.args.data.url, ttl: r.ttl, wastedBytes: r.wastedBytes,
       })),
     } : null,
+    imageDelivery: m.ImageDelivery ? {
+      wastedBytes: m.ImageDelivery.wastedBytes,
+      images: m.ImageDelivery.optimizableImages.map(i => ({
+        url: i.request.args.data.url, byteSavings: i.byteSavings,
+        nodeId: i.largestImagePaint.args.data.isCSS ? null : (i.largestImagePaint.args.data.nodeId ?? null),
+        optimizations: i.optimizations.map(o => ({type: o.type, byteSavings: o.byteSavings})),
+      })),
+    } : null,
     fontDisplay: m.FontDisplay ? {
       fonts: m.FontDisplay.fonts.map(f => ({url: f.request.args.data.url, display: f.display,
                                             wastedMs: f.wastedTime})),

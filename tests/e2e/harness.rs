@@ -107,6 +107,9 @@ fn serve_one(request: tiny_http::Request, root: &Path, built: &Path) {
                 Some("json") => "application/json",
                 Some("css") => "text/css",
                 Some("png") => "image/png",
+                Some("gif") => "image/gif",
+                Some("webp") => "image/webp",
+                Some("svg") => "image/svg+xml",
                 _ => "application/octet-stream",
             };
             let mut response = tiny_http::Response::from_data(bytes)

@@ -28,6 +28,11 @@ fn each(report: &mut Report, mut f: impl FnMut(i64, &mut Option<String>)) {
                 }
             }
         }
+        for image in &mut set.image_delivery.images {
+            if let Some(node) = image.backend_node_id {
+                f(node, &mut image.uid);
+            }
+        }
         let dom = &mut set.dom_size;
         for figure in [&mut dom.deepest, &mut dom.widest].into_iter().flatten() {
             if let Some(node) = figure.backend_node_id {

@@ -9,7 +9,9 @@
 //! with its phases ([`inp`]), forced reflows ([`reflow`]), DOM size
 //! ([`dom_size`]), how the LCP image was discovered ([`discovery`]) and the main
 //! thread's CPU profile, a bottom-up table of the functions that ran ([`cpu_profile`]
-//! assembles V8's samples, [`bottom_up`] counts them). The figures follow the
+//! assembles V8's samples, [`bottom_up`] counts them), and how the load's requests
+//! were served: third parties, cache lifetimes, images, HTTP versions, fonts (a module
+//! each). The figures follow the
 //! definitions of DevTools' own trace engine, so the two can be checked against each
 //! other (`scripts/trace-check`). [`text`] writes the summary and each insight's
 //! details; [`browser`] adds to a saved file what the Performance panel needs and the
@@ -29,6 +31,7 @@ pub mod dom_size;
 pub mod elements;
 pub mod events;
 pub mod font_display;
+pub mod image_delivery;
 pub mod inp;
 pub mod lcp;
 pub mod modern_http;
@@ -98,6 +101,8 @@ pub struct InsightSet {
     pub third_parties: third_parties::ThirdParties,
     /// Static resources served with no or a short cache lifetime.
     pub cache: cache::Cache,
+    /// Images that cost more bytes than they need.
+    pub image_delivery: image_delivery::ImageDelivery,
     /// Requests over HTTP/1.x that HTTP/2 would multiplex.
     pub modern_http: modern_http::ModernHttp,
     /// Whether the page is optimized for mobile screens.
@@ -139,7 +144,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 16] = [
+pub const INSIGHT_NAMES: [&str; 17] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -152,6 +157,7 @@ pub const INSIGHT_NAMES: [&str; 16] = [
     "CPUProfile",
     "ThirdParties",
     "Cache",
+    "ImageDelivery",
     "ModernHTTP",
     "Viewport",
     "FontDisplay",
@@ -266,6 +272,7 @@ pub fn analyze(events: &[Event]) -> Report {
                 None => third_parties::ThirdParties::default(),
             },
             cache: cache::cache(&requests, start, end),
+            image_delivery: image_delivery::image_delivery(events, &requests, start, end),
             modern_http: modern_http::modern_http(&requests, start, end),
             viewport: viewport::viewport(events, main_frame.as_deref(), start, end),
             character_set: None,
@@ -312,6 +319,7 @@ pub fn analyze(events: &[Event]) -> Report {
                 },
             ),
             cache: cache::cache(&requests, nav.ts, nav.until),
+            image_delivery: image_delivery::image_delivery(events, &requests, nav.ts, nav.until),
             modern_http: modern_http::modern_http(&requests, nav.ts, nav.until),
             viewport: viewport::viewport(events, Some(&nav.frame), nav.ts, nav.until),
             character_set: Some(charset::character_set(events, nav, document)),

@@ -24,6 +24,8 @@ pub struct Request {
     pub id: String,
     /// The URL (after redirects).
     pub url: String,
+    /// The URL first asked for (before any redirect: what the page's elements name).
+    pub original_url: String,
     /// The frame that asked for it.
     pub frame: String,
     /// When it began (its first send, before any redirect).
@@ -60,6 +62,8 @@ pub struct Request {
     pub response: Option<Response>,
     /// The bytes it took on the wire, as its `ResourceFinish` counts them.
     pub encoded_length: u64,
+    /// The bytes of its body once decoded (`decodedBodyLength`).
+    pub decoded_length: u64,
 }
 
 /// A response, as `ResourceReceiveResponse` gives it: read once here for every insight
@@ -190,6 +194,9 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                 });
                 if event.name == "ResourceSendRequest" {
                     request.url = event.data_str("url").to_owned();
+                    if request.original_url.is_empty() {
+                        request.original_url = request.url.clone();
+                    }
                     request.frame = event.data_str("frame").to_owned();
                     request.render_blocking = event.data_str("renderBlocking").to_owned();
                     request.priority = event.data_str("priority").to_owned();
@@ -247,6 +254,8 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                 request.finish_event = Some(event.ts);
                 let encoded = number(&data["encodedDataLength"]).unwrap_or(0.0);
                 request.encoded_length = encoded.max(0.0) as u64;
+                let decoded = number(&data["decodedBodyLength"]).unwrap_or(0.0);
+                request.decoded_length = decoded.max(0.0) as u64;
             }
             "PreloadRenderBlockingStatusChange" => {
                 if let (Some(request), Some(verdict)) =

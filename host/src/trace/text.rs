@@ -145,6 +145,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     lines.push(super::text_cpu::cpu_line(set));
     lines.push(super::third_parties::line(&set.third_parties));
     lines.push(super::cache::line(&set.cache));
+    lines.push(super::image_delivery::line(&set.image_delivery));
     lines.push(super::modern_http::line(&set.modern_http));
     lines.push(super::viewport::line(&set.viewport));
     if let Some(found) = &set.character_set {
@@ -297,6 +298,7 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "CPUProfile" => super::text_cpu::cpu_details(set, &mut lines),
         "ThirdParties" => super::third_parties::details(&set.third_parties, &mut lines),
         "Cache" => super::cache::details(&set.cache, &mut lines),
+        "ImageDelivery" => super::image_delivery::details(&set.image_delivery, &mut lines),
         "ModernHTTP" => super::modern_http::details(&set.modern_http, &mut lines),
         "Viewport" => super::viewport::details(&set.viewport, &mut lines),
         "FontDisplay" => super::font_display::details(&set.font_display, &mut lines),

@@ -153,6 +153,7 @@ pub struct AnalyzeInsightParams {
     /// URL:line:col);
     /// ThirdParties (bytes and main-thread time per site);
     /// Cache (static resources with no or a short cache lifetime);
+    /// ImageDelivery (images that could take fewer bytes: format, compression, size);
     /// ModernHTTP (HTTP/1.x requests HTTP/2 would multiplex);
     /// Viewport (whether the page is optimized for mobile);
     /// FontDisplay (web fonts whose text is invisible while they load);
