@@ -613,6 +613,75 @@ async fn forced_reflows_are_put_down_to_the_line_that_read_the_layout() {
 }
 
 #[tokio::test]
+async fn images_that_could_take_fewer_bytes_are_named_with_what_to_do_and_their_elements() {
+    let agent = Agent::launch(&[]).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let reply = traced(&agent, "perf/images.html", &dir.path().join("images.json")).await;
+    let found = first_set(&reply)["imageDelivery"].clone();
+    let images = found["images"].as_array().cloned().unwrap_or_default();
+    let ways = |name: &str| -> Vec<String> {
+        let image = images
+            .iter()
+            .find(|i| i["url"].as_str().is_some_and(|u| u.ends_with(name)))
+            .unwrap_or_else(|| panic!("{name} should be an image to deliver better: {found}"));
+        let mut ways: Vec<String> = image["optimizations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|o| o["type"].as_str().map(str::to_owned))
+            .collect();
+        ways.sort();
+        ways
+    };
+    assert_eq!(
+        ways("photo.png?thumb"),
+        ["MODERN_FORMAT_OR_COMPRESSION", "RESPONSIVE_SIZE"]
+    );
+    assert_eq!(ways("photo.webp"), ["ADJUST_COMPRESSION"]);
+    assert_eq!(ways("loop.gif"), ["VIDEO_FORMAT"]);
+    // A CSS background and an image with breakpoints keep their sizes.
+    assert_eq!(ways("photo.png?css"), ["MODERN_FORMAT_OR_COMPRESSION"]);
+    assert_eq!(ways("photo.png?srcset"), ["MODERN_FORMAT_OR_COMPRESSION"]);
+    // The compact PNG, the SVG and the preload never shown are not named.
+    assert_eq!(images.len(), 5, "{found}");
+    reply
+        .says("- ImageDelivery: 5 image(s) could take ")
+        .says("the most, ");
+    // The thumbnail is named by a uid that is that element.
+    let thumb = images
+        .iter()
+        .find(|i| i["url"].as_str().is_some_and(|u| u.ends_with("?thumb")))
+        .cloned()
+        .unwrap_or_default();
+    let uid = thumb["uid"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the thumbnail should have a uid: {thumb}"));
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "(el) => `${el.id} ${el.naturalWidth}`", "args": [{"uid": uid}]}),
+        )
+        .await
+        .says("thumb 160");
+    let id = first_set(&reply)["id"]
+        .as_str()
+        .expect("an insight set id")
+        .to_owned();
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "ImageDelivery"}),
+        )
+        .await
+        .says("could take fewer bytes")
+        .says(&format!("(element uid \"{uid}\")"))
+        .says("160x120 file shown at 40x30")
+        .says("use a video instead of an animated GIF")
+        .says("(a CSS background)");
+    agent.quit().await;
+}
+
+#[tokio::test]
 async fn a_slow_click_is_the_inp_with_its_processing_and_target_named_by_uid() {
     let agent = Agent::launch(&[]).await;
     agent
