@@ -302,6 +302,15 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         )
         .await
         .says("LCPBreakdown");
+    // DevTools' insights tabwire leaves out say why.
+    agent
+        .err(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "LegacyJavaScript"}),
+        )
+        .await
+        .says("tabwire does not compute LegacyJavaScript: ")
+        .says("DevTools' Performance panel");
 
     // FontDisplay: the heading's font (font-display: auto) comes 300 ms late and hides
     // its text meanwhile; the paragraph's swaps.

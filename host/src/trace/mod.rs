@@ -36,6 +36,7 @@ pub mod inp;
 pub mod lcp;
 pub mod modern_http;
 pub mod network;
+pub mod not_computed;
 pub mod reflow;
 pub mod tasks;
 pub mod text;

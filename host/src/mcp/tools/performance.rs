@@ -158,6 +158,8 @@ pub struct AnalyzeInsightParams {
     /// Viewport (whether the page is optimized for mobile);
     /// FontDisplay (web fonts whose text is invisible while they load);
     /// CharacterSet (whether the page declares its encoding in time).
+    /// DevTools' NetworkDependencyTree, DuplicatedJavaScript, LegacyJavaScript and
+    /// SlowCSSSelector are not computed: asking for one says why.
     insight_name: String,
 }
 
@@ -203,6 +205,15 @@ impl Tool for PerformanceAnalyzeInsight {
             )));
         };
         let Some((lines, data)) = trace::text::details(set, &p.insight_name) else {
+            if let Some(why) = trace::not_computed::reason(&p.insight_name) {
+                return Err(ToolError::new(format!(
+                    "tabwire does not compute {}: {why}. Open the trace saved with \
+                     filePath in DevTools' Performance panel for it; the insights tabwire \
+                     computes are: {}.",
+                    p.insight_name,
+                    trace::INSIGHT_NAMES.join(", ")
+                )));
+            }
             return Err(ToolError::new(format!(
                 "No insight named {}; the insights are: {}.",
                 p.insight_name,
