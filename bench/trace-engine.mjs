@@ -166,6 +166,15 @@ function insightSet(set, parsed) {
         optimizations: i.optimizations.map(o => ({type: o.type, byteSavings: o.byteSavings})),
       })),
     } : null,
+    slowCssSelector: m.SlowCSSSelector ? (() => {
+      const sel = m.SlowCSSSelector;
+      const cost = t => t ? {selector: t.selector, styleSheetId: t.style_sheet_id,
+                             elapsedUs: t['elapsed (us)'], matchAttempts: t.match_attempts,
+                             matchCount: t.match_count} : null;
+      return {totalElapsedMs: sel.totalElapsedMs, totalMatchAttempts: sel.totalMatchAttempts,
+              totalMatchCount: sel.totalMatchCount, topByElapsed: cost(sel.topSelectorElapsedMs),
+              topByMatchAttempts: cost(sel.topSelectorMatchAttempts)};
+    })() : null,
     fontDisplay: m.FontDisplay ? {
       fonts: m.FontDisplay.fonts.map(f => ({url: f.request.args.data.url, display: f.display,
                                             wastedMs: f.wastedTime})),

@@ -691,6 +691,66 @@ async fn images_that_could_take_fewer_bytes_are_named_with_what_to_do_and_their_
 }
 
 #[tokio::test]
+async fn css_selector_costs_are_recorded_when_asked_for_and_the_slowest_named() {
+    let agent = Agent::launch(&[]).await;
+    let page_url = page("perf/selectors.html");
+    agent
+        .ok("new_page", json!({"url": page_url, "background": true}))
+        .await;
+    // Not asked for: the summary is silent and the details say how to record them.
+    let reply = agent
+        .ok(
+            "performance_start_trace",
+            json!({"reload": true, "autoStop": true}),
+        )
+        .await;
+    assert!(
+        !reply.text.contains("SlowCSSSelector:"),
+        "no statistics were asked for: {}",
+        reply.text
+    );
+    let id = first_set(&reply)["id"]
+        .as_str()
+        .expect("an insight set id")
+        .to_owned();
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "SlowCSSSelector"}),
+        )
+        .await
+        .says("cssSelectorStats: true");
+    // Asked for: the costly descendant selector is the slowest.
+    let reply = agent
+        .ok(
+            "performance_start_trace",
+            json!({"reload": true, "autoStop": true, "cssSelectorStats": true}),
+        )
+        .await;
+    reply
+        .says("- SlowCSSSelector: selector matching took ")
+        .says("the slowest selector: `div div div :is(span, em)[data-kind*=\"x\"] ~ span`");
+    let found = first_set(&reply)["slowCssSelector"].clone();
+    assert!(
+        found["totalMatchAttempts"].as_u64().unwrap_or(0) >= 15_000,
+        "3,000 spans restyled six times: {found}"
+    );
+    let id = first_set(&reply)["id"]
+        .as_str()
+        .expect("an insight set id")
+        .to_owned();
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "SlowCSSSelector"}),
+        )
+        .await
+        .says("Slowest selectors")
+        .says("rejected on the fast path");
+    agent.quit().await;
+}
+
+#[tokio::test]
 async fn a_slow_click_is_the_inp_with_its_processing_and_target_named_by_uid() {
     let agent = Agent::launch(&[]).await;
     agent

@@ -31,6 +31,10 @@ pub const TRACE_CATEGORIES: &[&str] = &[
     "disabled-by-default-devtools.screenshot",
 ];
 
+/// Where Blink records how long each CSS selector took to match (`SelectorStats`
+/// events after each style recalculation); it slows style recalculation down.
+pub const SELECTOR_STATS_CATEGORY: &str = "disabled-by-default-blink.debug";
+
 /// `Tracing.start`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -48,18 +52,24 @@ command!(TracingStart, "Tracing.start", Empty);
 #[serde(rename_all = "camelCase")]
 pub struct TraceConfig {
     /// Recorded.
-    pub included_categories: &'static [&'static str],
+    pub included_categories: Vec<&'static str>,
     /// Left out (`*`: all not included).
     pub excluded_categories: &'static [&'static str],
 }
 
 impl TracingStart {
-    /// A trace of what the Performance panel records, read back as a stream.
-    pub fn performance_panel() -> Self {
+    /// A trace of what the Performance panel records, read back as a stream; with
+    /// `css_selector_stats`, also the CSS selector statistics its "Enable CSS selector
+    /// stats" setting adds.
+    pub fn performance_panel(css_selector_stats: bool) -> Self {
+        let mut included_categories = TRACE_CATEGORIES.to_vec();
+        if css_selector_stats {
+            included_categories.push(SELECTOR_STATS_CATEGORY);
+        }
         Self {
             transfer_mode: "ReturnAsStream",
             trace_config: TraceConfig {
-                included_categories: TRACE_CATEGORIES,
+                included_categories,
                 excluded_categories: &["*"],
             },
         }

@@ -82,7 +82,7 @@ impl<C: Chrome + 'static> Engine<C> {
         };
     }
 
-    async fn start_trace(&self, tab: TabId) -> Result<(), EngineError> {
+    async fn start_trace(&self, tab: TabId, css_selector_stats: bool) -> Result<(), EngineError> {
         let mut watch = self.ready(tab).await?;
         match self.trace_state(tab) {
             Some(TraceState::Recording) => return Err(EngineError::AlreadyTracing(tab)),
@@ -93,7 +93,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Some(TraceState::Lost(_)) | None => {}
         }
         self.set_trace(tab, None);
-        let start = TracingStart::performance_panel();
+        let start = TracingStart::performance_panel(css_selector_stats);
         match self.send_watched(tab, &mut watch, &start).await {
             Ok(_) => {
                 self.set_trace(tab, Some(TraceState::Recording));
@@ -244,7 +244,10 @@ impl super::Handle for tabwire_shared::StartTrace {
     ) -> Result<(), EngineError> {
         let tab = self.tab_id;
         engine
-            .bounded("start a performance trace", engine.start_trace(tab))
+            .bounded(
+                "start a performance trace",
+                engine.start_trace(tab, self.css_selector_stats),
+            )
             .await?
     }
 }
@@ -310,9 +313,37 @@ mod tests {
     }
 
     #[test]
+    fn css_selector_statistics_are_recorded_when_asked_for() {
+        let mut h = Harness::new();
+        h.call(
+            1,
+            StartTrace {
+                tab_id: 11,
+                css_selector_stats: true,
+            },
+        );
+        h.settle();
+        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        let started = h.fake.sent(11, "Tracing.start");
+        let categories = &started[0]["traceConfig"]["includedCategories"];
+        assert!(
+            categories
+                .as_array()
+                .is_some_and(|c| c.contains(&json!("disabled-by-default-blink.debug"))),
+            "{categories}"
+        );
+    }
+
+    #[test]
     fn a_trace_records_streams_and_is_read_to_its_end_then_closed() {
         let mut h = Harness::new();
-        h.call(1, StartTrace { tab_id: 11 });
+        h.call(
+            1,
+            StartTrace {
+                tab_id: 11,
+                css_selector_stats: false,
+            },
+        );
         h.settle();
         assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
         let started = h.fake.sent(11, "Tracing.start");
@@ -322,7 +353,16 @@ mod tests {
             json!(["*"])
         );
 
-        h.call(2, StartTrace { tab_id: 11 });
+        let categories = started[0]["traceConfig"]["includedCategories"].to_string();
+        assert!(!categories.contains("blink.debug"), "{categories}");
+
+        h.call(
+            2,
+            StartTrace {
+                tab_id: 11,
+                css_selector_stats: false,
+            },
+        );
         h.settle();
         let error = h.reply(2).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::InvalidArgument);
@@ -365,7 +405,13 @@ mod tests {
     #[test]
     fn a_detach_while_recording_makes_the_stop_say_the_trace_was_lost() {
         let mut h = Harness::new();
-        h.call(1, StartTrace { tab_id: 11 });
+        h.call(
+            1,
+            StartTrace {
+                tab_id: 11,
+                css_selector_stats: false,
+            },
+        );
         h.settle();
         assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
         h.engine.on_debugger_detached(11, "canceled_by_user");

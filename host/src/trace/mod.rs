@@ -38,6 +38,7 @@ pub mod modern_http;
 pub mod network;
 pub mod not_computed;
 pub mod reflow;
+pub mod slow_css_selector;
 pub mod tasks;
 pub mod text;
 mod text_cpu;
@@ -113,6 +114,8 @@ pub struct InsightSet {
     pub character_set: Option<charset::CharacterSet>,
     /// Web fonts whose text stays invisible while they load.
     pub font_display: font_display::FontDisplay,
+    /// The CSS selectors style recalculation spent its time on (when recorded).
+    pub slow_css_selector: slow_css_selector::SlowCssSelector,
 }
 
 /// A render-blocking request.
@@ -145,7 +148,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 17] = [
+pub const INSIGHT_NAMES: [&str; 18] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -163,6 +166,7 @@ pub const INSIGHT_NAMES: [&str; 17] = [
     "Viewport",
     "FontDisplay",
     "CharacterSet",
+    "SlowCSSSelector",
 ];
 
 /// The id of the set for a trace without a navigation.
@@ -278,6 +282,12 @@ pub fn analyze(events: &[Event]) -> Report {
             viewport: viewport::viewport(events, main_frame.as_deref(), start, end),
             character_set: None,
             font_display: font_display::font_display(events, &requests, start, end),
+            slow_css_selector: slow_css_selector::slow_css_selector(
+                events,
+                main_frame.as_deref(),
+                start,
+                end,
+            ),
         });
     }
     for nav in &navigations {
@@ -325,6 +335,12 @@ pub fn analyze(events: &[Event]) -> Report {
             viewport: viewport::viewport(events, Some(&nav.frame), nav.ts, nav.until),
             character_set: Some(charset::character_set(events, nav, document)),
             font_display: font_display::font_display(events, &requests, nav.ts, nav.until),
+            slow_css_selector: slow_css_selector::slow_css_selector(
+                events,
+                Some(&nav.frame),
+                nav.ts,
+                nav.until,
+            ),
         });
     }
     for set in &mut insight_sets {

@@ -3,7 +3,7 @@
 //! to look instead, not only that the name is unknown.
 
 /// Each insight name with the reason it is not computed.
-pub const NOT_COMPUTED: [(&str, &str); 4] = [
+pub const NOT_COMPUTED: [(&str, &str); 3] = [
     (
         "NetworkDependencyTree",
         "DevTools builds its critical request chains on the dependency graph of its network \
@@ -20,12 +20,6 @@ pub const NOT_COMPUTED: [(&str, &str); 4] = [
         "LegacyJavaScript",
         "it matches each script's source against a catalogue of polyfills and transpiled \
          code patterns, with their sizes, that tabwire does not carry",
-    ),
-    (
-        "SlowCSSSelector",
-        "it needs Chrome's CSS selector statistics (the disabled-by-default-blink.debug \
-         trace category), which slow style recalculation down while they record; tabwire \
-         records DevTools' default categories, which leave them out",
     ),
 ];
 

@@ -152,6 +152,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
         lines.push(super::charset::line(found));
     }
     lines.push(super::font_display::line(&set.font_display));
+    lines.extend(super::slow_css_selector::line(&set.slow_css_selector));
     lines
 }
 
@@ -302,6 +303,7 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         "ModernHTTP" => super::modern_http::details(&set.modern_http, &mut lines),
         "Viewport" => super::viewport::details(&set.viewport, &mut lines),
         "FontDisplay" => super::font_display::details(&set.font_display, &mut lines),
+        "SlowCSSSelector" => super::slow_css_selector::details(&set.slow_css_selector, &mut lines),
         "CharacterSet" => match &set.character_set {
             Some(found) => super::charset::details(found, &mut lines),
             None => {

@@ -164,7 +164,11 @@ mod tests {
                 height: 100,
             }
             .into(),
-            StartTrace { tab_id }.into(),
+            StartTrace {
+                tab_id,
+                css_selector_stats: false,
+            }
+            .into(),
             StopTrace { tab_id }.into(),
             ReadTrace {
                 tab_id,

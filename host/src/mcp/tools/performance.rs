@@ -48,6 +48,10 @@ pub struct StartTraceParams {
     /// Save the raw trace to this JSON file (absolute, or relative to the working
     /// directory), e.g. trace.json; it opens in the DevTools Performance panel.
     file_path: Option<PathBuf>,
+    /// Also record how long each CSS selector took to match, for the SlowCSSSelector
+    /// insight (default false: style recalculation runs slower while Chrome records
+    /// them, so the trace's other timings grow).
+    css_selector_stats: Option<bool>,
 }
 
 /// `performance_start_trace`
@@ -78,7 +82,11 @@ impl Tool for PerformanceStartTrace {
     ) -> Result<(), ToolError> {
         check_file_path(p.file_path.as_deref())?;
         let tab = ctx.page()?;
-        ctx.request(StartTrace { tab_id: tab }).await?;
+        ctx.request(StartTrace {
+            tab_id: tab,
+            css_selector_stats: p.css_selector_stats.unwrap_or(false),
+        })
+        .await?;
         if p.reload.unwrap_or(true) {
             let reload = Navigate {
                 tab_id: tab,
@@ -157,9 +165,11 @@ pub struct AnalyzeInsightParams {
     /// ModernHTTP (HTTP/1.x requests HTTP/2 would multiplex);
     /// Viewport (whether the page is optimized for mobile);
     /// FontDisplay (web fonts whose text is invisible while they load);
-    /// CharacterSet (whether the page declares its encoding in time).
-    /// DevTools' NetworkDependencyTree, DuplicatedJavaScript, LegacyJavaScript and
-    /// SlowCSSSelector are not computed: asking for one says why.
+    /// CharacterSet (whether the page declares its encoding in time);
+    /// SlowCSSSelector (the CSS selectors style recalculation spent its time on, when
+    /// the trace was recorded with cssSelectorStats).
+    /// DevTools' NetworkDependencyTree, DuplicatedJavaScript and LegacyJavaScript are not
+    /// computed: asking for one says why.
     insight_name: String,
 }
 

@@ -26,6 +26,10 @@ pub const TRACE_STOP: Duration = Duration::from_secs(60);
 pub struct StartTrace {
     /// The tab.
     pub tab_id: TabId,
+    /// Also record how long each CSS selector took to match (Chrome's selector
+    /// statistics, which slow style recalculation down while they record).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub css_selector_stats: bool,
 }
 
 impl Request for StartTrace {
