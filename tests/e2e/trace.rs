@@ -285,7 +285,8 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         "{set}"
     );
     reply.says(
-        "- Viewport: optimized for mobile, as Chrome reported (it has no viewport meta tag).",
+        "- Viewport: optimized for mobile, as Chrome reported (it has no viewport meta tag; \
+         desktop Chrome reports every page so",
     );
     agent
         .ok(

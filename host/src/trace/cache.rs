@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::network::{header, Request};
-use super::third_parties::bytes;
+use super::text::bytes;
 
 /// The resource types a cache lifetime matters for.
 const STATIC_TYPES: [&str; 5] = ["Font", "Image", "Media", "Script", "Stylesheet"];

@@ -115,10 +115,19 @@ pub fn details(found: Option<&Discovery>, kind: Option<&str>, lines: &mut Vec<St
     };
     lines.push(format!("LCP image request: {}.", found.request_url));
     if let Some(delay) = found.delay_ms {
-        lines.push(format!(
-            "It started {} after the document's first byte, the earliest it could have.",
-            duration(delay)
-        ));
+        lines.push(if delay >= 0.0 {
+            format!(
+                "It started {} after the document's first byte (the earliest an image in \
+                 the HTML can start).",
+                duration(delay)
+            )
+        } else {
+            format!(
+                "It started {} before the document's first byte (asked for ahead of the \
+                 HTML: a preload or early hint).",
+                duration(-delay)
+            )
+        });
     }
     let mark = |ok: bool| if ok { "pass" } else { "FAIL" };
     lines.push(format!(

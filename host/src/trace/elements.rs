@@ -6,9 +6,12 @@ use std::collections::HashMap;
 
 use super::Report;
 
-/// Calls `f` with every element of the report: its backend node id and its uid slot.
+/// Calls `f` with every element of the report's last load: its backend node id and
+/// its uid slot. Only the last load's document can still be in the tab: the earlier
+/// ones' are gone, and their ids, counted per renderer process, could name an
+/// unrelated element of a document in another process.
 fn each(report: &mut Report, mut f: impl FnMut(i64, &mut Option<String>)) {
-    for set in &mut report.insight_sets {
+    if let Some(set) = report.insight_sets.last_mut() {
         if let Some(lcp) = &mut set.lcp {
             if let Some(node) = lcp.backend_node_id {
                 f(node, &mut lcp.uid);
@@ -108,5 +111,19 @@ mod tests {
             set.dom_size.widest.as_ref().and_then(|w| w.uid.as_deref()),
             None
         );
+    }
+
+    #[test]
+    fn only_the_last_loads_elements_are_asked_about() {
+        let mut report: Report = analyze(&[]);
+        let mut earlier = report.insight_sets[0].clone();
+        earlier.dom_size.widest = Some(dom_size::NodeFigure {
+            value: 9,
+            node_name: "UL".into(),
+            backend_node_id: Some(5),
+            uid: None,
+        });
+        report.insight_sets.insert(0, earlier);
+        assert!(super::backend_ids(&mut report).is_empty());
     }
 }

@@ -73,6 +73,15 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Event>, String> {
     Ok(events)
 }
 
+/// Adds one event, given as JSON, where its time puts it among `events` (sorted); an
+/// event that does not parse is left out.
+pub fn insert(events: &mut Vec<Event>, json: &str) {
+    if let Ok(event) = serde_json::from_str::<Event>(json) {
+        let at = events.partition_point(|e| e.ts <= event.ts);
+        events.insert(at, event);
+    }
+}
+
 /// Whether the renderer drew anything from `from` to `until` (a `DrawFrame` or a `Paint`).
 /// A tab hidden in the background draws nothing, so its trace has no paint, LCP or
 /// layout shift to report.
@@ -100,5 +109,23 @@ mod tests {
         let summary = super::super::text::summary(&report).join("\n");
         assert!(summary.contains("drew no frame"), "{summary}");
         assert!(!summary.contains("no LCP in the trace"), "{summary}");
+    }
+
+    #[test]
+    fn an_event_is_inserted_in_time_order_and_a_bad_one_left_out() {
+        let mut events = super::parse(
+            json!([{"name": "a", "ph": "I", "ts": 1.0, "pid": 1, "tid": 1},
+                   {"name": "c", "ph": "I", "ts": 3.0, "pid": 1, "tid": 1}])
+            .to_string()
+            .as_bytes(),
+        )
+        .expect("events");
+        super::insert(
+            &mut events,
+            r#"{"name": "b", "ph": "I", "ts": 2.0, "pid": 1, "tid": 1}"#,
+        );
+        super::insert(&mut events, "not json");
+        let names: Vec<&str> = events.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
     }
 }

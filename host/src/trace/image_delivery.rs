@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 
 use super::events::Event;
 use super::network::Request;
-use super::third_parties::bytes;
+use super::text::bytes;
 
 /// An AVIF's bytes a pixel: a 2-byte pixel (4:2:2) at 12:1.
 const AVIF_BYTES_PER_PIXEL: f64 = 2.0 / 12.0;
@@ -232,7 +232,10 @@ fn weigh(request: &Request, paint: &Paint) -> Option<OptimizableImage> {
     let mut ways = Vec::new();
     if request.mime_type == "image/gif" {
         if image_bytes > GIF_BYTES {
-            let percent = (29.1 * (request.decoded_length as f64).log10() - 100.7).round() / 100.0;
+            // Past about 8 MB the estimate would exceed the whole file: at most all of it.
+            let percent = ((29.1 * (request.decoded_length as f64).log10() - 100.7).round()
+                / 100.0)
+                .clamp(0.0, 1.0);
             ways.push(Optimization::VideoFormat {
                 byte_savings: (size * percent).round().max(0.0) as u64,
             });
@@ -256,8 +259,9 @@ fn weigh(request: &Request, paint: &Paint) -> Option<OptimizableImage> {
     let mut total = from_format;
     let data = paint.event.data();
     let is_css = data["isCSS"].as_bool() == Some(true);
-    let wasted_ratio = if paint.file_pixels > 0.0 {
-        1.0 - paint.shown_pixels / paint.file_pixels
+    // A paint that gives no (or a nonsensical) size tells nothing about the file's.
+    let wasted_ratio = if paint.file_pixels > 0.0 && paint.shown_pixels > 0.0 {
+        (1.0 - paint.shown_pixels / paint.file_pixels).clamp(0.0, 1.0)
     } else {
         0.0
     };
@@ -493,6 +497,40 @@ mod tests {
         );
         let gif_first: Vec<&str> = found.images.iter().map(|i| i.url.as_str()).collect();
         assert_eq!(gif_first[0], "https://a.test/a.gif");
+    }
+
+    #[test]
+    fn hostile_sizes_claim_no_more_than_the_whole_file() {
+        let found = found(vec![
+            // A huge GIF: the formula would give over 100 %.
+            image(
+                "1",
+                "https://a.test/huge.gif",
+                "image/gif",
+                10_000_000,
+                json!({"url": "https://a.test/huge.gif", "srcWidth": 500, "srcHeight": 500,
+                       "width": 500, "height": 500}),
+            ),
+            // A paint with a negative width: no resize is claimed from it.
+            image(
+                "2",
+                "https://a.test/odd.webp",
+                "image/webp",
+                20_000,
+                json!({"url": "https://a.test/odd.webp", "srcWidth": 100, "srcHeight": 100,
+                       "width": -100, "height": 100}),
+            ),
+        ]);
+        for image in &found.images {
+            assert!(image.byte_savings <= image.bytes, "{image:?}");
+            assert!(
+                !image
+                    .optimizations
+                    .iter()
+                    .any(|o| matches!(o, Optimization::ResponsiveSize { .. })),
+                "{image:?}"
+            );
+        }
     }
 
     #[test]

@@ -72,17 +72,19 @@ pub fn slow_css_selector(
     from: f64,
     until: f64,
 ) -> SlowCssSelector {
-    // Each recalculation's statistics: the last `SelectorStats` after it, before the next.
-    let mut last_recalc: Option<usize> = None;
+    // Each recalculation's statistics: the last `SelectorStats` its thread sent after
+    // it, before its next one.
+    let mut last_recalc: HashMap<(i64, i64), usize> = HashMap::new();
     let mut stats: HashMap<usize, &Value> = HashMap::new();
     for (i, event) in events.iter().enumerate() {
+        let thread = (event.pid, event.tid);
         match event.name.as_str() {
-            "UpdateLayoutTree" => last_recalc = Some(i),
-            "SelectorStats" => {
-                if let Some(recalc) =
-                    last_recalc.filter(|_| event.args["selector_stats"].is_object())
-                {
-                    stats.insert(recalc, &event.args["selector_stats"]);
+            "UpdateLayoutTree" => {
+                last_recalc.insert(thread, i);
+            }
+            "SelectorStats" if event.args["selector_stats"].is_object() => {
+                if let Some(recalc) = last_recalc.get(&thread) {
+                    stats.insert(*recalc, &event.args["selector_stats"]);
                 }
             }
             _ => {}
@@ -124,16 +126,27 @@ pub fn slow_css_selector(
                     fast_reject_count: 0,
                 }
             });
-            cost.elapsed_us += timing["elapsed (us)"].as_f64().unwrap_or(0.0);
-            cost.match_attempts += count("match_attempts");
-            cost.match_count += count("match_count");
-            cost.fast_reject_count += count("fast_reject_count");
+            let elapsed = timing["elapsed (us)"].as_f64().unwrap_or(0.0);
+            cost.elapsed_us += if elapsed.is_finite() {
+                elapsed.max(0.0)
+            } else {
+                0.0
+            };
+            cost.match_attempts = cost.match_attempts.saturating_add(count("match_attempts"));
+            cost.match_count = cost.match_count.saturating_add(count("match_count"));
+            cost.fast_reject_count = cost
+                .fast_reject_count
+                .saturating_add(count("fast_reject_count"));
         }
     }
     let costs: Vec<SelectorCost> = order.iter().filter_map(|key| by_key.remove(key)).collect();
     found.total_elapsed_ms = costs.iter().map(|c| c.elapsed_us).sum::<f64>() / 1e3;
-    found.total_match_attempts = costs.iter().map(|c| c.match_attempts).sum();
-    found.total_match_count = costs.iter().map(|c| c.match_count).sum();
+    found.total_match_attempts = costs
+        .iter()
+        .fold(0, |sum, c| sum.saturating_add(c.match_attempts));
+    found.total_match_count = costs
+        .iter()
+        .fold(0, |sum, c| sum.saturating_add(c.match_count));
     // Ties go to the later selector, as the engine's reduction gives them.
     let top = |better: fn(&SelectorCost, &SelectorCost) -> bool| {
         costs
@@ -154,6 +167,7 @@ pub fn slow_css_selector(
 /// A selector's time: µs under a millisecond (most are), else as other durations.
 fn micros(us: f64) -> String {
     match us {
+        us if !us.is_finite() => "an unknown time".to_owned(),
         us if us < 1e3 => format!("{} µs", us.round() as i64),
         us if us < 1e4 => format!("{:.1} ms", us / 1e3),
         us => duration(us / 1e3),
@@ -175,6 +189,12 @@ fn named(cost: &SelectorCost) -> String {
 pub fn line(found: &SlowCssSelector) -> Option<String> {
     if !found.recorded {
         return None;
+    }
+    if found.recalculations == 0 {
+        return Some(
+            "- SlowCSSSelector: no style recalculation of this load has selector statistics."
+                .to_owned(),
+        );
     }
     Some(match &found.top_by_elapsed {
         None => format!(

@@ -6,10 +6,22 @@ use super::{InsightSet, Report};
 
 /// A duration for people: `320 ms`, `3.2 s`.
 pub fn duration(ms: f64) -> String {
-    if ms.abs() < 1000.0 {
+    if !ms.is_finite() {
+        // Only a malformed trace gives one; say so rather than "NaN ms".
+        "an unknown time".to_owned()
+    } else if ms.abs() < 1000.0 {
         format!("{} ms", ms.round() as i64)
     } else {
         format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+/// A byte count for people: `830 B`, `1.7 kB`, `2.4 MB`.
+pub fn bytes(n: u64) -> String {
+    match n {
+        0..1_000 => format!("{n} B"),
+        1_000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
+        _ => format!("{:.1} MB", n as f64 / 1e6),
     }
 }
 
@@ -22,8 +34,34 @@ pub fn element(uid: Option<&str>, backend: Option<i64>) -> String {
     }
 }
 
+/// A line as it may be shown: the trace's strings come from the page (URLs, font
+/// names, selectors, element names), and a line break or other control character in
+/// one must not start a line of its own that reads like an insight.
+fn one_line(line: String) -> String {
+    if !line.chars().any(is_break) {
+        return line;
+    }
+    line.chars()
+        .map(|c| {
+            if is_break(c) {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn is_break(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
 /// The summary of a whole report, one block per load.
 pub fn summary(report: &Report) -> Vec<String> {
+    summary_lines(report).into_iter().map(one_line).collect()
+}
+
+fn summary_lines(report: &Report) -> Vec<String> {
     let mut lines = Vec::new();
     for set in &report.insight_sets {
         lines.extend(set_summary(set));
@@ -75,7 +113,10 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     lines.push(super::text_more::inp_line(set));
     let cls = &set.cls;
     if cls.shifts.is_empty() {
-        lines.push("- CLSCulprits: CLS 0 (no layout shifts).".to_owned());
+        // Without frames no shift could have been seen: NO_FRAMES said so above.
+        if set.drew_frames {
+            lines.push("- CLSCulprits: CLS 0 (no layout shifts).".to_owned());
+        }
     } else {
         let moved: Vec<String> = elements_of_shifts(set);
         lines.push(format!(
@@ -114,7 +155,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
             lines.push(line);
         }
     }
-    if !set.url.is_empty() {
+    if !set.url.is_empty() && set.drew_frames {
         match set
             .render_blocking
             .iter()
@@ -173,6 +214,15 @@ fn elements_of_shifts(set: &InsightSet) -> Vec<String> {
 /// One insight of one set in detail: its lines and its data. `None` for an insight
 /// name tabwire does not compute.
 pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
+    // Names are DevTools' and compared without case: `lcpbreakdown` is LCPBreakdown.
+    let name = super::INSIGHT_NAMES
+        .into_iter()
+        .find(|known| known.eq_ignore_ascii_case(name))?;
+    let (lines, data) = detail_lines(set, name)?;
+    Some((lines.into_iter().map(one_line).collect(), data))
+}
+
+fn detail_lines(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
     let mut lines = vec![format!("{name} of insight set {} ({}):", set.id, set.url)];
     let data = match name {
         "LCPBreakdown" => {
@@ -315,4 +365,16 @@ pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
         _ => return None,
     };
     Some((lines, data))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_line_break_from_the_page_stays_inside_its_line() {
+        assert_eq!(
+            super::one_line("- FontDisplay: X\n- Cache: all good".to_owned()),
+            "- FontDisplay: X\\n- Cache: all good"
+        );
+        assert_eq!(super::one_line("plain".to_owned()), "plain");
+    }
 }

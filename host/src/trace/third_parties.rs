@@ -26,7 +26,7 @@ use super::cpu_profile::Profile;
 use super::events::Event;
 use super::network::Request;
 use super::tasks::site;
-use super::text::duration;
+use super::text::{bytes, duration};
 
 /// The most URLs listed per site.
 const MAX_URLS: usize = 5;
@@ -444,15 +444,6 @@ pub fn third_parties(
     ThirdParties {
         first_party,
         entities,
-    }
-}
-
-/// A byte count for people: `830 B`, `1.7 kB`, `2.4 MB`.
-pub fn bytes(n: u64) -> String {
-    match n {
-        0..1_000 => format!("{n} B"),
-        1_000..1_000_000 => format!("{:.1} kB", n as f64 / 1e3),
-        _ => format!("{:.1} MB", n as f64 / 1e6),
     }
 }
 

@@ -74,6 +74,10 @@ pub fn line(found: &Viewport) -> String {
         None => "- Viewport: no frame was committed, so whether the page is optimized for \
                  mobile is unknown."
             .to_owned(),
+        Some(true) if !found.meta_viewport => format!(
+            "- Viewport: optimized for mobile, as Chrome reported ({tag}; desktop Chrome \
+             reports every page so: on a phone it would not be)."
+        ),
         Some(true) => format!("- Viewport: optimized for mobile, as Chrome reported ({tag})."),
         Some(false) => format!(
             "- Viewport: not optimized for mobile ({tag}): taps may wait up to 300 ms; \

@@ -334,15 +334,20 @@ async fn stop_and_report(
     if data_loss {
         response.line("Chrome's trace buffer filled up: some events were lost.");
     }
-    let events = trace::events::parse(&bytes);
+    let mut events = trace::events::parse(&bytes);
+    // What the Performance panel needs and the extension's debugger cannot record: the
+    // saved file gets it, and so does the analysis, so that both see the same trace
+    // (without it, a trace with no page load would not know the page's own site).
+    let start = match &events {
+        Ok(events) => trace::browser::devtools_start(events, &tab_url(ctx, tab).await),
+        Err(_) => None,
+    };
+    if let (Ok(events), Some(event)) = (&mut events, &start) {
+        trace::events::insert(events, event);
+    }
     if let Some(path) = file_path {
-        // What the Performance panel needs and the extension's debugger cannot record.
-        let start = match &events {
-            Ok(events) => trace::browser::devtools_start(events, &tab_url(ctx, tab).await),
-            Err(_) => None,
-        };
-        let bytes = match start {
-            Some(event) => trace::browser::with_event(bytes, &event),
+        let bytes = match &start {
+            Some(event) => trace::browser::with_event(bytes, event),
             None => bytes,
         };
         spill::write_bytes(path, &bytes)?;
@@ -351,8 +356,10 @@ async fn stop_and_report(
         drop(bytes);
     }
     let events = events.map_err(|e| ToolError::new(format!("Could not read the trace: {e}.")))?;
-    let mut report = trace::analyze(&events);
-    drop(events);
+    // Off the async threads: a long trace takes a while to go through.
+    let analysis = tokio::task::spawn_blocking(move || trace::analyze(&events)).await;
+    let mut report =
+        analysis.map_err(|e| ToolError::new(format!("Could not analyse the trace: {e}.")))?;
     name_elements(ctx, tab, &mut report).await;
     let lines = trace::text::summary(&report);
     let mut data = json!({
