@@ -51,24 +51,28 @@ impl Event {
     }
 }
 
-/// A trace as DevTools saves it.
+/// A trace as DevTools saves it: its events under `traceEvents`.
 #[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum File {
-    Object {
-        #[serde(rename = "traceEvents")]
-        trace_events: Vec<Event>,
-    },
-    Array(Vec<Event>),
+struct Object {
+    #[serde(rename = "traceEvents")]
+    trace_events: Vec<Event>,
 }
 
 /// Reads a trace's events, sorted by time.
 pub fn parse(bytes: &[u8]) -> Result<Vec<Event>, String> {
-    let file: File = serde_json::from_slice(bytes)
-        .map_err(|e| format!("the trace is not a JSON trace file: {e}"))?;
-    let mut events = match file {
-        File::Object { trace_events } | File::Array(trace_events) => trace_events,
+    // Told apart by the first character rather than by trying each form in turn, which
+    // would hold the whole file in memory once more while it tries.
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    let parsed = match first {
+        Some(b'[') => serde_json::from_slice::<Vec<Event>>(bytes),
+        Some(b'{') => serde_json::from_slice::<Object>(bytes).map(|o| o.trace_events),
+        _ => {
+            return Err(
+                "the trace is not a JSON trace file: it is neither an object nor an array".into(),
+            )
+        }
     };
+    let mut events = parsed.map_err(|e| format!("the trace is not a JSON trace file: {e}"))?;
     events.sort_by(|a, b| a.ts.total_cmp(&b.ts));
     Ok(events)
 }
