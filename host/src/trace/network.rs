@@ -64,6 +64,22 @@ pub struct Request {
     pub encoded_length: u64,
     /// The bytes of its body once decoded (`decodedBodyLength`).
     pub decoded_length: u64,
+    /// The process and thread whose send event asked for it (the last send).
+    pub thread: (i64, i64),
+    /// When it was last sent (after any redirect: its last send event), µs.
+    pub last_send: f64,
+    /// The script URL of each frame on the stack that sent it (`stackTrace`, innermost
+    /// first; empty for a frame without one).
+    pub stack_urls: Vec<String>,
+    /// How a script fetched it (`initiator.fetchType`: `fetch`, `xmlhttprequest`).
+    pub fetch_type: String,
+    /// When its response headers had all come (`timing.requestTime` +
+    /// `receiveHeadersEnd`), µs; `None` without timing or when served from memory.
+    pub headers_end: Option<f64>,
+    /// Whether Chrome served it from its memory cache (`ResourceMarkAsCached`).
+    pub memory_cached: bool,
+    /// Whether it failed (`didFail`).
+    pub failed: bool,
 }
 
 /// A response, as `ResourceReceiveResponse` gives it: read once here for every insight
@@ -172,6 +188,13 @@ fn number(value: &Value) -> Option<f64> {
     value.as_f64()
 }
 
+fn initiator_fetch_type(initiator: &Value) -> String {
+    initiator["fetchType"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// Every request of the trace, in the order they began.
 pub fn requests(events: &[Event]) -> Vec<Request> {
     let mut by_id: HashMap<String, Request> = HashMap::new();
@@ -192,7 +215,19 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                         ..Request::default()
                     }
                 });
+                request.last_send = event.ts;
                 if event.name == "ResourceSendRequest" {
+                    request.thread = (event.pid, event.tid);
+                    request.stack_urls = data["stackTrace"]
+                        .as_array()
+                        .map(|frames| {
+                            frames
+                                .iter()
+                                .map(|f| f["url"].as_str().unwrap_or_default().to_owned())
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    request.fetch_type = initiator_fetch_type(&data["initiator"]);
                     request.url = event.data_str("url").to_owned();
                     if request.original_url.is_empty() {
                         request.original_url = request.url.clone();
@@ -232,6 +267,9 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                         .zip(number(&timing["sendStart"]))
                         .map(|(time, send)| time * 1e6 + send * 1e3),
                 });
+                request.headers_end = number(&timing["requestTime"])
+                    .zip(number(&timing["receiveHeadersEnd"]))
+                    .map(|(time, end)| time * 1e6 + end * 1e3);
                 if let Some(sent) = number(&timing["requestTime"]) {
                     let headers = number(&timing["receiveHeadersStart"])
                         .or_else(|| number(&timing["receiveHeadersEnd"]));
@@ -252,10 +290,16 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                     _ => Some(event.ts),
                 };
                 request.finish_event = Some(event.ts);
+                request.failed = data["didFail"].as_bool() == Some(true);
                 let encoded = number(&data["encodedDataLength"]).unwrap_or(0.0);
                 request.encoded_length = encoded.max(0.0) as u64;
                 let decoded = number(&data["decodedBodyLength"]).unwrap_or(0.0);
                 request.decoded_length = decoded.max(0.0) as u64;
+            }
+            "ResourceMarkAsCached" => {
+                if let Some(request) = by_id.get_mut(id) {
+                    request.memory_cached = true;
+                }
             }
             "PreloadRenderBlockingStatusChange" => {
                 if let (Some(request), Some(verdict)) =
@@ -267,9 +311,15 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
             _ => {}
         }
     }
-    order
+    let mut found: Vec<Request> = order
         .into_iter()
         .filter_map(|id| by_id.remove(&id))
         .filter(|r| !r.url.is_empty())
-        .collect()
+        .collect();
+    for request in &mut found {
+        if request.memory_cached {
+            request.headers_end = None;
+        }
+    }
+    found
 }

@@ -1,0 +1,599 @@
+//! Network dependency tree: the chains of critical requests a load waited on, one after
+//! another, before it could render.
+//!
+//! As DevTools' engine finds them (insight `NetworkDependencyTree`): the load's
+//! dependency graph ([`page_graph`](super::page_graph): requests and main-thread tasks
+//! linked to what each waited for) is walked from its root, the document, a node only
+//! once everything it waited for has been walked. Each request reached is the end of
+//! the chain of requests on the way to it (tasks are passed through, not listed); a
+//! chain counts when every request on it is critical: the document itself, or, not a
+//! `<link rel=preload>`, not an image, XHR, fetch, event stream or another frame's
+//! document, with an initiator, and of high priority (`VeryHigh`, `High`, `Medium`) or
+//! render-blocking. A request's time is from the start of its chain's first request to
+//! its own end; the longest chain's is `maxTime`. Chains of more than one request fail
+//! the insight.
+//!
+//! DevTools builds the graph only for a load it can also simulate: one with a first
+//! contentful paint and an LCP, and a response whose bytes came over the network;
+//! without one there is no tree, and so here.
+//!
+//! Also listed: the origins the page preconnected to (`<link rel=preconnect>`, and
+//! `Link: <…>; rel=preconnect` headers of the document), each marked unused when no
+//! request of the load went there. DevTools also proposes origins to preconnect to,
+//! from the requests its simulated LCP waits on and their connection times; tabwire
+//! does not simulate the load, so it leaves those candidates out.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::events::Event;
+use super::network::{header, Request};
+use super::page_graph::{self, PageGraph};
+use super::text::duration;
+use super::Navigation;
+
+/// A request in a chain, and the requests that waited on it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChainNode {
+    /// Its URL.
+    pub url: String,
+    /// From the start of its chain's first request to its end, ms.
+    pub time_ms: f64,
+    /// Whether it is on the longest chain.
+    pub longest: bool,
+    /// The critical requests that waited on it, the longest chain first.
+    pub children: Vec<ChainNode>,
+}
+
+/// An origin the page preconnected to.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Preconnected {
+    /// The URL the hint named.
+    pub url: String,
+    /// Where the hint was: `DOM` (a `<link>`) or `ResponseHeader` (a `Link:` header).
+    pub source: String,
+    /// The header's text (a `Link:` header).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header_text: Option<String>,
+    /// Whether no request of the load went to that origin.
+    pub unused: bool,
+}
+
+/// The NetworkDependencyTree insight of one load.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkDependencyTree {
+    /// Why there is no tree, when the load's graph could not be built.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_built: Option<String>,
+    /// The chains, from their first requests (the document).
+    pub roots: Vec<ChainNode>,
+    /// The longest chain's time, ms.
+    pub max_time_ms: f64,
+    /// The longest chain's URLs, first to last.
+    pub longest_chain: Vec<String>,
+    /// The origins the page preconnected to.
+    pub preconnected: Vec<Preconnected>,
+}
+
+impl NetworkDependencyTree {
+    /// Every chain from a root to a request nothing critical waited on, as its URLs.
+    pub fn chains(&self) -> Vec<Vec<String>> {
+        fn walk(node: &ChainNode, above: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+            above.push(node.url.clone());
+            if node.children.is_empty() {
+                out.push(above.clone());
+            }
+            for child in &node.children {
+                walk(child, above, out);
+            }
+            above.pop();
+        }
+        let mut out = Vec::new();
+        for root in &self.roots {
+            walk(root, &mut Vec::new(), &mut out);
+        }
+        out
+    }
+}
+
+/// What the insight of one load reads.
+pub struct Load<'a> {
+    /// The trace's events, in time order.
+    pub events: &'a [Event],
+    /// Every request of the trace.
+    pub requests: &'a [Request],
+    /// The load.
+    pub nav: &'a Navigation,
+    /// Every main-frame navigation of the trace (their main threads make one).
+    pub navigations: &'a [Navigation],
+    /// Whether the load has an LCP.
+    pub has_lcp: bool,
+}
+
+/// Schemes whose requests use no network connection.
+const LOCAL_SCHEMES: [&str; 6] = [
+    "blob",
+    "data",
+    "intent",
+    "file",
+    "filesystem",
+    "chrome-extension",
+];
+
+/// The NetworkDependencyTree insight of a load.
+pub fn network_dependency_tree(load: &Load) -> NetworkDependencyTree {
+    let nav = load.nav;
+    let mut found = NetworkDependencyTree {
+        preconnected: preconnected(load),
+        ..NetworkDependencyTree::default()
+    };
+    let requests = graph_requests(load);
+    if let Err(why) = buildable(load, &requests) {
+        found.not_built = Some(why.to_owned());
+        return found;
+    }
+    let main_threads: HashSet<(i64, i64)> =
+        load.navigations.iter().map(|n| (n.pid, n.tid)).collect();
+    let main_events: Vec<&Event> = load
+        .events
+        .iter()
+        .filter(|e| e.ts >= nav.ts && e.ts < nav.until && main_threads.contains(&(e.pid, e.tid)))
+        .collect();
+    let frame_documents: Vec<bool> = requests
+        .iter()
+        .map(|r| {
+            r.resource_type == "Document"
+                && frame_url_at(load.events, &r.frame, r.last_send).as_deref() == Some(&r.url)
+        })
+        .collect();
+    let input = page_graph::Input {
+        requests: &requests,
+        main_events: &main_events,
+        frame_documents: &frame_documents,
+    };
+    let Some(graph) = PageGraph::build(&input) else {
+        found.not_built = Some("the load has no main-thread task".to_owned());
+        return found;
+    };
+    let mut tree = Tree::default();
+    for path in walk(&graph) {
+        let chain: Vec<&Request> = path
+            .iter()
+            .filter_map(|&n| graph.request(n))
+            .map(|i| requests[i])
+            .collect();
+        let Some(last) = chain.last() else {
+            continue;
+        };
+        if chain.iter().all(|r| critical(r, nav)) && !local(last) {
+            tree.add(&chain);
+        }
+    }
+    found.max_time_ms = tree.max_time / 1e3;
+    found.longest_chain = tree.longest.iter().map(|r| r.url.clone()).collect();
+    found.roots = tree.finish();
+    found
+}
+
+/// The requests of the load the graph holds, in the order they began: those begun
+/// within it over the web or from files (not data URLs, videos or workers' requests).
+fn graph_requests<'a>(load: &Load<'a>) -> Vec<&'a Request> {
+    let workers: HashSet<(i64, i64)> = load
+        .events
+        .iter()
+        .filter(|e| e.name == "thread_name")
+        .filter(|e| {
+            matches!(
+                e.args["name"].as_str(),
+                Some("ServiceWorker thread" | "DedicatedWorker thread")
+            )
+        })
+        .map(|e| (e.pid, e.tid))
+        .collect();
+    let mut requests: Vec<&Request> = load
+        .requests
+        .iter()
+        .filter(|r| r.start >= load.nav.ts && r.start < load.nav.until)
+        .filter(|r| {
+            ["blob:", "file:", "filesystem:", "http:", "https:"]
+                .iter()
+                .any(|p| r.original_url.starts_with(p))
+                && !r.url.starts_with("data:")
+        })
+        .filter(|r| !r.mime_type.starts_with("video") && !workers.contains(&r.thread))
+        .collect();
+    requests.sort_by(|a, b| a.start.total_cmp(&b.start));
+    requests
+}
+
+/// Whether DevTools would build (and simulate) the load's graph; if not, why.
+fn buildable(load: &Load, requests: &[&Request]) -> Result<(), &'static str> {
+    let fcp = load.events.iter().any(|e| {
+        e.name == "firstContentfulPaint" && e.data()["navigationId"].as_str() == Some(&load.nav.id)
+    });
+    if !fcp {
+        return Err(
+            "the load has no first contentful paint, without which DevTools \
+                    builds no dependency graph",
+        );
+    }
+    if !load.has_lcp {
+        return Err("the load has no LCP, without which DevTools builds no dependency graph");
+    }
+    let root = requests.first().ok_or("the load has no request")?;
+    let document = requests.iter().any(|r| {
+        r.resource_type == "Document"
+            && !r.failed
+            && without_fragment(&r.url) == without_fragment(&root.url)
+    });
+    if !document {
+        return Err("the load's first request is not its document");
+    }
+    let downloaded = requests.iter().any(|r| {
+        r.finish_event.is_some()
+            && !r.failed
+            && r.encoded_length > 0
+            && r.response.as_ref().is_some_and(|s| s.status <= 300)
+    });
+    if !downloaded {
+        return Err("no response of the load came over the network");
+    }
+    Ok(())
+}
+
+fn without_fragment(url: &str) -> &str {
+    url.split('#').next().unwrap_or(url)
+}
+
+/// The URL `frame` showed at `ts`: the last the trace says it committed by then (the
+/// first it names, when none was by then).
+fn frame_url_at(events: &[Event], frame: &str, ts: f64) -> Option<String> {
+    let mut shown: Vec<(f64, &str)> = Vec::new();
+    for event in events {
+        match event.name.as_str() {
+            "TracingStartedInBrowser" => {
+                for f in event.data()["frames"].as_array().into_iter().flatten() {
+                    if f["frame"].as_str() == Some(frame) {
+                        shown.extend(f["url"].as_str().map(|u| (event.ts, u)));
+                    }
+                }
+            }
+            "FrameCommittedInBrowser" if event.data_str("frame") == frame => {
+                shown.push((event.ts, event.data_str("url")));
+            }
+            _ => {}
+        }
+    }
+    let by_then = shown.iter().rev().find(|(at, _)| *at <= ts);
+    by_then.or(shown.first()).map(|(_, url)| (*url).to_owned())
+}
+
+/// The graph walked from its root, a node once all it waited for was walked: each
+/// node reached with the nodes on the way to it, the root first.
+fn walk(graph: &PageGraph) -> Vec<Vec<usize>> {
+    let mut seen = vec![false; graph.nodes.len()];
+    let mut queued = vec![false; graph.nodes.len()];
+    let mut paths = Vec::new();
+    let mut queue = std::collections::VecDeque::from([vec![graph.root]]);
+    queued[graph.root] = true;
+    while let Some(path) = queue.pop_front() {
+        let Some(&node) = path.last() else {
+            continue;
+        };
+        seen[node] = true;
+        for &next in &graph.nodes[node].dependents {
+            let ready = graph.nodes[next].dependencies.iter().all(|&d| seen[d]);
+            if ready && !queued[next] {
+                queued[next] = true;
+                let mut longer = path.clone();
+                longer.push(next);
+                queue.push_back(longer);
+            }
+        }
+        paths.push(path);
+    }
+    paths
+}
+
+/// Whether a request is critical to the load's first render.
+fn critical(request: &Request, nav: &Navigation) -> bool {
+    if request.id == nav.id {
+        return true;
+    }
+    if request.link_preload {
+        return false;
+    }
+    let other_frame = request.resource_type == "Document" && request.frame != nav.frame;
+    let minor = matches!(
+        request.resource_type.as_str(),
+        "Image" | "XHR" | "Fetch" | "EventSource"
+    );
+    if other_frame || minor || request.mime_type.starts_with("image/") {
+        return false;
+    }
+    let initiated = !request.initiator_url.is_empty()
+        || request.stack_urls.first().is_some_and(|u| !u.is_empty());
+    initiated
+        && (matches!(request.priority.as_str(), "VeryHigh" | "High" | "Medium")
+            || request.blocks_render())
+}
+
+/// Whether a request used no network connection (a data, blob or file URL).
+fn local(request: &Request) -> bool {
+    let protocol = request
+        .response
+        .as_ref()
+        .map_or("unknown", |r| r.protocol.as_str());
+    let scheme = request.url.split(':').next().unwrap_or_default();
+    let of = |s: &str| LOCAL_SCHEMES.contains(&s.split(':').next().unwrap_or(s));
+    of(protocol) || of(scheme)
+}
+
+/// When Chrome was done with a request (its finish event), µs.
+fn done(request: &Request) -> f64 {
+    request.finish_event.unwrap_or(request.last_send)
+}
+
+/// The chains as they are added: a tree of requests.
+#[derive(Default)]
+struct Tree<'a> {
+    roots: Vec<Branch<'a>>,
+    max_time: f64,
+    longest: Vec<&'a Request>,
+}
+
+struct Branch<'a> {
+    request: &'a Request,
+    time: f64,
+    children: Vec<Branch<'a>>,
+}
+
+impl<'a> Tree<'a> {
+    fn add(&mut self, chain: &[&'a Request]) {
+        let Some((first, last)) = chain.first().zip(chain.last()) else {
+            return;
+        };
+        let total = done(last) - first.start;
+        if total > self.max_time {
+            self.max_time = total;
+            self.longest = chain.to_vec();
+        }
+        let mut level = &mut self.roots;
+        for request in chain {
+            let at = match level.iter().position(|b| std::ptr::eq(b.request, *request)) {
+                Some(at) => at,
+                None => {
+                    level.push(Branch {
+                        request,
+                        time: done(request) - first.start,
+                        children: Vec::new(),
+                    });
+                    level.len() - 1
+                }
+            };
+            level = &mut level[at].children;
+        }
+    }
+
+    fn finish(self) -> Vec<ChainNode> {
+        fn convert(branch: Branch, longest: &[&Request]) -> ChainNode {
+            let on_longest = longest
+                .first()
+                .is_some_and(|r| std::ptr::eq(*r, branch.request));
+            let below = if on_longest { &longest[1..] } else { &[][..] };
+            let mut children: Vec<ChainNode> = branch
+                .children
+                .into_iter()
+                .map(|c| convert(c, below))
+                .collect();
+            children.sort_by(|a, b| deepest(b).total_cmp(&deepest(a)));
+            ChainNode {
+                url: branch.request.url.clone(),
+                time_ms: branch.time / 1e3,
+                longest: on_longest,
+                children,
+            }
+        }
+        let longest = self.longest;
+        let mut roots: Vec<ChainNode> = self
+            .roots
+            .into_iter()
+            .map(|b| convert(b, &longest))
+            .collect();
+        roots.sort_by(|a, b| deepest(b).total_cmp(&deepest(a)));
+        roots
+    }
+}
+
+/// The time of the slowest request at the end of a node's chains.
+fn deepest(node: &ChainNode) -> f64 {
+    deepest_leaf(node).time_ms
+}
+
+fn deepest_leaf(node: &ChainNode) -> &ChainNode {
+    let mut best = node;
+    for child in &node.children {
+        let leaf = deepest_leaf(child);
+        if std::ptr::eq(best, node) || leaf.time_ms > best.time_ms {
+            best = leaf;
+        }
+    }
+    best
+}
+
+/// The origin of a URL: `scheme://host[:port]`.
+fn origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    Some(format!("{}://{host}", scheme.to_ascii_lowercase()))
+}
+
+/// The origins the page preconnected to, the `<link>`s first.
+fn preconnected(load: &Load) -> Vec<Preconnected> {
+    let (from, until) = (load.nav.ts, load.nav.until);
+    let used: HashSet<String> = load
+        .requests
+        .iter()
+        .filter(|r| r.start <= until && from < done(r))
+        .filter_map(|r| origin(&r.url))
+        .collect();
+    let unused = |url: &str| origin(url).is_none_or(|o| !used.contains(&o));
+    let mut found: Vec<Preconnected> = load
+        .events
+        .iter()
+        .filter(|e| e.name == "LinkPreconnect")
+        .map(|e| {
+            let url = e.data_str("url");
+            Preconnected {
+                url: url.to_owned(),
+                source: "DOM".to_owned(),
+                header_text: None,
+                unused: unused(url),
+            }
+        })
+        .collect();
+    let document = load.requests.iter().find(|r| r.id == load.nav.id);
+    let headers = document
+        .and_then(|d| d.response.as_ref())
+        .and_then(|r| r.headers.as_deref());
+    if let Some(links) = headers.and_then(|h| header(h, "link")) {
+        for (url, text) in preconnect_links(&links) {
+            found.push(Preconnected {
+                unused: unused(&url),
+                url,
+                source: "ResponseHeader".to_owned(),
+                header_text: Some(text),
+            });
+        }
+    }
+    found
+}
+
+/// The `rel=preconnect` entries of a `Link:` header: each one's URL and text.
+fn preconnect_links(value: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut rest = value;
+    while let Some(close) = rest.find('>') {
+        let end = rest[close..].find(',').map_or(rest.len(), |c| close + c);
+        let part = rest[..end].trim();
+        rest = rest.get(end + 1..).unwrap_or_default();
+        let Some(inner) = part.strip_prefix('<') else {
+            continue;
+        };
+        let Some((url, params)) = inner.split_once('>') else {
+            continue;
+        };
+        let url = url.trim();
+        let preconnect = params.split(';').any(|param| {
+            param.split_once('=').is_some_and(|(name, value)| {
+                name.trim().eq_ignore_ascii_case("rel")
+                    && value.trim().trim_matches('"') == "preconnect"
+            })
+        });
+        if preconnect && !url.is_empty() {
+            found.push((url.to_owned(), part.to_owned()));
+        }
+    }
+    found
+}
+
+/// A URL as short as it can be told apart in the load: its path when on the page's
+/// origin.
+fn short(url: &str, page: &str) -> String {
+    match (origin(url), origin(page)) {
+        (Some(a), Some(b)) if a == b => url[a.len()..].to_owned(),
+        _ => url.to_owned(),
+    }
+}
+
+/// The NetworkDependencyTree line of the summary.
+pub fn line(found: &NetworkDependencyTree, page: &str) -> String {
+    if let Some(why) = &found.not_built {
+        return format!("- NetworkDependencyTree: no tree: {why}.");
+    }
+    let chains = found.chains();
+    if found.longest_chain.len() < 2 {
+        return format!(
+            "- NetworkDependencyTree: no critical request waited on another; the document \
+             took {}.",
+            duration(found.max_time_ms)
+        );
+    }
+    let names: Vec<String> = found.longest_chain.iter().map(|u| short(u, page)).collect();
+    format!(
+        "- NetworkDependencyTree: longest chain {}: {} ({} chain(s) of critical requests).",
+        duration(found.max_time_ms),
+        names.join(" → "),
+        chains.len()
+    )
+}
+
+/// The NetworkDependencyTree details: its lines and its data.
+pub fn details(found: &NetworkDependencyTree, page: &str, lines: &mut Vec<String>) -> Value {
+    fn tree_lines(node: &ChainNode, depth: usize, page: &str, lines: &mut Vec<String>) {
+        lines.push(format!(
+            "{}- {} ({}{})",
+            "  ".repeat(depth),
+            short(&node.url, page),
+            duration(node.time_ms),
+            if node.longest { ", longest chain" } else { "" }
+        ));
+        for child in &node.children {
+            tree_lines(child, depth + 1, page, lines);
+        }
+    }
+    match &found.not_built {
+        Some(why) => lines.push(format!("No tree: {why}.")),
+        None => {
+            lines.push(format!(
+                "Critical request chains (each request's time from the start of its \
+                 chain's first request to its end); the longest took {}:",
+                duration(found.max_time_ms)
+            ));
+            for root in &found.roots {
+                tree_lines(root, 0, page, lines);
+            }
+            if found.longest_chain.len() > 1 {
+                lines.push(
+                    "To do: shorten the chains (let the document name late requests, e.g. \
+                     with <link rel=preload>, or inline them), make their files smaller, or \
+                     defer what the first render does not need."
+                        .into(),
+                );
+            }
+        }
+    }
+    if found.preconnected.is_empty() {
+        lines.push("The page preconnected to no origin.".into());
+    }
+    for origin in &found.preconnected {
+        lines.push(format!(
+            "- preconnected ({}): {}{}",
+            origin.source,
+            origin.url,
+            if origin.unused {
+                ": unused, no request of the load went there"
+            } else {
+                ""
+            }
+        ));
+    }
+    lines.push(
+        "Origins to preconnect to are not proposed: DevTools picks them from its simulated \
+         LCP, which tabwire does not compute."
+            .into(),
+    );
+    json!({
+        "roots": found.roots,
+        "maxTimeMs": found.max_time_ms,
+        "longestChain": found.longest_chain,
+        "preconnected": found.preconnected,
+        "notBuilt": found.not_built,
+    })
+}
