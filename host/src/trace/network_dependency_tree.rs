@@ -597,3 +597,227 @@ pub fn details(found: &NetworkDependencyTree, page: &str, lines: &mut Vec<String
         "notBuilt": found.not_built,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::super::page_graph::{Kind, PageGraph};
+    use super::super::{events, navigations, network};
+    use super::{details, line, network_dependency_tree, preconnect_links, Load};
+
+    const NAV: f64 = 1_000_000.0;
+
+    /// A request of https://a.test/ sent at `start` ms after the navigation and done
+    /// at `end` ms: its send, response and finish events.
+    fn request(id: &str, path: &str, start: f64, end: f64, send: Value) -> Vec<Value> {
+        let ms = |v: f64| NAV + v * 1e3;
+        let mut data =
+            json!({"requestId": id, "url": format!("https://a.test{path}"), "frame": "F"});
+        for (key, value) in send.as_object().into_iter().flatten() {
+            data[key] = value.clone();
+        }
+        vec![
+            json!({"name": "ResourceSendRequest", "ph": "I", "ts": ms(start), "pid": 1, "tid": 2,
+                   "args": {"data": data}}),
+            json!({"name": "ResourceReceiveResponse", "ph": "I", "ts": ms(end - 1.0), "pid": 1, "tid": 2,
+                   "args": {"data": {"requestId": id, "statusCode": 200, "protocol": "h2",
+                                     "mimeType": "text/plain", "headers": [
+                                         {"name": "Link", "value": "</x.css>; rel=preload, <https://cdn.test>; rel=\"preconnect\""}]}}}),
+            json!({"name": "ResourceFinish", "ph": "I", "ts": ms(end), "pid": 1, "tid": 2,
+                   "args": {"data": {"requestId": id, "finishTime": ms(end) / 1e6, "encodedDataLength": 900}}}),
+        ]
+    }
+
+    /// A load of https://a.test/ (navigation `N`) with a first contentful paint, its
+    /// requests and main-thread events.
+    fn load_events(requests: Vec<Vec<Value>>, main: Vec<Value>) -> Vec<events::Event> {
+        let mut list = vec![
+            json!({"name": "thread_name", "ph": "M", "pid": 1, "tid": 2, "args": {"name": "CrRendererMain"}}),
+            json!({"name": "TracingStartedInBrowser", "ph": "I", "ts": NAV - 10.0, "pid": 1, "tid": 1,
+                   "args": {"data": {"frames": [{"frame": "F", "url": "https://a.test/"}]}}}),
+            json!({"name": "navigationStart", "ph": "R", "ts": NAV, "pid": 1, "tid": 2,
+                   "args": {"frame": "F", "data": {"documentLoaderURL": "https://a.test/",
+                            "isLoadingMainFrame": true, "navigationId": "N"}}}),
+            json!({"name": "firstContentfulPaint", "ph": "R", "ts": NAV + 900e3, "pid": 1, "tid": 2,
+                   "args": {"frame": "F", "data": {"navigationId": "N"}}}),
+        ];
+        list.extend(requests.into_iter().flatten());
+        list.extend(main);
+        events::parse(json!({ "traceEvents": list }).to_string().as_bytes()).expect("events")
+    }
+
+    fn document() -> Vec<Value> {
+        request(
+            "N",
+            "/",
+            1.0,
+            50.0,
+            json!({"resourceType": "Document", "priority": "VeryHigh"}),
+        )
+    }
+
+    fn task(at: f64, ms: f64) -> Value {
+        json!({"name": "RunTask", "ph": "X", "ts": NAV + at * 1e3, "dur": ms * 1e3, "pid": 1, "tid": 2, "args": {}})
+    }
+
+    fn tree(events: &[events::Event]) -> super::NetworkDependencyTree {
+        let navs = navigations(events);
+        network_dependency_tree(&Load {
+            events,
+            requests: &network::requests(events),
+            nav: &navs[0],
+            navigations: &navs,
+            has_lcp: true,
+        })
+    }
+
+    #[test]
+    fn a_style_sheet_that_loads_a_font_makes_a_chain_of_three_and_images_stay_out() {
+        let events = load_events(
+            vec![
+                document(),
+                request(
+                    "C",
+                    "/a.css",
+                    60.0,
+                    200.0,
+                    json!({"resourceType": "Stylesheet",
+                    "priority": "VeryHigh", "renderBlocking": "blocking",
+                    "initiator": {"type": "parser", "url": "https://a.test/"}}),
+                ),
+                request(
+                    "I",
+                    "/hero.png",
+                    61.0,
+                    500.0,
+                    json!({"resourceType": "Image",
+                    "priority": "High", "initiator": {"type": "parser", "url": "https://a.test/"}}),
+                ),
+                request(
+                    "W",
+                    "/a.woff2",
+                    210.0,
+                    401.0,
+                    json!({"resourceType": "Font",
+                    "priority": "VeryHigh", "initiator": {"type": "css", "url": "https://a.test/a.css"}}),
+                ),
+            ],
+            vec![task(55.0, 2.0)],
+        );
+        let found = tree(&events);
+        assert_eq!(found.not_built, None);
+        let path = |c: &Vec<String>| c.iter().map(|u| u[14..].to_owned()).collect::<Vec<_>>();
+        let chains: Vec<Vec<String>> = found.chains().iter().map(path).collect();
+        assert_eq!(chains, [["/", "/a.css", "/a.woff2"]]);
+        // From the document's start (1 ms) to the font's end (401 ms).
+        assert_eq!(found.max_time_ms, 400.0);
+        assert_eq!(found.roots[0].children[0].time_ms, 199.0);
+        assert!(found.roots[0].children[0].longest);
+        assert_eq!(
+            line(&found, "https://a.test/"),
+            "- NetworkDependencyTree: longest chain 400 ms: / → /a.css → /a.woff2 (1 chain(s) \
+             of critical requests)."
+        );
+        let mut lines = Vec::new();
+        let data = details(&found, "https://a.test/", &mut lines);
+        assert!(
+            lines.contains(&"    - /a.woff2 (400 ms, longest chain)".to_owned()),
+            "{lines:?}"
+        );
+        assert_eq!(data["maxTimeMs"], 400.0);
+        assert_eq!(found.preconnected.len(), 1);
+        assert_eq!(found.preconnected[0].url, "https://cdn.test");
+        assert!(found.preconnected[0].unused);
+    }
+
+    #[test]
+    fn a_request_a_task_sends_waits_for_the_script_the_task_ran() {
+        // app.js (done at 100 ms) runs in a task at 120 ms that sends late.js; late.js
+        // names the document as its initiator, yet it waited on app.js through the task.
+        let events = load_events(
+            vec![
+                document(),
+                request(
+                    "A",
+                    "/app.js",
+                    60.0,
+                    100.0,
+                    json!({"resourceType": "Script",
+                    "priority": "High", "initiator": {"type": "parser", "url": "https://a.test/"}}),
+                ),
+                request(
+                    "L",
+                    "/late.js",
+                    125.0,
+                    300.0,
+                    json!({"resourceType": "Script",
+                    "priority": "High", "initiator": {"type": "script", "url": "https://a.test/"},
+                    "stackTrace": [{"url": "https://a.test/app.js", "lineNumber": 1, "columnNumber": 1}]}),
+                ),
+            ],
+            vec![
+                task(55.0, 2.0),
+                task(120.0, 30.0),
+                json!({"name": "EvaluateScript", "ph": "X", "ts": NAV + 121e3, "dur": 20e3, "pid": 1, "tid": 2,
+                       "args": {"data": {"url": "https://a.test/app.js", "frame": "F"}}}),
+            ],
+        );
+        let found = tree(&events);
+        let chains: Vec<Vec<String>> = found.chains();
+        assert_eq!(
+            chains,
+            [[
+                "https://a.test/",
+                "https://a.test/app.js",
+                "https://a.test/late.js"
+            ]]
+        );
+        assert_eq!(found.max_time_ms, 299.0);
+        // The task's send event (in the request's own, at 125 ms) is inside the task.
+        let requests = network::requests(&events);
+        let navs = navigations(&events);
+        let refs: Vec<&network::Request> = requests.iter().collect();
+        let main: Vec<&events::Event> = events
+            .iter()
+            .filter(|e| e.tid == 2 && e.ts >= NAV)
+            .collect();
+        let graph = PageGraph::build(&super::super::page_graph::Input {
+            requests: &refs,
+            main_events: &main,
+            frame_documents: &[true, false, false],
+        })
+        .expect("a graph");
+        let late = graph
+            .nodes
+            .iter()
+            .position(|n| n.kind == Kind::Request(2))
+            .expect("late.js");
+        let waits_on_task = graph.nodes[late]
+            .dependencies
+            .iter()
+            .any(|&d| matches!(graph.nodes[d].kind, Kind::Task(_)));
+        assert!(waits_on_task, "{:?}", graph.nodes[late]);
+        assert_eq!(navs.len(), 1);
+    }
+
+    #[test]
+    fn without_a_first_contentful_paint_there_is_no_tree_and_the_line_says_why() {
+        let mut events = load_events(vec![document()], vec![task(55.0, 2.0)]);
+        events.retain(|e| e.name != "firstContentfulPaint");
+        let found = tree(&events);
+        assert!(found.roots.is_empty());
+        assert!(line(&found, "https://a.test/").contains("no first contentful paint"));
+    }
+
+    #[test]
+    fn link_headers_name_their_preconnected_origins() {
+        let found = preconnect_links(
+            "</a.css>; rel=preload; as=style, <https://cdn.test>; rel=\"preconnect\", \
+             <https://x.test>;rel=preconnect;crossorigin",
+        );
+        let urls: Vec<&str> = found.iter().map(|(u, _)| u.as_str()).collect();
+        assert_eq!(urls, ["https://cdn.test", "https://x.test"]);
+        assert_eq!(found[1].1, "<https://x.test>;rel=preconnect;crossorigin");
+    }
+}

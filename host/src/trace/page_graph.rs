@@ -278,11 +278,9 @@ impl PageGraph {
                         self.on_urls(node, lookup, url.as_slice());
                         self.on_urls(node, lookup, &stack);
                     }
-                    "XHRReadyStateChange" => {
-                        if data["readyState"].as_i64() == Some(4) {
-                            self.on_urls(node, lookup, url.as_slice());
-                            self.on_urls(node, lookup, &stack);
-                        }
+                    "XHRReadyStateChange" if data["readyState"].as_i64() == Some(4) => {
+                        self.on_urls(node, lookup, url.as_slice());
+                        self.on_urls(node, lookup, &stack);
                     }
                     "FunctionCall" | "v8.compile" => {
                         self.on_frame(node, lookup, frame);
