@@ -148,7 +148,9 @@ pub struct AnalyzeInsightParams {
     /// The insight set's id, as the last trace's summary lists it.
     insight_set_id: String,
     /// The insight, as the summary names it: LCPBreakdown, LCPDiscovery, INPBreakdown,
-    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow, DOMSize,
+    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency,
+    /// NetworkDependencyTree (the chains of critical requests the load waited on, the
+    /// longest with its time, and the origins preconnected to), ForcedReflow, DOMSize,
     /// CPUProfile (the main thread's functions by self and total time, with script
     /// URL:line:col);
     /// ThirdParties (bytes and main-thread time per site);
@@ -158,8 +160,8 @@ pub struct AnalyzeInsightParams {
     /// Viewport (whether the page is optimized for mobile);
     /// FontDisplay (web fonts whose text is invisible while they load);
     /// CharacterSet (whether the page declares its encoding in time).
-    /// DevTools' NetworkDependencyTree, DuplicatedJavaScript, LegacyJavaScript and
-    /// SlowCSSSelector are not computed: asking for one says why.
+    /// DevTools' DuplicatedJavaScript, LegacyJavaScript and SlowCSSSelector are not
+    /// computed: asking for one says why.
     insight_name: String,
 }
 
