@@ -94,6 +94,8 @@ pub struct Response {
     pub protocol: String,
     /// Whether a service worker answered it.
     pub from_service_worker: bool,
+    /// Whether Chrome says it came from a cache (`fromCache`).
+    pub from_cache: bool,
     /// When the request was sent (`timing.requestTime` + `sendStart`), µs.
     pub send_start: Option<f64>,
 }
@@ -113,6 +115,16 @@ pub fn header(headers: &[Value], name: &str) -> Option<String> {
 }
 
 impl Request {
+    /// Whether it was served from the disk cache: a cached response no service worker
+    /// gave, with no bytes on the wire.
+    pub fn disk_cached(&self) -> bool {
+        self.response
+            .as_ref()
+            .is_some_and(|r| r.from_cache && !r.from_service_worker)
+            && self.finish_event.is_some()
+            && self.encoded_length == 0
+    }
+
     /// When it ended: its finish, else its start.
     pub fn end(&self) -> f64 {
         self.finish.unwrap_or(self.start)
@@ -263,6 +275,7 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                     status: data["statusCode"].as_i64().unwrap_or(0),
                     protocol: event.data_str("protocol").to_owned(),
                     from_service_worker: data["fromServiceWorker"].as_bool() == Some(true),
+                    from_cache: data["fromCache"].as_bool() == Some(true),
                     send_start: number(&timing["requestTime"])
                         .zip(number(&timing["sendStart"]))
                         .map(|(time, send)| time * 1e6 + send * 1e3),

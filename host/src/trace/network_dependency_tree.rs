@@ -125,18 +125,21 @@ const LOCAL_SCHEMES: [&str; 6] = [
     "chrome-extension",
 ];
 
-/// The NetworkDependencyTree insight of a load.
-pub fn network_dependency_tree(load: &Load) -> NetworkDependencyTree {
+/// A load's dependency graph with what it was built from.
+pub struct LoadGraph<'a> {
+    /// The load's requests the graph holds (its request nodes name them by index).
+    pub requests: Vec<&'a Request>,
+    /// The main thread's events within the load (its task nodes name them by index).
+    pub main_events: Vec<&'a Event>,
+    /// The graph.
+    pub graph: PageGraph,
+}
+
+/// The dependency graph of a load, as DevTools builds it; if it builds none, why.
+pub fn load_graph<'a>(load: &Load<'a>) -> Result<LoadGraph<'a>, String> {
     let nav = load.nav;
-    let mut found = NetworkDependencyTree {
-        preconnected: preconnected(load),
-        ..NetworkDependencyTree::default()
-    };
     let requests = graph_requests(load);
-    if let Err(why) = buildable(load, &requests) {
-        found.not_built = Some(why.to_owned());
-        return found;
-    }
+    buildable(load, &requests).map_err(str::to_owned)?;
     let main_threads: HashSet<(i64, i64)> =
         load.navigations.iter().map(|n| (n.pid, n.tid)).collect();
     let main_events: Vec<&Event> = load
@@ -156,9 +159,29 @@ pub fn network_dependency_tree(load: &Load) -> NetworkDependencyTree {
         main_events: &main_events,
         frame_documents: &frame_documents,
     };
-    let Some(graph) = PageGraph::build(&input) else {
-        found.not_built = Some("the load has no main-thread task".to_owned());
-        return found;
+    let graph = PageGraph::build(&input).ok_or("the load has no main-thread task")?;
+    Ok(LoadGraph {
+        requests,
+        main_events,
+        graph,
+    })
+}
+
+/// The NetworkDependencyTree insight of a load.
+pub fn network_dependency_tree(load: &Load) -> NetworkDependencyTree {
+    let nav = load.nav;
+    let mut found = NetworkDependencyTree {
+        preconnected: preconnected(load),
+        ..NetworkDependencyTree::default()
+    };
+    let LoadGraph {
+        requests, graph, ..
+    } = match load_graph(load) {
+        Ok(built) => built,
+        Err(why) => {
+            found.not_built = Some(why);
+            return found;
+        }
     };
     let mut tree = Tree::default();
     for path in walk(&graph) {

@@ -9,8 +9,9 @@
 //!   node, lasting from its start to its finish. A request depends on the one request
 //!   of its initiator's URL when there is exactly one, begun no later; otherwise on
 //!   its initiator request (the one request of the initiator's URL whose headers had
-//!   come before it began, narrowed by type, frame and, for the parser, to documents),
-//!   else on the load's first request, the root.
+//!   come before it began, narrowed by type, frame, for the parser to documents, and to
+//!   a preload when the others came from a cache), else on the load's first request,
+//!   the root.
 //! - **Tasks.** Each top-level main-thread task (`RunTask` and its older names) with a
 //!   duration is a node; the events inside it until the next top-level task are its
 //!   own. A task depends on its frame's document, on the request of each script or
@@ -22,9 +23,8 @@
 //!   paint or parse HTML, and has one dependency or at most one dependent, is taken out,
 //!   its dependencies linked straight to its dependents.
 //!
-//! Redirects are not split into one node per hop (a redirected request is one node),
-//! and a `<link rel=preload>`'s choice among several initiator candidates is not made:
-//! the chains of the pages checked have neither.
+//! Redirects are not split into one node per hop: a redirected request is one node,
+//! from its first send to its finish (the fixture pages have no redirect).
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -466,6 +466,19 @@ impl<'a> Lookup<'a> {
         narrow(&mut candidates, &|c| c.frame == request.frame);
         if request.initiator_type == "parser" {
             narrow(&mut candidates, &|c| resource_type(c) == "Document");
+        }
+        if candidates.len() > 1 {
+            // A preload wins when every other candidate came from a cache.
+            let (preloads, others): (Vec<usize>, Vec<usize>) = candidates
+                .iter()
+                .partition(|&&c| input.requests[c].link_preload);
+            let cached = |&c: &usize| {
+                let other = input.requests[c];
+                other.disk_cached() || other.memory_cached
+            };
+            if !preloads.is_empty() && !others.is_empty() && others.iter().all(cached) {
+                candidates = preloads;
+            }
         }
         match candidates.as_slice() {
             [only] => Some(*only),
