@@ -68,6 +68,11 @@ pub struct Request {
     pub thread: (i64, i64),
     /// When it was last sent (after any redirect: its last send event), µs.
     pub last_send: f64,
+    /// Each `ResourceSendRequest` of it (one per redirect hop, then the last): the URL
+    /// asked for and when.
+    pub sends: Vec<(String, f64)>,
+    /// When each of its `ResourceWillSendRequest` events came, µs.
+    pub will_sends: Vec<f64>,
     /// The script URL of each frame on the stack that sent it (`stackTrace`, innermost
     /// first; empty for a frame without one).
     pub stack_urls: Vec<String>,
@@ -114,7 +119,39 @@ pub fn header(headers: &[Value], name: &str) -> Option<String> {
     (!values.is_empty()).then(|| values.join(", "))
 }
 
+/// One hop of a redirected request: the URL asked for, and from when to when.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Redirect {
+    /// The URL that redirected.
+    pub url: String,
+    /// When it was asked for, µs.
+    pub start: f64,
+    /// When the next hop was asked for, µs.
+    pub end: f64,
+}
+
 impl Request {
+    /// The hops before its last URL, in order (none without a redirect): each from its
+    /// send (its will-send, when both it and the next hop's are in the trace) to the
+    /// next one's.
+    pub fn redirects(&self) -> Vec<Redirect> {
+        self.sends
+            .windows(2)
+            .enumerate()
+            .map(|(i, pair)| {
+                let (start, end) = match (self.will_sends.get(i), self.will_sends.get(i + 1)) {
+                    (Some(a), Some(b)) => (*a, *b),
+                    _ => (pair[0].1, pair[1].1),
+                };
+                Redirect {
+                    url: pair[0].0.clone(),
+                    start,
+                    end,
+                }
+            })
+            .collect()
+    }
+
     /// Whether it was served from the disk cache: a cached response no service worker
     /// gave, with no bytes on the wire.
     pub fn disk_cached(&self) -> bool {
@@ -228,7 +265,13 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                     }
                 });
                 request.last_send = event.ts;
+                if event.name == "ResourceWillSendRequest" {
+                    request.will_sends.push(event.ts);
+                }
                 if event.name == "ResourceSendRequest" {
+                    request
+                        .sends
+                        .push((event.data_str("url").to_owned(), event.ts));
                     request.thread = (event.pid, event.tid);
                     request.stack_urls = data["stackTrace"]
                         .as_array()

@@ -30,7 +30,7 @@ use serde_json::{json, Value};
 
 use super::events::Event;
 use super::network::{header, Request};
-use super::page_graph::{self, PageGraph};
+use super::page_graph::{self, Fetch, PageGraph};
 use super::text::duration;
 use super::Navigation;
 
@@ -127,8 +127,9 @@ const LOCAL_SCHEMES: [&str; 6] = [
 
 /// A load's dependency graph with what it was built from.
 pub struct LoadGraph<'a> {
-    /// The load's requests the graph holds (its request nodes name them by index).
-    pub requests: Vec<&'a Request>,
+    /// The load's requests and redirect hops the graph holds (its request nodes name
+    /// them by index).
+    pub fetches: Vec<Fetch<'a>>,
     /// The main thread's events within the load (its task nodes name them by index).
     pub main_events: Vec<&'a Event>,
     /// The graph.
@@ -147,21 +148,18 @@ pub fn load_graph<'a>(load: &Load<'a>) -> Result<LoadGraph<'a>, String> {
         .iter()
         .filter(|e| e.ts >= nav.ts && e.ts < nav.until && main_threads.contains(&(e.pid, e.tid)))
         .collect();
-    let frame_documents: Vec<bool> = requests
-        .iter()
-        .map(|r| {
-            r.resource_type == "Document"
-                && frame_url_at(load.events, &r.frame, r.last_send).as_deref() == Some(&r.url)
-        })
-        .collect();
+    let shows_frame = |r: &Request| {
+        r.resource_type == "Document"
+            && frame_url_at(load.events, &r.frame, r.last_send).as_deref() == Some(&r.url)
+    };
+    let fetches = page_graph::fetches(&requests, &shows_frame);
     let input = page_graph::Input {
-        requests: &requests,
+        fetches: &fetches,
         main_events: &main_events,
-        frame_documents: &frame_documents,
     };
     let graph = PageGraph::build(&input).ok_or("the load has no main-thread task")?;
     Ok(LoadGraph {
-        requests,
+        fetches,
         main_events,
         graph,
     })
@@ -174,9 +172,7 @@ pub fn network_dependency_tree(load: &Load) -> NetworkDependencyTree {
         preconnected: preconnected(load),
         ..NetworkDependencyTree::default()
     };
-    let LoadGraph {
-        requests, graph, ..
-    } = match load_graph(load) {
+    let LoadGraph { fetches, graph, .. } = match load_graph(load) {
         Ok(built) => built,
         Err(why) => {
             found.not_built = Some(why);
@@ -185,20 +181,20 @@ pub fn network_dependency_tree(load: &Load) -> NetworkDependencyTree {
     };
     let mut tree = Tree::default();
     for path in walk(&graph) {
-        let chain: Vec<&Request> = path
+        let chain: Vec<&Fetch> = path
             .iter()
             .filter_map(|&n| graph.request(n))
-            .map(|i| requests[i])
+            .map(|i| &fetches[i])
             .collect();
         let Some(last) = chain.last() else {
             continue;
         };
-        if chain.iter().all(|r| critical(r, nav)) && !local(last) {
+        if chain.iter().all(|f| critical(f.request, nav)) && !local(last) {
             tree.add(&chain);
         }
     }
     found.max_time_ms = tree.max_time / 1e3;
-    found.longest_chain = tree.longest.iter().map(|r| r.url.clone()).collect();
+    found.longest_chain = tree.longest.iter().map(|f| f.request.url.clone()).collect();
     found.roots = tree.finish();
     found
 }
@@ -346,13 +342,14 @@ fn critical(request: &Request, nav: &Navigation) -> bool {
             || request.blocks_render())
 }
 
-/// Whether a request used no network connection (a data, blob or file URL).
-fn local(request: &Request) -> bool {
-    let protocol = request
+/// Whether a fetch used no network connection (a data, blob or file URL).
+fn local(fetch: &Fetch) -> bool {
+    let protocol = fetch
+        .request
         .response
         .as_ref()
         .map_or("unknown", |r| r.protocol.as_str());
-    let scheme = request.url.split(':').next().unwrap_or_default();
+    let scheme = fetch.url.split(':').next().unwrap_or_default();
     let of = |s: &str| LOCAL_SCHEMES.contains(&s.split(':').next().unwrap_or(s));
     of(protocol) || of(scheme)
 }
@@ -362,38 +359,40 @@ fn done(request: &Request) -> f64 {
     request.finish_event.unwrap_or(request.last_send)
 }
 
-/// The chains as they are added: a tree of requests.
+/// The chains as they are added: a tree of fetches. A redirected request is in a
+/// chain once per hop (as in DevTools), each time with its last URL and its times.
 #[derive(Default)]
 struct Tree<'a> {
     roots: Vec<Branch<'a>>,
     max_time: f64,
-    longest: Vec<&'a Request>,
+    longest: Vec<&'a Fetch<'a>>,
 }
 
 struct Branch<'a> {
-    request: &'a Request,
+    fetch: &'a Fetch<'a>,
     time: f64,
     children: Vec<Branch<'a>>,
 }
 
 impl<'a> Tree<'a> {
-    fn add(&mut self, chain: &[&'a Request]) {
+    fn add(&mut self, chain: &[&'a Fetch<'a>]) {
         let Some((first, last)) = chain.first().zip(chain.last()) else {
             return;
         };
-        let total = done(last) - first.start;
+        let start = first.request.start;
+        let total = done(last.request) - start;
         if total > self.max_time {
             self.max_time = total;
             self.longest = chain.to_vec();
         }
         let mut level = &mut self.roots;
-        for request in chain {
-            let at = match level.iter().position(|b| std::ptr::eq(b.request, *request)) {
+        for fetch in chain {
+            let at = match level.iter().position(|b| std::ptr::eq(b.fetch, *fetch)) {
                 Some(at) => at,
                 None => {
                     level.push(Branch {
-                        request,
-                        time: done(request) - first.start,
+                        fetch,
+                        time: done(fetch.request) - start,
                         children: Vec::new(),
                     });
                     level.len() - 1
@@ -404,10 +403,10 @@ impl<'a> Tree<'a> {
     }
 
     fn finish(self) -> Vec<ChainNode> {
-        fn convert(branch: Branch, longest: &[&Request]) -> ChainNode {
+        fn convert(branch: Branch, longest: &[&Fetch]) -> ChainNode {
             let on_longest = longest
                 .first()
-                .is_some_and(|r| std::ptr::eq(*r, branch.request));
+                .is_some_and(|f| std::ptr::eq(*f, branch.fetch));
             let below = if on_longest { &longest[1..] } else { &[][..] };
             let mut children: Vec<ChainNode> = branch
                 .children
@@ -416,7 +415,7 @@ impl<'a> Tree<'a> {
                 .collect();
             children.sort_by(|a, b| deepest(b).total_cmp(&deepest(a)));
             ChainNode {
-                url: branch.request.url.clone(),
+                url: branch.fetch.request.url.clone(),
                 time_ms: branch.time / 1e3,
                 longest: on_longest,
                 children,
@@ -625,9 +624,9 @@ pub fn details(found: &NetworkDependencyTree, page: &str, lines: &mut Vec<String
 mod tests {
     use serde_json::{json, Value};
 
-    use super::super::page_graph::{Kind, PageGraph};
+    use super::super::page_graph::Kind;
     use super::super::{events, navigations, network};
-    use super::{details, line, network_dependency_tree, preconnect_links, Load};
+    use super::{details, line, load_graph, network_dependency_tree, preconnect_links, Load};
 
     const NAV: f64 = 1_000_000.0;
 
@@ -797,20 +796,18 @@ mod tests {
             ]]
         );
         assert_eq!(found.max_time_ms, 299.0);
-        // The task's send event (in the request's own, at 125 ms) is inside the task.
+        // The task's send event (the request's own, at 125 ms) is inside the task.
         let requests = network::requests(&events);
         let navs = navigations(&events);
-        let refs: Vec<&network::Request> = requests.iter().collect();
-        let main: Vec<&events::Event> = events
-            .iter()
-            .filter(|e| e.tid == 2 && e.ts >= NAV)
-            .collect();
-        let graph = PageGraph::build(&super::super::page_graph::Input {
-            requests: &refs,
-            main_events: &main,
-            frame_documents: &[true, false, false],
+        let built = load_graph(&Load {
+            events: &events,
+            requests: &requests,
+            nav: &navs[0],
+            navigations: &navs,
+            has_lcp: true,
         })
         .expect("a graph");
+        let graph = &built.graph;
         let late = graph
             .nodes
             .iter()
@@ -821,7 +818,45 @@ mod tests {
             .iter()
             .any(|&d| matches!(graph.nodes[d].kind, Kind::Task(_)));
         assert!(waits_on_task, "{:?}", graph.nodes[late]);
-        assert_eq!(navs.len(), 1);
+    }
+
+    #[test]
+    fn a_redirected_style_sheet_is_in_its_chain_once_per_hop_as_devtools_lists_it() {
+        // /old.css redirects (at 80 ms) to /a.css, which loads a font.
+        let mut list = vec![document()];
+        let mut css = request(
+            "C",
+            "/a.css",
+            60.0,
+            200.0,
+            json!({"resourceType": "Stylesheet",
+            "priority": "VeryHigh", "renderBlocking": "blocking",
+            "initiator": {"type": "parser", "url": "https://a.test/"}}),
+        );
+        let mut first_send = css[0].clone();
+        first_send["args"]["data"]["url"] = json!("https://a.test/old.css");
+        css[0]["ts"] = json!(NAV + 80e3);
+        css.insert(0, first_send);
+        list.push(css);
+        list.push(request(
+            "W",
+            "/a.woff2",
+            210.0,
+            401.0,
+            json!({"resourceType": "Font",
+            "priority": "VeryHigh", "initiator": {"type": "css", "url": "https://a.test/a.css"}}),
+        ));
+        let events = load_events(list, vec![task(55.0, 2.0)]);
+        let found = tree(&events);
+        let path = |c: &Vec<String>| c.iter().map(|u| u[14..].to_owned()).collect::<Vec<_>>();
+        let chains: Vec<Vec<String>> = found.chains().iter().map(path).collect();
+        assert_eq!(chains, [["/", "/a.css", "/a.css", "/a.woff2"]]);
+        assert_eq!(found.max_time_ms, 400.0);
+        let requests = network::requests(&events);
+        let redirects = requests[1].redirects();
+        assert_eq!(redirects.len(), 1);
+        assert_eq!(redirects[0].url, "https://a.test/old.css");
+        assert_eq!((redirects[0].end - redirects[0].start) / 1e3, 20.0);
     }
 
     #[test]

@@ -23,8 +23,9 @@
 //!   paint or parse HTML, and has one dependency or at most one dependent, is taken out,
 //!   its dependencies linked straight to its dependents.
 //!
-//! Redirects are not split into one node per hop: a redirected request is one node,
-//! from its first send to its finish (the fixture pages have no redirect).
+//! A redirected request is one node per hop ([`fetches`]): each hop from its send to
+//! the next one's, its URL the one that redirected, each waiting on the hop before.
+//! The last keeps the request's own start, before the redirects.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -50,7 +51,8 @@ const FINISH_SLACK_US: f64 = 100_000.0;
 /// What a node stands for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {
-    /// A request: its index in the requests the graph was built from.
+    /// A request, or a hop of its redirects: its index in the fetches the graph was
+    /// built from.
     Request(usize),
     /// A main-thread task: the range of its events (its own first) in the main-thread
     /// events the graph was built from.
@@ -81,32 +83,114 @@ pub struct PageGraph {
     pub root: usize,
 }
 
+/// What one request node stands for: a request, or one hop of its redirects.
+#[derive(Debug, Clone)]
+pub struct Fetch<'a> {
+    /// The request (a hop's too: its attributes are the request's).
+    pub request: &'a Request,
+    /// Which of its redirect hops this is (`None`: its last URL, after them).
+    pub hop: Option<usize>,
+    /// The URL asked for.
+    pub url: &'a str,
+    /// Its id: the request's for the first hop, then `:redirect` added per hop.
+    pub id: String,
+    /// When it began, µs.
+    pub start: f64,
+    /// When it ended, µs.
+    pub end: f64,
+    /// When its response headers had come, µs.
+    pub headers_end: f64,
+    /// The hop before it, by index among the fetches.
+    pub previous: Option<usize>,
+    /// Whether it is the document its frame showed when it was sent (the node the
+    /// frame's tasks depend on).
+    pub frame_document: bool,
+}
+
+impl Fetch<'_> {
+    /// What it fetched, as the simulation types it: a script's fetch or XHR by how it
+    /// was fetched, anything untyped as `Other`; a redirect hop has no type.
+    pub fn resource_type(&self) -> Option<&str> {
+        if self.hop.is_some() {
+            return None;
+        }
+        Some(match self.request.fetch_type.as_str() {
+            "xmlhttprequest" => "XHR",
+            "fetch" => "Fetch",
+            _ if self.request.resource_type.is_empty() => "Other",
+            _ => &self.request.resource_type,
+        })
+    }
+}
+
+/// The fetches of `requests` (in the order they began), each redirect hop before its
+/// request; `shows_frame` says whether a request is the document its frame showed.
+pub fn fetches<'a>(
+    requests: &[&'a Request],
+    shows_frame: &dyn Fn(&Request) -> bool,
+) -> Vec<Fetch<'a>> {
+    let mut found: Vec<Fetch<'a>> = Vec::new();
+    for request in requests {
+        let redirects = request.redirects();
+        let first = found.len();
+        let mut id = request.id.clone();
+        for (k, redirect) in redirects.iter().enumerate() {
+            let url = request
+                .sends
+                .get(k)
+                .map_or(request.url.as_str(), |(url, _)| url.as_str());
+            found.push(Fetch {
+                request,
+                hop: Some(k),
+                url,
+                id: id.clone(),
+                start: redirect.start,
+                end: redirect.end,
+                headers_end: redirect.end,
+                previous: k.checked_sub(1).map(|p| first + p),
+                frame_document: false,
+            });
+            id.push_str(":redirect");
+        }
+        let previous = (!redirects.is_empty()).then(|| found.len() - 1);
+        found.push(Fetch {
+            request,
+            hop: None,
+            url: &request.url,
+            id,
+            start: request.start,
+            end: request.finish.unwrap_or(request.last_send),
+            headers_end: request.headers_end.unwrap_or(request.start),
+            previous,
+            frame_document: shows_frame(request),
+        });
+    }
+    found
+}
+
 /// What a graph is built from.
 pub struct Input<'a> {
-    /// The load's requests, in the order they began (the first is the root).
-    pub requests: &'a [&'a Request],
+    /// The load's fetches, in order (the first is the root).
+    pub fetches: &'a [Fetch<'a>],
     /// The main thread's events within the load, in time order.
     pub main_events: &'a [&'a Event],
-    /// For each request, whether it is the document its frame showed when it was sent
-    /// (the node a frame's tasks depend on).
-    pub frame_documents: &'a [bool],
 }
 
 impl PageGraph {
     /// The graph of a load; `None` without requests or a main-thread task.
     pub fn build(input: &Input) -> Option<PageGraph> {
-        if input.requests.is_empty() || !input.main_events.iter().any(|e| is_task(e)) {
+        if input.fetches.is_empty() || !input.main_events.iter().any(|e| is_task(e)) {
             return None;
         }
         let mut graph = PageGraph {
             nodes: Vec::new(),
             root: 0,
         };
-        for (i, request) in input.requests.iter().enumerate() {
+        for (i, fetch) in input.fetches.iter().enumerate() {
             graph.nodes.push(Node {
                 kind: Kind::Request(i),
-                start: request.start,
-                end: request.finish.unwrap_or(request.last_send),
+                start: fetch.start,
+                end: fetch.end,
                 dependencies: Vec::new(),
                 dependents: Vec::new(),
             });
@@ -170,11 +254,11 @@ impl PageGraph {
 
     fn link_requests(&mut self, input: &Input, lookup: &Lookup) {
         let root = self.root;
-        for (node, request) in input.requests.iter().enumerate() {
+        for (node, fetch) in input.fetches.iter().enumerate() {
             let initiator = lookup.initiator_request(input, node).unwrap_or(root);
             let via_initiator =
                 !self.waits_for(initiator, node) && self.may_wait_for(node, initiator);
-            let urls = initiator_urls(request);
+            let urls = initiator_urls(fetch.request);
             for url in &urls {
                 let candidates = lookup
                     .by_url
@@ -200,6 +284,9 @@ impl PageGraph {
                 && self.may_wait_for(node, root)
             {
                 self.link(root, node);
+            }
+            if let Some(previous) = fetch.previous {
+                self.link(previous, node);
             }
         }
     }
@@ -349,7 +436,12 @@ impl PageGraph {
         let Kind::Request(i) = self.nodes[node].kind else {
             return;
         };
-        if matches!(resource_type(input.requests[i]), "XHR" | "Fetch" | "Script") {
+        // A redirect hop has no type: the hop it redirects to lends it its own.
+        let next = input.fetches.get(i + 1).filter(|f| f.previous == Some(i));
+        let typed = input.fetches[i]
+            .resource_type()
+            .or_else(|| next.and_then(Fetch::resource_type));
+        if matches!(typed, Some("XHR" | "Fetch" | "Script")) {
             self.link(task, node);
         }
     }
@@ -413,29 +505,28 @@ impl<'a> Lookup<'a> {
             by_id: HashMap::new(),
             frame_document: HashMap::new(),
         };
-        for (i, request) in input.requests.iter().enumerate() {
-            lookup
-                .by_url
-                .entry(request.url.as_str())
-                .or_default()
-                .push(i);
-            lookup.by_id.entry(request.id.as_str()).or_insert(i);
-            let shows_frame = input.frame_documents.get(i).copied().unwrap_or(false);
-            if !request.frame.is_empty() && request.resource_type == "Document" && shows_frame {
-                let seen = lookup.frame_document.contains_key(request.frame.as_str());
-                lookup
-                    .frame_document
-                    .insert(request.frame.as_str(), (!seen).then_some(i));
+        for (i, fetch) in input.fetches.iter().enumerate() {
+            lookup.by_url.entry(fetch.url).or_default().push(i);
+            lookup.by_id.entry(fetch.id.as_str()).or_insert(i);
+            let frame = fetch.request.frame.as_str();
+            let document = fetch.resource_type() == Some("Document");
+            if !frame.is_empty() && document && fetch.frame_document {
+                let seen = lookup.frame_document.contains_key(frame);
+                lookup.frame_document.insert(frame, (!seen).then_some(i));
             }
         }
         lookup
     }
 
-    /// The request that started request `i`: the one request of its initiator's URL
-    /// whose headers had come before it began and that finished, narrowed when there
-    /// are several.
+    /// The fetch that started fetch `i`: the hop before it; else the one request of
+    /// its initiator's URL whose headers had come before it began and that finished,
+    /// narrowed when there are several.
     fn initiator_request(&self, input: &Input, i: usize) -> Option<usize> {
-        let request = input.requests[i];
+        let fetch = &input.fetches[i];
+        if fetch.previous.is_some() {
+            return fetch.previous;
+        }
+        let request = fetch.request;
         let url = initiator_urls(request).into_iter().next()?;
         let mut candidates: Vec<usize> = self
             .by_url
@@ -444,36 +535,36 @@ impl<'a> Lookup<'a> {
             .iter()
             .copied()
             .filter(|&c| {
-                let candidate = input.requests[c];
-                candidate.headers_end.unwrap_or(candidate.start) <= request.start
-                    && candidate.finish_event.is_some()
-                    && !candidate.failed
+                let candidate = &input.fetches[c];
+                candidate.headers_end <= fetch.start
+                    && candidate.request.finish_event.is_some()
+                    && !candidate.request.failed
             })
             .collect();
-        let narrow = |candidates: &mut Vec<usize>, keep: &dyn Fn(&Request) -> bool| {
+        let narrow = |candidates: &mut Vec<usize>, keep: &dyn Fn(&Fetch) -> bool| {
             if candidates.len() > 1 {
                 let kept: Vec<usize> = candidates
                     .iter()
                     .copied()
-                    .filter(|&c| keep(input.requests[c]))
+                    .filter(|&c| keep(&input.fetches[c]))
                     .collect();
                 if !kept.is_empty() {
                     *candidates = kept;
                 }
             }
         };
-        narrow(&mut candidates, &|c| resource_type(c) != "Other");
-        narrow(&mut candidates, &|c| c.frame == request.frame);
+        narrow(&mut candidates, &|c| c.resource_type() != Some("Other"));
+        narrow(&mut candidates, &|c| c.request.frame == request.frame);
         if request.initiator_type == "parser" {
-            narrow(&mut candidates, &|c| resource_type(c) == "Document");
+            narrow(&mut candidates, &|c| c.resource_type() == Some("Document"));
         }
         if candidates.len() > 1 {
             // A preload wins when every other candidate came from a cache.
             let (preloads, others): (Vec<usize>, Vec<usize>) = candidates
                 .iter()
-                .partition(|&&c| input.requests[c].link_preload);
+                .partition(|&&c| input.fetches[c].request.link_preload);
             let cached = |&c: &usize| {
-                let other = input.requests[c];
+                let other = input.fetches[c].request;
                 other.disk_cached() || other.memory_cached
             };
             if !preloads.is_empty() && !others.is_empty() && others.iter().all(cached) {
@@ -503,17 +594,6 @@ pub fn initiator_urls(request: &Request) -> Vec<String> {
         }
     }
     urls
-}
-
-/// What a request fetched, as the simulation types it: a script's fetch or XHR by how
-/// it was fetched, anything untyped as `Other`.
-pub fn resource_type(request: &Request) -> &str {
-    match request.fetch_type.as_str() {
-        "xmlhttprequest" => "XHR",
-        "fetch" => "Fetch",
-        _ if request.resource_type.is_empty() => "Other",
-        _ => &request.resource_type,
-    }
 }
 
 fn is_task(event: &Event) -> bool {
