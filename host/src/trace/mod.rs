@@ -39,6 +39,7 @@ pub mod network;
 pub mod network_dependency_tree;
 pub mod not_computed;
 pub mod page_graph;
+pub mod preconnect;
 pub mod reflow;
 pub mod tasks;
 pub mod text;

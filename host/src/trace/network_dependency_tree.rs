@@ -29,8 +29,9 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::events::Event;
-use super::network::{header, Request};
+use super::network::Request;
 use super::page_graph::{self, Fetch, PageGraph};
+use super::preconnect;
 use super::text::duration;
 use super::Navigation;
 
@@ -48,21 +49,6 @@ pub struct ChainNode {
     pub children: Vec<ChainNode>,
 }
 
-/// An origin the page preconnected to.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Preconnected {
-    /// The URL the hint named.
-    pub url: String,
-    /// Where the hint was: `DOM` (a `<link>`) or `ResponseHeader` (a `Link:` header).
-    pub source: String,
-    /// The header's text (a `Link:` header).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub header_text: Option<String>,
-    /// Whether no request of the load went to that origin.
-    pub unused: bool,
-}
-
 /// The NetworkDependencyTree insight of one load.
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -77,7 +63,7 @@ pub struct NetworkDependencyTree {
     /// The longest chain's URLs, first to last.
     pub longest_chain: Vec<String>,
     /// The origins the page preconnected to.
-    pub preconnected: Vec<Preconnected>,
+    pub preconnected: Vec<preconnect::Preconnected>,
 }
 
 impl NetworkDependencyTree {
@@ -169,7 +155,7 @@ pub fn load_graph<'a>(load: &Load<'a>) -> Result<LoadGraph<'a>, String> {
 pub fn network_dependency_tree(load: &Load) -> NetworkDependencyTree {
     let nav = load.nav;
     let mut found = NetworkDependencyTree {
-        preconnected: preconnected(load),
+        preconnected: preconnect::preconnected(load.events, load.requests, load.nav),
         ..NetworkDependencyTree::default()
     };
     let LoadGraph { fetches, graph, .. } = match load_graph(load) {
@@ -355,7 +341,7 @@ fn local(fetch: &Fetch) -> bool {
 }
 
 /// When Chrome was done with a request (its finish event), µs.
-fn done(request: &Request) -> f64 {
+pub fn done(request: &Request) -> f64 {
     request.finish_event.unwrap_or(request.last_send)
 }
 
@@ -448,87 +434,10 @@ fn deepest_leaf(node: &ChainNode) -> &ChainNode {
     best
 }
 
-/// The origin of a URL: `scheme://host[:port]`.
-fn origin(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host = authority.rsplit('@').next().unwrap_or(authority);
-    Some(format!("{}://{host}", scheme.to_ascii_lowercase()))
-}
-
-/// The origins the page preconnected to, the `<link>`s first.
-fn preconnected(load: &Load) -> Vec<Preconnected> {
-    let (from, until) = (load.nav.ts, load.nav.until);
-    let used: HashSet<String> = load
-        .requests
-        .iter()
-        .filter(|r| r.start <= until && from < done(r))
-        .filter_map(|r| origin(&r.url))
-        .collect();
-    let unused = |url: &str| origin(url).is_none_or(|o| !used.contains(&o));
-    let mut found: Vec<Preconnected> = load
-        .events
-        .iter()
-        .filter(|e| e.name == "LinkPreconnect")
-        .map(|e| {
-            let url = e.data_str("url");
-            Preconnected {
-                url: url.to_owned(),
-                source: "DOM".to_owned(),
-                header_text: None,
-                unused: unused(url),
-            }
-        })
-        .collect();
-    let document = load.requests.iter().find(|r| r.id == load.nav.id);
-    let headers = document
-        .and_then(|d| d.response.as_ref())
-        .and_then(|r| r.headers.as_deref());
-    if let Some(links) = headers.and_then(|h| header(h, "link")) {
-        for (url, text) in preconnect_links(&links) {
-            found.push(Preconnected {
-                unused: unused(&url),
-                url,
-                source: "ResponseHeader".to_owned(),
-                header_text: Some(text),
-            });
-        }
-    }
-    found
-}
-
-/// The `rel=preconnect` entries of a `Link:` header: each one's URL and text.
-fn preconnect_links(value: &str) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    let mut rest = value;
-    while let Some(close) = rest.find('>') {
-        let end = rest[close..].find(',').map_or(rest.len(), |c| close + c);
-        let part = rest[..end].trim();
-        rest = rest.get(end + 1..).unwrap_or_default();
-        let Some(inner) = part.strip_prefix('<') else {
-            continue;
-        };
-        let Some((url, params)) = inner.split_once('>') else {
-            continue;
-        };
-        let url = url.trim();
-        let preconnect = params.split(';').any(|param| {
-            param.split_once('=').is_some_and(|(name, value)| {
-                name.trim().eq_ignore_ascii_case("rel")
-                    && value.trim().trim_matches('"') == "preconnect"
-            })
-        });
-        if preconnect && !url.is_empty() {
-            found.push((url.to_owned(), part.to_owned()));
-        }
-    }
-    found
-}
-
 /// A URL as short as it can be told apart in the load: its path when on the page's
 /// origin.
 fn short(url: &str, page: &str) -> String {
-    match (origin(url), origin(page)) {
+    match (preconnect::origin(url), preconnect::origin(page)) {
         (Some(a), Some(b)) if a == b => url[a.len()..].to_owned(),
         _ => url.to_owned(),
     }
@@ -626,7 +535,7 @@ mod tests {
 
     use super::super::page_graph::Kind;
     use super::super::{events, navigations, network};
-    use super::{details, line, load_graph, network_dependency_tree, preconnect_links, Load};
+    use super::{details, line, load_graph, network_dependency_tree, Load};
 
     const NAV: f64 = 1_000_000.0;
 
@@ -866,16 +775,5 @@ mod tests {
         let found = tree(&events);
         assert!(found.roots.is_empty());
         assert!(line(&found, "https://a.test/").contains("no first contentful paint"));
-    }
-
-    #[test]
-    fn link_headers_name_their_preconnected_origins() {
-        let found = preconnect_links(
-            "</a.css>; rel=preload; as=style, <https://cdn.test>; rel=\"preconnect\", \
-             <https://x.test>;rel=preconnect;crossorigin",
-        );
-        let urls: Vec<&str> = found.iter().map(|(u, _)| u.as_str()).collect();
-        assert_eq!(urls, ["https://cdn.test", "https://x.test"]);
-        assert_eq!(found[1].1, "<https://x.test>;rel=preconnect;crossorigin");
     }
 }

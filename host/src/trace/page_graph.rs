@@ -44,8 +44,8 @@ const TASK_NAMES: [&str; 4] = [
 /// Tasks shorter than this may be pruned, µs.
 const SHORT_TASK_US: f64 = 10_000.0;
 
-/// How long before its task began a script's request may still be finishing for the
-/// task to depend on it, µs.
+/// How long after a task began the request of a URL it used may still have been
+/// finishing, for the task to depend on it, µs.
 const FINISH_SLACK_US: f64 = 100_000.0;
 
 /// What a node stands for.
