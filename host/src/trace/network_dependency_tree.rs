@@ -10,14 +10,15 @@
 //! `<link rel=preload>`, not an image, XHR, fetch, event stream or another frame's
 //! document, with an initiator, and of high priority (`VeryHigh`, `High`, `Medium`) or
 //! render-blocking. A request's time is from the start of its chain's first request to
-//! its own end; the longest chain's is `maxTime`. Chains of more than one request fail
-//! the insight.
+//! its own end; the longest chain's is `maxTime`. DevTools fails the insight on any
+//! chain of more than one request.
 //!
 //! DevTools builds the graph only for a load it can also simulate: one with a first
 //! contentful paint and an LCP, and a response whose bytes came over the network;
 //! without one there is no tree, and so here.
 //!
-//! Also listed: the origins the page preconnected to (`<link rel=preconnect>`, and
+//! Also listed ([`preconnect`](super::preconnect)): the origins the page preconnected
+//! to (`<link rel=preconnect>`, and
 //! `Link: <…>; rel=preconnect` headers of the document), each marked unused when no
 //! request of the load went there. DevTools also proposes origins to preconnect to,
 //! from the requests its simulated LCP waits on and their connection times; tabwire
