@@ -90,6 +90,27 @@ function thirdParties(model) {
   };
 }
 
+// The NetworkDependencyTree insight: every chain of critical requests from a root to
+// a leaf, each as the URL paths of its requests, and the longest chain's time (ms).
+function dependencyTree(model) {
+  if (!model) return null;
+  const chains = [];
+  const walk = (nodes, above) => {
+    for (const node of nodes) {
+      const url = new URL(node.request.args.data.url);
+      const here = [...above, url.pathname + url.search];
+      if (node.children.length === 0) chains.push(here);
+      walk(node.children, here);
+    }
+  };
+  walk(model.rootNodes || [], []);
+  return {
+    maxTimeMs: ms(model.maxTime),
+    chains,
+    preconnectedOrigins: (model.preconnectedOrigins || []).map(o => ({url: o.url, source: o.source})),
+  };
+}
+
 function insightSet(set, parsed) {
   const m = set.model;
   const lcp = m.LCPBreakdown;
@@ -189,6 +210,7 @@ function insightSet(set, parsed) {
     modernHttp: m.ModernHTTP ? {
       requests: m.ModernHTTP.http1Requests.map(r => ({url: r.args.data.url, protocol: r.args.data.protocol})),
     } : null,
+    networkDependencyTree: dependencyTree(m.NetworkDependencyTree),
     inp: inp ? {
       ms: ms(inp.dur), inputDelayMs: ms(inp.inputDelay),
       processingMs: ms(inp.mainThreadHandling), presentationDelayMs: ms(inp.presentationDelay),

@@ -344,6 +344,30 @@ async fn a_traced_load_is_saved_and_its_requests_and_tasks_are_named() {
         .says("2 web font(s) began to load within the load.")
         .says("font=block&delay=300: font-display: auto; its text may have been invisible for");
 
+    // NetworkDependencyTree: a style sheet imports another that loads the heading's
+    // font, a chain of three after the document.
+    let reply = traced(&agent, "perf/chain.html", &dir.path().join("chain.json")).await;
+    reply.says(
+        "/perf/chain.html → /perf/chain-a.css?delay=100 → /perf/chain-b.css?delay=100 → \
+         /perf/chain.woff2?delay=100",
+    );
+    let set = first_set(&reply);
+    let tree = &set["networkDependencyTree"];
+    assert!(
+        number(tree, "maxTimeMs") >= 300.0,
+        "three requests held back 100 ms: {tree}"
+    );
+    let id = set["id"].as_str().expect("an insight set id").to_owned();
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": "NetworkDependencyTree"}),
+        )
+        .await
+        .says("Critical request chains")
+        .says("      - /perf/chain.woff2?delay=100 (")
+        .says("longest chain)");
+
     let reply = traced(&agent, "perf/shift.html", &dir.path().join("shift.json")).await;
     let set = first_set(&reply);
     let cls = &set["cls"];

@@ -36,7 +36,10 @@ pub mod inp;
 pub mod lcp;
 pub mod modern_http;
 pub mod network;
+pub mod network_dependency_tree;
 pub mod not_computed;
+pub mod page_graph;
+pub mod preconnect;
 pub mod reflow;
 pub mod slow_css_selector;
 pub mod tasks;
@@ -85,6 +88,8 @@ pub struct InsightSet {
     /// The main document's request.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub document: Option<DocumentLatency>,
+    /// The chains of critical requests the load waited on.
+    pub network_dependency_tree: network_dependency_tree::NetworkDependencyTree,
     /// Whether the tab drew any frame (a hidden tab draws none: then there is no paint
     /// to measure, and no LCP, CLS or render-blocking request).
     pub drew_frames: bool,
@@ -148,7 +153,7 @@ pub struct DocumentLatency {
 
 /// The insight names `performance_analyze_insight` takes, in the order the summary
 /// lists them.
-pub const INSIGHT_NAMES: [&str; 18] = [
+pub const INSIGHT_NAMES: [&str; 19] = [
     "LCPBreakdown",
     "LCPDiscovery",
     "INPBreakdown",
@@ -156,6 +161,7 @@ pub const INSIGHT_NAMES: [&str; 18] = [
     "LongTasks",
     "RenderBlocking",
     "DocumentLatency",
+    "NetworkDependencyTree",
     "ForcedReflow",
     "DOMSize",
     "CPUProfile",
@@ -257,6 +263,10 @@ pub fn analyze(events: &[Event]) -> Report {
             long_tasks: tasks::long_tasks(events, start, end, &main_threads, start),
             render_blocking: Vec::new(),
             document: None,
+            network_dependency_tree: network_dependency_tree::NetworkDependencyTree {
+                not_built: Some("the trace holds no page load".to_owned()),
+                ..Default::default()
+            },
             drew_frames: events::drew_frames(events, start, end),
             inp: inp::inp(events, start, end, start),
             forced_reflows: reflow::forced_reflows(events, start, end, main_frame.as_deref()),
@@ -300,14 +310,24 @@ pub fn analyze(events: &[Event]) -> Report {
             threads: &[(nav.pid, nav.tid)],
             origin: nav.ts,
         };
+        let lcp = lcp::lcp(events, nav, document, &requests);
+        let network_dependency_tree =
+            network_dependency_tree::network_dependency_tree(&network_dependency_tree::Load {
+                events,
+                requests: &requests,
+                nav,
+                navigations: &navigations,
+                has_lcp: lcp.is_some(),
+            });
         insight_sets.push(InsightSet {
             id: nav.id.clone(),
             url: nav.url.clone(),
-            lcp: lcp::lcp(events, nav, document, &requests),
+            lcp,
             cls: cls::cls(events, nav.ts, nav.until, Some(nav)),
             long_tasks: tasks::long_tasks(events, nav.ts, nav.until, &[(nav.pid, nav.tid)], nav.ts),
             render_blocking: network::render_blocking(events, nav, &requests),
             document: document.and_then(|d| document_latency(nav, d)),
+            network_dependency_tree,
             drew_frames: events::drew_frames(events, nav.ts, nav.until),
             inp: inp::inp(events, nav.ts, nav.until, nav.ts),
             forced_reflows: reflow::forced_reflows(events, nav.ts, nav.until, Some(&nav.frame)),

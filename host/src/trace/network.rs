@@ -64,6 +64,27 @@ pub struct Request {
     pub encoded_length: u64,
     /// The bytes of its body once decoded (`decodedBodyLength`).
     pub decoded_length: u64,
+    /// The process and thread whose send event asked for it (the last send).
+    pub thread: (i64, i64),
+    /// When it was last sent (after any redirect: its last send event), µs.
+    pub last_send: f64,
+    /// Each `ResourceSendRequest` of it (one per redirect hop, then the last): the URL
+    /// asked for and when.
+    pub sends: Vec<(String, f64)>,
+    /// When each of its `ResourceWillSendRequest` events came, µs.
+    pub will_sends: Vec<f64>,
+    /// The script URL of each frame on the stack that sent it (`stackTrace`, innermost
+    /// first; empty for a frame without one).
+    pub stack_urls: Vec<String>,
+    /// How a script fetched it (`initiator.fetchType`: `fetch`, `xmlhttprequest`).
+    pub fetch_type: String,
+    /// When its response headers had all come (`timing.requestTime` +
+    /// `receiveHeadersEnd`), µs; `None` without timing or when served from memory.
+    pub headers_end: Option<f64>,
+    /// Whether Chrome served it from its memory cache (`ResourceMarkAsCached`).
+    pub memory_cached: bool,
+    /// Whether it failed (`didFail`).
+    pub failed: bool,
 }
 
 /// A response, as `ResourceReceiveResponse` gives it: read once here for every insight
@@ -78,6 +99,8 @@ pub struct Response {
     pub protocol: String,
     /// Whether a service worker answered it.
     pub from_service_worker: bool,
+    /// Whether Chrome says it came from a cache (`fromCache`).
+    pub from_cache: bool,
     /// When the request was sent (`timing.requestTime` + `sendStart`), µs.
     pub send_start: Option<f64>,
 }
@@ -96,7 +119,49 @@ pub fn header(headers: &[Value], name: &str) -> Option<String> {
     (!values.is_empty()).then(|| values.join(", "))
 }
 
+/// One hop of a redirected request: the URL asked for, and from when to when.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Redirect {
+    /// The URL that redirected.
+    pub url: String,
+    /// When it was asked for, µs.
+    pub start: f64,
+    /// When the next hop was asked for, µs.
+    pub end: f64,
+}
+
 impl Request {
+    /// The hops before its last URL, in order (none without a redirect): each from its
+    /// send (its will-send, when both it and the next hop's are in the trace) to the
+    /// next one's.
+    pub fn redirects(&self) -> Vec<Redirect> {
+        self.sends
+            .windows(2)
+            .enumerate()
+            .map(|(i, pair)| {
+                let (start, end) = match (self.will_sends.get(i), self.will_sends.get(i + 1)) {
+                    (Some(a), Some(b)) => (*a, *b),
+                    _ => (pair[0].1, pair[1].1),
+                };
+                Redirect {
+                    url: pair[0].0.clone(),
+                    start,
+                    end,
+                }
+            })
+            .collect()
+    }
+
+    /// Whether it was served from the disk cache: a cached response no service worker
+    /// gave, with no bytes on the wire.
+    pub fn disk_cached(&self) -> bool {
+        self.response
+            .as_ref()
+            .is_some_and(|r| r.from_cache && !r.from_service_worker)
+            && self.finish_event.is_some()
+            && self.encoded_length == 0
+    }
+
     /// When it ended: its finish, else its start.
     pub fn end(&self) -> f64 {
         self.finish.unwrap_or(self.start)
@@ -172,6 +237,13 @@ fn number(value: &Value) -> Option<f64> {
     value.as_f64()
 }
 
+fn initiator_fetch_type(initiator: &Value) -> String {
+    initiator["fetchType"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// Every request of the trace, in the order they began.
 pub fn requests(events: &[Event]) -> Vec<Request> {
     let mut by_id: HashMap<String, Request> = HashMap::new();
@@ -192,7 +264,25 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                         ..Request::default()
                     }
                 });
+                request.last_send = event.ts;
+                if event.name == "ResourceWillSendRequest" {
+                    request.will_sends.push(event.ts);
+                }
                 if event.name == "ResourceSendRequest" {
+                    request
+                        .sends
+                        .push((event.data_str("url").to_owned(), event.ts));
+                    request.thread = (event.pid, event.tid);
+                    request.stack_urls = data["stackTrace"]
+                        .as_array()
+                        .map(|frames| {
+                            frames
+                                .iter()
+                                .map(|f| f["url"].as_str().unwrap_or_default().to_owned())
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    request.fetch_type = initiator_fetch_type(&data["initiator"]);
                     request.url = event.data_str("url").to_owned();
                     if request.original_url.is_empty() {
                         request.original_url = request.url.clone();
@@ -228,10 +318,14 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                     status: data["statusCode"].as_i64().unwrap_or(0),
                     protocol: event.data_str("protocol").to_owned(),
                     from_service_worker: data["fromServiceWorker"].as_bool() == Some(true),
+                    from_cache: data["fromCache"].as_bool() == Some(true),
                     send_start: number(&timing["requestTime"])
                         .zip(number(&timing["sendStart"]))
                         .map(|(time, send)| time * 1e6 + send * 1e3),
                 });
+                request.headers_end = number(&timing["requestTime"])
+                    .zip(number(&timing["receiveHeadersEnd"]))
+                    .map(|(time, end)| time * 1e6 + end * 1e3);
                 if let Some(sent) = number(&timing["requestTime"]) {
                     let headers = number(&timing["receiveHeadersStart"])
                         .or_else(|| number(&timing["receiveHeadersEnd"]));
@@ -252,10 +346,16 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                     _ => Some(event.ts),
                 };
                 request.finish_event = Some(event.ts);
+                request.failed = data["didFail"].as_bool() == Some(true);
                 let encoded = number(&data["encodedDataLength"]).unwrap_or(0.0);
                 request.encoded_length = encoded.max(0.0) as u64;
                 let decoded = number(&data["decodedBodyLength"]).unwrap_or(0.0);
                 request.decoded_length = decoded.max(0.0) as u64;
+            }
+            "ResourceMarkAsCached" => {
+                if let Some(request) = by_id.get_mut(id) {
+                    request.memory_cached = true;
+                }
             }
             "PreloadRenderBlockingStatusChange" => {
                 if let (Some(request), Some(verdict)) =
@@ -267,9 +367,15 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
             _ => {}
         }
     }
-    order
+    let mut found: Vec<Request> = order
         .into_iter()
         .filter_map(|id| by_id.remove(&id))
         .filter(|r| !r.url.is_empty())
-        .collect()
+        .collect();
+    for request in &mut found {
+        if request.memory_cached {
+            request.headers_end = None;
+        }
+    }
+    found
 }

@@ -3,14 +3,7 @@
 //! to look instead, not only that the name is unknown.
 
 /// Each insight name with the reason it is not computed.
-pub const NOT_COMPUTED: [(&str, &str); 3] = [
-    (
-        "NetworkDependencyTree",
-        "DevTools builds its critical request chains on the dependency graph of its network \
-         simulation (the main thread's tasks linked to the requests they wait on and start), \
-         which tabwire does not build; RenderBlocking and LCPDiscovery name the requests \
-         that held up the first render and the LCP image",
-    ),
+pub const NOT_COMPUTED: [(&str, &str); 2] = [
     (
         "DuplicatedJavaScript",
         "it finds modules bundled into more than one script from the scripts' source maps, \

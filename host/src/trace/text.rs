@@ -181,6 +181,12 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
         line += ".";
         lines.push(line);
     }
+    if !set.url.is_empty() {
+        lines.push(super::network_dependency_tree::line(
+            &set.network_dependency_tree,
+            &set.url,
+        ));
+    }
     lines.push(super::text_more::reflow_line(set));
     lines.push(super::text_more::dom_line(set));
     lines.push(super::text_cpu::cpu_line(set));
@@ -343,6 +349,11 @@ fn detail_lines(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
             }
             json!(set.document)
         }
+        "NetworkDependencyTree" => super::network_dependency_tree::details(
+            &set.network_dependency_tree,
+            &set.url,
+            &mut lines,
+        ),
         "INPBreakdown" => super::text_more::inp_details(set, &mut lines),
         "ForcedReflow" => super::text_more::reflow_details(set, &mut lines),
         "DOMSize" => super::text_more::dom_details(set, &mut lines),

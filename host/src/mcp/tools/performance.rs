@@ -156,7 +156,9 @@ pub struct AnalyzeInsightParams {
     /// The insight set's id, as the last trace's summary lists it.
     insight_set_id: String,
     /// The insight, as the summary names it: LCPBreakdown, LCPDiscovery, INPBreakdown,
-    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency, ForcedReflow, DOMSize,
+    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency,
+    /// NetworkDependencyTree (the chains of critical requests the load waited on, the
+    /// longest with its time, and the origins preconnected to), ForcedReflow, DOMSize,
     /// CPUProfile (the main thread's functions by self and total time, with script
     /// URL:line:col);
     /// ThirdParties (bytes and main-thread time per site);
@@ -168,7 +170,7 @@ pub struct AnalyzeInsightParams {
     /// CharacterSet (whether the page declares its encoding in time);
     /// SlowCSSSelector (the CSS selectors style recalculation spent its time on, when
     /// the trace was recorded with cssSelectorStats).
-    /// DevTools' NetworkDependencyTree, DuplicatedJavaScript and LegacyJavaScript are not
+    /// DevTools' DuplicatedJavaScript and LegacyJavaScript are not
     /// computed: asking for one says why.
     insight_name: String,
 }
