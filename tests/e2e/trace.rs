@@ -103,6 +103,24 @@ async fn traced(agent: &Agent, name: &str, file: &std::path::Path) -> crate::har
         .await
 }
 
+/// `performance_analyze_insight` for `name` of the first insight set of `reply`.
+async fn insight(
+    agent: &Agent,
+    reply: &crate::harness::Reply,
+    name: &str,
+) -> crate::harness::Reply {
+    let id = first_set(reply)["id"]
+        .as_str()
+        .expect("an insight set id")
+        .to_owned();
+    agent
+        .ok(
+            "performance_analyze_insight",
+            json!({"insightSetId": id, "insightName": name}),
+        )
+        .await
+}
+
 /// A number of `value` at `key`, or a failure naming what was missing.
 fn number(value: &Value, key: &str) -> f64 {
     value[key]
@@ -697,15 +715,7 @@ async fn images_that_could_take_fewer_bytes_are_named_with_what_to_do_and_their_
         )
         .await
         .says("thumb 160");
-    let id = first_set(&reply)["id"]
-        .as_str()
-        .expect("an insight set id")
-        .to_owned();
-    agent
-        .ok(
-            "performance_analyze_insight",
-            json!({"insightSetId": id, "insightName": "ImageDelivery"}),
-        )
+    insight(&agent, &reply, "ImageDelivery")
         .await
         .says("could take fewer bytes")
         .says(&format!("(element uid \"{uid}\")"))
@@ -734,15 +744,7 @@ async fn css_selector_costs_are_recorded_when_asked_for_and_the_slowest_named() 
         "no statistics were asked for: {}",
         reply.text
     );
-    let id = first_set(&reply)["id"]
-        .as_str()
-        .expect("an insight set id")
-        .to_owned();
-    agent
-        .ok(
-            "performance_analyze_insight",
-            json!({"insightSetId": id, "insightName": "SlowCSSSelector"}),
-        )
+    insight(&agent, &reply, "SlowCSSSelector")
         .await
         .says("cssSelectorStats: true");
     // Asked for: the costly descendant selector is the slowest.
@@ -760,15 +762,7 @@ async fn css_selector_costs_are_recorded_when_asked_for_and_the_slowest_named() 
         found["totalMatchAttempts"].as_u64().unwrap_or(0) >= 15_000,
         "3,000 spans restyled six times: {found}"
     );
-    let id = first_set(&reply)["id"]
-        .as_str()
-        .expect("an insight set id")
-        .to_owned();
-    agent
-        .ok(
-            "performance_analyze_insight",
-            json!({"insightSetId": id, "insightName": "SlowCSSSelector"}),
-        )
+    insight(&agent, &reply, "SlowCSSSelector")
         .await
         .says("Slowest selectors")
         .says("rejected on the fast path");
