@@ -126,11 +126,7 @@ fn id_of(e: &Event) -> Option<String> {
 }
 
 fn call_frame(v: &Value) -> CallFrame {
-    let text = |key: &str| match &v[key] {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        _ => String::new(),
-    };
+    let text = |key: &str| super::events::text(&v[key]).unwrap_or_default();
     CallFrame {
         function_name: text("functionName"),
         url: text("url"),

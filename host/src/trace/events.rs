@@ -51,6 +51,16 @@ impl Event {
     }
 }
 
+/// A field Chrome writes as a string or as a number (ids, names), as text; `None` for
+/// anything else.
+pub fn text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
 /// A trace as DevTools saves it: its events under `traceEvents`.
 #[derive(Debug, Deserialize)]
 struct Object {

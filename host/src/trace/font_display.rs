@@ -60,10 +60,8 @@ pub fn font_display(events: &[Event], requests: &[Request], from: f64, until: f6
             continue;
         }
         found.loaded += 1;
-        let id = match &event.args["id"] {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
-            _ => continue,
+        let Some(id) = super::events::text(&event.args["id"]) else {
+            continue;
         };
         let Some(request) = by_id.get(format!("{}.{id}", event.pid).as_str()) else {
             continue;

@@ -200,7 +200,7 @@ pub fn image_delivery(
         {
             continue;
         }
-        let Some(largest) = paints.get(request.original_url.as_str()).and_then(|p| {
+        let Some(largest) = paints.get(request.original_url()).and_then(|p| {
             p.iter().reduce(|a, b| {
                 if a.shown_pixels > b.shown_pixels {
                     a

@@ -103,11 +103,7 @@ struct Timed {
 
 /// An async event's id (`id`, else `id2.global`, else `id2.local`), as text.
 fn async_id(event: &Event) -> Option<String> {
-    let text = |v: &serde_json::Value| match v {
-        serde_json::Value::String(s) => Some(s.clone()),
-        serde_json::Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    };
+    use super::events::text;
     event
         .id
         .as_ref()

@@ -24,8 +24,6 @@ pub struct Request {
     pub id: String,
     /// The URL (after redirects).
     pub url: String,
-    /// The URL first asked for (before any redirect: what the page's elements name).
-    pub original_url: String,
     /// The frame that asked for it.
     pub frame: String,
     /// When it began (its first send, before any redirect).
@@ -131,6 +129,11 @@ pub struct Redirect {
 }
 
 impl Request {
+    /// The URL first asked for (before any redirect: what the page's elements name).
+    pub fn original_url(&self) -> &str {
+        self.sends.first().map_or(self.url.as_str(), |(url, _)| url)
+    }
+
     /// The hops before its last URL, in order (none without a redirect): each from its
     /// send (its will-send, when both it and the next hop's are in the trace) to the
     /// next one's.
@@ -237,13 +240,6 @@ fn number(value: &Value) -> Option<f64> {
     value.as_f64()
 }
 
-fn initiator_fetch_type(initiator: &Value) -> String {
-    initiator["fetchType"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
 /// Every request of the trace, in the order they began.
 pub fn requests(events: &[Event]) -> Vec<Request> {
     let mut by_id: HashMap<String, Request> = HashMap::new();
@@ -282,11 +278,7 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                                 .collect()
                         })
                         .unwrap_or_default();
-                    request.fetch_type = initiator_fetch_type(&data["initiator"]);
                     request.url = event.data_str("url").to_owned();
-                    if request.original_url.is_empty() {
-                        request.original_url = request.url.clone();
-                    }
                     request.frame = event.data_str("frame").to_owned();
                     request.render_blocking = event.data_str("renderBlocking").to_owned();
                     request.priority = event.data_str("priority").to_owned();
@@ -296,6 +288,10 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
                         initiator["type"].as_str().unwrap_or_default().to_owned();
                     request.initiator_url =
                         initiator["url"].as_str().unwrap_or_default().to_owned();
+                    request.fetch_type = initiator["fetchType"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned();
                     request.link_preload = data["isLinkPreload"].as_bool() == Some(true);
                     request.fetch_priority_hint = event.data_str("fetchPriorityHint").to_owned();
                 }

@@ -208,7 +208,7 @@ fn graph_requests<'a>(load: &Load<'a>) -> Vec<&'a Request> {
         .filter(|r| {
             ["blob:", "file:", "filesystem:", "http:", "https:"]
                 .iter()
-                .any(|p| r.original_url.starts_with(p))
+                .any(|p| r.original_url().starts_with(p))
                 && !r.url.starts_with("data:")
         })
         .filter(|r| !r.mime_type.starts_with("video") && !workers.contains(&r.thread))
@@ -438,8 +438,10 @@ fn deepest_leaf(node: &ChainNode) -> &ChainNode {
 /// A URL as short as it can be told apart in the load: its path when on the page's
 /// origin.
 fn short(url: &str, page: &str) -> String {
-    match (preconnect::origin(url), preconnect::origin(page)) {
-        (Some(a), Some(b)) if a == b => url[a.len()..].to_owned(),
+    match (url::Url::parse(url), preconnect::origin(page)) {
+        (Ok(parsed), Some(page)) if parsed.origin().ascii_serialization() == page => {
+            parsed[url::Position::BeforePath..].to_owned()
+        }
         _ => url.to_owned(),
     }
 }

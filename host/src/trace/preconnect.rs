@@ -31,12 +31,11 @@ pub struct Preconnected {
     pub unused: bool,
 }
 
-/// The origin of a URL: `scheme://host[:port]`.
+/// The origin of a URL: `scheme://host[:port]` (none for a URL without one, such as
+/// `about:blank` or `data:`).
 pub fn origin(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host = authority.rsplit('@').next().unwrap_or(authority);
-    Some(format!("{}://{host}", scheme.to_ascii_lowercase()))
+    let origin = url::Url::parse(url).ok()?.origin();
+    origin.is_tuple().then(|| origin.ascii_serialization())
 }
 
 /// The origins the page preconnected to during the load `nav`, the `<link>`s first.

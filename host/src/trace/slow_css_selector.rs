@@ -9,7 +9,7 @@
 //! the load are summed per selector and style sheet; the top selector by time counts
 //! as slow from 500 µs.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -75,7 +75,8 @@ pub fn slow_css_selector(
     // Each recalculation's statistics: the last `SelectorStats` its thread sent after
     // it, before its next one.
     let mut last_recalc: HashMap<(i64, i64), usize> = HashMap::new();
-    let mut stats: HashMap<usize, &Value> = HashMap::new();
+    // By the recalculation's place in the trace: in time order.
+    let mut stats: BTreeMap<usize, &Value> = BTreeMap::new();
     for (i, event) in events.iter().enumerate() {
         let thread = (event.pid, event.tid);
         match event.name.as_str() {
@@ -96,9 +97,7 @@ pub fn slow_css_selector(
     };
     let mut order: Vec<(String, String)> = Vec::new();
     let mut by_key: HashMap<(String, String), SelectorCost> = HashMap::new();
-    let mut recalcs: Vec<usize> = stats.keys().copied().collect();
-    recalcs.sort_unstable();
-    for recalc in recalcs {
+    for (&recalc, recalc_stats) in &stats {
         let event = &events[recalc];
         let in_frame = frame.is_none_or(|f| event.args["beginData"]["frame"].as_str() == Some(f));
         let within = event.ts <= until && from < event.end();
@@ -106,13 +105,9 @@ pub fn slow_css_selector(
             continue;
         }
         found.recalculations += 1;
-        let timings = stats[&recalc]["selector_timings"].as_array();
+        let timings = recalc_stats["selector_timings"].as_array();
         for timing in timings.into_iter().flatten() {
-            let text = |key: &str| match &timing[key] {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                _ => String::new(),
-            };
+            let text = |key: &str| super::events::text(&timing[key]).unwrap_or_default();
             let count = |key: &str| timing[key].as_f64().unwrap_or(0.0).max(0.0) as u64;
             let key = (text("selector"), text("style_sheet_id"));
             let cost = by_key.entry(key.clone()).or_insert_with(|| {
