@@ -63,9 +63,11 @@ impl Tool for PerformanceStartTrace {
         name: "performance_start_trace",
         description: "Starts recording a performance trace of the page, by default reloading \
             it and stopping by itself. The answer summarises Core Web Vitals (LCP, INP, CLS) \
-            and their causes, long tasks, render-blocking requests, document latency, forced \
-            reflows, DOM size and the main thread's hottest functions (a CPU profile from \
-            V8's samples); use it to find why a page loads or responds slowly. While \
+            and their causes, long tasks, render-blocking requests, critical request \
+            chains, document latency, forced reflows, DOM size, the main thread's hottest \
+            functions (a CPU profile from V8's samples), third parties, caching, images, \
+            HTTP versions, fonts and (with cssSelectorStats) CSS selector costs; use it to \
+            find why a page loads or responds slowly. While \
             it records, a background tab counts as visible and focused to itself, so that it \
             draws.",
         category: Category::Performance,
