@@ -227,8 +227,7 @@ async fn run() -> Result<(), Error> {
     shown.push("--categoryExperimentalThirdParty=true");
     let mut command = tokio::process::Command::new(&tabwire);
     command.args(&shown);
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if running_as_root() {
         // Chromium refuses to run as root without this.
         command.arg("--chromeArg=--no-sandbox");
     }
@@ -260,4 +259,17 @@ async fn run() -> Result<(), Error> {
     outcome?;
     println!("demo OK: every step showed what it should.");
     Ok(())
+}
+
+/// Whether this runs as root (never on Windows).
+fn running_as_root() -> bool {
+    #[cfg(unix)]
+    {
+        // SAFETY: geteuid has no preconditions.
+        unsafe { libc::geteuid() == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }

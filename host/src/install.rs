@@ -10,6 +10,10 @@
 //! contents show they are tabwire's; it then says what it cannot undo (a running
 //! browser keeps its native host until it restarts; the extension stays installed).
 //!
+//! On Windows a browser finds the manifest through its registry key instead
+//! ([`crate::registry`]): install writes each browser's manifest into tabwire's own
+//! folder and points the key at it, and `--uninstall` deletes the keys it wrote.
+//!
 //! It does not install the extension itself (browsers allow that only through the
 //! user) and does not edit any MCP client's configuration: it prints what to add.
 
@@ -141,6 +145,13 @@ fn absolute(dir: &Path) -> PathBuf {
 
 /// Runs `tabwire install` (or `--uninstall`) for the current user, printing what it did.
 pub fn run(args: InstallArgs) -> anyhow::Result<()> {
+    if cfg!(windows) && !args.user_data_dirs.is_empty() {
+        bail!(
+            "--user-data-dir does nothing on Windows: browsers there find native hosts through \
+             the registry, for every profile folder alike. Run `tabwire install --browser \
+             <name>` (chrome, chromium, edge, brave or all)"
+        );
+    }
     let layout = Layout::current()?;
     if args.uninstall {
         let folders: Vec<PathBuf> = args.user_data_dirs.iter().map(|d| absolute(d)).collect();
@@ -219,6 +230,9 @@ pub fn install(layout: &Layout, targets: &[Target]) -> anyhow::Result<Vec<(Targe
         };
         let path = paths::write_host_manifest(&dir, &wrapper)
             .with_context(|| format!("cannot write the manifest into {}", dir.display()))?;
+        if let Target::Browser(browser) = target {
+            crate::registry::register(*browser, &path)?;
+        }
         written.push((target.clone(), path));
     }
     let mut folders = registered_folders(layout);
@@ -291,7 +305,11 @@ pub fn uninstall(
             continue;
         };
         let path = dir.join(MANIFEST_FILE);
-        if is_our_manifest(&path, &wrapper) {
+        let ours = is_our_manifest(&path, &wrapper);
+        if let Target::Browser(browser) = target {
+            removed.extend(crate::registry::unregister(*browser, &path, ours)?);
+        }
+        if ours {
             remove(&path)?;
             removed.push(path);
         } else if path.exists() {

@@ -15,6 +15,9 @@
 //!
 //! Branded Google Chrome 137 and later ignores `--load-extension`; use Chromium (or
 //! install the extension into Chrome normally and run `tabwire mcp` without --launch).
+//!
+//! Not on Windows: there a browser finds native hosts through the registry only, never
+//! in its profile folder, so a launched browser could not be given a relay of its own.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -25,6 +28,7 @@ use anyhow::{bail, Context};
 use crate::mcp::config::McpArgs;
 use crate::owned::{self, OwnedDir};
 use crate::paths;
+use crate::platform::{self, Stop};
 
 /// How the folders a launch makes in the temporary folder begin: `tabwire-<random>`
 /// for the session, `tabwire-profile-<random>` for a temporary profile.
@@ -66,6 +70,13 @@ impl LaunchedBrowser {
     /// Starts the browser. Call from the main thread: Linux ties the browser's life to
     /// the thread that started it.
     pub fn start(args: &McpArgs) -> anyhow::Result<Self> {
+        if cfg!(windows) {
+            bail!(
+                "--launch is not supported on Windows: a browser there finds tabwire's native \
+                 host through the registry, not in a profile of its own. Run `tabwire install`, \
+                 load the extension into your browser, and run `tabwire mcp` without --launch"
+            );
+        }
         if args.isolated && args.user_data_dir.is_some() {
             bail!("--isolated (a temporary profile) and --userDataDir (a kept one) contradict: give one");
         }
@@ -136,7 +147,7 @@ impl LaunchedBrowser {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        die_with_parent(&mut command);
+        platform::start_in_own_group(&mut command);
         if is_branded_chrome(&executable) {
             tracing::warn!(
                 "{} looks like Google Chrome, which ignores --load-extension from version 137; \
@@ -173,8 +184,8 @@ impl LaunchedBrowser {
         if self.has_exited() {
             return;
         }
-        let group = self.child.id() as i32;
-        signal_group(group, libc::SIGTERM);
+        let group = self.child.id();
+        platform::signal_group(group, Stop::Politely);
         let deadline = Instant::now() + Duration::from_secs(3);
         while Instant::now() < deadline {
             if self.has_exited() {
@@ -186,15 +197,15 @@ impl LaunchedBrowser {
         // the group, so signalled too) tells its other agents that the browser quit
         // before it exits.
         let deadline = Instant::now() + Duration::from_secs(1);
-        while group_exists(group) && Instant::now() < deadline {
+        while platform::group_exists(group) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
         // Helpers still left (renderers, zygotes) go too; wait, bounded, until the
         // group is empty so that nothing outlives us.
-        signal_group(group, libc::SIGKILL);
+        platform::signal_group(group, Stop::Now);
         let _ = self.child.wait();
         let deadline = Instant::now() + Duration::from_secs(3);
-        while group_exists(group) && Instant::now() < deadline {
+        while platform::group_exists(group) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
     }
@@ -267,10 +278,9 @@ fn profile_in_use(dir: &Path) -> bool {
     let pid = target
         .rsplit('-')
         .next()
-        .and_then(|p| p.parse::<i32>().ok());
+        .and_then(|p| p.parse::<u32>().ok());
     match pid {
-        // SAFETY: kill with signal 0 only checks that the process exists.
-        Some(pid) if pid > 0 => unsafe { libc::kill(pid, 0) == 0 },
+        Some(pid) if pid > 0 => platform::process_exists(pid),
         _ => true,
     }
 }
@@ -337,55 +347,6 @@ impl Drop for Registration {
         if let Err(error) = undone {
             tracing::warn!(manifest = %self.manifest.display(), %error, "could not undo the launched browser's native-host registration");
         }
-    }
-}
-
-/// Sends `signal` to every process of a process group.
-fn signal_group(group: i32, signal: i32) {
-    // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
-    unsafe {
-        libc::kill(-group, signal);
-    }
-}
-
-/// Whether any live process is still in the group. Zombies (exited, waiting to be
-/// reaped by init) do not count: they hold nothing.
-fn group_exists(group: i32) -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        let Ok(entries) = std::fs::read_dir("/proc") else {
-            return false;
-        };
-        entries.flatten().any(|entry| {
-            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-                return false;
-            };
-            // After the command name: state, ppid, pgrp.
-            let mut fields = stat.rsplit(')').next().unwrap_or("").split_whitespace();
-            let state = fields.next();
-            let pgrp = fields.nth(1).and_then(|g| g.parse::<i32>().ok());
-            pgrp == Some(group) && state != Some("Z") && state != Some("X")
-        })
-    }
-    #[cfg(not(target_os = "linux"))]
-    // SAFETY: signal 0 only checks that the group exists; nothing is delivered.
-    unsafe {
-        libc::kill(-group, 0) == 0
-    }
-}
-
-/// Puts the child in a new process group and, on Linux, has it killed if we die.
-fn die_with_parent(command: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    command.process_group(0);
-    #[cfg(target_os = "linux")]
-    // SAFETY: the closure runs in the forked child before exec and only makes an
-    // async-signal-safe system call.
-    unsafe {
-        command.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
-        });
     }
 }
 
@@ -456,6 +417,7 @@ mod tests {
         assert!(!manifest.exists(), "a registration tabwire made is removed");
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_profile_a_running_browser_uses_is_refused() {
         let profile = tempfile::tempdir().unwrap();

@@ -5,7 +5,9 @@
 //! - [`link`]: the MCP server's connection to the relay, with reconnects.
 //! - [`native_host`]: the process Chrome starts for the extension
 //!   (`tabwire native-host`): native-messaging framing on stdio and the relay that
-//!   multiplexes any number of MCP servers over a per-user Unix socket.
+//!   multiplexes any number of MCP servers over a per-user Unix socket (a named pipe
+//!   on Windows).
+//! - [`transport`]: that socket or pipe: claiming it, connecting, checking peers.
 //! - [`frames`] / [`answers`]: what both ends of the relay socket share (whole frames
 //!   on async streams; what a call the browser left unanswered answers), so that
 //!   [`link`] and [`native_host`] do not depend on each other.
@@ -16,6 +18,8 @@
 //!   the next session.
 //! - [`paths`]: where sockets, manifests and the built extension live.
 //! - [`running`]: browsers and native hosts running as this user, read from `/proc`.
+//! - [`platform`]: the rest of what differs by operating system (file modes, processes,
+//!   stop requests); [`registry`]: the Windows registry keys that register the host.
 
 pub mod answers;
 pub mod doctor;
@@ -27,5 +31,8 @@ pub mod mcp;
 pub mod native_host;
 pub mod owned;
 pub mod paths;
+pub mod platform;
+pub mod registry;
 pub mod running;
 pub mod trace;
+pub mod transport;

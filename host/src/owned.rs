@@ -3,7 +3,9 @@
 //!
 //! An [`OwnedDir`] is made under an unguessable name with one `mkdir` of mode 0700, so
 //! it is new (a planted folder or symlink of that name makes it fail, never reuses
-//! it) and nobody else can enter it or plant anything in it. It records its owner (the
+//! it) and nobody else can enter it or plant anything in it (on Windows, where there
+//! are no modes, it inherits the access list of the user's folder it is made in:
+//! [`crate::platform`]). It records its owner (the
 //! process id with its start time, which a reused pid does not share, the boot, and
 //! the pid namespace) in [`OWNER_FILE`], and is removed with everything in it when
 //! dropped.
@@ -20,8 +22,9 @@
 
 use std::fs;
 use std::io::{self, Read, Write as _};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+
+use crate::platform;
 
 /// The file in an owned folder that names the process owning it.
 pub const OWNER_FILE: &str = ".tabwire-owner";
@@ -51,17 +54,12 @@ impl OwnedDir {
     /// and records this process as its owner.
     fn create_at(path: PathBuf) -> io::Result<Self> {
         // One mkdir: it fails on anything already there and never follows a symlink.
-        fs::DirBuilder::new().mode(0o700).create(&path)?;
+        platform::private_dir().create(&path)?;
         let owned = Self { path };
         // Written under another name and renamed, so that a folder whose owner file
         // exists always names its owner in full.
         let partial = owned.path.join(format!("{OWNER_FILE}.new"));
-        let mut file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&partial)?;
+        let mut file = platform::new_private_file().open(&partial)?;
         file.write_all(Owner::this_process().to_line().as_bytes())?;
         drop(file);
         fs::rename(&partial, owned.path.join(OWNER_FILE))?;
@@ -102,8 +100,6 @@ pub fn remove_dead(parent: &Path, prefix: &str) -> usize {
     let Ok(entries) = fs::read_dir(parent) else {
         return 0;
     };
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
     let mut removed = 0;
     for entry in entries.flatten() {
         if !entry.file_name().to_string_lossy().starts_with(prefix) {
@@ -114,7 +110,7 @@ pub fn remove_dead(parent: &Path, prefix: &str) -> usize {
         let Ok(meta) = fs::symlink_metadata(&path) else {
             continue;
         };
-        if !meta.is_dir() || meta.uid() != uid {
+        if !meta.is_dir() || !platform::is_mine(&meta) {
             continue;
         }
         let Some(owner) = read_owner(&path) else {
@@ -138,11 +134,7 @@ pub fn remove_dead(parent: &Path, prefix: &str) -> usize {
 
 /// The owner recorded in `dir`, if it has a readable record (never through a symlink).
 fn read_owner(dir: &Path) -> Option<Owner> {
-    let mut file = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(dir.join(OWNER_FILE))
-        .ok()?;
+    let mut file = platform::read_no_follow().open(dir.join(OWNER_FILE)).ok()?;
     let mut text = String::new();
     // A record is one short line; anything longer is not one.
     Read::by_ref(&mut file)
@@ -220,10 +212,7 @@ impl Owner {
         if differs(&self.pidns, pid_namespace()) {
             return true;
         }
-        // SAFETY: kill with signal 0 only checks that the process exists.
-        let exists = unsafe { libc::kill(self.pid, 0) } == 0
-            || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
-        if !exists {
+        if !platform::process_exists(self.pid.unsigned_abs()) {
             return false;
         }
         match (self.started, start_time(self.pid)) {
@@ -246,17 +235,9 @@ fn pid_namespace() -> Option<String> {
     Some(name).filter(|n| !n.is_empty() && !n.contains(char::is_whitespace))
 }
 
-/// When process `pid` started, in clock ticks since boot (Linux; `None` elsewhere).
+/// When process `pid` started ([`platform::process_start_time`]).
 fn start_time(pid: i32) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // After the command name (which may hold spaces and parentheses): state is the
-    // first field, start time the twentieth.
-    stat.rsplit(')')
-        .next()?
-        .split_whitespace()
-        .nth(19)?
-        .parse()
-        .ok()
+    platform::process_start_time(pid.unsigned_abs())
 }
 
 #[cfg(test)]
@@ -265,7 +246,14 @@ mod tests {
 
     /// A process that has exited (and been reaped), and so is surely not running.
     fn dead_pid() -> i32 {
-        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let mut command = if cfg!(windows) {
+            let mut cmd = std::process::Command::new("cmd.exe");
+            cmd.args(["/c", "exit"]);
+            cmd
+        } else {
+            std::process::Command::new("true")
+        };
+        let mut child = command.spawn().unwrap();
         let pid = child.id() as i32;
         child.wait().unwrap();
         pid
@@ -280,7 +268,11 @@ mod tests {
         let parent = tempfile::tempdir().unwrap();
         let owned = OwnedDir::create(parent.path(), "tabwire-").unwrap();
         let path = owned.path().to_path_buf();
-        assert_eq!(fs::metadata(&path).unwrap().mode() & 0o777, 0o700);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            assert_eq!(fs::metadata(&path).unwrap().mode() & 0o777, 0o700);
+        }
         let owner = read_owner(&path).unwrap();
         assert_eq!(owner, Owner::this_process());
         assert!(owner.is_running());
@@ -315,6 +307,7 @@ mod tests {
         assert!(unmarked.is_dir() && other_prefix.is_dir());
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_symlink_is_never_swept_nor_followed() {
         let parent = tempfile::tempdir().unwrap();
@@ -333,6 +326,7 @@ mod tests {
         assert!(linked_record.is_dir());
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_planted_folder_or_symlink_is_never_used() {
         let parent = tempfile::tempdir().unwrap();

@@ -2,12 +2,14 @@
 //!
 //! - The relay's Unix socket: `$TABWIRE_SOCKET`, else `$XDG_RUNTIME_DIR/tabwire/relay.sock`,
 //!   else `<user cache dir>/tabwire/relay.sock`. The directory is made private (0700)
-//!   when tabwire creates it, the socket 0600.
-//! - Each supported browser's user-level `NativeMessagingHosts` directory.
+//!   when tabwire creates it, the socket 0600 ([`crate::transport`]). On Windows, the
+//!   named pipe `\\.\pipe\tabwire-<user SID>-relay`, or the one `$TABWIRE_SOCKET` names.
+//! - Each supported browser's user-level `NativeMessagingHosts` directory (on Windows
+//!   the browsers find the host through the registry instead: [`crate::registry`]).
 //! - The host manifest (`dev.tabwire.json`) Chrome reads, and the wrapper script it
-//!   names, which runs `tabwire native-host`. `tabwire install` writes them for the
-//!   user's browsers; `tabwire mcp --launch` writes them into a temporary profile with a
-//!   private socket.
+//!   names, which runs `tabwire native-host` (a `.cmd` file on Windows, which Chrome
+//!   starts through `cmd.exe`). `tabwire install` writes them for the user's browsers;
+//!   `tabwire mcp --launch` writes them into a temporary profile with a private socket.
 //! - Where the built, unpacked extension is likely to be.
 //!
 //! This module only computes paths and writes these files; deciding which browsers to
@@ -17,7 +19,6 @@ use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -32,28 +33,43 @@ pub const AGENT_PROFILE_ENV: &str = "TABWIRE_AGENT_PROFILE";
 /// File name of the host manifest inside a `NativeMessagingHosts` directory.
 pub const MANIFEST_FILE: &str = "dev.tabwire.json";
 /// File name of the wrapper script Chrome runs.
+#[cfg(not(windows))]
 pub const WRAPPER_FILE: &str = "native-host";
-/// First comment line of every wrapper script tabwire writes; marks the file as ours.
+/// File name of the wrapper script Chrome runs (through `cmd.exe`).
+#[cfg(windows)]
+pub const WRAPPER_FILE: &str = "native-host.cmd";
+/// The comment line in every wrapper script tabwire writes; marks the file as ours.
 pub const WRAPPER_MARKER: &str = "# tabwire native-messaging host wrapper (written by tabwire)";
+/// The same comment in a Windows `.cmd` wrapper.
+pub const CMD_WRAPPER_MARKER: &str =
+    "rem tabwire native-messaging host wrapper (written by tabwire)";
 /// The `description` of every host manifest tabwire writes.
 pub const MANIFEST_DESCRIPTION: &str =
     "tabwire: relays between the tabwire extension and coding agents' tabwire mcp servers";
 
 /// The relay socket for this user (see the module docs for the order of choices).
 ///
-/// Fails only when neither the environment nor the system names any usable directory.
+/// Fails only when neither the environment nor the system names any usable directory
+/// (on Windows: when this process's user cannot be read).
 pub fn socket_path() -> io::Result<PathBuf> {
-    socket_path_from(
-        std::env::var_os(SOCKET_ENV).as_deref(),
-        std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
-        dirs::cache_dir().as_deref(),
-    )
-    .ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::NotFound,
-            "cannot place the tabwire socket: set TABWIRE_SOCKET, XDG_RUNTIME_DIR or HOME",
+    #[cfg(windows)]
+    {
+        crate::transport::windows::default_address(std::env::var_os(SOCKET_ENV).as_deref())
+    }
+    #[cfg(not(windows))]
+    {
+        socket_path_from(
+            std::env::var_os(SOCKET_ENV).as_deref(),
+            std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
+            dirs::cache_dir().as_deref(),
         )
-    })
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                "cannot place the tabwire socket: set TABWIRE_SOCKET, XDG_RUNTIME_DIR or HOME",
+            )
+        })
+    }
 }
 
 /// [`socket_path`] from explicit inputs; empty values count as unset.
@@ -68,26 +84,6 @@ pub fn socket_path_from(
     }
     let base = set(runtime_dir).or_else(|| cache_dir.map(Path::to_path_buf))?;
     Some(base.join("tabwire").join("relay.sock"))
-}
-
-/// Creates the socket's directory if it is missing, private to the user (0700).
-///
-/// A directory that already exists is left as it is (it may be `/tmp` when
-/// `TABWIRE_SOCKET` points there); the socket itself is still made 0600 and the relay
-/// checks every peer's uid, so the directory's mode is defence in depth.
-pub fn ensure_socket_dir(socket: &Path) -> io::Result<()> {
-    match socket.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir),
-        _ => Ok(()),
-    }
-}
-
-/// Makes the socket file readable and writable by its owner only (0600).
-pub fn restrict_socket(socket: &Path) -> io::Result<()> {
-    fs::set_permissions(socket, fs::Permissions::from_mode(0o600))
 }
 
 /// A browser tabwire can register its native host with.
@@ -144,6 +140,20 @@ impl Browser {
                 Browser::Edge => &[".config", "microsoft-edge"],
                 Browser::Brave => &[".config", "BraveSoftware", "Brave-Browser"],
             }
+        } else if cfg!(windows) {
+            // Under %LOCALAPPDATA%, which is AppData\Local in the profile.
+            match self {
+                Browser::Chrome => &["AppData", "Local", "Google", "Chrome", "User Data"],
+                Browser::Chromium => &["AppData", "Local", "Chromium", "User Data"],
+                Browser::Edge => &["AppData", "Local", "Microsoft", "Edge", "User Data"],
+                Browser::Brave => &[
+                    "AppData",
+                    "Local",
+                    "BraveSoftware",
+                    "Brave-Browser",
+                    "User Data",
+                ],
+            }
         } else {
             return None;
         };
@@ -151,7 +161,15 @@ impl Browser {
     }
 
     /// The user-level directory the browser reads native-messaging host manifests from.
+    ///
+    /// On Windows the browser reads none: its registry key names the manifest
+    /// ([`crate::registry`]), which tabwire keeps in its own folder under
+    /// `%LOCALAPPDATA%`, one per browser (`tabwire\hosts\chrome`, …).
     pub fn manifest_dir_in(self, home: &Path) -> Option<PathBuf> {
+        if cfg!(windows) {
+            let local = home.join("AppData").join("Local");
+            return Some(local.join("tabwire").join("hosts").join(self.cli_name()));
+        }
         Some(self.config_dir_in(home)?.join("NativeMessagingHosts"))
     }
 
@@ -238,8 +256,12 @@ fn release_channel(exe: &Path) -> Option<&str> {
 }
 
 /// Where `tabwire install` puts the wrapper script: `<user data dir>/tabwire`
-/// (`~/.local/share/tabwire` on Linux).
+/// (`~/.local/share/tabwire` on Linux; `%LOCALAPPDATA%\tabwire` on Windows, beside the
+/// host manifest the registry names).
 pub fn default_wrapper_dir() -> Option<PathBuf> {
+    if cfg!(windows) {
+        return Some(dirs::data_local_dir()?.join("tabwire"));
+    }
     Some(dirs::data_dir()?.join("tabwire"))
 }
 
@@ -295,9 +317,29 @@ pub struct HostEnv<'a> {
     pub agent_profile: bool,
 }
 
-/// The wrapper script: runs `tabwire_exe native-host` with Chrome's arguments, after
-/// exporting what `env` asks for.
+/// The wrapper script for this system: runs `tabwire_exe native-host` with Chrome's
+/// arguments, after exporting what `env` asks for ([`render_sh_wrapper`], or
+/// [`render_cmd_wrapper`] on Windows).
 pub fn render_wrapper_script(tabwire_exe: &Path, env: HostEnv) -> String {
+    if cfg!(windows) {
+        render_cmd_wrapper(tabwire_exe, env)
+    } else {
+        render_sh_wrapper(tabwire_exe, env)
+    }
+}
+
+/// The tabwire executable a wrapper script tabwire wrote for this system runs, or
+/// `None` if `script` is not such a script.
+pub fn wrapper_target(script: &str) -> Option<PathBuf> {
+    if cfg!(windows) {
+        cmd_wrapper_target(script)
+    } else {
+        sh_wrapper_target(script)
+    }
+}
+
+/// The `/bin/sh` wrapper script.
+pub fn render_sh_wrapper(tabwire_exe: &Path, env: HostEnv) -> String {
     let mut script = format!("#!/bin/sh\n{WRAPPER_MARKER}\n");
     if let Some(socket) = env.socket {
         script.push_str(&format!(
@@ -317,9 +359,9 @@ pub fn render_wrapper_script(tabwire_exe: &Path, env: HostEnv) -> String {
     script
 }
 
-/// The tabwire executable a wrapper script written by [`render_wrapper_script`] runs,
-/// or `None` if `script` is not such a script.
-pub fn wrapper_target(script: &str) -> Option<PathBuf> {
+/// The tabwire executable a wrapper script written by [`render_sh_wrapper`] runs, or
+/// `None` if `script` is not such a script.
+pub fn sh_wrapper_target(script: &str) -> Option<PathBuf> {
     if !script.lines().any(|l| l == WRAPPER_MARKER) {
         return None;
     }
@@ -332,6 +374,45 @@ pub fn wrapper_target(script: &str) -> Option<PathBuf> {
         }
         _ => None,
     }
+}
+
+/// The Windows wrapper, a `.cmd` file (Chrome starts it as `cmd.exe /d /s /c
+/// "<wrapper>" <origin> --parent-window=<id>`): sets what `env` asks for and runs
+/// `tabwire_exe native-host` with those arguments (`%*`).
+///
+/// Values are written inside double quotes, where `cmd` treats `&`, `|`, `<`, `>` and
+/// `^` as text; only `%` needs doubling. A Windows path cannot hold `"`.
+pub fn render_cmd_wrapper(tabwire_exe: &Path, env: HostEnv) -> String {
+    let mut script = format!("@echo off\r\n{CMD_WRAPPER_MARKER}\r\n");
+    if let Some(socket) = env.socket {
+        script.push_str(&format!("set \"{SOCKET_ENV}={}\"\r\n", cmd_escape(socket)));
+    }
+    if env.agent_profile {
+        script.push_str(&format!("set \"{AGENT_PROFILE_ENV}=1\"\r\n"));
+    }
+    script.push_str(&format!(
+        "\"{}\" native-host %*\r\n",
+        cmd_escape(tabwire_exe)
+    ));
+    script
+}
+
+/// The tabwire executable a wrapper written by [`render_cmd_wrapper`] runs, or `None`
+/// if `script` is not such a wrapper.
+pub fn cmd_wrapper_target(script: &str) -> Option<PathBuf> {
+    if !script.lines().any(|l| l.trim_end() == CMD_WRAPPER_MARKER) {
+        return None;
+    }
+    script.lines().find_map(|line| {
+        let quoted = line.trim_end().strip_suffix(" native-host %*")?;
+        let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
+        (!inner.is_empty() && !inner.contains('"')).then(|| PathBuf::from(inner.replace("%%", "%")))
+    })
+}
+
+/// `path` for a double-quoted `cmd` string: `%` doubled.
+fn cmd_escape(path: &Path) -> String {
+    path.to_string_lossy().replace('%', "%%")
 }
 
 /// Quotes `path` for `/bin/sh` (as it is when nothing in it needs quoting).
@@ -390,7 +471,8 @@ fn write_atomically(path: &Path, contents: &str, mode: u32) -> io::Result<()> {
         let mut file = fs::File::create(&tmp)?;
         file.write_all(contents.as_bytes())?;
         file.sync_all()?;
-        fs::set_permissions(&tmp, fs::Permissions::from_mode(mode))?;
+        drop(file);
+        crate::platform::set_mode(&tmp, mode)?;
         fs::rename(&tmp, path)
     })();
     if result.is_err() {
@@ -438,18 +520,6 @@ mod tests {
         );
         assert_eq!(p, Some(PathBuf::from("/c/tabwire/relay.sock")));
         assert_eq!(socket_path_from(None, None, None), None);
-    }
-
-    #[test]
-    fn socket_dir_is_created_private() {
-        let tmp = tempfile::tempdir().unwrap();
-        let socket = tmp.path().join("a").join("tabwire").join("relay.sock");
-        ensure_socket_dir(&socket).unwrap();
-        let mode = fs::metadata(socket.parent().unwrap())
-            .unwrap()
-            .permissions()
-            .mode();
-        assert_eq!(mode & 0o777, 0o700);
     }
 
     #[cfg(target_os = "linux")]
@@ -538,24 +608,24 @@ mod tests {
             socket: Some(Path::new("/tmp/p s/relay.sock")),
             agent_profile: true,
         };
-        let script = render_wrapper_script(exe, env);
+        let script = render_sh_wrapper(exe, env);
         assert!(script.starts_with("#!/bin/sh\n"));
         assert!(script.contains("TABWIRE_SOCKET='/tmp/p s/relay.sock'\nexport TABWIRE_SOCKET\n"));
         assert!(script.contains("TABWIRE_AGENT_PROFILE=1\nexport TABWIRE_AGENT_PROFILE\n"));
-        let own = render_wrapper_script(exe, HostEnv::default());
+        let own = render_sh_wrapper(exe, HostEnv::default());
         assert!(!own.contains("TABWIRE_SOCKET") && !own.contains("TABWIRE_AGENT_PROFILE"));
-        assert_eq!(wrapper_target(&own).unwrap(), exe);
-        assert_eq!(wrapper_target(&script).unwrap(), exe);
-        let plain = render_wrapper_script(Path::new("/opt/tw/tabwire"), HostEnv::default());
+        assert_eq!(sh_wrapper_target(&own).unwrap(), exe);
+        assert_eq!(sh_wrapper_target(&script).unwrap(), exe);
+        let plain = render_sh_wrapper(Path::new("/opt/tw/tabwire"), HostEnv::default());
         assert!(
             plain.contains("exec /opt/tw/tabwire native-host \"$@\"\n"),
             "{plain}"
         );
         assert_eq!(
-            wrapper_target(&plain).unwrap(),
+            sh_wrapper_target(&plain).unwrap(),
             Path::new("/opt/tw/tabwire")
         );
-        assert_eq!(wrapper_target("#!/bin/sh\nexec /bin/true\n"), None);
+        assert_eq!(sh_wrapper_target("#!/bin/sh\nexec /bin/true\n"), None);
     }
 
     #[test]
@@ -565,15 +635,47 @@ mod tests {
             "#!/bin/sh\n{WRAPPER_MARKER}\nexec '/home/o'\\''neil/my bin/tabwire' native-host \"$@\"\n"
         );
         assert_eq!(
-            wrapper_target(&old).unwrap(),
+            sh_wrapper_target(&old).unwrap(),
             Path::new("/home/o'neil/my bin/tabwire")
         );
         let other = format!("#!/bin/sh\n{WRAPPER_MARKER}\nexec '/x' native-host --other\n");
-        assert_eq!(wrapper_target(&other), None);
+        assert_eq!(sh_wrapper_target(&other), None);
         let unclosed = format!("#!/bin/sh\n{WRAPPER_MARKER}\nexec '/x native-host \"$@\"\n");
-        assert_eq!(wrapper_target(&unclosed), None);
+        assert_eq!(sh_wrapper_target(&unclosed), None);
     }
 
+    #[test]
+    fn the_windows_wrapper_quotes_paths_and_round_trips_its_target() {
+        let exe = Path::new(r"C:\Users\Ann & Bo\100% tools\tabwire.exe");
+        let env = HostEnv {
+            socket: Some(Path::new(r"\\.\pipe\tabwire-agent")),
+            agent_profile: true,
+        };
+        let script = render_cmd_wrapper(exe, env);
+        assert!(script.starts_with("@echo off\r\n"), "{script}");
+        assert!(script.contains("set \"TABWIRE_SOCKET=\\\\.\\pipe\\tabwire-agent\"\r\n"));
+        assert!(script.contains("set \"TABWIRE_AGENT_PROFILE=1\"\r\n"));
+        assert!(
+            script.contains("\"C:\\Users\\Ann & Bo\\100%% tools\\tabwire.exe\" native-host %*\r\n"),
+            "{script}"
+        );
+        assert_eq!(cmd_wrapper_target(&script).unwrap(), exe);
+        let own = render_cmd_wrapper(exe, HostEnv::default());
+        assert!(!own.contains("TABWIRE_SOCKET") && !own.contains("TABWIRE_AGENT_PROFILE"));
+        assert_eq!(cmd_wrapper_target(&own).unwrap(), exe);
+        assert_eq!(
+            cmd_wrapper_target("@echo off\r\n\"C:\\x.exe\" native-host %*\r\n"),
+            None
+        );
+        assert_eq!(
+            sh_wrapper_target(&own),
+            None,
+            "a .cmd is not a shell wrapper"
+        );
+        assert_eq!(cmd_wrapper_target(&render_sh_wrapper(exe, env)), None);
+    }
+
+    #[cfg(unix)]
     #[test]
     fn quoted_paths_read_back_in_sh() {
         for path in ["/plain/path", "/p s/x", "/o'neil/$HOME/`id`/\"q\"/!x/~", ""] {
@@ -586,8 +688,10 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     #[test]
     fn wrapper_script_runs_tabwire_with_chromes_arguments() {
+        use std::os::unix::fs::PermissionsExt;
         let tmp = tempfile::tempdir().unwrap();
         // A stand-in "tabwire" that prints its arguments and the socket it was given.
         let fake = tmp.path().join("fake-tabwire");
@@ -618,6 +722,41 @@ mod tests {
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
             "/s.sock|native-host chrome-extension://x/\n"
+        );
+    }
+
+    /// Runs the `.cmd` wrapper as Chrome on Windows does: `cmd.exe /d /s /c "…"`.
+    #[cfg(windows)]
+    #[test]
+    fn the_cmd_wrapper_runs_tabwire_with_chromes_arguments() {
+        use std::os::windows::process::CommandExt;
+        let tmp = tempfile::tempdir().unwrap();
+        // A stand-in "tabwire" that prints its arguments and the pipe it was given.
+        let fake = tmp.path().join("fake tabwire.cmd");
+        fs::write(&fake, "@echo socket=%TABWIRE_SOCKET% args=%*\r\n").unwrap();
+        let manifest = write_native_host_registration(
+            &tmp.path().join("hosts"),
+            &tmp.path().join("bin"),
+            &fake,
+            HostEnv {
+                socket: Some(Path::new(r"\\.\pipe\t")),
+                agent_profile: false,
+            },
+        )
+        .unwrap();
+        let parsed: HostManifest =
+            serde_json::from_str(&fs::read_to_string(&manifest).unwrap()).unwrap();
+        assert!(parsed.path.ends_with(WRAPPER_FILE));
+        let out = std::process::Command::new("cmd.exe")
+            .raw_arg(format!(
+                "/d /s /c \"\"{}\" chrome-extension://x/ --parent-window=0\"",
+                parsed.path.display()
+            ))
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim_end(),
+            r"socket=\\.\pipe\t args=native-host chrome-extension://x/ --parent-window=0"
         );
     }
 }

@@ -6,13 +6,12 @@
 //! leaves running. Each piece of `/proc` is parsed by a plain function, so the scan is
 //! tested on a fake `/proc` in a temporary directory.
 //!
-//! It only reads: it never signals a process. Where there is no `/proc` (macOS) the
-//! scan says it cannot tell, rather than that nothing runs.
+//! It only reads: it never signals a process. Where there is no `/proc` (macOS,
+//! Windows) the scan says it cannot tell, rather than that nothing runs.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
-use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 
 use crate::paths::{self, Browser};
@@ -124,9 +123,22 @@ fn parse_environ(bytes: &[u8]) -> HashMap<String, OsString> {
         .filter_map(|pair| {
             let eq = pair.iter().position(|b| *b == b'=')?;
             let name = std::str::from_utf8(&pair[..eq]).ok()?;
-            Some((name.to_owned(), OsString::from_vec(pair[eq + 1..].to_vec())))
+            Some((name.to_owned(), os_string(&pair[eq + 1..])))
         })
         .collect()
+}
+
+/// Bytes from `/proc` as an OS string: exactly on Unix; elsewhere (no `/proc` to read
+/// there, only tests) as UTF-8, lossily.
+fn os_string(bytes: &[u8]) -> OsString {
+    #[cfg(unix)]
+    {
+        std::os::unix::ffi::OsStringExt::from_vec(bytes.to_vec())
+    }
+    #[cfg(not(unix))]
+    {
+        OsString::from(String::from_utf8_lossy(bytes).into_owned())
+    }
 }
 
 /// The path `/proc/<pid>/exe` names, without the ` (deleted)` Linux appends once the
@@ -294,15 +306,21 @@ pub fn scan(proc_root: &Path, uid: u32) -> Option<Running> {
     })
 }
 
-/// [`scan`] of `/proc` for the current user.
+/// [`scan`] of `/proc` for the current user; `None` (cannot tell) without one, as on
+/// Windows.
 pub fn scan_current() -> Option<Running> {
-    scan(
-        Path::new("/proc"),
-        crate::native_host::socket::current_uid(),
-    )
+    #[cfg(unix)]
+    {
+        scan(Path::new("/proc"), crate::platform::current_uid())
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
-#[cfg(test)]
+// The fake `/proc` is made of symbolic links.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

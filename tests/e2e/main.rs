@@ -2,6 +2,8 @@
 //! and relay, `tabwire mcp` driven over stdio by a real MCP client.
 //!
 //! Needs the built extension (`scripts/build`) and Chromium; `scripts/test` does both.
+//! Unix only: Chromium runs here on Linux (Windows is covered by `scripts/test-windows`).
+#![cfg(unix)]
 
 mod angular;
 mod background;

@@ -9,6 +9,7 @@ use super::check::{self, Check, Status};
 use super::instances::Instance;
 use super::{profile, registration};
 use crate::paths::{self, Browser};
+use crate::registry;
 use crate::running::Running;
 
 /// What doctor knows of the machine, so tests can give temporary folders and a fake
@@ -127,12 +128,24 @@ fn check_instance(instance: &Instance, machine: &Machine) -> InstanceChecks {
         running: instance.process.is_some(),
         extension_dir: machine.extension_dir,
     });
-    let registration = registration::check_registration(
-        &profile::label(instance.browser),
-        &instance.user_data_dir.join("NativeMessagingHosts"),
-        &install_command(instance),
-        machine.exe,
-    );
+    let registration = if cfg!(windows) {
+        // One registry key per browser, whatever the profile folder.
+        let browser = instance.browser.unwrap_or(Browser::Chrome);
+        registration::check_registry(
+            &profile::label(instance.browser),
+            &registry::shown(browser),
+            registry::registered_manifest(browser),
+            &install_command(instance),
+            machine.exe,
+        )
+    } else {
+        registration::check_registration(
+            &profile::label(instance.browser),
+            &instance.user_data_dir.join("NativeMessagingHosts"),
+            &install_command(instance),
+            machine.exe,
+        )
+    };
     // An extension that cannot be checked yet (a profile not written) does not stop
     // the relay from being checked: a browser that answers there settles it.
     let configured = extension.status != Status::Fail && check::all_pass(&registration);
@@ -163,7 +176,14 @@ fn check_running(instance: &Instance, can_see: bool) -> Check {
             ))
         }
         None if !can_see => Check::note(
-            format!("cannot tell whether {name} is running (no /proc here)"),
+            format!(
+                "cannot tell whether {name} is running ({})",
+                if cfg!(windows) {
+                    "not supported on Windows"
+                } else {
+                    "no /proc here"
+                }
+            ),
             None,
         ),
         None if instance.is_default => Check::fail(
@@ -193,9 +213,11 @@ fn browser_version(user_data_dir: &Path) -> Option<String> {
 /// The command that registers the native host for this instance.
 fn install_command(instance: &Instance) -> String {
     match instance.browser {
-        Some(browser) if instance.is_default => {
+        // Windows registers per browser, never per folder.
+        Some(browser) if instance.is_default || cfg!(windows) => {
             format!("tabwire install --browser {}", browser.cli_name())
         }
+        None if cfg!(windows) => "tabwire install --browser chrome".to_owned(),
         _ => format!(
             "tabwire install --user-data-dir {}",
             paths::shell_quote(&instance.user_data_dir)

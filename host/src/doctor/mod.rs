@@ -43,7 +43,6 @@ pub use browsers::{browser_checks, BrowserChecks, Machine};
 pub use check::{Check, Status};
 pub use instances::{instances, Instance};
 
-use crate::native_host::socket::current_uid;
 use crate::paths;
 use crate::running;
 
@@ -105,7 +104,7 @@ pub async fn run(args: DoctorArgs) -> anyhow::Result<bool> {
         .filter(|h| browsers.pids.contains(&h.ppid))
         .cloned()
         .collect();
-    let socket_checks = relay::check_socket(&socket, current_uid(), &hosts).await;
+    let socket_checks = relay::check_socket(&socket, &hosts).await;
     print(&socket_checks);
     healthy &= check::all_pass(&socket_checks);
     if !check::all_pass(&socket_checks) {

@@ -3,16 +3,18 @@
 //! executable `tabwire`.
 //!
 //! A browser reads user-level manifests from `<user data dir>/NativeMessagingHosts`, so
-//! one started with `--user-data-dir` looks in that folder, not in its default one.
+//! one started with `--user-data-dir` looks in that folder, not in its default one. On
+//! Windows it reads the manifest its registry key names instead, for every profile
+//! folder alike ([`check_registry`]).
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use tabwire_shared::{EXTENSION_ORIGIN, NATIVE_HOST_NAME};
 
 use super::check::Check;
 use crate::paths::{self, HostManifest, MANIFEST_FILE};
+use crate::platform;
 
 /// The registration in `manifest_dir`; `label` starts each line ("Chromium: "), and
 /// `install` is the command that writes it.
@@ -22,7 +24,21 @@ pub fn check_registration(
     install: &str,
     running_exe: Option<&Path>,
 ) -> Vec<Check> {
-    let path = manifest_dir.join(MANIFEST_FILE);
+    check_manifest_at(
+        label,
+        &manifest_dir.join(MANIFEST_FILE),
+        install,
+        running_exe,
+    )
+}
+
+/// The manifest file `path` and the wrapper it names, as [`check_registration`] reports.
+fn check_manifest_at(
+    label: &str,
+    path: &Path,
+    install: &str,
+    running_exe: Option<&Path>,
+) -> Vec<Check> {
     if !path.exists() {
         return vec![Check::fail(
             format!(
@@ -32,7 +48,7 @@ pub fn check_registration(
             format!("run `{install}`"),
         )];
     }
-    match check_manifest_file(&path, running_exe) {
+    match check_manifest_file(path, running_exe) {
         Ok(lines) => {
             let mut checks = vec![Check::ok(format!(
                 "{label}host manifest {}",
@@ -51,6 +67,33 @@ pub fn check_registration(
                 "run `{install}` with the tabwire binary you use now: it rewrites the \
                  manifest and its wrapper"
             ),
+        )],
+    }
+}
+
+/// The registration a Windows browser reads: its registry key `key` (whose lookup gave
+/// `found`: the manifest it names, if any), then that manifest as
+/// [`check_registration`] checks one.
+pub fn check_registry(
+    label: &str,
+    key: &str,
+    found: std::io::Result<Option<PathBuf>>,
+    install: &str,
+    running_exe: Option<&Path>,
+) -> Vec<Check> {
+    match found {
+        Ok(Some(manifest)) => {
+            let mut checks = vec![Check::ok(format!("{label}registry key {key}"))];
+            checks.extend(check_manifest_at(label, &manifest, install, running_exe));
+            checks
+        }
+        Ok(None) => vec![Check::fail(
+            format!("{label}tabwire's native host is not registered ({key} is missing)"),
+            format!("run `{install}`"),
+        )],
+        Err(e) => vec![Check::fail(
+            format!("{label}cannot read {key}: {e}"),
+            format!("run `{install}`, which writes the key again"),
         )],
     }
 }
@@ -101,7 +144,7 @@ fn not_runnable(path: &Path) -> Option<&'static str> {
     match fs::metadata(path) {
         Err(_) => Some("no longer exists (moved or deleted)"),
         Ok(meta) if !meta.is_file() => Some("is not a file"),
-        Ok(meta) if meta.permissions().mode() & 0o111 == 0 => Some("is not executable"),
+        Ok(meta) if !platform::is_executable(&meta) => Some("is not executable"),
         Ok(_) => None,
     }
 }
@@ -151,7 +194,7 @@ mod tests {
     fn executable(path: &Path, text: &str) {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
-        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+        platform::set_mode(path, 0o755).unwrap();
     }
 
     fn register(tmp: &Path, exe: &Path) -> PathBuf {
@@ -231,9 +274,13 @@ mod tests {
         );
 
         executable(&exe, "#!/bin/sh\n");
-        fs::set_permissions(&exe, fs::Permissions::from_mode(0o644)).unwrap();
-        let problems = check_manifest_file(&manifest, None).unwrap_err();
-        assert!(problems[0].contains("is not executable"), "{problems:?}");
+        if cfg!(unix) {
+            platform::set_mode(&exe, 0o644).unwrap();
+            let problems = check_manifest_file(&manifest, None).unwrap_err();
+            assert!(problems[0].contains("is not executable"), "{problems:?}");
+            platform::set_mode(&exe, 0o755).unwrap();
+        }
+        fs::remove_file(&exe).unwrap();
 
         let checks = check_registration(
             "Chromium",
@@ -254,5 +301,37 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let manifest = paths::write_host_manifest(tmp.path(), &tmp.path().join("nope")).unwrap();
         assert!(check_manifest_file(&manifest, None).unwrap_err()[0].contains("no longer exists"));
+    }
+
+    #[test]
+    fn a_registry_key_is_checked_then_the_manifest_it_names() {
+        let tmp = tempfile::tempdir().unwrap();
+        let exe = tmp.path().join("bin/tabwire");
+        executable(&exe, "#!/bin/sh\n");
+        let manifest = register(tmp.path(), &exe);
+        let key = r"HKCU\Software\Google\Chrome\NativeMessagingHosts\dev.tabwire";
+        let install = "tabwire install --browser chrome";
+        let checks = check_registry("Chrome: ", key, Ok(Some(manifest)), install, Some(&exe));
+        assert!(checks.iter().all(|c| c.status == Status::Ok), "{checks:?}");
+        assert!(checks[0].what.contains(key), "{checks:?}");
+        assert!(checks[1].what.contains("host manifest"), "{checks:?}");
+
+        let missing = check_registry("Chrome: ", key, Ok(None), install, None);
+        assert_eq!(missing.len(), 1);
+        assert!(missing[0].what.contains("is missing"), "{missing:?}");
+        assert_eq!(
+            missing[0].fix.as_deref(),
+            Some("run `tabwire install --browser chrome`")
+        );
+
+        let gone = tmp.path().join("moved.json");
+        let dangling = check_registry("Chrome: ", key, Ok(Some(gone)), install, None);
+        assert_eq!(dangling[0].status, Status::Ok, "the key is there");
+        assert_eq!(dangling[1].status, Status::Fail, "{dangling:?}");
+        assert!(dangling[1].what.contains("not registered"), "{dangling:?}");
+
+        let denied = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "denied");
+        let unreadable = check_registry("Chrome: ", key, Err(denied), install, None);
+        assert!(unreadable[0].what.contains("cannot read"), "{unreadable:?}");
     }
 }

@@ -4,8 +4,14 @@
 //! A socket that is missing or refuses connections is explained with the native hosts
 //! that run: none (the extension has not started one), or one serving another path
 //! (the browser and this shell disagree on `XDG_RUNTIME_DIR` or `TABWIRE_SOCKET`).
+//!
+//! On Windows the relay is a named pipe: no file to own or to go stale. Connecting
+//! checks that this user's process serves it ([`crate::transport::connect`]), so the
+//! pipe is present, this user's and accepting, or the connection says which it is not.
 
+#[cfg(unix)]
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -23,9 +29,49 @@ const BROWSER_WAIT: Duration = Duration::from_secs(2);
 /// How long doctor waits for the socket to accept a connection.
 const CONNECT_WAIT: Duration = Duration::from_secs(2);
 
-/// The relay socket: present, a socket, owned by `uid`, private, accepting. `hosts` are
-/// the native hosts running as this user, to explain a socket that does not answer.
-pub async fn check_socket(socket: &Path, uid: u32, hosts: &[NativeHost]) -> Vec<Check> {
+/// The relay socket: present, a socket, this user's, private, accepting (on Windows:
+/// the pipe, served by this user's process, accepting). `hosts` are the native hosts
+/// running as this user, to explain a socket that does not answer.
+pub async fn check_socket(socket: &Path, hosts: &[NativeHost]) -> Vec<Check> {
+    #[cfg(unix)]
+    {
+        check_socket_of(socket, crate::platform::current_uid(), hosts).await
+    }
+    #[cfg(windows)]
+    {
+        check_pipe(socket, hosts).await
+    }
+}
+
+/// The relay pipe: served by this user's process, accepting.
+#[cfg(windows)]
+async fn check_pipe(pipe: &Path, hosts: &[NativeHost]) -> Vec<Check> {
+    let shown = pipe.display();
+    let connected = tokio::time::timeout(CONNECT_WAIT, crate::transport::connect(pipe)).await;
+    vec![match connected {
+        Ok(Ok(_)) => Check::ok(format!(
+            "relay pipe {shown}{} accepts connections",
+            source()
+        )),
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => missing(pipe, hosts),
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::PermissionDenied => Check::fail(
+            format!("relay pipe {shown} is not tabwire's of this user: {e}"),
+            "close the program that serves it, then restart the browser",
+        ),
+        Ok(Err(e)) => Check::fail(
+            format!("cannot connect to the relay pipe {shown}: {e}"),
+            "restart the browser",
+        ),
+        Err(_) => Check::fail(
+            format!("relay pipe {shown} did not accept a connection within 2 s"),
+            "restart the browser",
+        ),
+    }]
+}
+
+/// [`check_socket`] for the user `uid`.
+#[cfg(unix)]
+async fn check_socket_of(socket: &Path, uid: u32, hosts: &[NativeHost]) -> Vec<Check> {
     let meta = match fs::symlink_metadata(socket) {
         Ok(meta) => meta,
         Err(_) => return vec![missing(socket, hosts)],
@@ -110,6 +156,7 @@ fn missing(socket: &Path, hosts: &[NativeHost]) -> Check {
 }
 
 /// The check for a socket file nothing answers on.
+#[cfg(unix)]
 fn stale(socket: &Path, error: &std::io::Error, hosts: &[NativeHost]) -> Check {
     let shown = socket.display();
     if let Some((host, theirs)) = serving_elsewhere(socket, hosts) {
@@ -148,6 +195,7 @@ fn mismatch(what: String, theirs: &Path) -> Check {
 }
 
 /// Failures if the socket or its folder is not private to `uid`.
+#[cfg(unix)]
 fn ownership(socket: &Path, meta: &fs::Metadata, uid: u32) -> Vec<Check> {
     let shown = socket.display();
     let mut checks = Vec::new();
@@ -212,7 +260,6 @@ pub async fn check_browser(socket: &Path) -> Check {
 mod tests {
     use super::super::check::Status;
     use super::*;
-    use crate::native_host::socket::current_uid;
 
     fn host(pid: u32, socket: &str) -> NativeHost {
         NativeHost {
@@ -224,9 +271,8 @@ mod tests {
 
     #[tokio::test]
     async fn missing_socket_says_whether_a_native_host_runs() {
-        let tmp = tempfile::tempdir().unwrap();
-        let socket = tmp.path().join("relay.sock");
-        let checks = check_socket(&socket, current_uid(), &[]).await;
+        let (_tmp, socket) = crate::transport::test_address();
+        let checks = check_socket(&socket, &[]).await;
         assert_eq!(checks[0].status, Status::Fail);
         assert!(checks[0].what.contains("no tabwire native host is running"));
         assert!(checks[0]
@@ -235,7 +281,7 @@ mod tests {
             .unwrap()
             .contains("chrome://extensions"));
 
-        let checks = check_socket(&socket, current_uid(), &[host(9, "/run/other.sock")]).await;
+        let checks = check_socket(&socket, &[host(9, "/run/other.sock")]).await;
         assert!(
             checks[0].what.contains("pid 9) serves /run/other.sock"),
             "{checks:?}"
@@ -245,7 +291,7 @@ mod tests {
             .as_deref()
             .unwrap()
             .contains("TABWIRE_SOCKET=/run/other.sock "));
-        let checks = check_socket(&socket, current_uid(), &[host(9, "/run/my sock")]).await;
+        let checks = check_socket(&socket, &[host(9, "/run/my sock")]).await;
         assert!(checks[0]
             .fix
             .as_deref()
@@ -253,6 +299,7 @@ mod tests {
             .contains("TABWIRE_SOCKET='/run/my sock'"));
     }
 
+    #[cfg(unix)]
     #[tokio::test]
     async fn stale_socket_is_reported_as_refusing() {
         let tmp = tempfile::tempdir().unwrap();
@@ -260,7 +307,7 @@ mod tests {
         drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
         fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
         fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o700)).unwrap();
-        let checks = check_socket(&path, current_uid(), &[]).await;
+        let checks = check_socket(&path, &[]).await;
         assert_eq!(checks.len(), 1, "{checks:?}");
         assert!(checks[0].what.contains("is stale"), "{checks:?}");
         assert!(checks[0]
@@ -278,7 +325,7 @@ mod tests {
         use crate::native_host::testing::TestRelay;
         use tabwire_shared::{Envelope, Event, FromExtension};
         let mut relay = TestRelay::start().await;
-        let checks = check_socket(&relay.socket, current_uid(), &[]).await;
+        let checks = check_socket(&relay.socket, &[]).await;
         assert!(checks.iter().all(|c| c.status == Status::Ok), "{checks:?}");
         assert_eq!(check_browser(&relay.socket).await.status, Status::Fail);
         relay
@@ -295,15 +342,17 @@ mod tests {
         assert!(check.what.contains("9.9"));
     }
 
+    #[cfg(unix)]
     #[tokio::test]
     async fn world_accessible_socket_is_flagged() {
+        use crate::platform::current_uid;
         let relay = crate::native_host::testing::TestRelay::start().await;
         fs::set_permissions(&relay.socket, fs::Permissions::from_mode(0o666)).unwrap();
-        let checks = check_socket(&relay.socket, current_uid(), &[]).await;
+        let checks = check_socket_of(&relay.socket, current_uid(), &[]).await;
         assert!(checks
             .iter()
             .any(|c| c.status == Status::Fail && c.what.contains("666")));
-        let checks = check_socket(&relay.socket, current_uid() + 1, &[]).await;
+        let checks = check_socket_of(&relay.socket, current_uid() + 1, &[]).await;
         assert!(checks
             .iter()
             .any(|c| c.status == Status::Fail && c.what.contains("belongs")));

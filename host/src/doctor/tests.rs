@@ -8,7 +8,6 @@ use super::check::{self, Check, Status};
 use super::instances::{instances, Instance};
 use crate::paths::{self, Browser};
 use crate::running::{Running, RunningBrowser};
-use std::os::unix::fs::PermissionsExt;
 use tabwire_shared::EXTENSION_ID;
 
 /// A profile folder whose Default profile has these extension settings.
@@ -39,7 +38,7 @@ fn configured(udd: &Path, exe: &Path) {
 fn executable(path: &Path) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, "#!/bin/sh\n").unwrap();
-    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+    crate::platform::set_mode(path, 0o755).unwrap();
 }
 
 fn chromium(pid: u32, udd: &Path) -> RunningBrowser {

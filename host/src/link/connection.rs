@@ -8,13 +8,13 @@ use std::time::Duration;
 use tabwire_shared::backoff::Backoff;
 use tabwire_shared::framing::MAX_ON_SOCKET;
 use tabwire_shared::{Envelope, Event, FromExtension};
-use tokio::net::UnixStream;
 use tokio::sync::mpsc;
 
 use super::errors::revoked_message;
 use super::shared::Shared;
 use super::{Outcome, Outgoing};
 use crate::frames::{write_frame, FrameReader};
+use crate::transport::{self, Connected};
 
 /// First and longest pause between connection attempts.
 const BACKOFF: Backoff = Backoff::new(Duration::from_millis(100), Duration::from_secs(1));
@@ -27,7 +27,7 @@ pub(super) async fn run_connection(
 ) {
     let mut backoff = BACKOFF;
     loop {
-        match UnixStream::connect(&socket).await {
+        match transport::connect(&socket).await {
             Ok(stream) => {
                 tracing::debug!(socket = %socket.display(), "connected to the relay");
                 shared.relay_connected();
@@ -89,12 +89,12 @@ async fn stay_revoked(shared: &Shared, outgoing: &mut mpsc::UnboundedReceiver<Ou
 /// Serves one connection until it drops (or every handle is gone); also says whether a
 /// browser was connected through it at some point.
 async fn serve(
-    stream: UnixStream,
+    stream: Connected,
     hello_frame: &[u8],
     shared: &Shared,
     outgoing: &mut mpsc::UnboundedReceiver<Outgoing>,
 ) -> (Closed, bool) {
-    let (read, mut write) = stream.into_split();
+    let (read, mut write) = tokio::io::split(stream);
     if write_frame(&mut write, hello_frame).await.is_err() {
         return (Closed::Dropped, false);
     }

@@ -7,7 +7,7 @@ use crate::native_host::testing::{TestRelay, TEST_WATCH};
 use serde_json::json;
 use tabwire_shared::requests::*;
 use tabwire_shared::{Departure, FromExtension};
-use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::io::{ReadHalf, WriteHalf};
 use tokio::task::JoinHandle;
 
 const SHORT: Duration = Duration::from_millis(300);
@@ -43,11 +43,10 @@ fn evaluate() -> Command {
     })
 }
 
-/// A socket path in a fresh folder (kept alive by the returned guard).
+/// A socket path in a fresh folder (a pipe name of its own on Windows), kept valid by
+/// the returned guard.
 fn socket_path() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("relay.sock");
-    (dir, socket)
+    crate::transport::test_address()
 }
 
 /// A relay at `socket` whose browser has said hello as `hello`.
@@ -130,17 +129,17 @@ async fn joined() -> (TestRelay, Link, broadcast::Receiver<Event>) {
 /// A native host of the test's own making at a socket: it has accepted its first
 /// client and read that client's hello, and says only what the test tells it.
 struct FakeHost {
-    listener: tokio::net::UnixListener,
-    reader: FrameReader<OwnedReadHalf>,
-    write: OwnedWriteHalf,
+    listener: (crate::transport::Listener, crate::transport::Claim),
+    reader: FrameReader<ReadHalf<crate::transport::Accepted>>,
+    write: WriteHalf<crate::transport::Accepted>,
 }
 
 impl FakeHost {
     /// Binds `socket` and waits for the first client's hello.
     async fn serve(socket: &Path) -> Self {
-        let listener = tokio::net::UnixListener::bind(socket).unwrap();
-        let (stream, _) = listener.accept().await.unwrap();
-        let (read, write) = stream.into_split();
+        let mut listener = crate::transport::bind_exclusive(socket).unwrap();
+        let stream = listener.0.accept().await.unwrap();
+        let (read, write) = tokio::io::split(stream);
         let mut host = Self {
             listener,
             reader: FrameReader::new(read, MAX_ON_SOCKET),

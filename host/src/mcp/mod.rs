@@ -219,21 +219,10 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
     Ok(())
 }
 
-/// Resolves on SIGINT, SIGTERM or SIGHUP (never, if they cannot be watched).
+/// Resolves on SIGINT, SIGTERM or SIGHUP (on Windows Ctrl+C, Ctrl+Break or the console
+/// closing); never, if they cannot be watched.
 async fn shutdown_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut int), Ok(mut term), Ok(mut hup)) = (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-        signal(SignalKind::hangup()),
-    ) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = int.recv() => {}
-        _ = term.recv() => {}
-        _ = hup.recv() => {}
-    }
+    crate::platform::stop_requested().await;
 }
 
 #[cfg(test)]

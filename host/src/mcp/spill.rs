@@ -9,20 +9,21 @@
 //! These files hold the user's logged-in pages. They are created under unguessable
 //! names, exclusively (never through a planted file or symlink), mode 0600, in a folder
 //! of this session's own ([`OwnedDir`], 0700) inside the user's results folder (0700,
-//! checked to be theirs). The session's folder goes when the session ends
+//! checked to be theirs). On Windows the results folder is under `%LOCALAPPDATA%`,
+//! whose access list is the user's own and which has no modes ([`crate::platform`]). The session's folder goes when the session ends
 //! ([`end_session`]); one a killed session left behind goes when the next one starts
 //! ([`remove_leftovers`]). Paths the agent names itself are written as asked.
 
 use std::fmt::Write as _;
 use std::fs;
 use std::io::Write as _;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::ToolError;
 use crate::owned::{self, OwnedDir};
+use crate::platform;
 
 /// How this session's folder for spilled results is named in the results folder.
 const SESSION_PREFIX: &str = "session-";
@@ -66,7 +67,7 @@ pub fn to_private_file(what: &str, extension: &str, bytes: &[u8]) -> Result<Path
     let dir = session_dir().map_err(|e| {
         ToolError::new(format!(
             "Could not make a private folder for large results: {e}. \
-             Set XDG_RUNTIME_DIR or HOME to a folder you own."
+             Set XDG_RUNTIME_DIR or HOME (LOCALAPPDATA on Windows) to a folder you own."
         ))
     })?;
     new_private_file(&dir, what, extension, bytes).map_err(|e| cannot_write(&dir, &e))
@@ -95,13 +96,7 @@ fn new_private_file(
 /// Writes `bytes` to `path`, a file that must not exist yet (as anything, symlinks
 /// included), mode 0600.
 fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)?;
+    let mut file = platform::new_private_file().open(path)?;
     file.write_all(bytes)
 }
 
@@ -143,7 +138,7 @@ pub fn remove_leftovers() {
 }
 
 /// Where the results folder may be, in order: under `$XDG_RUNTIME_DIR`, else under
-/// the user's cache folder.
+/// the user's cache folder (`%LOCALAPPDATA%` on Windows).
 fn candidate_dirs() -> Vec<PathBuf> {
     let set = |v: Option<std::ffi::OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
     [set(std::env::var_os("XDG_RUNTIME_DIR")), dirs::cache_dir()]
@@ -160,9 +155,8 @@ fn candidate_dirs() -> Vec<PathBuf> {
 fn results_dir() -> std::io::Result<PathBuf> {
     let mut last = std::io::Error::new(std::io::ErrorKind::NotFound, "no home folder");
     for dir in candidate_dirs() {
-        let made = fs::DirBuilder::new()
+        let made = platform::private_dir()
             .recursive(true)
-            .mode(0o700)
             .create(&dir)
             .and_then(|()| dir.parent().map_or(Ok(()), check_private))
             .and_then(|()| check_private(&dir));
@@ -200,8 +194,6 @@ fn prune(dir: &Path, age: std::time::Duration) {
 /// Refuses a folder that is a symlink, not ours, or open to others.
 fn check_private(dir: &Path) -> std::io::Result<()> {
     let meta = fs::symlink_metadata(dir)?;
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
     let refuse = |why: &str| {
         Err(std::io::Error::new(
             std::io::ErrorKind::PermissionDenied,
@@ -211,13 +203,10 @@ fn check_private(dir: &Path) -> std::io::Result<()> {
     if !meta.is_dir() {
         return refuse("is not a folder");
     }
-    if meta.uid() != uid {
+    if !platform::is_mine(&meta) {
         return refuse("belongs to another user");
     }
-    if meta.mode() & 0o077 != 0 {
-        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
-    }
-    Ok(())
+    platform::make_private(dir, &meta)
 }
 
 /// What the agent reads about a spilled output: its size, its shape when it is JSON,
@@ -334,8 +323,10 @@ mod tests {
         assert!(p.len() < PREVIEW_CHARS + 200);
     }
 
+    #[cfg(unix)]
     #[test]
     fn private_files_are_new_unguessable_and_owner_only() {
+        use std::os::unix::fs::{DirBuilderExt, MetadataExt};
         let runtime = tempfile::tempdir().unwrap();
         // The folder is per process environment; tests set it for themselves only here.
         let dir = runtime.path().join("tabwire").join("results");
@@ -376,12 +367,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let planted = dir.path().join("result-planted.json");
         fs::write(&planted, b"the planter's").unwrap();
-        fs::set_permissions(&planted, fs::Permissions::from_mode(0o666)).unwrap();
+        platform::set_mode(&planted, 0o666).unwrap();
         let error = write_new(&planted, b"the user's page").unwrap_err();
         assert_eq!(error.kind(), std::io::ErrorKind::AlreadyExists);
         assert_eq!(fs::read(&planted).unwrap(), b"the planter's");
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_planted_symlink_is_never_written_through() {
         let dir = tempfile::tempdir().unwrap();
@@ -399,6 +391,7 @@ mod tests {
         assert!(!dir.path().join("made").exists());
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_symlinked_results_folder_is_refused() {
         let root = tempfile::tempdir().unwrap();

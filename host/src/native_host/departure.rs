@@ -20,6 +20,11 @@
 //! reported as still running: agents then wait out the reconnect grace, as they would
 //! for a worker restart.
 //!
+//! On Windows Chrome starts the host through `cmd.exe`, and a process whose parent
+//! exits keeps that parent's id, so the host holds a handle on the first ancestor that
+//! is not `cmd.exe` (the browser) and looks at whether it has exited
+//! ([`crate::platform::ProcessParent`]); the rest is the same.
+//!
 //! It does no I/O but asking for the parent's id, and sends nothing ([`super::server`]
 //! does).
 
@@ -39,24 +44,11 @@ pub trait Parent: Send + Sync + 'static {
     fn gone(&self) -> bool;
 }
 
-/// The real parent: the process id seen at start, gone once `getppid()` names another.
-#[derive(Debug, Clone, Copy)]
-pub struct ProcessParent {
-    pid: u32,
-}
-
-impl ProcessParent {
-    /// The parent this process has now. Call at start, before anything can go away.
-    pub fn at_start() -> Self {
-        Self {
-            pid: std::os::unix::process::parent_id(),
-        }
-    }
-}
+pub use crate::platform::ProcessParent;
 
 impl Parent for ProcessParent {
     fn gone(&self) -> bool {
-        std::os::unix::process::parent_id() != self.pid
+        ProcessParent::gone(self)
     }
 }
 

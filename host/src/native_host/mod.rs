@@ -1,8 +1,9 @@
 //! `tabwire native-host`: the process Chrome starts for the extension.
 //!
 //! Chrome runs it (through the wrapper script named in the host manifest) with the
-//! caller's origin as the first argument and speaks native messaging on its stdio. It
-//! refuses any caller but the tabwire extension, claims the per-user relay socket, and
+//! caller's origin as the first argument (on Windows, then `--parent-window=<id>`) and
+//! speaks native messaging on its stdio. It refuses any caller but the tabwire
+//! extension, claims the per-user relay socket ([`crate::transport`]), and
 //! relays between the extension and any number of `tabwire mcp` clients until Chrome
 //! closes the port (or a signal stops it); then it removes the socket, tells the
 //! clients that the browser is gone and, within 1.5 s, whether it quit or still runs,
@@ -11,7 +12,6 @@
 //! - [`crate::frames`] (shared with [`crate::link`]): whole frames on async byte streams.
 //! - [`relay`]: the routing state machine (pure, no I/O).
 //! - [`departure`]: on the way out, whether the browser quit or still runs.
-//! - [`socket`]: claiming the socket path and checking peers.
 //! - [`server`]: the event loop tying Chrome's stdio and the socket clients together.
 //!
 //! It holds no tool logic and never writes anything but frames to stdout; logs go to
@@ -20,7 +20,6 @@
 pub mod departure;
 pub mod relay;
 pub mod server;
-pub mod socket;
 #[cfg(test)]
 pub(crate) mod testing;
 
@@ -30,7 +29,7 @@ use anyhow::bail;
 use tabwire_shared::{HostInfo, EXTENSION_ORIGIN};
 use tokio::io::{AsyncRead, AsyncWriteExt};
 
-use crate::paths;
+use crate::{paths, platform, transport};
 
 /// Command-line arguments Chrome passes: the caller's origin, then anything else
 /// (`--parent-window=…` on Windows), which is ignored.
@@ -65,7 +64,7 @@ pub async fn run(origin: &str) -> anyhow::Result<()> {
     // The browser is this process's parent: note it before anything can go away.
     let lookout = departure::Lookout::browser();
     let socket = paths::socket_path()?;
-    let bound = socket::bind_exclusive(&socket)?;
+    let bound = transport::bind_patiently(&socket).await?;
     tracing::info!(socket = %bound.1.path().display(), "tabwire native host relaying");
 
     let stdin = stdin_reader();
@@ -82,6 +81,12 @@ pub async fn run(origin: &str) -> anyhow::Result<()> {
 
 /// Stdin as an async reader, read on a plain thread so that a pending read never keeps
 /// the runtime from shutting down (tokio's own stdin would).
+///
+/// Frames are binary, and both standard streams are read and written as raw bytes on
+/// every system: Rust's `std::io::stdin`/`stdout` (and tokio's, built on them) wrap the
+/// process's handles without any C runtime text mode, so on Windows no `\r\n` is
+/// added or taken away and no Ctrl+Z ends the input (checked through a real process by
+/// the Windows integration test, on frames full of those bytes).
 fn stdin_reader() -> impl AsyncRead + Unpin + Send + 'static {
     let (mut tx, rx) = tokio::io::duplex(256 * 1024);
     let handle = tokio::runtime::Handle::current();
@@ -113,31 +118,36 @@ fn stdin_reader() -> impl AsyncRead + Unpin + Send + 'static {
     rx
 }
 
-/// Completes with a reason when the process is asked to stop (SIGTERM, SIGINT, SIGHUP).
+/// Completes with a reason when the process is asked to stop (SIGTERM, SIGINT, SIGHUP;
+/// on Windows Ctrl+C, Ctrl+Break or its console closing).
 async fn terminated() -> String {
-    use tokio::signal::unix::{signal, SignalKind};
-    async fn wait(kind: SignalKind) {
-        match signal(kind) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot watch a signal");
-                std::future::pending::<()>().await;
-            }
-        }
-    }
-    let name = tokio::select! {
-        _ = wait(SignalKind::terminate()) => "SIGTERM",
-        _ = wait(SignalKind::interrupt()) => "SIGINT",
-        _ = wait(SignalKind::hangup()) => "SIGHUP",
-    };
+    let name = platform::stop_requested().await;
     format!("the native host was stopped ({name})")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `tabwire native-host …` as the command line parses it.
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: NativeHostArgs,
+    }
+
+    #[test]
+    fn chromes_extra_arguments_are_accepted_and_ignored() {
+        use clap::Parser;
+        // Windows: Chrome adds the window that asked, as its native handle.
+        let cli =
+            Cli::try_parse_from(["native-host", EXTENSION_ORIGIN, "--parent-window=0"]).unwrap();
+        assert_eq!(cli.args.origin, EXTENSION_ORIGIN);
+        assert_eq!(cli.args.rest, ["--parent-window=0"]);
+        let cli = Cli::try_parse_from(["native-host", EXTENSION_ORIGIN]).unwrap();
+        assert!(cli.args.rest.is_empty());
+        assert!(Cli::try_parse_from(["native-host"]).is_err());
+    }
 
     #[test]
     fn only_our_extension_may_call() {

@@ -13,7 +13,8 @@
 //! requests, lets their queues drain briefly, and returns.
 //!
 //! It does not parse or route messages itself ([`super::relay`] does) and does not
-//! claim the socket ([`super::socket`] does).
+//! claim the socket ([`crate::transport`] does); it is written once for the Unix socket
+//! and the Windows named pipe, over their byte streams.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -23,14 +24,13 @@ use tabwire_shared::framing::encode;
 use tabwire_shared::framing::{MAX_FROM_BROWSER, MAX_ON_SOCKET};
 use tabwire_shared::{Departure, Envelope, Event, FromExtension, HostInfo};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
-use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinHandle};
 
 use super::departure::Lookout;
 use super::relay::{ClientId, Delivery, Relay};
-use super::socket::{check_peer, SocketFile};
 use crate::frames::{write_frame, FrameReader, ReadError};
+use crate::transport::{check_peer, Accepted, Claim, Listener};
 
 /// Frames queued for one client before it is considered stuck and disconnected.
 const CLIENT_QUEUE: usize = 1024;
@@ -93,7 +93,7 @@ impl std::fmt::Display for Gone {
 /// then returns the reason.
 ///
 /// `browser_in`/`browser_out` are Chrome's side (stdin/stdout in production, pipes in
-/// tests); `listener` is the bound relay socket; `host` is what the extension is told
+/// tests); `listener` is the bound relay socket (or pipe); `host` is what the extension is told
 /// first ([`tabwire_shared::ToExtension::HostReady`]); `lookout` tells, on the way
 /// out, whether the browser quit or still runs. The socket file is removed as soon as
 /// the browser is gone, before the clients are told: by then no agent finds a socket
@@ -101,7 +101,7 @@ impl std::fmt::Display for Gone {
 pub async fn serve<R, W>(
     browser_in: R,
     browser_out: W,
-    (listener, socket_file): (UnixListener, SocketFile),
+    (mut listener, socket_file): (Listener, Claim),
     host: HostInfo,
     stop: impl Future<Output = String>,
     lookout: Lookout,
@@ -127,7 +127,7 @@ where
     let gone = loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => state.admit(stream),
+                Ok(stream) => state.admit(stream),
                 Err(e) => {
                     tracing::warn!(error = %e, "accepting a connection failed");
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -193,7 +193,7 @@ impl Loop {
     }
 
     /// Takes a new connection: checks the peer, registers it, starts its tasks.
-    fn admit(&mut self, stream: UnixStream) {
+    fn admit(&mut self, stream: Accepted) {
         if let Err(why) = check_peer(&stream) {
             tracing::warn!(%why, "connection refused");
             tokio::spawn(tell_refused(stream, why));
@@ -201,7 +201,7 @@ impl Loop {
         }
         let (id, greeting) = self.relay.client_connected();
         tracing::info!(client = id, "client connected");
-        let (read, write) = stream.into_split();
+        let (read, write) = tokio::io::split(stream);
         let (queue, queue_rx) = mpsc::channel(CLIENT_QUEUE);
         let reader = tokio::spawn(read_client(id, read, self.inputs.clone())).abort_handle();
         let writer = tokio::spawn(write_client(id, write, queue_rx, self.inputs.clone()));
@@ -347,7 +347,7 @@ async fn write_client<W: AsyncWrite + Unpin>(
 
 /// Tells a refused peer why, in one notice, then closes its connection. Bounded, so a
 /// peer that does not read cannot hold the task.
-async fn tell_refused(mut stream: UnixStream, why: String) {
+async fn tell_refused(mut stream: Accepted, why: String) {
     let notice = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
         reason: format!(
             "tabwire's relay refused this connection: {why}. Run the agent as the same user \
@@ -373,7 +373,7 @@ mod tests {
     use tabwire_shared::requests::*;
     use tabwire_shared::{Command, Envelope, Event, FromExtension, Reply, ToExtension};
 
-    use tokio::net::UnixStream;
+    use crate::transport::Connected;
 
     use super::super::testing::{browser_connected, FakePeer, TestRelay, STEP};
 
@@ -381,7 +381,7 @@ mod tests {
     /// reached the browser.
     async fn call_through(
         relay: &mut TestRelay,
-        client: &mut FakePeer<UnixStream>,
+        client: &mut FakePeer<Connected>,
         id: u64,
     ) -> serde_json::Value {
         client.send(&list_tabs(id)).await;
@@ -589,6 +589,8 @@ mod tests {
         );
     }
 
+    /// A socket file goes as soon as the relay stops listening.
+    #[cfg(unix)]
     #[tokio::test(start_paused = true)]
     async fn while_the_host_looks_another_can_take_the_socket() {
         // Looking for longer than the test takes: only the parent's exit ends it.
@@ -602,7 +604,7 @@ mod tests {
         let path = relay.socket.clone();
         let rebind = async {
             loop {
-                match crate::native_host::socket::bind_exclusive(&path) {
+                match crate::transport::bind_exclusive(&path) {
                     Ok(bound) => break bound,
                     Err(_) => tokio::task::yield_now().await,
                 }
@@ -624,5 +626,32 @@ mod tests {
             "the old host leaves the new host's socket alone"
         );
         drop(rebound);
+    }
+
+    /// A pipe's name lives while the old relay's clients' instances do: a new host
+    /// waits for the old one to finish ([`crate::transport::RELEASE_WAIT`]).
+    #[cfg(windows)]
+    #[tokio::test(start_paused = true)]
+    async fn a_new_host_gets_the_pipe_once_the_old_one_is_done() {
+        let mut relay = TestRelay::start_watching(STEP * 2).await;
+        relay.browser.send(&browser_connected("1")).await;
+        let mut a = relay.greeted_client().await;
+        drop(relay.browser);
+        assert_eq!(a.recv().await["body"]["event"]["cause"], json!("undecided"));
+        let path = relay.socket.clone();
+        assert!(matches!(
+            crate::transport::bind_exclusive(&path),
+            Err(crate::transport::BindError::AlreadyServed(_))
+        ));
+        relay.parent.exit_in(Duration::ZERO);
+        assert_eq!(
+            a.recv().await["body"]["event"]["cause"],
+            json!("browserQuit")
+        );
+        relay.done.await.unwrap();
+        assert!(a.closed().await);
+        drop(a);
+        let rebound = crate::transport::bind_patiently(&path).await;
+        assert!(rebound.is_ok(), "{:?}", rebound.err());
     }
 }

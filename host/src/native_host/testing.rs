@@ -1,5 +1,5 @@
-//! Test helpers: a real relay on a temporary socket with a fake browser on in-memory
-//! pipes, and raw socket clients. Compiled for tests only.
+//! Test helpers: a real relay on a temporary socket (a pipe of its own on Windows) with
+//! a fake browser on in-memory pipes, and raw socket clients. Compiled for tests only.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -9,14 +9,13 @@ use serde_json::Value;
 use tabwire_shared::framing::{encode, MAX_FROM_BROWSER, MAX_ON_SOCKET};
 use tabwire_shared::{Envelope, Event, FromExtension, HostInfo};
 use tokio::io::{DuplexStream, ReadHalf, WriteHalf};
-use tokio::net::UnixStream;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::departure::{FakeParent, Lookout};
 use super::server::serve;
-use super::socket::bind_exclusive;
 use crate::frames::{write_frame, FrameReader, ReadError};
+use crate::transport::{self, Connected};
 
 /// How long a test waits for any one message before failing.
 pub const STEP: Duration = Duration::from_secs(5);
@@ -42,8 +41,7 @@ impl TestRelay {
     /// Starts a relay on a fresh socket; its first message to the browser, the host's
     /// introduction, has been received and checked.
     pub async fn start() -> Self {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let socket = dir.path().join("relay.sock");
+        let (dir, socket) = transport::test_address();
         Self::launch(socket, dir, TEST_WATCH).await
     }
 
@@ -55,13 +53,13 @@ impl TestRelay {
     }
 
     /// A raw client of this relay.
-    pub async fn client(&self) -> FakePeer<UnixStream> {
+    pub async fn client(&self) -> FakePeer<Connected> {
         client(&self.socket).await
     }
 
     /// A raw client of this relay that has read its first message (the browser's
     /// hello, passed on).
-    pub async fn greeted_client(&self) -> FakePeer<UnixStream> {
+    pub async fn greeted_client(&self) -> FakePeer<Connected> {
         let mut client = self.client().await;
         client.recv().await;
         client
@@ -70,8 +68,7 @@ impl TestRelay {
     /// Like [`TestRelay::start`], looking at its fake browser process for `watch` on
     /// the way out.
     pub async fn start_watching(watch: Duration) -> Self {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let socket = dir.path().join("relay.sock");
+        let (dir, socket) = transport::test_address();
         Self::launch(socket, dir, watch).await
     }
 
@@ -82,7 +79,7 @@ impl TestRelay {
     }
 
     async fn launch(socket: PathBuf, dir: tempfile::TempDir, watch: Duration) -> Self {
-        let bound = bind_exclusive(&socket).expect("bind");
+        let bound = transport::bind_patiently(&socket).await.expect("bind");
         let (browser_end, relay_end) = tokio::io::duplex(MAX_FROM_BROWSER);
         let (relay_in, relay_out) = tokio::io::split(relay_end);
         let (stop, stop_rx) = oneshot::channel::<String>();
@@ -182,9 +179,9 @@ pub fn browser_connected(version: &str) -> Envelope<FromExtension> {
 }
 
 /// Connects a raw client to the relay socket.
-pub async fn client(socket: &std::path::Path) -> FakePeer<UnixStream> {
+pub async fn client(socket: &std::path::Path) -> FakePeer<Connected> {
     FakePeer::new(
-        UnixStream::connect(socket).await.expect("connect"),
+        transport::connect(socket).await.expect("connect"),
         MAX_ON_SOCKET,
     )
 }

@@ -3,62 +3,56 @@
 //! Only one relay may serve a socket path. A path left behind by a relay that died is
 //! stale (nothing answers there) and is replaced; a path where a relay answers belongs
 //! to another browser's native host, and binding is refused rather than stealing it.
-//! Every accepted peer must run as the same user. No TCP, ever.
-//!
-//! This module does not read or write frames; [`super::server`] does.
+//! The socket's folder is made private (0700) when tabwire creates it, the socket 0600,
+//! and every accepted peer must run as the same user.
 
+use std::fs::{self, DirBuilder};
 use std::io;
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use tokio::net::{UnixListener, UnixStream};
 
-use crate::paths;
+use super::BindError;
 
-/// Why the relay could not claim its socket.
-#[derive(Debug, thiserror::Error)]
-pub enum BindError {
-    /// A live relay already answers on the path.
-    #[error(
-        "another tabwire native host (for another browser or profile) already serves {0}; \
-         only one browser can be connected to tabwire at a time. Close the other browser, \
-         or give this one its own socket with TABWIRE_SOCKET"
-    )]
-    AlreadyServed(PathBuf),
-    /// Something that is not a socket is in the way.
-    #[error("{0} exists and is not a socket; remove it or set TABWIRE_SOCKET to another path")]
-    NotASocket(PathBuf),
-    /// Creating the directory or socket failed.
-    #[error("cannot create the socket {path}: {source}")]
-    Io {
-        /// The socket path.
-        path: PathBuf,
-        /// What failed.
-        source: io::Error,
-    },
+/// The relay's end of an accepted connection.
+pub type Accepted = UnixStream;
+
+/// A client's end of its connection to the relay.
+pub type Connected = UnixStream;
+
+/// The bound relay socket, accepting connections.
+#[derive(Debug)]
+pub struct Listener(UnixListener);
+
+impl Listener {
+    /// The next connection (cancel-safe).
+    pub async fn accept(&mut self) -> io::Result<Accepted> {
+        self.0.accept().await.map(|(stream, _)| stream)
+    }
 }
 
 /// A bound socket file, removed when dropped (if it is still the one we bound).
 #[derive(Debug)]
-pub struct SocketFile {
+pub struct Claim {
     path: PathBuf,
     identity: Option<(u64, u64)>,
 }
 
-impl SocketFile {
+impl Claim {
     /// The socket's path.
     pub fn path(&self) -> &Path {
         &self.path
     }
 }
 
-impl Drop for SocketFile {
+impl Drop for Claim {
     fn drop(&mut self) {
-        let current = std::fs::symlink_metadata(&self.path)
+        let current = fs::symlink_metadata(&self.path)
             .ok()
             .map(|m| (m.dev(), m.ino()));
         if current.is_some() && current == self.identity {
-            if let Err(e) = std::fs::remove_file(&self.path) {
+            if let Err(e) = fs::remove_file(&self.path) {
                 tracing::warn!(path = %self.path.display(), error = %e, "could not remove the socket");
             }
         }
@@ -67,19 +61,19 @@ impl Drop for SocketFile {
 
 /// Binds the relay socket at `path`: directory created 0700, socket 0600, a stale
 /// socket replaced, a live one left alone ([`BindError::AlreadyServed`]).
-pub fn bind_exclusive(path: &Path) -> Result<(UnixListener, SocketFile), BindError> {
+pub fn bind_exclusive(path: &Path) -> Result<(Listener, Claim), BindError> {
     let io_err = |source| BindError::Io {
         path: path.to_path_buf(),
         source,
     };
-    paths::ensure_socket_dir(path).map_err(io_err)?;
-    match std::fs::symlink_metadata(path) {
+    ensure_socket_dir(path).map_err(io_err)?;
+    match fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_socket() => {
             match std::os::unix::net::UnixStream::connect(path) {
                 Ok(_) => return Err(BindError::AlreadyServed(path.to_path_buf())),
                 Err(e) => {
                     tracing::info!(path = %path.display(), error = %e, "replacing a stale socket");
-                    std::fs::remove_file(path).map_err(io_err)?;
+                    fs::remove_file(path).map_err(io_err)?;
                 }
             }
         }
@@ -88,29 +82,41 @@ pub fn bind_exclusive(path: &Path) -> Result<(UnixListener, SocketFile), BindErr
         Err(e) => return Err(io_err(e)),
     }
     let listener = UnixListener::bind(path).map_err(io_err)?;
-    let identity = std::fs::symlink_metadata(path)
-        .ok()
-        .map(|m| (m.dev(), m.ino()));
-    let file = SocketFile {
+    let identity = fs::symlink_metadata(path).ok().map(|m| (m.dev(), m.ino()));
+    let claim = Claim {
         path: path.to_path_buf(),
         identity,
     };
-    paths::restrict_socket(path).map_err(io_err)?;
-    Ok((listener, file))
+    fs::set_permissions(path, fs::Permissions::from_mode(0o600)).map_err(io_err)?;
+    Ok((Listener(listener), claim))
 }
 
-/// This process's real user id.
-pub fn current_uid() -> u32 {
-    // SAFETY: getuid has no preconditions and cannot fail.
-    unsafe { libc::getuid() }
+/// Creates the socket's directory if it is missing, private to the user (0700).
+///
+/// A directory that already exists is left as it is (it may be `/tmp` when
+/// `TABWIRE_SOCKET` points there); the socket itself is still made 0600 and the relay
+/// checks every peer's uid, so the directory's mode is defence in depth.
+fn ensure_socket_dir(socket: &Path) -> io::Result<()> {
+    match socket.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => {
+            DirBuilder::new().recursive(true).mode(0o700).create(dir)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Connects to the relay at `path`. The socket's private folder is what vouches for
+/// the relay; there is nothing more to check here.
+pub async fn connect(path: &Path) -> io::Result<Connected> {
+    UnixStream::connect(path).await
 }
 
 /// Whether the peer of an accepted connection runs as this user; the reason if not.
-pub fn check_peer(stream: &UnixStream) -> Result<(), String> {
+pub fn check_peer(stream: &Accepted) -> Result<(), String> {
     let cred = stream
         .peer_cred()
         .map_err(|e| format!("cannot read the peer's credentials: {e}"))?;
-    let me = current_uid();
+    let me = crate::platform::current_uid();
     if cred.uid() == me {
         Ok(())
     } else {
@@ -131,7 +137,7 @@ mod tests {
     async fn binds_private_socket_and_removes_it_on_drop() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("d").join("relay.sock");
-        let (listener, file) = bind_exclusive(&path).unwrap();
+        let (mut listener, file) = bind_exclusive(&path).unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
         let dir_mode = std::fs::metadata(path.parent().unwrap())
@@ -140,7 +146,7 @@ mod tests {
             .mode();
         assert_eq!(dir_mode & 0o777, 0o700);
         let client = UnixStream::connect(&path).await.unwrap();
-        let (server, _) = listener.accept().await.unwrap();
+        let server = listener.accept().await.unwrap();
         assert_eq!(check_peer(&server), Ok(()));
         drop((client, server, listener, file));
         assert!(!path.exists());
