@@ -433,6 +433,9 @@ pub fn next_steps(tabwire_exe: &Path, extension_dir: Option<&Path>) -> String {
 mod tests {
     use super::*;
 
+    /// Registry keys removed with each browser's manifest (only Windows has them).
+    const KEYS: usize = if cfg!(windows) { 1 } else { 0 };
+
     /// The targets `tabwire install --browser <choices>` acts on.
     fn chosen(l: &Layout, choices: &[BrowserChoice]) -> Vec<Target> {
         let args = InstallArgs {
@@ -487,6 +490,14 @@ mod tests {
         let l = layout(tmp.path());
         let written = install(&l, &chosen(&l, &[BrowserChoice::All])).unwrap();
         assert_eq!(written.len(), Browser::ALL.len());
+        for (target, manifest) in &written {
+            let Target::Browser(browser) = target else {
+                panic!("{target:?}")
+            };
+            let named = crate::registry::registered_manifest(*browser).unwrap();
+            // Windows: each browser's key names its manifest; elsewhere there are none.
+            assert_eq!(named.as_ref(), cfg!(windows).then_some(manifest));
+        }
         // Someone else's file beside ours, and a foreign manifest under our name.
         let chrome_dir = Browser::Chrome.manifest_dir_in(&l.home).unwrap();
         fs::write(chrome_dir.join("other.json"), "{}").unwrap();
@@ -499,9 +510,13 @@ mod tests {
         let removed = uninstall(&l, &[], &[]).unwrap();
         assert_eq!(
             removed.len(),
-            Browser::ALL.len(),
-            "three manifests and the wrapper"
+            Browser::ALL.len() + 3 * KEYS,
+            "three manifests (and their keys) and the wrapper: {removed:?}"
         );
+        let edge_key = crate::registry::registered_manifest(Browser::Edge).unwrap();
+        assert_eq!(edge_key.is_some(), cfg!(windows), "its key is left too");
+        let chrome_key = crate::registry::registered_manifest(Browser::Chrome).unwrap();
+        assert_eq!(chrome_key, None);
         assert!(removed.contains(&l.wrapper()));
         assert!(!removed.contains(&edge));
         assert!(
@@ -522,7 +537,7 @@ mod tests {
         )
         .unwrap();
         let removed = uninstall(&l, &[BrowserChoice::Chrome], &[]).unwrap();
-        assert_eq!(removed.len(), 1);
+        assert_eq!(removed.len(), 1 + KEYS, "{removed:?}");
         assert!(l.wrapper().exists());
     }
 
@@ -559,7 +574,7 @@ mod tests {
         assert!(l.wrapper().exists());
         // Then Chrome's, and the wrapper nothing uses any more.
         let removed = uninstall(&l, &[BrowserChoice::Chrome], &[]).unwrap();
-        assert_eq!(removed.len(), 2, "{removed:?}");
+        assert_eq!(removed.len(), 2 + KEYS, "{removed:?}");
         assert!(!l.wrapper().exists());
     }
 

@@ -93,13 +93,24 @@ mod imp {
 
     /// A registry error as an I/O error naming the key.
     fn failed(what: &str, browser: Browser, e: impl Into<io::Error>) -> io::Error {
-        let e = e.into();
+        let e = plain(e.into());
         io::Error::new(e.kind(), format!("cannot {what} {}: {e}", shown(browser)))
+    }
+
+    /// The registry's errors come as HRESULTs: one that wraps a Win32 error
+    /// (`0x8007xxxx`) becomes that error, so its kind (not found, denied) is known.
+    fn plain(e: io::Error) -> io::Error {
+        match e.raw_os_error().map(|code| code as u32) {
+            Some(code) if code & 0xFFFF_0000 == 0x8007_0000 => {
+                io::Error::from_raw_os_error((code & 0xFFFF) as i32)
+            }
+            _ => e,
+        }
     }
 
     /// `Ok(None)` for what is not there, the error otherwise.
     fn absent<T>(result: Result<T, impl Into<io::Error>>) -> io::Result<Option<T>> {
-        match result.map_err(Into::into) {
+        match result.map_err(|e| plain(e.into())) {
             Ok(found) => Ok(Some(found)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e),

@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_good_manifest_validates() {
-        let text = paths::render_host_manifest(Path::new("/x/native-host"));
+        let text = paths::render_host_manifest(&std::env::temp_dir().join("native-host"));
         assert!(validate_manifest(&text).is_ok());
     }
 

@@ -530,6 +530,14 @@ async fn a_refusal_is_no_departure_and_gets_no_grace() {
     assert!(err.message.contains("refused"), "{}", err.message);
 }
 
+// On Windows (run under wine) the paused clock jumps to the next timer whenever the
+// runtime waits for a pipe's I/O completion, and this test's only timers are its 5 s
+// limits: it fails on time, not on what the link does. The real relay and link are run
+// over the pipe by scripts/test-windows instead.
+#[cfg_attr(
+    windows,
+    ignore = "the paused clock outruns named-pipe I/O completions under wine"
+)]
 #[tokio::test(start_paused = true)]
 async fn a_browser_started_again_after_quitting_is_found() {
     let (_dir, socket) = socket_path();

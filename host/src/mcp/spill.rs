@@ -356,6 +356,8 @@ mod tests {
         handle
             .set_modified(std::time::SystemTime::now() - two_days)
             .unwrap();
+        // An open file cannot go on Windows.
+        drop(handle);
         let new = new_private_file(dir.path(), "result", "json", b"{}").unwrap();
         prune(dir.path(), KEEP_FOR);
         assert!(!old.exists());

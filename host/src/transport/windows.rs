@@ -4,10 +4,12 @@
 //!   whose protected access list grants this user's SID, and nobody else, full access
 //!   (`D:P(A;;GA;;;<SID>)`).
 //! - Only this machine: `PIPE_REJECT_REMOTE_CLIENTS`.
-//! - One relay per name: the first instance is created with
+//! - One relay per name: a name where a server answers, or whose instances are all
+//!   busy, is served already; and the first instance is created with
 //!   `FILE_FLAG_FIRST_PIPE_INSTANCE`, which fails while any instance of the name
-//!   exists, whoever made it. A pipe has no file to go stale: the name disappears with
-//!   its last handle.
+//!   exists, whoever made it (closing the gap between looking and creating; wine does
+//!   not enforce this flag, the look alone works there). A pipe has no file to go
+//!   stale: the name disappears with its last handle.
 //! - Every peer is this user: the relay maps an accepted client's process id
 //!   (`GetNamedPipeClientProcessId`) to the user SID in that process's token and
 //!   compares it with its own, as the Unix socket's peer uid is compared; a client
@@ -154,6 +156,9 @@ pub fn bind_exclusive(name: &Path) -> Result<(Listener, Claim), BindError> {
         path: name.to_path_buf(),
         source,
     };
+    if is_served(name) {
+        return Err(BindError::AlreadyServed(name.to_path_buf()));
+    }
     let me = Sid::current().map_err(io_err)?;
     let descriptor = Descriptor::only(&me).map_err(io_err)?;
     let waiting = match descriptor.create(name, true) {
@@ -174,6 +179,24 @@ pub fn bind_exclusive(name: &Path) -> Result<(Listener, Claim), BindError> {
             path: name.to_path_buf(),
         },
     ))
+}
+
+/// Whether a server holds the pipe `name`: opening it as a client succeeds, or finds
+/// every instance busy. The look is a plain connection at identification level (the
+/// server cannot act as this user), closed at once; the relay takes it for a client
+/// that left, as the Unix socket's look is.
+fn is_served(name: &Path) -> bool {
+    use std::os::windows::fs::OpenOptionsExt;
+    use windows_sys::Win32::Storage::FileSystem::SECURITY_IDENTIFICATION;
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .security_qos_flags(SECURITY_IDENTIFICATION)
+        .open(name);
+    match opened {
+        Ok(_) => true,
+        Err(e) => e.raw_os_error() == Some(ERROR_PIPE_BUSY as i32),
+    }
 }
 
 /// Connects to the relay at the pipe `name`, after checking that the process serving
@@ -325,10 +348,11 @@ mod tests {
     async fn a_served_name_is_not_shared_and_is_free_once_every_handle_is_gone() {
         let (_dir, name) = name();
         let (listener, claim) = bind_exclusive(&name).unwrap();
-        assert!(matches!(
-            bind_exclusive(&name),
-            Err(BindError::AlreadyServed(_))
-        ));
+        let second = bind_exclusive(&name);
+        assert!(
+            matches!(second, Err(BindError::AlreadyServed(_))),
+            "{second:?}"
+        );
         drop((listener, claim));
         let (_listener, _claim) = bind_exclusive(&name).unwrap();
     }
@@ -340,10 +364,11 @@ mod tests {
         let client = connect(&name).await.unwrap();
         let server = listener.accept().await.unwrap();
         drop(listener);
-        assert!(matches!(
-            bind_exclusive(&name),
-            Err(BindError::AlreadyServed(_))
-        ));
+        let second = bind_exclusive(&name);
+        assert!(
+            matches!(second, Err(BindError::AlreadyServed(_))),
+            "{second:?}"
+        );
         let waited = tokio::spawn({
             let name = name.clone();
             async move { super::super::bind_patiently(&name).await.map(|_| ()) }
