@@ -532,8 +532,8 @@ async fn a_refusal_is_no_departure_and_gets_no_grace() {
 
 // On Windows (run under wine) the paused clock jumps to the next timer whenever the
 // runtime waits for a pipe's I/O completion, and this test's only timers are its 5 s
-// limits: it fails on time, not on what the link does. The real relay and link are run
-// over the pipe by scripts/test-windows instead.
+// limits: it fails on time, not on what the link does. The relay's clients over a real
+// pipe are tested by tests/windows_host (scripts/test-windows) instead.
 #[cfg_attr(
     windows,
     ignore = "the paused clock outruns named-pipe I/O completions under wine"
