@@ -173,7 +173,7 @@ fn padded_hello(version: &str, size: usize) -> Vec<u8> {
     let text = serde_json::to_string(&hello).unwrap();
     let open = text.len() - 1;
     let padding = size - HEADER_LEN - text.len();
-    let mut body = text[..open].as_bytes().to_vec();
+    let mut body = text.as_bytes()[..open].to_vec();
     if padding % 2 == 1 {
         body.push(b' ');
     }
