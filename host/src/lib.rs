@@ -14,10 +14,13 @@
 //!   checking each link of the chain.
 //! - [`owned`]: folders a session owns, removed when it ends or, after a crash, by
 //!   the next session.
-//! - [`paths`]: where sockets, manifests and the built extension live.
+//! - [`bundled_extension`]: the browser extension the binary carries, written out for
+//!   the user to load (`install`) or for a launched browser.
+//! - [`paths`]: where sockets, manifests and tabwire's per-user folder live.
 //! - [`running`]: browsers and native hosts running as this user, read from `/proc`.
 
 pub mod answers;
+pub mod bundled_extension;
 pub mod doctor;
 pub mod frames;
 pub mod install;

@@ -8,7 +8,7 @@
 //!   names, which runs `tabwire native-host`. `tabwire install` writes them for the
 //!   user's browsers; `tabwire mcp --launch` writes them into a temporary profile with a
 //!   private socket.
-//! - Where the built, unpacked extension is likely to be.
+//! - tabwire's per-user folder, and the extension folder `tabwire install` writes there.
 //!
 //! This module only computes paths and writes these files; deciding which browsers to
 //! register, and checking what is already there, belong to `install` and `doctor`.
@@ -237,10 +237,22 @@ fn release_channel(exe: &Path) -> Option<&str> {
         .then_some(channel)
 }
 
-/// Where `tabwire install` puts the wrapper script: `<user data dir>/tabwire`
-/// (`~/.local/share/tabwire` on Linux).
+/// tabwire's own per-user folder, where `tabwire install` puts the wrapper script, the
+/// extension to load ([`EXTENSION_FOLDER`]) and the binary the wrapper runs
+/// ([`BINARY_FOLDER`]): `~/.local/share/tabwire` on Linux, `~/Library/Application
+/// Support/tabwire` on macOS, `%LOCALAPPDATA%\tabwire` on Windows.
 pub fn default_wrapper_dir() -> Option<PathBuf> {
-    Some(dirs::data_dir()?.join("tabwire"))
+    Some(dirs::data_local_dir()?.join("tabwire"))
+}
+
+/// The folder inside tabwire's per-user folder that holds the extension the user loads.
+pub const EXTENSION_FOLDER: &str = "extension";
+/// The folder inside tabwire's per-user folder that holds the binary the browsers run.
+pub const BINARY_FOLDER: &str = "bin";
+
+/// The extension folder `tabwire install` writes, under tabwire's per-user folder.
+pub fn installed_extension_dir() -> Option<PathBuf> {
+    Some(default_wrapper_dir()?.join(EXTENSION_FOLDER))
 }
 
 /// The native-messaging host manifest, as Chrome reads it.
@@ -397,20 +409,6 @@ fn write_atomically(path: &Path, contents: &str, mode: u32) -> io::Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     result
-}
-
-/// Where the built, unpacked extension probably is: `$TABWIRE_EXTENSION_DIR`, else the
-/// first `dist/extension` holding a `manifest.json` in a directory above the running
-/// binary (a source checkout's `target/<profile>/tabwire`), else `None`.
-pub fn extension_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("TABWIRE_EXTENSION_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
-    exe.ancestors()
-        .skip(1)
-        .map(|dir| dir.join("dist").join("extension"))
-        .find(|dir| dir.join("manifest.json").is_file())
 }
 
 #[cfg(test)]
