@@ -1,6 +1,7 @@
 //! `tabwire install`: registers the native host with the user's browsers.
 //!
-//! It writes one wrapper script (`~/.local/share/tabwire/native-host`, running this
+//! It writes one wrapper script (`~/.local/share/tabwire/native-host`, on macOS
+//! `~/Library/Application Support/tabwire/native-host`, running this
 //! very `tabwire` binary) and a host manifest naming it into each supported browser's
 //! user-level `NativeMessagingHosts` directory: every browser whose profile directory
 //! exists, or the ones asked for. Then it says how to load the extension and how to add

@@ -575,7 +575,11 @@ mod tests {
         assert_eq!(moved, temp.join("tabwire/relay.sock"));
         assert!(moved.as_os_str().len() <= MACOS_SOCKET_PATH_MAX);
         assert_eq!(
-            fit_socket_path(Os::MacOs, &long, Path::new(&long_home)),
+            fit_socket_path(
+                Os::MacOs,
+                &long,
+                &Path::new(&long_home).join("T".repeat(20))
+            ),
             None
         );
         // Linux keeps its path as it always did.
