@@ -1,15 +1,16 @@
 //! `tabwire install`: puts tabwire in the user's own folder and registers the native
 //! host with the user's browsers.
 //!
-//! Into tabwire's per-user folder (`~/.local/share/tabwire` on Linux) it writes a copy
+//! Into tabwire's per-user folder (`~/.local/share/tabwire` on Linux, `~/Library/Application
+//! Support/tabwire` on macOS) it writes a copy
 //! of this binary (`bin/tabwire`: the program the browsers start stays there when the
 //! one that ran install was a download in a package cache), the extension the binary
 //! carries (`extension/`, the folder the user loads once), and one wrapper script
 //! (`native-host`, running that copy). It writes a host manifest naming the wrapper into
 //! each supported browser's user-level `NativeMessagingHosts` directory: every browser
 //! whose profile directory exists, or the ones asked for. Then it says how to load the
-//! extension and how to add tabwire to MCP clients. A browser started with `--user-data-dir=DIR` reads host
-//! manifests from `DIR/NativeMessagingHosts` instead: `--user-data-dir DIR` registers
+//! extension and how to add tabwire to MCP clients. A browser started with
+//! `--user-data-dir=DIR` reads host manifests from `DIR/NativeMessagingHosts` instead: `--user-data-dir DIR` registers
 //! there. `--uninstall` removes exactly the files install writes, and only when their
 //! contents show they are tabwire's; it then says what it cannot undo (a running
 //! browser keeps its native host until it restarts; the extension stays installed).

@@ -1,9 +1,11 @@
 //! Where tabwire's files live, and the two small files that register the native host.
 //!
 //! - The relay's Unix socket: `$TABWIRE_SOCKET`, else `$XDG_RUNTIME_DIR/tabwire/relay.sock`,
-//!   else `<user cache dir>/tabwire/relay.sock`. The directory is made private (0700)
-//!   when tabwire creates it, the socket 0600.
-//! - Each supported browser's user-level `NativeMessagingHosts` directory.
+//!   else `<user cache dir>/tabwire/relay.sock` (`~/Library/Caches` on macOS, where a
+//!   path too long for a socket moves to the user's private temporary folder). The
+//!   directory is made private (0700) when tabwire creates it, the socket 0600.
+//! - Each supported browser's user-level `NativeMessagingHosts` directory, on Linux
+//!   and macOS.
 //! - The host manifest (`dev.tabwire.json`) Chrome reads, and the wrapper script it
 //!   names, which runs `tabwire native-host`. `tabwire install` writes them for the
 //!   user's browsers; `tabwire mcp --launch` writes them into a temporary profile with a
@@ -41,10 +43,12 @@ pub const MANIFEST_DESCRIPTION: &str =
 
 /// The relay socket for this user (see the module docs for the order of choices).
 ///
-/// Fails only when neither the environment nor the system names any usable directory.
+/// Fails when neither the environment nor the system names any usable directory, or
+/// (macOS) when every default path is too long for a Unix socket.
 pub fn socket_path() -> io::Result<PathBuf> {
-    socket_path_from(
-        std::env::var_os(SOCKET_ENV).as_deref(),
+    let explicit = std::env::var_os(SOCKET_ENV).filter(|v| !v.is_empty());
+    let path = socket_path_from(
+        explicit.as_deref(),
         std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
         dirs::cache_dir().as_deref(),
     )
@@ -52,6 +56,22 @@ pub fn socket_path() -> io::Result<PathBuf> {
         io::Error::new(
             io::ErrorKind::NotFound,
             "cannot place the tabwire socket: set TABWIRE_SOCKET, XDG_RUNTIME_DIR or HOME",
+        )
+    })?;
+    if explicit.is_some() {
+        return Ok(path);
+    }
+    let Some(os) = Os::CURRENT else {
+        return Ok(path);
+    };
+    fit_socket_path(os, &path, &std::env::temp_dir()).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the relay socket path {} is too long for a Unix socket ({MACOS_SOCKET_PATH_MAX} \
+                 bytes at most): set TABWIRE_SOCKET to a shorter path",
+                path.display()
+            ),
         )
     })
 }
@@ -68,6 +88,24 @@ pub fn socket_path_from(
     }
     let base = set(runtime_dir).or_else(|| cache_dir.map(Path::to_path_buf))?;
     Some(base.join("tabwire").join("relay.sock"))
+}
+
+/// The longest path macOS accepts for a Unix socket: its `sun_path` holds 104 bytes,
+/// the last one a NUL.
+pub const MACOS_SOCKET_PATH_MAX: usize = 103;
+
+/// The default socket path `default` (from [`socket_path_from`]) made to fit on `os`.
+///
+/// Linux takes it as it is. On macOS a path longer than [`MACOS_SOCKET_PATH_MAX`] (a
+/// long home folder) moves to `<temp_dir>/tabwire/relay.sock`: macOS gives each user a
+/// private temporary folder (`/var/folders/…/T/`, about 50 bytes). `None` when that
+/// does not fit either.
+pub fn fit_socket_path(os: Os, default: &Path, temp_dir: &Path) -> Option<PathBuf> {
+    let fits = |p: &Path| p.as_os_str().len() <= MACOS_SOCKET_PATH_MAX;
+    if os == Os::Linux || fits(default) {
+        return Some(default.to_path_buf());
+    }
+    Some(temp_dir.join("tabwire").join("relay.sock")).filter(|p| fits(p))
 }
 
 /// Creates the socket's directory if it is missing, private to the user (0700).
@@ -88,6 +126,26 @@ pub fn ensure_socket_dir(socket: &Path) -> io::Result<()> {
 /// Makes the socket file readable and writable by its owner only (0600).
 pub fn restrict_socket(socket: &Path) -> io::Result<()> {
     fs::set_permissions(socket, fs::Permissions::from_mode(0o600))
+}
+
+/// An operating system whose per-user folders tabwire knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Os {
+    /// Linux: folders under `~/.config`, `~/.cache` and `~/.local/share`.
+    Linux,
+    /// macOS: folders under `~/Library`.
+    MacOs,
+}
+
+impl Os {
+    /// The system this binary was built for; `None` on one tabwire does not support.
+    pub const CURRENT: Option<Os> = if cfg!(target_os = "macos") {
+        Some(Os::MacOs)
+    } else if cfg!(target_os = "linux") {
+        Some(Os::Linux)
+    } else {
+        None
+    };
 }
 
 /// A browser tabwire can register its native host with.
@@ -125,8 +183,13 @@ impl Browser {
     /// The browser's user data directory under `home` (its presence means the browser
     /// has been used by this user). `None` on platforms tabwire does not support.
     pub fn config_dir_in(self, home: &Path) -> Option<PathBuf> {
-        let relative: &[&str] = if cfg!(target_os = "macos") {
-            match self {
+        Some(self.config_dir_on(Os::CURRENT?, home))
+    }
+
+    /// [`Browser::config_dir_in`] on `os`.
+    pub fn config_dir_on(self, os: Os, home: &Path) -> PathBuf {
+        let relative: &[&str] = match os {
+            Os::MacOs => match self {
                 Browser::Chrome => &["Library", "Application Support", "Google", "Chrome"],
                 Browser::Chromium => &["Library", "Application Support", "Chromium"],
                 Browser::Edge => &["Library", "Application Support", "Microsoft Edge"],
@@ -136,18 +199,15 @@ impl Browser {
                     "BraveSoftware",
                     "Brave-Browser",
                 ],
-            }
-        } else if cfg!(target_os = "linux") {
-            match self {
+            },
+            Os::Linux => match self {
                 Browser::Chrome => &[".config", "google-chrome"],
                 Browser::Chromium => &[".config", "chromium"],
                 Browser::Edge => &[".config", "microsoft-edge"],
                 Browser::Brave => &[".config", "BraveSoftware", "Brave-Browser"],
-            }
-        } else {
-            return None;
+            },
         };
-        Some(relative.iter().fold(home.to_path_buf(), |p, c| p.join(c)))
+        relative.iter().fold(home.to_path_buf(), |p, c| p.join(c))
     }
 
     /// The user-level directory the browser reads native-messaging host manifests from.
@@ -450,18 +510,88 @@ mod tests {
         assert_eq!(mode & 0o777, 0o700);
     }
 
-    #[cfg(target_os = "linux")]
     #[test]
     fn linux_manifest_dirs_are_under_dot_config() {
+        let dir = |b: Browser| b.config_dir_on(Os::Linux, Path::new("/h"));
+        assert_eq!(dir(Browser::Chrome), Path::new("/h/.config/google-chrome"));
+        assert_eq!(dir(Browser::Chromium), Path::new("/h/.config/chromium"));
+        assert_eq!(dir(Browser::Edge), Path::new("/h/.config/microsoft-edge"));
+        assert_eq!(
+            dir(Browser::Brave),
+            Path::new("/h/.config/BraveSoftware/Brave-Browser")
+        );
+    }
+
+    #[test]
+    fn macos_manifest_dirs_are_under_application_support() {
+        let dir = |b: Browser| b.config_dir_on(Os::MacOs, Path::new("/Users/u"));
+        let support = Path::new("/Users/u/Library/Application Support");
+        assert_eq!(dir(Browser::Chrome), support.join("Google/Chrome"));
+        assert_eq!(dir(Browser::Chromium), support.join("Chromium"));
+        assert_eq!(dir(Browser::Edge), support.join("Microsoft Edge"));
+        assert_eq!(
+            dir(Browser::Brave),
+            support.join("BraveSoftware/Brave-Browser")
+        );
+    }
+
+    #[test]
+    fn manifest_dirs_are_in_the_browsers_folder() {
         let home = Path::new("/h");
+        for browser in Browser::ALL {
+            assert_eq!(
+                browser.manifest_dir_in(home),
+                Os::CURRENT.map(|os| browser.config_dir_on(os, home).join("NativeMessagingHosts"))
+            );
+        }
+    }
+
+    #[test]
+    fn a_macos_socket_path_too_long_moves_to_the_users_temporary_folder() {
+        let temp = Path::new("/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/");
+        let cache = Path::new("/Users/u/Library/Caches");
+        let usual = socket_path_from(None, None, Some(cache)).unwrap();
         assert_eq!(
-            Browser::Chrome.manifest_dir_in(home).unwrap(),
-            Path::new("/h/.config/google-chrome/NativeMessagingHosts")
+            usual,
+            Path::new("/Users/u/Library/Caches/tabwire/relay.sock")
         );
         assert_eq!(
-            Browser::Brave.manifest_dir_in(home).unwrap(),
-            Path::new("/h/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts")
+            fit_socket_path(Os::MacOs, &usual, temp),
+            Some(usual.clone())
         );
+
+        let long_home = format!("/Users/{}", "a".repeat(70));
+        let long = socket_path_from(
+            None,
+            None,
+            Some(&Path::new(&long_home).join("Library/Caches")),
+        )
+        .unwrap();
+        assert!(long.as_os_str().len() > MACOS_SOCKET_PATH_MAX);
+        let moved = fit_socket_path(Os::MacOs, &long, temp).unwrap();
+        assert_eq!(moved, temp.join("tabwire/relay.sock"));
+        assert!(moved.as_os_str().len() <= MACOS_SOCKET_PATH_MAX);
+        assert_eq!(
+            fit_socket_path(
+                Os::MacOs,
+                &long,
+                &Path::new(&long_home).join("T".repeat(20))
+            ),
+            None
+        );
+        // Linux keeps its path as it always did.
+        assert_eq!(fit_socket_path(Os::Linux, &long, temp), Some(long));
+    }
+
+    #[cfg(target_os = "macos")]
+    #[test]
+    fn macos_wrapper_folder_is_in_application_support() {
+        let home = dirs::home_dir().unwrap();
+        assert_eq!(
+            default_wrapper_dir().unwrap(),
+            home.join("Library/Application Support/tabwire")
+        );
+        assert_eq!(dirs::cache_dir().unwrap(), home.join("Library/Caches"));
     }
 
     #[cfg(target_os = "linux")]

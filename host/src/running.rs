@@ -294,8 +294,12 @@ pub fn scan(proc_root: &Path, uid: u32) -> Option<Running> {
     })
 }
 
-/// [`scan`] of `/proc` for the current user.
+/// [`scan`] of `/proc` for the current user; `None` where there is no Linux `/proc`
+/// (macOS), so that doctor says it cannot tell rather than that nothing runs.
 pub fn scan_current() -> Option<Running> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
     scan(
         Path::new("/proc"),
         crate::native_host::socket::current_uid(),
@@ -307,6 +311,7 @@ mod tests {
     use super::*;
 
     /// Writes a fake `/proc/<pid>`.
+    #[cfg(target_os = "linux")]
     fn fake(root: &Path, pid: u32, ppid: u32, uid: u32, exe: &str, args: &[&str], env: &[&str]) {
         let dir = root.join(pid.to_string());
         fs::create_dir_all(&dir).unwrap();
