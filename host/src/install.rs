@@ -152,6 +152,18 @@ pub fn targets(home: &Path, args: &InstallArgs) -> Vec<Target> {
         .collect()
 }
 
+/// The `--user-data-dir` folders an earlier install registered and that still hold its
+/// manifest, as targets not already in `chosen`: a plain `tabwire install` (an update)
+/// registers them again.
+fn recorded_targets(layout: &Layout, chosen: &[Target]) -> Vec<Target> {
+    registered_folders(layout)
+        .into_iter()
+        .filter(|f| f.join("NativeMessagingHosts").join(MANIFEST_FILE).is_file())
+        .map(Target::Folder)
+        .filter(|t| !chosen.contains(t))
+        .collect()
+}
+
 /// `dir` made absolute against the working directory (a manifest must be found from
 /// wherever the browser starts).
 fn absolute(dir: &Path) -> PathBuf {
@@ -174,7 +186,11 @@ pub fn run(args: InstallArgs) -> anyhow::Result<()> {
         print!("{}", not_undone(crate::running::scan_current().as_ref()));
         return Ok(());
     }
-    let written = install(&layout, &targets(&layout.home, &args))?;
+    let mut chosen = targets(&layout.home, &args);
+    if args.browsers.is_empty() && args.user_data_dirs.is_empty() {
+        chosen.extend(recorded_targets(&layout, &chosen));
+    }
+    let written = install(&layout, &chosen)?;
     println!(
         "Installed tabwire {} and registered its native host ({NATIVE_HOST_NAME}):",
         env!("CARGO_PKG_VERSION")
@@ -676,6 +692,19 @@ mod tests {
         assert_eq!(removed.len(), 4, "{removed:?}");
         assert!(!l.wrapper().exists());
         assert!(!l.wrapper_dir.exists(), "nothing of tabwire's is left");
+    }
+
+    #[test]
+    fn a_plain_install_registers_the_recorded_folders_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        let (kept, gone) = (tmp.path().join("kept"), tmp.path().join("gone"));
+        for folder in [&kept, &gone] {
+            install(&l, &[Target::Folder(folder.clone())]).unwrap();
+        }
+        fs::remove_dir_all(&gone).unwrap();
+        assert_eq!(recorded_targets(&l, &[]), [Target::Folder(kept.clone())]);
+        assert!(recorded_targets(&l, &[Target::Folder(kept)]).is_empty());
     }
 
     #[test]
