@@ -77,7 +77,7 @@ def serve_fixtures():
 def server_argv(kind, args):
     if kind == TW:
         return [args.tabwire, "mcp", "--launch", "--headless",
-                "--executablePath=" + args.chromium,
+                "--executablePath=" + args.chromium, "--extensionDir=" + args.extension,
                 "--categoryExperimentalThirdParty=true"] + BROWSER_FLAGS
     return [args.node, args.reference, "--headless", "--isolated",
             "--executablePath=" + args.chromium] + BROWSER_FLAGS + [
@@ -88,7 +88,6 @@ def server_argv(kind, args):
 def server_env(kind, args):
     env = dict(os.environ)
     if kind == TW:
-        env["TABWIRE_EXTENSION_DIR"] = args.extension
         env.setdefault("TABWIRE_LOG", "info")
     else:
         env["CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS"] = "1"

@@ -98,6 +98,7 @@ function render(state) {
   skewMs = Date.now() - state.nowMs;
   renderStatus();
   $('why-not-connected').replaceChildren(...withCode(state.notConnectedWhy ?? ''));
+  $('version-mismatch').replaceChildren(...withCode(state.versionMismatch ?? ''));
   const seen = fingerprint(state);
   if (failure && failure.seen === null) failure.seen = seen;
   else if (failure && failure.seen !== seen) failure = null;
@@ -173,6 +174,7 @@ function connect() {
     status.className = 'down';
     status.textContent = 'Reconnecting…';
     $('why-not-connected').replaceChildren();
+    $('version-mismatch').replaceChildren();
     setTimeout(connect, 200);
   });
   open(connections);

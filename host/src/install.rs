@@ -1,11 +1,16 @@
-//! `tabwire install`: registers the native host with the user's browsers.
+//! `tabwire install`: puts tabwire in the user's own folder and registers the native
+//! host with the user's browsers.
 //!
-//! It writes one wrapper script (`~/.local/share/tabwire/native-host`, running this
-//! very `tabwire` binary) and a host manifest naming it into each supported browser's
-//! user-level `NativeMessagingHosts` directory: every browser whose profile directory
-//! exists, or the ones asked for. Then it says how to load the extension and how to add
-//! tabwire to MCP clients. A browser started with `--user-data-dir=DIR` reads host
-//! manifests from `DIR/NativeMessagingHosts` instead: `--user-data-dir DIR` registers
+//! Into tabwire's per-user folder (`~/.local/share/tabwire` on Linux, `~/Library/Application
+//! Support/tabwire` on macOS) it writes a copy
+//! of this binary (`bin/tabwire`: the program the browsers start stays there when the
+//! one that ran install was a download in a package cache), the extension the binary
+//! carries (`extension/`, the folder the user loads once), and one wrapper script
+//! (`native-host`, running that copy). It writes a host manifest naming the wrapper into
+//! each supported browser's user-level `NativeMessagingHosts` directory: every browser
+//! whose profile directory exists, or the ones asked for. Then it says how to load the
+//! extension and how to add tabwire to MCP clients. A browser started with
+//! `--user-data-dir=DIR` reads host manifests from `DIR/NativeMessagingHosts` instead: `--user-data-dir DIR` registers
 //! there. `--uninstall` removes exactly the files install writes, and only when their
 //! contents show they are tabwire's; it then says what it cannot undo (a running
 //! browser keeps its native host until it restarts; the extension stays installed).
@@ -24,6 +29,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use tabwire_shared::{EXTENSION_ID, NATIVE_HOST_NAME};
 
+use crate::bundled_extension;
 use crate::paths::{self, Browser, HostManifest, MANIFEST_FILE, WRAPPER_FILE};
 use crate::running::Running;
 
@@ -63,9 +69,10 @@ pub struct InstallArgs {
 pub struct Layout {
     /// The user's home directory (browsers' profile directories are under it).
     pub home: PathBuf,
-    /// Where the wrapper script goes.
+    /// tabwire's per-user folder: the wrapper script, the extension and the binary copy
+    /// go there.
     pub wrapper_dir: PathBuf,
-    /// The `tabwire` binary the wrapper runs.
+    /// The `tabwire` binary running install, copied to [`Layout::installed_exe`].
     pub tabwire_exe: PathBuf,
 }
 
@@ -87,6 +94,18 @@ impl Layout {
     /// The wrapper script's path.
     pub fn wrapper(&self) -> PathBuf {
         self.wrapper_dir.join(WRAPPER_FILE)
+    }
+
+    /// The extension folder the user loads.
+    pub fn extension_dir(&self) -> PathBuf {
+        self.wrapper_dir.join(paths::EXTENSION_FOLDER)
+    }
+
+    /// The copy of the binary the wrapper runs.
+    pub fn installed_exe(&self) -> PathBuf {
+        self.wrapper_dir
+            .join(paths::BINARY_FOLDER)
+            .join(format!("tabwire{}", std::env::consts::EXE_SUFFIX))
     }
 }
 
@@ -137,6 +156,18 @@ pub fn targets(home: &Path, args: &InstallArgs) -> Vec<Target> {
         .collect()
 }
 
+/// The `--user-data-dir` folders an earlier install registered and that still hold its
+/// manifest, as targets not already in `chosen`: a plain `tabwire install` (an update)
+/// registers them again.
+fn recorded_targets(layout: &Layout, chosen: &[Target]) -> Vec<Target> {
+    registered_folders(layout)
+        .into_iter()
+        .filter(|f| f.join("NativeMessagingHosts").join(MANIFEST_FILE).is_file())
+        .map(Target::Folder)
+        .filter(|t| !chosen.contains(t))
+        .collect()
+}
+
 /// `dir` made absolute against the working directory (a manifest must be found from
 /// wherever the browser starts).
 fn absolute(dir: &Path) -> PathBuf {
@@ -166,16 +197,25 @@ pub fn run(args: InstallArgs) -> anyhow::Result<()> {
         print!("{}", not_undone(crate::running::scan_current().as_ref()));
         return Ok(());
     }
-    let written = install(&layout, &targets(&layout.home, &args))?;
-    println!("Registered tabwire's native host ({NATIVE_HOST_NAME}):");
+    let mut chosen = targets(&layout.home, &args);
+    if args.browsers.is_empty() && args.user_data_dirs.is_empty() {
+        chosen.extend(recorded_targets(&layout, &chosen));
+    }
+    let written = install(&layout, &chosen)?;
+    println!(
+        "Installed tabwire {} and registered its native host ({NATIVE_HOST_NAME}):",
+        env!("CARGO_PKG_VERSION")
+    );
     for (target, path) in &written {
         println!("  {:<15} {}", target.label(), path.display());
     }
     println!("  {:<15} {}", "wrapper", layout.wrapper().display());
+    println!("  {:<15} {}", "program", layout.installed_exe().display());
+    println!("  {:<15} {}", "extension", layout.extension_dir().display());
     println!();
     print!(
         "{}",
-        next_steps(&layout.tabwire_exe, paths::extension_dir().as_deref())
+        next_steps(&layout.installed_exe(), Some(&layout.extension_dir()))
     );
     Ok(())
 }
@@ -217,12 +257,12 @@ pub fn install(layout: &Layout, targets: &[Target]) -> anyhow::Result<Vec<(Targe
             layout.home.display()
         );
     }
-    let wrapper = paths::write_wrapper_script(
-        &layout.wrapper_dir,
-        &layout.tabwire_exe,
-        paths::HostEnv::default(),
-    )
-    .with_context(|| format!("cannot write {}", layout.wrapper().display()))?;
+    let exe = install_binary(layout)?;
+    let extension = layout.extension_dir();
+    bundled_extension::write_to(&extension)
+        .with_context(|| format!("cannot write the extension into {}", extension.display()))?;
+    let wrapper = paths::write_wrapper_script(&layout.wrapper_dir, &exe, paths::HostEnv::default())
+        .with_context(|| format!("cannot write {}", layout.wrapper().display()))?;
     let mut written = Vec::new();
     for target in targets {
         let Some(dir) = target.manifest_dir(&layout.home) else {
@@ -245,6 +285,71 @@ pub fn install(layout: &Layout, targets: &[Target]) -> anyhow::Result<Vec<(Targe
     }
     record_folders(layout, &folders)?;
     Ok(written)
+}
+
+/// Copies the running binary to [`Layout::installed_exe`] (unless it is that file) and
+/// returns the copy's path.
+///
+/// The copy is written beside its place and renamed over it, so a native host running
+/// the old copy keeps running and the next one starts the new one. Where a running
+/// program cannot be replaced (Windows), the old one is first moved aside.
+fn install_binary(layout: &Layout) -> anyhow::Result<PathBuf> {
+    let target = layout.installed_exe();
+    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b);
+    if same(&layout.tabwire_exe, &target) {
+        return Ok(target);
+    }
+    let dir = target.parent().unwrap_or(&layout.wrapper_dir);
+    let copy = || -> io::Result<()> {
+        fs::create_dir_all(dir)?;
+        let tmp = tempfile::Builder::new()
+            .prefix(".tabwire")
+            .tempfile_in(dir)?
+            .into_temp_path();
+        fs::copy(&layout.tabwire_exe, &tmp)?;
+        match tmp.persist(&target) {
+            Ok(()) => Ok(()),
+            Err(e) if target.exists() => {
+                let aside = target.with_extension("old");
+                fs::rename(&target, &aside)?;
+                e.path.persist(&target).map_err(|e| e.error)
+            }
+            Err(e) => Err(e.error),
+        }
+    };
+    copy().with_context(|| {
+        format!(
+            "cannot copy {} to {}",
+            layout.tabwire_exe.display(),
+            target.display()
+        )
+    })?;
+    Ok(target)
+}
+
+/// Removes what [`install_binary`] and the extension writing put in tabwire's folder:
+/// the binary copy (and one moved aside) and the extension's own files; returns what
+/// was removed. Files tabwire does not know are left, with their folders.
+fn remove_program_and_extension(layout: &Layout) -> anyhow::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    let exe = layout.installed_exe();
+    for path in [exe.with_extension("old"), exe] {
+        if path.is_file() {
+            remove(&path)?;
+            removed.push(path);
+        }
+    }
+    let extension = layout.extension_dir();
+    if bundled_extension::version_in(&extension).is_some() {
+        for (relative, _) in bundled_extension::files() {
+            remove(&extension.join(relative))?;
+        }
+        removed.push(extension.clone());
+    }
+    for dir in [extension, layout.wrapper_dir.join(paths::BINARY_FOLDER)] {
+        let _ = fs::remove_dir(dir);
+    }
+    Ok(removed)
 }
 
 /// The file beside the wrapper that lists the `--user-data-dir` folders registered with
@@ -339,6 +444,7 @@ pub fn uninstall(
     if !remaining && is_our_wrapper(&wrapper) {
         remove(&wrapper)?;
         removed.push(wrapper);
+        removed.extend(remove_program_and_extension(layout)?);
         // Remove the directory only if nothing else lives there.
         let _ = fs::remove_dir(&layout.wrapper_dir);
     }
@@ -407,9 +513,7 @@ pub fn next_steps(tabwire_exe: &Path, extension_dir: Option<&Path>) -> String {
     let exe = tabwire_exe.display();
     let extension = match extension_dir {
         Some(dir) => format!("the folder {}", dir.display()),
-        None => "the built `dist/extension` folder of your tabwire checkout \
-                 (build it with the scripts in `scripts/`)"
-            .to_owned(),
+        None => "the extension folder `tabwire install` writes".to_owned(),
     };
     let json_exe = serde_json::to_string(&tabwire_exe.to_string_lossy()).unwrap_or_default();
     format!(
@@ -418,12 +522,14 @@ pub fn next_steps(tabwire_exe: &Path, extension_dir: Option<&Path>) -> String {
          1. Load the extension (once per browser profile):\n   \
             open chrome://extensions (edge://extensions, brave://extensions), turn on\n   \
             Developer mode, click \"Load unpacked\" and choose {extension}.\n   \
-            Its id must be {EXTENSION_ID}.\n\
+            Its id must be {EXTENSION_ID}. After a later `tabwire install` (a new\n   \
+            version), press its reload button there.\n\
          \n\
          2. Add tabwire to your agent:\n   \
             Claude Code:  claude mcp add tabwire -- {exe} mcp\n   \
             Cursor, Claude Desktop and other clients, in their MCP JSON config:\n     \
-              {{\"mcpServers\": {{\"tabwire\": {{\"command\": {json_exe}, \"args\": [\"mcp\"]}}}}}}\n\
+              {{\"mcpServers\": {{\"tabwire\": {{\"command\": {json_exe}, \"args\": [\"mcp\"]}}}}}}\n   \
+            Installed from npm, `npx -y tabwire mcp` is the same command.\n\
          \n\
          3. Check every link of the chain: {exe} doctor\n"
     )
@@ -472,7 +578,15 @@ mod tests {
         );
         assert!(!l.home.join(".config/google-chrome").exists());
         let script = fs::read_to_string(l.wrapper()).unwrap();
-        assert_eq!(paths::wrapper_target(&script).unwrap(), l.tabwire_exe);
+        assert_eq!(paths::wrapper_target(&script).unwrap(), l.installed_exe());
+        assert_eq!(
+            fs::read(l.installed_exe()).unwrap(),
+            fs::read(&l.tabwire_exe).unwrap()
+        );
+        assert_eq!(
+            bundled_extension::version_in(&l.extension_dir()).as_deref(),
+            Some(env!("CARGO_PKG_VERSION"))
+        );
     }
 
     #[test]
@@ -510,14 +624,17 @@ mod tests {
         let removed = uninstall(&l, &[], &[]).unwrap();
         assert_eq!(
             removed.len(),
-            Browser::ALL.len() + 3 * KEYS,
-            "three manifests (and their keys) and the wrapper: {removed:?}"
+            Browser::ALL.len() + 2 + 3 * KEYS,
+            "three manifests (and on Windows their keys), the wrapper, the program and the \
+             extension: {removed:?}"
         );
         let edge_key = crate::registry::registered_manifest(Browser::Edge).unwrap();
         assert_eq!(edge_key.is_some(), cfg!(windows), "its key is left too");
         let chrome_key = crate::registry::registered_manifest(Browser::Chrome).unwrap();
         assert_eq!(chrome_key, None);
         assert!(removed.contains(&l.wrapper()));
+        assert!(removed.contains(&l.installed_exe()));
+        assert!(removed.contains(&l.extension_dir()));
         assert!(!removed.contains(&edge));
         assert!(
             edge.exists(),
@@ -539,6 +656,38 @@ mod tests {
         let removed = uninstall(&l, &[BrowserChoice::Chrome], &[]).unwrap();
         assert_eq!(removed.len(), 1 + KEYS, "{removed:?}");
         assert!(l.wrapper().exists());
+    }
+
+    #[test]
+    fn installing_again_replaces_the_program_and_keeps_the_users_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        install(&l, &chosen(&l, &[BrowserChoice::Chrome])).unwrap();
+        fs::write(&l.tabwire_exe, "a newer tabwire").unwrap();
+        fs::write(l.extension_dir().join("notes.txt"), "mine").unwrap();
+        install(&l, &chosen(&l, &[BrowserChoice::Chrome])).unwrap();
+        assert_eq!(
+            fs::read_to_string(l.installed_exe()).unwrap(),
+            "a newer tabwire"
+        );
+        // Run from the installed copy, install leaves it as it is.
+        let from_copy = Layout {
+            tabwire_exe: l.installed_exe(),
+            ..l.clone()
+        };
+        install(&from_copy, &chosen(&l, &[BrowserChoice::Chrome])).unwrap();
+        assert_eq!(
+            fs::read_to_string(l.installed_exe()).unwrap(),
+            "a newer tabwire"
+        );
+        uninstall(&l, &[], &[]).unwrap();
+        assert_eq!(
+            fs::read_to_string(l.extension_dir().join("notes.txt")).unwrap(),
+            "mine",
+            "a file tabwire did not write stays"
+        );
+        assert!(!l.extension_dir().join("manifest.json").exists());
+        assert!(!l.installed_exe().exists());
     }
 
     #[test]
@@ -574,8 +723,22 @@ mod tests {
         assert!(l.wrapper().exists());
         // Then Chrome's, and the wrapper nothing uses any more.
         let removed = uninstall(&l, &[BrowserChoice::Chrome], &[]).unwrap();
-        assert_eq!(removed.len(), 2 + KEYS, "{removed:?}");
+        assert_eq!(removed.len(), 4 + KEYS, "{removed:?}");
         assert!(!l.wrapper().exists());
+        assert!(!l.wrapper_dir.exists(), "nothing of tabwire's is left");
+    }
+
+    #[test]
+    fn a_plain_install_registers_the_recorded_folders_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        let (kept, gone) = (tmp.path().join("kept"), tmp.path().join("gone"));
+        for folder in [&kept, &gone] {
+            install(&l, &[Target::Folder(folder.clone())]).unwrap();
+        }
+        fs::remove_dir_all(&gone).unwrap();
+        assert_eq!(recorded_targets(&l, &[]), [Target::Folder(kept.clone())]);
+        assert!(recorded_targets(&l, &[Target::Folder(kept)]).is_empty());
     }
 
     #[test]

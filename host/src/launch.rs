@@ -1,7 +1,8 @@
 //! `tabwire mcp --launch`: a dedicated Chromium with the tabwire extension loaded.
 //!
 //! The launched browser gets a profile of its own (a temporary one, deleted on exit,
-//! unless `--userDataDir` names one), the built extension via `--load-extension`, and a
+//! unless `--userDataDir` names one), the extension this binary carries (written into
+//! the session folder) or `--extensionDir` via `--load-extension`, and a
 //! native-host registration inside that profile whose wrapper points the relay at a
 //! private socket. So a launched session never meets the user's own browser or another
 //! agent's launched browser.
@@ -25,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 
+use crate::bundled_extension;
 use crate::mcp::config::McpArgs;
 use crate::owned::{self, OwnedDir};
 use crate::paths;
@@ -81,24 +83,20 @@ impl LaunchedBrowser {
             bail!("--isolated (a temporary profile) and --userDataDir (a kept one) contradict: give one");
         }
         let executable = find_executable(args.executable_path.as_deref())?;
-        let extension = match &args.extension_dir {
-            Some(dir) => dir.clone(),
-            None => paths::extension_dir().context(
-                "cannot find the built tabwire extension: run scripts/build (or pass \
-                 --extensionDir=<dir>, or set TABWIRE_EXTENSION_DIR)",
-            )?,
-        };
-        if !extension.join("manifest.json").is_file() {
-            bail!(
-                "{} is not a built tabwire extension (no manifest.json): run scripts/build",
-                extension.display()
-            );
-        }
-        let extension = extension.canonicalize()?;
-
         let temp = std::env::temp_dir();
         let session_dir = OwnedDir::create(&temp, FOLDER_PREFIX)
             .with_context(|| format!("cannot make a session folder in {}", temp.display()))?;
+        let extension = match &args.extension_dir {
+            Some(dir) if dir.join("manifest.json").is_file() => dir.canonicalize()?,
+            Some(dir) => bail!(
+                "{} is not a built tabwire extension (no manifest.json): pass the folder \
+                 scripts/build makes (dist/extension), or leave out --extensionDir to load \
+                 the extension this tabwire carries",
+                dir.display()
+            ),
+            None => bundled_extension::write_to(&session_dir.path().join("extension"))
+                .context("cannot write the tabwire extension into the session folder")?,
+        };
         let socket = session_dir.path().join("relay.sock");
         let (profile, profile_dir) = match &args.user_data_dir {
             Some(dir) => {

@@ -16,12 +16,15 @@
 //!   checking each link of the chain.
 //! - [`owned`]: folders a session owns, removed when it ends or, after a crash, by
 //!   the next session.
-//! - [`paths`]: where sockets, manifests and the built extension live.
+//! - [`bundled_extension`]: the browser extension the binary carries, written out for
+//!   the user to load (`install`) or for a launched browser.
+//! - [`paths`]: where sockets, manifests and tabwire's per-user folder live.
 //! - [`running`]: browsers and native hosts running as this user, read from `/proc`.
 //! - [`platform`]: the rest of what differs by operating system (file modes, processes,
 //!   stop requests); [`registry`]: the Windows registry keys that register the host.
 
 pub mod answers;
+pub mod bundled_extension;
 pub mod doctor;
 pub mod frames;
 pub mod install;

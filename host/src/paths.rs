@@ -1,16 +1,19 @@
 //! Where tabwire's files live, and the two small files that register the native host.
 //!
 //! - The relay's Unix socket: `$TABWIRE_SOCKET`, else `$XDG_RUNTIME_DIR/tabwire/relay.sock`,
-//!   else `<user cache dir>/tabwire/relay.sock`. The directory is made private (0700)
-//!   when tabwire creates it, the socket 0600 ([`crate::transport`]). On Windows, the
-//!   named pipe `\\.\pipe\tabwire-<user SID>-relay`, or the one `$TABWIRE_SOCKET` names.
-//! - Each supported browser's user-level `NativeMessagingHosts` directory (on Windows
-//!   the browsers find the host through the registry instead: [`crate::registry`]).
+//!   else `<user cache dir>/tabwire/relay.sock` (`~/Library/Caches` on macOS, where a
+//!   path too long for a socket moves to the user's private temporary folder). The
+//!   directory is made private (0700) when tabwire creates it, the socket 0600
+//!   ([`crate::transport`]). On Windows, the named pipe
+//!   `\\.\pipe\tabwire-<user SID>-relay`, or the one `$TABWIRE_SOCKET` names.
+//! - Each supported browser's user-level `NativeMessagingHosts` directory, on Linux
+//!   and macOS. On Windows the browsers find the manifest through the registry
+//!   ([`crate::registry`]); tabwire keeps it in its own folder.
 //! - The host manifest (`dev.tabwire.json`) Chrome reads, and the wrapper script it
 //!   names, which runs `tabwire native-host` (a `.cmd` file on Windows, which Chrome
 //!   starts through `cmd.exe`). `tabwire install` writes them for the user's browsers;
 //!   `tabwire mcp --launch` writes them into a temporary profile with a private socket.
-//! - Where the built, unpacked extension is likely to be.
+//! - tabwire's per-user folder, and the extension folder `tabwire install` writes there.
 //!
 //! This module only computes paths and writes these files; deciding which browsers to
 //! register, and checking what is already there, belong to `install` and `doctor`.
@@ -49,26 +52,52 @@ pub const MANIFEST_DESCRIPTION: &str =
 
 /// The relay socket for this user (see the module docs for the order of choices).
 ///
-/// Fails only when neither the environment nor the system names any usable directory
-/// (on Windows: when this process's user cannot be read).
+/// Fails when neither the environment nor the system names any usable directory, or
+/// (macOS) when every default path is too long for a Unix socket, or (Windows) when
+/// this process's user cannot be read.
 pub fn socket_path() -> io::Result<PathBuf> {
+    if cfg!(windows) {
+        return windows_pipe();
+    }
+    let explicit = std::env::var_os(SOCKET_ENV).filter(|v| !v.is_empty());
+    let path = socket_path_from(
+        explicit.as_deref(),
+        std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
+        dirs::cache_dir().as_deref(),
+    )
+    .ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::NotFound,
+            "cannot place the tabwire socket: set TABWIRE_SOCKET, XDG_RUNTIME_DIR or HOME",
+        )
+    })?;
+    if explicit.is_some() {
+        return Ok(path);
+    }
+    let Some(os) = Os::CURRENT else {
+        return Ok(path);
+    };
+    fit_socket_path(os, &path, &std::env::temp_dir()).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "the relay socket path {} is too long for a Unix socket ({MACOS_SOCKET_PATH_MAX} \
+                 bytes at most): set TABWIRE_SOCKET to a shorter path",
+                path.display()
+            ),
+        )
+    })
+}
+
+/// The relay's named pipe ([`crate::transport::windows::default_address`]).
+fn windows_pipe() -> io::Result<PathBuf> {
     #[cfg(windows)]
     {
         crate::transport::windows::default_address(std::env::var_os(SOCKET_ENV).as_deref())
     }
     #[cfg(not(windows))]
     {
-        socket_path_from(
-            std::env::var_os(SOCKET_ENV).as_deref(),
-            std::env::var_os("XDG_RUNTIME_DIR").as_deref(),
-            dirs::cache_dir().as_deref(),
-        )
-        .ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::NotFound,
-                "cannot place the tabwire socket: set TABWIRE_SOCKET, XDG_RUNTIME_DIR or HOME",
-            )
-        })
+        Err(io::Error::other("named pipes are Windows's"))
     }
 }
 
@@ -84,6 +113,48 @@ pub fn socket_path_from(
     }
     let base = set(runtime_dir).or_else(|| cache_dir.map(Path::to_path_buf))?;
     Some(base.join("tabwire").join("relay.sock"))
+}
+
+/// The longest path macOS accepts for a Unix socket: its `sun_path` holds 104 bytes,
+/// the last one a NUL.
+pub const MACOS_SOCKET_PATH_MAX: usize = 103;
+
+/// The default socket path `default` (from [`socket_path_from`]) made to fit on `os`.
+///
+/// Linux takes it as it is. On macOS a path longer than [`MACOS_SOCKET_PATH_MAX`] (a
+/// long home folder) moves to `<temp_dir>/tabwire/relay.sock`: macOS gives each user a
+/// private temporary folder (`/var/folders/…/T/`, about 50 bytes). `None` when that
+/// does not fit either.
+pub fn fit_socket_path(os: Os, default: &Path, temp_dir: &Path) -> Option<PathBuf> {
+    let fits = |p: &Path| p.as_os_str().len() <= MACOS_SOCKET_PATH_MAX;
+    if os != Os::MacOs || fits(default) {
+        return Some(default.to_path_buf());
+    }
+    Some(temp_dir.join("tabwire").join("relay.sock")).filter(|p| fits(p))
+}
+
+/// An operating system whose per-user folders tabwire knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Os {
+    /// Linux: folders under `~/.config`, `~/.cache` and `~/.local/share`.
+    Linux,
+    /// macOS: folders under `~/Library`.
+    MacOs,
+    /// Windows: folders under `%LOCALAPPDATA%` (`AppData\Local` in the profile).
+    Windows,
+}
+
+impl Os {
+    /// The system this binary was built for; `None` on one tabwire does not support.
+    pub const CURRENT: Option<Os> = if cfg!(target_os = "macos") {
+        Some(Os::MacOs)
+    } else if cfg!(target_os = "linux") {
+        Some(Os::Linux)
+    } else if cfg!(windows) {
+        Some(Os::Windows)
+    } else {
+        None
+    };
 }
 
 /// A browser tabwire can register its native host with.
@@ -121,8 +192,13 @@ impl Browser {
     /// The browser's user data directory under `home` (its presence means the browser
     /// has been used by this user). `None` on platforms tabwire does not support.
     pub fn config_dir_in(self, home: &Path) -> Option<PathBuf> {
-        let relative: &[&str] = if cfg!(target_os = "macos") {
-            match self {
+        Some(self.config_dir_on(Os::CURRENT?, home))
+    }
+
+    /// [`Browser::config_dir_in`] on `os`.
+    pub fn config_dir_on(self, os: Os, home: &Path) -> PathBuf {
+        let relative: &[&str] = match os {
+            Os::MacOs => match self {
                 Browser::Chrome => &["Library", "Application Support", "Google", "Chrome"],
                 Browser::Chromium => &["Library", "Application Support", "Chromium"],
                 Browser::Edge => &["Library", "Application Support", "Microsoft Edge"],
@@ -132,17 +208,14 @@ impl Browser {
                     "BraveSoftware",
                     "Brave-Browser",
                 ],
-            }
-        } else if cfg!(target_os = "linux") {
-            match self {
+            },
+            Os::Linux => match self {
                 Browser::Chrome => &[".config", "google-chrome"],
                 Browser::Chromium => &[".config", "chromium"],
                 Browser::Edge => &[".config", "microsoft-edge"],
                 Browser::Brave => &[".config", "BraveSoftware", "Brave-Browser"],
-            }
-        } else if cfg!(windows) {
-            // Under %LOCALAPPDATA%, which is AppData\Local in the profile.
-            match self {
+            },
+            Os::Windows => match self {
                 Browser::Chrome => &["AppData", "Local", "Google", "Chrome", "User Data"],
                 Browser::Chromium => &["AppData", "Local", "Chromium", "User Data"],
                 Browser::Edge => &["AppData", "Local", "Microsoft", "Edge", "User Data"],
@@ -153,24 +226,31 @@ impl Browser {
                     "Brave-Browser",
                     "User Data",
                 ],
-            }
-        } else {
-            return None;
+            },
         };
-        Some(relative.iter().fold(home.to_path_buf(), |p, c| p.join(c)))
+        relative.iter().fold(home.to_path_buf(), |p, c| p.join(c))
     }
 
-    /// The user-level directory the browser reads native-messaging host manifests from.
-    ///
-    /// On Windows the browser reads none: its registry key names the manifest
-    /// ([`crate::registry`]), which tabwire keeps in its own folder under
-    /// `%LOCALAPPDATA%`, one per browser (`tabwire\hosts\chrome`, …).
+    /// The user-level directory the browser reads native-messaging host manifests from
+    /// (on Windows, where the browser's registry key names the manifest instead, the
+    /// folder tabwire keeps it in). `None` on platforms tabwire does not support.
     pub fn manifest_dir_in(self, home: &Path) -> Option<PathBuf> {
-        if cfg!(windows) {
-            let local = home.join("AppData").join("Local");
-            return Some(local.join("tabwire").join("hosts").join(self.cli_name()));
+        Some(self.manifest_dir_on(Os::CURRENT?, home))
+    }
+
+    /// [`Browser::manifest_dir_in`] on `os`: `NativeMessagingHosts` in the browser's
+    /// folder; on Windows `tabwire\hosts\<browser>` under `%LOCALAPPDATA%`, one per
+    /// browser so that each can be unregistered alone.
+    pub fn manifest_dir_on(self, os: Os, home: &Path) -> PathBuf {
+        match os {
+            Os::Windows => home
+                .join("AppData")
+                .join("Local")
+                .join("tabwire")
+                .join("hosts")
+                .join(self.cli_name()),
+            Os::Linux | Os::MacOs => self.config_dir_on(os, home).join("NativeMessagingHosts"),
         }
-        Some(self.config_dir_in(home)?.join("NativeMessagingHosts"))
     }
 
     /// [`Browser::config_dir_in`] the current user's home.
@@ -255,14 +335,22 @@ fn release_channel(exe: &Path) -> Option<&str> {
         .then_some(channel)
 }
 
-/// Where `tabwire install` puts the wrapper script: `<user data dir>/tabwire`
-/// (`~/.local/share/tabwire` on Linux; `%LOCALAPPDATA%\tabwire` on Windows, beside the
-/// host manifest the registry names).
+/// tabwire's own per-user folder, where `tabwire install` puts the wrapper script, the
+/// extension to load ([`EXTENSION_FOLDER`]) and the binary the wrapper runs
+/// ([`BINARY_FOLDER`]): `~/.local/share/tabwire` on Linux, `~/Library/Application
+/// Support/tabwire` on macOS, `%LOCALAPPDATA%\tabwire` on Windows.
 pub fn default_wrapper_dir() -> Option<PathBuf> {
-    if cfg!(windows) {
-        return Some(dirs::data_local_dir()?.join("tabwire"));
-    }
-    Some(dirs::data_dir()?.join("tabwire"))
+    Some(dirs::data_local_dir()?.join("tabwire"))
+}
+
+/// The folder inside tabwire's per-user folder that holds the extension the user loads.
+pub const EXTENSION_FOLDER: &str = "extension";
+/// The folder inside tabwire's per-user folder that holds the binary the browsers run.
+pub const BINARY_FOLDER: &str = "bin";
+
+/// The extension folder `tabwire install` writes, under tabwire's per-user folder.
+pub fn installed_extension_dir() -> Option<PathBuf> {
+    Some(default_wrapper_dir()?.join(EXTENSION_FOLDER))
 }
 
 /// The native-messaging host manifest, as Chrome reads it.
@@ -481,20 +569,6 @@ fn write_atomically(path: &Path, contents: &str, mode: u32) -> io::Result<()> {
     result
 }
 
-/// Where the built, unpacked extension probably is: `$TABWIRE_EXTENSION_DIR`, else the
-/// first `dist/extension` holding a `manifest.json` in a directory above the running
-/// binary (a source checkout's `target/<profile>/tabwire`), else `None`.
-pub fn extension_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("TABWIRE_EXTENSION_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
-    exe.ancestors()
-        .skip(1)
-        .map(|dir| dir.join("dist").join("extension"))
-        .find(|dir| dir.join("manifest.json").is_file())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -522,18 +596,113 @@ mod tests {
         assert_eq!(socket_path_from(None, None, None), None);
     }
 
-    #[cfg(target_os = "linux")]
     #[test]
     fn linux_manifest_dirs_are_under_dot_config() {
+        let dir = |b: Browser| b.config_dir_on(Os::Linux, Path::new("/h"));
+        assert_eq!(dir(Browser::Chrome), Path::new("/h/.config/google-chrome"));
+        assert_eq!(dir(Browser::Chromium), Path::new("/h/.config/chromium"));
+        assert_eq!(dir(Browser::Edge), Path::new("/h/.config/microsoft-edge"));
+        assert_eq!(
+            dir(Browser::Brave),
+            Path::new("/h/.config/BraveSoftware/Brave-Browser")
+        );
+    }
+
+    #[test]
+    fn macos_manifest_dirs_are_under_application_support() {
+        let dir = |b: Browser| b.config_dir_on(Os::MacOs, Path::new("/Users/u"));
+        let support = Path::new("/Users/u/Library/Application Support");
+        assert_eq!(dir(Browser::Chrome), support.join("Google/Chrome"));
+        assert_eq!(dir(Browser::Chromium), support.join("Chromium"));
+        assert_eq!(dir(Browser::Edge), support.join("Microsoft Edge"));
+        assert_eq!(
+            dir(Browser::Brave),
+            support.join("BraveSoftware/Brave-Browser")
+        );
+    }
+
+    #[test]
+    fn windows_folders_are_under_local_app_data_and_manifests_in_tabwires() {
+        let home = Path::new(r"C:\Users\u");
+        let local = home.join("AppData").join("Local");
+        assert_eq!(
+            Browser::Chrome.config_dir_on(Os::Windows, home),
+            local.join("Google").join("Chrome").join("User Data")
+        );
+        assert_eq!(
+            Browser::Brave.config_dir_on(Os::Windows, home),
+            local
+                .join("BraveSoftware")
+                .join("Brave-Browser")
+                .join("User Data")
+        );
+        assert_eq!(
+            Browser::Edge.manifest_dir_on(Os::Windows, home),
+            local.join("tabwire").join("hosts").join("edge")
+        );
+        assert_eq!(
+            Browser::Chromium.manifest_dir_on(Os::Linux, Path::new("/h")),
+            Path::new("/h/.config/chromium/NativeMessagingHosts")
+        );
+    }
+
+    #[test]
+    fn manifest_dirs_are_in_the_browsers_folder() {
         let home = Path::new("/h");
+        for browser in Browser::ALL {
+            assert_eq!(
+                browser.manifest_dir_in(home),
+                Os::CURRENT.map(|os| browser.manifest_dir_on(os, home))
+            );
+        }
+    }
+
+    #[test]
+    fn a_macos_socket_path_too_long_moves_to_the_users_temporary_folder() {
+        let temp = Path::new("/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/");
+        let cache = Path::new("/Users/u/Library/Caches");
+        let usual = socket_path_from(None, None, Some(cache)).unwrap();
         assert_eq!(
-            Browser::Chrome.manifest_dir_in(home).unwrap(),
-            Path::new("/h/.config/google-chrome/NativeMessagingHosts")
+            usual,
+            Path::new("/Users/u/Library/Caches/tabwire/relay.sock")
         );
         assert_eq!(
-            Browser::Brave.manifest_dir_in(home).unwrap(),
-            Path::new("/h/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts")
+            fit_socket_path(Os::MacOs, &usual, temp),
+            Some(usual.clone())
         );
+
+        let long_home = format!("/Users/{}", "a".repeat(70));
+        let long = socket_path_from(
+            None,
+            None,
+            Some(&Path::new(&long_home).join("Library/Caches")),
+        )
+        .unwrap();
+        assert!(long.as_os_str().len() > MACOS_SOCKET_PATH_MAX);
+        let moved = fit_socket_path(Os::MacOs, &long, temp).unwrap();
+        assert_eq!(moved, temp.join("tabwire/relay.sock"));
+        assert!(moved.as_os_str().len() <= MACOS_SOCKET_PATH_MAX);
+        assert_eq!(
+            fit_socket_path(
+                Os::MacOs,
+                &long,
+                &Path::new(&long_home).join("T".repeat(20))
+            ),
+            None
+        );
+        // Linux keeps its path as it always did.
+        assert_eq!(fit_socket_path(Os::Linux, &long, temp), Some(long));
+    }
+
+    #[cfg(target_os = "macos")]
+    #[test]
+    fn macos_wrapper_folder_is_in_application_support() {
+        let home = dirs::home_dir().unwrap();
+        assert_eq!(
+            default_wrapper_dir().unwrap(),
+            home.join("Library/Application Support/tabwire")
+        );
+        assert_eq!(dirs::cache_dir().unwrap(), home.join("Library/Caches"));
     }
 
     #[cfg(target_os = "linux")]
@@ -724,7 +893,6 @@ mod tests {
             "/s.sock|native-host chrome-extension://x/\n"
         );
     }
-
     /// Runs the `.cmd` wrapper as Chrome on Windows does: `cmd.exe /d /s /c "…"`.
     #[cfg(windows)]
     #[test]

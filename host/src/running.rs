@@ -306,14 +306,14 @@ pub fn scan(proc_root: &Path, uid: u32) -> Option<Running> {
     })
 }
 
-/// [`scan`] of `/proc` for the current user; `None` (cannot tell) without one, as on
-/// Windows.
+/// [`scan`] of `/proc` for the current user; `None` where there is no Linux `/proc`
+/// (macOS, Windows), so that doctor says it cannot tell rather than that nothing runs.
 pub fn scan_current() -> Option<Running> {
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     {
         scan(Path::new("/proc"), crate::platform::current_uid())
     }
-    #[cfg(not(unix))]
+    #[cfg(not(target_os = "linux"))]
     {
         None
     }
@@ -325,6 +325,7 @@ mod tests {
     use super::*;
 
     /// Writes a fake `/proc/<pid>`.
+    #[cfg(target_os = "linux")]
     fn fake(root: &Path, pid: u32, ppid: u32, uid: u32, exe: &str, args: &[&str], env: &[&str]) {
         let dir = root.join(pid.to_string());
         fs::create_dir_all(&dir).unwrap();

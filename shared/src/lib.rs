@@ -14,8 +14,10 @@
 //! - [`keys`]: key names and combinations (`Control+Shift+R`) for keyboard input.
 //! - [`sharing`]: how the user shares a tab, in the words every message uses.
 //! - [`webmcp`]: tools pages register with the browser's WebMCP, and their runs.
+//! - [`version`]: whether the extension and the tabwire program are the same version,
+//!   and what to do when not.
 //!
-//! It depends on serde and url only (no tokio, no wasm), so it builds for the host and for
+//! It depends on serde, url and semver only (no tokio, no wasm), so it builds for the host and for
 //! `wasm32-unknown-unknown` alike.
 
 pub mod backoff;
@@ -29,6 +31,7 @@ pub mod names;
 pub mod origin;
 pub mod protocol;
 pub mod sharing;
+pub mod version;
 pub mod webmcp;
 
 pub use error::{ErrorCode, WireError};

@@ -32,8 +32,8 @@ const FLAGS: &[&str] = &[
 ];
 
 /// A command that starts a headless Chromium on the profile folder `profile`, with no
-/// input or output, in a process group of its own (which [`kill_group`] ends), killed
-/// if the test process dies first. The caller adds its own flags and the URL to open.
+/// input or output, in a process group of its own (which [`kill_group`] ends), killed (on
+/// Linux) if the test process dies first. The caller adds its own flags and the URL to open.
 pub fn headless(profile: &Path) -> Command {
     let mut command = Command::new(chromium());
     command
@@ -43,6 +43,7 @@ pub fn headless(profile: &Path) -> Command {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0);
+    #[cfg(target_os = "linux")]
     // SAFETY: runs in the forked child before exec; prctl is async-signal-safe.
     unsafe {
         command.pre_exec(|| {

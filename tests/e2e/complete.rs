@@ -52,6 +52,11 @@ pub fn check(reply: &Reply, schema: Option<&Value>) {
 
 /// What the text shows that the JSON does not hold.
 pub fn missing(text: &str, json: &Value) -> Vec<String> {
+    // A version mismatch heads the text and is held as `versionMismatch`.
+    let text = json["versionMismatch"]
+        .as_str()
+        .and_then(|line| text.strip_prefix(line))
+        .map_or(text, |rest| rest.trim_start_matches('\n'));
     let flat = json.to_string();
     let mut missing = Vec::new();
     let mut want = |found: bool, what: String| {

@@ -29,12 +29,12 @@ const COMMAND_LIMIT: Duration = Duration::from_secs(60);
 
 /// A temporary home: `HOME` and the XDG folders under it, for the browser and for
 /// every `tabwire` command a test runs.
-struct Home {
+pub(crate) struct Home {
     dir: tempfile::TempDir,
 }
 
 impl Home {
-    fn new() -> Home {
+    pub(crate) fn new() -> Home {
         let dir = tempfile::Builder::new()
             .prefix("tabwire-doctor-home-")
             .tempdir()
@@ -47,7 +47,7 @@ impl Home {
         Home { dir }
     }
 
-    fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
@@ -57,12 +57,12 @@ impl Home {
     }
 
     /// The relay socket of this home's native host.
-    fn socket(&self) -> PathBuf {
+    pub(crate) fn socket(&self) -> PathBuf {
         self.path().join("run/tabwire/relay.sock")
     }
 
     /// The environment a process of this home's user gets.
-    fn env(&self) -> Vec<(&'static str, PathBuf)> {
+    pub(crate) fn env(&self) -> Vec<(&'static str, PathBuf)> {
         let home = self.path();
         vec![
             ("HOME", home.to_path_buf()),
@@ -74,7 +74,7 @@ impl Home {
     }
 
     /// Runs `exe` with `args` in this home; returns its stdout and whether it succeeded.
-    async fn run(&self, exe: &Path, args: &[&str]) -> (String, bool) {
+    pub(crate) async fn run(&self, exe: &Path, args: &[&str]) -> (String, bool) {
         let mut command = tokio::process::Command::new(exe);
         command
             .args(args)
@@ -158,7 +158,7 @@ fn tabwire() -> PathBuf {
 }
 
 /// A headless Chromium the test started, in its own process group, killed when dropped.
-struct Browser {
+pub(crate) struct Browser {
     child: Child,
     log: tempfile::NamedTempFile,
 }
@@ -167,12 +167,17 @@ impl Browser {
     /// Starts Chromium in `home` on the profile folder `folder`, with the built extension
     /// or without.
     fn start(home: &Home, folder: &Path, with_extension: bool) -> Browser {
+        let extension = with_extension.then(crate::harness::extension_dir);
+        Browser::start_loading(home, folder, extension.as_deref())
+    }
+
+    /// Starts Chromium in `home` on the profile folder `folder`, loading the unpacked
+    /// extension folder `extension` when given.
+    pub(crate) fn start_loading(home: &Home, folder: &Path, extension: Option<&Path>) -> Browser {
         let log = tempfile::NamedTempFile::new().expect("browser log");
         let mut command = chromium::headless(folder);
-        if with_extension {
-            let extension = crate::harness::extension_dir()
-                .canonicalize()
-                .expect("extension folder");
+        if let Some(extension) = extension {
+            let extension = extension.canonicalize().expect("extension folder");
             command
                 .arg(format!("--load-extension={}", extension.display()))
                 .arg(format!(
@@ -217,7 +222,7 @@ impl Browser {
     }
 
     /// Waits, bounded, until the profile lists the extension (the browser loaded it).
-    async fn wait_extension(&mut self, profile: &Path) {
+    pub(crate) async fn wait_extension(&mut self, profile: &Path) {
         self.wait_preferences(
             profile,
             "its Preferences to list the tabwire extension",
@@ -227,7 +232,7 @@ impl Browser {
     }
 
     /// Waits, bounded, until `socket` accepts a connection (the native host serves it).
-    async fn wait_socket(&mut self, socket: &Path) {
+    pub(crate) async fn wait_socket(&mut self, socket: &Path) {
         self.wait(
             &format!("its native host to serve {}", socket.display()),
             || std::os::unix::net::UnixStream::connect(socket).is_ok(),
@@ -334,13 +339,13 @@ async fn doctor_says_the_host_is_not_registered_then_that_its_binary_moved() {
             "fix: run `tabwire install --browser chromium`",
         ]);
 
-    // Registered by a copy of tabwire that is then deleted.
-    let copy = home.path().join("bin/tabwire");
-    std::fs::create_dir_all(copy.parent().expect("bin")).expect("bin folder");
-    std::fs::copy(tabwire(), &copy).expect("copy tabwire");
-    let (said, ok) = home.run(&copy, &["install", "--browser", "chromium"]).await;
+    // Registered, then the program install put in tabwire's folder is deleted.
+    let (said, ok) = home
+        .run(&tabwire(), &["install", "--browser", "chromium"])
+        .await;
     assert!(ok, "install failed:\n{said}");
-    std::fs::remove_file(&copy).expect("delete the copy");
+    let copy = home.path().join(".local/share/tabwire/bin/tabwire");
+    std::fs::remove_file(&copy).expect("delete the installed program");
     home.doctor(&profile).await.fails_first_with(&[
         "host manifest",
         &format!("runs {}, which no longer exists", copy.display()),

@@ -307,10 +307,21 @@ impl Agent {
         user: Option<(u32, u32)>,
         name: &str,
     ) -> Agent {
+        Agent::start_program(&tabwire_exe(), args, env, user, name).await
+    }
+
+    /// Like [`Agent::start_with`], running the program `exe` (a copy of tabwire).
+    pub async fn start_program(
+        exe: &Path,
+        args: &[&str],
+        env: &[(&str, &str)],
+        user: Option<(u32, u32)>,
+        name: &str,
+    ) -> Agent {
         let stderr_dir = tempfile::tempdir().expect("temp dir");
         let stderr_path = stderr_dir.path().join("stderr.log");
         let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
-        let mut command = Command::new(tabwire_exe());
+        let mut command = Command::new(exe);
         command.args(args);
         if args.first() == Some(&"mcp")
             && !args.iter().any(|a| {
@@ -321,7 +332,6 @@ impl Agent {
             command.arg("--experimentalStructuredContent");
         }
         command
-            .env("TABWIRE_EXTENSION_DIR", extension_dir())
             .env("TABWIRE_LOG", "info")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -18,6 +18,7 @@ mod faults;
 mod frames;
 mod harness;
 mod headless;
+mod install;
 mod lifecycle;
 mod lists;
 mod memory;

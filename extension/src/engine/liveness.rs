@@ -36,6 +36,10 @@ pub struct Liveness {
     pub last_pong_ms: Option<u64>,
     /// When an agent last called.
     pub last_command_ms: Option<u64>,
+    /// This extension's version (its manifest's), known once the port connects.
+    pub own_version: String,
+    /// The native host's version, as its `HostReady` said on this connection.
+    pub host_version: Option<String>,
     /// Why the last connection ended (or could not be made); cleared when a host
     /// speaks.
     pub last_drop: Option<PortDrop>,
@@ -185,6 +189,7 @@ impl<C: Chrome + 'static> Engine<C> {
             let mut live = self.live.borrow_mut();
             live.port_open = true;
             live.host_ready = false;
+            live.host_version = None;
             live.last_pong_ms = None;
         }
         self.sharing.borrow_mut().set_agent_profile(false);
@@ -213,7 +218,11 @@ impl<C: Chrome + 'static> Engine<C> {
                 "tabwire: ignored a host introduction from relay client {client}"
             ));
         }
-        self.live.borrow_mut().host_ready = true;
+        {
+            let mut live = self.live.borrow_mut();
+            live.host_ready = true;
+            live.host_version = Some(info.version.clone());
+        }
         self.sharing
             .borrow_mut()
             .set_agent_profile(info.agent_profile);

@@ -185,6 +185,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let connection = self.connection.get() + 1;
         self.connection.set(connection);
         self.new_connection();
+        version.clone_into(&mut self.live.borrow_mut().own_version);
         self.post_event(Event::BrowserConnected {
             version: version.to_owned(),
             instance: self.instance.borrow().clone(),

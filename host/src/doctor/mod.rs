@@ -70,7 +70,7 @@ pub async fn run(args: DoctorArgs) -> anyhow::Result<bool> {
         return Ok(false);
     };
     let running = running::scan_current();
-    let extension_dir = paths::extension_dir();
+    let extension_dir = paths::installed_extension_dir();
     let machine = Machine {
         home: &home,
         running: running.as_ref(),

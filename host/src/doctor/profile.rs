@@ -223,7 +223,7 @@ pub struct Subject<'a> {
     pub user_data_dir: &'a Path,
     /// Whether it is running now.
     pub running: bool,
-    /// The built extension folder, to name in the fix.
+    /// The extension folder `tabwire install` writes, to name in the fix.
     pub extension_dir: Option<&'a Path>,
 }
 
@@ -337,8 +337,12 @@ fn missing(subject: &Subject, found: &[(String, Result<ExtensionState, String>)]
 /// The folder to load, for fixes.
 fn load_what(subject: &Subject) -> String {
     match subject.extension_dir {
-        Some(dir) => dir.display().to_string(),
-        None => "the dist/extension folder scripts/build makes".to_owned(),
+        Some(dir) if dir.join("manifest.json").is_file() => dir.display().to_string(),
+        Some(dir) => format!(
+            "{} (run `tabwire install` first, which writes it)",
+            dir.display()
+        ),
+        None => "the extension folder `tabwire install` writes".to_owned(),
     }
 }
 

@@ -16,6 +16,7 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use tabwire_shared::version::Mismatch;
 use tabwire_shared::ClientHello;
 
 use super::check::Check;
@@ -246,7 +247,11 @@ pub async fn check_browser(socket: &Path) -> Check {
     );
     if link.wait_for_browser(BROWSER_WAIT).await {
         let version = link.browser_version().unwrap_or_default();
-        Check::ok(format!("browser connected (tabwire extension {version})"))
+        let what = format!("browser connected (tabwire extension {version})");
+        match Mismatch::between(&version, env!("CARGO_PKG_VERSION")) {
+            None => Check::ok(what),
+            Some(mismatch) => Check::fail(what, mismatch.line()),
+        }
     } else {
         Check::fail(
             "the relay is up but no browser said hello within 2 s",

@@ -35,8 +35,8 @@ pub struct McpArgs {
     /// for compatibility). Conflicts with --userDataDir.
     #[arg(long, num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set, default_value_t = false, value_name = "BOOL")]
     pub isolated: bool,
-    /// The built extension folder to load into the launched browser (default: found
-    /// next to the tabwire binary, or `dist/extension` of the source tree).
+    /// The built extension folder to load into the launched browser (default: the
+    /// extension this tabwire binary carries).
     #[arg(long = "extensionDir", value_name = "DIR")]
     pub extension_dir: Option<PathBuf>,
     /// Share every tab of the launched browser with the agent (the default: the profile

@@ -28,6 +28,11 @@ pub trait Browser: Send + Sync {
     /// Tells the browser the agent's name (from MCP `initialize`), shown to the user
     /// when they choose which agent gets a tab.
     fn introduce(&self, _client_name: &str) {}
+
+    /// The connected extension's version, when a browser is connected.
+    fn extension_version(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One agent's state: which page it works on, which pages have dialogs open, the locks
@@ -222,6 +227,12 @@ impl ToolContext {
             settings,
             page: None,
         }
+    }
+
+    /// How the connected extension's version differs from this program's, if it does.
+    pub fn version_mismatch(&self) -> Option<tabwire_shared::version::Mismatch> {
+        let extension = self.browser.extension_version()?;
+        tabwire_shared::version::Mismatch::between(&extension, env!("CARGO_PKG_VERSION"))
     }
 
     /// The same context, for a call that acts on `page` (`None`: on none yet).

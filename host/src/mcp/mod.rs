@@ -130,6 +130,10 @@ impl Browser for LinkBrowser {
     fn introduce(&self, client_name: &str) {
         self.link.introduce(client_name);
     }
+
+    fn extension_version(&self) -> Option<String> {
+        self.link.browser_version()
+    }
 }
 
 /// What the link has seen of the browser, for the wording of a launched browser's

@@ -68,6 +68,7 @@ pub fn output_schema() -> JsonObject {
         "properties": {
             "message": {"type": "string", "description": "What the tool did, in words."},
             "errorMessage": {"type": "string", "description": "Why the call failed, and what to do."},
+            "versionMismatch": {"type": "string", "description": "The extension and this tabwire differ in version: which is older, and the step that fixes it."},
             "dialog": {
                 "type": "object",
                 "description": "A JavaScript dialog open on the page; handle_dialog deals with it.",

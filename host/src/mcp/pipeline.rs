@@ -28,7 +28,39 @@ pub async fn call_tool(
 
 /// [`call_tool`] of the tool `name`, its result headed with `shown_as`: the name the
 /// agent called (a page tool runs as `execute_3p_developer_tool`).
+///
+/// While the extension and this program differ in version, every result starts with
+/// the line that says so: the agent then tells the user the one step that fixes it.
 pub async fn call_tool_as(
+    registry: &Registry,
+    base: &ToolContext,
+    name: &str,
+    shown_as: &str,
+    args: Option<JsonObject>,
+) -> CallToolResult {
+    let mut result = run(registry, base, name, shown_as, args).await;
+    if let Some(mismatch) = base.version_mismatch() {
+        head_with(&mut result, &mismatch.line());
+    }
+    result
+}
+
+/// Puts `line` first in the result's text, and beside its structured content.
+fn head_with(result: &mut CallToolResult, line: &str) {
+    let first_text = result.content.iter_mut().find_map(|c| match c {
+        ContentBlock::Text(text) => Some(text),
+        _ => None,
+    });
+    match first_text {
+        Some(text) => text.text = format!("{line}\n\n{}", text.text),
+        None => result.content.insert(0, ContentBlock::text(line)),
+    }
+    if let Some(Value::Object(structured)) = result.structured_content.as_mut() {
+        structured.insert("versionMismatch".to_owned(), Value::from(line));
+    }
+}
+
+async fn run(
     registry: &Registry,
     base: &ToolContext,
     name: &str,

@@ -8,6 +8,7 @@
 //! settings, and must never find that it shared their tab first.
 
 use serde::{Deserialize, Serialize};
+use tabwire_shared::version::Mismatch;
 use tabwire_shared::TabId;
 
 use crate::chrome::{Chrome, TabState};
@@ -22,6 +23,9 @@ pub struct PopupState {
     pub connected: bool,
     /// When not connected: why, and what to run (commands between backquotes).
     pub not_connected_why: Option<String>,
+    /// When the extension and the native host, or an agent's tabwire, differ in
+    /// version: which is older and what to run (commands between backquotes).
+    pub version_mismatch: Option<String>,
     /// When the host last answered a heartbeat (ms since the epoch).
     pub last_heartbeat_ms: Option<u64>,
     /// When an agent last called (ms since the epoch).
@@ -223,9 +227,22 @@ impl<C: Chrome + 'static> Engine<C> {
                     .collect(),
             })
             .collect();
+        let version_mismatch = live
+            .host_version
+            .iter()
+            .chain(
+                sharing
+                    .connected_sessions()
+                    .iter()
+                    .filter_map(|s| sharing.agent(s))
+                    .map(|a| &a.version),
+            )
+            .find_map(|program| Mismatch::between(&live.own_version, program))
+            .map(|m| m.line());
         PopupState {
             connected: live.connected(),
             not_connected_why: live.not_connected_why(),
+            version_mismatch,
             last_heartbeat_ms: live.last_pong_ms,
             last_command_ms: live.last_command_ms,
             now_ms: self.chrome.now_ms(),

@@ -40,6 +40,9 @@ pub struct Agent {
     /// Since when it has had no connection (ms since the epoch); `None` while connected.
     #[serde(default)]
     pub orphaned_since_ms: Option<u64>,
+    /// The tabwire version its server runs, as its last hello said.
+    #[serde(default)]
+    pub version: String,
 }
 
 /// What a hello meant.
@@ -115,6 +118,7 @@ impl Sharing {
         if let Some(agent) = self.agents.get_mut(&hello.session) {
             agent.name = name;
             agent.orphaned_since_ms = None;
+            agent.version.clone_from(&hello.version);
             return Greeting::Returning;
         }
         let color = COLORS[self.colors_used % COLORS.len()].to_owned();
@@ -126,6 +130,7 @@ impl Sharing {
             color,
             last_activity_ms: now_ms,
             orphaned_since_ms: None,
+            version: hello.version.clone(),
         };
         self.agents.insert(hello.session.clone(), agent);
         Greeting::New
