@@ -334,9 +334,18 @@ fn remove_program_and_extension(layout: &Layout) -> anyhow::Result<Vec<PathBuf>>
     let mut removed = Vec::new();
     let exe = layout.installed_exe();
     for path in [exe.with_extension("old"), exe] {
-        if path.is_file() {
-            remove(&path)?;
-            removed.push(path);
+        if !path.is_file() {
+            continue;
+        }
+        match remove(&path) {
+            Ok(()) => removed.push(path),
+            // Windows cannot delete a program that runs (this one, an agent's
+            // `tabwire mcp`, a browser's native host): the rest still goes.
+            Err(e) if cfg!(windows) => println!(
+                "left {}: {e:#}; delete it once no agent or browser runs it",
+                path.display()
+            ),
+            Err(e) => return Err(e),
         }
     }
     let extension = layout.extension_dir();
