@@ -89,7 +89,7 @@ pub fn socket_path() -> io::Result<PathBuf> {
     })
 }
 
-/// The relay's named pipe ([`crate::transport::windows::default_address`]).
+/// The relay's named pipe (`transport::windows::default_address`).
 fn windows_pipe() -> io::Result<PathBuf> {
     #[cfg(windows)]
     {

@@ -23,7 +23,7 @@
 //! On Windows Chrome starts the host through `cmd.exe`, and a process whose parent
 //! exits keeps that parent's id, so the host holds a handle on the first ancestor that
 //! is not `cmd.exe` (the browser) and looks at whether it has exited
-//! ([`crate::platform::ProcessParent`]); the rest is the same.
+//! (`ProcessParent` in `platform/windows.rs`); the rest is the same.
 //!
 //! It does no I/O but asking for the parent's id, and sends nothing ([`super::server`]
 //! does).

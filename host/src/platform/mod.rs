@@ -12,10 +12,11 @@
 //!   [`read_no_follow`], [`is_mine`] (the owner is this user: the uid on Unix; on
 //!   Windows every file in the user's profile counts as theirs), [`make_private`],
 //!   [`set_mode`] and [`is_executable`] (file modes, which Windows does not have).
-//! - Processes: [`process_exists`], [`process_start_time`], [`ProcessParent`] (the browser that started the
-//!   native host: its parent on Unix, where a quitting browser hands the host to init;
-//!   on Windows, where Chrome starts the host through `cmd.exe` and a process keeps the
-//!   id of a parent that died, a handle on the first ancestor that is not `cmd.exe`).
+//! - Processes: [`process_exists`], [`process_start_time`], [`ProcessParent`] (the
+//!   browser that started the native host: its parent on Unix, where a quitting
+//!   browser hands the host to init; on Windows, where Chrome starts the host through
+//!   `cmd.exe` and a process keeps the id of a parent that died, a handle on the first
+//!   ancestor that is not `cmd.exe`).
 //! - [`stop_requested`]: SIGTERM, SIGINT or SIGHUP; on Windows Ctrl+C, Ctrl+Break or the
 //!   console closing.
 //! - A launched browser's group: [`start_in_own_group`], [`signal_group`],

@@ -1,10 +1,10 @@
 //! The relay's transport: the per-user local channel between `tabwire native-host` and
 //! every `tabwire mcp`, and the one place where it differs by operating system.
 //!
-//! - Unix ([`unix`]): a Unix socket in a private folder (0700, the socket 0600); a
+//! - Unix (`unix.rs`): a Unix socket in a private folder (0700, the socket 0600); a
 //!   stale socket file is replaced, a live one is never stolen; each accepted peer's
 //!   uid must be this user's.
-//! - Windows ([`windows`]): a named pipe, `\\.\pipe\tabwire-<user SID>-relay`, whose
+//! - Windows (`windows.rs`): a named pipe, `\\.\pipe\tabwire-<user SID>-relay`, whose
 //!   security descriptor lets only this user open it; remote clients are rejected;
 //!   the first instance is created with `FILE_FLAG_FIRST_PIPE_INSTANCE`, so a name
 //!   another relay serves is never shared; each accepted client's process is mapped to
