@@ -54,6 +54,19 @@ async fn check_pipe(pipe: &Path, hosts: &[NativeHost]) -> Vec<Check> {
             "relay pipe {shown}{} accepts connections",
             source()
         )),
+        // Which processes run cannot be seen on Windows: nothing is said of them.
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound && hosts.is_empty() => Check::fail(
+            format!(
+                "no relay pipe {shown}{}: no tabwire native host serves it, so the \
+                     extension has not started one (or it could not start)",
+                source()
+            ),
+            "reload the tabwire extension at edge://extensions or chrome://extensions \
+                 and look at its service worker's console: \"Specified native messaging \
+                 host not found\" means the browser does not find tabwire's registry key or \
+                 manifest (run `tabwire install`); \"Native host has exited\" means the \
+                 host failed to start",
+        ),
         Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => missing(pipe, hosts),
         Ok(Err(e)) if e.kind() == std::io::ErrorKind::PermissionDenied => Check::fail(
             format!("relay pipe {shown} is not tabwire's of this user: {e}"),
@@ -279,7 +292,13 @@ mod tests {
         let (_tmp, socket) = crate::transport::test_address();
         let checks = check_socket(&socket, &[]).await;
         assert_eq!(checks[0].status, Status::Fail);
-        assert!(checks[0].what.contains("no tabwire native host is running"));
+        // Windows cannot see which processes run: it says only that none serves.
+        let nothing = if cfg!(windows) {
+            "no tabwire native host serves it"
+        } else {
+            "no tabwire native host is running"
+        };
+        assert!(checks[0].what.contains(nothing), "{checks:?}");
         assert!(checks[0]
             .fix
             .as_deref()

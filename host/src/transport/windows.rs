@@ -45,8 +45,9 @@ pub type Accepted = NamedPipeServer;
 /// A client's end of its connection to the relay.
 pub type Connected = NamedPipeClient;
 
-/// How long [`connect`] tries a pipe whose instances are all busy.
-const BUSY_WAIT: Duration = Duration::from_secs(2);
+/// How long [`connect`] tries a pipe whose instances are all busy: a live relay has
+/// one waiting again within moments; one on its way out never will.
+const BUSY_WAIT: Duration = Duration::from_millis(500);
 
 /// The self-relative security descriptor every instance is created with, in `u64`s
 /// for its alignment.
