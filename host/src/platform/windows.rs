@@ -512,6 +512,46 @@ mod tests {
         assert!(!ProcessParent::at_start().gone());
     }
 
+    /// Started as Chrome starts a native host, through `cmd.exe`, a process finds the
+    /// one above the shell (this test) as its browser.
+    #[test]
+    fn the_browser_is_the_first_ancestor_that_is_not_cmd() {
+        use std::os::windows::process::CommandExt;
+        let exe = std::env::current_exe().unwrap();
+        let out = Command::new("cmd.exe")
+            .raw_arg(format!(
+                "/d /s /c \"\"{}\" --exact platform::windows::tests::report_the_browser \
+                 --ignored --nocapture --test-threads=1\"",
+                exe.display()
+            ))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        // The test runner writes its own words around the report, on the same line.
+        let found: String = text
+            .split_once("browser: ")
+            .unwrap_or_else(|| panic!("no report in {text}"))
+            .1
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        assert_eq!(found, std::process::id().to_string(), "{text}");
+    }
+
+    /// Not a test: the body of the child in
+    /// [`the_browser_is_the_first_ancestor_that_is_not_cmd`].
+    #[test]
+    #[ignore = "run only as a helper child"]
+    fn report_the_browser() {
+        use windows_sys::Win32::System::Threading::GetProcessId;
+        // SAFETY: no preconditions.
+        let me = unsafe { GetCurrentProcessId() };
+        let browser = browser_ancestor(me).unwrap();
+        // SAFETY: the handle is open with query access.
+        let pid = unsafe { GetProcessId(browser.as_raw_handle() as HANDLE) };
+        println!("browser: {pid}");
+    }
+
     /// A child process that waits until it is killed (this test binary, running a
     /// test that waits on its standard input).
     fn helper_child() -> std::process::Child {
