@@ -538,7 +538,7 @@ pub fn next_steps(tabwire_exe: &Path, extension_dir: Option<&Path>) -> String {
             Claude Code:  claude mcp add tabwire -- {exe} mcp\n   \
             Cursor, Claude Desktop and other clients, in their MCP JSON config:\n     \
               {{\"mcpServers\": {{\"tabwire\": {{\"command\": {json_exe}, \"args\": [\"mcp\"]}}}}}}\n   \
-            Installed from npm, `npx -y tabwire mcp` is the same command.\n\
+            Installed from npm, `npx tabwire mcp` is the same command.\n\
          \n\
          3. Check every link of the chain: {exe} doctor\n"
     )
