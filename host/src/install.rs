@@ -392,8 +392,9 @@ fn record_folders(layout: &Layout, folders: &[PathBuf]) -> anyhow::Result<()> {
     fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))
 }
 
-/// Removes tabwire's manifests (those naming our wrapper) from the browsers chosen
-/// (every browser when neither browsers nor folders are) and from `folders`, then the
+/// Removes tabwire's manifests (those naming our wrapper) from the browsers chosen and
+/// from `folders` (when neither is named: from every browser and every folder
+/// `install --user-data-dir` recorded), then the
 /// wrapper script (if tabwire wrote it and no manifest left in the browsers' default
 /// folders or in a folder `install --user-data-dir` registered uses it); returns what
 /// was removed. Other files are left alone.
@@ -402,15 +403,22 @@ pub fn uninstall(
     choices: &[BrowserChoice],
     folders: &[PathBuf],
 ) -> anyhow::Result<Vec<PathBuf>> {
+    let everything = choices.is_empty() && folders.is_empty();
     let browsers = match (choices.is_empty(), folders.is_empty()) {
         (true, true) => Browser::ALL.to_vec(),
         (true, false) => Vec::new(),
         (false, _) => select_browsers(&layout.home, choices),
     };
+    // A plain uninstall removes everything install wrote, the folders it recorded too.
+    let folders = if everything {
+        registered_folders(layout)
+    } else {
+        folders.to_vec()
+    };
     let targets: Vec<Target> = browsers
         .into_iter()
         .map(Target::Browser)
-        .chain(folders.iter().cloned().map(Target::Folder))
+        .chain(folders.into_iter().map(Target::Folder))
         .collect();
     let wrapper = layout.wrapper();
     let mut removed = Vec::new();
@@ -760,11 +768,24 @@ mod tests {
         }
         uninstall(&l, &[], std::slice::from_ref(&a)).unwrap();
         assert!(l.wrapper().exists(), "b's manifest still names it");
-        uninstall(&l, &[], &[]).unwrap();
-        assert!(l.wrapper().exists(), "a plain uninstall keeps it for b too");
         let removed = uninstall(&l, &[], std::slice::from_ref(&b)).unwrap();
         assert!(removed.contains(&l.wrapper()), "{removed:?}");
         assert!(!folders_file(&l).exists());
+    }
+
+    #[test]
+    fn a_plain_uninstall_removes_the_recorded_folders_manifests_too() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        let folder = tmp.path().join("profile");
+        install(&l, &[Target::Folder(folder.clone())]).unwrap();
+        install(&l, &chosen(&l, &[BrowserChoice::Chrome])).unwrap();
+        let removed = uninstall(&l, &[], &[]).unwrap();
+        let manifest = folder.join("NativeMessagingHosts").join(MANIFEST_FILE);
+        assert!(removed.contains(&manifest), "{removed:?}");
+        assert!(!manifest.exists());
+        assert!(removed.contains(&l.wrapper()), "{removed:?}");
+        assert!(!l.wrapper_dir.exists(), "nothing of tabwire's is left");
     }
 
     #[test]
