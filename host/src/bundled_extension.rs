@@ -36,15 +36,6 @@ fn collect(dir: &'static Dir<'static>, out: &mut Vec<(&'static Path, &'static [u
     }
 }
 
-/// The version in the carried manifest: what the browser reports for this extension.
-pub fn version() -> String {
-    EXTENSION
-        .get_file("manifest.json")
-        .and_then(|f| serde_json::from_slice::<serde_json::Value>(f.contents()).ok())
-        .and_then(|m| m["version"].as_str().map(str::to_owned))
-        .unwrap_or_default()
-}
-
 /// Writes the extension into `dir` (created if missing) and returns `dir`.
 ///
 /// Each file is written beside its place and renamed over it, so a browser that
@@ -93,15 +84,9 @@ mod tests {
         ] {
             assert!(names.iter().any(|n| n == needed), "{needed} in {names:?}");
         }
-        assert_eq!(version(), env!("CARGO_PKG_VERSION"));
-        let manifest: serde_json::Value = serde_json::from_slice(
-            files()
-                .iter()
-                .find(|(p, _)| p == &Path::new("manifest.json"))
-                .map(|(_, c)| *c)
-                .unwrap(),
-        )
-        .unwrap();
+        let manifest = EXTENSION.get_file("manifest.json").unwrap().contents();
+        let manifest: serde_json::Value = serde_json::from_slice(manifest).unwrap();
+        assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
         assert!(
             manifest["key"].is_string(),
             "the key fixes the extension id"
