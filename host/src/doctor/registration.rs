@@ -125,10 +125,7 @@ pub fn check_manifest_file(
             target.display()
         )]);
     }
-    let same = running_exe
-        .and_then(|exe| exe.canonicalize().ok())
-        .zip(target.canonicalize().ok())
-        .is_some_and(|(a, b)| a == b);
+    let same = running_exe.is_some_and(|exe| same_program(exe, &target));
     Ok(vec![if same || running_exe.is_none() {
         Check::ok(format!("  wrapper runs {}", target.display()))
     } else {
@@ -137,6 +134,16 @@ pub fn check_manifest_file(
             Some("run `tabwire install` with the tabwire you want the browser to use".into()),
         )
     }])
+}
+
+/// Whether `a` and `b` are the same program: one file, or a copy of it (`tabwire
+/// install` registers its copy in tabwire's folder, whatever file ran it).
+fn same_program(a: &Path, b: &Path) -> bool {
+    let (Ok(a), Ok(b)) = (a.canonicalize(), b.canonicalize()) else {
+        return false;
+    };
+    let size = |p: &Path| fs::metadata(p).map(|m| m.len()).ok();
+    a == b || (size(&a) == size(&b) && fs::read(&a).ok() == fs::read(&b).ok())
 }
 
 /// Why `path` cannot be run, or `None` if it can.
@@ -234,9 +241,15 @@ mod tests {
         assert_eq!(lines[0].status, Status::Ok);
 
         let other = tmp.path().join("bin/other-tabwire");
-        executable(&other, "#!/bin/sh\n");
+        executable(&other, "#!/bin/sh\n# another version\n");
         let lines = check_manifest_file(&manifest, Some(&other)).unwrap();
         assert_eq!(lines[0].status, Status::Note, "wrapper runs another binary");
+
+        // The copy install made of the program doctor runs as is that program.
+        let download = tmp.path().join("downloads/tabwire");
+        executable(&download, "#!/bin/sh\n");
+        let lines = check_manifest_file(&manifest, Some(&download)).unwrap();
+        assert_eq!(lines[0].status, Status::Ok, "{lines:?}");
 
         let checks = check_registration("Chromium: ", &tmp.path().join("hosts"), "x", Some(&exe));
         assert!(checks.iter().all(|c| c.status == Status::Ok), "{checks:?}");
