@@ -74,19 +74,24 @@ def serve_fixtures():
 # -- the two servers ----------------------------------------------------------------
 
 
-def server_argv(kind, args):
+def server_argv(kind, args, headless=True):
+    """The server's command line; `headless=False`: its browser draws windows (on the
+    display in the environment)."""
+    mode = ["--headless"] if headless else []
     if kind == TW:
-        return [args.tabwire, "mcp", "--launch", "--headless",
+        return [args.tabwire, "mcp", "--launch"] + mode + [
                 "--executablePath=" + args.chromium, "--extensionDir=" + args.extension,
                 "--categoryExperimentalThirdParty=true"] + BROWSER_FLAGS
-    return [args.node, args.reference, "--headless", "--isolated",
+    return [args.node, args.reference] + mode + ["--isolated",
             "--executablePath=" + args.chromium] + BROWSER_FLAGS + [
             "--categoryExperimentalThirdParty=true", "--no-usage-statistics",
             "--no-performance-crux"]
 
 
-def server_env(kind, args):
+def server_env(kind, args, display=None):
     env = dict(os.environ)
+    if display is not None:
+        env["DISPLAY"] = display
     if kind == TW:
         env.setdefault("TABWIRE_LOG", "info")
     else:
@@ -97,10 +102,12 @@ def server_env(kind, args):
 class Session:
     """A started server with its page id, ready for page tools."""
 
-    def __init__(self, kind, args, logdir, tag):
+    def __init__(self, kind, args, logdir, tag, display=None):
+        """`display`: an X display (":n") for a windowed browser; None: headless."""
         self.kind = kind
         self.server = Server(
-            f"{kind} ({tag})", server_argv(kind, args), server_env(kind, args),
+            f"{kind} ({tag})", server_argv(kind, args, headless=display is None),
+            server_env(kind, args, display),
             os.path.join(logdir, f"{kind}-{tag}.stderr.log"), cwd=logdir,
         )
         self.page_id = None
@@ -663,9 +670,52 @@ def main_session(args, logdir, base, sampler, results):
 
 # -- a tab in the background -------------------------------------------------------
 
-FRONT_AND_BACK = ("click", "take_snapshot", "take_screenshot", "take_screenshot fullPage")
+FRONT_AND_BACK = ("click", "hover", "take_snapshot", "take_screenshot",
+                  "take_screenshot fullPage")
 # Each background row against the same step in front, on the same server, same run.
 BACKGROUND_LIMIT = 1.5
+
+
+class Screen:
+    """A virtual screen (Xvfb) with a window manager (openbox) on it, for a browser
+    with windows as users run it; both stop with `stop()`. Every wait is bounded."""
+
+    def __init__(self, timeout=20):
+        for tool in ("Xvfb", "openbox"):
+            if shutil.which(tool) is None:
+                raise RuntimeError(f"{tool} is not installed (scripts/bootstrap installs it)")
+        self.openbox = None
+        # -displayfd: Xvfb picks a free display and writes its number once it serves.
+        self.xvfb = subprocess.Popen(
+            ["Xvfb", "-displayfd", "1", "-screen", "0", "1600x1200x24", "-nolisten", "tcp"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+        number = self._line(self.xvfb.stdout, timeout, "Xvfb to accept clients")
+        self.name = ":" + number.strip()
+        env = dict(os.environ, DISPLAY=self.name)
+        # --sm-disable: no session manager; "--startup" echo: a line once it runs.
+        self.openbox = subprocess.Popen(
+            ["openbox", "--sm-disable", "--startup", "echo started"], env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+        self._line(self.openbox.stdout, timeout, "openbox to manage the screen")
+
+    def _line(self, pipe, timeout, what):
+        got = []
+        reader = threading.Thread(target=lambda: got.append(pipe.readline()), daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if not got or not got[0]:
+            self.stop()
+            raise RuntimeError(f"waited {timeout} s for {what}")
+        return got[0].decode()
+
+    def stop(self):
+        for proc in (self.openbox, self.xvfb):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
 
 
 def hidden_state(s, timeout):
@@ -684,6 +734,11 @@ def background_session(args, logdir, base, sampler, results):
     sessions = []
     T = min(args.timeout, 30)
     hung = set()
+    headful = args.background_display == "headful"
+    screens = []
+    results["background_display"] = (
+        "headful: windows under openbox on Xvfb, a screen per server" if headful
+        else "headless")
 
     def guarded(make_call):
         def call(s):
@@ -705,7 +760,11 @@ def background_session(args, logdir, base, sampler, results):
 
     try:
         for kind in SERVERS:
-            s = Session(kind, args, logdir, "background")
+            display = None
+            if headful:
+                screens.append(Screen())
+                display = screens[-1].name
+            s = Session(kind, args, logdir, "background", display)
             sessions.append(s)
             s.server.spawn()
             sampler.watch(kind + ":background", s.server)
@@ -728,6 +787,12 @@ def background_session(args, logdir, base, sampler, results):
                             return {"ok": False, "ms": None, "chars": 0, "text": "",
                                     "error": "no uid for the button: the snapshot failed"}
                         return s.call("click", {"uid": s.uid}, T)
+                elif name == "hover":
+                    def make_call(s):
+                        if s.uid is None:
+                            return {"ok": False, "ms": None, "chars": 0, "text": "",
+                                    "error": "no uid for the button: the snapshot failed"}
+                        return s.call("hover", {"uid": s.uid}, T)
                 elif name == "take_snapshot":
                     make_call = lambda s: s.call("take_snapshot", {}, T)
                 elif name == "take_screenshot":
@@ -766,6 +831,8 @@ def background_session(args, logdir, base, sampler, results):
         for s in sessions:
             sampler.unwatch(s.server)
             s.server.stop()
+        for screen in screens:
+            screen.stop()
 
 
 # -- report -------------------------------------------------------------------------
@@ -786,6 +853,7 @@ TARGETS = {
     UNCHANGED_SNAPSHOT: ("median", 0.1),
     "cold start": ("median", 0.8),
     "background: click": ("median", 1.0),
+    "background: hover": ("median", 1.0),
     "background: take_snapshot": ("median", 1.0),
     "background: take_screenshot": ("median", 1.0),
     "background: take_screenshot fullPage": ("median", 1.0),
@@ -915,6 +983,11 @@ def main():
     p.add_argument("--deadline", type=float, default=1800, help="seconds for the whole run")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results.json"))
     p.add_argument("--keep-logs", action="store_true", help="keep the servers' stderr logs")
+    p.add_argument("--background-display", choices=("headful", "headless"),
+                   default="headful",
+                   help="how the front: and background: rows' browsers run: with windows "
+                        "under a window manager on Xvfb, as users run them (default), or "
+                        "headless")
     p.add_argument("--only", metavar="REGEX",
                    help="run only the rows whose names match (navigations later rows need "
                         "still run, once and untimed); for iterating, not for the record")
@@ -1003,6 +1076,8 @@ def main():
     if results.get("raw_cdp"):
         print("raw CDP floor (pipe, no server): " + ", ".join(
             f"{k} {v}" for k, v in results["raw_cdp"].items()))
+    if results.get("background_display"):
+        print(f"front: and background: rows: {results['background_display']}")
     for kind, check in (results.get("checks") or {}).items():
         for what, outcome in check.items():
             print(f"check {kind}: {what}: {outcome}")

@@ -18,6 +18,8 @@ use tabwire_shared::{Envelope, FromExtension, TabId};
 pub struct WindowState {
     /// Chrome's window id.
     pub id: i64,
+    /// Whether it is minimized.
+    pub minimized: bool,
     /// The window's tabs, in tab-strip order.
     pub tabs: Vec<TabState>,
 }
@@ -35,6 +37,28 @@ pub struct TabState {
     pub title: String,
     /// Whether this is its window's selected tab.
     pub active: bool,
+}
+
+/// An open tab group, as Chrome describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupState {
+    /// Chrome's group id (new in each browser run).
+    pub id: i64,
+    /// The title shown on the group.
+    pub title: String,
+}
+
+/// How tabwire's toolbar button looks on one tab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Badge {
+    /// The badge text (empty: no badge).
+    pub text: String,
+    /// The button's tooltip.
+    pub tooltip: String,
+    /// The badge colour, as CSS hex (`#RRGGBB`).
+    pub background: String,
+    /// The badge text's colour, as CSS hex.
+    pub text_color: String,
 }
 
 /// Where [`Chrome::storage_get`] and [`Chrome::storage_set`] keep data.
@@ -128,8 +152,19 @@ pub trait Chrome {
     /// Takes a tab out of whatever group holds it.
     async fn ungroup_tab(&self, tab: TabId) -> Result<(), ChromeError>;
 
-    /// Sets the toolbar button's badge text and tooltip for one tab.
-    async fn set_badge(&self, tab: TabId, text: &str, tooltip: &str) -> Result<(), ChromeError>;
+    /// Every open tab group, in every window.
+    async fn tab_groups(&self) -> Result<Vec<GroupState>, ChromeError>;
+
+    /// Takes every tab out of `group`, which closes it.
+    async fn dissolve_group(&self, group: i64) -> Result<(), ChromeError>;
+
+    /// Shows an agent's request for a tab: the toolbar button's global look (on every
+    /// tab without a badge of its own) and a notification saying the line; `None`
+    /// takes both down.
+    async fn show_request(&self, request: Option<(&str, &Badge)>) -> Result<(), ChromeError>;
+
+    /// Sets the toolbar button's badge (text, colours) and tooltip for one tab.
+    async fn set_badge(&self, tab: TabId, badge: &Badge) -> Result<(), ChromeError>;
 
     /// Milliseconds since the Unix epoch (wall clock, for "last activity" and timeouts).
     fn now_ms(&self) -> u64;

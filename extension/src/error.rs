@@ -35,7 +35,8 @@ pub enum EngineError {
     /// told: an agent may not probe the user's browser for tab ids.
     #[error(
         "Tab {0} is not shared with this agent (or no longer exists). Call list_pages to see \
-         the tabs shared with it; for another tab, ask the user to open it, {steps}.",
+         the tabs shared with it; for another tab, call request_page (the user shares the \
+         tab in front with a click), or ask the user to open it, {steps}.",
         steps = tabwire_shared::sharing::SHARE_STEPS
     )]
     NotShared(TabId),
@@ -493,6 +494,55 @@ pub enum EngineError {
         tab: TabId,
     },
 
+    /// Input was dispatched but the page shows no sign of it (Chrome held it back).
+    #[error(
+        "The {action} did not reach the page in tab {tab}: Chrome accepted it, but no \
+         {event} event arrived, so the page did nothing. Chrome holds input back from a \
+         page that has not drawn itself yet, which happens in a tab the user is not \
+         looking at. Nothing was done: take a screenshot (take_screenshot), then try the \
+         {action} again; if it fails again, call select_page with bringToFront: true \
+         (this shows the tab to the user) and retry."
+    )]
+    InputNotReceived {
+        /// The tab.
+        tab: TabId,
+        /// The tool (`click`, `hover`, …).
+        action: &'static str,
+        /// The event that would have shown it arrived.
+        event: &'static str,
+    },
+
+    /// DevTools' overlay could not be turned on in a tab that is not in front: each
+    /// mouse event there would wait up to 5 s (engine/input/raise.rs).
+    #[error(
+        "Nothing was sent to tab {tab}: it is not in front, and there Chrome holds each \
+         mouse event up to 5 s unless DevTools' overlay is on, which Chrome refused \
+         ({reason}). fill, type_text and press_key work where it is; for a click, hover \
+         or drag, call select_page with bringToFront: true (this shows the tab to the \
+         user) or ask the user to bring it to the front, then try again."
+    )]
+    MouseWouldWait {
+        /// The tab.
+        tab: TabId,
+        /// Chrome's answer to `Overlay.enable`.
+        reason: String,
+    },
+
+    /// A mouse press would bring the tab's window to the front (engine/input/raise.rs).
+    #[error(
+        "Nothing was clicked in tab {tab}: it is the tab shown in a window {raised}, and Chrome \
+         brings a window to the front when its tab takes a mouse press (click, drag), \
+         which would take the user's window from them. Ask the user to bring it to the \
+         front, or call select_page with bringToFront: true (this shows the tab to the \
+         user), then try again. hover, fill, type_text and press_key work where it is."
+    )]
+    PressWouldRaiseWindow {
+        /// The tab.
+        tab: TabId,
+        /// Why its window would come forward.
+        raised: RaisedWindow,
+    },
+
     /// A screenshot got no frame in time (the page drew none for it).
     #[error(
         "The screenshot did not come within {timeout_ms} ms: the page drew no frame for it. \
@@ -575,6 +625,24 @@ pub enum EngineError {
     Browser(#[from] ChromeError),
 }
 
+/// Why a mouse press in a tab would bring its window to the front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RaisedWindow {
+    /// The tab's window is minimized.
+    Minimized,
+    /// Another Chrome window had the focus last.
+    Behind,
+}
+
+impl std::fmt::Display for RaisedWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RaisedWindow::Minimized => "the user minimized",
+            RaisedWindow::Behind => "behind the one the user worked in last",
+        })
+    }
+}
+
 impl EngineError {
     /// The wire code the host acts on.
     pub fn code(&self) -> ErrorCode {
@@ -631,6 +699,8 @@ impl EngineError {
             | TextTimeout { .. }
             | ActionTimeout { .. }
             | TraceTimeout { .. } => ErrorCode::Timeout,
+            InputNotReceived { .. } => ErrorCode::PageError,
+            PressWouldRaiseWindow { .. } | MouseWouldWait { .. } => ErrorCode::Refused,
             DialogOpen { .. } | DialogOpened { .. } => ErrorCode::Dialog,
             Navigated(_) | WebMcpFrameGone(_) => ErrorCode::Navigated,
             Cdp { .. } | UnexpectedAnswer { .. } | Browser(_) => ErrorCode::Internal,

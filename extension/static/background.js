@@ -23,6 +23,9 @@ const { tabs, windows } = chrome;
 for (const e of [tabs.onCreated, tabs.onMoved, tabs.onAttached, tabs.onDetached])
   e.addListener(forward('onTabMoved'));
 for (const e of [tabs.onReplaced, windows.onFocusChanged]) e.addListener(forward('onTabsChanged'));
+for (const e of [chrome.tabGroups.onCreated, chrome.tabGroups.onUpdated])
+  e.addListener(forward('onGroupChanged'));
+chrome.notifications.onClicked.addListener(forward('onNotificationClicked'));
 chrome.runtime.onConnect.addListener(forward('onPopupConnect'));
 chrome.alarms.onAlarm.addListener(forward('onAlarm'));
 // Nothing to do on these but wake up, which starts the engine and its native port.

@@ -1,8 +1,10 @@
 // tabwire's popup: renders the state the service worker sends and sends back the
 // buttons pressed. Every decision is made in the worker (Rust); nothing is cached here.
-// Opening the popup shares nothing: sharing is the "Share this tab with …" button, which
-// is focused when it is the only one, so Enter presses it. When the worker restarts, the port drops: the popup says so, connects again and
-// renders the new worker's state.
+// Opening the popup shares nothing: sharing is a "Share this tab with …" button. The
+// worker names the one share button that may take the focus when the popup opens
+// (`focusOnOpen`, see engine/access/opening_focus.rs); otherwise nothing is focused and
+// the user moves with Tab. When the worker restarts, the port drops: the popup says so,
+// connects again and renders the new worker's state.
 const wanted = new URLSearchParams(location.search).get('tab');
 const $ = (id) => document.getElementById(id);
 const ANSWER_WITHIN_MS = 5000;
@@ -29,9 +31,9 @@ function el(tag, props = {}, ...children) {
 
 function showError(text) {
   failure = text ? { text, seen: null } : null;
-  const current = $('current');
-  current.querySelectorAll('.error').forEach((node) => node.remove());
-  if (text) current.prepend(el('p', { className: 'why error', textContent: text }));
+  const body = $('this-tab');
+  body.querySelectorAll('.error').forEach((node) => node.remove());
+  if (text) body.prepend(el('p', { className: 'why error', role: 'alert', textContent: text }));
 }
 
 // What the popup shows of a state, without the clocks, which move on their own.
@@ -45,6 +47,12 @@ function fingerprint(state) {
 // A sentence with `commands` in backquotes, as text and <code>.
 function withCode(text) {
   return text.split('`').map((part, i) => (i % 2 ? el('code', { textContent: part }) : part));
+}
+
+// Fills a notice (`#why-not-connected`, `#version-mismatch`) with `text`, or hides it.
+function notice(id, text) {
+  $(id).replaceChildren(...withCode(text ?? ''));
+  $(id).hidden = !text;
 }
 
 function act(action) {
@@ -65,78 +73,156 @@ function act(action) {
   }, ANSWER_WITHIN_MS));
 }
 
-// A button; `key` names it across renders, so focus can follow it.
-function button(className, text, data, action) {
-  const key = [className, text, data.session ?? '', data.tab ?? ''].join(':');
-  const b = el('button', { className, textContent: text, dataset: { ...data, key } });
+// A button that sends `action`; `key` names it across renders, so focus can follow it.
+// `label` is what a screen reader says when the visible text is short.
+function button(className, text, action, label) {
+  const key = [className, text, action.session ?? '', action.tab ?? '', action.id ?? ''].join(':');
+  const b = el('button', { type: 'button', className, textContent: text, dataset: { key } });
+  if (action.session !== undefined) b.dataset.session = action.session;
+  if (action.tab !== undefined) b.dataset.tab = action.tab;
+  if (label) b.setAttribute('aria-label', label);
   b.addEventListener('click', () => act(action));
   return b;
+}
+
+// An agent's name as users tell agents apart (`label`, else its name).
+const nameOf = (agent) => agent.label || agent.name;
+
+// The agent's tab-group colour, as a dot (none when the worker gave no colour).
+function dot(agent) {
+  return el('span', { className: 'dot', dataset: agent.color ? { color: agent.color } : {} });
 }
 
 function ago(ms, now) {
   if (!ms) return 'never';
   const s = Math.max(0, Math.round((now - ms) / 1000));
-  return `${s} s ago`;
+  if (s < 60) return `${s} s ago`;
+  const m = Math.round(s / 60);
+  return m < 60 ? `${m} min ago` : `${Math.round(m / 60)} h ago`;
 }
 
-// The worker's last word, and how far its clock is from ours, so the status line can
-// keep counting between two pushes instead of showing a frozen "3 s ago".
+// The worker's last word, and how far its clock is from ours, so the times can keep
+// counting between two pushes instead of showing a frozen "3 s ago".
 let shown = null;
 let skewMs = 0;
 
 function renderStatus() {
   if (!shown) return;
   const now = Date.now() - skewMs;
-  const status = $('status');
-  status.className = shown.connected ? 'up' : 'down';
-  status.textContent = `${shown.connected ? 'Connected' : 'Not connected'} · last heartbeat ${ago(shown.lastHeartbeatMs, now)} · last command ${ago(shown.lastCommandMs, now)}`;
+  $('status').className = shown.status.tone;
+  $('status-words').textContent = shown.status.words;
+  $('status-times').textContent = shown.connected
+    ? `last heartbeat ${ago(shown.lastHeartbeatMs, now)} · last command ${ago(shown.lastCommandMs, now)}`
+    : '';
+  for (const node of document.querySelectorAll('[data-active-ms]')) {
+    node.textContent = `active ${ago(Number(node.dataset.activeMs), now)}`;
+  }
 }
 setInterval(renderStatus, 1000);
+
+// Agents asking to work on this tab, each with Share and Not now.
+function renderRequests(state) {
+  const tab = state.target?.id;
+  $('requests').replaceChildren(...(state.requests ?? []).map((r) => el('section', { className: 'request' },
+    el('p', {}, el('strong', { textContent: nameOf(r) }), ` asks to work on this tab: ${r.reason}`),
+    el('div', { className: 'buttons' },
+      button('answer-no', 'Not now', { action: 'answerRequest', id: r.id, tab: tab ?? -1, share: false }, `Do not share this tab with ${nameOf(r)}`),
+      ...(tab === undefined ? [] : [button('answer-share primary', 'Share', { action: 'answerRequest', id: r.id, tab, share: true }, `Share this tab with ${nameOf(r)}`)])))));
+}
+
+// The user picking an element to point out to an agent.
+function renderPointing(state) {
+  const p = state.pointing;
+  $('pointing').replaceChildren(...(p ? [el('section', { className: 'pointing' },
+    el('p', {}, `Click an element in the page to point it out to ${nameOf(p)}.`),
+    el('div', { className: 'buttons' }, button('cancel-point', 'Cancel', { action: 'cancelPoint' }, 'Cancel pointing')))] : []));
+}
+
+// This tab: what it is, with whom it is shared, and the buttons to share it.
+function renderThisTab(state) {
+  const body = $('this-tab');
+  body.replaceChildren();
+  if (failure) body.append(el('p', { className: 'why error', role: 'alert', textContent: failure.text }));
+  const t = state.target;
+  if (t) targetId = t.id;
+  if (state.agentProfile) body.append(el('p', { className: 'why', textContent: 'This browser was started for an agent: every tab is shared.' }));
+  if (!t) {
+    body.append(el('p', { className: 'why', textContent: 'No tab to share here.' }));
+    return;
+  }
+  let where = '';
+  try { where = new URL(t.url).host; } catch (error) { /* no host to show */ }
+  body.append(el('div', { className: 'row' },
+    el('span', { className: 'grow page-title', textContent: t.title || t.url, title: t.url }),
+    ...(where && t.title ? [el('span', { className: 'host muted small', textContent: where, title: t.url })] : [])));
+  if (t.sharedWith.length) {
+    for (const a of t.sharedWith) {
+      const buttons = el('div', { className: 'buttons' });
+      if (state.pointing === null) buttons.append(button('point', 'Point at an element', { action: 'point', session: a.session, tab: t.id }, `Point at an element for ${nameOf(a)}`));
+      buttons.append(button('unshare', 'Stop sharing', { action: 'unshare', session: a.session, tab: t.id }, `Stop sharing this tab with ${nameOf(a)}`));
+      body.append(el('div', { className: 'shared' },
+        el('div', { className: 'row' }, el('span', { className: 'muted', textContent: 'Shared with' }), dot(a),
+          el('span', { className: 'grow agent-name', textContent: nameOf(a), title: a.name })),
+        buttons));
+    }
+  } else if (!state.agentProfile && !t.refusal) {
+    body.append(el('p', { className: 'muted small', textContent: 'Not shared: no agent can see this tab.' }));
+  }
+  if (t.refusal) {
+    body.append(el('p', { className: 'why', textContent: t.refusal }));
+    return;
+  }
+  for (const a of t.canShareWith) {
+    const share = button('share primary', '', { action: 'share', session: a.session, tab: t.id });
+    share.append(dot(a), `Share this tab with ${nameOf(a)}`);
+    body.append(share);
+  }
+}
+
+// Each agent: its name and colour, folder, last activity, its tabs, Disconnect.
+function renderAgents(state) {
+  $('disconnect-all').hidden = state.agents.length === 0;
+  $('agents').replaceChildren(...state.agents.map((a) => el('li', { className: 'agent', dataset: { session: a.session } },
+    el('div', { className: 'row' },
+      dot(a),
+      el('span', { className: 'grow agent-name', textContent: nameOf(a), title: a.name }),
+      button('disconnect', 'Disconnect', { action: 'disconnect', session: a.session }, `Disconnect ${nameOf(a)}`)),
+    el('div', { className: 'meta' },
+      a.connected
+        ? el('span', { className: 'activity', dataset: { activeMs: a.lastActivityMs }, textContent: `active ${ago(a.lastActivityMs, state.nowMs)}` })
+        : el('span', { className: 'activity', textContent: 'reconnecting…' }),
+      ...(a.folder ? [el('span', { className: 'folder', textContent: a.folder, title: a.folder })] : [])),
+    el('ul', {}, ...(a.tabs.length ? a.tabs.map((tab) => el('li', { className: 'tab row', dataset: { tab: tab.id, attached: tab.attached } },
+      el('span', { className: 'grow', textContent: tab.title || tab.url || `Tab ${tab.id}`, title: tab.url }),
+      el('span', { className: 'state', textContent: tab.attached ? 'debugging' : 'idle' }),
+      button('unshare link', 'Stop sharing', { action: 'unshare', session: a.session, tab: tab.id }, `Stop sharing ${tab.title || tab.url} with ${nameOf(a)}`)))
+      : state.agentProfile ? [] : [el('li', { className: 'tab muted small', textContent: 'No tab shared yet.' })])))));
+  if (state.agents.length === 0) {
+    $('agents').append(el('li', { className: 'muted', textContent: 'None connected.' }));
+  }
+}
 
 function render(state) {
   shown = state;
   skewMs = Date.now() - state.nowMs;
-  renderStatus();
-  $('why-not-connected').replaceChildren(...withCode(state.notConnectedWhy ?? ''));
-  $('version-mismatch').replaceChildren(...withCode(state.versionMismatch ?? ''));
   const seen = fingerprint(state);
   if (failure && failure.seen === null) failure.seen = seen;
   else if (failure && failure.seen !== seen) failure = null;
   const focused = document.activeElement?.dataset?.key;
-  const current = $('current');
-  current.replaceChildren();
-  if (failure) current.append(el('p', { className: 'why error', textContent: failure.text }));
-  const t = state.target;
-  if (t) targetId = t.id;
-  if (state.agentProfile) current.append(el('p', { className: 'why', textContent: 'This browser was started for an agent: every tab is shared.' }));
-  if (t) {
-    current.append(el('div', { className: 'title', textContent: t.title || t.url, title: t.url }));
-    for (const a of t.sharedWith) {
-      current.append(button('unshare', `Stop sharing with ${a.name}`, { session: a.session, tab: t.id }, { action: 'unshare', session: a.session, tab: t.id }));
-    }
-    if (t.refusal) current.append(el('p', { className: 'why', textContent: t.refusal }));
-    else for (const a of t.canShareWith) {
-      current.append(button('share', `Share this tab with ${a.name}`, { session: a.session }, { action: 'share', session: a.session, tab: t.id }));
-    }
-  } else {
-    current.append(el('p', { className: 'why', textContent: 'No tab to share here.' }));
-  }
-  $('agents').replaceChildren(...state.agents.map((a) => el('li', { className: 'agent', dataset: { session: a.session } },
-    el('span', { className: 'name', textContent: a.name }),
-    el('span', { className: 'muted', textContent: a.connected ? ` · active ${ago(a.lastActivityMs, state.nowMs)} ` : ' · reconnecting… ' }),
-    button('disconnect', 'Disconnect', { session: a.session }, { action: 'disconnect', session: a.session }),
-    el('ul', {}, ...a.tabs.map((tab) => el('li', { className: 'tab', dataset: { tab: tab.id, attached: tab.attached } },
-      el('span', { className: 'title', textContent: tab.title || tab.url || `Tab ${tab.id}`, title: tab.url }),
-      el('span', { className: 'muted', textContent: tab.attached ? 'debugging' : 'idle' }),
-      button('unshare', 'Stop sharing', { session: a.session, tab: tab.id }, { action: 'unshare', session: a.session, tab: tab.id })))))));
-  if (state.agents.length === 0) $('agents').append(el('li', { className: 'muted', textContent: 'No agent is connected.' }));
-  // Focus follows a button across renders; with nothing focused, the one share button
-  // takes it (with several agents, the user picks with Tab).
+  notice('why-not-connected', state.notConnectedWhy);
+  notice('version-mismatch', state.versionMismatch);
+  renderRequests(state);
+  renderPointing(state);
+  renderThisTab(state);
+  renderAgents(state);
+  renderStatus();
+  // Focus follows a button across renders. When it went (pressed, say), no other button
+  // takes the focus: Tab goes on from where it was. The first render focuses the share
+  // button the worker names, if any.
   const again = focused && [...document.querySelectorAll('button')].find((b) => b.dataset.key === focused);
   if (again) again.focus();
-  else if (document.activeElement === document.body || !document.activeElement) {
-    const shares = current.querySelectorAll('button.share');
-    if (shares.length === 1) shares[0].focus();
+  else if (revision === 0 && state.focusOnOpen) {
+    [...$('current').querySelectorAll('button.share')].find((b) => b.dataset.session === state.focusOnOpen)?.focus();
   }
   if (!settingsShown) {
     $('auto-share').checked = state.settings.autoShare;
@@ -170,11 +256,11 @@ function connect() {
   port.onMessage.addListener(received);
   port.onDisconnect.addListener(() => {
     shown = null;
-    const status = $('status');
-    status.className = 'down';
-    status.textContent = 'Reconnecting…';
-    $('why-not-connected').replaceChildren();
-    $('version-mismatch').replaceChildren();
+    $('status').className = 'down';
+    $('status-words').textContent = 'Reconnecting to tabwire…';
+    $('status-times').textContent = '';
+    notice('why-not-connected', null);
+    notice('version-mismatch', null);
     setTimeout(connect, 200);
   });
   open(connections);
@@ -194,6 +280,8 @@ $('save-settings').addEventListener('click', () => {
     blocklist: $('blocklist').value,
   });
 });
+notice('why-not-connected', null);
+notice('version-mismatch', null);
 
 // The worker may still be starting (its listeners replay queued events): ask until it
 // answers. After a reconnect, ask about the tab shown before (not whichever is in front).

@@ -57,6 +57,14 @@ pub fn write_to(dir: &Path) -> io::Result<PathBuf> {
     Ok(dir.to_path_buf())
 }
 
+/// The `key` in the carried extension's manifest: the public key whose hash is the
+/// extension's id, so a folder whose manifest has it loads as tabwire's extension.
+pub fn manifest_key() -> Option<String> {
+    let manifest = EXTENSION.get_file("manifest.json")?.contents();
+    let manifest: serde_json::Value = serde_json::from_slice(manifest).ok()?;
+    manifest["key"].as_str().map(str::to_owned)
+}
+
 /// The version of the extension in the folder `dir` (its manifest's), if it is one.
 pub fn version_in(dir: &Path) -> Option<String> {
     let text = fs::read(dir.join("manifest.json")).ok()?;
@@ -79,6 +87,8 @@ mod tests {
             "background.js",
             "popup.html",
             "popup.js",
+            "icons/icon-16.png",
+            "icons/icon-128.png",
             "tabwire_extension.js",
             "tabwire_extension_bg.wasm",
         ] {

@@ -11,9 +11,11 @@
 //! whose profile directory exists, or the ones asked for. Then it says how to load the
 //! extension and how to add tabwire to MCP clients. A browser started with
 //! `--user-data-dir=DIR` reads host manifests from `DIR/NativeMessagingHosts` instead: `--user-data-dir DIR` registers
-//! there. `--uninstall` removes exactly the files install writes, and only when their
-//! contents show they are tabwire's; it then says what it cannot undo (a running
-//! browser keeps its native host until it restarts; the extension stays installed).
+//! there. `--uninstall` removes exactly the files install writes (in every folder it
+//! recorded, unless told which), and only when their contents show they are tabwire's;
+//! it lists what it removed, then what it cannot undo ([`crate::leftovers`]: a running
+//! browser keeps its native host until it restarts; the extension stays in each
+//! profile it was loaded in, where only the user can remove it).
 //!
 //! On Windows a browser finds the manifest through its registry key instead
 //! ([`crate::registry`]): install writes each browser's manifest into tabwire's own
@@ -30,8 +32,8 @@ use anyhow::{bail, Context};
 use tabwire_shared::{EXTENSION_ID, NATIVE_HOST_NAME};
 
 use crate::bundled_extension;
+use crate::leftovers;
 use crate::paths::{self, Browser, HostManifest, MANIFEST_FILE, WRAPPER_FILE};
-use crate::running::Running;
 
 /// Which browsers `--browser` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -186,15 +188,22 @@ pub fn run(args: InstallArgs) -> anyhow::Result<()> {
     let layout = Layout::current()?;
     if args.uninstall {
         let folders: Vec<PathBuf> = args.user_data_dirs.iter().map(|d| absolute(d)).collect();
+        // Read before uninstalling forgets them.
+        let mut examined = registered_folders(&layout);
+        examined.extend(folders.iter().cloned());
         let removed = uninstall(&layout, &args.browsers, &folders)?;
         if removed.is_empty() {
-            println!("Nothing to remove: no tabwire registration found.");
+            println!("Nothing to remove: no tabwire registration or program found.");
+        } else {
+            println!("Removed:");
         }
-        for path in removed {
-            println!("removed {}", path.display());
+        for item in removed {
+            println!("  {:<15} {}", item.what, item.path.display());
         }
         println!();
-        print!("{}", not_undone(crate::running::scan_current().as_ref()));
+        let running = crate::running::scan_current().map(|all| crate::launch_mark::split(&all).0);
+        let places = leftovers::extension_places(&layout.home, &examined);
+        print!("{}", leftovers::not_undone(running.as_ref(), &places));
         return Ok(());
     }
     let mut chosen = targets(&layout.home, &args);
@@ -327,18 +336,38 @@ fn install_binary(layout: &Layout) -> anyhow::Result<PathBuf> {
     Ok(target)
 }
 
+/// One thing `--uninstall` removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Removed {
+    /// What it was, named as install's output names it: the browser or
+    /// `--user-data-dir` a host manifest was for, `registry key`, `wrapper`, `program`,
+    /// `extension`.
+    pub what: String,
+    /// Where it was (for a registry key, its name).
+    pub path: PathBuf,
+}
+
+impl Removed {
+    fn new(what: impl Into<String>, path: PathBuf) -> Self {
+        Self {
+            what: what.into(),
+            path,
+        }
+    }
+}
+
 /// Removes what [`install_binary`] and the extension writing put in tabwire's folder:
 /// the binary copy (and one moved aside) and the extension's own files; returns what
 /// was removed. Files tabwire does not know are left, with their folders.
-fn remove_program_and_extension(layout: &Layout) -> anyhow::Result<Vec<PathBuf>> {
+fn remove_program_and_extension(layout: &Layout) -> anyhow::Result<Vec<Removed>> {
     let mut removed = Vec::new();
     let exe = layout.installed_exe();
-    for path in [exe.with_extension("old"), exe] {
+    for (what, path) in [("old program", exe.with_extension("old")), ("program", exe)] {
         if !path.is_file() {
             continue;
         }
         match remove(&path) {
-            Ok(()) => removed.push(path),
+            Ok(()) => removed.push(Removed::new(what, path)),
             // Windows cannot delete a program that runs (this one, an agent's
             // `tabwire mcp`, a browser's native host): the rest still goes.
             Err(e) if cfg!(windows) => println!(
@@ -350,10 +379,22 @@ fn remove_program_and_extension(layout: &Layout) -> anyhow::Result<Vec<PathBuf>>
     }
     let extension = layout.extension_dir();
     if bundled_extension::version_in(&extension).is_some() {
+        let mut subfolders = std::collections::BTreeSet::new();
         for (relative, _) in bundled_extension::files() {
-            remove(&extension.join(relative))?;
+            let file = extension.join(relative);
+            remove(&file)?;
+            subfolders.extend(
+                file.ancestors()
+                    .skip(1)
+                    .take_while(|d| *d != extension)
+                    .map(Path::to_path_buf),
+            );
         }
-        removed.push(extension.clone());
+        // Deepest first; a folder the user put something in stays.
+        for folder in subfolders.iter().rev() {
+            let _ = fs::remove_dir(folder);
+        }
+        removed.push(Removed::new("extension", extension.clone()));
     }
     for dir in [extension, layout.wrapper_dir.join(paths::BINARY_FOLDER)] {
         let _ = fs::remove_dir(dir);
@@ -396,13 +437,14 @@ fn record_folders(layout: &Layout, folders: &[PathBuf]) -> anyhow::Result<()> {
 /// from `folders` (when neither is named: from every browser and every folder
 /// `install --user-data-dir` recorded), then the
 /// wrapper script (if tabwire wrote it and no manifest left in the browsers' default
-/// folders or in a folder `install --user-data-dir` registered uses it); returns what
-/// was removed. Other files are left alone.
+/// folders or in a folder `install --user-data-dir` registered uses it), with the
+/// program and extension beside it; returns what was removed. Other files are left
+/// alone.
 pub fn uninstall(
     layout: &Layout,
     choices: &[BrowserChoice],
     folders: &[PathBuf],
-) -> anyhow::Result<Vec<PathBuf>> {
+) -> anyhow::Result<Vec<Removed>> {
     let everything = choices.is_empty() && folders.is_empty();
     let browsers = match (choices.is_empty(), folders.is_empty()) {
         (true, true) => Browser::ALL.to_vec(),
@@ -429,11 +471,12 @@ pub fn uninstall(
         let path = dir.join(MANIFEST_FILE);
         let ours = is_our_manifest(&path, &wrapper);
         if let Target::Browser(browser) = target {
-            removed.extend(crate::registry::unregister(*browser, &path, ours)?);
+            let key = crate::registry::unregister(*browser, &path, ours)?;
+            removed.extend(key.map(|key| Removed::new("registry key", key)));
         }
         if ours {
             remove(&path)?;
-            removed.push(path);
+            removed.push(Removed::new(target.label(), path));
         } else if path.exists() {
             println!(
                 "left {} alone: it does not name tabwire's wrapper {}",
@@ -460,7 +503,7 @@ pub fn uninstall(
             .any(|d| is_our_manifest(&d.join(MANIFEST_FILE), &wrapper));
     if !remaining && is_our_wrapper(&wrapper) {
         remove(&wrapper)?;
-        removed.push(wrapper);
+        removed.push(Removed::new("wrapper", wrapper));
         removed.extend(remove_program_and_extension(layout)?);
         // Remove the directory only if nothing else lives there.
         let _ = fs::remove_dir(&layout.wrapper_dir);
@@ -489,40 +532,6 @@ fn is_our_wrapper(path: &Path) -> bool {
     fs::read_to_string(path)
         .ok()
         .is_some_and(|text| paths::wrapper_target(&text).is_some())
-}
-
-/// What `--uninstall` cannot undo: native hosts that running browsers started keep
-/// running (and agents stay connected) until those browsers restart; the extension
-/// stays installed. `running` is what runs as this user, if that can be seen.
-pub fn not_undone(running: Option<&Running>) -> String {
-    let mut text = String::from("Uninstall cannot undo:\n");
-    match running {
-        Some(running) => {
-            for host in &running.native_hosts {
-                let browser = running
-                    .browsers
-                    .iter()
-                    .find(|b| b.pid == host.ppid)
-                    .map(|b| format!("{} (pid {})", b.browser.display_name(), b.pid))
-                    .unwrap_or_else(|| "its browser".to_owned());
-                text.push_str(&format!(
-                    "  - the tabwire native host (pid {}) that {browser} started keeps \
-                     running, and agents stay connected through it, until you restart \
-                     that browser.\n",
-                    host.pid
-                ));
-            }
-        }
-        None => text.push_str(
-            "  - a browser running now keeps its tabwire native host, and agents stay \
-             connected through it, until you restart the browser.\n",
-        ),
-    }
-    text.push_str(
-        "  - the tabwire extension stays in your browser profiles: remove it at \
-         chrome://extensions (edge://extensions, brave://extensions).\n",
-    );
-    text
 }
 
 /// What to do after registering: load the extension, add tabwire to MCP clients.
@@ -558,6 +567,11 @@ mod tests {
 
     /// Registry keys removed with each browser's manifest (only Windows has them).
     const KEYS: usize = if cfg!(windows) { 1 } else { 0 };
+
+    /// Where each thing an uninstall removed was.
+    fn removed_paths(removed: anyhow::Result<Vec<Removed>>) -> Vec<PathBuf> {
+        removed.unwrap().into_iter().map(|r| r.path).collect()
+    }
 
     /// The targets `tabwire install --browser <choices>` acts on.
     fn chosen(l: &Layout, choices: &[BrowserChoice]) -> Vec<Target> {
@@ -638,7 +652,7 @@ mod tests {
             .join(MANIFEST_FILE);
         fs::write(&edge, paths::render_host_manifest(Path::new("/elsewhere"))).unwrap();
 
-        let removed = uninstall(&l, &[], &[]).unwrap();
+        let removed = removed_paths(uninstall(&l, &[], &[]));
         assert_eq!(
             removed.len(),
             Browser::ALL.len() + 2 + 3 * KEYS,
@@ -670,7 +684,7 @@ mod tests {
             &chosen(&l, &[BrowserChoice::Chrome, BrowserChoice::Brave]),
         )
         .unwrap();
-        let removed = uninstall(&l, &[BrowserChoice::Chrome], &[]).unwrap();
+        let removed = removed_paths(uninstall(&l, &[BrowserChoice::Chrome], &[]));
         assert_eq!(removed.len(), 1 + KEYS, "{removed:?}");
         assert!(l.wrapper().exists());
     }
@@ -697,7 +711,7 @@ mod tests {
             fs::read_to_string(l.installed_exe()).unwrap(),
             "a newer tabwire"
         );
-        uninstall(&l, &[], &[]).unwrap();
+        removed_paths(uninstall(&l, &[], &[]));
         assert_eq!(
             fs::read_to_string(l.extension_dir().join("notes.txt")).unwrap(),
             "mine",
@@ -713,7 +727,7 @@ mod tests {
         let l = layout(tmp.path());
         fs::create_dir_all(&l.wrapper_dir).unwrap();
         fs::write(l.wrapper(), "#!/bin/sh\necho mine\n").unwrap();
-        assert!(uninstall(&l, &[], &[]).unwrap().is_empty());
+        assert!(removed_paths(uninstall(&l, &[], &[])).is_empty());
         assert!(l.wrapper().exists());
     }
 
@@ -735,14 +749,18 @@ mod tests {
         install(&l, &chosen(&l, &[BrowserChoice::Chrome])).unwrap();
 
         // Only the folder's manifest goes; Chrome's still uses the wrapper.
-        let removed = uninstall(&l, &[], std::slice::from_ref(&folder)).unwrap();
+        let removed = removed_paths(uninstall(&l, &[], std::slice::from_ref(&folder)));
         assert_eq!(removed, [manifest]);
         assert!(l.wrapper().exists());
         // Then Chrome's, and the wrapper nothing uses any more.
-        let removed = uninstall(&l, &[BrowserChoice::Chrome], &[]).unwrap();
+        let removed = removed_paths(uninstall(&l, &[BrowserChoice::Chrome], &[]));
         assert_eq!(removed.len(), 4 + KEYS, "{removed:?}");
         assert!(!l.wrapper().exists());
-        assert!(!l.wrapper_dir.exists(), "nothing of tabwire's is left");
+        assert!(
+            !l.wrapper_dir.exists(),
+            "nothing of tabwire's is left: {:?}",
+            fs::read_dir(&l.wrapper_dir).map(|d| d.flatten().map(|e| e.path()).collect::<Vec<_>>())
+        );
     }
 
     #[test]
@@ -759,6 +777,33 @@ mod tests {
     }
 
     #[test]
+    fn uninstall_says_what_each_removed_file_was() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        let folder = tmp.path().join("profile");
+        install(&l, &[Target::Folder(folder.clone())]).unwrap();
+        install(&l, &chosen(&l, &[BrowserChoice::Chromium])).unwrap();
+        let removed = uninstall(&l, &[], &[]).unwrap();
+        let chromium = Browser::Chromium.manifest_dir_in(&l.home).unwrap();
+        for (what, path) in [
+            ("Chromium", chromium.join(MANIFEST_FILE)),
+            (
+                "--user-data-dir",
+                folder.join("NativeMessagingHosts").join(MANIFEST_FILE),
+            ),
+            ("wrapper", l.wrapper()),
+            ("program", l.installed_exe()),
+            ("extension", l.extension_dir()),
+        ] {
+            assert!(
+                removed.contains(&Removed::new(what, path.clone())),
+                "{what} {}: {removed:?}",
+                path.display()
+            );
+        }
+    }
+
+    #[test]
     fn uninstalling_one_profile_folder_keeps_the_wrapper_another_uses() {
         let tmp = tempfile::tempdir().unwrap();
         let l = layout(tmp.path());
@@ -766,9 +811,9 @@ mod tests {
         for folder in [&a, &b] {
             install(&l, &[Target::Folder(folder.clone())]).unwrap();
         }
-        uninstall(&l, &[], std::slice::from_ref(&a)).unwrap();
+        removed_paths(uninstall(&l, &[], std::slice::from_ref(&a)));
         assert!(l.wrapper().exists(), "b's manifest still names it");
-        let removed = uninstall(&l, &[], std::slice::from_ref(&b)).unwrap();
+        let removed = removed_paths(uninstall(&l, &[], std::slice::from_ref(&b)));
         assert!(removed.contains(&l.wrapper()), "{removed:?}");
         assert!(!folders_file(&l).exists());
     }
@@ -780,44 +825,16 @@ mod tests {
         let folder = tmp.path().join("profile");
         install(&l, &[Target::Folder(folder.clone())]).unwrap();
         install(&l, &chosen(&l, &[BrowserChoice::Chrome])).unwrap();
-        let removed = uninstall(&l, &[], &[]).unwrap();
+        let removed = removed_paths(uninstall(&l, &[], &[]));
         let manifest = folder.join("NativeMessagingHosts").join(MANIFEST_FILE);
         assert!(removed.contains(&manifest), "{removed:?}");
         assert!(!manifest.exists());
         assert!(removed.contains(&l.wrapper()), "{removed:?}");
-        assert!(!l.wrapper_dir.exists(), "nothing of tabwire's is left");
-    }
-
-    #[test]
-    fn uninstall_names_the_native_hosts_left_running_and_the_extension() {
-        use crate::running::{NativeHost, RunningBrowser};
-        let running = Running {
-            browsers: vec![RunningBrowser {
-                pid: 10,
-                browser: Browser::Chromium,
-                exe: PathBuf::from("/usr/lib/chromium/chromium"),
-                user_data_dir: PathBuf::from("/p"),
-            }],
-            native_hosts: vec![NativeHost {
-                pid: 11,
-                ppid: 10,
-                socket: None,
-            }],
-        };
-        let text = not_undone(Some(&running));
         assert!(
-            text.contains("native host (pid 11) that Chromium (pid 10) started keeps running"),
-            "{text}"
+            !l.wrapper_dir.exists(),
+            "nothing of tabwire's is left: {:?}",
+            fs::read_dir(&l.wrapper_dir).map(|d| d.flatten().map(|e| e.path()).collect::<Vec<_>>())
         );
-        assert!(text.contains("until you restart that browser"));
-        assert!(text.contains("remove it at chrome://extensions"));
-        let unknown = not_undone(None);
-        assert!(
-            unknown.contains("until you restart the browser"),
-            "{unknown}"
-        );
-        let idle = not_undone(Some(&Running::default()));
-        assert!(!idle.contains("native host"), "{idle}");
     }
 
     #[test]

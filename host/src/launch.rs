@@ -5,7 +5,9 @@
 //! the session folder) or `--extensionDir` via `--load-extension`, and a
 //! native-host registration inside that profile whose wrapper points the relay at a
 //! private socket. So a launched session never meets the user's own browser or another
-//! agent's launched browser.
+//! agent's launched browser. A [`LaunchMark`] in the profile folder says, while this
+//! session runs, that the browser is an agent's: `tabwire doctor` and the others leave
+//! it out of the user's browsers.
 //!
 //! The browser runs in its own process group and is told to die with us
 //! (`PR_SET_PDEATHSIG` on Linux); on exit the whole group is terminated and the
@@ -27,6 +29,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use crate::bundled_extension;
+use crate::launch_mark::LaunchMark;
 use crate::mcp::config::McpArgs;
 use crate::owned::{self, OwnedDir};
 use crate::paths;
@@ -64,6 +67,7 @@ pub struct LaunchedBrowser {
     pub socket: PathBuf,
     // Dropped (and so deleted or undone) after the browser is stopped: see `Drop`.
     _registration: Registration,
+    _mark: LaunchMark,
     _session_dir: OwnedDir,
     _profile_dir: Option<OwnedDir>,
 }
@@ -114,6 +118,9 @@ impl LaunchedBrowser {
             }
         };
         let exe = std::env::current_exe().context("cannot locate the tabwire binary")?;
+        let mark = LaunchMark::write(&profile).with_context(|| {
+            format!("cannot mark {} as a launched browser's", profile.display())
+        })?;
         let registration = Registration::remember(&profile);
         paths::write_native_host_registration(
             &profile.join("NativeMessagingHosts"),
@@ -167,6 +174,7 @@ impl LaunchedBrowser {
             executable,
             socket,
             _registration: registration,
+            _mark: mark,
             _session_dir: session_dir,
             _profile_dir: profile_dir,
         })

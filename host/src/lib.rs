@@ -11,9 +11,10 @@
 //! - [`frames`] / [`answers`]: what both ends of the relay socket share (whole frames
 //!   on async streams; what a call the browser left unanswered answers), so that
 //!   [`link`] and [`native_host`] do not depend on each other.
-//! - [`launch`]: `tabwire mcp --launch`: a dedicated Chromium with the extension loaded.
+//! - [`launch`]: `tabwire mcp --launch`: a dedicated Chromium with the extension loaded;
+//!   [`launch_mark`]: the mark in its profile folder that tells it from the user's browsers.
 //! - [`install`] / [`doctor`]: registering the native host with real browsers, and
-//!   checking each link of the chain.
+//!   checking each link of the chain; [`leftovers`]: what uninstalling cannot undo.
 //! - [`owned`]: folders a session owns, removed when it ends or, after a crash, by
 //!   the next session.
 //! - [`bundled_extension`]: the browser extension the binary carries, written out for
@@ -29,6 +30,8 @@ pub mod doctor;
 pub mod frames;
 pub mod install;
 pub mod launch;
+pub mod launch_mark;
+pub mod leftovers;
 pub mod link;
 pub mod mcp;
 pub mod native_host;

@@ -56,13 +56,7 @@ impl OwnedDir {
         // One mkdir: it fails on anything already there and never follows a symlink.
         platform::private_dir().create(&path)?;
         let owned = Self { path };
-        // Written under another name and renamed, so that a folder whose owner file
-        // exists always names its owner in full.
-        let partial = owned.path.join(format!("{OWNER_FILE}.new"));
-        let mut file = platform::new_private_file().open(&partial)?;
-        file.write_all(Owner::this_process().to_line().as_bytes())?;
-        drop(file);
-        fs::rename(&partial, owned.path.join(OWNER_FILE))?;
+        write_owner_record(&owned.path.join(OWNER_FILE))?;
         Ok(owned)
     }
 
@@ -132,9 +126,41 @@ pub fn remove_dead(parent: &Path, prefix: &str) -> usize {
     removed
 }
 
+/// Writes the file `path` naming this process as its owner, replacing any record there,
+/// so that [`recorded_owner_runs`] can tell later whether this process still runs.
+///
+/// Written under another name and renamed, so that a record that exists always names
+/// its owner in full.
+pub fn write_owner_record(path: &Path) -> io::Result<()> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".new");
+    let partial = PathBuf::from(partial);
+    // One left by a process killed while writing it.
+    match fs::remove_file(&partial) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut file = platform::new_private_file().open(&partial)?;
+    file.write_all(Owner::this_process().to_line().as_bytes())?;
+    drop(file);
+    fs::rename(&partial, path)
+}
+
+/// Whether the process recorded in the owner file `path` ([`write_owner_record`]) may
+/// still run; false when there is no readable record.
+pub fn recorded_owner_runs(path: &Path) -> bool {
+    read_owner_file(path).is_some_and(|owner| owner.is_running())
+}
+
 /// The owner recorded in `dir`, if it has a readable record (never through a symlink).
 fn read_owner(dir: &Path) -> Option<Owner> {
-    let mut file = platform::read_no_follow().open(dir.join(OWNER_FILE)).ok()?;
+    read_owner_file(&dir.join(OWNER_FILE))
+}
+
+/// The owner recorded in the file `path`, if it is a readable record (never through a
+/// symlink).
+fn read_owner_file(path: &Path) -> Option<Owner> {
+    let mut file = platform::read_no_follow().open(path).ok()?;
     let mut text = String::new();
     // A record is one short line; anything longer is not one.
     Read::by_ref(&mut file)

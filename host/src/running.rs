@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::paths::{self, Browser};
 
@@ -29,6 +30,8 @@ pub struct Process {
     pub exe: Option<PathBuf>,
     /// Its command line, the program first.
     pub args: Vec<String>,
+    /// How long it has run, where `/proc` tells.
+    pub age: Option<Duration>,
     dir: PathBuf,
 }
 
@@ -56,23 +59,31 @@ impl Process {
 /// Every live process under `proc_root` (normally `/proc`); `None` if it cannot be read.
 pub fn processes(proc_root: &Path) -> Option<Vec<Process>> {
     let entries = fs::read_dir(proc_root).ok()?;
+    let now = fs::read_to_string(proc_root.join("uptime"))
+        .ok()
+        .and_then(|text| parse_uptime(&text));
     let mut found: Vec<Process> = entries
         .flatten()
         .filter_map(|entry| {
             let pid = entry.file_name().to_str()?.parse().ok()?;
-            read_process(&entry.path(), pid)
+            read_process(&entry.path(), pid, now)
         })
         .collect();
     found.sort_by_key(|p| p.pid);
     Some(found)
 }
 
-/// One process; `None` if it is gone (or a zombie) or its files are unreadable.
-fn read_process(dir: &Path, pid: u32) -> Option<Process> {
-    let (ppid, gone) = parse_stat(&fs::read_to_string(dir.join("stat")).ok()?)?;
+/// One process; `None` if it is gone (or a zombie) or its files are unreadable. `now`
+/// is the time since boot.
+fn read_process(dir: &Path, pid: u32, now: Option<Duration>) -> Option<Process> {
+    let stat = fs::read_to_string(dir.join("stat")).ok()?;
+    let (ppid, gone) = parse_stat(&stat)?;
     if gone {
         return None;
     }
+    let age = now
+        .zip(parse_start(&stat, clock_ticks()?))
+        .map(|(now, started)| now.saturating_sub(started));
     let uid = parse_uid(&fs::read_to_string(dir.join("status")).ok()?)?;
     let args = split_nul(&fs::read(dir.join("cmdline")).unwrap_or_default());
     let exe = fs::read_link(dir.join("exe")).ok().map(strip_deleted);
@@ -82,8 +93,40 @@ fn read_process(dir: &Path, pid: u32) -> Option<Process> {
         uid,
         exe,
         args,
+        age,
         dir: dir.to_path_buf(),
     })
+}
+
+/// When a process started, as time since boot, from its `/proc/<pid>/stat` (the 22nd
+/// field, in clock ticks) and the clock's `ticks` per second.
+pub fn parse_start(stat: &str, ticks: u64) -> Option<Duration> {
+    let (_, rest) = stat.rsplit_once(')')?;
+    // `rest` starts with the third field (state): the start time is its 20th word.
+    let started: u64 = rest.split_whitespace().nth(19)?.parse().ok()?;
+    Some(Duration::from_millis(
+        started.saturating_mul(1000) / ticks.max(1),
+    ))
+}
+
+/// The time since boot in `/proc/uptime` (its first number, in seconds).
+pub fn parse_uptime(text: &str) -> Option<Duration> {
+    let secs: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Duration::try_from_secs_f64(secs).ok()
+}
+
+/// Clock ticks per second, the unit of start times in `/proc`.
+fn clock_ticks() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf has no preconditions; it returns -1 for an unknown name.
+        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        u64::try_from(ticks).ok().filter(|t| *t > 0)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// The parent id in `/proc/<pid>/stat`, and whether the process has exited (a zombie).
@@ -197,6 +240,30 @@ pub struct RunningBrowser {
     pub exe: PathBuf,
     /// The profile folder it uses: its `--user-data-dir`, else its default one.
     pub user_data_dir: PathBuf,
+    /// The unpacked extension folders its command line loads (`--load-extension`).
+    pub loaded_extensions: Vec<PathBuf>,
+    /// How long it has run, where `/proc` tells.
+    pub age: Option<Duration>,
+    /// The relay socket a native host it starts serves (it inherits the browser's
+    /// environment), where that environment can be read.
+    pub socket: Option<PathBuf>,
+}
+
+impl RunningBrowser {
+    /// A Chromium on `user_data_dir` whose native host would serve `socket`, for tests
+    /// of what is said about running browsers.
+    #[cfg(test)]
+    pub fn test_chromium(pid: u32, user_data_dir: &Path, socket: Option<&str>) -> Self {
+        RunningBrowser {
+            pid,
+            browser: Browser::Chromium,
+            exe: PathBuf::from("/usr/lib/chromium/chromium"),
+            user_data_dir: user_data_dir.to_path_buf(),
+            loaded_extensions: Vec::new(),
+            age: None,
+            socket: socket.map(PathBuf::from),
+        }
+    }
 }
 
 /// `process` as a browser's main process (not one of its helpers, which carry
@@ -207,23 +274,37 @@ pub fn as_browser(process: &Process) -> Option<RunningBrowser> {
     if switch_value(&process.args, "type").is_some() {
         return None;
     }
+    let from_cwd = |dir: &str| -> Option<PathBuf> {
+        let dir = Path::new(dir);
+        if dir.is_absolute() {
+            Some(dir.to_path_buf())
+        } else {
+            Some(process.cwd()?.join(dir))
+        }
+    };
+    let env = process.environ();
     let user_data_dir = match switch_value(&process.args, "user-data-dir").filter(|d| !d.is_empty())
     {
-        Some(dir) if Path::new(dir).is_absolute() => PathBuf::from(dir),
-        Some(dir) => process.cwd()?.join(dir),
+        Some(dir) => from_cwd(dir)?,
         // Headless without a folder runs on a temporary profile of its own, which no
         // registration can reach: not a browser tabwire can work in.
         None if is_headless(&process.args) => return None,
-        None => {
-            let env = process.environ();
-            browser.default_user_data_dir(&exe, |name| env.get(name).cloned())?
-        }
+        None => browser.default_user_data_dir(&exe, |name| env.get(name).cloned())?,
     };
+    let loaded_extensions = switch_value(&process.args, "load-extension")
+        .into_iter()
+        .flat_map(|list| list.split(','))
+        .filter(|dir| !dir.is_empty())
+        .filter_map(from_cwd)
+        .collect();
     Some(RunningBrowser {
         pid: process.pid,
         browser,
         exe,
         user_data_dir,
+        loaded_extensions,
+        age: process.age,
+        socket: socket_of(&env),
     })
 }
 
@@ -329,11 +410,11 @@ mod tests {
     fn fake(root: &Path, pid: u32, ppid: u32, uid: u32, exe: &str, args: &[&str], env: &[&str]) {
         let dir = root.join(pid.to_string());
         fs::create_dir_all(&dir).unwrap();
-        fs::write(
-            dir.join("stat"),
-            format!("{pid} (a (b) c) S {ppid} {pid} 0 0"),
-        )
-        .unwrap();
+        // Started at 1000 clock ticks after boot.
+        let mut stat = format!("{pid} (a (b) c) S {ppid} {pid} 0 0");
+        stat.push_str(&" 0".repeat(14));
+        stat.push_str(" 1000 0 0");
+        fs::write(dir.join("stat"), stat).unwrap();
         fs::write(
             dir.join("status"),
             format!("Name:\tx\nUid:\t{uid}\t{uid}\t{uid}\t{uid}\n"),
@@ -353,6 +434,14 @@ mod tests {
         assert_eq!(parse_uid("Name:\tx\nUid:\t1000\t0\t0\t0\n"), Some(1000));
         assert_eq!(parse_uid("Name:\tx\n"), None);
         assert_eq!(split_nul(b"a\0b c\0\0"), ["a", "b c"]);
+        let stat = "7 (x) y) S 1 7 0 0 -1 0 0 0 0 0 5 5 0 0 20 0 1 0 250 1 1";
+        assert_eq!(parse_start(stat, 100), Some(Duration::from_millis(2500)));
+        assert_eq!(parse_start("7 (x) S 1", 100), None);
+        assert_eq!(
+            parse_uptime("12.50 40.00\n"),
+            Some(Duration::from_millis(12500))
+        );
+        assert_eq!(parse_uptime("x"), None);
         let env = parse_environ(b"HOME=/h\0A=b=c\0junk\0");
         assert_eq!(env["HOME"], OsString::from("/h"));
         assert_eq!(env["A"], OsString::from("b=c"));
@@ -396,7 +485,11 @@ mod tests {
             1,
             7,
             chromium,
-            &[chromium, "--user-data-dir=/tmp/p"],
+            &[
+                chromium,
+                "--user-data-dir=/tmp/p",
+                "--load-extension=/src/ext,rel/other",
+            ],
             &[],
         );
         fake(
@@ -450,6 +543,7 @@ mod tests {
         );
         // Not a process.
         fs::create_dir_all(root.join("self-ish")).unwrap();
+        fs::write(root.join("uptime"), "100.00 150.00\n").unwrap();
 
         let running = scan(root, 7).unwrap();
         let dirs: Vec<_> = running
@@ -478,6 +572,24 @@ mod tests {
             }]
         );
         assert_eq!(running.browsers_on(Path::new("/tmp/p")).len(), 1);
+        assert_eq!(
+            running.browsers[0].loaded_extensions,
+            [
+                PathBuf::from("/src/ext"),
+                PathBuf::from("/work/here/rel/other")
+            ]
+        );
+        assert!(running.browsers[1].loaded_extensions.is_empty());
+        assert_eq!(running.browsers[0].socket, None, "no environment to tell");
+        assert_eq!(
+            running.browsers[1].socket,
+            Some(PathBuf::from("/home/me/.cache/tabwire/relay.sock"))
+        );
+        let ticks = clock_ticks().unwrap();
+        assert_eq!(
+            running.browsers[0].age,
+            Some(Duration::from_secs(100) - Duration::from_millis(1000 * 1000 / ticks))
+        );
         assert!(scan(&root.join("missing"), 7).is_none());
     }
 

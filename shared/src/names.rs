@@ -10,6 +10,11 @@ pub const MAX_NAME_CHARS: usize = 60;
 
 /// `raw` made safe to show, or `None` if nothing visible is left.
 pub fn display_name(raw: &str) -> Option<String> {
+    display_text(raw, MAX_NAME_CHARS)
+}
+
+/// `raw` made safe to show as [`display_name`] does, cut to `max_chars` characters.
+pub fn display_text(raw: &str, max_chars: usize) -> Option<String> {
     let visible: String = raw
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
@@ -17,7 +22,7 @@ pub fn display_name(raw: &str) -> Option<String> {
         .collect();
     let words: Vec<&str> = visible.split_whitespace().collect();
     let joined = words.join(" ");
-    let cut: String = joined.chars().take(MAX_NAME_CHARS).collect();
+    let cut: String = joined.chars().take(max_chars).collect();
     let cut = cut.trim_end();
     (!cut.is_empty()).then(|| cut.to_owned())
 }

@@ -10,6 +10,7 @@ const COMMANDS: &[&str] = &[
     r#"{"command":"activateTab","tabId":3}"#,
     r#"{"command":"newTab","url":"https://a.test/","background":true,"timeoutMs":1000}"#,
     r#"{"command":"newTab","url":"about:blank","timeoutMs":5}"#,
+    r#"{"command":"requestTab","reason":"check the total","timeoutMs":50000}"#,
     r#"{"command":"navigate","tabId":3,"to":{"type":"url","url":"https://a.test/"},"timeoutMs":1000}"#,
     r#"{"command":"navigate","tabId":3,"to":{"type":"back"},"timeoutMs":1}"#,
     r#"{"command":"navigate","tabId":3,"to":{"type":"forward"},"timeoutMs":1}"#,
@@ -57,6 +58,9 @@ const COMMANDS: &[&str] = &[
 /// Every reply, with each optional field both present and absent somewhere.
 const REPLIES: &[&str] = &[
     r#"{"reply":"done"}"#,
+    r#"{"reply":"tabRequest","answer":{"shared":{"tab":{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true}}}}"#,
+    r#"{"reply":"tabRequest","answer":"declined"}"#,
+    r#"{"reply":"tabRequest","answer":"unanswered"}"#,
     r#"{"reply":"tabs","tabs":[{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true,"dialog":{"kind":"prompt","message":"name?","defaultPrompt":"bob"},"crashed":true},{"id":5,"windowId":2,"url":"about:blank","title":"","userActive":false}]}"#,
     r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"alert","message":"hi"}}}"#,
     r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"confirm","message":"sure?"}}}"#,
@@ -128,5 +132,5 @@ fn every_command_and_reply_kind_is_pinned() {
         .iter()
         .map(|r| serde_json::from_str::<serde_json::Value>(r).unwrap()["reply"].to_string())
         .collect();
-    assert_eq!(replies.len(), 21, "{replies:?}");
+    assert_eq!(replies.len(), 22, "{replies:?}");
 }

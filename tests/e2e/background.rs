@@ -99,7 +99,8 @@ async fn in_the_users_own_browser_a_new_page_opens_behind_their_tab() {
 /// `host` (another site than the round before: the tab changes renderer process, and
 /// what tabwire set up in the old one must hold in the new one). Each checks its effect
 /// in the page, and that what the user sees (`front`, per [`Popup::users_view`]) is as
-/// it was.
+/// it was. `presses`: whether mouse presses may be sent (not in a tab its window shows
+/// while that window is minimized or behind the user's: they are refused there).
 async fn everything_on_a_hidden_tab(
     agent: &Agent,
     user: &Popup<'_>,
@@ -107,6 +108,7 @@ async fn everything_on_a_hidden_tab(
     tab: i64,
     round: u64,
     host: &str,
+    presses: bool,
 ) {
     let unchanged = |what: &'static str| async move {
         assert_eq!(
@@ -132,12 +134,21 @@ async fn everything_on_a_hidden_tab(
     unchanged("navigate_page").await;
     let snap = agent.ok("take_snapshot", json!({})).await;
     unchanged("take_snapshot").await;
-    agent
-        .ok("click", json!({"uid": snap.uid_of("button \"Clicked 0\"")}))
-        .await;
+    let clicks = u64::from(presses);
+    if presses {
+        agent
+            .ok("click", json!({"uid": snap.uid_of("button \"Clicked 0\"")}))
+            .await;
+    } else {
+        agent
+            .err("click", json!({"uid": snap.uid_of("button \"Clicked 0\"")}))
+            .await
+            .says("Nothing was clicked")
+            .says("bringToFront: true");
+    }
     assert_eq!(
         in_page("() => document.getElementById('count').textContent").await,
-        "Clicked 1"
+        format!("Clicked {clicks}")
     );
     unchanged("click").await;
     agent
@@ -178,9 +189,12 @@ async fn everything_on_a_hidden_tab(
             json!({"toolName": "state", "params": "{}"}),
         )
         .await;
-    assert_eq!(state.json["result"]["clicks"], 1, "{}", state.text);
+    assert_eq!(state.json["result"]["clicks"], clicks, "{}", state.text);
     assert_eq!(state.json["result"]["saved"], format!("Saved: {note}"));
     unchanged("execute_3p_developer_tool").await;
+    if !presses {
+        return;
+    }
     agent
         .ok("click", json!({"uid": snap.uid_of("button \"Ask\"")}))
         .await
@@ -230,7 +244,7 @@ async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
         "the user's tab is in front"
     );
     let front = user.users_view().await;
-    everything_on_a_hidden_tab(&agent, &user, &front, tab, 1, TEST_HOST).await;
+    everything_on_a_hidden_tab(&agent, &user, &front, tab, 1, TEST_HOST, true).await;
     assert_eq!(
         agent.evaluate("() => document.visibilityState").await,
         "hidden",
@@ -238,22 +252,14 @@ async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
     );
 
     // The app in front of its own window, and a second window in front of that one.
-    user.eval(&format!("chrome.tabs.update({tab}, {{active: true}})"))
-        .await;
-    let second = user
-        .eval(&format!(
-            "chrome.windows.create({{url: {}, focused: true}}).then(w => w.id)",
-            json!(page("second.html"))
-        ))
-        .await;
-    user.wait_focused(&second).await;
+    let second = cover_with_a_second_window(&user, tab).await;
     assert_eq!(
         user.users_front().await[0],
         second,
         "the second window is in front"
     );
     let front = user.users_view().await;
-    everything_on_a_hidden_tab(&agent, &user, &front, tab, 2, "127.0.0.1").await;
+    everything_on_a_hidden_tab(&agent, &user, &front, tab, 2, "127.0.0.1", false).await;
 
     // Its window minimized.
     let window = user
@@ -264,6 +270,204 @@ async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
     ))
     .await;
     let front = user.users_view().await;
-    everything_on_a_hidden_tab(&agent, &user, &front, tab, 3, TEST_HOST).await;
+    everything_on_a_hidden_tab(&agent, &user, &front, tab, 3, TEST_HOST, false).await;
     agent.quit().await;
+}
+
+/// Longest one input call may take on a hidden tab: far above what it takes (tens of
+/// milliseconds), far below Chrome's 5 s fallback for a mouse move that waits for a
+/// frame the tab never draws.
+const NO_FALLBACK: Duration = Duration::from_secs(3);
+
+/// `click`, `hover`, `drag` and `type_text` on the hidden tab `tab`, after loading
+/// background.html on `host` into it (a document that has not drawn yet, in a new
+/// renderer when the site changes). Each is checked in the page, for its time, and
+/// for leaving the user's view (`front`: windows, their active tabs, which has the
+/// focus) and the page's visibility (`visibility`, its `visibilityState` while hidden
+/// this way) as they were. (The page itself may take the focus within its window, as
+/// a click does; the user's window keeps it.) `presses`: whether mouse presses may be
+/// sent; when not (a tab shown in a minimized window or one behind the user's), `click`
+/// and `drag` are refused without effect, and the text goes in with `fill`.
+async fn input_on_a_hidden_tab(
+    agent: &Agent,
+    user: &Popup<'_>,
+    front: &Value,
+    tab: i64,
+    host: &str,
+    visibility: &str,
+    presses: bool,
+) {
+    let mode = crate::display::mode_name();
+    agent.ok("select_page", json!({"pageId": tab})).await;
+    agent
+        .ok(
+            "navigate_page",
+            json!({"url": page_on(host, "background.html")}),
+        )
+        .await;
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let in_page = |script: &'static str| async move {
+        agent
+            .ok("evaluate_script", json!({"function": script}))
+            .await
+            .json["result"]
+            .clone()
+    };
+    let checked = |tool: &'static str,
+                   args: Value,
+                   effect: &'static str,
+                   expected: &'static str,
+                   refused: bool| {
+        let in_page = &in_page;
+        async move {
+            let started = std::time::Instant::now();
+            if refused {
+                agent
+                    .err(tool, args)
+                    .await
+                    .says("Nothing was clicked")
+                    .says("bringToFront: true");
+            } else {
+                agent.ok(tool, args).await;
+            }
+            let took = started.elapsed();
+            assert!(took < NO_FALLBACK, "{mode}, {host}: {tool} took {took:?}");
+            assert_eq!(in_page(effect).await, expected, "{mode}, {host}: {tool}");
+            assert_eq!(
+                &user.users_view().await,
+                front,
+                "{mode}, {host}: {tool} changed the user's windows, tabs or focus"
+            );
+            assert_eq!(
+                in_page("() => document.visibilityState").await,
+                visibility,
+                "{mode}, {host}: after {tool}"
+            );
+        }
+    };
+    let refused = !presses;
+    checked(
+        "click",
+        json!({"uid": snap.uid_of("button \"Clicked 0\"")}),
+        "() => document.getElementById('count').textContent",
+        if presses { "Clicked 1" } else { "Clicked 0" },
+        refused,
+    )
+    .await;
+    checked(
+        "hover",
+        json!({"uid": snap.uid_of("\"Hover target\"")}),
+        "() => document.getElementById('hover').textContent",
+        "hovered 1",
+        false,
+    )
+    .await;
+    checked(
+        "drag",
+        json!({"from_uid": snap.uid_of("\"Card\""), "to_uid": snap.uid_of("\"Drop zone\"")}),
+        "() => document.getElementById('drops').textContent",
+        if presses { "dropped 1" } else { "" },
+        refused,
+    )
+    .await;
+    let note = snap.uid_of("textbox \"Note\"");
+    if presses {
+        checked(
+            "click",
+            json!({"uid": note}),
+            "() => document.activeElement.id",
+            "note",
+            false,
+        )
+        .await;
+    } else {
+        checked(
+            "fill",
+            json!({"uid": note, "value": "filled"}),
+            "() => document.activeElement.id",
+            "note",
+            false,
+        )
+        .await;
+    }
+    checked(
+        "type_text",
+        json!({"text": " typed"}),
+        "() => document.getElementById('note').value",
+        if presses { " typed" } else { "filled typed" },
+        false,
+    )
+    .await;
+}
+
+/// The user's browser with the agent's tab behind the user's, then alone in a
+/// minimized window: the popup's view of what the user sees, and the tab.
+async fn users_browser_with_a_background_tab() -> (Agent, crate::cdp::Cdp, String, i64) {
+    let (agent, cdp) = Agent::launch_with_cdp(&[TEST_HOST_RULE]).await;
+    let extension = cdp.wait_extension_id(SEEN).await;
+    let opened = agent
+        .ok(
+            "new_page",
+            json!({"url": page("index.html"), "background": true}),
+        )
+        .await;
+    let tab = opened.selected_page();
+    (agent, cdp, extension, tab)
+}
+
+#[tokio::test]
+async fn input_reaches_a_tab_behind_the_users_at_once_and_in_a_minimized_window_leaves_it_there() {
+    let (agent, cdp, extension, tab) = users_browser_with_a_background_tab().await;
+    let user = Popup::open(&cdp, &extension, tab).await;
+    let front = user.users_view().await;
+    assert_ne!(
+        user.users_front().await[1],
+        tab,
+        "the user's tab is in front"
+    );
+    input_on_a_hidden_tab(&agent, &user, &front, tab, TEST_HOST, "hidden", true).await;
+    input_on_a_hidden_tab(&agent, &user, &front, tab, "127.0.0.1", "hidden", true).await;
+
+    // Moved to a window of its own, which the user minimizes.
+    let window = user
+        .eval(&format!(
+            "chrome.windows.create({{tabId: {tab}, focused: false}}).then(w => w.id)"
+        ))
+        .await;
+    user.eval(&format!(
+        "chrome.windows.update({window}, {{state: 'minimized'}}).then(w => w.state)"
+    ))
+    .await;
+    let front = user.users_view().await;
+    input_on_a_hidden_tab(&agent, &user, &front, tab, TEST_HOST, "hidden", false).await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn in_a_covered_window_input_leaves_the_focus_where_it_was_and_presses_are_refused() {
+    let (agent, cdp, extension, tab) = users_browser_with_a_background_tab().await;
+    let user = Popup::open(&cdp, &extension, tab).await;
+    // The tab in front of its window, and a second window over that one.
+    cover_with_a_second_window(&user, tab).await;
+    let front = user.users_view().await;
+    // A covered window is not hidden to the page (Chrome on Linux does not track
+    // which windows cover which, headless neither): it stays visible, but must not
+    // take the focus.
+    input_on_a_hidden_tab(&agent, &user, &front, tab, TEST_HOST, "visible", false).await;
+    agent.quit().await;
+}
+
+/// Brings `tab` to the front of its window, then opens a second window, focused, over
+/// that one; returns the second window's id once it has the focus.
+async fn cover_with_a_second_window(user: &Popup<'_>, tab: i64) -> Value {
+    user.eval(&format!("chrome.tabs.update({tab}, {{active: true}})"))
+        .await;
+    let second = user
+        .eval(&format!(
+            "chrome.windows.create({{url: {}, focused: true}}).then(w => w.id)",
+            json!(page("second.html"))
+        ))
+        .await;
+    user.wait_focused(&second).await;
+    second
 }

@@ -145,7 +145,7 @@ async fn a_call_in_flight_when_the_browser_quits_says_it_quit() {
 }
 
 /// The launched browser's command line, read from /proc (arguments NUL-separated).
-fn browser_command_line(agent: &Agent) -> Vec<String> {
+pub(crate) fn browser_command_line(agent: &Agent) -> Vec<String> {
     let browser = descendants(agent.pid())
         .into_iter()
         .find(|p| p.ppid == agent.pid() && p.cmdline.contains("--user-data-dir="))
@@ -157,8 +157,34 @@ fn browser_command_line(agent: &Agent) -> Vec<String> {
         .collect()
 }
 
+/// Starts the browser again as the user would, with `command_line` on the agent's
+/// profile (and display, in a headful run); returns it once its DevTools endpoint and
+/// its native host are up.
+pub(crate) async fn start_again(
+    agent: &Agent,
+    command_line: &[String],
+) -> (tokio::process::Child, Cdp) {
+    std::fs::remove_file(agent.profile().join("DevToolsActivePort")).expect("old port file");
+    let restarted = tokio::process::Command::new(&command_line[0])
+        .args(&command_line[1..])
+        .envs(agent.browser_env())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start the browser again");
+    let cdp = Cdp::connect(agent.profile()).await;
+    wait_for_file(
+        &agent.relay_socket(),
+        "native host for the restarted browser",
+    )
+    .await;
+    (restarted, cdp)
+}
+
 /// Waits, bounded, for `path` to exist: nothing announces a socket being bound.
-async fn wait_for_file(path: &Path, what: &str) {
+pub(crate) async fn wait_for_file(path: &Path, what: &str) {
     let deadline = Instant::now() + STARTS;
     while !path.exists() {
         assert!(Instant::now() < deadline, "no {what} within {STARTS:?}");
@@ -180,21 +206,7 @@ async fn after_the_browser_restarts_old_tab_ids_are_named_as_gone() {
 
     // The user starts the browser again, on the same profile (its native-host
     // registration still points at this agent's relay).
-    std::fs::remove_file(agent.profile().join("DevToolsActivePort")).expect("old port file");
-    let mut restarted = tokio::process::Command::new(&command_line[0])
-        .args(&command_line[1..])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start the browser again");
-    let cdp = Cdp::connect(agent.profile()).await;
-    wait_for_file(
-        &agent.relay_socket(),
-        "native host for the restarted browser",
-    )
-    .await;
+    let (mut restarted, cdp) = start_again(&agent, &command_line).await;
 
     // The page the agent worked on, by id and as its selected page.
     for args in [

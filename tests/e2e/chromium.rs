@@ -1,10 +1,12 @@
-//! A headless Chromium that a test starts itself, without `tabwire mcp --launch`: for
+//! A Chromium that a test starts itself (headless, or with a window in a headful run), without `tabwire mcp --launch`: for
 //! the doctor's checks of a browser tabwire did not launch, and for running the page
 //! scripts alone.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+
+use crate::display::Display;
 
 /// The Chromium to start: `$TABWIRE_BROWSER`, else `chromium` or `chromium-browser` on
 /// PATH (what scripts/bootstrap installs).
@@ -43,6 +45,16 @@ pub fn headless(profile: &Path) -> Command {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0);
+    die_with_parent(&mut command);
+    command
+}
+
+/// Has the started browser killed (on Linux) if the test process dies first.
+#[cfg_attr(
+    not(target_os = "linux"),
+    expect(unused_variables, reason = "Linux only")
+)]
+fn die_with_parent(command: &mut Command) {
     #[cfg(target_os = "linux")]
     // SAFETY: runs in the forked child before exec; prctl is async-signal-safe.
     unsafe {
@@ -51,7 +63,31 @@ pub fn headless(profile: &Path) -> Command {
             Ok(())
         });
     }
-    command
+}
+
+/// A command that starts Chromium like [`headless`], in the run's mode: headless, or
+/// in a headful run ([`crate::display::headful`]) with a window on the screen returned
+/// beside it, which must outlive the browser.
+pub fn for_run(profile: &Path) -> (Command, Option<Display>) {
+    let command = headless(profile);
+    let Some(screen) = Display::for_run() else {
+        return (command, None);
+    };
+    let flags: Vec<_> = command
+        .get_args()
+        .filter(|a| *a != "--headless")
+        .map(ToOwned::to_owned)
+        .collect();
+    let mut windowed = Command::new(command.get_program());
+    windowed
+        .args(flags)
+        .env("DISPLAY", screen.name())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    die_with_parent(&mut windowed);
+    (windowed, Some(screen))
 }
 
 /// Kills the process group a browser from [`headless`] leads (a stopped browser

@@ -272,6 +272,9 @@ mod end_to_end {
         // The harness checks each result below against its tool's outputSchema and for
         // every uid, id, value and message its text shows.
         let first = t.ok("list_pages", json!({})).await.selected_page();
+        // The browser is the agent's own: the tab in front is its at once.
+        let front = t.ok("request_page", json!({"reason": "to look"})).await;
+        assert_eq!(front.selected_page(), first);
         t.ok("new_page", json!({"url": page("devtools/widgets.html")}))
             .await;
         let widgets = t.ok("take_snapshot", json!({})).await;

@@ -1,12 +1,15 @@
 //! `tabwire doctor` against each broken link, produced for real: a temporary HOME, a
-//! real headless Chromium (with the extension or without), a real `tabwire install`, a
-//! binary that moved, a native host killed so that its socket stays behind; and what
-//! `tabwire install --uninstall` says it leaves running.
+//! real headless Chromium (with the extension or without, asked about from the moment
+//! it runs), a real `tabwire install`, a binary that moved, a native host killed so
+//! that its socket stays behind, an agent's `tabwire mcp --launch` browser beside; and
+//! what `tabwire install --uninstall` says it leaves running.
 //!
-//! Every doctor run names its profile folder with `--user-data-dir`, so browsers that
-//! other tests (or other users) run beside these do not count. Waits are bounded and
-//! on conditions: the browser's `Preferences` listing what it loaded, the relay socket
-//! accepting, a killed process being gone.
+//! Every doctor run but one names its profile folder with `--user-data-dir`, so
+//! browsers that other tests (or other users) run beside these do not count; the one
+//! that looks at every browser asserts only about the browser it started. Waits are
+//! bounded and on conditions: the browser holding its profile's lock, its
+//! `Preferences` listing what it loaded, the relay socket accepting, a killed process
+//! being gone.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -107,6 +110,13 @@ impl Home {
         println!("$ tabwire doctor --user-data-dir {folder}\n{text}");
         Report { text, success }
     }
+
+    /// `tabwire doctor` over every browser running as this user.
+    async fn doctor_all(&self) -> Report {
+        let (text, success) = self.run(&tabwire(), &["doctor"]).await;
+        println!("$ tabwire doctor\n{text}");
+        Report { text, success }
+    }
 }
 
 /// Doctor's output.
@@ -157,16 +167,19 @@ fn tabwire() -> PathBuf {
     crate::harness::tabwire_exe()
 }
 
-/// A headless Chromium the test started, in its own process group, killed when dropped.
+/// A Chromium the test started (headless, or with a window in a headful run), in its
+/// own process group, killed when dropped.
 pub(crate) struct Browser {
     child: Child,
     log: tempfile::NamedTempFile,
+    /// Its screen in a headful run, stopped after the browser.
+    _display: Option<crate::display::Display>,
 }
 
 impl Browser {
     /// Starts Chromium in `home` on the profile folder `folder`, with the built extension
     /// or without.
-    fn start(home: &Home, folder: &Path, with_extension: bool) -> Browser {
+    pub(crate) fn start(home: &Home, folder: &Path, with_extension: bool) -> Browser {
         let extension = with_extension.then(crate::harness::extension_dir);
         Browser::start_loading(home, folder, extension.as_deref())
     }
@@ -175,7 +188,7 @@ impl Browser {
     /// extension folder `extension` when given.
     pub(crate) fn start_loading(home: &Home, folder: &Path, extension: Option<&Path>) -> Browser {
         let log = tempfile::NamedTempFile::new().expect("browser log");
-        let mut command = chromium::headless(folder);
+        let (mut command, display) = chromium::for_run(folder);
         if let Some(extension) = extension {
             let extension = extension.canonicalize().expect("extension folder");
             command
@@ -192,11 +205,15 @@ impl Browser {
             .env_remove("CHROME_CONFIG_HOME")
             .stderr(log.reopen().expect("log file"));
         let child = command.spawn().expect("start chromium");
-        Browser { child, log }
+        Browser {
+            child,
+            log,
+            _display: display,
+        }
     }
 
     /// The browser's main process (the launcher script execs it).
-    fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
@@ -219,6 +236,33 @@ impl Browser {
                 .is_some_and(|prefs| ready(&prefs))
         })
         .await;
+    }
+
+    /// Waits, bounded, until this browser runs on `profile`: its `SingletonLock` (made
+    /// when it takes the folder, long before it writes any preferences) names its pid.
+    pub(crate) async fn wait_running(&mut self, profile: &Path) {
+        let lock = profile.join("SingletonLock");
+        let mine = format!("-{}", self.pid());
+        self.wait("it to hold its profile folder's lock", || {
+            std::fs::read_link(&lock).is_ok_and(|to| to.to_string_lossy().ends_with(&mine))
+        })
+        .await;
+    }
+
+    /// Asks the browser to quit (SIGTERM, as a desktop session does) and waits, bounded,
+    /// until it has.
+    pub(crate) async fn quit(&mut self) {
+        // SAFETY: signals the browser this test started; no memory is involved.
+        unsafe { libc::kill(self.pid() as i32, libc::SIGTERM) };
+        let deadline = Instant::now() + BROWSER_LIMIT;
+        while !matches!(self.child.try_wait(), Ok(Some(_))) {
+            assert!(
+                Instant::now() < deadline,
+                "the browser did not quit within {BROWSER_LIMIT:?} of SIGTERM; its log:\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// Waits, bounded, until the profile lists the extension (the browser loaded it).
@@ -319,6 +363,74 @@ async fn doctor_says_the_browser_runs_without_the_extension() {
             "not installed in profile \"Default\"",
             "Load unpacked",
         ]);
+}
+
+#[tokio::test]
+async fn doctor_says_at_once_that_a_browser_just_started_has_no_extension() {
+    let home = Home::new();
+    let profile = home.path().join("profile");
+    let started = Instant::now();
+    let mut browser = Browser::start(&home, &profile, false);
+    browser.wait_running(&profile).await;
+    let prefs = profile.join("Default/Preferences");
+    assert!(
+        !prefs.exists(),
+        "the browser wrote {} already: this test is about the seconds before",
+        prefs.display()
+    );
+    let report = home.doctor(&profile).await;
+    println!(
+        "doctor answered {:?} after the browser started",
+        started.elapsed()
+    );
+    report
+        .passes(&format!("(pid {}) on the profile folder", browser.pid()))
+        .fails_first_with(&[
+            "Chromium is running without the tabwire extension",
+            "its command line loads none",
+            "Load unpacked",
+        ]);
+    assert!(
+        !report.text.contains("reload"),
+        "an extension that is not there cannot be reloaded:\n{}",
+        report.text
+    );
+}
+
+#[tokio::test]
+async fn doctor_leaves_out_the_browser_an_agent_launched() {
+    let (agent, _cdp) = crate::harness::Agent::launch_with_cdp(&[]).await;
+    agent.ok("list_pages", serde_json::json!({})).await;
+    let launched = crate::harness::descendants(agent.pid())
+        .into_iter()
+        .find(|p| p.ppid == agent.pid() && p.cmdline.contains("--user-data-dir="))
+        .expect("the browser tabwire launched");
+    let socket = agent.relay_socket();
+
+    let home = Home::new();
+    let report = home.doctor_all().await;
+    let pid = format!("(pid {})", launched.pid);
+    assert!(
+        report
+            .text
+            .lines()
+            .any(|l| l.starts_with("· left out: Chromium ") && l.contains(&pid)),
+        "doctor should say it left the launched browser {pid} out:\n{}",
+        report.text
+    );
+    assert!(
+        !report
+            .text
+            .contains(&format!("{pid} on the profile folder")),
+        "the launched browser is not the user's:\n{}",
+        report.text
+    );
+    assert!(
+        !report.text.contains(&socket.display().to_string()),
+        "the launched browser's relay is not the user's to use:\n{}",
+        report.text
+    );
+    agent.quit().await;
 }
 
 #[tokio::test]

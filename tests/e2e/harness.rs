@@ -19,9 +19,19 @@ use serde_json::Value;
 use tokio::process::{Child, Command};
 
 use crate::cdp::Cdp;
+use crate::display;
 
 /// The name test agents give at MCP initialize unless told otherwise.
 pub const AGENT_NAME: &str = "e2e-agent";
+
+/// The name of the project folder each test's `tabwire` runs in (a fresh one per
+/// agent), as agent clients start their MCP servers in the project's folder.
+pub const AGENT_FOLDER: &str = "e2e-project";
+
+/// How the browser shows an agent named `name` working in [`AGENT_FOLDER`].
+pub fn agent_label(name: &str) -> String {
+    format!("{name} · {AGENT_FOLDER}")
+}
 
 /// Longest any single MCP call may take in a test before it counts as hung.
 pub const CALL_LIMIT: Duration = Duration::from_secs(60);
@@ -198,20 +208,24 @@ pub struct Agent {
     profile: Option<tempfile::TempDir>,
     /// Each tool's `outputSchema` from `tools/list` (`None`: it declares none).
     output_schemas: HashMap<String, Option<Value>>,
+    /// The screen a headful browser draws on (dropped after the browser: fields drop
+    /// in order, and `child` ends the browser).
+    display: Option<display::Display>,
 }
 
 impl Agent {
-    /// Starts `tabwire mcp --launch --headless` with these extra arguments.
+    /// Starts `tabwire mcp --launch` with these extra arguments: headless, or with
+    /// a window on a screen of its own when the run is headful ([`display::headful`]).
     pub async fn launch(extra: &[&str]) -> Agent {
-        let mut args = vec!["mcp", "--launch", "--headless"];
+        let mut args = vec!["mcp", "--launch"];
         args.extend_from_slice(BROWSER_FLAGS);
         args.extend_from_slice(extra);
-        Agent::start(&args, &[]).await
+        Agent::start_launching(args).await
     }
 
-    /// Starts `tabwire mcp --launch --headless` like [`Agent::launch`], with a profile
-    /// the test owns and the browser's DevTools endpoint open, and connects a
-    /// browser-level [`Cdp`] client to it: the test sees the same browser the agent drives.
+    /// Starts `tabwire mcp --launch` like [`Agent::launch`], with a profile the test
+    /// owns and the browser's DevTools endpoint open, and connects a browser-level
+    /// [`Cdp`] client to it: the test sees the same browser the agent drives.
     pub async fn launch_with_cdp(extra: &[&str]) -> (Agent, Cdp) {
         let profile = tempfile::Builder::new()
             .prefix("tabwire-e2e-profile-")
@@ -221,16 +235,37 @@ impl Agent {
         let mut args = vec![
             "mcp",
             "--launch",
-            "--headless",
             "--chromeArg=--remote-debugging-port=0",
             &user_data_dir,
         ];
         args.extend_from_slice(BROWSER_FLAGS);
         args.extend_from_slice(extra);
-        let mut agent = Agent::start(&args, &[]).await;
+        let mut agent = Agent::start_launching(args).await;
         let cdp = Cdp::connect(profile.path()).await;
         agent.profile = Some(profile);
         (agent, cdp)
+    }
+
+    /// Starts `tabwire mcp` with `args` (which launch a browser), adding `--headless`,
+    /// or, in a headful run, a screen with a window manager for the browser.
+    async fn start_launching(mut args: Vec<&str>) -> Agent {
+        if !display::headful() {
+            args.insert(2, "--headless");
+            return Agent::start(&args, &[]).await;
+        }
+        let screen = display::Display::start();
+        let mut agent = Agent::start(&args, &[("DISPLAY", screen.name())]).await;
+        agent.display = Some(screen);
+        agent
+    }
+
+    /// What a browser started again by the test (as the user would) needs in its
+    /// environment to draw where this agent's did: `DISPLAY` in a headful run.
+    pub fn browser_env(&self) -> Vec<(&'static str, String)> {
+        self.display
+            .iter()
+            .map(|d| ("DISPLAY", d.name().to_owned()))
+            .collect()
     }
 
     /// The launched browser's profile, for an agent from [`Agent::launch_with_cdp`].
@@ -287,6 +322,15 @@ impl Agent {
         Agent::start_with(&["mcp"], &[("TABWIRE_SOCKET", socket)], None, name).await
     }
 
+    /// Like [`Agent::join_named`], its server started in a project folder named
+    /// `folder` (another project than [`AGENT_FOLDER`]).
+    pub async fn join_named_in(&self, name: &str, folder: &str) -> Agent {
+        let socket = self.relay_socket();
+        let socket = socket.to_str().expect("UTF-8 socket path");
+        let env = [("TABWIRE_SOCKET", socket)];
+        Agent::start_in(&tabwire_exe(), &["mcp"], &env, None, name, folder).await
+    }
+
     /// Starts `tabwire` with these arguments and extra environment. A `tabwire mcp`
     /// gets `--experimentalStructuredContent` unless the arguments say otherwise, so
     /// that every result of every test is checked for complete structured content
@@ -318,11 +362,33 @@ impl Agent {
         user: Option<(u32, u32)>,
         name: &str,
     ) -> Agent {
+        Agent::start_in(exe, args, env, user, name, AGENT_FOLDER).await
+    }
+
+    /// Like [`Agent::start_program`], in a fresh project folder named `folder`.
+    async fn start_in(
+        exe: &Path,
+        args: &[&str],
+        env: &[(&str, &str)],
+        user: Option<(u32, u32)>,
+        name: &str,
+        folder: &str,
+    ) -> Agent {
         let stderr_dir = tempfile::tempdir().expect("temp dir");
         let stderr_path = stderr_dir.path().join("stderr.log");
         let stderr = std::fs::File::create(&stderr_path).expect("stderr file");
+        let project = stderr_dir.path().join(folder);
+        std::fs::create_dir(&project).expect("project folder");
+        if user.is_some() {
+            // Another user's program must be able to start in it.
+            use std::os::unix::fs::PermissionsExt;
+            for folder in [stderr_dir.path(), project.as_path()] {
+                let open = std::fs::Permissions::from_mode(0o755);
+                std::fs::set_permissions(folder, open).expect("open the project folder");
+            }
+        }
         let mut command = Command::new(exe);
-        command.args(args);
+        command.args(args).current_dir(&project);
         if args.first() == Some(&"mcp")
             && !args.iter().any(|a| {
                 a.starts_with("--experimentalStructuredContent")
@@ -376,6 +442,7 @@ impl Agent {
             _stderr_dir: stderr_dir,
             profile: None,
             output_schemas,
+            display: None,
         }
     }
 

@@ -35,6 +35,20 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
+/// Copies the folder `from` into `to`, subfolders included.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("make the copy's folder");
+    for entry in std::fs::read_dir(from).expect("the folder to copy") {
+        let entry = entry.expect("an entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("its type").is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
 /// A copy of the binary under test, alone in an empty folder of `home`.
 fn lone_binary(home: &Home) -> PathBuf {
     let folder = home.path().join("downloads");
@@ -130,10 +144,7 @@ async fn an_older_extension_is_named_in_the_popup_and_in_every_reply() {
         .await;
     assert!(ok, "install failed:\n{said}");
     let installed = home.path().join(".local/share/tabwire/extension");
-    for entry in std::fs::read_dir(&installed).expect("the extension folder") {
-        let entry = entry.expect("an entry");
-        std::fs::copy(entry.path(), stale.path().join(entry.file_name())).expect("copy");
-    }
+    copy_folder(&installed, stale.path());
     let mut manifest = read_json(&stale.path().join("manifest.json"));
     manifest["version"] = json!("0.0.1");
     std::fs::write(stale.path().join("manifest.json"), manifest.to_string()).expect("write");
@@ -173,5 +184,7 @@ async fn an_older_extension_is_named_in_the_popup_and_in_every_reply() {
         json!(line.replace('`', "")),
         "the popup says the same, commands as code"
     );
+    popup.assert_fits().await;
+    popup.shoot("version-mismatch").await;
     agent.quit().await;
 }

@@ -11,18 +11,18 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::cdp::Cdp;
-use crate::harness::{descendants, page, Agent, AGENT_NAME};
+use crate::harness::{agent_label, descendants, page, Agent, AGENT_NAME};
 use crate::popup::Popup;
 
 /// Longest the browser may take to show a change.
 const SEEN: Duration = Duration::from_secs(20);
 
 /// The flag that makes a launched browser share nothing by itself.
-const OWN_BROWSER: &str = "--shareAllTabs=false";
+pub(crate) const OWN_BROWSER: &str = "--shareAllTabs=false";
 
 /// Evaluates `expression` in a page of the extension (which may use `chrome.tabs`),
 /// opened for this and closed after.
-async fn in_extension_page(cdp: &Cdp, extension: &str, expression: &str) -> Value {
+pub(crate) async fn in_extension_page(cdp: &Cdp, extension: &str, expression: &str) -> Value {
     let target = cdp
         .open_tab(&format!("chrome-extension://{extension}/popup.html"))
         .await;
@@ -36,7 +36,7 @@ async fn in_extension_page(cdp: &Cdp, extension: &str, expression: &str) -> Valu
 }
 
 /// The Chrome tab id of the tab showing (or still loading) `url`.
-async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
+pub(crate) async fn tab_id(cdp: &Cdp, extension: &str, url: &str) -> i64 {
     let expression = format!(
         "chrome.tabs.query({{}}).then(tabs => \
          (tabs.find(t => t.url === {0} || t.pendingUrl === {0}) || {{}}).id)",
@@ -74,7 +74,7 @@ async fn refused(agent: &Agent, tab: i64) {
 }
 
 /// A browser like the user's own, its extension's id, and a page the user opened.
-async fn own_browser_with_a_user_tab(name: &str) -> (Agent, Cdp, String, i64, String) {
+pub(crate) async fn own_browser_with_a_user_tab(name: &str) -> (Agent, Cdp, String, i64, String) {
     let (agent, cdp) = Agent::launch_with_cdp(&[OWN_BROWSER]).await;
     let extension = cdp.wait_extension_id(SEEN).await;
     let url = page(name);
@@ -106,18 +106,21 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
     let popup = Popup::open(&cdp, &extension, tab).await;
     popup.wait(SHARE_FOCUSED).await;
     let offer = popup.eval("document.activeElement.textContent").await;
-    assert_eq!(offer, json!(format!("Share this tab with {AGENT_NAME}")));
+    assert_eq!(
+        offer,
+        json!(format!("Share this tab with {}", agent_label(AGENT_NAME)))
+    );
     popup.click("#current button.share").await;
     popup
         .wait("document.querySelector('#current button.unshare')")
         .await;
     // Live state, not a cached label: the host answers heartbeats and was just used.
     let status = popup
-        .eval("document.querySelector('#status').textContent")
+        .eval("document.querySelector('#status').innerText")
         .await;
     let status = status.as_str().unwrap_or_default();
     assert!(
-        status.starts_with("Connected") && status.contains("last"),
+        status.starts_with("Host connected · 1 agent") && status.contains("last command"),
         "{status}"
     );
     agent.ok("list_pages", json!({})).await.says(&url);
@@ -135,7 +138,7 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
             "chrome.tabs.get({tab}).then(t => t.groupId === -1 ? null : chrome.tabGroups.get(t.groupId)).then(g => g && g.title)"
         ))
         .await;
-    assert_eq!(group, json!(AGENT_NAME));
+    assert_eq!(group, json!(agent_label(AGENT_NAME)));
     let badge = popup
         .eval(&format!("chrome.action.getBadgeText({{tabId: {tab}}})"))
         .await;
@@ -220,7 +223,7 @@ async fn opening_and_closing_the_popup_shares_nothing() {
     popup.wait(SHARE_FOCUSED).await;
     let text = popup.text().await;
     assert!(
-        text.contains(&format!("Share this tab with {AGENT_NAME}"))
+        text.contains(&format!("Share this tab with {}", agent_label(AGENT_NAME)))
             && !text.contains("Stop sharing"),
         "{text}"
     );
@@ -260,7 +263,7 @@ async fn a_tab_an_agent_opens_is_its_own_and_idle_tabs_are_detached() {
     );
     // It sits in the agent's tab group like every shared tab.
     let (group, _) = group_and_badge(&cdp, &extension, tab).await;
-    assert_eq!(group, json!(AGENT_NAME));
+    assert_eq!(group, json!(agent_label(AGENT_NAME)));
 
     // The settings, as the user changes them: detach after one idle second.
     assert!(
@@ -451,7 +454,7 @@ async fn not_connected_the_popup_says_why_and_what_to_run() {
     agent.ok("list_pages", json!({})).await;
     let popup = Popup::open(&cdp, &extension, tab).await;
     popup
-        .wait("document.querySelector('#status').textContent.startsWith('Connected')")
+        .wait("document.querySelector('#status-words').textContent.startsWith('Host connected')")
         .await;
     assert_eq!(popup.why_not_connected().await, "");
     let why_says = |text: &str| {
@@ -460,7 +463,8 @@ async fn not_connected_the_popup_says_why_and_what_to_run() {
             json!(text)
         )
     };
-    let not_connected = "document.querySelector('#status').textContent.startsWith('Not connected')";
+    let not_connected =
+        "document.querySelector('#status-words').textContent === 'Host not connected'";
 
     // The registration goes away and the host dies: Chrome finds no host to start.
     let manifest_path = agent
@@ -512,7 +516,7 @@ async fn not_connected_the_popup_says_why_and_what_to_run() {
     cdp.stop_service_worker(&extension).await;
     popup
         .wait(
-            "document.querySelector('#status').textContent.startsWith('Connected') && \
+            "document.querySelector('#status-words').textContent.startsWith('Host connected') && \
              document.querySelector('#why-not-connected').textContent === ''",
         )
         .await;

@@ -158,6 +158,7 @@ async fn client(pipe: &Path, name: &str) -> Peer<impl AsyncRead + Unpin, impl As
         version: "0".into(),
         session: format!("{name}-session"),
         probe: false,
+        folder: None,
     })))
     .await;
     peer

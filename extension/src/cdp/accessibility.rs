@@ -41,6 +41,22 @@ command!(
     AxTree
 );
 
+/// `Accessibility.getPartialAXTree {backendNodeId, fetchRelatives: false}`: one node's
+/// accessibility facts, by its DOM node.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccessibilityNodeOf {
+    /// The DOM node.
+    pub backend_node_id: i64,
+    /// Whether its ancestors, siblings and children come too (never, here).
+    pub fetch_relatives: bool,
+}
+command!(
+    AccessibilityNodeOf,
+    "Accessibility.getPartialAXTree",
+    AxTree
+);
+
 /// What `Accessibility.getFullAXTree` answers.
 #[derive(Debug, Default, Deserialize)]
 pub struct AxTree {

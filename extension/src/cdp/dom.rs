@@ -148,6 +148,19 @@ command!(DomDisable, "DOM.disable", Empty);
 pub struct OverlayEnable {}
 command!(OverlayEnable, "Overlay.enable", Empty);
 
+/// `Overlay.setInspectMode`: `searchForNode` highlights what the pointer is over until
+/// a click picks it (`Overlay.inspectNodeRequested`); `none` ends it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OverlaySetInspectMode {
+    /// `searchForNode` or `none`.
+    pub mode: &'static str,
+    /// How the element under the pointer is drawn (DevTools' own look).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub highlight_config: Option<serde_json::Value>,
+}
+command!(OverlaySetInspectMode, "Overlay.setInspectMode", Empty);
+
 /// `DOM.describeNode {depth: 1, pierce: true}` of an element: its shadow roots, closed
 /// ones included (no page script can reach those).
 #[derive(Debug, Serialize)]

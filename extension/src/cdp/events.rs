@@ -43,7 +43,35 @@ pub enum Incoming {
     Network(NetworkEvent),
     /// A child session (a cross-site iframe) began or ended.
     Target(TargetEvent),
+    /// The user picking an element in inspect mode.
+    Pointing(PointingEvent),
 }
+
+/// The events of the overlay's inspect mode (the user pointing at an element).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PointingEvent {
+    /// `Overlay.inspectNodeRequested`: the user clicked this element.
+    Picked {
+        /// Its DOM node.
+        backend_node_id: i64,
+    },
+    /// `Overlay.inspectModeCanceled`: inspect mode ended without a pick.
+    Canceled,
+}
+
+/// `Overlay.inspectNodeRequested`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InspectNodeRequested {
+    /// The element clicked.
+    pub backend_node_id: i64,
+}
+event!(InspectNodeRequested, "Overlay.inspectNodeRequested");
+
+/// `Overlay.inspectModeCanceled`.
+#[derive(Debug, Deserialize)]
+pub struct InspectModeCanceled {}
+event!(InspectModeCanceled, "Overlay.inspectModeCanceled");
 
 /// The events child sessions come and go with.
 #[derive(Debug)]
@@ -310,9 +338,13 @@ impl Incoming {
             };
         }
         use ConsoleEvent as C;
-        use Incoming::{Console, Network, Page, Target};
+        use Incoming::{Console, Network, Page, Pointing, Target};
         use NetworkEvent as N;
         read! {
+            InspectNodeRequested => |e: InspectNodeRequested| {
+                Pointing(PointingEvent::Picked { backend_node_id: e.backend_node_id })
+            },
+            InspectModeCanceled => |_| Pointing(PointingEvent::Canceled),
             LoadEventFired => |_| Page(PageEvent::LoadEventFired),
             FrameNavigated => |e: FrameNavigated| Page(PageEvent::FrameNavigated {
                 is_main: e.frame.parent_id.is_none(),

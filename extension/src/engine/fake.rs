@@ -10,7 +10,7 @@
 pub mod world;
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
 use futures::channel::oneshot;
@@ -23,7 +23,7 @@ use tabwire_shared::{
 };
 
 use super::Engine;
-use crate::chrome::{Chrome, ChromeError, StorageArea, TabState, WindowState};
+use crate::chrome::{Badge, Chrome, ChromeError, GroupState, StorageArea, TabState, WindowState};
 
 /// How the fake answers a CDP command.
 #[derive(Clone)]
@@ -104,7 +104,9 @@ struct State {
     group_styles: HashMap<i64, (String, String)>,
     next_group: i64,
     refuse_groups: bool,
-    badges: HashMap<TabId, (String, String)>,
+    badges: HashMap<TabId, Badge>,
+    /// The request line on the toolbar button, if one shows.
+    request_shown: Option<String>,
     reopened: u64,
     changes: u64,
     worlds: world::Worlds,
@@ -262,10 +264,20 @@ impl Fake {
             .iter()
             .map(|(t, url, active)| tab(*t, id, url, *active))
             .collect();
-        self.state
-            .borrow_mut()
-            .windows
-            .push(WindowState { id, tabs });
+        self.state.borrow_mut().windows.push(WindowState {
+            id,
+            minimized: false,
+            tabs,
+        });
+    }
+
+    /// Sets whether the window `id` is minimized.
+    pub fn set_minimized(&self, id: i64, minimized: bool) {
+        for window in &mut self.state.borrow_mut().windows {
+            if window.id == id {
+                window.minimized = minimized;
+            }
+        }
     }
 
     /// Sets what `chrome.windows.getLastFocused` answers.
@@ -575,6 +587,18 @@ impl Fake {
         state.storage.insert((area, key.to_owned()), value);
     }
 
+    /// The browser quits and starts again with the same profile and tabs: what
+    /// `chrome.storage.session` held is gone, and so are the open tab groups (a test
+    /// restores those it wants with [`restore_group`](Self::restore_group)).
+    pub fn quit_and_restart(&self) {
+        let mut state = self.state.borrow_mut();
+        state
+            .storage
+            .retain(|(area, _), _| *area == StorageArea::Local);
+        state.tab_groups.clear();
+        state.group_styles.clear();
+    }
+
     /// The group a tab is in.
     pub fn group_of(&self, tab: TabId) -> Option<i64> {
         self.state.borrow().tab_groups.get(&tab).copied()
@@ -590,6 +614,18 @@ impl Fake {
         self.state.borrow_mut().refuse_groups = true;
     }
 
+    /// Puts a tab in a new group titled `title`, as a restored session (or the user)
+    /// would; returns the group.
+    pub fn restore_group(&self, tab: TabId, title: &str) -> i64 {
+        let mut state = self.state.borrow_mut();
+        state.next_group += 1;
+        let group = state.next_group;
+        state.tab_groups.insert(tab, group);
+        let style = (title.to_owned(), "grey".to_owned());
+        state.group_styles.insert(group, style);
+        group
+    }
+
     /// Moves a tab to another group (-1: none), as the user dragging it would.
     pub fn drag_to_group(&self, tab: TabId, group: i64) {
         let mut state = self.state.borrow_mut();
@@ -600,8 +636,20 @@ impl Fake {
         }
     }
 
+    /// The agent's request the toolbar button shows, if any.
+    pub fn request_shown(&self) -> Option<String> {
+        self.state.borrow().request_shown.clone()
+    }
+
     /// The badge text and tooltip of a tab.
     pub fn badge(&self, tab: TabId) -> Option<(String, String)> {
+        let state = self.state.borrow();
+        let badge = state.badges.get(&tab)?;
+        Some((badge.text.clone(), badge.tooltip.clone()))
+    }
+
+    /// The badge of a tab, colours included.
+    pub fn badge_look(&self, tab: TabId) -> Option<Badge> {
         self.state.borrow().badges.get(&tab).cloned()
     }
 
@@ -1024,9 +1072,35 @@ impl Chrome for Fake {
         Ok(())
     }
 
-    async fn set_badge(&self, tab: TabId, text: &str, tooltip: &str) -> Result<(), ChromeError> {
-        let badge = (text.to_owned(), tooltip.to_owned());
-        self.state.borrow_mut().badges.insert(tab, badge);
+    async fn tab_groups(&self) -> Result<Vec<GroupState>, ChromeError> {
+        let state = self.state.borrow();
+        let open: BTreeSet<i64> = state.tab_groups.values().copied().collect();
+        let groups = open.into_iter().map(|id| GroupState {
+            id,
+            title: state
+                .group_styles
+                .get(&id)
+                .map(|(title, _)| title.clone())
+                .unwrap_or_default(),
+        });
+        Ok(groups.collect())
+    }
+
+    async fn dissolve_group(&self, group: i64) -> Result<(), ChromeError> {
+        self.state
+            .borrow_mut()
+            .tab_groups
+            .retain(|_, g| *g != group);
+        Ok(())
+    }
+
+    async fn show_request(&self, request: Option<(&str, &Badge)>) -> Result<(), ChromeError> {
+        self.state.borrow_mut().request_shown = request.map(|(line, _)| line.to_owned());
+        Ok(())
+    }
+
+    async fn set_badge(&self, tab: TabId, badge: &Badge) -> Result<(), ChromeError> {
+        self.state.borrow_mut().badges.insert(tab, badge.clone());
         Ok(())
     }
 

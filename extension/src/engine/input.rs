@@ -13,6 +13,8 @@
 //! Keys are in [`keyboard`](super::keyboard), form controls and file inputs in
 //! [`forms`](super::forms).
 
+mod raise;
+mod reach;
 mod settle;
 
 use std::cell::Cell;
@@ -48,6 +50,7 @@ impl<C: Chrome + 'static> Engine<C> {
         timeout_ms: u64,
     ) -> Result<Option<String>, EngineError> {
         check_keys(action)?;
+        self.refuse_raising_press(tab, action).await?;
         let navigating = Cell::new(false);
         let work = self.act(tab, action, &navigating);
         let timed_out = || {
@@ -73,6 +76,9 @@ impl<C: Chrome + 'static> Engine<C> {
         navigating: &Cell<bool>,
     ) -> Result<Option<String>, EngineError> {
         let mut watch = self.ready(tab).await?;
+        if raise::moves_mouse(action) {
+            self.overlay_for_mouse(tab).await?;
+        }
         let tree = self.sync_document(tab, &mut watch).await?;
         let main = tree.frame.id;
         let group = self.next_object_group();
@@ -80,13 +86,8 @@ impl<C: Chrome + 'static> Engine<C> {
         let outcome = match &watcher {
             Ok(watcher) => {
                 let watcher = watcher.as_deref();
-                match self.perform(tab, &mut watch, action, &group).await {
-                    Ok(()) => {
-                        self.settle(tab, &mut watch, &main, watcher, navigating)
-                            .await
-                    }
-                    Err(error) => Err(error),
-                }
+                self.act_watched(tab, &mut watch, action, &group, &main, watcher, navigating)
+                    .await
             }
             Err(_) => Ok(None),
         };
@@ -105,6 +106,52 @@ impl<C: Chrome + 'static> Engine<C> {
             Err(EngineError::DialogOpened { .. }) => Ok(None),
             other => other,
         }
+    }
+
+    /// Dispatches `action` with the page-side watcher running (when the page runs
+    /// it): a document that has not drawn is made to draw first, and after the effects
+    /// have settled the page must show it received the input (see [`reach`]).
+    #[allow(clippy::too_many_arguments)]
+    async fn act_watched(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        action: &InputAction,
+        group: &str,
+        main: &str,
+        watcher: Option<&str>,
+        navigating: &Cell<bool>,
+    ) -> Result<Option<String>, EngineError> {
+        if let Some(watcher) = watcher {
+            self.draw_first_frame(tab, watch, watcher).await?;
+        }
+        self.perform(tab, watch, action, group).await?;
+        let navigated = self.settle(tab, watch, main, watcher, navigating).await?;
+        if let (Some(watcher), false) = (watcher, navigating.get()) {
+            let in_main_frame = self.targets_main_frame(tab, action, main);
+            self.confirm_received(tab, watch, watcher, action, in_main_frame)
+                .await?;
+        }
+        Ok(navigated)
+    }
+
+    /// Whether every event `action` sends is aimed at the main frame's document (whose
+    /// window the watcher listens on): a mouse action on elements of the main frame.
+    /// Keys go where the focus is, and a point may fall in a frame.
+    fn targets_main_frame(&self, tab: TabId, action: &InputAction, main: &str) -> bool {
+        let uids: &[&String] = match action {
+            InputAction::Click { uid, .. } | InputAction::Hover { uid } => &[uid],
+            InputAction::Drag { from_uid, to_uid } => &[from_uid, to_uid],
+            _ => return false,
+        };
+        uids.iter().all(|uid| {
+            self.with_document(tab, |d| {
+                d.uids
+                    .frame_of(uid)
+                    .is_some_and(|f| f.session.is_none() && f.frame == main)
+            })
+            .unwrap_or(false)
+        })
     }
 
     async fn perform(

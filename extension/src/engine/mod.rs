@@ -152,6 +152,15 @@ pub struct Engine<C: Chrome> {
     instance: RefCell<String>,
     /// Each tab's performance trace.
     traces: RefCell<trace::Traces>,
+    /// The titles tabwire gave its tab groups, this run and earlier ones
+    /// ([`access::leftovers`]).
+    made_groups: RefCell<Vec<String>>,
+    /// Agents' requests for the tab in front, waiting for the user
+    /// ([`access::requests`]).
+    tab_requests: RefCell<access::requests::TabRequests>,
+    /// The user's pick of an element for an agent, while under way
+    /// ([`access::pointing`]).
+    pointing: RefCell<Option<access::pointing::Pointing>>,
     /// The engine itself, for background tasks that outlive a command's borrow.
     me: Weak<Engine<C>>,
 }
@@ -176,6 +185,9 @@ impl<C: Chrome + 'static> Engine<C> {
             scopes_announced: Cell::new(None),
             instance: RefCell::default(),
             traces: RefCell::default(),
+            made_groups: RefCell::default(),
+            tab_requests: RefCell::default(),
+            pointing: RefCell::default(),
             me: me.clone(),
         })
     }
@@ -263,6 +275,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.with_collectors(tab, |c| c.on_network(event));
                 return;
             }
+            Some(Incoming::Pointing(event)) => return self.on_pointing_event(tab, event),
             None => return,
         };
         if let PageEvent::TargetCrashed | PageEvent::ReloadedAfterCrash = event {
@@ -455,6 +468,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Command::StopTrace(request) => self.answer(session, request).await,
             Command::ReadTrace(request) => self.answer(session, request).await,
             Command::MemoryUsage(request) => self.answer(session, request).await,
+            Command::RequestTab(request) => self.answer(session, request).await,
         }
     }
 
@@ -477,7 +491,8 @@ impl<C: Chrome + 'static> Engine<C> {
             | Event::WebMcpChanged { tab_id }
             | Event::TabClosed { tab_id }
             | Event::DialogOpened { tab_id, .. }
-            | Event::DialogClosed { tab_id } => Some(*tab_id),
+            | Event::DialogClosed { tab_id }
+            | Event::UserPointed { tab_id, .. } => Some(*tab_id),
             Event::BrowserConnected { .. }
             | Event::BrowserDisconnected { .. }
             | Event::TabsChanged

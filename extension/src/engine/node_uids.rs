@@ -16,7 +16,9 @@ use crate::chrome::Chrome;
 use crate::error::EngineError;
 
 impl<C: Chrome + 'static> Engine<C> {
-    async fn node_uids(
+    /// The uids of `nodes` (backend node ids) in `tab`'s main frame; `None` for a
+    /// node that left the page.
+    pub(in crate::engine) async fn node_uids(
         &self,
         tab: TabId,
         nodes: &[i64],

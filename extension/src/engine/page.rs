@@ -105,6 +105,10 @@ pub const WATCH: &str = concat!(
 /// Called on a watcher: milliseconds since the DOM last changed, by value.
 pub const SINCE: &str = "function () { return this.since(); }";
 
+/// Called on a watcher: `[painted, mousedowns, mousemoves, keydowns]` by value (see
+/// `watch.js`).
+pub const RECEIVED: &str = "function () { return this.received(); }";
+
 /// Called on a watcher: stops it.
 pub const STOP: &str = "function () { this.stop(); }";
 

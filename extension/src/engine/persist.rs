@@ -60,6 +60,14 @@ impl<C: Chrome + 'static> Engine<C> {
     /// the native port opens; unreadable storage is logged and ignored.
     pub async fn restore(&self) {
         self.load_settings().await;
+        self.load_made_groups().await;
+        self.restore_saved().await;
+        // Only now are this run's groups known (a worker restart keeps them).
+        self.dissolve_leftover_groups().await;
+    }
+
+    /// Takes back the state a previous worker of this browser run saved.
+    async fn restore_saved(&self) {
         let stored = match self.chrome.storage_get(StorageArea::Session, KEY).await {
             Ok(stored) => stored,
             Err(error) => {

@@ -87,23 +87,30 @@ impl<C: Chrome + 'static> Engine<C> {
             from_surface: true,
             optimize_for_speed: true,
         };
-        // A screencast running around the capture makes Chrome draw a frame for it even
-        // in a tab that is not in front (which otherwise draws none, and the capture
-        // waits for one). Best effort: a tab in front captures without it.
+        Ok(self.capture_drawn(tab, &mut watch, &capture).await?.data)
+    }
+
+    /// Runs `capture` with a screencast running around it, which makes Chrome draw a
+    /// frame for it even in a tab that is not in front (which otherwise draws none, and
+    /// the capture waits for one). The screencast is best effort: a tab in front
+    /// captures without it.
+    pub(super) async fn capture_drawn(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        capture: &PageCaptureScreenshot,
+    ) -> Result<crate::cdp::capture::Screenshot, EngineError> {
         let screencast = PageStartScreencast {
             format: "jpeg",
             max_width: 64,
             max_height: 64,
         };
-        let casting = self
-            .send_watched(tab, &mut watch, &screencast)
-            .await
-            .is_ok();
-        let captured = self.send_watched(tab, &mut watch, &capture).await;
+        let casting = self.send_watched(tab, watch, &screencast).await.is_ok();
+        let captured = self.send_watched(tab, watch, capture).await;
         if casting {
             let _ = self.send(tab, &PageStopScreencast {}).await;
         }
-        Ok(captured?.data)
+        captured
     }
 
     /// An element's border box, in document coordinates, after scrolling it into view.

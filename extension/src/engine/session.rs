@@ -134,6 +134,9 @@ impl<C: Chrome + 'static> Engine<C> {
         // The collectors, the overlay and the cross-site frames are a help, not a
         // precondition: a domain Chrome refuses only leaves its messages out (or, the
         // overlay, input in a hidden tab slow; the frames, their contents).
+        if overlay.is_ok() {
+            self.tabs.update(tab, |t| t.attachment.overlay = true);
+        }
         for (what, outcome) in [
             ("Network.enable", network.err()),
             ("Log.enable", log.err()),
@@ -147,6 +150,23 @@ impl<C: Chrome + 'static> Engine<C> {
             }
         }
         self.reapply_emulation(tab).await;
+        Ok(())
+    }
+
+    /// Makes sure DevTools' overlay is on in `tab`'s session (attached), turning it on
+    /// now if the attach could not: every mouse action asks this first, so no path by
+    /// which a tab came to the agent (shared while hidden, `new_page`, a re-attach, a
+    /// worker restart) can leave it off and each mouse move waiting 5 s.
+    pub(super) async fn overlay_on(&self, tab: TabId) -> Result<(), EngineError> {
+        if self
+            .tabs
+            .read(tab, |t| t.attachment.overlay)
+            .unwrap_or(false)
+        {
+            return Ok(());
+        }
+        self.enable_overlay(tab).await?;
+        self.tabs.update(tab, |t| t.attachment.overlay = true);
         Ok(())
     }
 

@@ -89,6 +89,9 @@ pub struct Attachment {
     pub groups_in_children: HashMap<String, BTreeSet<String>>,
     /// The page's WebMCP tools, as this session's `WebMCP` events told them.
     pub webmcp: super::webmcp::WebMcpState,
+    /// DevTools' overlay is on in this session, so mouse moves reach the page at once
+    /// when it is not in front (`Engine::overlay_on`).
+    pub overlay: bool,
 }
 
 /// A child debugging session of a tab: one cross-site iframe (an out-of-process frame)

@@ -124,7 +124,7 @@ impl<C: Chrome + 'static> Engine<C> {
             .ok_or(EngineError::NoSuchTab(tab))
     }
 
-    fn describe(&self, tab: &TabState, user_active: bool) -> TabInfo {
+    pub(in crate::engine) fn describe(&self, tab: &TabState, user_active: bool) -> TabInfo {
         TabInfo {
             id: tab.id,
             window_id: tab.window_id,

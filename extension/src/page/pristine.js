@@ -18,7 +18,7 @@
   const KEY = '__tabwire';
   try {
     const found = global[KEY];
-    if (found !== null && typeof found === 'object' && found.tabwire === 4) return found;
+    if (found !== null && typeof found === 'object' && found.tabwire === 5) return found;
   } catch (e) {
     // Fall through and capture what is there.
   }
@@ -38,7 +38,7 @@
   // An object literal: making it runs no page code.
   const T = {
     __proto__: null,
-    tabwire: 4,
+    tabwire: 5,
     apply: Reflect.apply,
     keys: get(() => O.keys),
     defineProperty: get(() => O.defineProperty),
@@ -96,6 +96,7 @@
     disconnect: get(() => global.MutationObserver.prototype.disconnect),
     performance: get(() => global.performance),
     now: get(() => global.Performance.prototype.now),
+    getEntriesByType: get(() => global.Performance.prototype.getEntriesByType),
     body: get(() => getter(global.Document.prototype, 'body')),
     innerText: get(() => getter(global.HTMLElement.prototype, 'innerText')),
     title: get(() => getter(global.Document.prototype, 'title')),

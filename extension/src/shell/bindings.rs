@@ -61,11 +61,35 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = ["chrome", "tabs"], js_name = ungroup)]
     pub fn tabs_ungroup(tab_ids: &JsValue) -> Result<Promise, JsValue>;
 
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "tabGroups"], js_name = query)]
+    pub fn tab_groups_query(query: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "tabs"], js_name = query)]
+    pub fn tabs_query(query: &JsValue) -> Result<Promise, JsValue>;
+
     #[wasm_bindgen(catch, js_namespace = ["chrome", "tabGroups"], js_name = update)]
     pub fn tab_groups_update(group_id: f64, properties: &JsValue) -> Result<Promise, JsValue>;
 
     #[wasm_bindgen(catch, js_namespace = ["chrome", "action"], js_name = setBadgeText)]
     pub fn action_set_badge_text(details: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "action"], js_name = setBadgeBackgroundColor)]
+    pub fn action_set_badge_background_color(details: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "action"], js_name = openPopup)]
+    pub fn action_open_popup() -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "notifications"], js_name = create)]
+    pub fn notifications_create(id: &str, options: &JsValue) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "notifications"], js_name = clear)]
+    pub fn notifications_clear(id: &str) -> Result<Promise, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "runtime"], js_name = getURL)]
+    pub fn runtime_get_url(path: &str) -> Result<String, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "action"], js_name = setBadgeTextColor)]
+    pub fn action_set_badge_text_color(details: &JsValue) -> Result<Promise, JsValue>;
 
     #[wasm_bindgen(catch, js_namespace = ["chrome", "action"], js_name = setTitle)]
     pub fn action_set_title(details: &JsValue) -> Result<Promise, JsValue>;

@@ -17,7 +17,7 @@ use wasm_bindgen_futures::JsFuture;
 use super::bindings as js;
 use super::port::NativePort;
 use super::{json as convert, timer};
-use crate::chrome::{Chrome, ChromeError, StorageArea, TabState, WindowState};
+use crate::chrome::{Badge, Chrome, ChromeError, GroupState, StorageArea, TabState, WindowState};
 
 /// The browser the extension runs in, and the native port it talks to the host on.
 pub struct BrowserChrome {
@@ -31,10 +31,18 @@ impl BrowserChrome {
     }
 }
 
+/// The id of the notification that shows an agent's request for a tab.
+pub const REQUEST_NOTIFICATION: &str = "tabwire-request";
+
+/// The image the request's notification shows.
+const REQUEST_ICON: &str = "icons/icon-128.png";
+
 /// A `chrome.windows.Window`, as much of it as we read.
 #[derive(Deserialize)]
 struct JsWindow {
     id: Option<i64>,
+    #[serde(default)]
+    state: Option<String>,
     #[serde(default)]
     tabs: Vec<JsTab>,
 }
@@ -118,12 +126,16 @@ impl Chrome for BrowserChrome {
     async fn normal_windows(&self) -> Result<Vec<WindowState>, ChromeError> {
         let query = js_value(&json!({"populate": true, "windowTypes": ["normal"]}))?;
         let windows: Vec<JsWindow> = read(&call(js::windows_get_all(&query)).await?)?;
-        let states = windows.into_iter().filter_map(|window| {
+        let states = windows.into_iter().filter_map(|mut window| {
             let id = window.id?;
-            let mut tabs = window.tabs;
+            let mut tabs = std::mem::take(&mut window.tabs);
             tabs.sort_by_key(|t| t.index);
             let tabs = tabs.into_iter().filter_map(JsTab::into_state).collect();
-            Some(WindowState { id, tabs })
+            Some(WindowState {
+                id,
+                minimized: window.state.as_deref() == Some("minimized"),
+                tabs,
+            })
         });
         Ok(states.collect())
     }
@@ -259,10 +271,85 @@ impl Chrome for BrowserChrome {
         Ok(())
     }
 
-    async fn set_badge(&self, tab: TabId, text: &str, tooltip: &str) -> Result<(), ChromeError> {
+    async fn tab_groups(&self) -> Result<Vec<GroupState>, ChromeError> {
+        /// A `chrome.tabGroups.TabGroup`, as much of it as we read.
+        #[derive(Deserialize)]
+        struct JsGroup {
+            id: i64,
+            title: Option<String>,
+        }
+        let groups: Vec<JsGroup> =
+            read(&call(js::tab_groups_query(&js_value(&json!({}))?)).await?)?;
+        let states = groups.into_iter().map(|g| GroupState {
+            id: g.id,
+            title: g.title.unwrap_or_default(),
+        });
+        Ok(states.collect())
+    }
+
+    async fn dissolve_group(&self, group: i64) -> Result<(), ChromeError> {
+        let query = js_value(&json!({"groupId": group}))?;
+        let tabs: Vec<JsTab> = read(&call(js::tabs_query(&query)).await?)?;
+        let ids: Vec<i64> = tabs.into_iter().filter_map(|t| t.id).collect();
+        if !ids.is_empty() {
+            call(js::tabs_ungroup(&js_value(&json!(ids))?)).await?;
+        }
+        Ok(())
+    }
+
+    async fn show_request(&self, request: Option<(&str, &Badge)>) -> Result<(), ChromeError> {
+        let (text, title) = match request {
+            Some((_, look)) => (look.text.as_str(), look.tooltip.clone()),
+            None => ("", "tabwire".to_owned()),
+        };
+        if let Some((_, look)) = request {
+            let color = js_value(&json!({"color": look.background}))?;
+            call(js::action_set_badge_background_color(&color)).await?;
+            let color = js_value(&json!({"color": look.text_color}))?;
+            call(js::action_set_badge_text_color(&color)).await?;
+        }
+        call(js::action_set_badge_text(&js_value(
+            &json!({"text": text}),
+        )?))
+        .await?;
+        call(js::action_set_title(&js_value(&json!({"title": title}))?)).await?;
+        match request {
+            Some((line, _)) => {
+                let icon = js::runtime_get_url(REQUEST_ICON).map_err(chrome_error)?;
+                let options = json!({
+                    "type": "basic",
+                    "iconUrl": icon,
+                    "title": "tabwire",
+                    "message": line,
+                    "contextMessage": "Click tabwire's button to answer.",
+                    "priority": 2,
+                });
+                call(js::notifications_create(
+                    REQUEST_NOTIFICATION,
+                    &js_value(&options)?,
+                ))
+                .await?;
+            }
+            None => {
+                call(js::notifications_clear(REQUEST_NOTIFICATION)).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn set_badge(&self, tab: TabId, badge: &Badge) -> Result<(), ChromeError> {
+        let background = js_value(&json!({"tabId": tab, "color": badge.background}))?;
+        call(js::action_set_badge_background_color(&background)).await?;
+        let text_color = js_value(&json!({"tabId": tab, "color": badge.text_color}))?;
+        call(js::action_set_badge_text_color(&text_color)).await?;
+        // No text of its own: the button's global badge (an agent's request) shows.
+        let text = match badge.text.as_str() {
+            "" => Value::Null,
+            text => json!(text),
+        };
         let text = js_value(&json!({"tabId": tab, "text": text}))?;
         call(js::action_set_badge_text(&text)).await?;
-        let title = js_value(&json!({"tabId": tab, "title": tooltip}))?;
+        let title = js_value(&json!({"tabId": tab, "title": badge.tooltip}))?;
         call(js::action_set_title(&title)).await?;
         Ok(())
     }

@@ -10,7 +10,8 @@
 //! before the native port opens), `onDebuggerEvent(source, method, params)` (the
 //! source's `sessionId` names a child session),
 //! `onDebuggerDetach(source, reason)`, `onTabRemoved(tabId)`, `onTabUpdated(tabId,
-//! changeInfo)`, `onTabActivated()`, `onTabMoved(tab)`, `onTabsChanged()`, `onAlarm()`
+//! changeInfo)`, `onTabActivated()`, `onTabMoved(tab)`, `onTabsChanged()`,
+//! `onGroupChanged()`, `onNotificationClicked(id)`, `onAlarm()`
 //! and [`popup`]'s `onPopupConnect(port)`.
 
 mod bindings;
@@ -147,6 +148,29 @@ pub fn on_tab_updated(tab_id: JsValue, change_info: JsValue) {
 pub fn on_tab_activated() {
     if let Some(engine) = engine() {
         engine.on_tab_activated();
+    }
+}
+
+/// `chrome.notifications.onClicked`: the user clicked an agent's request; the popup
+/// (where it is answered) opens, where Chrome allows it.
+#[wasm_bindgen(js_name = onNotificationClicked)]
+pub fn on_notification_clicked(id: JsValue) {
+    if id.as_string().as_deref() != Some(browser::REQUEST_NOTIFICATION) {
+        return;
+    }
+    if let Ok(opening) = bindings::action_open_popup() {
+        // Chrome refuses without a focused window: the badge still shows the request.
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = wasm_bindgen_futures::JsFuture::from(opening).await;
+        });
+    }
+}
+
+/// `chrome.tabGroups.onCreated` and `onUpdated`: a group appeared or was renamed.
+#[wasm_bindgen(js_name = onGroupChanged)]
+pub fn on_group_changed() {
+    if let Some(engine) = engine() {
+        engine.on_group_changed_by_browser();
     }
 }
 

@@ -126,6 +126,11 @@ fn check_instance(instance: &Instance, machine: &Machine) -> InstanceChecks {
         browser: instance.browser,
         user_data_dir: &instance.user_data_dir,
         running: instance.process.is_some(),
+        loaded: instance
+            .process
+            .as_ref()
+            .map(|p| p.loaded_extensions.as_slice())
+            .unwrap_or_default(),
         extension_dir: machine.extension_dir,
     });
     let registration = if cfg!(windows) {
@@ -135,14 +140,14 @@ fn check_instance(instance: &Instance, machine: &Machine) -> InstanceChecks {
             &profile::label(instance.browser),
             &registry::shown(browser),
             registry::registered_manifest(browser),
-            &install_command(instance),
+            &instance.install_command(),
             machine.exe,
         )
     } else {
         registration::check_registration(
             &profile::label(instance.browser),
             &instance.user_data_dir.join("NativeMessagingHosts"),
-            &install_command(instance),
+            &instance.install_command(),
             machine.exe,
         )
     };
@@ -208,19 +213,4 @@ fn browser_version(user_data_dir: &Path) -> Option<String> {
         && version.len() <= 32
         && version.chars().all(|c| c.is_ascii_digit() || c == '.');
     plausible.then(|| version.to_owned())
-}
-
-/// The command that registers the native host for this instance.
-fn install_command(instance: &Instance) -> String {
-    match instance.browser {
-        // Windows registers per browser, never per folder.
-        Some(browser) if instance.is_default || cfg!(windows) => {
-            format!("tabwire install --browser {}", browser.cli_name())
-        }
-        None if cfg!(windows) => "tabwire install --browser chrome".to_owned(),
-        _ => format!(
-            "tabwire install --user-data-dir {}",
-            paths::shell_quote(&instance.user_data_dir)
-        ),
-    }
 }

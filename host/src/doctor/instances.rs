@@ -1,9 +1,12 @@
 //! Which profile folders doctor examines: the one asked for, else every running
-//! browser's, then the default folders of browsers used but not running.
+//! browser's, then the default folders of browsers used but not running. Browsers that
+//! `tabwire mcp --launch` started for agents are left out before ([`crate::launch_mark`]),
+//! and [`launched_notes`] says so.
 
 use std::path::{Path, PathBuf};
 
-use crate::paths::Browser;
+use super::check::Check;
+use crate::paths::{self, Browser};
 use crate::running::{canonical, Running, RunningBrowser};
 
 /// One profile folder doctor examines, and the browser running on it, if any.
@@ -18,6 +21,33 @@ pub struct Instance {
     /// Whether it is the browser's default folder under the home, which plain
     /// `tabwire install` registers with.
     pub is_default: bool,
+}
+
+impl Instance {
+    /// The running browser `process`'s folder, for a user whose home is `home`.
+    pub fn of_running(process: &RunningBrowser, home: &Path) -> Self {
+        instance(
+            &canonical(&process.user_data_dir),
+            Some(process.browser),
+            Some(process.clone()),
+            home,
+        )
+    }
+
+    /// The command that registers the native host where this folder's browser looks.
+    pub fn install_command(&self) -> String {
+        match self.browser {
+            // Windows registers per browser, never per folder.
+            Some(browser) if self.is_default || cfg!(windows) => {
+                format!("tabwire install --browser {}", browser.cli_name())
+            }
+            None if cfg!(windows) => "tabwire install --browser chrome".to_owned(),
+            _ => format!(
+                "tabwire install --user-data-dir {}",
+                paths::shell_quote(&self.user_data_dir)
+            ),
+        }
+    }
 }
 
 /// The profile folders to examine: the one asked for; else every running browser's,
@@ -80,4 +110,23 @@ fn default_browser_of(dir: &Path, home: &Path) -> Option<Browser> {
         b.config_dir_in(home)
             .is_some_and(|own| canonical(&own) == dir)
     })
+}
+
+/// One note per browser left out because `tabwire mcp --launch` started it for an agent.
+pub fn launched_notes(launched: &[RunningBrowser]) -> Vec<Check> {
+    launched
+        .iter()
+        .map(|b| {
+            Check::note(
+                format!(
+                    "left out: {} (pid {}) on {}, which `tabwire mcp --launch` started for an \
+                     agent; it is that agent's browser, not yours",
+                    b.browser.display_name(),
+                    b.pid,
+                    b.user_data_dir.display()
+                ),
+                None,
+            )
+        })
+        .collect()
 }

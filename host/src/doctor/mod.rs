@@ -2,7 +2,8 @@
 //! and says how to fix the broken ones; the first failure printed is the real cause.
 //!
 //! The chain: this `tabwire` binary → a browser running as this user (found in `/proc`,
-//! with the profile folder it uses: its `--user-data-dir`, else its default one) → the
+//! with the profile folder it uses: its `--user-data-dir`, else its default one; not
+//! one that `tabwire mcp --launch` started for an agent, which is noted and left out) → the
 //! tabwire extension installed and enabled in one of that folder's profiles, under our
 //! id → a host manifest in that folder's `NativeMessagingHosts` (valid, allowing our
 //! extension) → the wrapper it names, running an existing `tabwire` → the relay socket
@@ -43,6 +44,7 @@ pub use browsers::{browser_checks, BrowserChecks, Machine};
 pub use check::{Check, Status};
 pub use instances::{instances, Instance};
 
+use crate::launch_mark;
 use crate::paths;
 use crate::running;
 
@@ -69,7 +71,18 @@ pub async fn run(args: DoctorArgs) -> anyhow::Result<bool> {
         )]);
         return Ok(false);
     };
-    let running = running::scan_current();
+    let wanted = args.user_data_dir.as_deref();
+    let scanned = running::scan_current();
+    // A folder asked for is examined whoever runs on it; otherwise agents' launched
+    // browsers are not the user's.
+    let (running, launched) = match (&scanned, wanted) {
+        (Some(all), None) => {
+            let (own, launched) = launch_mark::split(all);
+            (Some(own), launched)
+        }
+        _ => (scanned.clone(), Vec::new()),
+    };
+    print(&instances::launched_notes(&launched));
     let extension_dir = paths::installed_extension_dir();
     let machine = Machine {
         home: &home,
@@ -77,7 +90,6 @@ pub async fn run(args: DoctorArgs) -> anyhow::Result<bool> {
         exe: exe.as_deref(),
         extension_dir: extension_dir.as_deref(),
     };
-    let wanted = args.user_data_dir.as_deref();
     let browsers = browser_checks(&instances(wanted, &home, machine.running), &machine, wanted);
     print(&browsers.checks);
     let mut healthy = check::all_pass(&[binary]) && check::all_pass(&browsers.checks);
@@ -104,7 +116,17 @@ pub async fn run(args: DoctorArgs) -> anyhow::Result<bool> {
         .filter(|h| browsers.pids.contains(&h.ppid))
         .cloned()
         .collect();
-    let socket_checks = relay::check_socket(&socket, &hosts).await;
+    let newest_browser = running
+        .iter()
+        .flat_map(|r| &r.browsers)
+        .filter(|b| browsers.pids.contains(&b.pid))
+        .filter_map(|b| b.age)
+        .min();
+    let serving = relay::Serving {
+        hosts: &hosts,
+        newest_browser,
+    };
+    let socket_checks = relay::check_socket(&socket, serving).await;
     print(&socket_checks);
     healthy &= check::all_pass(&socket_checks);
     if !check::all_pass(&socket_checks) {

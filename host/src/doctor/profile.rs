@@ -4,19 +4,42 @@
 //! listed in `Local State` under `profile.info_cache`). Each profile records its
 //! extensions in `Preferences` and `Secure Preferences` under `extensions.settings.<id>`:
 //! the folder an unpacked extension was loaded from (`path`), and whether it is turned
-//! off (`disable_reasons`, or the older `state`). A browser writes these files a few
-//! seconds after it starts and whenever they change.
+//! off (`disable_reasons`, or the older `state`). A browser writes these files some
+//! seconds (about ten) after it first starts on a new folder, and whenever they change;
+//! until then, its command line is what tells whether it loads the extension
+//! (`--load-extension`), so a browser that has just started is judged from the first
+//! second.
 //!
-//! Everything here reads JSON files; nothing asks the browser.
+//! Everything here reads files (each JSON file bounded in size, any content tolerated);
+//! nothing asks the browser.
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 use tabwire_shared::EXTENSION_ID;
 
 use super::check::Check;
+use crate::bundled_extension;
 use crate::paths::Browser;
+
+/// The largest preference file read: real ones stay far below it, and a larger one is
+/// not a browser's.
+pub const MAX_PREFERENCES: u64 = 32 * 1024 * 1024;
+
+/// The largest extension manifest read.
+const MAX_MANIFEST: u64 = 1024 * 1024;
+
+/// Why a profile's extension settings could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unread {
+    /// Neither preference file exists yet: a browser writes them some seconds after it
+    /// first starts on a new profile.
+    NotWritten,
+    /// A preference file is there but cannot be used; the text says which and why.
+    Broken(String),
+}
 
 /// The `name` in the tabwire extension's manifest, to recognise it under another id.
 pub const EXTENSION_NAME: &str = "tabwire";
@@ -82,15 +105,43 @@ pub fn profile_names(user_data_dir: &Path) -> Vec<String> {
     names
 }
 
+/// The JSON file `path`, read up to `limit` bytes: `None` if it does not exist, an error
+/// naming the file if it cannot be read, is larger or is not JSON.
+pub fn read_json(path: &Path, limit: u64) -> Result<Option<Value>, String> {
+    let shown = path.display();
+    let file = match fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {shown}: {e}")),
+    };
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.len() as u64 > limit {
+        let size = match limit / (1024 * 1024) {
+            0 => format!("{limit} bytes"),
+            mib => format!("{mib} MiB"),
+        };
+        return Err(format!(
+            "{shown} is larger than {size}, which no browser writes"
+        ));
+    }
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| format!("{shown} is not valid JSON ({e})"))
+}
+
 /// A profile's `extensions.settings`, from `Preferences` and `Secure Preferences` merged
-/// (the secure file's fields win); an error if neither can be read.
-pub fn read_settings(profile_dir: &Path) -> Result<Map<String, Value>, String> {
+/// (the secure file's fields win). Neither file there yet is [`Unread::NotWritten`]; one
+/// that is there but unreadable, too large or not JSON is [`Unread::Broken`], since
+/// the other alone may give a wrong answer.
+pub fn read_settings(profile_dir: &Path) -> Result<Map<String, Value>, Unread> {
     let mut merged = Map::new();
     let mut read_any = false;
     for file in ["Preferences", "Secure Preferences"] {
-        let Some(prefs) = fs::read_to_string(profile_dir.join(file))
-            .ok()
-            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        let Some(prefs) =
+            read_json(&profile_dir.join(file), MAX_PREFERENCES).map_err(Unread::Broken)?
         else {
             continue;
         };
@@ -106,10 +157,7 @@ pub fn read_settings(profile_dir: &Path) -> Result<Map<String, Value>, String> {
     if read_any {
         Ok(merged)
     } else {
-        Err(format!(
-            "cannot read {}",
-            profile_dir.join("Preferences").display()
-        ))
+        Err(Unread::NotWritten)
     }
 }
 
@@ -196,14 +244,24 @@ fn manifest_name(entry: &Value, profile_dir: &Path) -> Option<String> {
         return Some(name.to_owned());
     }
     let folder = entry_path(entry, profile_dir)?;
-    let manifest: Value =
-        serde_json::from_str(&fs::read_to_string(folder.join("manifest.json")).ok()?).ok()?;
+    let manifest = read_json(&folder.join("manifest.json"), MAX_MANIFEST).ok()??;
     Some(manifest.get("name")?.as_str()?.to_owned())
 }
 
-/// Each profile's name and the extension's state there; the error names the file that
-/// could not be read.
-pub fn profiles(user_data_dir: &Path) -> Vec<(String, Result<ExtensionState, String>)> {
+/// Whether the unpacked extension folder `dir` is tabwire's: its manifest has the key
+/// that gives tabwire's id.
+pub fn is_tabwire_folder(dir: &Path) -> bool {
+    let Some(ours) = bundled_extension::manifest_key() else {
+        return false;
+    };
+    read_json(&dir.join("manifest.json"), MAX_MANIFEST)
+        .ok()
+        .flatten()
+        .is_some_and(|manifest| manifest.get("key").and_then(Value::as_str) == Some(&ours))
+}
+
+/// Each profile's name and the extension's state there, or why it could not be read.
+pub fn profiles(user_data_dir: &Path) -> Vec<(String, Result<ExtensionState, Unread>)> {
     profile_names(user_data_dir)
         .into_iter()
         .map(|name| {
@@ -221,8 +279,10 @@ pub struct Subject<'a> {
     pub browser: Option<Browser>,
     /// Its profile folder.
     pub user_data_dir: &'a Path,
-    /// Whether it is running now.
+    /// Whether it is running now (and so its command line is known).
     pub running: bool,
+    /// The unpacked extension folders its command line loads (`--load-extension`).
+    pub loaded: &'a [PathBuf],
     /// The extension folder `tabwire install` writes, to name in the fix.
     pub extension_dir: Option<&'a Path>,
 }
@@ -253,11 +313,23 @@ pub fn check_extension(subject: Subject) -> Check {
         .iter()
         .filter_map(|(name, state)| Some((name, state.as_ref().ok()?)))
         .min_by_key(|(_, state)| state.rank());
-    let Some((profile, state)) = best else {
-        return no_profile(&subject, &found);
-    };
     let label = subject.label();
     let page = subject.extensions_page();
+    // The command line loads it: the profile records that only some seconds later (or
+    // recorded, from an earlier run, that it was not there).
+    let from_command_line = subject.loaded.iter().find(|dir| is_tabwire_folder(dir));
+    let (profile, state) = match (best, from_command_line) {
+        (Some(found @ (_, ExtensionState::Enabled | ExtensionState::Disabled { .. })), _) => found,
+        (_, Some(dir)) => {
+            return Check::ok(format!(
+                "{label}the tabwire extension is loaded from {} (the browser's \
+                 --load-extension)",
+                dir.display()
+            ))
+        }
+        (Some(found), None) => found,
+        (None, None) => return no_profile(&subject, &found),
+    };
     match state {
         ExtensionState::Enabled => Check::ok(format!(
             "{label}the tabwire extension is enabled in profile {profile:?}"
@@ -295,23 +367,59 @@ pub fn check_extension(subject: Subject) -> Check {
     }
 }
 
-/// The check when no profile could be read.
-fn no_profile(subject: &Subject, found: &[(String, Result<ExtensionState, String>)]) -> Check {
+/// The check when no profile could be read, and the command line does not load the
+/// extension.
+fn no_profile(subject: &Subject, found: &[(String, Result<ExtensionState, Unread>)]) -> Check {
     let label = subject.label();
     let folder = subject.user_data_dir.display();
-    let why = match found.first() {
-        Some((_, Err(e))) => format!("{e}, so the extension cannot be checked"),
-        _ => format!("{folder} holds no browser profile yet, so the extension cannot be checked"),
-    };
-    let fix = subject.running.then(|| {
-        "a browser writes its profile within seconds of starting: run `tabwire doctor` again"
-            .to_owned()
+    let broken = found.iter().find_map(|(_, state)| match state {
+        Err(Unread::Broken(why)) => Some(why),
+        _ => None,
     });
-    Check::note(format!("{label}{why}"), fix)
+    if let Some(why) = broken {
+        return Check::note(
+            format!("{label}{why}, so the extension cannot be checked"),
+            Some(format!(
+                "open {} to see whether tabwire is installed",
+                subject.extensions_page()
+            )),
+        );
+    }
+    if !subject.running {
+        return Check::note(
+            format!(
+                "{label}{folder} holds no browser profile yet, so the extension cannot be checked"
+            ),
+            None,
+        );
+    }
+    // A browser that has just started on a new folder: nothing recorded yet, and
+    // nothing on its command line loads tabwire.
+    let name = subject.browser.map_or("The browser", Browser::display_name);
+    Check::fail(
+        format!(
+            "{name} is running without the tabwire extension: it has recorded no extension \
+             in {folder} yet (a new profile folder) and its command line loads none"
+        ),
+        format!(
+            "{} (a browser records an extension in its profile within seconds: if you have \
+             just loaded it, run `tabwire doctor` again)",
+            load_fix(subject)
+        ),
+    )
+}
+
+/// How to load the extension.
+fn load_fix(subject: &Subject) -> String {
+    format!(
+        "load it: open {}, turn on Developer mode, click \"Load unpacked\" and choose {}",
+        subject.extensions_page(),
+        load_what(subject)
+    )
 }
 
 /// The check when no profile has the extension.
-fn missing(subject: &Subject, found: &[(String, Result<ExtensionState, String>)]) -> Check {
+fn missing(subject: &Subject, found: &[(String, Result<ExtensionState, Unread>)]) -> Check {
     let label = subject.label();
     let name = subject.browser.map_or("The browser", Browser::display_name);
     let profiles: Vec<String> = found.iter().map(|(p, _)| format!("{p:?}")).collect();
@@ -324,14 +432,7 @@ fn missing(subject: &Subject, found: &[(String, Result<ExtensionState, String>)]
     } else {
         format!("{label}the tabwire extension is missing: {where_}")
     };
-    Check::fail(
-        what,
-        format!(
-            "load it: open {}, turn on Developer mode, click \"Load unpacked\" and choose {}",
-            subject.extensions_page(),
-            load_what(subject)
-        ),
-    )
+    Check::fail(what, load_fix(subject))
 }
 
 /// The folder to load, for fixes.
@@ -379,6 +480,7 @@ mod tests {
             browser: Some(Browser::Chromium),
             user_data_dir: udd,
             running,
+            loaded: &[],
             extension_dir: Some(Path::new("/src/dist/extension")),
         }
     }
@@ -501,15 +603,86 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_profile_folder_is_a_note() {
+    fn an_empty_profile_folder_is_a_note_until_a_browser_runs_on_it() {
+        use super::super::check::Status;
         let tmp = tempfile::tempdir().unwrap();
-        let check = check_extension(subject(tmp.path(), true));
-        assert_eq!(check.status, super::super::check::Status::Note);
+        let check = check_extension(subject(tmp.path(), false));
+        assert_eq!(check.status, Status::Note);
         assert!(check.what.contains("holds no browser profile yet"));
-        // A listed profile whose preferences cannot be read says which file.
+        // A listed profile not written yet is no profile either.
         let state = json!({"profile": {"info_cache": {"Default": {}}}});
         fs::write(tmp.path().join("Local State"), state.to_string()).unwrap();
+        let check = check_extension(subject(tmp.path(), false));
+        assert_eq!(check.status, Status::Note, "{check:?}");
+
+        // A browser that has just started there, loading nothing: not installed.
         let check = check_extension(subject(tmp.path(), true));
-        assert!(check.what.contains("cannot read"), "{check:?}");
+        assert_eq!(check.status, Status::Fail, "{check:?}");
+        assert!(
+            check
+                .what
+                .starts_with("Chromium is running without the tabwire extension"),
+            "{check:?}"
+        );
+        assert!(check.fix.unwrap().contains("Load unpacked"));
+    }
+
+    #[test]
+    fn a_browser_loading_tabwire_from_its_command_line_has_it_before_its_profile_says_so() {
+        use super::super::check::Status;
+        let tmp = tempfile::tempdir().unwrap();
+        let ours = tmp.path().join("ours");
+        bundled_extension::write_to(&ours).unwrap();
+        let other = tmp.path().join("other");
+        fs::create_dir_all(&other).unwrap();
+        fs::write(
+            other.join("manifest.json"),
+            r#"{"name": "tabwire", "key": "AAAA"}"#,
+        )
+        .unwrap();
+        let udd = tmp.path().join("profile");
+        let loaded = [other.clone(), ours.clone()];
+        let loading = Subject {
+            loaded: &loaded,
+            ..subject(&udd, true)
+        };
+        let check = check_extension(loading);
+        assert_eq!(check.status, Status::Ok, "{check:?}");
+        assert!(
+            check.what.contains(&ours.display().to_string()),
+            "{check:?}"
+        );
+        // A profile from an earlier run that did not have it does not say otherwise.
+        profile(&udd, "Default", "Preferences", json!({}));
+        assert_eq!(check_extension(loading).status, Status::Ok);
+        // A folder with another key is not tabwire's.
+        let only_other = [other];
+        let check = check_extension(Subject {
+            loaded: &only_other,
+            ..subject(&udd, true)
+        });
+        assert_eq!(check.status, Status::Fail, "{check:?}");
+    }
+
+    #[test]
+    fn preferences_that_are_not_json_or_too_large_are_named() {
+        use super::super::check::Status;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("Default");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("Preferences"), "{\"extensions\": ").unwrap();
+        let check = check_extension(subject(tmp.path(), true));
+        assert_eq!(check.status, Status::Note, "{check:?}");
+        assert!(
+            check.what.contains("Preferences is not valid JSON"),
+            "{check:?}"
+        );
+        assert!(check.fix.unwrap().contains("chrome://extensions"));
+
+        let big = dir.join("Secure Preferences");
+        fs::write(&big, vec![b' '; 2048]).unwrap();
+        let error = read_json(&big, 1024).unwrap_err();
+        assert!(error.contains("larger than"), "{error}");
+        assert_eq!(read_json(&dir.join("absent"), 1024), Ok(None));
     }
 }

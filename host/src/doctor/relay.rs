@@ -2,8 +2,9 @@
 //! private, accepting), and a browser saying hello through it.
 //!
 //! A socket that is missing or refuses connections is explained with the native hosts
-//! that run: none (the extension has not started one), or one serving another path
-//! (the browser and this shell disagree on `XDG_RUNTIME_DIR` or `TABWIRE_SOCKET`).
+//! that run: none (the extension has not started one, or, in a browser that started
+//! moments ago, not yet), or one serving another path (the browser and this shell
+//! disagree on `XDG_RUNTIME_DIR` or `TABWIRE_SOCKET`).
 //!
 //! On Windows the relay is a named pipe: no file to own or to go stale. Connecting
 //! checks that this user's process serves it ([`crate::transport::connect`]), so the
@@ -30,17 +31,38 @@ const BROWSER_WAIT: Duration = Duration::from_secs(2);
 /// How long doctor waits for the socket to accept a connection.
 const CONNECT_WAIT: Duration = Duration::from_secs(2);
 
+/// How long after a browser starts its extension may not have started the native host
+/// yet: its service worker starts with the browser, and retries a host it could not
+/// start within 30 s.
+pub const WORKER_START: Duration = Duration::from_secs(30);
+
+/// What runs that may serve the relay: the native hosts of the browsers checked, and
+/// how long ago the newest of those browsers started (where that can be seen).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Serving<'a> {
+    /// The native hosts running as this user, to explain a socket that does not answer.
+    pub hosts: &'a [NativeHost],
+    /// How long the newest browser checked has run.
+    pub newest_browser: Option<Duration>,
+}
+
+impl Serving<'_> {
+    /// How long the newest browser has run, if that is too short to expect a native host.
+    fn starting(&self) -> Option<Duration> {
+        self.newest_browser.filter(|age| *age < WORKER_START)
+    }
+}
+
 /// The relay socket: present, a socket, this user's, private, accepting (on Windows:
-/// the pipe, served by this user's process, accepting). `hosts` are the native hosts
-/// running as this user, to explain a socket that does not answer.
-pub async fn check_socket(socket: &Path, hosts: &[NativeHost]) -> Vec<Check> {
+/// the pipe, served by this user's process, accepting).
+pub async fn check_socket(socket: &Path, serving: Serving<'_>) -> Vec<Check> {
     #[cfg(unix)]
     {
-        check_socket_of(socket, crate::platform::current_uid(), hosts).await
+        check_socket_of(socket, crate::platform::current_uid(), serving).await
     }
     #[cfg(windows)]
     {
-        check_pipe(socket, hosts).await
+        check_pipe(socket, serving.hosts).await
     }
 }
 
@@ -67,7 +89,13 @@ async fn check_pipe(pipe: &Path, hosts: &[NativeHost]) -> Vec<Check> {
                  manifest (run `tabwire install`); \"Native host has exited\" means the \
                  host failed to start",
         ),
-        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => missing(pipe, hosts),
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => missing(
+            pipe,
+            Serving {
+                hosts,
+                newest_browser: None,
+            },
+        ),
         Ok(Err(e)) if e.kind() == std::io::ErrorKind::PermissionDenied => Check::fail(
             format!("relay pipe {shown} is not tabwire's of this user: {e}"),
             "close the program that serves it, then restart the browser",
@@ -85,10 +113,10 @@ async fn check_pipe(pipe: &Path, hosts: &[NativeHost]) -> Vec<Check> {
 
 /// [`check_socket`] for the user `uid`.
 #[cfg(unix)]
-async fn check_socket_of(socket: &Path, uid: u32, hosts: &[NativeHost]) -> Vec<Check> {
+async fn check_socket_of(socket: &Path, uid: u32, serving: Serving<'_>) -> Vec<Check> {
     let meta = match fs::symlink_metadata(socket) {
         Ok(meta) => meta,
-        Err(_) => return vec![missing(socket, hosts)],
+        Err(_) => return vec![missing(socket, serving)],
     };
     let shown = socket.display();
     if !meta.file_type().is_socket() {
@@ -103,7 +131,7 @@ async fn check_socket_of(socket: &Path, uid: u32, hosts: &[NativeHost]) -> Vec<C
             "relay socket {shown}{} accepts connections",
             source()
         ))),
-        Ok(Err(e)) => checks.push(stale(socket, &e, hosts)),
+        Ok(Err(e)) => checks.push(stale(socket, &meta, &e, serving)),
         Err(_) => checks.push(Check::fail(
             format!("relay socket {shown} did not accept a connection within 2 s"),
             "restart the browser",
@@ -133,9 +161,10 @@ fn serving_elsewhere<'a>(
 }
 
 /// The check for a socket path where nothing is.
-fn missing(socket: &Path, hosts: &[NativeHost]) -> Check {
+fn missing(socket: &Path, serving: Serving) -> Check {
     let shown = socket.display();
     let source = source();
+    let hosts = serving.hosts;
     if let Some((host, theirs)) = serving_elsewhere(socket, hosts) {
         return mismatch(
             format!(
@@ -157,6 +186,9 @@ fn missing(socket: &Path, hosts: &[NativeHost]) -> Check {
              TABWIRE_LOG=debug and read the native host's log there",
         );
     }
+    if let Some(age) = serving.starting() {
+        return not_started_yet(format!("no relay socket at {shown}{source} yet"), age);
+    }
     Check::fail(
         format!(
             "no relay socket at {shown}{source}: no tabwire native host is running, so the \
@@ -169,10 +201,37 @@ fn missing(socket: &Path, hosts: &[NativeHost]) -> Check {
     )
 }
 
-/// The check for a socket file nothing answers on.
+/// The check while the newest browser, `age` old, has not started its native host yet.
+fn not_started_yet(what: String, age: Duration) -> Check {
+    Check::fail(
+        format!(
+            "{what}: the browser started {} s ago, and its tabwire extension has not started \
+             tabwire's native host yet (it does once its service worker runs, normally within \
+             seconds of the browser)",
+            age.as_secs()
+        ),
+        format!(
+            "run `tabwire doctor` again in a few seconds; if it still says this once the \
+             browser has run for {} s, reload the tabwire extension at chrome://extensions \
+             and look at its service worker's console for errors",
+            WORKER_START.as_secs()
+        ),
+    )
+}
+
+/// The check for a socket file (`meta`) nothing answers on.
 #[cfg(unix)]
-fn stale(socket: &Path, error: &std::io::Error, hosts: &[NativeHost]) -> Check {
+fn stale(socket: &Path, meta: &fs::Metadata, error: &std::io::Error, serving: Serving) -> Check {
     let shown = socket.display();
+    let hosts = serving.hosts;
+    // Left by a host of an earlier run, not by one this browser started: made before
+    // the browser started.
+    let made = meta.modified().ok();
+    let earlier = |age: Duration| {
+        let started = std::time::SystemTime::now().checked_sub(age);
+        matches!((made, started), (Some(made), Some(started)) if made < started)
+    };
+    let starting = serving.starting().filter(|age| earlier(*age));
     if let Some((host, theirs)) = serving_elsewhere(socket, hosts) {
         return mismatch(
             format!(
@@ -182,6 +241,12 @@ fn stale(socket: &Path, error: &std::io::Error, hosts: &[NativeHost]) -> Check {
                 theirs.display()
             ),
             theirs,
+        );
+    }
+    if let Some(age) = starting {
+        return not_started_yet(
+            format!("relay socket {shown} is left from an earlier run's native host"),
+            age,
         );
     }
     Check::fail(
@@ -256,6 +321,7 @@ pub async fn check_browser(socket: &Path) -> Check {
             version: env!("CARGO_PKG_VERSION").into(),
             session: crate::link::new_session_key(),
             probe: true,
+            folder: None,
         },
     );
     if link.wait_for_browser(BROWSER_WAIT).await {
@@ -279,6 +345,43 @@ mod tests {
     use super::super::check::Status;
     use super::*;
 
+    fn serving(hosts: &[NativeHost]) -> Serving<'_> {
+        Serving {
+            hosts,
+            newest_browser: None,
+        }
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_browser_that_has_just_started_has_not_started_its_host_yet() {
+        let (_tmp, socket) = crate::transport::test_address();
+        let young = Serving {
+            hosts: &[],
+            newest_browser: Some(Duration::from_secs(2)),
+        };
+        let checks = check_socket(&socket, young).await;
+        assert!(
+            checks[0].what.contains("yet: the browser started 2 s ago"),
+            "{checks:?}"
+        );
+        assert!(checks[0]
+            .fix
+            .as_deref()
+            .unwrap()
+            .starts_with("run `tabwire doctor` again in a few seconds"));
+        // Past the worker's start, the missing host is a failure to start it.
+        let old = Serving {
+            newest_browser: Some(WORKER_START),
+            ..young
+        };
+        let checks = check_socket(&socket, old).await;
+        assert!(
+            checks[0].what.contains("no tabwire native host is running"),
+            "{checks:?}"
+        );
+    }
+
     fn host(pid: u32, socket: &str) -> NativeHost {
         NativeHost {
             pid,
@@ -290,7 +393,7 @@ mod tests {
     #[tokio::test]
     async fn missing_socket_says_whether_a_native_host_runs() {
         let (_tmp, socket) = crate::transport::test_address();
-        let checks = check_socket(&socket, &[]).await;
+        let checks = check_socket(&socket, Serving::default()).await;
         assert_eq!(checks[0].status, Status::Fail);
         // Windows cannot see which processes run: it says only that none serves.
         let nothing = if cfg!(windows) {
@@ -305,7 +408,8 @@ mod tests {
             .unwrap()
             .contains("chrome://extensions"));
 
-        let checks = check_socket(&socket, &[host(9, "/run/other.sock")]).await;
+        let hosts = [host(9, "/run/other.sock")];
+        let checks = check_socket(&socket, serving(&hosts)).await;
         assert!(
             checks[0].what.contains("pid 9) serves /run/other.sock"),
             "{checks:?}"
@@ -315,7 +419,8 @@ mod tests {
             .as_deref()
             .unwrap()
             .contains("TABWIRE_SOCKET=/run/other.sock "));
-        let checks = check_socket(&socket, &[host(9, "/run/my sock")]).await;
+        let hosts = [host(9, "/run/my sock")];
+        let checks = check_socket(&socket, serving(&hosts)).await;
         assert!(checks[0]
             .fix
             .as_deref()
@@ -331,7 +436,7 @@ mod tests {
         drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
         fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
         fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o700)).unwrap();
-        let checks = check_socket(&path, &[]).await;
+        let checks = check_socket(&path, Serving::default()).await;
         assert_eq!(checks.len(), 1, "{checks:?}");
         assert!(checks[0].what.contains("is stale"), "{checks:?}");
         assert!(checks[0]
@@ -342,6 +447,36 @@ mod tests {
             .as_deref()
             .unwrap()
             .contains("replaces the stale socket"));
+
+        // A browser that started 2 s ago, after the socket was made: its own host left it.
+        let young = Serving {
+            hosts: &[],
+            newest_browser: Some(Duration::from_secs(2)),
+        };
+        let checks = check_socket(&path, young).await;
+        assert!(checks[0].what.contains("is stale"), "{checks:?}");
+        // Made an hour before it started: an earlier run's, and this one's is not up yet.
+        let path_c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        let hour_ago = libc::timeval {
+            tv_sec: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs() as libc::time_t
+                - 3600,
+            tv_usec: 0,
+        };
+        // SAFETY: a NUL-terminated path and two initialised timevals.
+        assert_eq!(
+            unsafe { libc::utimes(path_c.as_ptr(), [hour_ago, hour_ago].as_ptr()) },
+            0
+        );
+        let checks = check_socket(&path, young).await;
+        assert!(
+            checks[0]
+                .what
+                .contains("is left from an earlier run's native host: the browser started 2 s ago"),
+            "{checks:?}"
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -349,7 +484,7 @@ mod tests {
         use crate::native_host::testing::TestRelay;
         use tabwire_shared::{Envelope, Event, FromExtension};
         let mut relay = TestRelay::start().await;
-        let checks = check_socket(&relay.socket, &[]).await;
+        let checks = check_socket(&relay.socket, Serving::default()).await;
         assert!(checks.iter().all(|c| c.status == Status::Ok), "{checks:?}");
         assert_eq!(check_browser(&relay.socket).await.status, Status::Fail);
         relay
@@ -373,11 +508,11 @@ mod tests {
         use crate::platform::current_uid;
         let relay = crate::native_host::testing::TestRelay::start().await;
         fs::set_permissions(&relay.socket, fs::Permissions::from_mode(0o666)).unwrap();
-        let checks = check_socket_of(&relay.socket, current_uid(), &[]).await;
+        let checks = check_socket_of(&relay.socket, current_uid(), Serving::default()).await;
         assert!(checks
             .iter()
             .any(|c| c.status == Status::Fail && c.what.contains("666")));
-        let checks = check_socket_of(&relay.socket, current_uid() + 1, &[]).await;
+        let checks = check_socket_of(&relay.socket, current_uid() + 1, Serving::default()).await;
         assert!(checks
             .iter()
             .any(|c| c.status == Status::Fail && c.what.contains("belongs")));

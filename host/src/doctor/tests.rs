@@ -44,12 +44,7 @@ fn executable(path: &Path) {
 }
 
 fn chromium(pid: u32, udd: &Path) -> RunningBrowser {
-    RunningBrowser {
-        pid,
-        browser: Browser::Chromium,
-        exe: PathBuf::from("/usr/lib/chromium/chromium"),
-        user_data_dir: udd.to_path_buf(),
-    }
+    RunningBrowser::test_chromium(pid, udd, None)
 }
 
 /// A made-up home holding an executable `tabwire` binary, and the browsers said to run

@@ -13,7 +13,7 @@ pub fn no_browser() -> WireError {
 /// [`no_browser`], saying what is known of why (a clause: "the browser quit 3 s ago").
 /// With nothing known, the whole setup is the advice; with a cause known, that cause's
 /// own advice is (the setup steps would contradict it), and doctor the fallback.
-pub(super) fn no_browser_because(known: Option<&str>) -> WireError {
+pub fn no_browser_because(known: Option<&str>) -> WireError {
     let message = match known {
         Some(known) => format!(
             "No browser is connected to tabwire: {known}. If that does not explain it, \

@@ -39,8 +39,8 @@ use tabwire_shared::{
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-pub use errors::no_browser;
-use errors::{disconnected, no_browser_because, restarted_before_sending};
+use errors::{disconnected, restarted_before_sending};
+pub use errors::{no_browser, no_browser_because};
 use shared::{Presence, Shared};
 
 /// How a call ended on the link: answered, or never delivered (so safe to send again).

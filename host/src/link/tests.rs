@@ -19,6 +19,7 @@ fn hello() -> ClientHello {
         version: "0.0.1".into(),
         session: "test-session".into(),
         probe: false,
+        folder: None,
     }
 }
 

@@ -35,6 +35,19 @@ pub trait Browser: Send + Sync {
     }
 }
 
+/// An element the user pointed at for the agent ([`Event::UserPointed`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pointed {
+    /// The page.
+    pub page: TabId,
+    /// The element's snapshot uid.
+    pub uid: String,
+    /// Its accessibility role.
+    pub role: String,
+    /// Its accessible name.
+    pub name: String,
+}
+
 /// One agent's state: which page it works on, which pages have dialogs open, the locks
 /// that keep two calls from acting on the same page at once, and what it knows of the
 /// tabs without asking ([`Known`]).
@@ -43,6 +56,8 @@ pub struct Session {
     known: Known,
     selected: Mutex<Option<TabId>>,
     dialogs: Mutex<HashMap<TabId, DialogInfo>>,
+    /// The element the user last pointed at for this agent, until a reply shows it.
+    pointed: Mutex<Option<Pointed>>,
     discoveries: Mutex<HashMap<TabId, Arc<Discovery>>>,
     emulations: Mutex<HashMap<TabId, Emulation>>,
     snapshots: SnapshotMemory,
@@ -80,6 +95,12 @@ impl Session {
     /// The dialog open in `tab`, if any.
     pub fn dialog(&self, tab: TabId) -> Option<DialogInfo> {
         lock(&self.dialogs).get(&tab).cloned()
+    }
+
+    /// The element the user pointed at since the last reply that showed one; taken:
+    /// one reply shows it.
+    pub fn take_pointed(&self) -> Option<Pointed> {
+        lock(&self.pointed).take()
     }
 
     /// The last third-party tool discovery on `tab`, if any.
@@ -162,6 +183,19 @@ impl Session {
                     self.webmcp_news.notify_one();
                 }
             }
+            Event::UserPointed {
+                tab_id,
+                uid,
+                role,
+                name,
+            } => {
+                *lock(&self.pointed) = Some(Pointed {
+                    page: *tab_id,
+                    uid: uid.clone(),
+                    role: role.clone(),
+                    name: name.clone(),
+                });
+            }
             Event::TabsChanged | Event::ConsoleChanged { .. } | Event::Revoked { .. } => {}
         }
     }
@@ -187,7 +221,7 @@ impl Session {
 }
 
 /// Why a page tool cannot run when the agent has no page at all, and what to do.
-pub const NO_PAGE: &str = const_format::concatcp!("No page is available to this agent: no tab is shared with it. In the user's own browser, ask the user to open the tab you should work on, ", tabwire_shared::sharing::SHARE_STEPS, " in its popup. Or open a tab of your own with new_page.");
+pub const NO_PAGE: &str = const_format::concatcp!("No page is available to this agent: no tab is shared with it. Call request_page with your reason: the user sees the request and shares the tab in front with one click. (Or ask the user to open the tab you should work on, then ", tabwire_shared::sharing::SHARE_STEPS, " in its popup; or open a tab of your own with new_page.)");
 
 /// The agent's choices that shape what tools do (from the command line).
 #[derive(Debug, Clone, Default)]
@@ -284,6 +318,11 @@ impl ToolContext {
     /// The dialog open in `tab`, if any.
     pub fn dialog(&self, tab: TabId) -> Option<DialogInfo> {
         self.session.dialog(tab)
+    }
+
+    /// The element the user pointed at since the last reply that showed one (taken).
+    pub fn take_pointed(&self) -> Option<Pointed> {
+        self.session.take_pointed()
     }
 
     /// What `tab` emulates, if anything.

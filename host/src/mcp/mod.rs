@@ -11,7 +11,8 @@
 //!   the agent's arguments checked against them.
 //! - [`context`]: what handlers may touch: the browser, the agent's session, its page;
 //!   [`known`]: what the session knows without asking the browser; [`runs`]: which run
-//!   of the browser its tab ids belong to.
+//!   of the browser its tab ids belong to; [`unregistered`]: a user's browser that runs
+//!   without tabwire's registration, named when no browser connects.
 //! - [`server`]: the `rmcp` glue, and [`config`]: the command-line switches.
 //! - [`wire`]: the stdio transport under rmcp, which answers every line that carries a
 //!   readable id (even one rmcp could not read).
@@ -40,6 +41,7 @@ pub mod structured;
 pub mod third_party_schema;
 pub mod tool;
 pub mod tools;
+pub mod unregistered;
 pub mod wire;
 
 use tabwire_shared::WireError;
@@ -75,6 +77,7 @@ impl From<WireError> for ToolError {
     }
 }
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -105,6 +108,8 @@ have new ids, so call list_pages then.";
 /// The relay link, seen by tools as the [`Browser`].
 struct LinkBrowser {
     link: Link,
+    /// The relay socket the link connects to.
+    socket: PathBuf,
     connect_wait: Duration,
     /// Said instead of the generic advice when the browser tabwire launched never
     /// connected (the advice about installing the extension does not apply); its
@@ -116,14 +121,22 @@ impl Browser for LinkBrowser {
     fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
         Box::pin(async move {
             let timeout = command.reply_timeout();
-            let result = self.link.call(command, self.connect_wait, timeout).await;
-            result.map_err(|e| {
-                let history = History {
-                    ever_connected: self.link.ever_connected(),
-                    browser_quit: self.link.browser_quit(),
-                };
-                for_launched(e, self.launched_but_silent.as_deref(), history)
-            })
+            let error = match self.link.call(command, self.connect_wait, timeout).await {
+                Ok(reply) => return Ok(reply),
+                Err(error) => error,
+            };
+            if self.launched_but_silent.is_none() {
+                return Err(self.for_users_browser(error).await);
+            }
+            let history = History {
+                ever_connected: self.link.ever_connected(),
+                browser_quit: self.link.browser_quit(),
+            };
+            Err(for_launched(
+                error,
+                self.launched_but_silent.as_deref(),
+                history,
+            ))
         })
     }
 
@@ -133,6 +146,22 @@ impl Browser for LinkBrowser {
 
     fn extension_version(&self) -> Option<String> {
         self.link.browser_version()
+    }
+}
+
+impl LinkBrowser {
+    /// A call's error in the user's browser, reworded when no browser is connected and
+    /// the machine shows why: the user's browser runs without tabwire's registration.
+    async fn for_users_browser(&self, error: WireError) -> WireError {
+        if error.code != ErrorCode::BrowserDisconnected || self.link.browser_connected() {
+            return error;
+        }
+        // It reads /proc and profile folders: off the runtime's threads.
+        let socket = self.socket.clone();
+        match tokio::task::spawn_blocking(move || unregistered::explain_current(&socket)).await {
+            Ok(Some(why)) => crate::link::no_browser_because(Some(&why)),
+            _ => error,
+        }
     }
 }
 
@@ -175,12 +204,13 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
     let session = Arc::new(Session::default());
     let observer = session.clone();
     let link = Link::spawn_observed(
-        socket,
+        socket.clone(),
         ClientHello {
             client_name: "agent".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             session: crate::link::new_session_key(),
             probe: false,
+            folder: working_folder(),
         },
         Some(Arc::new(move |event: &tabwire_shared::Event| {
             observer.observe(event)
@@ -188,6 +218,7 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
     );
     let browser = Arc::new(LinkBrowser {
         link,
+        socket,
         connect_wait: connect_wait(launched.is_some()),
         launched_but_silent: launched.map(|b| {
             format!(
@@ -221,6 +252,13 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
     }
     following.abort();
     Ok(())
+}
+
+/// The folder this server was started in: agent clients start their MCP servers in
+/// the project's folder, which tells two sessions of one client apart in the popup.
+fn working_folder() -> Option<String> {
+    let folder = std::env::current_dir().ok()?;
+    Some(folder.to_string_lossy().into_owned())
 }
 
 /// Resolves on SIGINT, SIGTERM or SIGHUP (on Windows Ctrl+C, Ctrl+Break or the console

@@ -81,6 +81,17 @@ pub fn output_schema() -> JsonObject {
                 "required": ["pageId", "type", "message"]
             },
             "emulation": {"type": "object", "description": "What the page emulates."},
+            "userPointedAt": {
+                "type": "object",
+                "description": "An element the user pointed at for this agent in tabwire's popup since the last reply: its uid works with click, hover and the other input tools.",
+                "properties": {
+                    "pageId": {"type": "integer"},
+                    "uid": {"type": "string"},
+                    "role": {"type": "string"},
+                    "name": {"type": "string"}
+                },
+                "required": ["pageId", "uid", "role", "name"]
+            },
             "pages": {
                 "type": "array",
                 "items": {

@@ -11,6 +11,7 @@ fn all_tools() -> Vec<Box<dyn ErasedTool>> {
         Box::new(Registered::new(tools::pages::ListPages)),
         Box::new(Registered::new(tools::pages::SelectPage)),
         Box::new(Registered::new(tools::pages::NewPage)),
+        Box::new(Registered::new(tools::pages::RequestPage)),
         Box::new(Registered::new(tools::pages::NavigatePage)),
         Box::new(Registered::new(tools::pages::ClosePage)),
         Box::new(Registered::new(tools::script::EvaluateScript)),

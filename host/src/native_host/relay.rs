@@ -465,6 +465,7 @@ mod tests {
             version: "1".into(),
             session: "s1".into(),
             probe: false,
+            folder: None,
         }));
         let sent = to_browser(&relay.from_client(c, &serde_json::to_vec(&hello).unwrap()));
         assert_eq!(sent[0].get("id"), None);

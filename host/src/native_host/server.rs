@@ -494,6 +494,7 @@ mod tests {
                 version: "1".into(),
                 session: "s".into(),
                 probe: false,
+                folder: None,
             },
         )))
         .await;

@@ -98,6 +98,7 @@ answers! {
     crate::webmcp::WebMcpTools => WebMcpTools(tools);
     crate::webmcp::WebMcpOutcome => WebMcpOutcome(outcome);
     super::requests::MemoryUsage => MemoryUsage(usage);
+    super::requests::TabRequestAnswer => TabRequest(answer);
 }
 
 /// Success with nothing to report ([`Reply::Done`]).

@@ -162,4 +162,6 @@ commands! {
     InvokeWebMcpTool(InvokeWebMcpTool),
     /// See [`GetMemoryUsage`].
     MemoryUsage(GetMemoryUsage),
+    /// See [`RequestTab`].
+    RequestTab(RequestTab),
 }

@@ -110,6 +110,10 @@ pub struct ClientHello {
     /// popup, never given a tab (not even by auto-share).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub probe: bool,
+    /// The project folder the agent works in (the folder its server was started in),
+    /// so the user can tell two sessions of one client apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
 }
 
 /// What travels back from the extension (or, for browser status, from the relay).
@@ -245,6 +249,11 @@ pub enum Reply {
     MemoryUsage {
         /// The figures.
         usage: requests::MemoryUsage,
+    },
+    /// How the user answered a [`RequestTab`](requests::RequestTab).
+    TabRequest {
+        /// The answer.
+        answer: requests::TabRequestAnswer,
     },
 }
 
@@ -513,6 +522,19 @@ pub enum Event {
     Revoked {
         /// Why, in words for the agent.
         reason: String,
+    },
+    /// The user pointed at an element for this agent (the popup's "Point at an
+    /// element", then a click in the page): sent to that agent's clients alone. The
+    /// agent's next reply names it.
+    UserPointed {
+        /// The tab.
+        tab_id: TabId,
+        /// The element's snapshot uid (as `click` takes it).
+        uid: String,
+        /// Its accessibility role.
+        role: String,
+        /// Its accessible name.
+        name: String,
     },
 }
 

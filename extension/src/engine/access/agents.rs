@@ -77,8 +77,9 @@ impl<C: Chrome + 'static> Engine<C> {
     /// A relay connection closed.
     pub(in crate::engine) fn on_client_gone(&self, client: u64) {
         let gone = self.sharing.borrow_mut().client_gone(client);
-        if let Some((_, agent)) = gone {
+        if let Some((session, agent)) = gone {
             self.in_background(|engine| async move {
+                engine.forget_requests(&session).await;
                 engine.drop_shares(agent).await;
             });
         }

@@ -10,9 +10,15 @@
 //! against the blocklist) and adopts it into the caller's scope.
 
 pub mod agents;
+pub mod badge;
+pub mod leftovers;
+pub mod opening_focus;
+pub mod pointing;
 pub mod popup;
+pub mod requests;
 pub mod scopes;
 pub mod share;
+pub mod status_line;
 
 use tabwire_shared::TabId;
 
@@ -207,9 +213,9 @@ mod tests {
         h.share("k1", 10);
         let commands = every_tab_command(11);
         assert_eq!(
-            commands.len() + 2,
+            commands.len() + 3,
             tabwire_shared::Command::COUNT,
-            "every command but list and new tab"
+            "every command but list, new tab and request tab"
         );
         for (id, command) in commands.into_iter().enumerate() {
             h.call(id as u64, command.clone());
@@ -219,8 +225,9 @@ mod tests {
             assert_eq!(
                 error.message,
                 "Tab 11 is not shared with this agent (or no longer exists). Call list_pages to \
-                 see the tabs shared with it; for another tab, ask the user to open it, click \
-                 the tabwire button in Chrome's toolbar and press \"Share this tab\"."
+                 see the tabs shared with it; for another tab, call request_page (the user \
+                 shares the tab in front with a click), or ask the user to open it, click the \
+                 tabwire button in Chrome's toolbar and press \"Share this tab\"."
             );
         }
         assert!(h.fake.methods(11).is_empty());

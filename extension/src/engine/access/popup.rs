@@ -3,14 +3,17 @@
 //! The popup is a thin page: it asks the worker for a [`PopupState`] (built here from
 //! the engine's real state, never from what the popup showed before), renders it, and
 //! sends back [`PopupAction`]s. Opening it does nothing but show: sharing is the
-//! user's click on *Share this tab with …* (focused when there is one agent, so Enter
-//! does it). The user may open the popup only to disconnect agents or change
-//! settings, and must never find that it shared their tab first.
+//! user's click on *Share this tab with …* (focused only when that is all the popup can
+//! be for: [`opening_focus`](super::opening_focus)). The user may open the popup only
+//! to disconnect agents or change settings, and must never find that it shared their
+//! tab first.
 
 use serde::{Deserialize, Serialize};
 use tabwire_shared::version::Mismatch;
 use tabwire_shared::TabId;
 
+use super::opening_focus::share_to_focus;
+use super::status_line::{status_line, StatusLine};
 use crate::chrome::{Chrome, TabState};
 use crate::engine::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
 use crate::engine::Engine;
@@ -21,6 +24,11 @@ use crate::engine::Engine;
 pub struct PopupState {
     /// The native host is connected and speaking.
     pub connected: bool,
+    /// The top line: the host and the agents, in words and a tone.
+    pub status: StatusLine,
+    /// The agent whose *Share this tab* button takes the focus when the popup opens
+    /// (see [`opening_focus`](super::opening_focus)).
+    pub focus_on_open: Option<String>,
     /// When not connected: why, and what to run (commands between backquotes).
     pub not_connected_why: Option<String>,
     /// When the extension and the native host, or an agent's tabwire, differ in
@@ -40,6 +48,41 @@ pub struct PopupState {
     pub agents: Vec<AgentView>,
     /// The settings in force.
     pub settings: SettingsView,
+    /// Agents' requests for the tab in front, waiting for the user's answer (oldest
+    /// first): the popup offers its own tab to each.
+    pub requests: Vec<RequestView>,
+    /// The user's pick of an element for an agent, while under way.
+    pub pointing: Option<PointingView>,
+}
+
+/// A pick under way, as the popup shows it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PointingView {
+    /// The tab.
+    pub tab: TabId,
+    /// The agent it is for.
+    pub session: String,
+    /// Its name.
+    pub name: String,
+}
+
+/// An agent's request for a tab, as the popup shows it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestView {
+    /// The request, for the answer.
+    pub id: u64,
+    /// The agent that asks.
+    pub session: String,
+    /// Its name.
+    pub name: String,
+    /// Its tab groups' colour.
+    pub color: String,
+    /// Why it asks, in its words.
+    pub reason: String,
+    /// When it asked (ms since the epoch).
+    pub asked_ms: u64,
 }
 
 /// The popup's tab.
@@ -66,8 +109,10 @@ pub struct TargetView {
 pub struct AgentRef {
     /// Its session key.
     pub session: String,
-    /// Its name.
+    /// Its name (unique among agents).
     pub name: String,
+    /// Its tab groups' colour (a Chrome group colour name).
+    pub color: String,
 }
 
 /// One agent and its tabs.
@@ -76,8 +121,12 @@ pub struct AgentRef {
 pub struct AgentView {
     /// Its session key.
     pub session: String,
-    /// Its name.
+    /// Its name (unique among agents).
     pub name: String,
+    /// The project folder it works in, if its server said.
+    pub folder: Option<String>,
+    /// Its tab groups' colour (a Chrome group colour name).
+    pub color: String,
     /// A live connection speaks for it.
     pub connected: bool,
     /// When it last called.
@@ -141,6 +190,24 @@ pub enum PopupAction {
     },
     /// Disconnect every agent.
     DisconnectAll,
+    /// Let the user point at an element in `tab` for an agent.
+    Point {
+        /// The agent.
+        session: String,
+        /// The tab (shared with it).
+        tab: TabId,
+    },
+    /// End the pick under way.
+    CancelPoint,
+    /// Answer an agent's request for a tab: share `tab` (the popup's) with it, or not.
+    AnswerRequest {
+        /// The request.
+        id: u64,
+        /// The tab the popup is about.
+        tab: TabId,
+        /// Share (true) or "Not now" (false).
+        share: bool,
+    },
     /// Save the settings.
     SaveSettings {
         /// Auto-share.
@@ -176,12 +243,13 @@ impl<C: Chrome + 'static> Engine<C> {
         let live = self.live.borrow().clone();
         let sharing = self.sharing.borrow();
         let settings = self.settings.borrow();
-        let agent_ref = |session: &String| AgentRef {
-            session: session.clone(),
-            name: sharing
-                .agent(session)
-                .map(|a| a.name.clone())
-                .unwrap_or_default(),
+        let agent_ref = |session: &String| {
+            let agent = sharing.agent(session);
+            AgentRef {
+                session: session.clone(),
+                name: agent.map(|a| a.name.clone()).unwrap_or_default(),
+                color: agent.map(|a| a.color.clone()).unwrap_or_default(),
+            }
         };
         let target = target_state.map(|t| {
             let shared_with: Vec<AgentRef> = sharing.sharers(t.id).iter().map(agent_ref).collect();
@@ -204,12 +272,14 @@ impl<C: Chrome + 'static> Engine<C> {
                 can_share_with,
             }
         });
-        let agents = sharing
+        let agents: Vec<AgentView> = sharing
             .agents()
             .iter()
             .map(|(session, agent)| AgentView {
                 session: session.clone(),
                 name: agent.name.clone(),
+                folder: agent.folder.clone(),
+                color: agent.color.clone(),
                 connected: sharing.connected(session),
                 last_activity_ms: agent.last_activity_ms,
                 tabs: agent
@@ -239,8 +309,37 @@ impl<C: Chrome + 'static> Engine<C> {
             )
             .find_map(|program| Mismatch::between(&live.own_version, program))
             .map(|m| m.line());
+        let requests = self
+            .tab_requests
+            .borrow()
+            .waiting()
+            .into_iter()
+            .map(|r| {
+                let agent = sharing.agent(&r.session);
+                RequestView {
+                    id: r.id,
+                    name: agent.map(|a| a.name.clone()).unwrap_or_default(),
+                    color: agent.map(|a| a.color.clone()).unwrap_or_default(),
+                    session: r.session,
+                    reason: r.reason,
+                    asked_ms: r.asked_ms,
+                }
+            })
+            .collect();
+        let pointing = self.pointing.borrow().as_ref().map(|p| PointingView {
+            tab: p.tab,
+            session: p.session.clone(),
+            name: sharing
+                .agent(&p.session)
+                .map(|a| a.name.clone())
+                .unwrap_or_default(),
+        });
         PopupState {
+            requests,
+            pointing,
             connected: live.connected(),
+            status: status_line((&live).into(), sharing.connected_sessions().len()),
+            focus_on_open: share_to_focus(target.as_ref(), &agents),
             not_connected_why: live.not_connected_why(),
             version_mismatch,
             last_heartbeat_ms: live.last_pong_ms,
@@ -266,6 +365,11 @@ impl<C: Chrome + 'static> Engine<C> {
             PopupAction::Share { session, tab } => self.share_tab(&session, tab).await?,
             PopupAction::Unshare { session, tab } => self.unshare_tab(&session, tab).await,
             PopupAction::Disconnect { session } => self.disconnect(&session).await,
+            PopupAction::Point { session, tab } => self.start_pointing(&session, tab).await?,
+            PopupAction::CancelPoint => self.stop_pointing().await,
+            PopupAction::AnswerRequest { id, tab, share } => {
+                self.answer_request(id, tab, share).await?
+            }
             PopupAction::DisconnectAll => {
                 let sessions: Vec<String> =
                     self.sharing.borrow().agents().keys().cloned().collect();

@@ -24,8 +24,12 @@ const COLORS: [&str; 8] = [
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Agent {
-    /// The name its server gave (the MCP client's name once known).
+    /// The name shown for it: the MCP client's name (once known) and its project
+    /// folder's name, e.g. "claude-code · shop-app"; made unique among agents.
     pub name: String,
+    /// The project folder it works in, as its server said (cleaned for display).
+    #[serde(default)]
+    pub folder: Option<String>,
     /// The tabs shared with it.
     pub tabs: BTreeSet<TabId>,
     /// The tab group showing its tabs, per window (a group cannot span windows).
@@ -77,7 +81,6 @@ pub struct Sharing {
     /// Live relay connections, by client id, to their session.
     clients: BTreeMap<u64, String>,
     revoked: BTreeSet<String>,
-    colors_used: usize,
 }
 
 /// What survives a service-worker restart.
@@ -114,26 +117,42 @@ impl Sharing {
         if self.revoked.contains(&hello.session) {
             return Greeting::Revoked;
         }
-        let name = self.unique_name(&hello.session, &clean_name(&hello.client_name));
+        let folder = hello.folder.as_deref().and_then(clean_folder);
+        let wanted = label(&clean_name(&hello.client_name), folder.as_deref());
+        let name = self.unique_name(&hello.session, &wanted);
         if let Some(agent) = self.agents.get_mut(&hello.session) {
             agent.name = name;
+            agent.folder = folder;
             agent.orphaned_since_ms = None;
             agent.version.clone_from(&hello.version);
             return Greeting::Returning;
         }
-        let color = COLORS[self.colors_used % COLORS.len()].to_owned();
-        self.colors_used += 1;
         let agent = Agent {
             name,
+            folder,
             tabs: BTreeSet::new(),
             groups: BTreeMap::new(),
-            color,
+            color: self.color_for(&hello.session).to_owned(),
             last_activity_ms: now_ms,
             orphaned_since_ms: None,
             version: hello.version.clone(),
         };
         self.agents.insert(hello.session.clone(), agent);
         Greeting::New
+    }
+
+    /// The group colour of a new agent: the one its session key picks, so an agent that
+    /// comes back to a restarted browser (same key) keeps its colour, unless another
+    /// agent wears it; then the next free one.
+    fn color_for(&self, session: &str) -> &'static str {
+        let start = session.bytes().fold(0usize, |h, b| {
+            h.wrapping_mul(31).wrapping_add(usize::from(b))
+        });
+        let in_use = |c: &&str| self.agents.values().any(|a| a.color == *c);
+        (0..COLORS.len())
+            .map(|i| COLORS[(start + i) % COLORS.len()])
+            .find(|c| !in_use(c))
+            .unwrap_or(COLORS[start % COLORS.len()])
     }
 
     /// `wanted`, or `wanted (2)`, `(3)`… if another agent goes by that name already:
@@ -315,11 +334,28 @@ impl Sharing {
     pub fn restore(&mut self, saved: SavedSharing, now_ms: u64) {
         for (session, mut agent) in saved.agents {
             agent.orphaned_since_ms.get_or_insert(now_ms);
-            self.colors_used += 1;
             self.agents.entry(session).or_insert(agent);
         }
         self.revoked.extend(saved.revoked);
     }
+}
+
+/// The name shown for a client working in `folder`: "client · folder-name".
+fn label(client: &str, folder: Option<&str>) -> String {
+    let last = folder
+        .and_then(|f| f.rsplit(['/', '\\']).find(|part| !part.is_empty()))
+        .and_then(tabwire_shared::names::display_name);
+    match last {
+        Some(last) => format!("{client} · {last}"),
+        None => client.to_owned(),
+    }
+}
+
+/// A folder path as shown (see [`tabwire_shared::names::display_text`]).
+fn clean_folder(raw: &str) -> Option<String> {
+    /// The longest folder path shown, in characters.
+    const MAX_FOLDER_CHARS: usize = 240;
+    tabwire_shared::names::display_text(raw, MAX_FOLDER_CHARS)
 }
 
 /// An agent's name as shown: see [`tabwire_shared::names`]; "agent" if nothing
@@ -338,6 +374,7 @@ mod tests {
             version: "0".into(),
             session: session.into(),
             probe: false,
+            folder: None,
         }
     }
 
@@ -470,5 +507,52 @@ mod tests {
         assert_eq!(s.agent("k4").unwrap().name, "claude [31m (2)", "stable");
         s.hello(5, &hello("claude\u{202E} [31m", "k5"), 0);
         assert_eq!(s.agent("k5").unwrap().name, "claude [31m (3)");
+    }
+
+    fn hello_in(name: &str, session: &str, folder: &str) -> ClientHello {
+        ClientHello {
+            folder: Some(folder.into()),
+            ..hello(name, session)
+        }
+    }
+
+    #[test]
+    fn two_sessions_of_one_client_are_named_after_their_folders() {
+        let mut s = Sharing::default();
+        s.hello(1, &hello_in("claude-code", "k1", "/home/u/shop-app"), 0);
+        s.hello(2, &hello_in("claude-code", "k2", "C:\\work\\blog\\"), 0);
+        s.hello(3, &hello_in("claude-code", "k3", "/home/u/shop-app"), 0);
+        s.hello(4, &hello_in("codex", "k4", "/"), 0);
+        let name = |s: &Sharing, k: &str| s.agent(k).unwrap().name.clone();
+        assert_eq!(name(&s, "k1"), "claude-code · shop-app");
+        assert_eq!(name(&s, "k2"), "claude-code · blog");
+        assert_eq!(
+            name(&s, "k3"),
+            "claude-code · shop-app (2)",
+            "same folder: numbered"
+        );
+        assert_eq!(name(&s, "k4"), "codex", "no folder name to show");
+        let folder = s.agent("k1").unwrap().folder.clone();
+        assert_eq!(folder.as_deref(), Some("/home/u/shop-app"));
+        s.hello(5, &hello_in("x", "k5", "/tmp/\u{202E}evil\n"), 0);
+        assert_eq!(name(&s, "k5"), "x · evil", "a folder's name is cleaned too");
+    }
+
+    #[test]
+    fn an_agent_keeps_its_colour_across_a_browser_restart_and_none_share_one() {
+        let mut first = Sharing::default();
+        first.hello(1, &hello("a", "session-one"), 0);
+        let colour = first.agent("session-one").unwrap().color.clone();
+        // A restarted browser knows nobody: the same session gets the same colour.
+        let mut restarted = Sharing::default();
+        restarted.hello(7, &hello("a", "session-one"), 0);
+        assert_eq!(restarted.agent("session-one").unwrap().color, colour);
+        // Eight agents at once wear eight colours.
+        let mut many = Sharing::default();
+        for n in 0..8 {
+            many.hello(n, &hello("a", &format!("k{n}")), 0);
+        }
+        let colours: BTreeSet<&str> = many.agents().values().map(|a| a.color.as_str()).collect();
+        assert_eq!(colours.len(), 8);
     }
 }

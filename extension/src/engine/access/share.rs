@@ -12,6 +12,7 @@
 use tabwire_shared::{Event, TabId};
 
 use super::agents::REVOKED_BY_USER;
+use super::badge::{self, Sharer};
 use super::scopes::Agent;
 use crate::chrome::{Chrome, TabState};
 use crate::engine::tab::Group;
@@ -88,6 +89,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 },
             );
         }
+        self.forget_requests(session).await;
         if let Some(agent) = agent {
             self.drop_shares(agent).await;
         }
@@ -216,6 +218,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Titles and colours an agent's group.
     pub(in crate::engine) async fn style_group(&self, group: i64, name: &str, color: &str) {
+        self.remember_group_title(name).await;
         if let Err(error) = self.chrome.style_group(group, name, color).await {
             self.chrome.log(&format!(
                 "tabwire: could not name tab group {group}: {error}"
@@ -223,27 +226,26 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// Sets the badge of tabwire's button on `tab`: how many agents share it, and a
-    /// tooltip naming them.
+    /// Sets the badge of tabwire's button on `tab`: how many agents share it, in the
+    /// colour of their group ([`badge`](super::badge)), and a tooltip naming them.
     pub(in crate::engine) async fn show_badge(&self, tab: TabId) {
-        let (text, tooltip) = {
+        let look = {
             let sharing = self.sharing.borrow();
             if sharing.agent_profile() {
                 return;
             }
-            let names: Vec<String> = sharing
+            let sharers: Vec<Sharer> = sharing
                 .sharers(tab)
                 .iter()
-                .filter_map(|s| sharing.agent(s).map(|a| a.name.clone()))
+                .filter_map(|s| sharing.agent(s))
+                .map(|a| Sharer {
+                    name: a.name.clone(),
+                    color: a.color.clone(),
+                })
                 .collect();
-            if names.is_empty() {
-                (String::new(), "tabwire: this tab is not shared".to_owned())
-            } else {
-                let tooltip = format!("tabwire: shared with {}", names.join(", "));
-                (names.len().to_string(), tooltip)
-            }
+            badge::shared(&sharers)
         };
-        if let Err(error) = self.chrome.set_badge(tab, &text, &tooltip).await {
+        if let Err(error) = self.chrome.set_badge(tab, &look).await {
             self.chrome.log(&format!(
                 "tabwire: could not set the badge of tab {tab}: {error}"
             ));
@@ -279,10 +281,8 @@ mod tests {
         h.share("k1", 10);
         assert!(h.fake.changes() > changes, "open popups render again");
         let group = h.fake.group_of(10).expect("grouped");
-        assert_eq!(
-            h.fake.group_style(group),
-            Some(("claude".into(), "blue".into()))
-        );
+        let color = h.engine.sharing.borrow().agent("k1").unwrap().color.clone();
+        assert_eq!(h.fake.group_style(group), Some(("claude".into(), color)));
         assert_eq!(
             h.fake.badge(10),
             Some(("1".into(), "tabwire: shared with claude".into()))
@@ -301,6 +301,33 @@ mod tests {
         );
         assert_eq!(h.fake.badge(10).unwrap().0, "2");
         assert!(h.fake.badge(10).unwrap().1.contains("claude, codex"));
+    }
+
+    #[test]
+    fn the_badge_wears_the_colour_of_the_one_agents_group() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k2", 11);
+        let group = h.fake.group_of(11).expect("grouped");
+        let (_, color) = h.fake.group_style(group).expect("styled");
+        let one = h.fake.badge_look(11).expect("a badge");
+        let alone = crate::engine::access::badge::shared(&[crate::engine::access::badge::Sharer {
+            name: "codex".into(),
+            color,
+        }]);
+        assert_eq!(one, alone, "the group's colour");
+        h.share("k1", 11);
+        let both = h.fake.badge_look(11).expect("a badge");
+        assert_ne!(
+            both.background, one.background,
+            "several agents: tabwire's colour"
+        );
+        let unshare = json!({"action": "unshare", "session": "k2", "tab": 11});
+        assert_eq!(h.popup(unshare), Ok(()));
+        let left = h.fake.badge_look(11).expect("a badge");
+        assert_eq!(left.text, "1");
+        assert_ne!(left.background, both.background, "claude's colour again");
     }
 
     #[test]

@@ -8,7 +8,13 @@ use super::settle::{QUIET_MS, SETTLE_CAP_MS};
 
 /// A page with one button (uid 1_2) at (10,10)-(30,30) in an 800x600 viewport.
 fn page() -> Harness {
+    page_after(|_| {})
+}
+
+/// [`page`], with `prepare` run on the fake before the tab is attached.
+fn page_after(prepare: impl FnOnce(&Harness)) -> Harness {
     let mut h = Harness::new();
+    prepare(&h);
     set_buttons(&h, &[(2, "OK")]);
     h.call(99, TakeSnapshot::whole(10));
     h.settle();
@@ -612,4 +618,186 @@ fn resizing_corrects_for_window_chrome_the_page_misreports() {
     }
     assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
     assert_eq!(h.fake.resized(), vec![(1, 640, 480), (1, 640, 530)]);
+}
+
+/// Answers the watcher's `received()` with `answers` in turn (the last one for every
+/// later call), and its `since()` with a DOM quiet for long.
+fn page_receiving(answers: Vec<Value>) -> Harness {
+    use super::super::page::RECEIVED;
+    let h = page();
+    h.fake.answer(
+        "Page.captureScreenshot",
+        Answer::value(json!({"data": "AA=="})),
+    );
+    let calls = std::cell::Cell::new(0usize);
+    h.fake.answer_with("Runtime.callFunctionOn", move |params| {
+        if params["functionDeclaration"].as_str() == Some(RECEIVED) {
+            let n = calls.get();
+            calls.set(n + 1);
+            let answer = answers[n.min(answers.len() - 1)].clone();
+            Answer::value(json!({"result": {"type": "object", "value": answer}}))
+        } else {
+            Answer::value(json!({"result": {"type": "number", "value": 1000}}))
+        }
+    });
+    h
+}
+
+#[test]
+fn a_document_that_has_not_drawn_draws_a_frame_before_the_click() {
+    let mut h = page_receiving(vec![json!([false, 0, 0, 0]), json!([true, 1, 1, 0])]);
+    input(&mut h, 1, click("1_2"));
+    h.advance(QUIET_MS);
+    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    let methods = h.fake.methods(10);
+    let at = |m: &str| methods.iter().position(|x| x == m).unwrap_or(usize::MAX);
+    assert!(at("Page.startScreencast") < at("Page.captureScreenshot"));
+    assert!(at("Page.captureScreenshot") < at("Input.dispatchMouseEvent"));
+    assert!(at("Page.stopScreencast") < at("Input.dispatchMouseEvent"));
+    let pixel = &h.fake.sent(10, "Page.captureScreenshot")[0];
+    assert_eq!(pixel["clip"]["width"], 1.0, "one pixel is enough: {pixel}");
+}
+
+#[test]
+fn a_document_that_has_drawn_is_clicked_at_once() {
+    let mut h = page_receiving(vec![json!([true, 0, 0, 0]), json!([true, 1, 1, 0])]);
+    input(&mut h, 1, click("1_2"));
+    h.advance(QUIET_MS);
+    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    assert!(h.fake.sent(10, "Page.captureScreenshot").is_empty());
+}
+
+#[test]
+fn a_click_no_mousedown_reached_is_an_error_that_says_what_to_do() {
+    // The mouse move arrives, the press does not.
+    let mut h = page_receiving(vec![json!([true, 0, 0, 0]), json!([true, 0, 1, 0])]);
+    input(&mut h, 1, click("1_2"));
+    h.advance(QUIET_MS);
+    let error = h.reply(1).unwrap().unwrap_err();
+    assert_eq!(error.code, ErrorCode::PageError);
+    for said in [
+        "click did not reach the page",
+        "mousedown",
+        "take_screenshot",
+        "bringToFront",
+    ] {
+        assert!(error.message.contains(said), "{said}: {}", error.message);
+    }
+}
+
+#[test]
+fn a_key_the_page_never_saw_fails_only_while_the_page_has_not_drawn() {
+    // Keys go where the focus is (perhaps a frame the watcher does not see): missing
+    // from the main window alone proves nothing once the page has drawn.
+    let key = || InputAction::PressKey {
+        key: "Enter".into(),
+    };
+    let mut h = page_receiving(vec![json!([true, 0, 0, 0])]);
+    input(&mut h, 1, key());
+    h.advance(QUIET_MS);
+    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    let mut h = page_receiving(vec![json!([false, 0, 0, 0])]);
+    input(&mut h, 2, key());
+    h.advance(QUIET_MS);
+    let error = h.reply(2).unwrap().unwrap_err();
+    assert!(
+        error.message.contains("press_key did not reach"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn a_press_that_would_raise_the_users_minimized_or_covered_window_is_refused() {
+    // Tab 10 is the tab window 1 shows.
+    for (focused_elsewhere, minimized, said) in [
+        (false, true, "a window the user minimized"),
+        (true, false, "behind the one the user worked in last"),
+    ] {
+        let mut h = page();
+        h.fake.set_minimized(1, minimized);
+        if focused_elsewhere {
+            h.fake.add_window(2, &[(20, "https://b.test/", true)]);
+            h.fake.set_last_focused(Some(2));
+        }
+        input(&mut h, 1, click("1_2"));
+        h.advance(QUIET_MS);
+        let error = h.reply(1).unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::Refused);
+        for needed in [said, "Nothing was clicked", "bringToFront: true", "hover"] {
+            assert!(
+                error.message.contains(needed),
+                "{needed}: {}",
+                error.message
+            );
+        }
+        assert!(mouse(&h).is_empty(), "nothing was sent");
+        // A hover raises nothing: it goes through.
+        input(&mut h, 2, InputAction::Hover { uid: "1_2".into() });
+        h.advance(QUIET_MS);
+        assert!(h.reply(2).unwrap().is_ok());
+    }
+}
+
+#[test]
+fn a_press_in_the_window_last_focused_or_when_chrome_knows_none_is_sent() {
+    for last_focused in [Some(1), None] {
+        let mut h = page();
+        h.fake.add_window(2, &[(20, "https://b.test/", true)]);
+        h.fake.set_last_focused(last_focused);
+        input(&mut h, 1, click("1_2"));
+        h.advance(QUIET_MS);
+        assert!(
+            h.reply(1).unwrap().is_ok(),
+            "last focused: {last_focused:?}"
+        );
+        assert_eq!(mouse(&h).len(), 3);
+    }
+}
+
+#[test]
+fn an_overlay_the_attach_could_not_turn_on_is_turned_on_before_the_mouse_moves() {
+    let mut h = page_after(|h| {
+        h.fake
+            .answer("Overlay.enable", Answer::error("Not allowed yet"))
+    });
+    assert_eq!(h.fake.sent(10, "Overlay.enable").len(), 1);
+    h.fake.answer("Overlay.enable", Answer::value(json!({})));
+    input(&mut h, 1, InputAction::Hover { uid: "1_2".into() });
+    h.advance(QUIET_MS);
+    assert!(h.reply(1).unwrap().is_ok());
+    let methods = h.fake.methods(10);
+    let overlay = methods.iter().rposition(|m| m == "Overlay.enable");
+    let moved = methods.iter().position(|m| m == "Input.dispatchMouseEvent");
+    assert!(overlay < moved, "overlay first: {methods:?}");
+    // On from then on: not asked again.
+    input(&mut h, 2, click("1_2"));
+    h.advance(QUIET_MS);
+    assert!(h.reply(2).unwrap().is_ok());
+    assert_eq!(h.fake.sent(10, "Overlay.enable").len(), 2);
+}
+
+#[test]
+fn without_the_overlay_mouse_input_to_a_hidden_tab_is_refused_at_once_not_slow() {
+    let refused = || Answer::error("Overlay is not available");
+    let mut h = page_after(|h| h.fake.answer("Overlay.enable", refused()));
+    // In front, the tab draws frames: the hover goes through.
+    input(&mut h, 1, InputAction::Hover { uid: "1_2".into() });
+    h.advance(QUIET_MS);
+    assert!(h.reply(1).unwrap().is_ok());
+    // Its window minimized: nothing is sent, and the error names the ways out.
+    h.fake.set_minimized(1, true);
+    let before = mouse(&h).len();
+    input(&mut h, 2, InputAction::Hover { uid: "1_2".into() });
+    let error = h.reply(2).unwrap().unwrap_err();
+    assert_eq!(error.code, ErrorCode::Refused);
+    for said in [
+        "up to 5 s",
+        "Overlay is not available",
+        "bringToFront: true",
+        "fill",
+    ] {
+        assert!(error.message.contains(said), "{said}: {}", error.message);
+    }
+    assert_eq!(mouse(&h).len(), before, "nothing was sent");
 }

@@ -21,6 +21,8 @@ pub struct Gathered {
     pub selected: Option<TabId>,
     /// The dialog open on [`Gathered::page`].
     pub dialog: Option<DialogInfo>,
+    /// The element the user pointed at for the agent since the last reply.
+    pub pointed: Option<crate::mcp::context::Pointed>,
     /// What [`Gathered::page`] emulates.
     pub emulation: Option<Emulation>,
     /// The open pages, when asked for.
@@ -103,6 +105,7 @@ pub(super) async fn gather(
         gathered.emulation = ctx.emulation(page);
     }
     gathered.selected = ctx.selected();
+    gathered.pointed = ctx.take_pointed();
     gathered
 }
 

@@ -180,6 +180,24 @@ impl Sections {
         );
     }
 
+    pub(super) fn pointed(&mut self, pointed: &crate::mcp::context::Pointed) {
+        self.heading("The user pointed at");
+        let name = if pointed.name.is_empty() {
+            String::new()
+        } else {
+            format!(" {:?}", pointed.name)
+        };
+        self.line(&format!(
+            "uid={} {}{name} on page {}: the element the user means (input tools take this uid).",
+            pointed.uid, pointed.role, pointed.page
+        ));
+        self.data.insert(
+            "userPointedAt".into(),
+            json!({"pageId": pointed.page, "uid": pointed.uid, "role": pointed.role,
+                   "name": pointed.name}),
+        );
+    }
+
     pub(super) fn pages(&mut self, pages: &[TabInfo], selected: Option<TabId>) {
         self.heading("Pages");
         let mut list = Vec::with_capacity(pages.len());

@@ -407,6 +407,12 @@ fn everything_at_once_in_the_fixed_order() {
         third_party: Some((1, tools(1))),
         third_party_failure: None,
         snapshot: Some(whole(snapshot())),
+        pointed: Some(crate::mcp::context::Pointed {
+            page: 1,
+            uid: "1_4".into(),
+            role: "button".into(),
+            name: "Total: 42 €".into(),
+        }),
     };
     insta::assert_snapshot!(reply(&response, Some("Partly failed."), &gathered, false));
 }

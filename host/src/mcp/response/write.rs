@@ -54,6 +54,9 @@ pub fn write(
             out.emulation(page, emulation);
         }
     }
+    if let Some(pointed) = &gathered.pointed {
+        out.pointed(pointed);
+    }
     if let Some(pages) = &gathered.pages {
         out.pages(pages, gathered.selected);
     }

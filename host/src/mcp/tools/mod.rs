@@ -36,7 +36,12 @@ pub struct Timeout(u64);
 impl Timeout {
     /// The limit in milliseconds: the one given, else [`DEFAULT_TIMEOUT_MS`].
     pub fn ms(timeout: Option<Timeout>) -> u64 {
-        timeout.map_or(DEFAULT_TIMEOUT_MS, |t| t.0)
+        Timeout::ms_or(timeout, DEFAULT_TIMEOUT_MS)
+    }
+
+    /// The limit in milliseconds: the one given, else `default`.
+    pub fn ms_or(timeout: Option<Timeout>, default: u64) -> u64 {
+        timeout.map_or(default, |t| t.0)
     }
 }
 

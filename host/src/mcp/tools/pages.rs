@@ -2,6 +2,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use tabwire_shared::requests::{RequestTab, TabRequestAnswer};
 use tabwire_shared::{ActivateTab, CloseTab, Navigate, Navigation, NewTab, TabId, WaitForText};
 
 use super::{NoParams, Timeout};
@@ -147,6 +148,81 @@ impl Tool for NewPage {
         response.include_pages();
         response.include_third_party_tools();
         Ok(())
+    }
+}
+
+/// How long `request_page` waits for the user by default: less than the 60 s some
+/// agent clients allow a tool call.
+const REQUEST_WAIT_MS: u64 = 50_000;
+
+/// Arguments of `request_page`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestPageParams {
+    /// Why you need the tab, in a short sentence the user reads (e.g. "to check why the
+    /// cart total is wrong").
+    reason: String,
+    /// How long to wait for the user's answer, in milliseconds (default 50000; at most
+    /// 600000, ten minutes: a larger value is refused).
+    timeout: Option<Timeout>,
+}
+
+/// `request_page`
+pub struct RequestPage;
+
+impl Tool for RequestPage {
+    type Params = RequestPageParams;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "request_page",
+        description: "Asks the user to share the tab they are looking at with you, giving \
+            your reason: tabwire's toolbar button and a notification show the request, and \
+            the user answers Share or Not now in its popup. Waits for the answer (up to \
+            `timeout`) and, when shared, selects the page and lists the pages. Use it when no \
+            page is shared with you, or you need another one. No tab is shared without the \
+            user's click.",
+        category: Category::Navigation,
+        read_only: true,
+        page_scoped: false,
+        blocked_by_dialog: false,
+    };
+
+    async fn run(
+        &self,
+        ctx: &ToolContext,
+        params: RequestPageParams,
+        response: &mut Response,
+    ) -> Result<(), ToolError> {
+        let timeout_ms = Timeout::ms_or(params.timeout, REQUEST_WAIT_MS);
+        let answer = ctx
+            .request(RequestTab {
+                reason: params.reason,
+                timeout_ms,
+            })
+            .await?;
+        match answer {
+            TabRequestAnswer::Shared { tab } => {
+                ctx.select(tab.id);
+                response.line(format!(
+                    "The user shared page {} ({}) with you; it is selected.",
+                    tab.id, tab.url
+                ));
+                response.include_pages();
+                response.include_third_party_tools();
+                Ok(())
+            }
+            TabRequestAnswer::Declined => Err(ToolError::new(
+                "The user declined to share a tab (they pressed \"Not now\"). Do not ask again \
+                 at once: tell the user what you need the page for, or open a page of your own \
+                 with new_page.",
+            )),
+            TabRequestAnswer::Unanswered => Err(ToolError::new(format!(
+                "No answer from the user within {} s: the request is withdrawn and nothing \
+                 was shared. Tell the user you are waiting for a tab (tabwire's toolbar \
+                 button), then call request_page again, with a longer timeout if they need \
+                 one.",
+                timeout_ms / 1000
+            ))),
+        }
     }
 }
 

@@ -1,0 +1,288 @@
+//! The user pointing at an element for an agent.
+//!
+//! From the popup, on a tab shared with an agent, "Point at an element" turns on the
+//! browser's own inspect highlight (`Overlay.setInspectMode searchForNode`) in that
+//! tab: the element under the pointer is drawn as DevTools draws it, and the click
+//! that picks it does not reach the page. The pick is named for the agent (a snapshot
+//! uid that `click` takes, its role and accessible name) and sent to it alone
+//! ([`Event::UserPointed`]); its next reply carries it. One pick at a time, in the
+//! tab's main frame; the popup's Cancel, or a new pick, ends the one before.
+
+use tabwire_shared::{Event, TabId};
+
+use crate::cdp::accessibility::AccessibilityNodeOf;
+use crate::cdp::dom::OverlaySetInspectMode;
+use crate::cdp::events::PointingEvent;
+use crate::chrome::Chrome;
+use crate::engine::axtree::node_facts;
+use crate::engine::Engine;
+
+/// A pick under way: which tab, for which agent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pointing {
+    /// The tab the highlight is on.
+    pub tab: TabId,
+    /// The agent the pick is for.
+    pub session: String,
+}
+
+/// How the element under the pointer is drawn: DevTools' inspect colours.
+fn highlight() -> serde_json::Value {
+    serde_json::json!({
+        "showInfo": true,
+        "showStyles": false,
+        "contentColor": {"r": 111, "g": 168, "b": 220, "a": 0.66},
+        "paddingColor": {"r": 147, "g": 196, "b": 125, "a": 0.55},
+        "borderColor": {"r": 255, "g": 229, "b": 153, "a": 0.66},
+        "marginColor": {"r": 246, "g": 178, "b": 107, "a": 0.66},
+    })
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// Starts a pick in `tab` for `session` (the popup). The error is for the user.
+    pub(in crate::engine) async fn start_pointing(
+        &self,
+        session: &str,
+        tab: TabId,
+    ) -> Result<(), String> {
+        if !self
+            .sharing
+            .borrow()
+            .sharers(tab)
+            .iter()
+            .any(|s| s == session)
+        {
+            return Err("That tab is not shared with that agent.".to_owned());
+        }
+        self.stop_pointing().await;
+        self.ready(tab)
+            .await
+            .map_err(|e| format!("tabwire could not reach the tab: {e}"))?;
+        let inspect = OverlaySetInspectMode {
+            mode: "searchForNode",
+            highlight_config: Some(highlight()),
+        };
+        self.send(tab, &inspect)
+            .await
+            .map_err(|e| format!("tabwire could not start pointing: {e}"))?;
+        *self.pointing.borrow_mut() = Some(Pointing {
+            tab,
+            session: session.to_owned(),
+        });
+        self.chrome.state_changed();
+        Ok(())
+    }
+
+    /// Ends the pick under way, if any (the popup's Cancel).
+    pub(in crate::engine) async fn stop_pointing(&self) {
+        let Some(pointing) = self.pointing.borrow_mut().take() else {
+            return;
+        };
+        let none = OverlaySetInspectMode {
+            mode: "none",
+            highlight_config: None,
+        };
+        // The tab may have closed or been let go: then the highlight went with it.
+        let _ = self.send(pointing.tab, &none).await;
+        self.chrome.state_changed();
+    }
+
+    /// An inspect-mode event from `tab`'s own session.
+    pub(in crate::engine) fn on_pointing_event(&self, tab: TabId, event: PointingEvent) {
+        let ours = self
+            .pointing
+            .borrow()
+            .as_ref()
+            .is_some_and(|p| p.tab == tab);
+        if !ours {
+            return;
+        }
+        match event {
+            PointingEvent::Canceled => {
+                *self.pointing.borrow_mut() = None;
+                self.chrome.state_changed();
+            }
+            PointingEvent::Picked { backend_node_id } => {
+                self.in_background(move |engine| async move {
+                    let Some(pointing) = engine.pointing.borrow().clone() else {
+                        return;
+                    };
+                    engine.stop_pointing().await;
+                    engine.tell_pick(pointing, backend_node_id).await;
+                });
+            }
+        }
+    }
+
+    /// Names the picked element and sends it to the agent it was picked for.
+    async fn tell_pick(&self, pointing: Pointing, node: i64) {
+        let Pointing { tab, session } = pointing;
+        let group = self.next_object_group();
+        let uid = self
+            .bounded("name the element", self.node_uids(tab, &[node], &group))
+            .await;
+        self.release_objects(tab, group);
+        let uid = match uid {
+            Ok(Ok(uids)) => uids.into_iter().next().flatten(),
+            Ok(Err(error)) | Err(error) => {
+                return self.chrome.log(&format!(
+                    "tabwire: could not name the element pointed at: {error}"
+                ))
+            }
+        };
+        let Some(uid) = uid else {
+            return self
+                .chrome
+                .log("tabwire: the element pointed at left the page");
+        };
+        let ask = AccessibilityNodeOf {
+            backend_node_id: node,
+            fetch_relatives: false,
+        };
+        let url = self
+            .chrome
+            .tab(tab)
+            .await
+            .ok()
+            .flatten()
+            .map(|t| t.url)
+            .unwrap_or_default();
+        let (role, name) = match self.send(tab, &ask).await {
+            Ok(tree) => tree
+                .nodes
+                .first()
+                .map(|n| node_facts(n, &url))
+                .map(|f| (f.role, f.name))
+                .unwrap_or_default(),
+            Err(_) => Default::default(),
+        };
+        let clients = self.sharing.borrow().clients_of(&session);
+        for client in clients {
+            self.post_to(
+                client,
+                Event::UserPointed {
+                    tab_id: tab,
+                    uid: uid.clone(),
+                    role: role.clone(),
+                    name: name.clone(),
+                },
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use tabwire_shared::Event;
+
+    use crate::engine::fake::page::set_buttons;
+    use crate::engine::fake::{Answer, Harness};
+
+    /// Agent "k1" (client 1) has tab 10 shared, showing buttons Save (5) and Open (6);
+    /// agent "k2" (client 2) has nothing.
+    fn two_agents() -> Harness {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        set_buttons(&h, &[(5, "Save"), (6, "Open")]);
+        h.fake.answer_with("DOM.resolveNode", |params| {
+            let node = params["backendNodeId"].as_i64().unwrap_or_default();
+            Answer::value(json!({"object": {"type": "object", "subtype": "node",
+                "objectId": format!("node-{node}")}}))
+        });
+        h.fake.answer(
+            "Accessibility.getPartialAXTree",
+            Answer::value(json!({"nodes": [{"nodeId": "6", "ignored": false,
+                "role": {"type": "role", "value": "button"},
+                "name": {"type": "computedString", "value": "Open"}}]})),
+        );
+        h
+    }
+
+    fn inspect_modes(h: &Harness) -> Vec<String> {
+        h.fake
+            .sent(10, "Overlay.setInspectMode")
+            .iter()
+            .map(|p| p["mode"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    fn pointing_shown(h: &mut Harness) -> serde_json::Value {
+        let engine = h.engine.clone();
+        let state = h.run(async move { engine.popup_state(Some(10)).await });
+        serde_json::to_value(&state).unwrap()["pointing"].clone()
+    }
+
+    #[test]
+    fn the_pick_goes_to_its_agent_alone_with_a_uid_and_the_highlight_ends() {
+        let mut h = two_agents();
+        let point = json!({"action": "point", "session": "k1", "tab": 10});
+        assert_eq!(h.popup(point), Ok(()));
+        assert_eq!(inspect_modes(&h), ["searchForNode"]);
+        assert_eq!(pointing_shown(&mut h)["name"], "claude");
+
+        h.fake.emit(
+            10,
+            None,
+            "Overlay.inspectNodeRequested",
+            json!({"backendNodeId": 6}),
+        );
+        h.settle();
+        assert_eq!(inspect_modes(&h), ["searchForNode", "none"]);
+        let picked: Vec<Event> = h
+            .events_for(1)
+            .into_iter()
+            .filter(|e| matches!(e, Event::UserPointed { .. }))
+            .collect();
+        let [Event::UserPointed {
+            tab_id,
+            uid,
+            role,
+            name,
+        }] = picked.as_slice()
+        else {
+            panic!("one pick for the agent: {picked:?}");
+        };
+        assert_eq!(
+            (*tab_id, role.as_str(), name.as_str()),
+            (10, "button", "Open")
+        );
+        assert!(!uid.is_empty());
+        let to_other = h.events_for(2);
+        assert!(
+            !to_other
+                .iter()
+                .any(|e| matches!(e, Event::UserPointed { .. })),
+            "{to_other:?}"
+        );
+        assert!(pointing_shown(&mut h).is_null(), "the popup shows no pick");
+    }
+
+    #[test]
+    fn a_tab_not_shared_with_the_agent_cannot_be_pointed_at_and_cancel_ends_the_pick() {
+        let mut h = two_agents();
+        let other = json!({"action": "point", "session": "k2", "tab": 10});
+        let refused = h.popup(other).unwrap_err();
+        assert!(refused.contains("not shared with that agent"), "{refused}");
+        assert!(inspect_modes(&h).is_empty());
+
+        let point = json!({"action": "point", "session": "k1", "tab": 10});
+        assert_eq!(h.popup(point), Ok(()));
+        assert_eq!(h.popup(json!({"action": "cancelPoint"})), Ok(()));
+        assert_eq!(inspect_modes(&h), ["searchForNode", "none"]);
+        assert!(pointing_shown(&mut h).is_null());
+        // An Escape in the page ends it the same way.
+        let point = json!({"action": "point", "session": "k1", "tab": 10});
+        assert_eq!(h.popup(point), Ok(()));
+        h.fake
+            .emit(10, None, "Overlay.inspectModeCanceled", json!({}));
+        h.settle();
+        assert!(pointing_shown(&mut h).is_null());
+        assert!(h
+            .events_for(1)
+            .iter()
+            .all(|e| !matches!(e, Event::UserPointed { .. })));
+    }
+}

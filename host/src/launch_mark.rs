@@ -1,0 +1,145 @@
+//! The mark `tabwire mcp --launch` leaves in the profile folder of the browser it
+//! starts, so that other tabwire commands can tell an agent's browser from the user's:
+//! `tabwire doctor` leaves it out of the user's browsers, `install --uninstall` does
+//! not count its native host among what it leaves running, and an agent without a
+//! browser is not told about another agent's.
+//!
+//! The mark is an owner record ([`crate::owned`]) naming the `tabwire mcp` process that
+//! launched the browser. It counts only while that process runs: a kept profile
+//! (`--userDataDir`) that a killed session could not unmark is the user's again. It is
+//! written before the browser starts and removed once the session has stopped it.
+//!
+//! It does not find browsers ([`crate::running`] does) and never signals one.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::owned;
+use crate::running::{Running, RunningBrowser};
+
+/// The file in a launched browser's profile folder that names the `tabwire mcp` owning it.
+pub const MARK_FILE: &str = "tabwire-launched";
+
+/// The mark in one launched profile folder; removed when dropped.
+#[derive(Debug)]
+pub struct LaunchMark {
+    path: PathBuf,
+}
+
+impl LaunchMark {
+    /// Marks `profile` as the folder of a browser this process launches.
+    pub fn write(profile: &Path) -> io::Result<Self> {
+        let path = profile.join(MARK_FILE);
+        owned::write_owner_record(&path)?;
+        Ok(Self { path })
+    }
+}
+
+impl Drop for LaunchMark {
+    fn drop(&mut self) {
+        if let Err(error) = fs::remove_file(&self.path) {
+            if error.kind() != io::ErrorKind::NotFound {
+                tracing::warn!(mark = %self.path.display(), %error, "could not remove the launched browser's mark");
+            }
+        }
+    }
+}
+
+/// Whether a browser on `user_data_dir` was launched by a `tabwire mcp --launch` that
+/// still runs.
+pub fn is_launched(user_data_dir: &Path) -> bool {
+    owned::recorded_owner_runs(&user_data_dir.join(MARK_FILE))
+}
+
+/// What runs as the user, split: the user's own browsers with their native hosts, and
+/// the browsers `tabwire mcp --launch` started for agents (whose native hosts are left
+/// out of both).
+pub fn split(running: &Running) -> (Running, Vec<RunningBrowser>) {
+    let (launched, own): (Vec<RunningBrowser>, Vec<RunningBrowser>) = running
+        .browsers
+        .iter()
+        .cloned()
+        .partition(|b| is_launched(&b.user_data_dir));
+    let native_hosts = running
+        .native_hosts
+        .iter()
+        .filter(|h| !launched.iter().any(|b| b.pid == h.ppid))
+        .cloned()
+        .collect();
+    let own = Running {
+        browsers: own,
+        native_hosts,
+    };
+    (own, launched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paths::Browser;
+    use crate::running::NativeHost;
+
+    fn browser(pid: u32, dir: &Path) -> RunningBrowser {
+        RunningBrowser {
+            pid,
+            browser: Browser::Chromium,
+            exe: PathBuf::from("/usr/lib/chromium/chromium"),
+            user_data_dir: dir.to_path_buf(),
+            loaded_extensions: Vec::new(),
+            age: None,
+            socket: None,
+        }
+    }
+
+    fn host(pid: u32, ppid: u32) -> NativeHost {
+        NativeHost {
+            pid,
+            ppid,
+            socket: None,
+        }
+    }
+
+    #[test]
+    fn a_marked_profile_is_an_agents_until_the_mark_goes() {
+        let (launched_dir, own_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mark = LaunchMark::write(launched_dir.path()).unwrap();
+        let running = Running {
+            browsers: vec![
+                browser(10, launched_dir.path()),
+                browser(20, own_dir.path()),
+            ],
+            native_hosts: vec![host(11, 10), host(21, 20)],
+        };
+        let (own, launched) = split(&running);
+        assert_eq!(launched, [browser(10, launched_dir.path())]);
+        assert_eq!(own.browsers, [browser(20, own_dir.path())]);
+        assert_eq!(own.native_hosts, [host(21, 20)]);
+
+        drop(mark);
+        assert!(!launched_dir.path().join(MARK_FILE).exists());
+        let (own, launched) = split(&running);
+        assert!(launched.is_empty());
+        assert_eq!(own, running);
+    }
+
+    #[test]
+    fn a_mark_whose_session_is_gone_does_not_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(if cfg!(windows) { "cmd.exe" } else { "true" })
+            .args(if cfg!(windows) {
+                &["/c", "exit"][..]
+            } else {
+                &[][..]
+            })
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        fs::write(dir.path().join(MARK_FILE), format!("{pid}\n")).unwrap();
+        assert!(!is_launched(dir.path()));
+        // Garbage is no mark either.
+        fs::write(dir.path().join(MARK_FILE), "not a record").unwrap();
+        assert!(!is_launched(dir.path()));
+    }
+}
