@@ -41,6 +41,13 @@ async fn bad_scripts_and_bad_arguments_are_explained() {
         )
         .await;
     thrown.says("kaboom");
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => { throw {code: 'E_CART', detail: {items: 3}} }"}),
+        )
+        .await
+        .says(r#"{"code":"E_CART","detail":{"items":3}}"#);
     // The page context comes with the error.
     assert!(
         thrown.text.starts_with("# evaluate_script response"),
@@ -59,6 +66,21 @@ async fn bad_scripts_and_bad_arguments_are_explained() {
         .await
         .says("Unknown argument `script`")
         .says("function (required)");
+    // Gemini CLI adds `wait_for_previous` to every call: the client's, not a mistake.
+    let waited = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => 6 * 7", "wait_for_previous": true}),
+        )
+        .await;
+    assert_eq!(waited.json["result"], 42, "{}", waited.text);
+    agent
+        .err(
+            "evaluate_script",
+            json!({"function": "() => 1", "wait_for_previous": "yes"}),
+        )
+        .await
+        .says("`wait_for_previous` must be true or false");
     agent
         .err("evaluate_script", json!({}))
         .await

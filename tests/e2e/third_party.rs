@@ -483,6 +483,28 @@ async fn throwing_hanging_and_navigating_tools_fail_clearly() {
         .await
         .says("tool exploded")
         .says("at ");
+    // Thrown values that are not errors are shown as the page made them.
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "throwsObject"}),
+        )
+        .await
+        .says(r#"threw: {"code":"E_CART","detail":{"items":3}}"#);
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "throwsNamed"}),
+        )
+        .await
+        .says(r#"threw: ValidationError: total is negative {"name":"ValidationError","#);
+    agent
+        .err(
+            "execute_3p_developer_tool",
+            json!({"toolName": "rejectsObject"}),
+        )
+        .await
+        .says(r#"{"code":"E_LATE"}"#);
     let started = std::time::Instant::now();
     agent
         .err(

@@ -128,6 +128,15 @@ impl<C: Chrome + 'static> Engine<C> {
         evaluated: Evaluated,
         group: &str,
     ) -> Result<Value, EngineError> {
+        if let Some(thrown) = thrown_object(&evaluated) {
+            let written = self.json_text(tab, watch, global, thrown, group).await?;
+            return match &written.result.value {
+                Some(Value::String(text)) if written.exception_details.is_none() => {
+                    Err(EngineError::Threw(describe_thrown(text)))
+                }
+                _ => into_json(evaluated),
+            };
+        }
         let result = &evaluated.result;
         let plain_object = evaluated.exception_details.is_none()
             && result.kind == "object"
@@ -135,19 +144,9 @@ impl<C: Chrome + 'static> Engine<C> {
         let Some(object) = result.object_id.clone().filter(|_| plain_object) else {
             return into_json(evaluated);
         };
-        let stringify = RuntimeCallFunctionOn {
-            function_declaration: page::STRINGIFY.to_owned(),
-            object_id: global.to_owned(),
-            arguments: vec![
-                CallArgument::object(object.clone()),
-                CallArgument::value(Value::from(page::MAX_RESULT_TEXT)),
-            ],
-            object_group: group.to_owned(),
-            return_by_value: true,
-            await_promise: false,
-            user_gesture: false,
-        };
-        let written = self.send_watched(tab, watch, &stringify).await?;
+        let written = self
+            .json_text(tab, watch, global, object.clone(), group)
+            .await?;
         if let Some(details) = written.exception_details {
             // A cycle, or a `toJSON` that threw: the value has no JSON form.
             return Err(EngineError::NotSerializable(details.describe()));
@@ -195,6 +194,31 @@ impl<C: Chrome + 'static> Engine<C> {
             return into_json(self.send_watched(tab, watch, &itself).await?);
         }
         into_json(written)
+    }
+
+    /// `object` written as JSON text page-side, with the builtins captured before the
+    /// page ran: a string, or the length when longer than tabwire carries.
+    async fn json_text(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        global: &str,
+        object: String,
+        group: &str,
+    ) -> Result<Evaluated, EngineError> {
+        let stringify = RuntimeCallFunctionOn {
+            function_declaration: page::STRINGIFY.to_owned(),
+            object_id: global.to_owned(),
+            arguments: vec![
+                CallArgument::object(object),
+                CallArgument::value(Value::from(page::MAX_RESULT_TEXT)),
+            ],
+            object_group: group.to_owned(),
+            return_by_value: true,
+            await_promise: false,
+            user_gesture: false,
+        };
+        self.send_watched(tab, watch, &stringify).await
     }
 
     /// The call's arguments with their uids resolved: an argument that is a uid
@@ -311,6 +335,37 @@ fn travels_as_text(value: &Value) -> bool {
         }
     }
     false
+}
+
+/// How much of a thrown object's JSON an error shows.
+const THROWN_JSON_CHARS: usize = 4000;
+
+/// The handle of what the call threw, when that is an object but no `Error` (those
+/// Chrome describes with their message and stack).
+fn thrown_object(evaluated: &Evaluated) -> Option<String> {
+    let thrown = evaluated.exception_details.as_ref()?.exception.as_ref()?;
+    let plain = thrown.kind == "object" && thrown.subtype.is_none();
+    thrown.object_id.clone().filter(|_| plain)
+}
+
+/// A thrown object as the page made it: its JSON, after its name and message when it
+/// has them.
+fn describe_thrown(json: &str) -> String {
+    let value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+    let said = match (value.get("name"), value.get("message")) {
+        (Some(Value::String(name)), Some(Value::String(message))) if !name.is_empty() => {
+            format!("{name}: {message} ")
+        }
+        (_, Some(Value::String(message))) => format!("{message} "),
+        _ => String::new(),
+    };
+    let count = json.chars().count();
+    if count > THROWN_JSON_CHARS {
+        let head: String = json.chars().take(THROWN_JSON_CHARS).collect();
+        format!("{said}{head}\u{2026} ({count} characters)")
+    } else {
+        format!("{said}{json}")
+    }
 }
 
 /// The JSON result of a finished call, or why there is none.
@@ -670,6 +725,34 @@ mod tests {
             Ok(Reply::Value {
                 value: json!("slow")
             })
+        );
+    }
+}
+
+#[cfg(test)]
+mod thrown_tests {
+    use super::describe_thrown;
+
+    #[test]
+    fn a_thrown_object_reads_as_its_json_after_its_name_and_message() {
+        assert_eq!(
+            describe_thrown(r#"{"code":"E_CART"}"#),
+            r#"{"code":"E_CART"}"#
+        );
+        assert_eq!(
+            describe_thrown(r#"{"name":"ValidationError","message":"negative","field":"total"}"#),
+            r#"ValidationError: negative {"name":"ValidationError","message":"negative","field":"total"}"#
+        );
+        assert_eq!(
+            describe_thrown(r#"{"message":"late"}"#),
+            r#"late {"message":"late"}"#
+        );
+        let long = format!(r#"{{"x":"{}"}}"#, "y".repeat(5000));
+        let shown = describe_thrown(&long);
+        assert!(shown.ends_with("\u{2026} (5008 characters)"), "{shown}");
+        assert_eq!(
+            shown.chars().count(),
+            4000 + "\u{2026} (5008 characters)".chars().count()
         );
     }
 }

@@ -136,8 +136,12 @@
     }
   };
 
+  /** How much of a thrown object's JSON an error shows. */
+  const THROWN_JSON_CHARS = 4000;
+
   /** A thrown value as an agent should see it: the stack (which starts with the
-   * message) for errors, else the message. */
+   * message) for errors; an object without a stack as its JSON, after its name and
+   * message when it has them; else the message. */
   const describeError = (error) => {
     const text = message(error);
     try {
@@ -146,9 +150,20 @@
         if (typeof stack === 'string' && stack !== '') {
           return stack.indexOf(text) >= 0 ? stack : text + '\n' + stack;
         }
+        const json = T.stringify ? call(T.stringify, null, [error]) : undefined;
+        if (typeof json === 'string' && json !== '{}') {
+          const name = error.name;
+          const said = typeof error.message === 'string'
+            ? (typeof name === 'string' && name !== '' ? name + ': ' : '') + error.message + ' '
+            : '';
+          const shown = json.length > THROWN_JSON_CHARS
+            ? call(T.slice, json, [0, THROWN_JSON_CHARS]) + '… (' + json.length + ' characters)'
+            : json;
+          return said + shown;
+        }
       }
     } catch (e) {
-      // No stack to be had.
+      // No stack and no JSON to be had (a cycle, a getter that throws).
     }
     return text;
   };

@@ -17,6 +17,7 @@
 //! - [`wire`]: the stdio transport under rmcp, which answers every line that carries a
 //!   readable id (even one rmcp could not read).
 
+pub mod client_arguments;
 pub mod config;
 pub mod context;
 pub mod filters;

@@ -8,6 +8,8 @@
 //! `--headless=false`), and takes out those tabwire has no use for, returning one line
 //! for each that says so and why — never silently ignoring a flag the user relies on.
 
+use super::tool::Category;
+
 /// What a flag takes after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Takes {
@@ -26,14 +28,32 @@ const IMPLEMENTED: &[(&str, Takes)] = &[
     ("chromeArg", Takes::Value),
     ("redactNetworkHeaders", Takes::Bool),
     ("experimentalStructuredContent", Takes::Bool),
-    ("categoryInput", Takes::Bool),
-    ("categoryNavigation", Takes::Bool),
-    ("categoryEmulation", Takes::Bool),
-    ("categoryNetwork", Takes::Bool),
-    ("categoryDebugging", Takes::Bool),
-    ("categoryExperimentalThirdParty", Takes::Bool),
-    ("categoryExperimentalWebmcp", Takes::Bool),
 ];
+
+/// The flag tabwire implements that `name` (camelCase) spells, in tabwire's spelling:
+/// one of [`IMPLEMENTED`], or `category<Name>` for every [`Category`] (the list the
+/// parser, the help and README's tables are made from, so a new category needs no
+/// entry here).
+fn implemented(name: &str) -> Option<(String, Takes)> {
+    if let Some((own, takes)) = IMPLEMENTED
+        .iter()
+        .find(|(own, _)| own.eq_ignore_ascii_case(name))
+    {
+        return Some(((*own).to_owned(), *takes));
+    }
+    let category = name.get(..CATEGORY.len())?;
+    if !category.eq_ignore_ascii_case(CATEGORY) {
+        return None;
+    }
+    let rest = &name[CATEGORY.len()..];
+    Category::ALL
+        .into_iter()
+        .find(|c| c.flag_name().eq_ignore_ascii_case(rest))
+        .map(|c| (format!("{CATEGORY}{}", c.flag_name()), Takes::Bool))
+}
+
+/// How every category switch begins.
+const CATEGORY: &str = "category";
 
 /// Why a group of flags means nothing to tabwire.
 const CONNECT: &str = "tabwire reaches the browser through its extension, not a debugging port: \
@@ -225,10 +245,7 @@ pub fn normalize(args: &mut Vec<String>) -> Vec<String> {
             out.push(arg);
             continue;
         };
-        if let Some((name, takes)) = IMPLEMENTED
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case(&flag.name))
-        {
+        if let Some((name, takes)) = implemented(&flag.name) {
             match (takes, flag.value, flag.negated) {
                 (Takes::Bool, _, true) => out.push(format!("--{name}=false")),
                 (Takes::Bool, None, false) => {
@@ -412,6 +429,45 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{spelling:?}: {e}"));
                 if let Err(e) = Cli::try_parse_from(&categories) {
                     panic!("{spelling:?} → {categories:?}: {e}");
+                }
+            }
+        }
+    }
+
+    /// `Navigation` → `navigation`, `ExperimentalThirdParty` → `experimental-third-party`.
+    fn kebab(name: &str) -> String {
+        let mut out = String::new();
+        for (i, c) in name.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    }
+
+    #[test]
+    fn every_category_switches_both_ways_in_every_spelling() {
+        for category in Category::ALL {
+            let camel = format!("category{}", category.flag_name());
+            let kebab = format!("category-{}", kebab(category.flag_name()));
+            for name in [&camel, &kebab] {
+                for (spelling, on) in [
+                    (vec![format!("--{name}")], true),
+                    (vec![format!("--{name}=true")], true),
+                    (vec![format!("--{name}"), "true".to_owned()], true),
+                    (vec![format!("--{name}=false")], false),
+                    (vec![format!("--{name}"), "false".to_owned()], false),
+                    (vec![format!("--no-{name}")], false),
+                ] {
+                    let mut args = vec!["tabwire".to_owned(), "mcp".to_owned()];
+                    args.extend(spelling.clone());
+                    let notes = normalize(&mut args);
+                    assert!(notes.is_empty(), "{spelling:?}: {notes:?}");
+                    let switches = crate::mcp::config::take_category_flags(&mut args)
+                        .unwrap_or_else(|e| panic!("{spelling:?}: {e}"));
+                    assert_eq!(switches.get(&category), Some(&on), "{spelling:?}");
+                    assert_eq!(args, ["tabwire", "mcp"], "{spelling:?}");
                 }
             }
         }

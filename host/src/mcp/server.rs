@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use tabwire_shared::names::display_name;
 
+use super::client_arguments::{self, CallOrder};
 use super::context::ToolContext;
 use super::output_schema::output_schema;
 use super::page_tools::{PageToolSet, PREFIX};
@@ -39,6 +40,8 @@ pub struct TabwireServer {
     /// With page tools on, the [`PageToolSet::fingerprint`] of the set the agent was
     /// last shown (by `tools/list` or told of by `notifications/tools/list_changed`).
     page_tools_shown: Option<Arc<Mutex<u64>>>,
+    /// The order of this session's calls (for a client's `wait_for_previous`).
+    order: Arc<CallOrder>,
 }
 
 impl TabwireServer {
@@ -84,6 +87,7 @@ impl TabwireServer {
             tools: Arc::new(tools),
             output_schema,
             page_tools_shown,
+            order: Arc::default(),
         }
     }
 
@@ -252,13 +256,19 @@ impl ServerHandler for TabwireServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        let mut arguments = request.arguments;
+        let client = match client_arguments::take(&mut arguments) {
+            Ok(client) => client,
+            Err(message) => return Ok(plain_error(&self.base, message).into()),
+        };
+        let _in_order = self.order.enter(client).await;
         let page_tool = self.page_tools_shown.is_some()
             && request.name.starts_with(PREFIX)
             && self.registry.get(&request.name).is_none();
         let result = if page_tool {
-            self.call_page_tool(&request.name, request.arguments).await
+            self.call_page_tool(&request.name, arguments).await
         } else {
-            call_tool(&self.registry, &self.base, &request.name, request.arguments).await
+            call_tool(&self.registry, &self.base, &request.name, arguments).await
         };
         self.announce_page_tools(&context.peer).await;
         Ok(result.into())
