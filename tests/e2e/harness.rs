@@ -322,6 +322,15 @@ impl Agent {
         Agent::start_with(&["mcp"], &[("TABWIRE_SOCKET", socket)], None, name).await
     }
 
+    /// Like [`Agent::join_named`], its server started with `args` (after `mcp`).
+    pub async fn join_named_with(&self, name: &str, args: &[&str]) -> Agent {
+        let socket = self.relay_socket();
+        let socket = socket.to_str().expect("UTF-8 socket path");
+        let mut all = vec!["mcp"];
+        all.extend_from_slice(args);
+        Agent::start_with(&all, &[("TABWIRE_SOCKET", socket)], None, name).await
+    }
+
     /// Like [`Agent::join_named`], its server started in a project folder named
     /// `folder` (another project than [`AGENT_FOLDER`]).
     pub async fn join_named_in(&self, name: &str, folder: &str) -> Agent {

@@ -110,12 +110,13 @@ async fn uids_are_stable_across_snapshots_and_usable_by_scripts_until_the_docume
 async fn a_page_of_five_thousand_elements_snapshots_and_can_go_to_a_file() {
     let agent = Agent::launch(&[]).await;
     agent.open("big.html").await;
-    // Too long for a client to take inline: saved to a private file, with a preview.
+    // Too long for a client to take inline: folded to fit, every node in a private file.
     let snap = agent.ok("take_snapshot", json!({})).await;
-    snap.says("too long to show here")
-        .says("It begins:")
+    snap.says("folded to fit this client's replies (")
+        .says("was saved to")
         .says("RootWebArea")
         .lacks("Buy 999");
+    assert!(snap.text.chars().count() <= 60_000, "{}", snap.text.len());
     let spilled = snap.json["snapshotFilePath"].as_str().unwrap().to_owned();
     let written = std::fs::read_to_string(&spilled).unwrap();
     let nodes = written.lines().count();
@@ -142,6 +143,137 @@ async fn a_page_of_five_thousand_elements_snapshots_and_can_go_to_a_file() {
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(written.contains("button \"Buy 999\""));
     agent.quit().await;
+}
+
+/// The rows of a folded snapshot's text with a uid: `(uid, line)`.
+fn uid_lines(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let uid = line.trim_start().split(' ').next()?;
+            let looks = uid.split_once('_').is_some_and(|(a, b)| {
+                a.chars().all(|c| c.is_ascii_digit()) && b.chars().all(|c| c.is_ascii_digit())
+            });
+            looks.then(|| (uid.to_owned(), line.to_owned()))
+        })
+        .collect()
+}
+
+/// What a text-only `evaluate_script` reply says the script returned.
+fn script_result(reply: &crate::harness::Reply) -> Value {
+    let json = reply
+        .text
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .unwrap_or_else(|| panic!("no result in {}", reply.text));
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"))
+}
+
+/// `function`'s result in the selected page, for a text-only agent.
+async fn in_page(agent: &Agent, function: &str, args: Value) -> Value {
+    let reply = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": function, "args": args}),
+        )
+        .await;
+    script_result(&reply)
+}
+
+/// Checks every uid `reply` shows against the page: a "Pick" button is clicked (and
+/// the page says which row was), anything else is found by a script.
+async fn every_uid_works(agent: &Agent, reply: &crate::harness::Reply) -> usize {
+    let rows = uid_lines(&reply.text);
+    for (uid, line) in &rows {
+        if let Some(row) = line.split("button \"Pick ").nth(1) {
+            let row = row.trim_end_matches('"');
+            agent.ok("click", json!({"uid": uid})).await;
+            let picked = in_page(agent, "() => window.picked", json!([])).await;
+            assert_eq!(picked, json!(row), "{line}");
+        } else {
+            let found = in_page(agent, "(el) => el != null", json!([{"uid": uid}])).await;
+            assert_eq!(found, true, "{line}");
+        }
+    }
+    rows.len()
+}
+
+/// The uid the first fold line of `text` after one containing `after` says to unfold
+/// (the fold line itself counts).
+fn unfold_uid(text: &str, after: &str) -> String {
+    let line = text
+        .lines()
+        .skip_while(|l| !l.contains(after))
+        .find(|l| l.contains("unfold=[\""))
+        .unwrap_or_else(|| panic!("no fold line after {after:?}:\n{text}"));
+    line.split("unfold=[\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn a_codex_session_gets_a_big_snapshot_folded_to_its_budget_and_every_uid_works() {
+    const CODEX: usize = 11_000;
+    let (first, _cdp) = Agent::launch_with_cdp(&[]).await;
+    // As Codex users run it: text only (Codex shows the model structured content
+    // instead of the text when there is any).
+    let agent = first
+        .join_named_with(
+            "codex-mcp-client",
+            &["--experimentalStructuredContent=false"],
+        )
+        .await;
+    let opened = agent
+        .ok("new_page", json!({"url": page("grouped-rows.html")}))
+        .await;
+    assert!(opened.text.chars().count() <= CODEX);
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let chars = snap.text.chars().count();
+    assert!(chars <= CODEX, "{chars} characters for Codex");
+    snap.says("folded to fit this client's replies (")
+        .says("Pick 0-0")
+        .lacks("Pick 29-49");
+    assert!(every_uid_works(&agent, &snap).await > 10, "{}", snap.text);
+
+    // The fold line's way in: the groups unfolded, each group's rows folded...
+    let groups = agent
+        .ok(
+            "take_snapshot",
+            json!({"unfold": [unfold_uid(&snap.text, "more region")]}),
+        )
+        .await;
+    assert!(groups.text.chars().count() <= CODEX, "{}", groups.text);
+    groups.says("region \"Group 29\"");
+    // ...then one group's rows, all 50: its subtree.
+    let group = agent
+        .ok(
+            "take_snapshot",
+            json!({"uid": unfold_uid(&groups.text, "region \"Group 29\"")}),
+        )
+        .await;
+    assert!(group.text.chars().count() <= CODEX, "{}", group.text);
+    group.says("Pick 29-0").says("Pick 29-49");
+    every_uid_works(&agent, &group).await;
+
+    // Every node is in the file, by the same uids.
+    let file = snap
+        .text
+        .split(" was saved to ")
+        .nth(1)
+        .and_then(|rest| rest.split(". Read it").next())
+        .expect("the file every node was saved to");
+    let whole = std::fs::read_to_string(file).unwrap();
+    let (last, _) = uid_lines(&whole)
+        .into_iter()
+        .find(|(_, line)| line.contains("button \"Pick 17-33\""))
+        .expect("Pick 17-33 in the file");
+    agent.ok("click", json!({"uid": last})).await;
+    let picked = in_page(&agent, "() => window.picked", json!([])).await;
+    assert_eq!(picked, json!("17-33"));
+    agent.quit().await;
+    first.quit().await;
 }
 
 #[tokio::test]
@@ -465,4 +597,25 @@ async fn a_button_in_a_closed_shadow_root_is_shown_in_place_and_clicked_by_uid()
         .await
         .says("Vault opened");
     agent.quit().await;
+}
+
+#[tokio::test]
+async fn every_tool_declares_the_sessions_reply_budget_for_claude_code() {
+    let (first, _cdp) = Agent::launch_with_cdp(&[]).await;
+    for (client, budget) in [("claude-code", 60_000), ("codex-mcp-client", 11_000)] {
+        let agent = first.join_named(client).await;
+        let tools = agent.tools().await;
+        assert!(tools.len() > 20);
+        for tool in tools {
+            let meta = tool.meta.as_ref().map(|m| m.0.clone()).unwrap_or_default();
+            assert_eq!(
+                meta.get("anthropic/maxResultSizeChars"),
+                Some(&json!(budget)),
+                "{client}: {}",
+                tool.name
+            );
+        }
+        agent.quit().await;
+    }
+    first.quit().await;
 }

@@ -68,6 +68,12 @@ pub struct McpArgs {
     /// `--categoryExperimentalThirdParty=true`.
     #[arg(long = "experimentalPageToolsAsMcpTools", num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set, default_value_t = false, value_name = "BOOL")]
     pub experimental_page_tools_as_mcp_tools: bool,
+    /// The most characters one reply holds, whatever the client. By default each reply
+    /// is sized for the client that connects (11,000 for Codex CLI, 38,000 for Gemini
+    /// CLI, 60,000 for Claude Code and any other): raise it together with the client's
+    /// own limit (README names each).
+    #[arg(long = "maxResultChars", value_name = "N", value_parser = super::budget::parse_result_chars)]
+    pub max_result_chars: Option<usize>,
     /// Which categories are switched on or off (from `--category<Name>=…`).
     #[arg(skip)]
     pub categories: HashMap<Category, bool>,

@@ -65,6 +65,9 @@ pub struct Session {
     /// The run of the browser the tab ids above belong to, and after a restart, the ids
     /// from the run before.
     runs: Runs,
+    /// The client's `clientInfo.name` from `initialize` (its replies are sized for it);
+    /// `None` until the client said.
+    client: Mutex<Option<String>>,
     /// Woken when the selected page's WebMCP tools changed
     /// ([`Event::WebMcpChanged`]); changes while nobody waits wake the next wait once.
     webmcp_news: tokio::sync::Notify,
@@ -75,6 +78,22 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Session {
+    /// Records which client this agent talks through (`clientInfo.name`), the first
+    /// time; whether this was the first time.
+    pub fn set_client(&self, name: &str) -> bool {
+        let mut client = lock(&self.client);
+        if client.is_some() {
+            return false;
+        }
+        *client = Some(name.to_owned());
+        true
+    }
+
+    /// The client's `clientInfo.name` (empty before it said).
+    pub fn client(&self) -> String {
+        lock(&self.client).clone().unwrap_or_default()
+    }
+
     /// The page the agent selected, if it selected one that still exists.
     pub fn selected(&self) -> Option<TabId> {
         *lock(&self.selected)
@@ -236,6 +255,8 @@ pub struct Settings {
     /// The selected page's own tools are MCP tools of their own
     /// (`--experimentalPageToolsAsMcpTools`; needs `third_party`).
     pub page_tools: bool,
+    /// The reply budget the user chose (`--maxResultChars`), over the client's own.
+    pub max_result_chars: Option<usize>,
 }
 
 /// What a handler gets: the browser, the session and (for page tools) its page, each
@@ -291,6 +312,18 @@ impl ToolContext {
     /// The agent's settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// Records which client the agent talks through (`clientInfo.name`), which sizes
+    /// its replies; whether it was not known before.
+    pub fn set_client(&self, name: &str) -> bool {
+        self.session.set_client(name)
+    }
+
+    /// How many characters one reply may hold for this agent's client
+    /// ([`super::budget`]).
+    pub fn result_chars(&self) -> usize {
+        super::budget::result_chars(&self.session.client(), self.settings.max_result_chars)
     }
 
     /// The page the agent selected, if it selected one that still exists.

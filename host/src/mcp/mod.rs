@@ -17,6 +17,7 @@
 //! - [`wire`]: the stdio transport under rmcp, which answers every line that carries a
 //!   readable id (even one rmcp could not read).
 
+pub mod budget;
 pub mod client_arguments;
 pub mod config;
 pub mod context;
@@ -238,6 +239,7 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
             .then(|| OriginPolicy::new(args.third_party_origins.clone())),
         structured_content: args.experimental_structured_content,
         page_tools: args.experimental_page_tools_as_mcp_tools,
+        max_result_chars: args.max_result_chars,
     };
     let base = ToolContext::new(browser, session, Arc::new(settings));
     let server = TabwireServer::new(Registry::new(&args.categories), base);

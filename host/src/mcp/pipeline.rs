@@ -410,16 +410,71 @@ mod tests {
     async fn a_snapshot_is_inline_only_when_the_form_a_client_shows_fits() {
         let text_only = Harness::new().call("take_snapshot", json!({})).await;
         assert!(text(&text_only).contains("1_2499 button"));
+        // The JSON tree is longer: folded until it fits, every node in a file.
         let structured = Harness::structured().call("take_snapshot", json!({})).await;
         let body = text(&structured);
-        assert!(body.contains("too long to show here"), "{body}");
+        assert!(
+            body.contains("folded to fit this client's replies"),
+            "{body}"
+        );
         assert!(!body.contains("1_2499 button"), "{body}");
         let json = structured.structured_content.unwrap();
+        assert!(json.to_string().chars().count() <= 60_000);
         let path = json["snapshotFilePath"].as_str().unwrap();
         assert!(std::fs::read_to_string(path)
             .unwrap()
             .contains("1_2499 button"));
         std::fs::remove_file(path).unwrap();
+    }
+
+    #[tokio::test]
+    async fn each_client_gets_replies_within_its_budget() {
+        for (client, budget) in [
+            ("codex-mcp-client", 11_000),
+            ("gemini-cli-mcp-client", 38_000),
+            ("claude-code", 60_000),
+        ] {
+            for structured in [false, true] {
+                let h = if structured {
+                    Harness::structured()
+                } else {
+                    Harness::new()
+                };
+                h.session.set_client(client);
+                let result = h.call("take_snapshot", json!({})).await;
+                let body = text(&result);
+                assert!(
+                    body.chars().count() <= budget,
+                    "{client}: {} characters",
+                    body.chars().count()
+                );
+                if let Some(json) = &result.structured_content {
+                    let chars = json.to_string().chars().count();
+                    assert!(chars <= budget, "{client}: {chars} characters of JSON");
+                }
+                if budget < 50_000 {
+                    assert!(body.contains("folded to fit"), "{client}: {body}");
+                    // Folded, not cut blindly: the first rows and the fold line.
+                    assert!(body.contains("1_0 "), "{body}");
+                    assert!(body.contains("\u{2026} "), "{body}");
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn the_flag_sets_the_budget_for_any_client() {
+        let h = Harness {
+            settings: Arc::new(Settings {
+                max_result_chars: Some(5_000),
+                ..Settings::default()
+            }),
+            ..Harness::new()
+        };
+        h.session.set_client("claude-code");
+        let body = text(&h.call("take_snapshot", json!({})).await);
+        assert!(body.chars().count() <= 5_000, "{}", body.chars().count());
+        assert!(body.contains("(take_snapshot with unfold"), "{body}");
     }
 
     #[tokio::test]

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
-    Implementation, InitializeRequestParams, InitializeResult, ListToolsResult,
+    Implementation, InitializeRequestParams, InitializeResult, ListToolsResult, MetaObject,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpTool, ToolAnnotations,
 };
 use rmcp::service::{Peer, RequestContext};
@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use tabwire_shared::names::display_name;
 
+use super::budget;
 use super::client_arguments::{self, CallOrder};
 use super::context::ToolContext;
 use super::output_schema::output_schema;
@@ -105,6 +106,10 @@ impl TabwireServer {
 
     /// Every tool `tools/list` shows now; with page tools on, also records the page
     /// tools as shown.
+    ///
+    /// Every tool declares the session's reply budget in
+    /// `_meta["anthropic/maxResultSizeChars"]`: Claude Code then shows replies up to it
+    /// inline rather than filing them away at its own 50,000.
     pub fn listing(&self) -> Vec<McpTool> {
         let mut tools = self.tools.as_ref().clone();
         if let Some(shown) = &self.page_tools_shown {
@@ -115,7 +120,15 @@ impl TabwireServer {
                 None => t.definition,
             }));
         }
+        let mut meta = rmcp::model::JsonObject::new();
+        meta.insert(
+            budget::CLAUDE_CODE_META_KEY.to_owned(),
+            json!(self.base.result_chars()),
+        );
         tools
+            .into_iter()
+            .map(|tool| tool.with_meta(MetaObject(meta.clone())))
+            .collect()
     }
 
     /// Whether the page tools differ from those the agent was last shown; if so,
@@ -174,6 +187,19 @@ impl TabwireServer {
             Some(args),
         )
         .await
+    }
+
+    /// Learns which client the agent uses, the first time it says: at `initialize`, or
+    /// for a client that skips it (the stateless protocol of 2026-07-28), from the
+    /// `clientInfo` each request carries. Its name sizes the replies and is shown to the
+    /// user.
+    fn meet(&self, client: Option<Implementation>) {
+        let Some(client) = client else {
+            return;
+        };
+        if self.base.set_client(&client.name) {
+            self.base.introduce(&agent_name(&client));
+        }
     }
 
     /// With page tools on, follows the selected page's WebMCP registrations for as long
@@ -238,7 +264,7 @@ impl ServerHandler for TabwireServer {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, McpError> {
-        self.base.introduce(&agent_name(&request.client_info));
+        self.meet(Some(request.client_info.clone()));
         context.peer.set_peer_info(request.clone());
         self.negotiate_initialize(&request)
     }
@@ -246,8 +272,9 @@ impl ServerHandler for TabwireServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        self.meet(context.client_info());
         Ok(ListToolsResult::with_all_items(self.listing()))
     }
 
@@ -256,6 +283,7 @@ impl ServerHandler for TabwireServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        self.meet(context.client_info());
         let mut arguments = request.arguments;
         let client = match client_arguments::take(&mut arguments) {
             Ok(client) => client,

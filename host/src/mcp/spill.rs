@@ -1,8 +1,9 @@
 //! Large data by reference: output too big for the agent's context goes to a file.
 //!
-//! One limit, [`INLINE_LIMIT`], decides for every tool and every kind of output (a
-//! script or tool result, a snapshot, a request body) whether it is shown inline. What
-//! does not fit is written to a fresh file in a folder private to the user, and the
+//! One budget per session, the client's ([`super::budget`]), decides for every tool and
+//! every kind of output (a script or tool result, a page's tool list, a request body)
+//! whether it is shown inline (a snapshot is folded to fit instead). What does not fit
+//! is written to a fresh file in a folder private to the user, and the
 //! agent gets the path together with a [`preview`]: the beginning and, for JSON, its
 //! shape, so it can often go on without reading the file.
 //!
@@ -30,13 +31,6 @@ const SESSION_PREFIX: &str = "session-";
 
 /// This session's folder for spilled results, made when it first spills.
 static SESSION: std::sync::Mutex<Option<OwnedDir>> = std::sync::Mutex::new(None);
-
-/// Output longer than this many characters is written to a file instead of inline.
-///
-/// Sized for the clients agents use: Claude Code refuses an MCP result over 25,000
-/// tokens by default, and JSON and snapshot text run at about 3 to 4 characters a
-/// token, so 60,000 characters stay below that cap with room for the rest of the reply.
-pub const INLINE_LIMIT: usize = 60_000;
 
 /// How many characters of a spilled output the preview shows.
 pub const PREVIEW_CHARS: usize = 1_500;

@@ -135,11 +135,12 @@ pub enum ShownBody {
 }
 
 /// Decides how to show a body: `path` if the agent gave one, a temporary file if it is
-/// long or binary, else inline.
+/// binary or longer than `limit` characters, else inline.
 pub fn show_body(
     body: &Body,
     what: &str,
     path: Option<&std::path::Path>,
+    limit: usize,
 ) -> Result<ShownBody, ToolError> {
     let bytes = if body.base64 {
         spill::base64_decode(&body.data)
@@ -151,7 +152,7 @@ pub fn show_body(
         spill::write_bytes(path, &bytes)?;
         return Ok(ShownBody::File(path.to_path_buf(), bytes.len(), None));
     }
-    if !body.base64 && body.data.chars().count() <= spill::INLINE_LIMIT {
+    if !body.base64 && body.data.chars().count() <= limit {
         return Ok(ShownBody::Inline(body.data.clone()));
     }
     let json = (!body.base64)

@@ -91,8 +91,20 @@ pub fn fold_line(fold: &Fold) -> String {
 
 /// What a view leaves out because of its budget, and how to get it.
 pub fn cut_note(cut: &Cut) -> String {
-    let parts: Vec<String> = cut
-        .rest
+    let parts = cut_parts(cut);
+    format!(
+        "\u{2026} cut here: {} more lines did not fit in maxChars={} even folded: {}. Take a \
+         part with take_snapshot {{uid}} (one of these uids), or all of it with a larger \
+         maxChars or with filePath.",
+        cut.lines,
+        cut.max_chars,
+        parts.join("; ")
+    )
+}
+
+/// Per parent, from which child on the cut left its children out.
+fn cut_parts(cut: &Cut) -> Vec<String> {
+    cut.rest
         .iter()
         .map(|rest| {
             let under = match rest.parent {
@@ -105,14 +117,18 @@ pub fn cut_note(cut: &Cut) -> String {
                 n => format!("{under}: {} and the {} children after it", rest.from, n - 1),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// [`cut_note`] for a tree folded to fit the client's replies (every node is in the
+/// file the reply names, and a larger `maxChars` would not fit either).
+pub fn fitted_cut_note(cut: &Cut) -> String {
     format!(
-        "\u{2026} cut here: {} more lines did not fit in maxChars={} even folded: {}. Take a \
-         part with take_snapshot {{uid}} (one of these uids), or all of it with a larger \
-         maxChars or with filePath.",
+        "\u{2026} cut here: {} more lines did not fit in this client's replies even folded: \
+         {}. Take a part with take_snapshot {{uid}} (one of these uids), or read every node in \
+         the file named above.",
         cut.lines,
-        cut.max_chars,
-        parts.join("; ")
+        cut_parts(cut).join("; ")
     )
 }
 

@@ -11,8 +11,8 @@
 //! disagree: the structured form carries everything the text does (some clients show
 //! the model only one of them). `structuredContent` is sent only when the agent started
 //! tabwire with `--experimentalStructuredContent`. Large results are spilled to files
-//! here, once for every tool, with one limit
-//! ([`INLINE_LIMIT`](super::spill::INLINE_LIMIT)).
+//! here, once for every tool, within one budget per session, the client's
+//! ([`super::budget`]): each section gets what the sections before it left.
 
 mod gather;
 mod sections;
@@ -197,6 +197,7 @@ pub async fn render(
         error.as_ref(),
         &gathered,
         ctx.settings().structured_content,
+        ctx.result_chars(),
     );
     // Only once the reply is written is it known what the agent holds.
     if let (Some(snapshot), true) = (&gathered.snapshot, written.whole_snapshot) {

@@ -18,18 +18,40 @@ pub(super) struct Sections {
     pub(super) data: Map<String, Value>,
     /// The agent asked for `structuredContent`.
     structured: bool,
+    /// How many characters the reply may hold ([`crate::mcp::budget`]).
+    limit: usize,
     /// A section failed to write (see [`Sections::late_error`]).
     failed_late: bool,
 }
 
+/// The least room a section gets, however much the reply already holds: enough for a
+/// saved file's path and preview.
+const LEAST_ROOM: usize = 2_000;
+
 impl Sections {
-    pub(super) fn new(tool: &str, structured: bool) -> Self {
+    pub(super) fn new(tool: &str, structured: bool, limit: usize) -> Self {
         Self {
             text: format!("# {tool} response\n"),
             data: Map::new(),
             structured,
+            limit,
             failed_late: false,
         }
+    }
+
+    /// How many characters the next section may take: what the reply's budget leaves
+    /// after the sections written so far (the first sections are the most important,
+    /// so a client that keeps only a head still has them).
+    pub(super) fn room(&self) -> usize {
+        let written = if self.structured {
+            self.text
+                .chars()
+                .count()
+                .max(Value::Object(self.data.clone()).to_string().chars().count())
+        } else {
+            self.text.chars().count()
+        };
+        self.limit.saturating_sub(written).max(LEAST_ROOM)
     }
 
     /// Whether the text written so far already says `what`.
@@ -69,7 +91,8 @@ impl Sections {
         self.heading(output.title);
         let pretty = serde_json::to_string_pretty(&output.value)
             .unwrap_or_else(|_| output.value.to_string());
-        if pretty.chars().count() <= spill::INLINE_LIMIT {
+        let room = self.room();
+        if pretty.chars().count() + 12 <= room {
             self.text.push_str(&format!("```json\n{pretty}\n```\n"));
             self.data.insert(key.into(), output.value.clone());
             return;
@@ -78,9 +101,8 @@ impl Sections {
             Ok(path) => {
                 let preview = spill::preview(&pretty, Some(&output.value));
                 self.line(&format!(
-                    "The result is too long to show here ({} characters at most); it was saved \
-                     to {}. Read that file for the details. {preview}",
-                    spill::INLINE_LIMIT,
+                    "The result is too long to show here ({room} characters at most); it was \
+                     saved to {}. Read that file for the details. {preview}",
                     path.display()
                 ));
                 self.data.insert(
@@ -234,12 +256,12 @@ impl Sections {
         request: &SnapshotRequest,
     ) -> Result<bool, ToolError> {
         let page = gathered.page;
-        let body = snapshot::body(gathered, request, self.structured);
+        let body = snapshot::body(gathered, request, self.structured, None);
         self.heading("Page snapshot");
         let nodes = body.nodes;
         let number = gathered.number;
-        self.data.extend(body.about.clone());
         if let Some(path) = &request.file_path {
+            self.data.extend(body.about.clone());
             spill::write_file(path, &body.text)?;
             // What the file holds (a subtree, the viewport, folded) is said here too,
             // for clients that show only the text.
@@ -255,40 +277,68 @@ impl Sections {
             self.data.insert("snapshotFilePath".into(), json!(path));
             return Ok(body.whole);
         }
-        // Structured output carries the tree as JSON, longer than the text: the limit
-        // holds for whichever form a client shows.
-        let (key, tree) = body.tree;
-        let longest = if self.structured {
-            tree.to_string().chars().count()
+        let room = self.room();
+        if self.snapshot_chars(&body) <= room {
+            let whole = body.whole;
+            self.place_snapshot(body, None);
+            return Ok(whole);
+        }
+        // Too long for this client's replies: the tree folded to fit (runs of similar
+        // rows, then cut, each said where), and every node in a file.
+        let unfolded = snapshot::unfolded_text(gathered, request);
+        let path = spill::to_private_file("snapshot", "txt", unfolded.as_bytes())?;
+        let saved = format!(
+            "Every node ({} lines, {} characters) was saved to {}. Read it for what is \
+             folded away, or take a part with uid.",
+            unfolded.lines().count(),
+            unfolded.chars().count(),
+            path.display()
+        );
+        let asked = request.max_chars.unwrap_or(usize::MAX);
+        let mut fit = room.saturating_sub(saved.len() + 800).min(asked).max(500);
+        let mut folded = snapshot::body(gathered, request, self.structured, Some(fit));
+        // The JSON tree of structured output is longer than its text: fold further
+        // until the form a client shows fits.
+        for _ in 0..4 {
+            let chars = self.snapshot_chars(&folded) + saved.len();
+            if chars <= room || fit <= 500 {
+                break;
+            }
+            fit = (fit * room / chars * 9 / 10).max(500);
+            folded = snapshot::body(gathered, request, self.structured, Some(fit));
+        }
+        self.data.insert("snapshotFilePath".into(), json!(path));
+        let whole = folded.whole;
+        self.place_snapshot(folded, Some(&saved));
+        Ok(whole)
+    }
+
+    /// How many characters `body` takes in the form a client shows (with structured
+    /// output, its JSON tree may be the longer), its header included.
+    fn snapshot_chars(&self, body: &snapshot::Body) -> usize {
+        let header: usize = body.header.iter().map(|l| l.chars().count() + 1).sum();
+        let tree = if self.structured {
+            body.tree.1.to_string().chars().count()
         } else {
             0
+        };
+        header + tree.max(body.text.chars().count())
+    }
+
+    /// Writes `body` inline: its header, `note` (where the whole tree went), the tree.
+    fn place_snapshot(&mut self, body: snapshot::Body, note: Option<&str>) {
+        self.data.extend(body.about);
+        for line in &body.header {
+            self.line(line);
         }
-        .max(body.text.chars().count());
-        if longest > spill::INLINE_LIMIT {
-            let path = spill::to_private_file("snapshot", "txt", body.text.as_bytes())?;
-            let preview = spill::preview(&body.text, None);
-            for line in &body.header {
-                self.line(line);
-            }
-            self.line(&format!(
-                "It is too long to show here ({} characters at most; page {page} has {nodes} \
-                 nodes); it was saved to {}. Read that file for the uids, or look for what \
-                 you need with evaluate_script, or ask for less (uid, maxChars).\n{preview}",
-                spill::INLINE_LIMIT,
-                path.display(),
-            ));
-            self.data.insert("snapshotFilePath".into(), json!(path));
-            self.data.insert("snapshotPreview".into(), json!(preview));
-        } else {
-            for line in &body.header {
-                self.line(line);
-            }
-            self.text.push_str(&body.text);
-            if !tree.is_null() {
-                self.data.insert(key.into(), tree);
-            }
+        if let Some(note) = note {
+            self.line(note);
         }
-        Ok(body.whole)
+        self.text.push_str(&body.text);
+        let (key, tree) = body.tree;
+        if !tree.is_null() {
+            self.data.insert(key.into(), tree);
+        }
     }
 
     pub(super) fn finish(self, is_error: bool, image: Option<ContentBlock>) -> CallToolResult {

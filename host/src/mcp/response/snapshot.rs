@@ -41,25 +41,48 @@ pub(super) struct Body {
     pub whole: bool,
 }
 
+/// The nodes `request` asks for: a subtree, else the whole tree. (The gatherer checked
+/// the uid; an unknown one here gives the whole tree.)
+fn asked_nodes<'a>(
+    gathered: &'a GatheredSnapshot,
+    request: &SnapshotRequest,
+) -> &'a [SnapshotNode] {
+    let snapshot = &gathered.snapshot;
+    request
+        .uid
+        .as_deref()
+        .and_then(|uid| subtree::subtree(&snapshot.nodes, uid))
+        .unwrap_or(&snapshot.nodes)
+}
+
+/// The text of every node `request` asks for, nothing folded: what a file holds when
+/// the reply shows the tree folded.
+pub(super) fn unfolded_text(gathered: &GatheredSnapshot, request: &SnapshotRequest) -> String {
+    let nodes = asked_nodes(gathered, request);
+    let base_depth = nodes.first().map_or(0, |n| n.depth);
+    render::format_rows(&fold::view(nodes, base_depth, None, &[]).rows)
+}
+
 /// The content for `gathered`, as `request` asks. The tree is written once: its text
 /// is also what the changes' length is measured against.
+///
+/// `fit`: fold the tree to this many characters because the whole would not fit the
+/// client's reply (the agent did not ask for it): then no changes, and the header says
+/// why it is folded.
 pub(super) fn body(
     gathered: &GatheredSnapshot,
     request: &SnapshotRequest,
     structured: bool,
+    fit: Option<usize>,
 ) -> Body {
     let snapshot = &gathered.snapshot;
-    // The gatherer checked the uid; an unknown one here shows the whole tree.
-    let nodes: &[SnapshotNode] = request
-        .uid
-        .as_deref()
-        .and_then(|uid| subtree::subtree(&snapshot.nodes, uid))
-        .unwrap_or(&snapshot.nodes);
+    let nodes = asked_nodes(gathered, request);
     let base_depth = nodes.first().map_or(0, |n| n.depth);
-    let view = fold::view(nodes, base_depth, request.max_chars, &request.unfold);
+    let max_chars = fit.or(request.max_chars);
+    let view = fold::view(nodes, base_depth, max_chars, &request.unfold);
     let mut text = render::format_rows(&view.rows);
     let mut why_whole = None;
-    if let Some(base) = &gathered.since {
+    if let Some(base) = gathered.since.as_ref().filter(|_| fit.is_none()) {
         match changes::compare(&base.snapshot, snapshot) {
             Ok(changes) => {
                 let body = changes_body(gathered, base.number, &changes, structured);
@@ -94,13 +117,24 @@ pub(super) fn body(
         first.push_str(", only what is in the viewport");
         about.insert("snapshotViewport".into(), json!(VIEWPORT));
     }
-    if view.folded() {
-        if let Some(max) = view.max_chars {
-            first.push_str(&format!(
-                ", folded to fit maxChars={max}: a line starting with \u{2026} stands for \
-                 siblings like the ones above it"
-            ));
-            about.insert("snapshotMaxChars".into(), json!(max));
+    if view.folded() || (fit.is_some() && view.cut.is_some()) {
+        match (view.max_chars, fit) {
+            (Some(max), Some(_)) => {
+                first.push_str(&format!(
+                    ", folded to fit this client's replies ({max} characters): a line \
+                     starting with \u{2026} stands for siblings like the ones above it \
+                     (take_snapshot with unfold=[<parent uid>] or uid=<uid> shows them)"
+                ));
+                about.insert("snapshotMaxChars".into(), json!(max));
+            }
+            (Some(max), None) => {
+                first.push_str(&format!(
+                    ", folded to fit maxChars={max}: a line starting with \u{2026} stands for \
+                     siblings like the ones above it"
+                ));
+                about.insert("snapshotMaxChars".into(), json!(max));
+            }
+            _ => {}
         }
     }
     first.push('.');
@@ -123,7 +157,11 @@ pub(super) fn body(
     header.push(LEGEND.into());
 
     if let Some(cut) = &view.cut {
-        let note = render::cut_note(cut);
+        let note = if fit.is_some() {
+            render::fitted_cut_note(cut)
+        } else {
+            render::cut_note(cut)
+        };
         text.push_str(&note);
         text.push('\n');
         about.insert("snapshotCut".into(), cut_data(cut, note));

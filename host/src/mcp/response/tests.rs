@@ -33,7 +33,7 @@ fn discovery_of(tools: usize) -> Discovery {
 
 #[test]
 fn a_big_tool_set_listed_with_another_reply_shows_names_only() {
-    let mut out = Sections::new("list_pages", true);
+    let mut out = Sections::new("list_pages", true, DEFAULT_RESULT_CHARS);
     out.third_party_tools(1, &discovery_of(1_000), true);
     assert!(out.text.contains("exposes 1000 tools"), "{}", out.text);
     assert!(out.text.contains("list_3p_developer_tools"));
@@ -58,10 +58,10 @@ fn a_big_tool_set_listed_with_another_reply_shows_names_only() {
 
 #[test]
 fn a_small_tool_set_or_an_explicit_listing_is_shown_in_full() {
-    let mut out = Sections::new("list_pages", true);
+    let mut out = Sections::new("list_pages", true, DEFAULT_RESULT_CHARS);
     out.third_party_tools(1, &discovery_of(COMPACT_ABOVE), true);
     assert!(out.text.contains("inputSchema"));
-    let mut out = Sections::new("list_3p_developer_tools", true);
+    let mut out = Sections::new("list_3p_developer_tools", true, DEFAULT_RESULT_CHARS);
     out.third_party_tools(1, &discovery_of(300), false);
     assert!(out.text.contains("- tool_299: Does a thing."));
 }
@@ -77,6 +77,7 @@ use serde_json::Value;
 
 use super::write::write;
 use super::{Gathered, GatheredSnapshot, Image, Response, Section, SnapshotRequest};
+use crate::mcp::budget::DEFAULT_RESULT_CHARS;
 use crate::mcp::ToolError;
 
 fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> T {
@@ -152,7 +153,17 @@ fn reply(
     structured: bool,
 ) -> String {
     let error = error.map(ToolError::new);
-    shown(&write("some_tool", response, error.as_ref(), gathered, structured).result)
+    shown(
+        &write(
+            "some_tool",
+            response,
+            error.as_ref(),
+            gathered,
+            structured,
+            DEFAULT_RESULT_CHARS,
+        )
+        .result,
+    )
 }
 
 #[test]
@@ -578,7 +589,15 @@ fn folded_cut_and_changed_snapshots_match_the_output_schema() {
             snapshot: Some(snapshot),
             ..Gathered::default()
         };
-        let result = write("take_snapshot", &response, None, &gathered, true).result;
+        let result = write(
+            "take_snapshot",
+            &response,
+            None,
+            &gathered,
+            true,
+            DEFAULT_RESULT_CHARS,
+        )
+        .result;
         let data = result.structured_content.expect("structured content");
         let errors: Vec<String> = validator
             .iter_errors(&data)

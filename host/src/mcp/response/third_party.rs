@@ -37,7 +37,8 @@ impl Sections {
         let groups = serde_json::to_value(&discovery.groups).unwrap_or(Value::Null);
         let list = listing(page, discovery);
         let longest = list.chars().count().max(groups.to_string().chars().count());
-        if longest <= spill::INLINE_LIMIT {
+        let room = self.room();
+        if longest <= room {
             self.text.push_str(&list);
             if discovery.groups.is_empty() {
                 self.data.insert(
@@ -58,10 +59,9 @@ impl Sections {
                 let preview = spill::preview(&list, None);
                 self.line(&format!(
                     "Page {page} ({}) offers tools whose descriptions are too long to show \
-                     here ({} characters at most); the list was saved to {}. Read it for \
+                     here ({room} characters at most); the list was saved to {}. Read it for \
                      their names and input schemas. {preview}",
                     discovery.url,
-                    spill::INLINE_LIMIT,
                     path.display()
                 ));
                 self.data.insert(

@@ -20,16 +20,18 @@ pub struct Written {
 }
 
 /// The reply to `tool`: the handler's `response`, its `error` if it failed, and what
-/// was `gathered`; `structuredContent` too when the agent asked for it (`structured`).
+/// was `gathered`; `structuredContent` too when the agent asked for it (`structured`);
+/// at most about `limit` characters (the client's budget, [`crate::mcp::budget`]).
 pub fn write(
     tool: &str,
     response: &Response,
     error: Option<&ToolError>,
     gathered: &Gathered,
     structured: bool,
+    limit: usize,
 ) -> Written {
     let mut whole_snapshot = false;
-    let mut out = Sections::new(tool, structured);
+    let mut out = Sections::new(tool, structured, limit);
 
     out.message(&response.lines);
     if let Some(error) = error {

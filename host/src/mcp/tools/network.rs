@@ -117,6 +117,8 @@ impl Tool for GetNetworkRequest {
             redact,
             p.request_file_path.as_deref(),
             p.response_file_path.as_deref(),
+            // Two bodies share the reply.
+            ctx.result_chars() / 2,
         )?;
         response.add_section(Section {
             title: "Network request",
@@ -127,12 +129,14 @@ impl Tool for GetNetworkRequest {
     }
 }
 
-/// The lines and structured form of one request.
+/// The lines and structured form of one request; a body longer than `body_chars`
+/// goes to a file.
 fn describe(
     r: &NetworkRequest,
     redact: bool,
     request_path: Option<&std::path::Path>,
     response_path: Option<&std::path::Path>,
+    body_chars: usize,
 ) -> Result<(Vec<String>, Value), ToolError> {
     let mut lines = vec![format!("reqid={} {} {}", r.id, r.method, r.url)];
     let status = match (&r.failure, r.status) {
@@ -187,7 +191,7 @@ fn describe(
         } else {
             ""
         };
-        match show_body(body, what, path)? {
+        match show_body(body, what, path, body_chars)? {
             ShownBody::Inline(text) => {
                 lines.push(format!("{label}{truncated}:"));
                 lines.push(text.clone());

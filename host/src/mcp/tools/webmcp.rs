@@ -66,7 +66,8 @@ impl Tool for ListWebMcpTools {
             .chars()
             .count()
             .max(Value::Object(data.clone()).to_string().chars().count());
-        if longest <= spill::INLINE_LIMIT {
+        let limit = ctx.result_chars();
+        if longest <= limit {
             response.add_section(Section {
                 title: SECTION_TITLE,
                 lines,
@@ -80,10 +81,9 @@ impl Tool for ListWebMcpTools {
         response.add_section(Section {
             title: SECTION_TITLE,
             lines: vec![format!(
-                "Page {page} registered {} WebMCP tools, too long to show here ({} characters \
-                 at most); the list was saved to {}. {preview}",
+                "Page {page} registered {} WebMCP tools, too long to show here ({limit} \
+                 characters at most); the list was saved to {}. {preview}",
                 tools.len(),
-                spill::INLINE_LIMIT,
                 path.display()
             )],
             data: Section::entry(
