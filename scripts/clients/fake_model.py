@@ -68,7 +68,6 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         body = PAGES.get(urlparse(self.path).path)
         if body is None:
-            self.record({"path": self.path, "method": "GET", "unknown": True})
             return self.send(404, "text/plain", b"not found")
         self.send(200, "text/html; charset=utf-8", body)
 

@@ -170,6 +170,6 @@ def table(rows):
     for r in rows:
         info = f"{r['info'].get('name', '?')} {r['info'].get('version', '')} ({r['via']})"
         lines.append([r["client"], r["version"], r["scenario"], info, str(r["sent"]), str(r["got"]), r["cut"],
-                      str(r["uid"]), r["click"], r["effect"][:24], r.get("wait", "-"), f"{r['seconds']:.0f}"])
+                      str(r["uid"]), r["click"], r["effect"][:30], r.get("wait", "-"), f"{r['seconds']:.0f}"])
     widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in lines)

@@ -110,6 +110,11 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = parser.parse_args()
 
+    known = [spec.split("=", 1)[0] for spec in args.client]
+    unknown = set(args.only or []) - set(known)
+    if unknown:
+        parser.error(f"--only {', '.join(sorted(unknown))}: the clients are {', '.join(known)}")
+
     root = tempfile.mkdtemp(prefix="tabwire-client-check-")
     model_log = os.path.join(root, "model.jsonl")
     server = fake_model.start(model_log)
