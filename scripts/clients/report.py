@@ -18,7 +18,7 @@ from agent import last_uid
 
 # --- what tabwire is expected to do per client (by the clientInfo name it sends) ---------
 EXPECTED_BY_CLIENT = {
-    "claude-code": {"max_reply": 60000, "tool_meta": {"anthropic/maxResultSizeChars": 60000}},
+    "claude-code": {"max_reply": 60000, "tool_meta": {"anthropic/maxResultSizeChars": 66000}},
     "codex-mcp-client": {"max_reply": 11000},
     "gemini-cli-mcp-client": {"max_reply": 38000},
 }

@@ -602,7 +602,8 @@ async fn a_button_in_a_closed_shadow_root_is_shown_in_place_and_clicked_by_uid()
 #[tokio::test]
 async fn every_tool_declares_the_sessions_reply_budget_for_claude_code() {
     let (first, _cdp) = Agent::launch_with_cdp(&[]).await;
-    for (client, budget) in [("claude-code", 60_000), ("codex-mcp-client", 11_000)] {
+    // The budget and a tenth to spare (Claude Code files away what passes it).
+    for (client, declared) in [("claude-code", 66_000), ("codex-mcp-client", 12_100)] {
         let agent = first.join_named(client).await;
         let tools = agent.tools().await;
         assert!(tools.len() > 20);
@@ -610,7 +611,7 @@ async fn every_tool_declares_the_sessions_reply_budget_for_claude_code() {
             let meta = tool.meta.as_ref().map(|m| m.0.clone()).unwrap_or_default();
             assert_eq!(
                 meta.get("anthropic/maxResultSizeChars"),
-                Some(&json!(budget)),
+                Some(&json!(declared)),
                 "{client}: {}",
                 tool.name
             );

@@ -726,3 +726,44 @@ async fn tool_results_too_deep_or_too_big_answer_at_once() {
     );
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn a_page_with_hundreds_of_tools_has_every_one_named_when_the_agent_asks() {
+    let (first, _cdp) = Agent::launch_with_cdp(&[THIRD_PARTY]).await;
+    first.open("3p/many.html").await;
+    for (client, budget) in [("some-client", 60_000), ("codex-mcp-client", 11_000)] {
+        let agent = first
+            .join_named_with(
+                client,
+                &[THIRD_PARTY, "--experimentalStructuredContent=false"],
+            )
+            .await;
+        let listed = agent.ok("list_3p_developer_tools", json!({})).await;
+        let chars = listed.text.chars().count();
+        assert!(chars <= budget + 2_000, "{client}: {chars} characters");
+        listed.says("offers 400 tools, too many to show whole here");
+        for g in 0..8 {
+            for t in 0..50 {
+                listed.says(&format!("g{g}_tool{t}"));
+            }
+        }
+        let file = listed
+            .text
+            .split("was saved to ")
+            .nth(1)
+            .and_then(|rest| rest.split(". Call them").next())
+            .expect("the file");
+        let whole = std::fs::read_to_string(file).unwrap();
+        assert!(whole.contains("- g7_tool49: Reads part 49 of store 7"));
+        assert!(whole.contains("inputSchema: {"));
+        let ran = agent
+            .ok(
+                "execute_3p_developer_tool",
+                json!({"toolName": "g7_tool49", "params": {"filter": "x"}}),
+            )
+            .await;
+        ran.says(r#""tool": "g7_tool49""#);
+        agent.quit().await;
+    }
+    first.quit().await;
+}

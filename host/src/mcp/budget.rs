@@ -71,6 +71,13 @@ pub fn result_chars(client: &str, chosen: Option<usize>) -> usize {
     })
 }
 
+/// What tools declare to Claude Code for a budget of `result_chars`: a tenth more, so
+/// that a reply tabwire sized to the budget (its count is close, not exact: a heading
+/// or a file's path may pass it) is never the one Claude Code files away.
+pub fn declared(result_chars: usize) -> usize {
+    result_chars + result_chars / 10
+}
+
 /// Reads `--maxResultChars`' value: a whole number of characters, at least
 /// [`MIN_RESULT_CHARS`].
 pub fn parse_result_chars(value: &str) -> Result<usize, String> {

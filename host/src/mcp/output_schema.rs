@@ -151,7 +151,6 @@ pub fn output_schema() -> JsonObject {
             "thirdPartyDeveloperToolsNote": {"type": "string"},
             "snapshot": {"$ref": "#/$defs/node"},
             "snapshotFilePath": {"type": "string"},
-            "snapshotPreview": {"type": "string"},
             "image": {
                 "type": "object",
                 "properties": {

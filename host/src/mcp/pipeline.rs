@@ -489,10 +489,13 @@ mod tests {
         };
         let result = h.call("list_pages", json!({})).await;
         let body = text(&result);
-        assert!(body.contains("too long to show here"), "{body}");
+        assert!(body.contains("too many to show whole here"), "{body}");
+        // Every tool is still named, with the first of its description.
+        assert!(body.contains("- talk: word word"), "{body}");
         assert!(body.len() < 10_000, "{}", body.len());
         let json = result.structured_content.unwrap();
         assert!(json.get("thirdPartyDeveloperTools").is_none());
+        assert_eq!(json["thirdPartyDeveloperToolNames"][0]["tools"][0], "talk");
         let path = json["thirdPartyDeveloperToolsFile"]["filePath"]
             .as_str()
             .unwrap();

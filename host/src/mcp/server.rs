@@ -107,9 +107,9 @@ impl TabwireServer {
     /// Every tool `tools/list` shows now; with page tools on, also records the page
     /// tools as shown.
     ///
-    /// Every tool declares the session's reply budget in
-    /// `_meta["anthropic/maxResultSizeChars"]`: Claude Code then shows replies up to it
-    /// inline rather than filing them away at its own 50,000.
+    /// Every tool declares the session's reply budget (with [`budget::declared`]'s
+    /// margin) in `_meta["anthropic/maxResultSizeChars"]`: Claude Code then shows replies
+    /// up to it inline rather than filing them away at its own 50,000.
     pub fn listing(&self) -> Vec<McpTool> {
         let mut tools = self.tools.as_ref().clone();
         if let Some(shown) = &self.page_tools_shown {
@@ -123,7 +123,7 @@ impl TabwireServer {
         let mut meta = rmcp::model::JsonObject::new();
         meta.insert(
             budget::CLAUDE_CODE_META_KEY.to_owned(),
-            json!(self.base.result_chars()),
+            json!(budget::declared(self.base.result_chars())),
         );
         tools
             .into_iter()

@@ -12,6 +12,19 @@ use crate::mcp::spill;
 /// only: their descriptions and schemas are one `list_3p_developer_tools` away.
 pub const COMPACT_ABOVE: usize = 20;
 
+/// How many characters of a tool's description an index of a big tool set shows.
+const INDEX_DESCRIPTION_CHARS: usize = 100;
+
+/// The first line of `description`, at most [`INDEX_DESCRIPTION_CHARS`] characters.
+fn first_line(description: &str) -> String {
+    let line = description.lines().next().unwrap_or("").trim();
+    if line.chars().count() <= INDEX_DESCRIPTION_CHARS {
+        return line.to_owned();
+    }
+    let cut: String = line.chars().take(INDEX_DESCRIPTION_CHARS).collect();
+    format!("{}\u{2026}", cut.trim_end())
+}
+
 /// How many characters of tool names a compact listing shows at most.
 pub(super) const COMPACT_NAMES_CHARS: usize = 4_000;
 
@@ -53,23 +66,92 @@ impl Sections {
             }
             return;
         }
-        // A page offering more than a reply can hold: the list goes to a file.
+        // A page offering more than a reply can hold: every description and schema goes
+        // to a file, and every tool is still named here.
         match spill::to_private_file("third-party-tools", "txt", list.as_bytes()) {
-            Ok(path) => {
-                let preview = spill::preview(&list, None);
-                self.line(&format!(
-                    "Page {page} ({}) offers tools whose descriptions are too long to show \
-                     here ({room} characters at most); the list was saved to {}. Read it for \
-                     their names and input schemas. {preview}",
-                    discovery.url,
-                    path.display()
-                ));
-                self.data.insert(
-                    "thirdPartyDeveloperToolsFile".into(),
-                    json!({"filePath": path, "preview": preview}),
-                );
-            }
+            Ok(path) => self.third_party_index(page, discovery, count, room, &path, &list),
             Err(e) => self.late_error(&e),
+        }
+    }
+
+    /// A tool set too long to show whole: every tool by name with the first line of
+    /// its description (by name only if even that is too long), and the file holding
+    /// the whole listing.
+    fn third_party_index(
+        &mut self,
+        page: TabId,
+        discovery: &Discovery,
+        count: usize,
+        room: usize,
+        path: &std::path::Path,
+        list: &str,
+    ) {
+        let note = format!(
+            "Page {page} ({}) offers {count} tools, too many to show whole here ({room} \
+             characters at most): each is named below with the first line of its \
+             description, and every description and input schema was saved to {}. Call \
+             them with execute_3p_developer_tool.",
+            discovery.url,
+            path.display()
+        );
+        let described: Vec<String> = discovery
+            .groups
+            .iter()
+            .flat_map(|group| {
+                let head = format!("### {} ({} tools)", group.name, group.tools.len());
+                std::iter::once(head).chain(
+                    group
+                        .tools
+                        .iter()
+                        .map(|tool| format!("- {}: {}", tool.name, first_line(&tool.description))),
+                )
+            })
+            .collect();
+        let described_chars: usize = described.iter().map(|l| l.chars().count() + 1).sum();
+        let lines = if note.chars().count() + described_chars <= room {
+            described
+        } else {
+            discovery
+                .groups
+                .iter()
+                .map(|group| {
+                    let names: Vec<&str> = group.tools.iter().map(|t| t.name.as_str()).collect();
+                    format!(
+                        "### {} ({} tools): {}",
+                        group.name,
+                        group.tools.len(),
+                        names.join(", ")
+                    )
+                })
+                .collect()
+        };
+        self.line(&note);
+        for line in &lines {
+            self.line(line);
+        }
+        let names: Vec<Value> = discovery
+            .groups
+            .iter()
+            .map(|group| {
+                let tools: Vec<&str> = group.tools.iter().map(|t| t.name.as_str()).collect();
+                json!({"group": group.name, "tools": tools, "more": 0})
+            })
+            .collect();
+        self.data
+            .insert("thirdPartyDeveloperToolsNote".into(), json!(note));
+        self.data
+            .insert("thirdPartyDeveloperToolNames".into(), Value::Array(names));
+        self.data.insert(
+            "thirdPartyDeveloperToolsFile".into(),
+            json!({"filePath": path, "preview": spill::preview(list, None)}),
+        );
+        if !discovery.problems.is_empty() {
+            self.line("Problems with what the page offered:");
+            for problem in &discovery.problems {
+                self.line(&format!("- {problem}"));
+            }
+            self.data
+                .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
         }
     }
 
