@@ -269,6 +269,7 @@ async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
         "chrome.windows.update({window}, {{state: 'minimized'}}).then(w => w.state)"
     ))
     .await;
+    user.wait_minimized(&window).await;
     let front = user.users_view().await;
     everything_on_a_hidden_tab(&agent, &user, &front, tab, 3, TEST_HOST, false).await;
     agent.quit().await;
@@ -438,6 +439,7 @@ async fn input_reaches_a_tab_behind_the_users_at_once_and_in_a_minimized_window_
         "chrome.windows.update({window}, {{state: 'minimized'}}).then(w => w.state)"
     ))
     .await;
+    user.wait_minimized(&window).await;
     let front = user.users_view().await;
     input_on_a_hidden_tab(&agent, &user, &front, tab, TEST_HOST, "hidden", false).await;
     agent.quit().await;
