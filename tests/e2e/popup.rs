@@ -163,6 +163,15 @@ impl<'a> Popup<'a> {
         );
     }
 
+    /// Waits until no browser window has the focus: another application is in front.
+    pub async fn wait_none_focused(&self) {
+        self.wait_windows(
+            "ws.every(w => !w.focused)",
+            "every window to lose the focus",
+        )
+        .await;
+    }
+
     /// Waits until the window `window` says it is minimized (the window manager does
     /// it after `chrome.windows.update` has answered).
     pub async fn wait_minimized(&self, window: &Value) {
@@ -174,9 +183,11 @@ impl<'a> Popup<'a> {
     }
 
     /// Waits until `condition` holds of `ws`, the windows `chrome.windows.getAll`
-    /// lists. (Chrome has no event for every change of a window's state. The page
-    /// checks again at each timer tick, about once a second in a background tab,
-    /// within half of [`SEEN`], which leaves the CDP call time to answer.)
+    /// lists. (Chrome has no event for every change of a window's state or focus: a
+    /// wait on `chrome.windows.onFocusChanged` did not end when another application
+    /// took the focus, under openbox. The page checks again at each timer tick, about once a
+    /// second in a background tab, within half of [`SEEN`], which leaves the CDP call
+    /// time to answer.)
     async fn wait_windows(&self, condition: &str, what: &str) {
         let met = self
             .eval(&format!(
