@@ -20,6 +20,9 @@ pub struct WindowState {
     pub id: i64,
     /// Whether it is minimized.
     pub minimized: bool,
+    /// Whether it has the focus: the window the user works in, with the browser the
+    /// application in front (headless Chromium reports every window focused).
+    pub focused: bool,
     /// The window's tabs, in tab-strip order.
     pub tabs: Vec<TabState>,
 }

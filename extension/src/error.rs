@@ -532,7 +532,7 @@ pub enum EngineError {
     #[error(
         "Nothing was clicked in tab {tab}: it is the tab shown in a window {raised}, and Chrome \
          brings a window to the front when its tab takes a mouse press (click, drag), \
-         which would take the user's window from them. Ask the user to bring it to the \
+         which would take the focus from the user. Ask the user to bring it to the \
          front, or call select_page with bringToFront: true (this shows the tab to the \
          user), then try again. hover, fill, type_text and press_key work where it is."
     )]
@@ -632,6 +632,8 @@ pub enum RaisedWindow {
     Minimized,
     /// Another Chrome window had the focus last.
     Behind,
+    /// The window the user worked in last, but another application is in front.
+    BrowserBehind,
 }
 
 impl std::fmt::Display for RaisedWindow {
@@ -639,6 +641,9 @@ impl std::fmt::Display for RaisedWindow {
         f.write_str(match self {
             RaisedWindow::Minimized => "the user minimized",
             RaisedWindow::Behind => "behind the one the user worked in last",
+            RaisedWindow::BrowserBehind => {
+                "that does not have the focus (the user is working in another application)"
+            }
         })
     }
 }

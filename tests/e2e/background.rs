@@ -269,6 +269,7 @@ async fn in_the_users_own_browser_a_shared_tab_behind_others_does_everything() {
         "chrome.windows.update({window}, {{state: 'minimized'}}).then(w => w.state)"
     ))
     .await;
+    user.wait_minimized(&window).await;
     let front = user.users_view().await;
     everything_on_a_hidden_tab(&agent, &user, &front, tab, 3, TEST_HOST, false).await;
     agent.quit().await;
@@ -438,6 +439,7 @@ async fn input_reaches_a_tab_behind_the_users_at_once_and_in_a_minimized_window_
         "chrome.windows.update({window}, {{state: 'minimized'}}).then(w => w.state)"
     ))
     .await;
+    user.wait_minimized(&window).await;
     let front = user.users_view().await;
     input_on_a_hidden_tab(&agent, &user, &front, tab, TEST_HOST, "hidden", false).await;
     agent.quit().await;
@@ -470,4 +472,72 @@ async fn cover_with_a_second_window(user: &Popup<'_>, tab: i64) -> Value {
         .await;
     user.wait_focused(&second).await;
     second
+}
+
+#[tokio::test]
+async fn with_another_application_in_front_presses_in_the_browsers_own_window_are_refused() {
+    // Headless, no other application can be in front: every window says it has the
+    // focus, and presses there are the first test's.
+    if !crate::display::headful() {
+        return;
+    }
+    let (agent, cdp, extension, tab) = users_browser_with_a_background_tab().await;
+    let user = Popup::open(&cdp, &extension, tab).await;
+    // The agent's tab in front of the window the user worked in last; then the user
+    // goes to another application, whose window covers the browser's.
+    user.eval(&format!("chrome.tabs.update({tab}, {{active: true}})"))
+        .await;
+    let _other = OtherApplication::start(&agent);
+    user.wait_none_focused().await;
+    // Whether the page is told it is hidden depends on how much of the browser's
+    // window the other one covers (Chrome tracks that for other applications'
+    // windows): the input must leave it as it is.
+    let visibility = agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => document.visibilityState"}),
+        )
+        .await
+        .json["result"]
+        .clone();
+    let visibility = visibility.as_str().expect("a visibility state");
+    let front = user.users_view().await;
+    input_on_a_hidden_tab(&agent, &user, &front, tab, TEST_HOST, visibility, false).await;
+    agent.quit().await;
+}
+
+/// Another application with a window in front of the browser's, on its screen: a
+/// second Chromium on a profile of its own, a process the browser does not know.
+/// Ended when dropped.
+struct OtherApplication {
+    child: std::process::Child,
+    _profile: tempfile::TempDir,
+}
+
+impl OtherApplication {
+    fn start(agent: &Agent) -> OtherApplication {
+        let profile = tempfile::Builder::new()
+            .prefix("tabwire-e2e-other-app-")
+            .tempdir()
+            .expect("temp profile");
+        let display = agent
+            .browser_env()
+            .into_iter()
+            .find_map(|(name, value)| (name == "DISPLAY").then_some(value))
+            .expect("a headful agent has a screen");
+        let child = crate::chromium::on_screen(profile.path(), &display)
+            .arg("--app=data:text/html,<title>Another application</title>")
+            .spawn()
+            .expect("start a second Chromium");
+        OtherApplication {
+            child,
+            _profile: profile,
+        }
+    }
+}
+
+impl Drop for OtherApplication {
+    fn drop(&mut self) {
+        crate::chromium::kill_group(&mut self.child);
+    }
 }

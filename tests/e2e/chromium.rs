@@ -73,6 +73,14 @@ pub fn for_run(profile: &Path) -> (Command, Option<Display>) {
     let Some(screen) = Display::for_run() else {
         return (command, None);
     };
+    let windowed = on_screen(profile, screen.name());
+    (windowed, Some(screen))
+}
+
+/// A command that starts Chromium like [`headless`], but with a window on the X
+/// screen `display` (`:<n>`), which must outlive the browser.
+pub fn on_screen(profile: &Path, display: &str) -> Command {
+    let command = headless(profile);
     let flags: Vec<_> = command
         .get_args()
         .filter(|a| *a != "--headless")
@@ -81,13 +89,13 @@ pub fn for_run(profile: &Path) -> (Command, Option<Display>) {
     let mut windowed = Command::new(command.get_program());
     windowed
         .args(flags)
-        .env("DISPLAY", screen.name())
+        .env("DISPLAY", display)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0);
     die_with_parent(&mut windowed);
-    (windowed, Some(screen))
+    windowed
 }
 
 /// Kills the process group a browser from [`headless`] leads (a stopped browser

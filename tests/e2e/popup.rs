@@ -163,6 +163,49 @@ impl<'a> Popup<'a> {
         );
     }
 
+    /// Waits until no browser window has the focus: another application is in front.
+    pub async fn wait_none_focused(&self) {
+        self.wait_windows(
+            "ws.every(w => !w.focused)",
+            "every window to lose the focus",
+        )
+        .await;
+    }
+
+    /// Waits until the window `window` says it is minimized (the window manager does
+    /// it after `chrome.windows.update` has answered).
+    pub async fn wait_minimized(&self, window: &Value) {
+        self.wait_windows(
+            &format!("ws.some(w => w.id === {window} && w.state === 'minimized')"),
+            "the window to be minimized",
+        )
+        .await;
+    }
+
+    /// Waits until `condition` holds of `ws`, the windows `chrome.windows.getAll`
+    /// lists. (Chrome has no event for every change of a window's state or focus: a
+    /// wait on `chrome.windows.onFocusChanged` did not end when another application
+    /// took the focus, under openbox. The page checks again at each timer tick, about once a
+    /// second in a background tab, within half of [`SEEN`], which leaves the CDP call
+    /// time to answer.)
+    async fn wait_windows(&self, condition: &str, what: &str) {
+        let met = self
+            .eval(&format!(
+                "new Promise((resolve) => {{
+                    const done = (met) => {{ clearInterval(ticks); resolve(met); }};
+                    const check = () => chrome.windows.getAll().then(ws => {{
+                        if ({condition}) done(true);
+                    }});
+                    const ticks = setInterval(check, 100);
+                    check();
+                    setTimeout(() => done(false), {});
+                }})",
+                SEEN.as_millis() / 2
+            ))
+            .await;
+        assert_eq!(met, Value::Bool(true), "waited in vain for {what}");
+    }
+
     /// The line under the status that says why the host is not connected.
     pub async fn why_not_connected(&self) -> String {
         let why = self

@@ -267,8 +267,19 @@ impl Fake {
         self.state.borrow_mut().windows.push(WindowState {
             id,
             minimized: false,
+            focused: true,
             tabs,
         });
+    }
+
+    /// Sets whether the window `id` has the focus (every window has, as in headless
+    /// Chromium, until a test says otherwise).
+    pub fn set_has_focus(&self, id: i64, focused: bool) {
+        for window in &mut self.state.borrow_mut().windows {
+            if window.id == id {
+                window.focused = focused;
+            }
+        }
     }
 
     /// Sets whether the window `id` is minimized.

@@ -44,6 +44,8 @@ struct JsWindow {
     #[serde(default)]
     state: Option<String>,
     #[serde(default)]
+    focused: bool,
+    #[serde(default)]
     tabs: Vec<JsTab>,
 }
 
@@ -134,6 +136,7 @@ impl Chrome for BrowserChrome {
             Some(WindowState {
                 id,
                 minimized: window.state.as_deref() == Some("minimized"),
+                focused: window.focused,
                 tabs,
             })
         });

@@ -5,17 +5,25 @@
 //! front for up to 5 s, waiting for a frame it never draws), and that a press would
 //! not bring the user's window to the front.
 //!
+//! Chrome on Linux activates the window of a tab that takes a mouse press (or a touch
+//! start), from whatever source, when that tab is the one its window shows and the
+//! window does not have the focus: the browser's view of the tab
+//! (`ContentsWebView::DidGetUserInteraction`, Linux and ChromeOS only) asks for the
+//! keyboard focus on every press, and asking for it in a window that is not active
+//! activates that window, which the window manager answers by raising it, restoring
+//! it if minimized, and giving it the focus. A tab behind others in its window has no
+//! such view, so a press there leaves everything as it was. Mouse moves and keys raise
+//! nothing. No CDP input avoids it (a press is a press to that check; focus emulation,
+//! touch and synthesized taps were measured, see docs/performance.md, which also holds
+//! the trace that led to it). Headless Chromium raises no window but makes the page
+//! `visible` again.
 //!
-//! Chrome raises (and restores, if minimized) the window of a tab that takes a mouse
-//! press sent over CDP, when that tab is the one the window shows: the same press in a
-//! tab behind others in its window leaves everything as it was. Mouse moves and keys
-//! raise nothing; neither focus emulation nor a page that keeps the focus from moving
-//! prevents it (measured in a headful Chromium 156 under a window manager, see
-//! docs/performance.md; headless Chromium shows the page again, `visible`). So a click
-//! or drag in a tab shown in a minimized window, or in a window other than the one the
-//! user worked in last (`chrome.windows.getLastFocused`: `focused` flags cannot tell,
-//! headless Chromium reports every window focused), would take the user's window from
-//! them: it is refused with an error that names the ways out, and nothing is sent.
+//! So a click or drag in the tab a window shows is refused when that window is
+//! minimized, is not the one the user worked in last (`chrome.windows.getLastFocused`:
+//! the `focused` flags alone cannot tell, headless Chromium reports every window
+//! focused), or does not have the focus although it is (another application is in
+//! front of the browser): it would take the user's focus from them. The error names
+//! the ways out, and nothing is sent.
 
 use tabwire_shared::{InputAction, TabId};
 
@@ -89,6 +97,8 @@ impl<C: Chrome + 'static> Engine<C> {
             Raised::Minimized
         } else if last_focused.is_some_and(|w| w != own.id) {
             Raised::Behind
+        } else if !own.focused {
+            Raised::BrowserBehind
         } else {
             return Ok(());
         };

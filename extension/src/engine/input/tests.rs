@@ -707,18 +707,39 @@ fn a_key_the_page_never_saw_fails_only_while_the_page_has_not_drawn() {
     );
 }
 
+/// Where window 1, showing tab 10, stands for a test of a press.
+#[derive(Clone, Copy)]
+enum Window1 {
+    Minimized,
+    BehindAnother,
+    BrowserBehind,
+}
+
 #[test]
 fn a_press_that_would_raise_the_users_minimized_or_covered_window_is_refused() {
-    // Tab 10 is the tab window 1 shows.
-    for (focused_elsewhere, minimized, said) in [
-        (false, true, "a window the user minimized"),
-        (true, false, "behind the one the user worked in last"),
+    for (window, said) in [
+        (Window1::Minimized, "a window the user minimized"),
+        (
+            Window1::BehindAnother,
+            "behind the one the user worked in last",
+        ),
+        (
+            Window1::BrowserBehind,
+            "the user is working in another application",
+        ),
     ] {
         let mut h = page();
-        h.fake.set_minimized(1, minimized);
-        if focused_elsewhere {
-            h.fake.add_window(2, &[(20, "https://b.test/", true)]);
-            h.fake.set_last_focused(Some(2));
+        match window {
+            Window1::Minimized => h.fake.set_minimized(1, true),
+            Window1::BehindAnother => {
+                h.fake.add_window(2, &[(20, "https://b.test/", true)]);
+                h.fake.set_last_focused(Some(2));
+            }
+            // Chrome's last window, with another application in front of it.
+            Window1::BrowserBehind => {
+                h.fake.set_last_focused(Some(1));
+                h.fake.set_has_focus(1, false);
+            }
         }
         input(&mut h, 1, click("1_2"));
         h.advance(QUIET_MS);
