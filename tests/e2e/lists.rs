@@ -187,3 +187,48 @@ async fn after_a_third_party_tool_list_pages_asks_the_browser_again() {
     assert!(!urls(&listed).contains(&second), "{}", listed.text);
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn long_lists_come_in_pages_that_fit_a_codex_session() {
+    let (first, _cdp) = Agent::launch_with_cdp(&[]).await;
+    let agent = first
+        .join_named_with(
+            "codex-mcp-client",
+            &["--experimentalStructuredContent=false"],
+        )
+        .await;
+    agent
+        .ok("new_page", json!({"url": page("index.html")}))
+        .await;
+    agent
+        .ok(
+            "evaluate_script",
+            json!({"function": "() => { for (let i = 0; i < 120; i++) console.log('message ' + i + ' ' + 'x'.repeat(400)); }"}),
+        )
+        .await;
+    let listed = agent.ok("list_console_messages", json!({})).await;
+    let chars = listed.text.chars().count();
+    assert!(
+        chars <= 11_000,
+        "{chars} characters for Codex:\n{}",
+        listed.text
+    );
+    listed
+        .says("to fit this client's replies")
+        .says("message 119 ");
+    // The page line says where this page is; an older one is a pageIdx away.
+    let older = agent
+        .ok("list_console_messages", json!({"pageIdx": 0}))
+        .await;
+    assert!(older.text.chars().count() <= 11_000);
+    older.says("message 0 ");
+    // A size the agent chose is kept.
+    let chosen = agent
+        .ok("list_console_messages", json!({"pageSize": 5}))
+        .await;
+    chosen
+        .lacks("to fit this client's replies")
+        .says("message 119 ");
+    agent.quit().await;
+    first.quit().await;
+}

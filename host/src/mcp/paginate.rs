@@ -3,6 +3,24 @@
 /// Default number of entries on a page of a list.
 pub const DEFAULT_PAGE_SIZE: usize = 50;
 
+/// A smaller page size for a list page of `chars` characters shown with the default
+/// size, when it would not leave room in a reply of `budget` characters (the client's,
+/// [`crate::mcp::budget`]) and the agent did not choose a size (`asked`); `None` when
+/// it fits or the agent chose. The page line then says which page of how many.
+pub fn fitted_page_size(asked: Option<usize>, chars: usize, budget: usize) -> Option<usize> {
+    // The rest of the reply: headings, the page list, a note or two.
+    let room = budget.saturating_sub(2_000).max(1_000);
+    if asked.is_some() || chars <= room {
+        return None;
+    }
+    Some((DEFAULT_PAGE_SIZE * room / chars * 9 / 10).max(1))
+}
+
+/// The line said when a list's pages were made smaller to fit the client's replies.
+pub fn fitted_note(size: usize) -> String {
+    format!("Pages of {size} entries, to fit this client's replies (pageSize sets another size).")
+}
+
 /// One page of a list, and the line that tells the agent where it is.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Page {
@@ -137,6 +155,17 @@ pub fn paginate(total: usize, page_size: Option<usize>, page_idx: Option<usize>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_too_long_for_the_client_gets_smaller_unless_the_agent_chose() {
+        assert_eq!(fitted_page_size(None, 5_000, 11_000), None);
+        let size = fitted_page_size(None, 16_500, 11_000).unwrap();
+        // 50 entries took 16,500: the smaller page fits in the 9,000 left.
+        assert!(size * 16_500 / DEFAULT_PAGE_SIZE <= 9_000, "{size}");
+        assert!(size >= 20, "{size}");
+        assert_eq!(fitted_page_size(Some(50), 16_500, 11_000), None);
+        assert_eq!(fitted_page_size(None, 10_000_000, 11_000), Some(1));
+    }
 
     #[test]
     fn first_page_says_where_it_is_and_what_comes_next() {

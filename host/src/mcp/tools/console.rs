@@ -6,6 +6,7 @@ use serde_json::json;
 use tabwire_shared::requests::{self, ListConsole};
 
 use crate::mcp::context::ToolContext;
+use crate::mcp::paginate::{fitted_note, fitted_page_size};
 use crate::mcp::render::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -54,16 +55,20 @@ impl Tool for ListConsoleMessages {
         response: &mut Response,
     ) -> Result<(), ToolError> {
         let types = check_types(&p.types)?;
-        let page = ctx
-            .read(ListConsole {
-                tab_id: ctx.page()?,
-                include_preserved: p.include_preserved_messages,
-                types,
-                page_size: page_size(p.page_size),
-                page_idx: page_idx(p.page_idx),
-            })
-            .await?;
-        let list = listing(&page);
+        let tab = ctx.page()?;
+        let ask = |size: Option<usize>| ListConsole {
+            tab_id: tab,
+            include_preserved: p.include_preserved_messages,
+            types: types.clone(),
+            page_size: page_size(size),
+            page_idx: page_idx(p.page_idx),
+        };
+        let mut list = listing(&ctx.read(ask(p.page_size)).await?);
+        let chars = list.lines.iter().map(|l| l.chars().count() + 1).sum();
+        if let Some(size) = fitted_page_size(p.page_size, chars, ctx.result_chars()) {
+            list = listing(&ctx.read(ask(Some(size))).await?);
+            list.lines.push(fitted_note(size));
+        }
         response.add_section(Section {
             title: "Console messages",
             lines: list.lines,

@@ -9,6 +9,7 @@ use tabwire_shared::requests::{self, NetworkRequests};
 use tabwire_shared::NetworkRequest;
 
 use crate::mcp::context::ToolContext;
+use crate::mcp::paginate::{fitted_note, fitted_page_size};
 use crate::mcp::render::network::{
     check_resource_types, listing, redact_headers, show_body, ShownBody,
 };
@@ -61,7 +62,12 @@ impl Tool for ListNetworkRequests {
                 include_preserved: p.include_preserved_requests,
             })
             .await?;
-        let (lines, data) = listing(&requests, &p.resource_types, p.page_size, p.page_idx);
+        let (mut lines, mut data) = listing(&requests, &p.resource_types, p.page_size, p.page_idx);
+        let chars = lines.iter().map(|l| l.chars().count() + 1).sum();
+        if let Some(size) = fitted_page_size(p.page_size, chars, ctx.result_chars()) {
+            (lines, data) = listing(&requests, &p.resource_types, Some(size), p.page_idx);
+            lines.push(fitted_note(size));
+        }
         response.add_section(Section {
             title: "Network requests",
             lines,
