@@ -29,6 +29,7 @@ mod outside;
 mod page_scripts;
 mod page_tools;
 mod popup;
+mod requests;
 mod script;
 mod sharing;
 mod snapshot;

@@ -155,9 +155,10 @@ command!(OverlayEnable, "Overlay.enable", Empty);
 pub struct OverlaySetInspectMode {
     /// `searchForNode` or `none`.
     pub mode: &'static str,
-    /// How the element under the pointer is drawn (DevTools' own look).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub highlight_config: Option<serde_json::Value>,
+    /// How the element under the pointer is drawn (DevTools' own look). Chrome
+    /// refuses the command without one ("highlight configuration parameter is
+    /// missing"), `none` included: then an empty object.
+    pub highlight_config: serde_json::Value,
 }
 command!(OverlaySetInspectMode, "Overlay.setInspectMode", Empty);
 

@@ -6,7 +6,10 @@
 //! that picks it does not reach the page. The pick is named for the agent (a snapshot
 //! uid that `click` takes, its role and accessible name) and sent to it alone
 //! ([`Event::UserPointed`]); its next reply carries it. One pick at a time, in the
-//! tab's main frame; the popup's Cancel, or a new pick, ends the one before.
+//! tab's main frame; the popup's Cancel, or a new pick, ends the one before. The popup
+//! shows the pick under way until the agent has been told, so a popup that no longer
+//! shows it means the agent's next reply carries the element; a tab no longer shared
+//! with the agent by then tells it nothing.
 
 use tabwire_shared::{Event, TabId};
 
@@ -24,6 +27,8 @@ pub struct Pointing {
     pub tab: TabId,
     /// The agent the pick is for.
     pub session: String,
+    /// The user has picked: the highlight is off and the agent is being told.
+    pub picked: bool,
 }
 
 /// How the element under the pointer is drawn: DevTools' inspect colours.
@@ -60,7 +65,7 @@ impl<C: Chrome + 'static> Engine<C> {
             .map_err(|e| format!("tabwire could not reach the tab: {e}"))?;
         let inspect = OverlaySetInspectMode {
             mode: "searchForNode",
-            highlight_config: Some(highlight()),
+            highlight_config: highlight(),
         };
         self.send(tab, &inspect)
             .await
@@ -68,6 +73,7 @@ impl<C: Chrome + 'static> Engine<C> {
         *self.pointing.borrow_mut() = Some(Pointing {
             tab,
             session: session.to_owned(),
+            picked: false,
         });
         self.chrome.state_changed();
         Ok(())
@@ -78,45 +84,86 @@ impl<C: Chrome + 'static> Engine<C> {
         let Some(pointing) = self.pointing.borrow_mut().take() else {
             return;
         };
+        self.end_highlight(pointing.tab).await;
+        self.chrome.state_changed();
+    }
+
+    /// The scopes changed: a pick under way in a tab no longer shared with its agent
+    /// (unshared, the agent disconnected or gone) ends, rather than stay in the popup
+    /// for a pick that would tell nobody.
+    pub(in crate::engine) fn end_pointing_out_of_scope(&self) {
+        let stale = {
+            let mut pointing = self.pointing.borrow_mut();
+            let sharing = self.sharing.borrow();
+            match pointing.as_ref() {
+                Some(p) if !p.picked && !sharing.may_use(&p.session, p.tab) => pointing.take(),
+                _ => None,
+            }
+        };
+        if let Some(stale) = stale {
+            self.in_background(move |engine| async move {
+                engine.end_highlight(stale.tab).await;
+                engine.chrome.state_changed();
+            });
+        }
+    }
+
+    /// Takes the inspect highlight off `tab`.
+    async fn end_highlight(&self, tab: TabId) {
         let none = OverlaySetInspectMode {
             mode: "none",
-            highlight_config: None,
+            highlight_config: serde_json::json!({}),
         };
         // The tab may have closed or been let go: then the highlight went with it.
-        let _ = self.send(pointing.tab, &none).await;
-        self.chrome.state_changed();
+        if let Err(error) = self.send(tab, &none).await {
+            self.chrome.log(&format!(
+                "tabwire: could not end pointing in tab {tab}: {error}"
+            ));
+        }
     }
 
     /// An inspect-mode event from `tab`'s own session.
     pub(in crate::engine) fn on_pointing_event(&self, tab: TabId, event: PointingEvent) {
-        let ours = self
-            .pointing
-            .borrow()
-            .as_ref()
-            .is_some_and(|p| p.tab == tab);
-        if !ours {
+        let mut pointing = self.pointing.borrow_mut();
+        // Not ours, or picked already (a second click before the highlight went, or
+        // the end of the inspect mode that the pick itself asked for).
+        let Some(under_way) = pointing.as_mut().filter(|p| p.tab == tab && !p.picked) else {
             return;
-        }
+        };
         match event {
             PointingEvent::Canceled => {
-                *self.pointing.borrow_mut() = None;
+                *pointing = None;
+                drop(pointing);
                 self.chrome.state_changed();
             }
             PointingEvent::Picked { backend_node_id } => {
+                under_way.picked = true;
+                let pick = under_way.clone();
+                drop(pointing);
                 self.in_background(move |engine| async move {
-                    let Some(pointing) = engine.pointing.borrow().clone() else {
-                        return;
-                    };
-                    engine.stop_pointing().await;
-                    engine.tell_pick(pointing, backend_node_id).await;
+                    engine.end_highlight(pick.tab).await;
+                    engine.tell_pick(&pick, backend_node_id).await;
+                    // Unless the popup's Cancel or a new pick came meanwhile.
+                    let mut pointing = engine.pointing.borrow_mut();
+                    if pointing.as_ref() == Some(&pick) {
+                        *pointing = None;
+                        drop(pointing);
+                        engine.chrome.state_changed();
+                    }
                 });
             }
         }
     }
 
-    /// Names the picked element and sends it to the agent it was picked for.
-    async fn tell_pick(&self, pointing: Pointing, node: i64) {
-        let Pointing { tab, session } = pointing;
+    /// Names the picked element and sends it to the agent it was picked for, if the
+    /// tab is still shared with it.
+    async fn tell_pick(&self, pointing: &Pointing, node: i64) {
+        let (tab, session) = (pointing.tab, pointing.session.as_str());
+        if !self.sharing.borrow().may_use(session, tab) {
+            return self
+                .chrome
+                .log("tabwire: the tab pointed in is no longer shared with the agent");
+        }
         let group = self.next_object_group();
         let uid = self
             .bounded("name the element", self.node_uids(tab, &[node], &group))
@@ -156,7 +203,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 .unwrap_or_default(),
             Err(_) => Default::default(),
         };
-        let clients = self.sharing.borrow().clients_of(&session);
+        let clients = self.sharing.borrow().clients_of(session);
         for client in clients {
             self.post_to(
                 client,
@@ -201,11 +248,17 @@ mod tests {
         h
     }
 
+    /// The modes of every `Overlay.setInspectMode` sent to tab 10, each checked to
+    /// carry the highlight configuration Chrome requires (else it refuses the command,
+    /// and a `none` refused leaves the tab swallowing every click).
     fn inspect_modes(h: &Harness) -> Vec<String> {
         h.fake
             .sent(10, "Overlay.setInspectMode")
             .iter()
-            .map(|p| p["mode"].as_str().unwrap_or_default().to_owned())
+            .map(|p| {
+                assert!(p["highlightConfig"].is_object(), "{p}");
+                p["mode"].as_str().unwrap_or_default().to_owned()
+            })
             .collect()
     }
 
@@ -257,6 +310,50 @@ mod tests {
                 .any(|e| matches!(e, Event::UserPointed { .. })),
             "{to_other:?}"
         );
+        assert!(pointing_shown(&mut h).is_null(), "the popup shows no pick");
+    }
+
+    fn picks_for(h: &Harness, client: u64) -> usize {
+        h.events_for(client)
+            .iter()
+            .filter(|e| matches!(e, Event::UserPointed { .. }))
+            .count()
+    }
+
+    #[test]
+    fn a_double_click_is_one_pick_and_the_end_of_inspecting_it_brings_changes_nothing() {
+        let mut h = two_agents();
+        let point = json!({"action": "point", "session": "k1", "tab": 10});
+        assert_eq!(h.popup(point), Ok(()));
+        let picked = json!({"backendNodeId": 6});
+        h.fake
+            .emit(10, None, "Overlay.inspectNodeRequested", picked.clone());
+        h.fake
+            .emit(10, None, "Overlay.inspectNodeRequested", picked);
+        h.fake
+            .emit(10, None, "Overlay.inspectModeCanceled", json!({}));
+        h.settle();
+        assert_eq!(picks_for(&h, 1), 1);
+        assert_eq!(inspect_modes(&h), ["searchForNode", "none"]);
+        assert!(pointing_shown(&mut h).is_null());
+    }
+
+    #[test]
+    fn unsharing_the_tab_ends_the_pick_and_tells_the_agent_nothing() {
+        let mut h = two_agents();
+        let point = json!({"action": "point", "session": "k1", "tab": 10});
+        assert_eq!(h.popup(point), Ok(()));
+        let unshare = json!({"action": "unshare", "session": "k1", "tab": 10});
+        assert_eq!(h.popup(unshare), Ok(()));
+        h.fake.emit(
+            10,
+            None,
+            "Overlay.inspectNodeRequested",
+            json!({"backendNodeId": 6}),
+        );
+        h.settle();
+        assert_eq!(picks_for(&h, 1), 0);
+        // (The tab, shared with nobody now, was let go, and its highlight with it.)
         assert!(pointing_shown(&mut h).is_null(), "the popup shows no pick");
     }
 

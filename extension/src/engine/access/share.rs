@@ -255,6 +255,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// Scopes changed: save them for a restarted worker, update the popup, and tell
     /// agents' servers if what they may see changed.
     pub(in crate::engine) fn scopes_changed(&self) {
+        self.end_pointing_out_of_scope();
         self.schedule_save();
         self.chrome.state_changed();
         self.announce_scopes();
