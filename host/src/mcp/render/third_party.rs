@@ -45,6 +45,19 @@ pub fn no_tools(page: TabId, discovery: &Discovery) -> String {
 
 /// The text of a page's tool list: each group and tool with its schema, then what
 /// was wrong with what the page offered.
+/// How many characters of a tool's description an index of a big tool set shows.
+const INDEX_DESCRIPTION_CHARS: usize = 100;
+
+/// The first line of `description`, at most [`INDEX_DESCRIPTION_CHARS`] characters.
+pub fn first_line(description: &str) -> String {
+    let line = description.lines().next().unwrap_or("").trim();
+    if line.chars().count() <= INDEX_DESCRIPTION_CHARS {
+        return line.to_owned();
+    }
+    let cut: String = line.chars().take(INDEX_DESCRIPTION_CHARS).collect();
+    format!("{}\u{2026}", cut.trim_end())
+}
+
 pub fn listing(page: TabId, discovery: &Discovery) -> String {
     let mut out = String::new();
     let mut line = |text: &str| {

@@ -5,25 +5,12 @@ use serde_json::{json, Value};
 use tabwire_shared::{Discovery, TabId};
 
 use super::sections::Sections;
-use crate::mcp::render::third_party::{listing, no_tools, refusal, SECTION_TITLE};
+use crate::mcp::render::third_party::{first_line, listing, no_tools, refusal, SECTION_TITLE};
 use crate::mcp::spill;
 
 /// Past this many tools, a listing that comes with another tool's reply shows names
 /// only: their descriptions and schemas are one `list_3p_developer_tools` away.
 pub const COMPACT_ABOVE: usize = 20;
-
-/// How many characters of a tool's description an index of a big tool set shows.
-const INDEX_DESCRIPTION_CHARS: usize = 100;
-
-/// The first line of `description`, at most [`INDEX_DESCRIPTION_CHARS`] characters.
-fn first_line(description: &str) -> String {
-    let line = description.lines().next().unwrap_or("").trim();
-    if line.chars().count() <= INDEX_DESCRIPTION_CHARS {
-        return line.to_owned();
-    }
-    let cut: String = line.chars().take(INDEX_DESCRIPTION_CHARS).collect();
-    format!("{}\u{2026}", cut.trim_end())
-}
 
 /// How many characters of tool names a compact listing shows at most.
 pub(super) const COMPACT_NAMES_CHARS: usize = 4_000;

@@ -16,6 +16,7 @@ use tabwire_shared::{ErrorCode, InvokeWebMcpTool};
 
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
+use crate::mcp::render::third_party::first_line;
 use crate::mcp::render::webmcp::{listing, outcome_data, tool_data, SECTION_TITLE};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::spill;
@@ -75,17 +76,32 @@ impl Tool for ListWebMcpTools {
             });
             return Ok(());
         }
-        // A page registering more than a reply can hold: the list goes to a file.
+        // A page registering more than a reply can hold: the list goes to a file, and
+        // every tool is still named here (with the first line of its description when
+        // that fits).
         let path = spill::to_private_file("webmcp-tools", "txt", text.as_bytes())?;
         let preview = spill::preview(&text, None);
+        let mut lines = vec![format!(
+            "Page {page} registered {} WebMCP tools, too many to show whole here ({limit} \
+             characters at most): each is named below, and every description and input \
+             schema was saved to {}. Run one with execute_webmcp_tool.",
+            tools.len(),
+            path.display()
+        )];
+        let described: Vec<String> = tools
+            .iter()
+            .map(|t| format!("- {}: {}", t.name, first_line(&t.description)))
+            .collect();
+        let described_chars: usize = described.iter().map(|l| l.chars().count() + 1).sum();
+        if described_chars + lines[0].len() <= limit {
+            lines.extend(described);
+        } else {
+            let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+            lines.push(names.join(", "));
+        }
         response.add_section(Section {
             title: SECTION_TITLE,
-            lines: vec![format!(
-                "Page {page} registered {} WebMCP tools, too long to show here ({limit} \
-                 characters at most); the list was saved to {}. {preview}",
-                tools.len(),
-                path.display()
-            )],
+            lines,
             data: Section::entry(
                 "webmcpToolsFile",
                 json!({"filePath": path, "preview": preview}),
