@@ -433,7 +433,7 @@ impl Joiner {
                 count: piece.count,
             });
         }
-        (piece.data.len() > self.piece_limit).then(|| Broken::Oversized {
+        (piece.data.len() > self.piece_limit).then_some(Broken::Oversized {
             index: piece.index,
             count: piece.count,
             size: piece.data.len(),
