@@ -12,7 +12,8 @@ use byteorder::{ByteOrder, NativeEndian};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-/// Chrome refuses messages from a native host larger than this (1 MiB).
+/// Chrome refuses messages from a native host larger than this (1 MiB): a bigger one
+/// for the extension goes in pieces ([`crate::pieces`]).
 pub const MAX_TO_BROWSER: usize = 1024 * 1024;
 /// Chrome sends at most this much to a native host in one message (64 MiB).
 pub const MAX_FROM_BROWSER: usize = 64 * 1024 * 1024;

@@ -7,6 +7,8 @@
 //!
 //! - [`framing`]: the length-prefixed JSON frames of native messaging, reused on the
 //!   relay's Unix socket, with the size limits Chrome enforces.
+//! - [`pieces`]: messages over Chrome's 1 MiB toward the extension, cut into pieces
+//!   and joined again.
 //! - [`protocol`]: the envelope the relay routes, the commands an agent's server sends
 //!   to the extension, the replies and events it gets back.
 //! - [`console`]: what a console listing asks for and gets back.
@@ -29,6 +31,7 @@ pub mod framing;
 pub mod keys;
 pub mod names;
 pub mod origin;
+pub mod pieces;
 pub mod protocol;
 pub mod sharing;
 pub mod version;

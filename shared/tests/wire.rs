@@ -134,3 +134,36 @@ fn every_command_and_reply_kind_is_pinned() {
         .collect();
     assert_eq!(replies.len(), 22, "{replies:?}");
 }
+
+#[test]
+fn the_piece_envelope_keeps_its_json() {
+    // A piece of a request cut for the native link: the request's id and client
+    // around a slice of its JSON text.
+    round_trip::<Envelope<ToExtension>>(
+        r#"{"id":12,"client":3,"body":{"piece":{"v":1,"message":7,"index":0,"count":6,"data":"{\"id\":12,\"client\":3,\"body\":{\"call\":{\"comm"}}}"#,
+    );
+    let piece: Envelope<ToExtension> = serde_json::from_str(
+        r#"{"id":12,"client":3,"body":{"piece":{"v":1,"message":7,"index":5,"count":6,"data":"é\""}}}"#,
+    )
+    .unwrap();
+    let ToExtension::Piece(piece) = piece.body else {
+        panic!("not a piece");
+    };
+    assert_eq!(
+        (piece.index, piece.count, piece.data.as_str()),
+        (5, 6, "é\"")
+    );
+}
+
+#[test]
+fn the_extension_says_which_pieces_it_joins_when_it_connects() {
+    use tabwire_shared::Event;
+    round_trip::<Envelope<FromExtension>>(
+        r#"{"body":{"event":{"event":"browserConnected","version":"0.4.0","instance":"i","pieces":1}}}"#,
+    );
+    // An extension older than pieces says nothing: it joins none.
+    let older: Event =
+        serde_json::from_str(r#"{"event":"browserConnected","version":"0.3.0"}"#).unwrap();
+    assert!(matches!(older, Event::BrowserConnected { pieces: 0, .. }));
+    round_trip::<Event>(r#"{"event":"browserConnected","version":"0.3.0","instance":""}"#);
+}

@@ -7,6 +7,7 @@
 
 mod angular;
 mod background;
+mod big_requests;
 mod browser_quit;
 mod cdp;
 mod chromium;

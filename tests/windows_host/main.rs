@@ -170,6 +170,7 @@ fn padded_hello(version: &str, size: usize) -> Vec<u8> {
     let hello = Envelope::notice(FromExtension::Event(Event::BrowserConnected {
         version: version.into(),
         instance: "run-1".into(),
+        pieces: tabwire_shared::pieces::VERSION,
     }));
     let text = serde_json::to_string(&hello).unwrap();
     let open = text.len() - 1;
@@ -299,6 +300,7 @@ async fn a_second_host_for_the_same_pipe_is_refused_while_the_first_serves() {
             Event::BrowserConnected {
                 version: "1".into(),
                 instance: String::new(),
+                pieces: tabwire_shared::pieces::VERSION,
             },
         )))
         .await;

@@ -85,6 +85,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use serde_json::Value;
+use tabwire_shared::pieces::{Joined, Joiner, Piece, Refused};
 use tabwire_shared::{
     Answer, Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, Reply, Request, TabId,
     ToExtension, WireError,
@@ -140,6 +141,9 @@ pub struct Engine<C: Chrome> {
     idle: RefCell<idle_detach::Idle>,
     /// The native port's health.
     live: RefCell<liveness::Liveness>,
+    /// Messages from the host that come in pieces, being joined
+    /// ([`tabwire_shared::pieces`]); a new one for each connection.
+    pieces: RefCell<Joiner>,
     /// A save of the state is scheduled.
     save_pending: Cell<bool>,
     /// A [`TabsChanged`](Event::TabsChanged) went out and no server has read the tabs
@@ -180,6 +184,7 @@ impl<C: Chrome + 'static> Engine<C> {
             settings: RefCell::default(),
             idle: RefCell::default(),
             live: RefCell::default(),
+            pieces: RefCell::default(),
             save_pending: Cell::new(false),
             tabs_announced: Cell::new(false),
             scopes_announced: Cell::new(None),
@@ -197,10 +202,12 @@ impl<C: Chrome + 'static> Engine<C> {
         let connection = self.connection.get() + 1;
         self.connection.set(connection);
         self.new_connection();
+        *self.pieces.borrow_mut() = Joiner::new();
         version.clone_into(&mut self.live.borrow_mut().own_version);
         self.post_event(Event::BrowserConnected {
             version: version.to_owned(),
             instance: self.instance.borrow().clone(),
+            pieces: tabwire_shared::pieces::VERSION,
         });
         self.start_heartbeat(connection);
         self.chrome.state_changed();
@@ -208,7 +215,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// A message arrived from the native host (JSON text of an `Envelope<ToExtension>`).
     /// Malformed messages are logged and ignored, or answered with an error if they
-    /// carry an id, so the host never waits for a reply that will not come.
+    /// carry an id, so the host never waits for a reply that will not come. A message
+    /// too big for one native message comes in pieces, joined here first.
     pub fn on_port_message(self: &Rc<Self>, json: &str) {
         let envelope: Envelope<ToExtension> = match serde_json::from_str(json) {
             Ok(envelope) => envelope,
@@ -216,23 +224,76 @@ impl<C: Chrome + 'static> Engine<C> {
         };
         // Any message proves the host alive.
         self.heard_from_host();
-        match (envelope.body, envelope.id) {
-            (ToExtension::Call(command), Some(id)) => self.start_call(id, envelope.client, command),
+        let (id, client) = (envelope.id, envelope.client);
+        match envelope.body {
+            ToExtension::Piece(piece) => self.on_piece(id, client, piece),
+            body => self.on_message(id, client, body),
+        }
+    }
+
+    /// One piece of a message: joined with those before it, and the message carried
+    /// out once whole.
+    fn on_piece(self: &Rc<Self>, id: Option<u64>, client: Option<u64>, piece: Piece) {
+        let joined = self.pieces.borrow_mut().take(id, client, piece);
+        match joined {
+            Joined::Waiting => {}
+            Joined::Whole(json) => match serde_json::from_str::<Envelope<ToExtension>>(&json) {
+                Ok(envelope) => self.on_message(envelope.id, envelope.client, envelope.body),
+                Err(error) => self.reject_malformed(&json, &error),
+            },
+            Joined::Refused(refused) => refused.iter().for_each(|r| self.refuse_pieces(r)),
+        }
+    }
+
+    /// Answers a request that came in pieces and could not be joined.
+    fn refuse_pieces(&self, refused: &Refused) {
+        let error = refused.error();
+        self.chrome.log(&format!(
+            "tabwire: a message from the host in pieces was refused: {}",
+            refused.broken
+        ));
+        if let Some(id) = refused.id {
+            self.post_reply(id, refused.client, Err(error));
+        }
+    }
+
+    /// A whole message from the host (as it came, or joined from pieces).
+    fn on_message(self: &Rc<Self>, id: Option<u64>, client: Option<u64>, body: ToExtension) {
+        if let ToExtension::ClientGone = body {
+            self.pieces.borrow_mut().forget(client);
+        } else if let Some(refused) = self.pieces.borrow_mut().interrupted(client) {
+            self.refuse_pieces(&refused);
+        }
+        match (body, id) {
+            (ToExtension::Call(command), Some(id)) => self.start_call(id, client, command),
             (ToExtension::Call(_), None) => {
                 self.chrome.log("tabwire: ignored a call without an id")
             }
-            (ToExtension::Hello(hello), _) => match envelope.client {
+            (ToExtension::Hello(hello), _) => match client {
                 Some(client) => self.on_hello(client, &hello),
                 None => self.chrome.log("tabwire: ignored a hello without a client"),
             },
-            (ToExtension::HostReady(info), _) => self.on_host_ready(envelope.client, &info),
-            (ToExtension::Pong { .. }, _) => self.on_pong(envelope.client),
-            (ToExtension::ClientGone, _) => match envelope.client {
+            (ToExtension::HostReady(info), _) => self.on_host_ready(client, &info),
+            (ToExtension::Pong { .. }, _) => self.on_pong(client),
+            (ToExtension::ClientGone, _) => match client {
                 Some(client) => self.on_client_gone(client),
                 None => self
                     .chrome
                     .log("tabwire: ignored a departure without a client"),
             },
+            // Only a message joined from pieces gets here with a piece in it.
+            (ToExtension::Piece(_), id) => {
+                self.chrome
+                    .log("tabwire: a message joined from pieces was a piece itself");
+                if let Some(id) = id {
+                    let error = WireError::new(
+                        ErrorCode::Internal,
+                        "The request came as pieces of pieces, which the extension does not \
+                         join. Send it again; if it keeps happening, report it as a tabwire bug.",
+                    );
+                    self.post_reply(id, client, Err(error));
+                }
+            }
         }
     }
 
@@ -569,9 +630,11 @@ fn encoded_len(value: &impl serde::Serialize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::fake::{commands, Harness};
+    use super::fake::{commands, Answer, Arg, Harness};
     use serde_json::json;
-    use tabwire_shared::{ErrorCode, Event};
+    use tabwire_shared::framing::MAX_TO_BROWSER;
+    use tabwire_shared::pieces::PIECE_BUDGET;
+    use tabwire_shared::{Command, Envelope, ErrorCode, Event, Reply, ToExtension};
 
     #[test]
     fn a_reply_the_native_port_cannot_carry_becomes_an_error_saying_so() {
@@ -605,6 +668,7 @@ mod tests {
             vec![Event::BrowserConnected {
                 version: "1.2.3".into(),
                 instance: String::new(),
+                pieces: tabwire_shared::pieces::VERSION,
             }]
         );
     }
@@ -684,5 +748,144 @@ mod tests {
             .release_held(json!({"result": {"type": "number", "value": 1}}));
         h.settle();
         assert!(h.reply(1).is_none());
+    }
+
+    /// The JSON texts of the pieces of client 1's request `id` for `command`, cut at
+    /// `budget` bytes, the message named `message`.
+    fn in_pieces(id: u64, command: impl Into<Command>, budget: usize, message: u64) -> Vec<String> {
+        let mut envelope = Envelope::request(id, ToExtension::Call(command.into()));
+        envelope.client = Some(1);
+        let text = serde_json::to_string(&envelope).unwrap();
+        tabwire_shared::pieces::split(&text, message, budget)
+            .into_iter()
+            .map(|piece| {
+                let mut envelope = Envelope::request(id, ToExtension::Piece(piece));
+                envelope.client = Some(1);
+                serde_json::to_string(&envelope).unwrap()
+            })
+            .collect()
+    }
+
+    fn script(id: i64) -> tabwire_shared::Evaluate {
+        tabwire_shared::Evaluate {
+            tab_id: 10,
+            function: format!("(s) => s.length + {id}"),
+            args: vec![json!("é😀\"x")],
+            timeout_ms: 2000,
+        }
+    }
+
+    fn answers_scripts(h: &Harness) {
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            Answer::value(json!({"result": {"type": "number", "value": 4}})),
+        );
+    }
+
+    #[test]
+    fn a_call_too_big_for_one_native_message_is_joined_and_carried_out() {
+        let mut h = Harness::new();
+        answers_scripts(&h);
+        let big: String = "é😀\"x".chars().cycle().take(1_000_000).collect();
+        let mut command = script(0);
+        command.args = vec![json!(big)];
+        let pieces = in_pieces(1, command, PIECE_BUDGET, 1);
+        assert!(pieces.len() >= 3, "{} pieces", pieces.len());
+        for piece in &pieces {
+            assert!(piece.len() <= MAX_TO_BROWSER);
+            h.engine.on_port_message(piece);
+            assert!(
+                h.fake.posted().is_empty(),
+                "nothing runs before the last piece"
+            );
+        }
+        h.settle();
+        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Value { value: json!(4) }));
+        let calls = h.fake.function_calls(10);
+        assert_eq!(calls[0].arguments, [Arg::value(big)]);
+        assert_eq!(h.engine.pieces.borrow().held(), 0);
+    }
+
+    #[test]
+    fn a_call_whose_pieces_arrive_broken_fails_saying_so_and_the_next_works() {
+        let mut h = Harness::new();
+        answers_scripts(&h);
+        let pieces = in_pieces(1, script(1), 40, 1);
+        let count = pieces.len();
+        // The second piece lost.
+        for (i, piece) in pieces.iter().enumerate() {
+            if i != 1 {
+                h.engine.on_port_message(piece);
+            }
+        }
+        h.settle();
+        let error = h.failed(
+            1,
+            ErrorCode::Internal,
+            &format!("piece 2 of {count} is missing"),
+        );
+        assert!(
+            error.message.contains("nothing was run"),
+            "{}",
+            error.message
+        );
+        assert!(h.fake.function_calls(10).is_empty());
+        assert_eq!(h.fake.posted().len(), 1, "answered once");
+
+        // A piece twice.
+        let pieces = in_pieces(2, script(2), 40, 2);
+        h.engine.on_port_message(&pieces[0]);
+        h.engine.on_port_message(&pieces[0]);
+        h.settle();
+        let count = pieces.len();
+        h.failed(
+            2,
+            ErrorCode::Internal,
+            &format!("piece 1 of {count} came again"),
+        );
+
+        // Another message in the middle of the pieces: the pieces' request fails, the
+        // other runs.
+        let pieces = in_pieces(3, script(3), 40, 3);
+        h.engine.on_port_message(&pieces[0]);
+        h.call(4, script(4));
+        h.settle();
+        h.failed(3, ErrorCode::Internal, "another message came after piece 1");
+        assert!(h.reply(4).unwrap().is_ok());
+
+        // Pieces of another version.
+        let pieces: Vec<String> = in_pieces(5, script(5), 40, 4)
+            .into_iter()
+            .map(|p| p.replace(r#""v":1"#, r#""v":7"#))
+            .collect();
+        pieces.iter().for_each(|p| h.engine.on_port_message(p));
+        h.settle();
+        h.failed(5, ErrorCode::Internal, "pieces are of version 7");
+
+        // And the link still joins the next one.
+        for piece in in_pieces(6, script(6), 40, 5) {
+            h.engine.on_port_message(&piece);
+        }
+        h.settle();
+        assert!(h.reply(6).unwrap().is_ok());
+        assert_eq!(h.engine.pieces.borrow().held(), 0);
+    }
+
+    #[test]
+    fn pieces_are_let_go_when_their_client_or_the_port_goes() {
+        let mut h = Harness::new();
+        let pieces = in_pieces(1, script(1), 40, 1);
+        h.engine.on_port_message(&pieces[0]);
+        assert!(h.engine.pieces.borrow().held() > 0);
+        h.gone(1);
+        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        h.engine.on_port_message(&pieces[1]);
+        h.settle();
+        h.failed(1, ErrorCode::Internal, "piece 1 of");
+
+        let pieces = in_pieces(2, script(2), 40, 2);
+        h.engine.on_port_message(&pieces[0]);
+        h.engine.on_port_disconnected(None);
+        assert_eq!(h.engine.pieces.borrow().held(), 0);
     }
 }

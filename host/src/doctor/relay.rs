@@ -494,6 +494,7 @@ mod tests {
                     // The extension of this very version: another one is a failure.
                     version: env!("CARGO_PKG_VERSION").into(),
                     instance: String::new(),
+                    pieces: tabwire_shared::pieces::VERSION,
                 },
             )))
             .await;

@@ -161,9 +161,9 @@ fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
         },
         (_, FromExtension::Event(event)) => {
             match &event {
-                Event::BrowserConnected { version, instance } => {
-                    shared.browser_arrived(version, instance)
-                }
+                Event::BrowserConnected {
+                    version, instance, ..
+                } => shared.browser_arrived(version, instance),
                 Event::BrowserDisconnected { reason, cause } => {
                     tracing::info!(%reason, ?cause, "the native host said goodbye");
                     shared.browser_left(reason, *cause);

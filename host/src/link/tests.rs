@@ -31,6 +31,7 @@ fn connected_run(version: &str, instance: &str) -> Envelope<FromExtension> {
     Envelope::notice(FromExtension::Event(Event::BrowserConnected {
         version: version.into(),
         instance: instance.into(),
+        pieces: 0,
     }))
 }
 
@@ -348,6 +349,7 @@ async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
     assert!(seen.contains(&Event::BrowserConnected {
         version: "1".into(),
         instance: String::new(),
+        pieces: 0,
     }));
     assert!(seen
         .iter()
@@ -355,21 +357,54 @@ async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
     assert!(seen.contains(&Event::BrowserConnected {
         version: "2".into(),
         instance: String::new(),
+        pieces: 0,
     }));
 }
 
 #[tokio::test(start_paused = true)]
-async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
-    let relay = TestRelay::with_browser("1").await;
-    let link = Link::spawn(relay.socket.clone(), hello());
+async fn a_call_over_one_native_message_reaches_the_browser_in_pieces() {
+    use tabwire_shared::pieces::{Joined, Joiner};
+    let (mut relay, link, _events) = joined().await;
+    // 5 MiB written: quotes and non-ASCII chars among the cuts.
+    let function = "é\"x".repeat(1024 * 1024);
+    let script = |function: String| {
+        Command::Evaluate(Evaluate {
+            tab_id: 1,
+            function,
+            args: vec![],
+            timeout_ms: 1,
+        })
+    };
+    let call = call_later(&link, script(function.clone()));
+    let mut joiner = Joiner::new();
+    let mut pieces = 0;
+    let whole = loop {
+        let envelope: Envelope<ToExtension> =
+            serde_json::from_value(relay.browser.recv().await).unwrap();
+        let ToExtension::Piece(piece) = envelope.body else {
+            panic!("a message over 1 MiB came whole");
+        };
+        pieces += 1;
+        match joiner.take(envelope.id, envelope.client, piece) {
+            Joined::Waiting => {}
+            Joined::Whole(text) => break text,
+            Joined::Refused(refused) => panic!("{refused:?}"),
+        }
+    };
+    assert!(pieces >= 5, "{pieces} pieces");
+    let whole: Envelope<ToExtension> = serde_json::from_str(&whole).unwrap();
+    let ToExtension::Call(Command::Evaluate(evaluate)) = whole.body else {
+        panic!("not the call");
+    };
+    assert_eq!(evaluate.function, function);
+    let value = Reply::Value { value: json!(1) };
+    answer(&mut relay, whole.id.unwrap(), value.clone()).await;
+    assert_eq!(call.await.unwrap(), Ok(value));
+
+    // Over what an agent may send: refused with a clear error, not sent.
     let err = link
         .call(
-            Command::Evaluate(Evaluate {
-                tab_id: 1,
-                function: "x".repeat(2 * 1024 * 1024),
-                args: vec![],
-                timeout_ms: 1,
-            }),
+            script("x".repeat(tabwire_shared::pieces::MAX_JOINED)),
             LONG,
             LONG,
         )
@@ -377,6 +412,7 @@ async fn oversized_call_is_refused_by_the_relay_with_a_clear_error() {
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument);
     assert!(err.message.contains("too large"), "{}", err.message);
+    assert!(relay.browser.quiet_for(SHORT).await);
 }
 
 #[tokio::test(start_paused = true)]

@@ -644,6 +644,7 @@ mod tests {
         let run = |instance: &str| Event::BrowserConnected {
             version: "1".into(),
             instance: instance.into(),
+            pieces: 0,
         };
         h.session.observe(&run("first"));
         let result = h
@@ -698,6 +699,7 @@ mod tests {
                 self.session.observe(&Event::BrowserConnected {
                     version: "1".into(),
                     instance: "second".into(),
+                    pieces: 0,
                 });
                 Err(WireError::new(
                     ErrorCode::NotShared,
@@ -713,6 +715,7 @@ mod tests {
         session.observe(&Event::BrowserConnected {
             version: "1".into(),
             instance: "first".into(),
+            pieces: 0,
         });
         session.select(1);
         let base = ToolContext::new(

@@ -7,8 +7,15 @@
 //! Rules:
 //! - Client → browser: `client` is stamped with the connection's id (whatever the
 //!   client wrote); a request's `id` is replaced by a fresh relay-wide id, remembered
-//!   with the client's own. A frame over Chrome's 1 MiB limit is not forwarded: a
-//!   request gets an `InvalidArgument` reply at once, a notice is dropped.
+//!   with the client's own. A message over Chrome's 1 MiB limit for one message to
+//!   the extension goes in pieces ([`tabwire_shared::pieces`]: one after the other,
+//!   never mixed with another message), when the extension said in its
+//!   `BrowserConnected` that it joins this version of pieces. One it cannot take —
+//!   over the 16 MiB a request may be (the agent-side line limit), or for an extension
+//!   that joins no pieces or others — is not forwarded: a request gets an
+//!   `InvalidArgument` reply at once saying why (and, for an extension of another
+//!   version, the step that makes the two agree), a notice is dropped. The other way,
+//!   Chrome takes up to 64 MiB in one message: nothing from the browser is cut.
 //! - Browser → client: a reply (with `id`) goes back to the client that owns that id,
 //!   with the client's id restored; a message with only `client` goes to that client;
 //!   one with neither goes to every client.
@@ -25,7 +32,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::value::RawValue;
-use tabwire_shared::framing::{encode, FrameError, MAX_ON_SOCKET, MAX_TO_BROWSER};
+use tabwire_shared::framing::{encode, FrameError, HEADER_LEN, MAX_ON_SOCKET, MAX_TO_BROWSER};
+use tabwire_shared::pieces::{self, MAX_JOINED};
+use tabwire_shared::version::Mismatch;
 use tabwire_shared::{
     Departure, Envelope, ErrorCode, Event, FromExtension, HostInfo, ToExtension, WireError,
 };
@@ -60,6 +69,11 @@ pub struct Relay {
     next_request: u64,
     pending: HashMap<u64, Pending>,
     browser_hello: Option<Vec<u8>>,
+    /// The connected extension: its version, and the version of pieces it joins (0:
+    /// none). `None` until its `BrowserConnected`.
+    extension: Option<(String, u32)>,
+    /// Counts the messages cut into pieces, to name them.
+    next_message: u64,
 }
 
 type RawEnvelope = Envelope<Box<RawValue>>;
@@ -139,8 +153,8 @@ impl Relay {
             client: Some(from),
             body: envelope.body,
         };
-        match encode(&outgoing, MAX_TO_BROWSER) {
-            Ok(frame) => {
+        match self.frames_for_browser(&outgoing) {
+            Ok(frames) => {
                 if let Some(spoke) = self.clients.get_mut(&from) {
                     *spoke = true;
                 }
@@ -153,24 +167,75 @@ impl Relay {
                         },
                     );
                 }
-                vec![Delivery::Browser(frame)]
+                frames.into_iter().map(Delivery::Browser).collect()
             }
-            Err(e) => {
-                tracing::warn!(client = from, error = %e, "message for the browser not forwarded");
+            Err(message) => {
+                tracing::warn!(client = from, %message, "message for the browser not forwarded");
                 match client_id {
                     Some(client_id) => {
-                        let message = match e {
-                            FrameError::TooLarge { size, limit } => format!(
-                                "The request is too large for the browser: {size} bytes, over Chrome's {limit}-byte message limit. Send less data (e.g. a shorter script or fewer arguments)."
-                            ),
-                            FrameError::Malformed(e) => format!("The request could not be encoded: {e}"),
-                        };
                         let err = WireError::new(ErrorCode::InvalidArgument, message);
                         self.reply_error(from, client_id, err).into_iter().collect()
                     }
                     None => Vec::new(),
                 }
             }
+        }
+    }
+
+    /// The frames that carry a client's message to the browser: one when it fits in
+    /// one native message, else its pieces; or, when it cannot go, why (for the agent).
+    fn frames_for_browser(&mut self, message: &RawEnvelope) -> Result<Vec<Vec<u8>>, String> {
+        let frame = encode(message, MAX_JOINED).map_err(|e| match e {
+            FrameError::TooLarge { size, limit } => format!(
+                "The request is too large for the browser: {size} bytes, over the {limit} \
+                 bytes a request may be. Send less data (e.g. a shorter script or fewer \
+                 arguments)."
+            ),
+            FrameError::Malformed(e) => format!("The request could not be encoded: {e}"),
+        })?;
+        let size = frame.len() - HEADER_LEN;
+        if size <= MAX_TO_BROWSER {
+            return Ok(vec![frame]);
+        }
+        self.joins_pieces(size)?;
+        self.next_message += 1;
+        let text = std::str::from_utf8(&frame[HEADER_LEN..])
+            .map_err(|e| format!("The request could not be encoded: {e}"))?;
+        pieces::frames(text, message.id, message.client, self.next_message)
+            .map_err(|e| format!("The request could not be cut into pieces for the browser: {e}"))
+    }
+
+    /// Whether the extension joins the pieces this relay cuts; if not, why a message of
+    /// `size` bytes cannot reach it.
+    fn joins_pieces(&self, size: usize) -> Result<(), String> {
+        let over = format!(
+            "The request is {size} bytes, over Chrome's {MAX_TO_BROWSER}-byte limit for one \
+             message to the browser extension"
+        );
+        match &self.extension {
+            Some((_, joins)) if *joins == pieces::VERSION => Ok(()),
+            Some((version, joins)) => {
+                let step = Mismatch::between(version, env!("CARGO_PKG_VERSION"))
+                    .map(|m| m.line())
+                    .unwrap_or_else(|| {
+                        "Run `tabwire install`, then reload the extension at \
+                         chrome://extensions."
+                            .to_owned()
+                    });
+                let joins = match joins {
+                    0 => "none".to_owned(),
+                    v => format!("version {v}"),
+                };
+                Err(format!(
+                    "{over}, and the extension cannot take it in pieces (it joins {joins}, \
+                     tabwire sends version {}). {step}",
+                    pieces::VERSION
+                ))
+            }
+            None => Err(format!(
+                "{over}, and the extension has not said yet whether it can take it in \
+                 pieces (it has not connected). Try again in a moment."
+            )),
         }
     }
 
@@ -234,8 +299,12 @@ impl Relay {
                 let Some(frame) = encode_logged(&envelope) else {
                     return Vec::new();
                 };
-                if let Some(FromExtension::Event(Event::BrowserConnected { .. })) = notice {
+                if let Some(FromExtension::Event(Event::BrowserConnected {
+                    version, pieces, ..
+                })) = notice
+                {
                     self.browser_hello = Some(frame.clone());
+                    self.extension = Some((version, pieces));
                 }
                 self.clients()
                     .map(|c| Delivery::Client(c, frame.clone()))
@@ -249,6 +318,7 @@ impl Relay {
     /// anything more. Pending requests are held for [`Relay::browser_gone`].
     pub fn browser_closing(&mut self, reason: &str) -> Vec<Delivery> {
         self.browser_hello = None;
+        self.extension = None;
         self.notify_all(reason, Departure::Undecided)
     }
 
@@ -257,6 +327,7 @@ impl Relay {
     /// before any of its calls wakes up.
     pub fn browser_gone(&mut self, reason: &str, cause: Departure) -> Vec<Delivery> {
         self.browser_hello = None;
+        self.extension = None;
         let mut out = self.notify_all(reason, cause);
         let mut pending: Vec<_> = self.pending.drain().collect();
         pending.sort_by_key(|(global, _)| *global);
@@ -554,6 +625,7 @@ mod tests {
             Event::BrowserConnected {
                 version: "0.3".into(),
                 instance: String::new(),
+                pieces: 0,
             },
         );
         assert_eq!(to_client(&relay.from_browser(&connected), early).len(), 1);
@@ -644,32 +716,158 @@ mod tests {
         assert!(message.contains("shares a tab again"), "{message}");
     }
 
-    #[test]
-    fn oversized_request_is_answered_not_forwarded() {
-        let mut relay = Relay::new();
-        let (c, _) = relay.client_connected();
-        let big = Envelope::request(
-            4,
+    /// The extension says hello, joining pieces of version `pieces`.
+    fn extension_connects(relay: &mut Relay, version: &str, pieces: u32) {
+        relay.from_browser(&event(
+            None,
+            Event::BrowserConnected {
+                version: version.into(),
+                instance: String::new(),
+                pieces,
+            },
+        ));
+    }
+
+    /// Client `id`'s evaluate call with a script of at least `size` bytes as written.
+    fn big_request(id: u64, size: usize) -> Vec<u8> {
+        // Quotes and non-ASCII chars, so that pieces are cut among escapes and
+        // multibyte chars.
+        let function = "\"é😀x".repeat(size / 9 + 1);
+        serde_json::to_vec(&Envelope::request(
+            id,
             ToExtension::Call(Command::Evaluate(Evaluate {
                 tab_id: 1,
-                function: "x".repeat(MAX_TO_BROWSER + 1),
+                function,
                 args: vec![],
                 timeout_ms: 1,
             })),
+        ))
+        .unwrap()
+    }
+
+    fn error_message(got: &Value) -> &str {
+        assert_eq!(
+            got["body"]["reply"]["Err"]["code"],
+            json!("invalidArgument")
         );
-        let out = relay.from_client(c, &serde_json::to_vec(&big).unwrap());
+        got["body"]["reply"]["Err"]["message"].as_str().unwrap()
+    }
+
+    #[test]
+    fn a_request_over_one_native_message_goes_in_pieces_the_extension_joins() {
+        let mut relay = Relay::new();
+        extension_connects(&mut relay, env!("CARGO_PKG_VERSION"), pieces::VERSION);
+        let (c, _) = relay.client_connected();
+        let out = relay.from_client(c, &big_request(4, 3 * MAX_TO_BROWSER));
+        assert!(out.len() >= 3, "{} frames", out.len());
+        let mut joiner = pieces::Joiner::new();
+        let mut joined = None;
+        let mut names = std::collections::BTreeSet::new();
+        for delivery in &out {
+            let Delivery::Browser(frame) = delivery else {
+                panic!("a piece for a client");
+            };
+            assert!(frame.len() - HEADER_LEN <= MAX_TO_BROWSER);
+            let piece: Envelope<ToExtension> =
+                serde_json::from_slice(&frame[HEADER_LEN..]).unwrap();
+            assert_eq!(piece.client, Some(c));
+            let ToExtension::Piece(p) = piece.body else {
+                panic!("not a piece");
+            };
+            names.insert(p.message);
+            match joiner.take(piece.id, piece.client, p) {
+                pieces::Joined::Waiting => {}
+                pieces::Joined::Whole(text) => joined = Some(text),
+                pieces::Joined::Refused(r) => panic!("{r:?}"),
+            }
+        }
+        let whole: Value = serde_json::from_str(&joined.expect("the last piece")).unwrap();
+        let global = whole["id"].as_u64().unwrap();
+        assert_eq!(whole["client"], json!(c));
+        assert_eq!(whole["body"]["call"]["command"], json!("evaluate"));
+        let sent: Value = serde_json::from_slice(&big_request(4, 3 * MAX_TO_BROWSER)).unwrap();
+        assert_eq!(whole["body"], sent["body"], "the body arrives untouched");
+        // The reply comes back as any other.
+        assert_eq!(relay.pending_count(), 1);
+        let got = to_client(&relay.from_browser(&reply(global, json!(7))), c);
+        assert_eq!(got[0]["id"], json!(4));
+        // The next message is whole again, and the next cut one has another name.
+        assert_eq!(to_browser(&relay.from_client(c, &request(5))).len(), 1);
+        let again = to_browser(&relay.from_client(c, &big_request(6, 2 * MAX_TO_BROWSER)));
+        assert_eq!(names.len(), 1, "one name for all the pieces of a message");
+        let first = names.pop_first().unwrap();
+        assert!(again.len() >= 2);
+        assert_ne!(again[0]["body"]["piece"]["message"], json!(first));
+    }
+
+    #[test]
+    fn a_request_within_one_message_travels_whole_as_ever() {
+        let mut relay = Relay::new();
+        extension_connects(&mut relay, env!("CARGO_PKG_VERSION"), pieces::VERSION);
+        let (c, _) = relay.client_connected();
+        let out = relay.from_client(c, &big_request(4, MAX_TO_BROWSER - 1024));
+        let sent = to_browser(&out);
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0]["body"]["call"]["command"], json!("evaluate"));
+    }
+
+    #[test]
+    fn a_request_over_the_agent_side_limit_is_answered_not_forwarded() {
+        let mut relay = Relay::new();
+        extension_connects(&mut relay, env!("CARGO_PKG_VERSION"), pieces::VERSION);
+        let (c, _) = relay.client_connected();
+        let out = relay.from_client(c, &big_request(4, MAX_JOINED + 3));
         assert!(to_browser(&out).is_empty());
         let got = to_client(&out, c);
         assert_eq!(got[0]["id"], json!(4));
-        assert_eq!(
-            got[0]["body"]["reply"]["Err"]["code"],
-            json!("invalidArgument")
+        let message = error_message(&got[0]);
+        assert!(message.contains("too large"), "{message}");
+        assert!(
+            message.contains("over the 16777216 bytes a request may be"),
+            "{message}"
         );
-        assert!(got[0]["body"]["reply"]["Err"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("too large"));
         assert_eq!(relay.pending_count(), 0);
+    }
+
+    #[test]
+    fn an_extension_that_joins_no_pieces_is_sent_none() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        let message = |relay: &mut Relay| {
+            let out = relay.from_client(c, &big_request(4, 2 * MAX_TO_BROWSER));
+            assert!(to_browser(&out).is_empty());
+            assert_eq!(relay.pending_count(), 0);
+            error_message(&to_client(&out, c)[0]).to_owned()
+        };
+        let early = message(&mut relay);
+        assert!(
+            early.contains("over Chrome's 1048576-byte limit"),
+            "{early}"
+        );
+        assert!(early.contains("has not connected"), "{early}");
+
+        extension_connects(&mut relay, "0.0.1", 0);
+        let older = message(&mut relay);
+        assert!(
+            older.contains("cannot take it in pieces (it joins none"),
+            "{older}"
+        );
+        assert!(older.contains("Version mismatch"), "{older}");
+        assert!(older.contains("`tabwire install`"), "{older}");
+
+        extension_connects(&mut relay, "99.0.0", pieces::VERSION + 1);
+        let newer = message(&mut relay);
+        assert!(
+            newer.contains(&format!("it joins version {}", pieces::VERSION + 1)),
+            "{newer}"
+        );
+
+        // The browser leaving forgets what its extension joined.
+        extension_connects(&mut relay, env!("CARGO_PKG_VERSION"), pieces::VERSION);
+        relay.browser_closing("gone");
+        assert!(message(&mut relay).contains("has not connected"));
+        // Small requests go as ever.
+        assert_eq!(to_browser(&relay.from_client(c, &request(1))).len(), 1);
     }
 
     #[test]

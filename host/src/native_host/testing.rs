@@ -175,6 +175,7 @@ pub fn browser_connected(version: &str) -> Envelope<FromExtension> {
     Envelope::notice(FromExtension::Event(Event::BrowserConnected {
         version: version.into(),
         instance: String::new(),
+        pieces: tabwire_shared::pieces::VERSION,
     }))
 }
 

@@ -62,6 +62,11 @@ impl<B> Envelope<B> {
     }
 }
 
+/// Whether a count is 0 (left out of the JSON).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// What travels toward the extension.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -80,6 +85,10 @@ pub enum ToExtension {
         /// The ping's number.
         seq: u64,
     },
+    /// One piece of a message too big for one native message, in an envelope with
+    /// that message's `id` and `client` ([`crate::pieces`]). Sent only to an extension
+    /// that joins this version of pieces (its `BrowserConnected` says so).
+    Piece(crate::pieces::Piece),
 }
 
 /// What the native host tells the extension about itself when it starts.
@@ -458,6 +467,12 @@ pub enum Event {
         /// over). Empty if unknown.
         #[serde(default)]
         instance: String,
+        /// The version of the piece envelope the extension joins
+        /// ([`crate::pieces::VERSION`]): the relay sends it messages over Chrome's 1 MiB
+        /// in pieces only when this is its own. 0 (absent) from an extension older than
+        /// pieces, which takes every message whole.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pieces: u32,
     },
     /// The browser went away (closed, or the extension was disabled or reloaded).
     /// Sent by the relay; outstanding requests will not be answered by the browser (a

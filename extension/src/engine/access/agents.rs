@@ -89,6 +89,8 @@ impl<C: Chrome + 'static> Engine<C> {
     /// The native port closed, Chrome saying `error` (`runtime.lastError.message`, if
     /// any): every connection is gone; agents wait out the grace period.
     pub fn on_port_disconnected(&self, error: Option<&str>) {
+        // A message half-joined will not be finished: its host is gone.
+        *self.pieces.borrow_mut() = tabwire_shared::pieces::Joiner::new();
         self.port_lost(PortDrop::from_chrome(error));
     }
 

@@ -14,6 +14,10 @@ use super::scan::{IdScanner, ScannedId};
 /// The longest line kept whole: 16 MiB, as rmcp's own stdio transport.
 pub const MAX_LINE: usize = 16 * 1024 * 1024;
 
+// A request the agent could send reaches the extension: the link joins messages in
+// pieces up to the same size.
+const _: () = assert!(MAX_LINE == tabwire_shared::pieces::MAX_JOINED);
+
 /// One line from the stream.
 #[derive(Debug, PartialEq)]
 pub enum Line {
