@@ -45,8 +45,9 @@ use crate::protocol::{Envelope, ToExtension};
 pub const VERSION: u32 = 1;
 
 /// The largest message sent in pieces, and joined: the agent-side limit, the longest
-/// MCP line `tabwire mcp` reads (16 MiB).
-pub const MAX_JOINED: usize = 16 * 1024 * 1024;
+/// MCP line `tabwire mcp` reads (16 MiB), and room for what the command adds to the
+/// arguments that line carried (its envelope and names: a few hundred bytes).
+pub const MAX_JOINED: usize = 16 * 1024 * 1024 + 64 * 1024;
 
 /// Room kept in each piece's frame for the envelope around its data.
 pub const ENVELOPE_ROOM: usize = 1024;
@@ -854,9 +855,9 @@ mod tests {
         }
         .error();
         assert_eq!(big.code, ErrorCode::InvalidArgument);
-        assert!(big
-            .message
-            .contains("more than the 16777216 bytes a request may be"));
+        assert!(big.message.contains(&format!(
+            "more than the {MAX_JOINED} bytes a request may be"
+        )));
         assert!(big.message.contains("Send less data"));
     }
 

@@ -823,7 +823,7 @@ mod tests {
         let message = error_message(&got[0]);
         assert!(message.contains("too large"), "{message}");
         assert!(
-            message.contains("over the 16777216 bytes a request may be"),
+            message.contains(&format!("over the {MAX_JOINED} bytes a request may be")),
             "{message}"
         );
         assert_eq!(relay.pending_count(), 0);

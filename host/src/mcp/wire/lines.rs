@@ -16,7 +16,7 @@ pub const MAX_LINE: usize = 16 * 1024 * 1024;
 
 // A request the agent could send reaches the extension: the link joins messages in
 // pieces up to the same size.
-const _: () = assert!(MAX_LINE == tabwire_shared::pieces::MAX_JOINED);
+const _: () = assert!(MAX_LINE + 64 * 1024 == tabwire_shared::pieces::MAX_JOINED);
 
 /// One line from the stream.
 #[derive(Debug, PartialEq)]
