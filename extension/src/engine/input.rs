@@ -10,6 +10,9 @@
 //! command successfully: the host shows it from the `DialogOpened` event, which is
 //! posted before the reply.
 //!
+//! Where a mouse press would bring the user's window forward, a click is made from the
+//! keyboard instead ([`keyclick`]) and other presses are refused ([`raise`]).
+//!
 //! Keys are in [`keyboard`](super::keyboard), form controls and file inputs in
 //! [`forms`](super::forms).
 
