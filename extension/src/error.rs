@@ -7,6 +7,7 @@
 use tabwire_shared::{DialogInfo, ErrorCode, TabId, WireError};
 
 use crate::chrome::ChromeError;
+pub use tabwire_shared::RaisedWindow;
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
@@ -532,15 +533,61 @@ pub enum EngineError {
     #[error(
         "Nothing was clicked in tab {tab}: it is the tab shown in a window {raised}, and Chrome \
          brings a window to the front when its tab takes a mouse press (click, drag), \
-         which would take the focus from the user. Ask the user to bring it to the \
-         front, or call select_page with bringToFront: true (this shows the tab to the \
-         user), then try again. hover, fill, type_text and press_key work where it is."
+         which would take the focus from the user. A single click on a link, button, \
+         checkbox or the like is made from the keyboard there instead; a double-click, a \
+         click at a point or a drag cannot be. Ask the user to bring it to the front, or \
+         call select_page with bringToFront: true (this shows the tab to the user), then \
+         try again. hover, fill, type_text and press_key work where it is."
     )]
     PressWouldRaiseWindow {
         /// The tab.
         tab: TabId,
         /// Why its window would come forward.
         raised: RaisedWindow,
+    },
+
+    /// A click that a mouse press cannot make without raising the window, on an
+    /// element the keyboard cannot click either (engine/input/keyclick.rs).
+    #[error(
+        "Nothing was clicked in tab {tab}: it is the tab shown in a window {raised}, and Chrome \
+         brings a window to the front when its tab takes a mouse press, which would take \
+         the focus from the user. The element {uid} cannot be clicked from the keyboard \
+         instead: it is {what}, not a link, button, summary, checkbox, radio or an element \
+         with such a role that can take the focus. Ask the user to bring the window to the \
+         front, or call select_page with bringToFront: true (this shows the tab to the \
+         user), then try again. hover, fill, type_text and press_key work where it is."
+    )]
+    NoKeyboardClick {
+        /// The tab.
+        tab: TabId,
+        /// The element.
+        uid: String,
+        /// Why its window would come forward for a mouse press.
+        raised: RaisedWindow,
+        /// What the element is (`a <div>`, `a disabled <button>`).
+        what: String,
+    },
+
+    /// A click made from the keyboard (engine/input/keyclick.rs) that no click event
+    /// showed the page received.
+    #[error(
+        "The element {uid} in tab {tab} got no click. A mouse press would have brought its \
+         window forward (the tab is shown in a window {raised}), so tabwire focused the \
+         element and pressed {key}, and no click reached it: the page does not turn that \
+         key into a click, and whatever the key did is in the page now. Take a snapshot to \
+         see. To click it with the mouse, ask the user to bring the window to the front, \
+         or call select_page with bringToFront: true (this shows the tab to the user), \
+         then try again."
+    )]
+    KeyboardClickNotReceived {
+        /// The tab.
+        tab: TabId,
+        /// The element.
+        uid: String,
+        /// Why its window would come forward for a mouse press.
+        raised: RaisedWindow,
+        /// The key pressed (`Enter`, `Space`).
+        key: &'static str,
     },
 
     /// A screenshot got no frame in time (the page drew none for it).
@@ -625,29 +672,6 @@ pub enum EngineError {
     Browser(#[from] ChromeError),
 }
 
-/// Why a mouse press in a tab would bring its window to the front.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RaisedWindow {
-    /// The tab's window is minimized.
-    Minimized,
-    /// Another Chrome window had the focus last.
-    Behind,
-    /// The window the user worked in last, but another application is in front.
-    BrowserBehind,
-}
-
-impl std::fmt::Display for RaisedWindow {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            RaisedWindow::Minimized => "the user minimized",
-            RaisedWindow::Behind => "behind the one the user worked in last",
-            RaisedWindow::BrowserBehind => {
-                "that does not have the focus (the user is working in another application)"
-            }
-        })
-    }
-}
-
 impl EngineError {
     /// The wire code the host acts on.
     pub fn code(&self) -> ErrorCode {
@@ -704,8 +728,10 @@ impl EngineError {
             | TextTimeout { .. }
             | ActionTimeout { .. }
             | TraceTimeout { .. } => ErrorCode::Timeout,
-            InputNotReceived { .. } => ErrorCode::PageError,
-            PressWouldRaiseWindow { .. } | MouseWouldWait { .. } => ErrorCode::Refused,
+            InputNotReceived { .. } | KeyboardClickNotReceived { .. } => ErrorCode::PageError,
+            PressWouldRaiseWindow { .. } | NoKeyboardClick { .. } | MouseWouldWait { .. } => {
+                ErrorCode::Refused
+            }
             DialogOpen { .. } | DialogOpened { .. } => ErrorCode::Dialog,
             Navigated(_) | WebMcpFrameGone(_) => ErrorCode::Navigated,
             Cdp { .. } | UnexpectedAnswer { .. } | Browser(_) => ErrorCode::Internal,

@@ -75,6 +75,63 @@ pub enum InputAction {
     },
 }
 
+/// A click made from the keyboard because a mouse press would have brought the tab's
+/// window to the front: the element was focused and `key` pressed, which makes the
+/// browser click it (no `mousedown` or `mouseup`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KeyboardClick {
+    /// The key pressed.
+    pub key: ActivationKey,
+    /// Why a mouse press would have brought the window forward.
+    pub raised: RaisedWindow,
+}
+
+/// The key that clicks a focused element: `Enter` for links and buttons, `Space` for
+/// checkboxes and radios, as browsers activate them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActivationKey {
+    /// `Enter`.
+    Enter,
+    /// `Space`.
+    Space,
+}
+
+impl ActivationKey {
+    /// The key's name, as `press_key` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ActivationKey::Enter => "Enter",
+            ActivationKey::Space => "Space",
+        }
+    }
+}
+
+/// Why a mouse press in a tab would bring its window to the front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RaisedWindow {
+    /// The tab's window is minimized.
+    Minimized,
+    /// Another Chrome window had the focus last.
+    Behind,
+    /// The window the user worked in last, but another application is in front.
+    BrowserBehind,
+}
+
+/// Completes "the tab shown in a window …".
+impl std::fmt::Display for RaisedWindow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RaisedWindow::Minimized => "the user minimized",
+            RaisedWindow::Behind => "behind the one the user worked in last",
+            RaisedWindow::BrowserBehind => {
+                "that does not have the focus (the user is working in another application)"
+            }
+        })
+    }
+}
+
 /// Image encodings a screenshot can use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

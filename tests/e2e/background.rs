@@ -100,7 +100,8 @@ async fn in_the_users_own_browser_a_new_page_opens_behind_their_tab() {
 /// what tabwire set up in the old one must hold in the new one). Each checks its effect
 /// in the page, and that what the user sees (`front`, per [`Popup::users_view`]) is as
 /// it was. `presses`: whether mouse presses may be sent (not in a tab its window shows
-/// while that window is minimized or behind the user's: they are refused there).
+/// while that window is minimized or behind the user's: a click is made from the
+/// keyboard there).
 async fn everything_on_a_hidden_tab(
     agent: &Agent,
     user: &Popup<'_>,
@@ -134,17 +135,13 @@ async fn everything_on_a_hidden_tab(
     unchanged("navigate_page").await;
     let snap = agent.ok("take_snapshot", json!({})).await;
     unchanged("take_snapshot").await;
-    let clicks = u64::from(presses);
-    if presses {
-        agent
-            .ok("click", json!({"uid": snap.uid_of("button \"Clicked 0\"")}))
-            .await;
-    } else {
-        agent
-            .err("click", json!({"uid": snap.uid_of("button \"Clicked 0\"")}))
-            .await
-            .says("Nothing was clicked")
-            .says("bringToFront: true");
+    // Where a press would raise the window, the button is clicked from the keyboard.
+    let clicks = 1;
+    let clicked = agent
+        .ok("click", json!({"uid": snap.uid_of("button \"Clicked 0\"")}))
+        .await;
+    if !presses {
+        clicked.says("from the keyboard").says("pressed Enter");
     }
     assert_eq!(
         in_page("() => document.getElementById('count').textContent").await,
@@ -287,8 +284,9 @@ const NO_FALLBACK: Duration = Duration::from_secs(3);
 /// focus) and the page's visibility (`visibility`, its `visibilityState` while hidden
 /// this way) as they were. (The page itself may take the focus within its window, as
 /// a click does; the user's window keeps it.) `presses`: whether mouse presses may be
-/// sent; when not (a tab shown in a minimized window or one behind the user's), `click`
-/// and `drag` are refused without effect, and the text goes in with `fill`.
+/// sent; when not (a tab shown in a minimized window or one behind the user's), the
+/// button is clicked from the keyboard, a click on an element with only a click
+/// handler and `drag` are refused without effect, and the text goes in with `fill`.
 async fn input_on_a_hidden_tab(
     agent: &Agent,
     user: &Popup<'_>,
@@ -318,18 +316,25 @@ async fn input_on_a_hidden_tab(
                    args: Value,
                    effect: &'static str,
                    expected: &'static str,
-                   refused: bool| {
+                   outcome: Outcome| {
         let in_page = &in_page;
         async move {
             let started = std::time::Instant::now();
-            if refused {
-                agent
-                    .err(tool, args)
-                    .await
-                    .says("Nothing was clicked")
-                    .says("bringToFront: true");
-            } else {
-                agent.ok(tool, args).await;
+            match outcome {
+                Outcome::Done => {
+                    agent.ok(tool, args).await;
+                }
+                Outcome::FromKeyboard => {
+                    agent.ok(tool, args).await.says("from the keyboard");
+                }
+                Outcome::Refused(why) => {
+                    agent
+                        .err(tool, args)
+                        .await
+                        .says("Nothing was clicked")
+                        .says("bringToFront: true")
+                        .says(why);
+                }
             }
             let took = started.elapsed();
             assert!(took < NO_FALLBACK, "{mode}, {host}: {tool} took {took:?}");
@@ -346,13 +351,29 @@ async fn input_on_a_hidden_tab(
             );
         }
     };
-    let refused = !presses;
+    let pressed_or = |instead| if presses { Outcome::Done } else { instead };
     checked(
         "click",
         json!({"uid": snap.uid_of("button \"Clicked 0\"")}),
         "() => document.getElementById('count').textContent",
-        if presses { "Clicked 1" } else { "Clicked 0" },
-        refused,
+        "Clicked 1",
+        pressed_or(Outcome::FromKeyboard),
+    )
+    .await;
+    checked(
+        "click",
+        json!({"uid": snap.uid_of("\"Plain target\"")}),
+        "() => document.getElementById('plain').textContent",
+        if presses { "plain 1" } else { "plain 0" },
+        pressed_or(Outcome::Refused("cannot be clicked from the keyboard")),
+    )
+    .await;
+    checked(
+        "click",
+        json!({"uid": snap.uid_of("checkbox \"Agree\"")}),
+        "() => String(document.getElementById('agree').checked)",
+        "true",
+        pressed_or(Outcome::FromKeyboard),
     )
     .await;
     checked(
@@ -360,7 +381,7 @@ async fn input_on_a_hidden_tab(
         json!({"uid": snap.uid_of("\"Hover target\"")}),
         "() => document.getElementById('hover').textContent",
         "hovered 1",
-        false,
+        Outcome::Done,
     )
     .await;
     checked(
@@ -368,7 +389,7 @@ async fn input_on_a_hidden_tab(
         json!({"from_uid": snap.uid_of("\"Card\""), "to_uid": snap.uid_of("\"Drop zone\"")}),
         "() => document.getElementById('drops').textContent",
         if presses { "dropped 1" } else { "" },
-        refused,
+        pressed_or(Outcome::Refused("a drag")),
     )
     .await;
     let note = snap.uid_of("textbox \"Note\"");
@@ -378,7 +399,7 @@ async fn input_on_a_hidden_tab(
             json!({"uid": note}),
             "() => document.activeElement.id",
             "note",
-            false,
+            Outcome::Done,
         )
         .await;
     } else {
@@ -387,7 +408,7 @@ async fn input_on_a_hidden_tab(
             json!({"uid": note, "value": "filled"}),
             "() => document.activeElement.id",
             "note",
-            false,
+            Outcome::Done,
         )
         .await;
     }
@@ -396,9 +417,20 @@ async fn input_on_a_hidden_tab(
         json!({"text": " typed"}),
         "() => document.getElementById('note').value",
         if presses { " typed" } else { "filled typed" },
-        false,
+        Outcome::Done,
     )
     .await;
+}
+
+/// What a tool of [`input_on_a_hidden_tab`] is to answer.
+#[derive(Clone, Copy)]
+enum Outcome {
+    /// Done.
+    Done,
+    /// A click done from the keyboard, which the reply says.
+    FromKeyboard,
+    /// Refused, without effect, saying this besides the ways out.
+    Refused(&'static str),
 }
 
 /// The user's browser with the agent's tab behind the user's, then alone in a
@@ -446,7 +478,8 @@ async fn input_reaches_a_tab_behind_the_users_at_once_and_in_a_minimized_window_
 }
 
 #[tokio::test]
-async fn in_a_covered_window_input_leaves_the_focus_where_it_was_and_presses_are_refused() {
+async fn in_a_covered_window_input_leaves_the_focus_where_it_was_and_clicks_come_from_the_keyboard()
+{
     let (agent, cdp, extension, tab) = users_browser_with_a_background_tab().await;
     let user = Popup::open(&cdp, &extension, tab).await;
     // The tab in front of its window, and a second window over that one.
@@ -475,7 +508,8 @@ async fn cover_with_a_second_window(user: &Popup<'_>, tab: i64) -> Value {
 }
 
 #[tokio::test]
-async fn with_another_application_in_front_presses_in_the_browsers_own_window_are_refused() {
+async fn with_another_application_in_front_clicks_in_the_browsers_own_window_come_from_the_keyboard(
+) {
     // Headless, no other application can be in front: every window says it has the
     // focus, and presses there are the first test's.
     if !crate::display::headful() {

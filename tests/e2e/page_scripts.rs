@@ -434,9 +434,9 @@ async fn the_pristine_holder_cannot_be_replaced_by_the_page() {
     let browser = Browser::start().await;
     let page = browser.page(true).await;
     page.run_page_code(
-        "try { window.__tabwire = {tabwire: 5}; } catch (e) {} \
+        "try { window.__tabwire = {tabwire: 6}; } catch (e) {} \
          try { delete window.__tabwire; } catch (e) {} \
-         try { Object.defineProperty(window, '__tabwire', {value: {tabwire: 5}}); } catch (e) {} true",
+         try { Object.defineProperty(window, '__tabwire', {value: {tabwire: 6}}); } catch (e) {} true",
     )
     .await;
     let kept = page
@@ -451,7 +451,7 @@ async fn the_pristine_holder_cannot_be_replaced_by_the_page() {
     // Nor can a page make the scripts find another holder by replacing how properties
     // are looked up.
     page.run_page_code(
-        "const fake = {tabwire: 5, apply: () => 'faked', stringify: () => 'faked'}; \
+        "const fake = {tabwire: 6, apply: () => 'faked', stringify: () => 'faked'}; \
          Object.getOwnPropertyDescriptor = () => ({value: fake}); \
          Reflect.getOwnPropertyDescriptor = () => ({value: fake}); true",
     )

@@ -10,9 +10,13 @@
 //! command successfully: the host shows it from the `DialogOpened` event, which is
 //! posted before the reply.
 //!
+//! Where a mouse press would bring the user's window forward, a click is made from the
+//! keyboard instead ([`keyclick`]) and other presses are refused ([`raise`]).
+//!
 //! Keys are in [`keyboard`](super::keyboard), form controls and file inputs in
 //! [`forms`](super::forms).
 
+mod keyclick;
 mod raise;
 mod reach;
 mod settle;
@@ -20,7 +24,7 @@ mod settle;
 use std::cell::Cell;
 
 use tabwire_shared::keys::parse_combo;
-use tabwire_shared::{InputAction, TabId};
+use tabwire_shared::{Acted, InputAction, KeyboardClick, RaisedWindow, TabId};
 
 use super::document::NodeRef;
 use super::Engine;
@@ -40,21 +44,31 @@ const DRAG_STEPS: u32 = 5;
 /// How long a drag waits for Chrome to report an HTML5 drag after the moves.
 const DRAG_START_MS: u64 = 50;
 
+/// What an action has done so far: for its reply, and for its error if it ends early.
+#[derive(Debug, Default)]
+pub(super) struct Progress {
+    /// A navigation it started is under way (running out of time is then a load
+    /// timeout).
+    pub navigating: Cell<bool>,
+    /// The click was made from the keyboard ([`keyclick`]).
+    pub from_keyboard: Cell<Option<KeyboardClick>>,
+}
+
 impl<C: Chrome + 'static> Engine<C> {
-    /// Carries out `action` on `tab` and waits for its effects; the URL the page
-    /// navigated to, if it did.
+    /// Carries out `action` on `tab` and waits for its effects: the URL the page
+    /// navigated to, if it did, and how a click was made from the keyboard, if it was.
     pub(super) async fn input(
         &self,
         tab: TabId,
         action: &InputAction,
         timeout_ms: u64,
-    ) -> Result<Option<String>, EngineError> {
+    ) -> Result<Acted, EngineError> {
         check_keys(action)?;
-        self.refuse_raising_press(tab, action).await?;
-        let navigating = Cell::new(false);
-        let work = self.act(tab, action, &navigating);
+        let keyboard = self.keyboard_instead(tab, action).await?;
+        let progress = Progress::default();
+        let work = self.act(tab, action, keyboard, &progress);
         let timed_out = || {
-            if navigating.get() {
+            if progress.navigating.get() {
                 EngineError::LoadTimeout {
                     tab,
                     target: "the page the action opened".to_owned(),
@@ -64,19 +78,27 @@ impl<C: Chrome + 'static> Engine<C> {
                 EngineError::ActionTimeout { tab, timeout_ms }
             }
         };
-        self.in_time(tab, timeout_ms, work)
+        let navigated_to = self
+            .in_time(tab, timeout_ms, work)
             .await?
-            .ok_or_else(timed_out)
+            .ok_or_else(timed_out)?;
+        Ok(Acted {
+            navigated_to,
+            from_keyboard: progress.from_keyboard.get(),
+        })
     }
 
+    /// Carries out `action`, from the keyboard if `keyboard` says why a mouse press
+    /// would have raised the window; the URL navigated to, if any.
     async fn act(
         &self,
         tab: TabId,
         action: &InputAction,
-        navigating: &Cell<bool>,
+        keyboard: Option<RaisedWindow>,
+        progress: &Progress,
     ) -> Result<Option<String>, EngineError> {
         let mut watch = self.ready(tab).await?;
-        if raise::moves_mouse(action) {
+        if raise::moves_mouse(action) && keyboard.is_none() {
             self.overlay_for_mouse(tab).await?;
         }
         let tree = self.sync_document(tab, &mut watch).await?;
@@ -86,8 +108,11 @@ impl<C: Chrome + 'static> Engine<C> {
         let outcome = match &watcher {
             Ok(watcher) => {
                 let watcher = watcher.as_deref();
-                self.act_watched(tab, &mut watch, action, &group, &main, watcher, navigating)
-                    .await
+                let (group, main) = (group.as_str(), main.as_str());
+                self.act_watched(
+                    tab, &mut watch, action, group, main, watcher, keyboard, progress,
+                )
+                .await
             }
             Err(_) => Ok(None),
         };
@@ -110,7 +135,8 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Dispatches `action` with the page-side watcher running (when the page runs
     /// it): a document that has not drawn is made to draw first, and after the effects
-    /// have settled the page must show it received the input (see [`reach`]).
+    /// have settled the page must show it received the input (see [`reach`]). A click
+    /// made from the keyboard (`keyboard` says why) is confirmed by its own clicker.
     #[allow(clippy::too_many_arguments)]
     async fn act_watched(
         &self,
@@ -120,11 +146,18 @@ impl<C: Chrome + 'static> Engine<C> {
         group: &str,
         main: &str,
         watcher: Option<&str>,
-        navigating: &Cell<bool>,
+        keyboard: Option<RaisedWindow>,
+        progress: &Progress,
     ) -> Result<Option<String>, EngineError> {
         if let Some(watcher) = watcher {
             self.draw_first_frame(tab, watch, watcher).await?;
         }
+        if let (Some(raised), InputAction::Click { uid, .. }) = (keyboard, action) {
+            return self
+                .click_from_keyboard(tab, watch, uid, group, raised, main, watcher, progress)
+                .await;
+        }
+        let navigating = &progress.navigating;
         self.perform(tab, watch, action, group).await?;
         let navigated = self.settle(tab, watch, main, watcher, navigating).await?;
         if let (Some(watcher), false) = (watcher, navigating.get()) {
@@ -498,10 +531,9 @@ impl super::Handle for tabwire_shared::Input {
         engine: &Engine<C>,
         _session: &str,
     ) -> Result<Self::Reply, EngineError> {
-        let navigated_to = engine
+        engine
             .input(self.tab_id, &self.action, self.timeout_ms)
-            .await?;
-        Ok(tabwire_shared::Acted { navigated_to })
+            .await
     }
 }
 

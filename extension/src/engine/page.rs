@@ -13,6 +13,8 @@
 //! - [`WATCH`], [`SINCE`] and [`STOP`] watch the DOM settle after input (`watch.js`).
 //! - [`WAIT_TEXT`] waits for text to appear (`wait-text.js`).
 //! - [`CONTROL`] reads and sets form controls for `fill` (`control.js`).
+//! - [`KEYCLICK`], [`KEYCLICK_READ`] and [`KEYCLICK_DONE`] click from the keyboard
+//!   where a mouse press would raise the user's window (`keyclick.js`).
 //! - [`SNAPSHOT_WALKER`] computes the snapshot from the DOM in tabwire's isolated world
 //!   and keeps its uids there (`snapshot.js`).
 //!
@@ -139,6 +141,28 @@ pub const CONTROL: &str = concat!(
     ";\nconst T = pristine(global);\nreturn control(T, helpers(T), this, op, value);\n}"
 );
 
+/// `function ()`, called on an element where a mouse press would raise the user's
+/// window: finds what the keyboard can click in its place, focuses it and counts the
+/// clicks reaching it; evaluates to the clicker (keep it by reference; see
+/// `keyclick.js`). Not strict, for the same reason as [`CONTROL`].
+pub const KEYCLICK: &str = concat!(
+    "function () {\nconst global = (function () { return this; })();\nconst pristine = ",
+    include_str!("../page/pristine.js"),
+    ";\nconst helpers = ",
+    include_str!("../page/helpers.js"),
+    ";\nconst keyclick = ",
+    include_str!("../page/keyclick.js"),
+    ";\nconst T = pristine(global);\nreturn keyclick(T, helpers(T), this);\n}"
+);
+
+/// Called on a clicker: `[key, what, native, trusted, clicks]` by value (see
+/// `keyclick.js`).
+pub const KEYCLICK_READ: &str = "function () { return this.read(); }";
+
+/// Called on a clicker: what [`KEYCLICK_READ`] answers, and stops it.
+pub const KEYCLICK_DONE: &str =
+    "function () { const read = this.read(); this.stop(); return read; }";
+
 /// A `Runtime.evaluate` expression for tabwire's isolated world (`Page.createIsolatedWorld
 /// {worldName: "tabwire"}`): installs the snapshot walker once per world as the global
 /// `__tabwireSnapshot` and evaluates to it (`take`, `resolve`, `uidOf`, `pin`, `unpin`;
@@ -225,6 +249,8 @@ mod tests {
             (WAIT_TEXT, "tabwire:wait-text"),
             (CONTROL, "tabwire:control"),
             (CONTROL, "tabwire:pristine"),
+            (KEYCLICK, "tabwire:keyclick"),
+            (KEYCLICK, "tabwire:helpers"),
             (SNAPSHOT_WALKER, "tabwire:snapshot"),
         ] {
             assert!(script.contains(part), "{part}");

@@ -18,7 +18,7 @@
   const KEY = '__tabwire';
   try {
     const found = global[KEY];
-    if (found !== null && typeof found === 'object' && found.tabwire === 5) return found;
+    if (found !== null && typeof found === 'object' && found.tabwire === 6) return found;
   } catch (e) {
     // Fall through and capture what is there.
   }
@@ -38,7 +38,7 @@
   // An object literal: making it runs no page code.
   const T = {
     __proto__: null,
-    tabwire: 5,
+    tabwire: 6,
     apply: Reflect.apply,
     keys: get(() => O.keys),
     defineProperty: get(() => O.defineProperty),
@@ -120,6 +120,15 @@
     setSelectedIndex: get(() => setter(global.HTMLSelectElement.prototype, 'selectedIndex')),
     optionText: get(() => getter(global.HTMLOptionElement.prototype, 'text')),
     optionValue: get(() => getter(global.HTMLOptionElement.prototype, 'value')),
+    // Clicking from the keyboard (keyclick.js).
+    parentElement: get(() => getter(global.Node.prototype, 'parentElement')),
+    getAttribute: get(() => global.Element.prototype.getAttribute),
+    hasAttribute: get(() => global.Element.prototype.hasAttribute),
+    matches: get(() => global.Element.prototype.matches),
+    focus: get(() => global.HTMLElement.prototype.focus),
+    getRootNode: get(() => global.Node.prototype.getRootNode),
+    documentActiveElement: get(() => getter(global.Document.prototype, 'activeElement')),
+    shadowActiveElement: get(() => getter(global.ShadowRoot.prototype, 'activeElement')),
   };
   get(() => O.freeze(T));
   try {

@@ -34,6 +34,9 @@ pub struct ToolResult {
 pub struct Acted {
     /// The URL the action navigated the page to, once loaded; `None` if it did not.
     pub navigated_to: Option<String>,
+    /// How a click was made from the keyboard instead of the mouse (its window would
+    /// have come forward for a mouse press), if it was.
+    pub from_keyboard: Option<super::KeyboardClick>,
 }
 
 /// A captured image ([`Reply::Image`]).
@@ -84,7 +87,7 @@ answers! {
     Snapshot => Snapshot(snapshot);
     Discovery => ThirdPartyTools(discovery);
     ToolResult => ToolResult { result, elements };
-    Acted => Acted { navigated_to };
+    Acted => Acted { navigated_to, from_keyboard };
     String => Found(text);
     Image => Image { data, mime_type };
     ConsolePage => ConsolePage(page);
@@ -123,11 +126,13 @@ mod tests {
     fn an_answer_goes_into_its_reply_and_comes_back() {
         let acted = Acted {
             navigated_to: Some("https://a.test/".into()),
+            from_keyboard: None,
         };
         assert_eq!(
             acted.clone().into_reply(),
             Reply::Acted {
-                navigated_to: Some("https://a.test/".into())
+                navigated_to: Some("https://a.test/".into()),
+                from_keyboard: None,
             }
         );
         assert_eq!(Acted::from_reply(acted.clone().into_reply()), Ok(acted));

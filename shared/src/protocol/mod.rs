@@ -191,6 +191,9 @@ pub enum Reply {
         /// The URL the action navigated the page to, once loaded; `None` if it did not.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         navigated_to: Option<String>,
+        /// How a click was made from the keyboard instead of the mouse, if it was.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from_keyboard: Option<KeyboardClick>,
     },
     /// [`WaitForText`] saw one of its texts.
     Found {

@@ -1,4 +1,5 @@
-//! Mouse input that would disturb the user or wait, refused before it is sent.
+//! Mouse input that would disturb the user or wait, refused (or, for a click, made
+//! from the keyboard) before it is sent.
 //!
 //! Two things are checked before a mouse action: that DevTools' overlay is on in the
 //! tab's session (without it, Chrome holds each mouse move to a tab that is not in
@@ -18,12 +19,16 @@
 //! the trace that led to it). Headless Chromium raises no window but makes the page
 //! `visible` again.
 //!
-//! So a click or drag in the tab a window shows is refused when that window is
-//! minimized, is not the one the user worked in last (`chrome.windows.getLastFocused`:
-//! the `focused` flags alone cannot tell, headless Chromium reports every window
-//! focused), or does not have the focus although it is (another application is in
-//! front of the browser): it would take the user's focus from them. The error names
-//! the ways out, and nothing is sent.
+//! So a press in the tab a window shows is not made when that window is minimized, is
+//! not the one the user worked in last (`chrome.windows.getLastFocused`: the `focused`
+//! flags alone cannot tell, headless Chromium reports every window focused), or does
+//! not have the focus although it is (another application is in front of the
+//! browser): it would take the user's focus from them. A single click on an element is
+//! made from the keyboard instead ([`keyclick`](super::keyclick): the element focused,
+//! `Enter` or `Space` pressed, which the browser turns into a trusted `click`, with no
+//! `mousedown` or `mouseup`); elements the keyboard cannot click are refused there. A
+//! double-click, a click at a point and a drag are refused before anything is sent.
+//! Every refusal names the ways out.
 
 use tabwire_shared::{InputAction, TabId};
 
@@ -72,36 +77,54 @@ impl<C: Chrome + 'static> Engine<C> {
         })
     }
 
-    /// Refuses `action` when it presses a mouse button in a tab whose window that
-    /// press would bring to the front (see the module docs).
-    pub(super) async fn refuse_raising_press(
+    /// Why a mouse press of `action` in `tab` would bring the tab's window to the
+    /// front (see the module docs); `None` when it would not, or `action` presses
+    /// nothing.
+    pub(super) async fn raising_press(
         &self,
         tab: TabId,
         action: &InputAction,
-    ) -> Result<(), EngineError> {
+    ) -> Result<Option<Raised>, EngineError> {
         if !presses(action) {
-            return Ok(());
+            return Ok(None);
         }
         let Some(state) = self.chrome.tab(tab).await? else {
             return Err(EngineError::NoSuchTab(tab));
         };
         if !state.active {
-            return Ok(());
+            return Ok(None);
         }
         let windows = self.chrome.normal_windows().await?;
         let Some(own) = windows.iter().find(|w| w.id == state.window_id) else {
-            return Ok(());
+            return Ok(None);
         };
         let last_focused = self.chrome.last_focused_window().await?;
-        let raised = if own.minimized {
-            Raised::Minimized
+        Ok(if own.minimized {
+            Some(Raised::Minimized)
         } else if last_focused.is_some_and(|w| w != own.id) {
-            Raised::Behind
+            Some(Raised::Behind)
         } else if !own.focused {
-            Raised::BrowserBehind
+            Some(Raised::BrowserBehind)
         } else {
-            return Ok(());
-        };
-        Err(EngineError::PressWouldRaiseWindow { tab, raised })
+            None
+        })
+    }
+
+    /// How `action` is to be made in `tab`: with the mouse (`None`), or, for a single
+    /// click whose press would bring the window forward, from the keyboard (the
+    /// reason; see [`keyclick`](super::keyclick)). Any other press that would bring it
+    /// forward is refused, before anything is sent.
+    pub(super) async fn keyboard_instead(
+        &self,
+        tab: TabId,
+        action: &InputAction,
+    ) -> Result<Option<Raised>, EngineError> {
+        match self.raising_press(tab, action).await? {
+            None => Ok(None),
+            Some(raised) if matches!(action, InputAction::Click { double: false, .. }) => {
+                Ok(Some(raised))
+            }
+            Some(raised) => Err(EngineError::PressWouldRaiseWindow { tab, raised }),
+        }
     }
 }

@@ -1,9 +1,12 @@
 use serde_json::{json, Value};
-use tabwire_shared::{requests::*, ErrorCode, Event, FromExtension, InputAction, Reply};
+use tabwire_shared::{
+    requests::*, ActivationKey, ErrorCode, Event, FromExtension, InputAction, KeyboardClick,
+    RaisedWindow, Reply,
+};
 
 use super::super::fake::page::set_buttons;
 use super::super::fake::{Answer, FunctionCall, Harness};
-use super::super::page::CONTROL;
+use super::super::page::{CONTROL, KEYCLICK, KEYCLICK_DONE, KEYCLICK_READ};
 use super::settle::{QUIET_MS, SETTLE_CAP_MS};
 
 /// A page with one button (uid 1_2) at (10,10)-(30,30) in an 800x600 viewport.
@@ -74,7 +77,13 @@ fn a_click_is_real_mouse_input_and_ends_after_one_quiet_window() {
     input(&mut h, 1, click("1_2"));
     assert!(h.reply(1).is_none(), "waits for the DOM to stay quiet");
     h.advance(QUIET_MS);
-    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    assert_eq!(
+        h.reply(1).unwrap(),
+        Ok(Reply::Acted {
+            navigated_to: None,
+            from_keyboard: None
+        })
+    );
     let m = |k: &str, c| (k.to_owned(), 20.0, 20.0, c);
     assert_eq!(
         mouse(&h),
@@ -134,7 +143,13 @@ fn a_dom_that_keeps_changing_is_waited_for_up_to_the_cap() {
         (SETTLE_CAP_MS..=SETTLE_CAP_MS + QUIET_MS).contains(&elapsed),
         "ended after {elapsed} ms"
     );
-    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    assert_eq!(
+        h.reply(1).unwrap(),
+        Ok(Reply::Acted {
+            navigated_to: None,
+            from_keyboard: None
+        })
+    );
 }
 
 #[test]
@@ -193,7 +208,8 @@ fn a_click_that_navigates_waits_for_the_new_document_to_load() {
     assert_eq!(
         h.reply(1).unwrap(),
         Ok(Reply::Acted {
-            navigated_to: Some("https://a.test/next".into())
+            navigated_to: Some("https://a.test/next".into()),
+            from_keyboard: None,
         })
     );
 }
@@ -210,7 +226,13 @@ fn a_navigation_into_a_new_tab_or_a_download_does_not_hold_the_click() {
     );
     input(&mut h, 1, click("1_2"));
     h.advance(QUIET_MS);
-    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    assert_eq!(
+        h.reply(1).unwrap(),
+        Ok(Reply::Acted {
+            navigated_to: None,
+            from_keyboard: None
+        })
+    );
 
     navigating_release(
         &h,
@@ -220,7 +242,13 @@ fn a_navigation_into_a_new_tab_or_a_download_does_not_hold_the_click() {
         ],
     );
     input(&mut h, 2, click("1_2"));
-    assert_eq!(h.reply(2).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    assert_eq!(
+        h.reply(2).unwrap(),
+        Ok(Reply::Acted {
+            navigated_to: None,
+            from_keyboard: None
+        })
+    );
 }
 
 #[test]
@@ -239,7 +267,8 @@ fn a_same_document_navigation_reports_the_url_after_the_dom_settles() {
     assert_eq!(
         h.reply(1).unwrap(),
         Ok(Reply::Acted {
-            navigated_to: Some("https://a.test/".into())
+            navigated_to: Some("https://a.test/".into()),
+            from_keyboard: None,
         })
     );
 }
@@ -255,7 +284,13 @@ fn a_dialog_the_click_opens_ends_it_and_is_announced_first() {
         &json!({"type": "alert", "message": "hi"}),
     );
     h.settle();
-    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    assert_eq!(
+        h.reply(1).unwrap(),
+        Ok(Reply::Acted {
+            navigated_to: None,
+            from_keyboard: None
+        })
+    );
     let posted = h.fake.posted();
     let dialog = posted
         .iter()
@@ -648,7 +683,13 @@ fn a_document_that_has_not_drawn_draws_a_frame_before_the_click() {
     let mut h = page_receiving(vec![json!([false, 0, 0, 0]), json!([true, 1, 1, 0])]);
     input(&mut h, 1, click("1_2"));
     h.advance(QUIET_MS);
-    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    assert_eq!(
+        h.reply(1).unwrap(),
+        Ok(Reply::Acted {
+            navigated_to: None,
+            from_keyboard: None
+        })
+    );
     let methods = h.fake.methods(10);
     let at = |m: &str| methods.iter().position(|x| x == m).unwrap_or(usize::MAX);
     assert!(at("Page.startScreencast") < at("Page.captureScreenshot"));
@@ -663,7 +704,13 @@ fn a_document_that_has_drawn_is_clicked_at_once() {
     let mut h = page_receiving(vec![json!([true, 0, 0, 0]), json!([true, 1, 1, 0])]);
     input(&mut h, 1, click("1_2"));
     h.advance(QUIET_MS);
-    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    assert_eq!(
+        h.reply(1).unwrap(),
+        Ok(Reply::Acted {
+            navigated_to: None,
+            from_keyboard: None
+        })
+    );
     assert!(h.fake.sent(10, "Page.captureScreenshot").is_empty());
 }
 
@@ -695,7 +742,13 @@ fn a_key_the_page_never_saw_fails_only_while_the_page_has_not_drawn() {
     let mut h = page_receiving(vec![json!([true, 0, 0, 0])]);
     input(&mut h, 1, key());
     h.advance(QUIET_MS);
-    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Acted { navigated_to: None }));
+    assert_eq!(
+        h.reply(1).unwrap(),
+        Ok(Reply::Acted {
+            navigated_to: None,
+            from_keyboard: None
+        })
+    );
     let mut h = page_receiving(vec![json!([false, 0, 0, 0])]);
     input(&mut h, 2, key());
     h.advance(QUIET_MS);
@@ -715,48 +768,234 @@ enum Window1 {
     BrowserBehind,
 }
 
-#[test]
-fn a_press_that_would_raise_the_users_minimized_or_covered_window_is_refused() {
-    for (window, said) in [
-        (Window1::Minimized, "a window the user minimized"),
-        (
-            Window1::BehindAnother,
-            "behind the one the user worked in last",
-        ),
-        (
-            Window1::BrowserBehind,
-            "the user is working in another application",
-        ),
-    ] {
-        let mut h = page();
-        match window {
-            Window1::Minimized => h.fake.set_minimized(1, true),
-            Window1::BehindAnother => {
-                h.fake.add_window(2, &[(20, "https://b.test/", true)]);
-                h.fake.set_last_focused(Some(2));
-            }
-            // Chrome's last window, with another application in front of it.
-            Window1::BrowserBehind => {
-                h.fake.set_last_focused(Some(1));
-                h.fake.set_has_focus(1, false);
-            }
+/// Puts window 1 where `window` says.
+fn place(h: &Harness, window: Window1) {
+    match window {
+        Window1::Minimized => h.fake.set_minimized(1, true),
+        Window1::BehindAnother => {
+            h.fake.add_window(2, &[(20, "https://b.test/", true)]);
+            h.fake.set_last_focused(Some(2));
         }
+        // Chrome's last window, with another application in front of it.
+        Window1::BrowserBehind => {
+            h.fake.set_last_focused(Some(1));
+            h.fake.set_has_focus(1, false);
+        }
+    }
+}
+
+const WINDOWS: [(Window1, RaisedWindow, &str); 3] = [
+    (
+        Window1::Minimized,
+        RaisedWindow::Minimized,
+        "a window the user minimized",
+    ),
+    (
+        Window1::BehindAnother,
+        RaisedWindow::Behind,
+        "behind the one the user worked in last",
+    ),
+    (
+        Window1::BrowserBehind,
+        RaisedWindow::BrowserBehind,
+        "the user is working in another application",
+    ),
+];
+
+/// Answers the page-side clicker (`keyclick.js`): `ready` when it is readied, `done`
+/// when read after the key; every other call with a DOM quiet for long.
+fn keyclicker(h: &Harness, ready: Value, done: Value) {
+    h.fake.answer_with("Runtime.callFunctionOn", move |params| {
+        let function = params["functionDeclaration"].as_str().unwrap_or_default();
+        let answer = if function == KEYCLICK {
+            json!({"result": {"type": "object", "objectId": "clicker"}})
+        } else if function == KEYCLICK_READ {
+            json!({"result": {"type": "object", "value": ready}})
+        } else if function == KEYCLICK_DONE {
+            json!({"result": {"type": "object", "value": done}})
+        } else {
+            json!({"result": {"type": "number", "value": 1000}})
+        };
+        Answer::value(answer)
+    });
+}
+
+/// The `key` of every key event sent to tab 10, with its type.
+fn keys(h: &Harness) -> Vec<(String, String)> {
+    h.fake
+        .sent(10, "Input.dispatchKeyEvent")
+        .iter()
+        .map(|p| {
+            let field = |f: &str| p[f].as_str().unwrap_or_default().to_owned();
+            (field("type"), field("key"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_click_that_would_raise_the_users_window_is_made_from_the_keyboard() {
+    for (window, raised, _) in WINDOWS {
+        let mut h = page();
+        place(&h, window);
+        keyclicker(
+            &h,
+            json!(["Enter", "a <button> element", true, 0, 0]),
+            json!(["Enter", "a <button> element", true, 1, 1]),
+        );
+        input(&mut h, 1, click("1_2"));
+        h.advance(QUIET_MS);
+        assert_eq!(
+            h.reply(1).unwrap(),
+            Ok(Reply::Acted {
+                navigated_to: None,
+                from_keyboard: Some(KeyboardClick {
+                    key: ActivationKey::Enter,
+                    raised,
+                }),
+            })
+        );
+        assert!(mouse(&h).is_empty(), "no mouse event was sent");
+        assert!(
+            h.fake.sent(10, "Overlay.enable").len() <= 1,
+            "no overlay needed"
+        );
+        let readied: Vec<_> = h
+            .fake
+            .function_calls(10)
+            .into_iter()
+            .filter(|c| c.function == KEYCLICK)
+            .collect();
+        assert_eq!(readied.len(), 1);
+        assert_eq!(readied[0].object_id, "node-2", "readied on the element");
+        let pressed = keys(&h);
+        assert!(!pressed.is_empty());
+        assert!(pressed.iter().all(|(_, key)| key == "Enter"), "{pressed:?}");
+        assert_eq!(pressed.last().unwrap().0, "keyUp");
+    }
+}
+
+#[test]
+fn a_checkbox_is_clicked_with_space_and_a_role_by_any_click_its_handler_makes() {
+    let mut h = page();
+    place(&h, Window1::Minimized);
+    keyclicker(
+        &h,
+        json!(["Space", "a <input type=checkbox> element", true, 0, 0]),
+        json!(["Space", "a <input type=checkbox> element", true, 1, 1]),
+    );
+    input(&mut h, 1, click("1_2"));
+    h.advance(QUIET_MS);
+    assert!(h.reply(1).unwrap().is_ok());
+    assert!(keys(&h).iter().all(|(_, key)| key == " "), "{:?}", keys(&h));
+
+    // A role: the page's own key handler calls click(), which is not trusted.
+    let mut h = page();
+    place(&h, Window1::Minimized);
+    keyclicker(
+        &h,
+        json!(["Enter", "a <div> element", false, 0, 0]),
+        json!(["Enter", "a <div> element", false, 0, 1]),
+    );
+    input(&mut h, 1, click("1_2"));
+    h.advance(QUIET_MS);
+    assert!(h.reply(1).unwrap().is_ok());
+}
+
+#[test]
+fn an_element_the_keyboard_cannot_click_is_refused_with_the_ways_out() {
+    for (window, _, said) in WINDOWS {
+        let mut h = page();
+        place(&h, window);
+        keyclicker(&h, json!(["", "a <div> element", false, 0, 0]), json!(null));
         input(&mut h, 1, click("1_2"));
         h.advance(QUIET_MS);
         let error = h.reply(1).unwrap().unwrap_err();
         assert_eq!(error.code, ErrorCode::Refused);
-        for needed in [said, "Nothing was clicked", "bringToFront: true", "hover"] {
+        for needed in [
+            said,
+            "Nothing was clicked",
+            "cannot be clicked from the keyboard",
+            "a <div> element",
+            "bringToFront: true",
+            "hover",
+        ] {
             assert!(
                 error.message.contains(needed),
                 "{needed}: {}",
                 error.message
             );
         }
-        assert!(mouse(&h).is_empty(), "nothing was sent");
+        assert!(mouse(&h).is_empty(), "no mouse event was sent");
+        assert!(keys(&h).is_empty(), "no key was pressed");
         // A hover raises nothing: it goes through.
         input(&mut h, 2, InputAction::Hover { uid: "1_2".into() });
         h.advance(QUIET_MS);
         assert!(h.reply(2).unwrap().is_ok());
+    }
+}
+
+#[test]
+fn a_key_that_made_no_click_is_an_error_that_says_what_was_pressed() {
+    let mut h = page();
+    place(&h, Window1::BrowserBehind);
+    keyclicker(
+        &h,
+        json!(["Enter", "a <a> element", true, 0, 0]),
+        // A page's own click() after the key is no proof where the browser clicks.
+        json!(["Enter", "a <a> element", true, 0, 1]),
+    );
+    input(&mut h, 1, click("1_2"));
+    h.advance(QUIET_MS);
+    let error = h.reply(1).unwrap().unwrap_err();
+    assert_eq!(error.code, ErrorCode::PageError);
+    for needed in [
+        "got no click",
+        "pressed Enter",
+        "another application",
+        "bringToFront: true",
+    ] {
+        assert!(
+            error.message.contains(needed),
+            "{needed}: {}",
+            error.message
+        );
+    }
+}
+
+#[test]
+fn a_double_click_click_at_or_drag_that_would_raise_the_window_is_refused() {
+    for (window, _, said) in WINDOWS {
+        for action in [
+            InputAction::Click {
+                uid: "1_2".into(),
+                double: true,
+            },
+            InputAction::ClickAt {
+                x: 20.0,
+                y: 20.0,
+                double: false,
+            },
+            InputAction::Drag {
+                from_uid: "1_2".into(),
+                to_uid: "1_2".into(),
+            },
+        ] {
+            let mut h = page();
+            place(&h, window);
+            input(&mut h, 1, action.clone());
+            h.advance(QUIET_MS);
+            let error = h.reply(1).unwrap().unwrap_err();
+            assert_eq!(error.code, ErrorCode::Refused);
+            for needed in [said, "Nothing was clicked", "bringToFront: true"] {
+                assert!(
+                    error.message.contains(needed),
+                    "{action:?}, {needed}: {}",
+                    error.message
+                );
+            }
+            assert!(mouse(&h).is_empty(), "nothing was sent");
+            assert!(keys(&h).is_empty(), "nothing was sent");
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use tabwire_shared::requests::{self, Input};
-use tabwire_shared::{Acted, Event, InputAction};
+use tabwire_shared::{Acted, Event, InputAction, KeyboardClick};
 
 use super::DEFAULT_TIMEOUT_MS;
 use crate::mcp::context::ToolContext;
@@ -22,7 +22,10 @@ async fn act(
     include_snapshot: bool,
     response: &mut Response,
 ) -> Result<(), ToolError> {
-    let Acted { navigated_to } = ctx
+    let Acted {
+        navigated_to,
+        from_keyboard,
+    } = ctx
         .request(Input {
             tab_id: ctx.page()?,
             action,
@@ -30,6 +33,15 @@ async fn act(
         })
         .await?;
     response.line(done);
+    if let Some(KeyboardClick { key, raised }) = from_keyboard {
+        response.line(format!(
+            "It was clicked from the keyboard: the tab is shown in a window {raised}, and a \
+             mouse press would have brought that window to the front, so tabwire focused the \
+             element and pressed {}. The page got a trusted click, but no mousedown, mouseup \
+             or pointer events.",
+            key.name()
+        ));
+    }
     if let Some(url) = navigated_to {
         response.line(format!("The page navigated to {url}."));
     }
@@ -74,7 +86,11 @@ impl Tool for Click {
     const SPEC: ToolSpec = input_spec(
         "click",
         "Clicks an element (by its uid from take_snapshot), then waits for what the click \
-         causes: a navigation until it has loaded, or page changes until they settle.",
+         causes: a navigation until it has loaded, or page changes until they settle. Where \
+         a mouse press would bring the user's window forward (it is minimized, covered, or \
+         another application is in front), a single click on a link, button, checkbox or \
+         the like is made from the keyboard instead (focus, then Enter or Space: no \
+         mousedown or mouseup), and the reply says so; other clicks there are refused.",
     );
 
     async fn run(
