@@ -478,6 +478,30 @@ async fn input_reaches_a_tab_behind_the_users_at_once_and_in_a_minimized_window_
 }
 
 #[tokio::test]
+async fn two_agents_at_once_each_on_its_own_hidden_tab_get_input_at_foreground_speed() {
+    let (agent, cdp, extension, tab) = users_browser_with_a_background_tab().await;
+    let other = agent.join_named("second-agent").await;
+    let theirs = other
+        .ok(
+            "new_page",
+            json!({"url": page("index.html"), "background": true}),
+        )
+        .await
+        .selected_page();
+    assert_ne!(theirs, tab);
+    let user = Popup::open(&cdp, &extension, tab).await;
+    let front = user.users_view().await;
+    // Each agent's session sets up its own tab: input on both, side by side, each
+    // after a cross-site load, neither waiting for frames nor moving the user.
+    tokio::join!(
+        input_on_a_hidden_tab(&agent, &user, &front, tab, TEST_HOST, "hidden", true),
+        input_on_a_hidden_tab(&other, &user, &front, theirs, "127.0.0.1", "hidden", true),
+    );
+    other.quit().await;
+    agent.quit().await;
+}
+
+#[tokio::test]
 async fn in_a_covered_window_input_leaves_the_focus_where_it_was_and_clicks_come_from_the_keyboard()
 {
     let (agent, cdp, extension, tab) = users_browser_with_a_background_tab().await;
