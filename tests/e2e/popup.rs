@@ -94,8 +94,13 @@ impl<'a> Popup<'a> {
         self.cdp.wait_for(&self.session, condition, SEEN).await;
     }
 
-    /// Clicks the element `selector` names, then waits for the popup to render again.
+    /// Clicks the element `selector` names once the popup shows it (it renders what
+    /// the worker pushes, which may come a render or two after the last click), then
+    /// waits for the popup to render again.
     pub async fn click(&self, selector: &str) {
+        let quoted = json!(selector).to_string();
+        self.wait(&format!("document.querySelector({quoted}) !== null"))
+            .await;
         let before = self.revision().await;
         self.cdp.click(&self.session, selector).await;
         self.wait(&format!(
