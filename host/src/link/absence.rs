@@ -5,8 +5,9 @@
 //!   someone starts it, so calls fail at once while no native host is up (one that
 //!   is, a browser starting, gets the caller's usual wait);
 //! - it says the browser **still runs** (the extension's service worker stopped, or
-//!   the extension was reloaded): the extension reconnects when Chrome wakes the
-//!   worker, within its 30 s alarm period at the latest, so calls wait up to
+//!   the extension was reloaded): the extension reconnects when its worker starts
+//!   again, at once (its offscreen waker starts it) or within its 30 s alarm period
+//!   when the waker is gone too, so calls wait up to
 //!   [`RECONNECT_GRACE`] after the goodbye — a pause, not a failure. An older host
 //!   that gives no cause is treated the same way, and so is the host's first word
 //!   (undecided yet), which its second replaces within seconds;
