@@ -70,7 +70,8 @@ fn version() -> String {
 }
 
 /// The alarm that wakes a stopped worker, so it reconnects to the native host: the
-/// fallback for when the waker is gone too (the extension's process was killed).
+/// fallback for when the waker could not be opened. (Neither starts the worker again
+/// once the extension's whole process was killed: Chrome then waits for a reload.)
 const KEEPALIVE_ALARM: &str = "tabwire-keepalive";
 
 /// The offscreen document that starts a stopped worker again at once (`waker.js`).

@@ -7,7 +7,7 @@
 //! - it says the browser **still runs** (the extension's service worker stopped, or
 //!   the extension was reloaded): the extension reconnects when its worker starts
 //!   again, at once (its offscreen waker starts it) or within its 30 s alarm period
-//!   when the waker is gone too, so calls wait up to
+//!   when there is no waker, so calls wait up to
 //!   [`RECONNECT_GRACE`] after the goodbye — a pause, not a failure. An older host
 //!   that gives no cause is treated the same way, and so is the host's first word
 //!   (undecided yet), which its second replaces within seconds;
@@ -90,7 +90,10 @@ impl Absence {
             } => Some(format!(
                 "{} ago the browser closed tabwire's connection while it kept running (the \
                  extension's service worker stopped, or the extension was reloaded or disabled), \
-                 and the extension has not reconnected since",
+                 and the extension has not reconnected since. A stopped worker is normally back \
+                 within seconds: if the extension's process crashed or was killed, Chrome does \
+                 not start it again until the user reloads tabwire at chrome://extensions (or \
+                 restarts the browser); tabs must then be shared again",
                 ago(now, *at)
             )),
             Absence::Left {
