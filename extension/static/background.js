@@ -28,6 +28,13 @@ for (const e of [chrome.tabGroups.onCreated, chrome.tabGroups.onUpdated])
 chrome.notifications.onClicked.addListener(forward('onNotificationClicked'));
 chrome.runtime.onConnect.addListener(forward('onPopupConnect'));
 chrome.alarms.onAlarm.addListener(forward('onAlarm'));
+// The waker (waker.js) connects only to start this worker; held until it goes away.
+const wakers = new Set();
+chrome.runtime.onConnect.addListener((port) => {
+  if (port.name !== 'waker') return;
+  wakers.add(port);
+  port.onDisconnect.addListener(() => wakers.delete(port));
+});
 // Nothing to do on these but wake up, which starts the engine and its native port.
 chrome.runtime.onStartup.addListener(() => {});
 chrome.runtime.onInstalled.addListener(() => {});

@@ -30,8 +30,11 @@ pub fn unanswered(reason: &str, cause: Departure) -> WireError {
              again ({HOW_TO_SHARE})."
         ),
         Departure::BrowserRunning => format!(
-            "The browser's tabwire extension disconnected before answering ({reason}). The \
-             browser still runs, so the extension normally reconnects within seconds: retry."
+            "The browser's tabwire extension disconnected before answering ({reason}): its \
+             service worker stopped (Chrome stops or restarts it now and then) or the extension \
+             was reloaded, so the command may or may not have run. The browser still runs and \
+             the extension reconnects within seconds: retry (if running the command twice \
+             would matter, check first whether it took effect)."
         ),
         Departure::Undecided | Departure::Unknown => return disconnected(reason),
     };

@@ -97,6 +97,9 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = ["chrome", "alarms"], js_name = create)]
     pub fn alarms_create(name: &str, info: &JsValue) -> Result<Promise, JsValue>;
 
+    #[wasm_bindgen(catch, js_namespace = ["chrome", "offscreen"], js_name = createDocument)]
+    pub fn offscreen_create_document(parameters: &JsValue) -> Result<Promise, JsValue>;
+
     #[wasm_bindgen(catch, js_namespace = ["chrome", "runtime"], js_name = connectNative)]
     pub fn connect_native(application: &str) -> Result<Port, JsValue>;
 

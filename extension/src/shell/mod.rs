@@ -69,10 +69,43 @@ fn version() -> String {
         .unwrap_or_else(|| "unknown".to_owned())
 }
 
-/// The alarm that wakes a stopped worker, so it reconnects to the native host.
+/// The alarm that wakes a stopped worker, so it reconnects to the native host: the
+/// fallback for when the waker could not be opened. (Neither starts the worker again
+/// once the extension's whole process was killed: Chrome then waits for a reload.)
 const KEEPALIVE_ALARM: &str = "tabwire-keepalive";
 
-/// Starts the extension: panic hook, engine, saved state, wake-up alarm, native port.
+/// The offscreen document that starts a stopped worker again at once (`waker.js`).
+const WAKER: &str = "waker.html";
+
+/// Opens the waker unless it is open already (it outlives the worker that opened it).
+async fn open_waker() {
+    let parameters = serde_json::json!({
+        "url": WAKER,
+        "reasons": ["WORKERS"],
+        "justification": "Starts tabwire's service worker again when Chrome stops it, so \
+                          the coding agent's connection pauses instead of breaking.",
+    });
+    let opened = match json::to_js(&parameters) {
+        Ok(parameters) => match bindings::offscreen_create_document(&parameters) {
+            Ok(promise) => wasm_bindgen_futures::JsFuture::from(promise)
+                .await
+                .map(drop),
+            Err(error) => Err(error),
+        },
+        Err(error) => Err(JsValue::from(error)),
+    };
+    if let Err(error) = opened {
+        let error = json::describe(&error);
+        if !error.contains("single offscreen document") {
+            web_sys::console::warn_1(
+                &format!("tabwire: no waker; a stopped worker waits for its alarm: {error}").into(),
+            );
+        }
+    }
+}
+
+/// Starts the extension: panic hook, engine, saved state, wake-up alarm and waker,
+/// native port.
 /// Call once, after the WASM module is initialised, and wait for it before passing
 /// events on: the saved state must be back before anything else happens.
 #[wasm_bindgen]
@@ -104,6 +137,7 @@ pub async fn start() {
             &format!("tabwire: no wake-up alarm: {}", json::describe(&error)).into(),
         );
     }
+    wasm_bindgen_futures::spawn_local(open_waker());
     port.connect();
 }
 

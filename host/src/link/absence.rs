@@ -5,8 +5,9 @@
 //!   someone starts it, so calls fail at once while no native host is up (one that
 //!   is, a browser starting, gets the caller's usual wait);
 //! - it says the browser **still runs** (the extension's service worker stopped, or
-//!   the extension was reloaded): the extension reconnects when Chrome wakes the
-//!   worker, within its 30 s alarm period at the latest, so calls wait up to
+//!   the extension was reloaded): the extension reconnects when its worker starts
+//!   again, at once (its offscreen waker starts it) or within its 30 s alarm period
+//!   when there is no waker, so calls wait up to
 //!   [`RECONNECT_GRACE`] after the goodbye — a pause, not a failure. An older host
 //!   that gives no cause is treated the same way, and so is the host's first word
 //!   (undecided yet), which its second replaces within seconds;
@@ -89,7 +90,10 @@ impl Absence {
             } => Some(format!(
                 "{} ago the browser closed tabwire's connection while it kept running (the \
                  extension's service worker stopped, or the extension was reloaded or disabled), \
-                 and the extension has not reconnected since",
+                 and the extension has not reconnected since. A stopped worker is normally back \
+                 within seconds: if the extension's process crashed or was killed, Chrome does \
+                 not start it again until the user reloads tabwire at chrome://extensions (or \
+                 restarts the browser); tabs must then be shared again",
                 ago(now, *at)
             )),
             Absence::Left {

@@ -491,6 +491,31 @@ async fn after_a_worker_stop_a_call_waits_for_the_extension_to_return() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_restarted_worker_s_new_host_is_found_within_a_second() {
+    let (_dir, socket) = socket_path();
+    let first = relay_at(&socket, connected("1")).await;
+    let link = Link::spawn(socket.clone(), hello());
+    let mut events = link.subscribe();
+    assert!(link.wait_for_browser(LONG).await);
+    drop(first.browser);
+    assert_eq!(goodbye(&mut events).await, Departure::BrowserRunning);
+    first.done.await.unwrap();
+
+    let call = call_later(&link, Command::ListTabs(ListTabs));
+    // Long enough for the link's back-off to reach its longest pause.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let back = tokio::time::Instant::now();
+    let mut second = relay_at(&socket, connected("1")).await;
+    answer_next_call(&mut second, Reply::Done).await;
+    assert_eq!(call.await.unwrap(), Ok(Reply::Done));
+    let took = back.elapsed();
+    assert!(
+        took <= Duration::from_secs(1),
+        "the call ran {took:?} after the new host was up"
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn past_the_grace_a_browser_that_never_returned_is_reported_with_what_is_known() {
     let (relay, link, mut events) = joined().await;
     drop(relay.browser);

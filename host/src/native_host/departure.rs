@@ -25,8 +25,13 @@
 //! is not `cmd.exe` (the browser) and looks at whether it has exited
 //! (`ProcessParent` in `platform/windows.rs`); the rest is the same.
 //!
-//! It does no I/O but asking for the parent's id, and sends nothing ([`super::server`]
-//! does).
+//! One more sign ends the look early: a new native host has taken the relay's address
+//! (the host stops listening before it looks). Only a running browser starts one, for
+//! its restarted worker, so the browser still runs: agents then reach the new host at
+//! once instead of after the whole watch.
+//!
+//! It does no I/O but asking for the parent's id and calling the caller's `successor`
+//! check, and sends nothing ([`super::server`] does).
 
 use std::time::Duration;
 
@@ -74,12 +79,16 @@ impl Lookout {
     }
 
     /// [`Departure::BrowserQuit`] as soon as the parent has gone,
-    /// [`Departure::BrowserRunning`] if it is still there at the end of the watch.
-    pub async fn look(&self) -> Departure {
+    /// [`Departure::BrowserRunning`] as soon as `successor()` says a new native host
+    /// took over, or if the parent is still there at the end of the watch.
+    pub async fn look(&self, successor: impl Fn() -> bool) -> Departure {
         let deadline = tokio::time::Instant::now() + self.watch;
         loop {
             if self.parent.gone() {
                 return Departure::BrowserQuit;
+            }
+            if successor() {
+                return Departure::BrowserRunning;
             }
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             if left.is_zero() {
@@ -132,7 +141,7 @@ mod tests {
         parent.exit_in(Duration::from_millis(140));
         let started = tokio::time::Instant::now();
         assert_eq!(
-            Lookout::new(parent, WATCH).look().await,
+            Lookout::new(parent, WATCH).look(|| false).await,
             Departure::BrowserQuit
         );
         let took = started.elapsed();
@@ -144,7 +153,7 @@ mod tests {
         let parent = FakeParent::alive();
         let started = tokio::time::Instant::now();
         assert_eq!(
-            Lookout::new(parent, WATCH).look().await,
+            Lookout::new(parent, WATCH).look(|| false).await,
             Departure::BrowserRunning
         );
         assert_eq!(started.elapsed(), WATCH);
@@ -155,8 +164,32 @@ mod tests {
         let parent = FakeParent::alive();
         parent.exit_in(WATCH + Duration::from_millis(100));
         assert_eq!(
-            Lookout::new(parent, WATCH).look().await,
+            Lookout::new(parent, WATCH).look(|| false).await,
             Departure::BrowserRunning
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_new_host_taking_over_means_the_browser_runs_at_once() {
+        let parent = FakeParent::alive();
+        let started = tokio::time::Instant::now();
+        let back = started + Duration::from_millis(300);
+        let successor = || tokio::time::Instant::now() >= back;
+        assert_eq!(
+            Lookout::new(parent, WATCH).look(successor).await,
+            Departure::BrowserRunning
+        );
+        let took = started.elapsed();
+        assert!(took < Duration::from_millis(350), "noticed after {took:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_parent_gone_is_a_quit_even_with_a_new_host() {
+        let parent = FakeParent::alive();
+        parent.exit_in(Duration::ZERO);
+        assert_eq!(
+            Lookout::new(parent, WATCH).look(|| true).await,
+            Departure::BrowserQuit
         );
     }
 
@@ -165,6 +198,6 @@ mod tests {
         let parent = ProcessParent::at_start();
         assert!(!parent.gone());
         let lookout = Lookout::new(parent, Duration::from_millis(30));
-        assert_eq!(lookout.look().await, Departure::BrowserRunning);
+        assert_eq!(lookout.look(|| false).await, Departure::BrowserRunning);
     }
 }

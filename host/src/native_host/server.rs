@@ -143,13 +143,17 @@ where
             reason = &mut stop => break Gone::Stopped(reason),
         }
     };
-    // Another host (a restarted worker's) may bind the socket while this one looks.
+    // Another host (a restarted worker's) may bind the socket while this one looks;
+    // one that does says the browser still runs.
+    let address = socket_file.path().to_path_buf();
     drop(listener);
     drop(socket_file);
     browser_reader.abort();
     let out = state.relay.browser_closing(&gone.to_string());
     state.deliver(out);
-    let cause = lookout.look().await;
+    let cause = lookout
+        .look(|| crate::transport::taken_again(&address))
+        .await;
     let reason = gone.reason(cause);
     tracing::info!(%reason, ?cause, "browser gone; relay stopping");
     let out = state.relay.browser_gone(&reason, cause);
@@ -590,11 +594,12 @@ mod tests {
         );
     }
 
-    /// A socket file goes as soon as the relay stops listening.
+    /// A socket file goes as soon as the relay stops listening; a new host taking it
+    /// (a restarted worker's) says the browser still runs, without waiting out the look.
     #[cfg(unix)]
     #[tokio::test(start_paused = true)]
     async fn while_the_host_looks_another_can_take_the_socket() {
-        // Looking for longer than the test takes: only the parent's exit ends it.
+        // Looking for longer than the test takes: only the new host ends it.
         let mut relay = TestRelay::start_watching(STEP * 2).await;
         relay.browser.send(&browser_connected("1")).await;
         let mut a = relay.greeted_client().await;
@@ -614,12 +619,16 @@ mod tests {
         let rebound = tokio::time::timeout(STEP, rebind)
             .await
             .expect("the socket is free while the old host looks at its browser");
-        assert!(!relay.done.is_finished());
-        relay.parent.exit_in(Duration::ZERO);
-        // The old host's clients still hear why it went.
+        let taken = tokio::time::Instant::now();
+        // The old host's clients still hear why it went: the browser runs.
         assert_eq!(
             a.recv().await["body"]["event"]["cause"],
-            json!("browserQuit")
+            json!("browserRunning")
+        );
+        let took = taken.elapsed();
+        assert!(
+            took < Duration::from_millis(100),
+            "told {took:?} after the new host took the socket"
         );
         relay.done.await.unwrap();
         assert!(

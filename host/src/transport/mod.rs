@@ -29,12 +29,16 @@ use std::time::Duration;
 #[cfg(unix)]
 pub mod unix;
 #[cfg(unix)]
-pub use unix::{bind_exclusive, check_peer, connect, Accepted, Claim, Connected, Listener};
+pub use unix::{
+    bind_exclusive, check_peer, connect, taken_again, Accepted, Claim, Connected, Listener,
+};
 
 #[cfg(windows)]
 pub mod windows;
 #[cfg(windows)]
-pub use windows::{bind_exclusive, check_peer, connect, Accepted, Claim, Connected, Listener};
+pub use windows::{
+    bind_exclusive, check_peer, connect, taken_again, Accepted, Claim, Connected, Listener,
+};
 
 /// Why the relay could not claim its address.
 #[derive(Debug, thiserror::Error)]

@@ -59,6 +59,12 @@ impl Drop for Claim {
     }
 }
 
+/// Whether a socket is at `path` again after this process's [`Claim`] on it was
+/// dropped (which removed its own): another relay has bound it since.
+pub fn taken_again(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok()
+}
+
 /// Binds the relay socket at `path`: directory created 0700, socket 0600, a stale
 /// socket replaced, a live one left alone ([`BindError::AlreadyServed`]).
 pub fn bind_exclusive(path: &Path) -> Result<(Listener, Claim), BindError> {

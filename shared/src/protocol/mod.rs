@@ -440,7 +440,7 @@ pub enum Departure {
     BrowserQuit,
     /// The browser still runs: the extension's service worker stopped, the extension
     /// was reloaded or disabled, or the native host alone was stopped. The extension
-    /// normally reconnects within seconds (a stopped worker, when Chrome next wakes it).
+    /// normally reconnects within seconds (a stopped worker: when its waker starts it).
     BrowserRunning,
     /// Not decided yet: Chrome closed the port, and the native host is looking whether
     /// the browser quit. Nothing is forwarded any more; requests it holds are answered,
