@@ -502,6 +502,21 @@ async fn two_agents_at_once_each_on_its_own_hidden_tab_get_input_at_foreground_s
 }
 
 #[tokio::test]
+async fn after_the_extension_worker_restarts_a_hidden_tab_gets_input_at_once() {
+    let (agent, cdp, extension, tab) = users_browser_with_a_background_tab().await;
+    let user = Popup::open(&cdp, &extension, tab).await;
+    let front = user.users_view().await;
+    input_on_a_hidden_tab(&agent, &user, &front, tab, TEST_HOST, "hidden", true).await;
+    // Chrome stops the worker: its debugging sessions go with it, and the new worker's
+    // session must set the tab up again (the overlay that keeps mouse moves from
+    // waiting for a frame), on its own.
+    cdp.stop_service_worker(&extension).await;
+    crate::faults::answers_promptly(&agent, "after the worker stopped").await;
+    input_on_a_hidden_tab(&agent, &user, &front, tab, "127.0.0.1", "hidden", true).await;
+    agent.quit().await;
+}
+
+#[tokio::test]
 async fn in_a_covered_window_input_leaves_the_focus_where_it_was_and_clicks_come_from_the_keyboard()
 {
     let (agent, cdp, extension, tab) = users_browser_with_a_background_tab().await;

@@ -258,7 +258,7 @@ const AFTER_A_WORKER_STOP: Duration = Duration::from_secs(5);
 /// made in the instant the worker stopped, before the native host saw its port close,
 /// races the stop: it is told the extension disconnected before answering and to
 /// retry. Then the retry, within the same deadline, must succeed.
-async fn answers_promptly(agent: &Agent, when: &str) {
+pub(crate) async fn answers_promptly(agent: &Agent, when: &str) {
     let started = std::time::Instant::now();
     let call = async {
         let first = agent
