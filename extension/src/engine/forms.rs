@@ -20,7 +20,7 @@ use tabwire_shared::TabId;
 use super::document::NodeRef;
 use super::input::element_error;
 use super::{page, Engine};
-use crate::cdp::dom::{DomDescribeNode, DomResolveNode};
+use crate::cdp::dom::DomDescribeNode;
 use crate::cdp::input::{DomFocus, DomSetFileInputFiles, PageSetInterceptFileChooserDialog};
 use crate::cdp::{CallArgument, PageEvent, RuntimeCallFunctionOn};
 use crate::chrome::Chrome;
@@ -64,18 +64,7 @@ impl<C: Chrome + 'static> Engine<C> {
         // An element of a cross-site frame is resolved, focused and set in the frame's
         // session; typed keys go to the tab, which hands them to the focused frame.
         let session = node.session.as_deref();
-        let resolve = DomResolveNode {
-            backend_node_id: node.backend,
-            object_group: group.to_owned(),
-            execution_context_id: None,
-        };
-        let object = self
-            .send_watched_in(tab, session, watch, &resolve)
-            .await
-            .map_err(|_| EngineError::StaleUid(uid.to_owned()))?
-            .object
-            .object_id
-            .ok_or_else(|| EngineError::StaleUid(uid.to_owned()))?;
+        let object = self.element_object(tab, watch, &node, uid, group).await?;
         let control: Control = self
             .control(tab, session, watch, &object, "describe", "")
             .await

@@ -29,6 +29,7 @@ use tabwire_shared::{Acted, InputAction, KeyboardClick, RaisedWindow, TabId};
 use super::document::NodeRef;
 use super::Engine;
 use crate::cdp::capture::PageGetLayoutMetrics;
+use crate::cdp::dom::DomResolveNode;
 use crate::cdp::input::{
     DomGetContentQuads, DomScrollIntoViewIfNeeded, InputDispatchDragEvent, InputDispatchMouseEvent,
     InputSetInterceptDrags, Rect,
@@ -244,6 +245,30 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<NodeRef, EngineError> {
         self.watched(tab, watch, self.node_for_uid(tab, uid, group))
             .await
+    }
+
+    /// The page object of `node` (in its own session: a cross-site frame's, for one of
+    /// its elements), for calling functions on it; objects in `group`. A node the page
+    /// no longer has is a stale `uid`.
+    pub(super) async fn element_object(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        node: &NodeRef,
+        uid: &str,
+        group: &str,
+    ) -> Result<String, EngineError> {
+        let resolve = DomResolveNode {
+            backend_node_id: node.backend,
+            object_group: group.to_owned(),
+            execution_context_id: None,
+        };
+        self.send_watched_in(tab, node.session.as_deref(), watch, &resolve)
+            .await
+            .map_err(|_| EngineError::StaleUid(uid.to_owned()))?
+            .object
+            .object_id
+            .ok_or_else(|| EngineError::StaleUid(uid.to_owned()))
     }
 
     /// The visible part of an element's box, in the viewport coordinates of its

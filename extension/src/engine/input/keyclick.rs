@@ -25,7 +25,6 @@ use tabwire_shared::keys::parse_combo;
 use tabwire_shared::{ActivationKey, KeyboardClick, RaisedWindow, TabId};
 
 use super::Progress;
-use crate::cdp::dom::DomResolveNode;
 use crate::cdp::RuntimeCallFunctionOn;
 use crate::chrome::Chrome;
 use crate::engine::input::element_error;
@@ -99,18 +98,7 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<Option<String>, EngineError> {
         let node = self.element(tab, watch, uid, group).await?;
         let session = node.session.as_deref();
-        let resolve = DomResolveNode {
-            backend_node_id: node.backend,
-            object_group: group.to_owned(),
-            execution_context_id: None,
-        };
-        let object = self
-            .send_watched_in(tab, session, watch, &resolve)
-            .await
-            .map_err(|_| EngineError::StaleUid(uid.to_owned()))?
-            .object
-            .object_id
-            .ok_or_else(|| EngineError::StaleUid(uid.to_owned()))?;
+        let object = self.element_object(tab, watch, &node, uid, group).await?;
         let arm = RuntimeCallFunctionOn {
             function_declaration: page::KEYCLICK.to_owned(),
             object_id: object,
