@@ -8,6 +8,7 @@
 //! - [`cdp`]: the typed subset of the Chrome DevTools Protocol the engine speaks.
 //! - [`signals`]: waiting on a tab's events, and bounding every wait.
 //! - [`error`]: every way a command fails, in words for the agent.
+//! - [`json_text`]: JSON text JavaScript wrote, read so a lone surrogate costs nothing.
 //! - `shell` (WASM only): implements [`Chrome`] with `chrome.*`, owns the native port,
 //!   and exports the entry points `background.js` calls.
 
@@ -15,6 +16,7 @@ pub mod cdp;
 pub mod chrome;
 pub mod engine;
 pub mod error;
+pub mod json_text;
 pub mod signals;
 
 #[cfg(target_arch = "wasm32")]

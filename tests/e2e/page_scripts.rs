@@ -230,21 +230,18 @@ async fn discovery_and_tools_keep_their_contract_on_a_hostile_page() {
 
     let huge = page.execute(&kit, "huge", "{}").await;
     let huge_text = huge["text"].as_str().unwrap_or_default();
-    assert!(
-        (huge_text.len() as u64) < page::MAX_RESULT_STRING + 1000
-            && huge_text.contains("<truncated: 3145728 characters in all>"),
-        "a string past the limit is cut: {} characters",
-        huge_text.len()
+    assert_eq!(
+        text(&huge).as_str().map(str::len),
+        Some(3 << 20),
+        "a long string is kept whole: {huge_text:.200}"
     );
-    text(&huge);
 
     // The whole text stops near its limit (a smaller one than the extension's, so that
     // the test's own CDP client can read it).
     let total = 1_000_000;
-    let limits =
-        json!({"depth": page::MAX_DEPTH, "string": page::MAX_RESULT_STRING, "total": total});
+    let limits = json!({"depth": page::MAX_DEPTH, "total": total});
     let wide = page
-        .execute_within(&kit, "hostile", "wide", "{}", limits)
+        .execute_within(&kit, "hostile", "wide", "{}", limits.clone())
         .await;
     let wide_text = wide["text"].as_str().unwrap_or_default();
     assert!(
@@ -253,6 +250,17 @@ async fn discovery_and_tools_keep_their_contract_on_a_hostile_page() {
         wide_text.len()
     );
     text(&wide);
+    // A string that would take the text past its limit keeps what fits, and says so.
+    let cut = page
+        .execute_within(&kit, "hostile", "huge", "{}", limits)
+        .await;
+    let cut_text = cut["text"].as_str().unwrap_or_default();
+    assert!(
+        cut_text.len() <= total && cut_text.contains("<truncated: 3145728 characters in all>"),
+        "a string past the whole text's limit is cut: {} characters",
+        cut_text.len()
+    );
+    text(&cut);
 
     let threw = page.execute(&kit, "throws", "{}").await;
     assert_eq!(threw["status"], "threw", "{threw}");

@@ -162,3 +162,33 @@ async fn results_too_deep_or_too_big_to_carry_say_so() {
         .says("42");
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn lone_surrogates_anywhere_in_a_result_become_replacement_characters() {
+    let agent = Agent::launch(&[]).await;
+    agent.open("index.html").await;
+    // A page's slice() cutting an emoji in half, bare, in an object, deep in an array,
+    // and as a key.
+    let cut = "const cut = '😀'.slice(0, 1); const low = '😀'.slice(1);";
+    for (script, expected) in [
+        (format!("() => {{ {cut} return cut; }}"), json!("\u{fffd}")),
+        (
+            format!("() => {{ {cut} return {{title: 'a' + cut, n: 1}}; }}"),
+            json!({"title": "a\u{fffd}", "n": 1}),
+        ),
+        (
+            format!("() => {{ {cut} return [[[{{deep: [low + 'x' + cut]}}]]]; }}"),
+            json!([[[{"deep": ["\u{fffd}x\u{fffd}"]}]]]),
+        ),
+        (
+            format!("() => {{ {cut} return {{[cut]: true}}; }}"),
+            json!({"\u{fffd}": true}),
+        ),
+    ] {
+        let result = agent
+            .ok("evaluate_script", json!({"function": script}))
+            .await;
+        assert_eq!(result.json["result"], expected, "for {script}");
+    }
+    agent.quit().await;
+}

@@ -404,6 +404,24 @@ async fn awkward_results_are_made_json_safe() {
     assert!(std::fs::read_to_string(path)
         .unwrap()
         .contains(&"x".repeat(100000)));
+
+    // Half an emoji at any depth, even as a key, reads as U+FFFD; the rest is kept.
+    assert_eq!(
+        run("halves").await,
+        json!({"\u{fffd}": [{"deep": [["\u{fffd}a", "\u{fffd}"]]}], "whole": "😀"})
+    );
+    // A 3 MiB string is saved whole, and the reply's length is the file's.
+    let three = agent
+        .ok("execute_3p_developer_tool", json!({"toolName": "threeMib"}))
+        .await;
+    let path = three.json["resultFile"]["filePath"]
+        .as_str()
+        .expect("a file path");
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let expected = format!("{}\u{fffd}end", "x".repeat(3 << 20));
+    assert_eq!(saved.as_str().map(str::len), Some(expected.len()));
+    assert!(saved == expected, "the saved string is the tool's, whole");
+    three.says(&format!("shape: string({})", expected.chars().count()));
     agent.quit().await;
 }
 

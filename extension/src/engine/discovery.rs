@@ -42,6 +42,7 @@ use crate::cdp::{
 };
 use crate::chrome::Chrome;
 use crate::error::EngineError;
+use crate::json_text;
 use crate::signals::Subscription;
 
 /// The event pages listen to.
@@ -292,7 +293,7 @@ impl<C: Chrome + 'static> Engine<C> {
             self.set_tools(tab, &kit, false);
             return Err(EngineError::UnreadablePageData(error));
         }
-        let report: Report = match serde_json::from_str(&report) {
+        let report: Report = match json_text::parse(&report) {
             Ok(report) => report,
             Err(error) => {
                 self.set_tools(tab, &kit, false);

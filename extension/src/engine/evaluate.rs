@@ -18,6 +18,8 @@
 //! keys, so such arguments travel as JSON text. Other arguments are passed by value.
 
 use serde_json::Value;
+
+use crate::json_text;
 use tabwire_shared::TabId;
 
 use super::elements::{find_uid_refs, UidRefs};
@@ -159,7 +161,7 @@ impl<C: Chrome + 'static> Engine<C> {
                         page::MAX_DEPTH
                     ))
                 };
-                let value: Value = serde_json::from_str(text).map_err(|e| {
+                let value: Value = json_text::parse(text).map_err(|e| {
                     // The parser stops at 128 levels: deeper than tabwire carries anyway.
                     if e.to_string().starts_with("recursion limit exceeded") {
                         too_deep()
@@ -351,7 +353,7 @@ fn thrown_object(evaluated: &Evaluated) -> Option<String> {
 /// A thrown object as the page made it: its JSON, after its name and message when it
 /// has them.
 fn describe_thrown(json: &str) -> String {
-    let value: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+    let value: Value = json_text::parse(json).unwrap_or(Value::Null);
     let said = match (value.get("name"), value.get("message")) {
         (Some(Value::String(name)), Some(Value::String(message))) if !name.is_empty() => {
             format!("{name}: {message} ")

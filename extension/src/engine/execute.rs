@@ -19,6 +19,8 @@
 
 use serde::Deserialize;
 use serde_json::Value;
+
+use crate::json_text;
 use tabwire_shared::TabId;
 
 use super::discovery::is_stale;
@@ -223,7 +225,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 .await?
         };
         let text = insert_uids(&outcome.text, &uids).map_err(EngineError::UnreadablePageData)?;
-        let result: Value = serde_json::from_str(&text)
+        let result: Value = json_text::parse(&text)
             .map_err(|e| EngineError::UnreadablePageData(format!("the tool's result: {e}")))?;
         let mut elements = Vec::with_capacity(uids.len());
         for uid in uids {

@@ -169,9 +169,6 @@ pub const KEYCLICK_DONE: &str =
 /// see `snapshot.js`).
 pub const SNAPSHOT_WALKER: &str = include_str!("../page/snapshot.js");
 
-/// Longest string kept whole in a tool result (UTF-16 units: 1 MiB).
-pub const MAX_RESULT_STRING: u64 = 1 << 20;
-
 /// Cap on a tool result's JSON text (UTF-16 units). At most three UTF-8 bytes each,
 /// so even with its envelope a reply stays far below native messaging's 64 MiB.
 pub const MAX_RESULT_TEXT: u64 = 16 << 20;
@@ -215,7 +212,7 @@ pub fn check_length(text: &str, limit: u64, what: &str) -> Result<(), String> {
 
 /// The limits `serialize.js` works to.
 pub fn result_limits() -> Value {
-    json!({"depth": MAX_DEPTH, "string": MAX_RESULT_STRING, "total": MAX_RESULT_TEXT})
+    json!({"depth": MAX_DEPTH, "total": MAX_RESULT_TEXT})
 }
 
 /// The limits `discover.js` and `schema.js` work to.

@@ -11,6 +11,8 @@
 
 use tabwire_shared::TabId;
 
+use crate::json_text;
+
 use super::Engine;
 use crate::cdp::dom::{DomEnable, OverlayEnable};
 use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
@@ -209,7 +211,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 method: T::METHOD,
                 message: e.0,
             })?;
-        serde_json::from_str(&answer).map_err(|e| EngineError::UnexpectedAnswer {
+        json_text::parse(&answer).map_err(|e| EngineError::UnexpectedAnswer {
             method: T::METHOD,
             detail: e.to_string(),
         })

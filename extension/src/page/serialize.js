@@ -15,8 +15,9 @@
 //   values], "length": n}; a RegExp → "/source/flags"; an Error → {"<Error>": {name,
 //   message, stack}}; a symbol → "Symbol(description)"; a getter that throws →
 //   "<Getter threw: message>"; nesting deeper than limits.depth → "<Too deep>";
-//   a string longer than limits.string → cut, saying how long it was; the whole text
-//   capped near limits.total, the cut marked with "<Truncated: ...>".
+//   a string whole, unless it would take the text past limits.total: then as much of
+//   it as fits, saying how long it was; the whole text capped near limits.total, the
+//   cut marked with "<Truncated: ...>".
 (function tabwireSerialize(T, H, root, limits) {
   'use strict';
   const { call, put, quote, number, message, protoOf, className, isPlain } = H;
@@ -42,10 +43,16 @@
     out += text;
   };
 
+  /** Room kept past a cut string for its marker. */
+  const markerRoom = 100;
+
+  /** A string whole, or, where it would take the text past limits.total, as much as
+   * fits, saying how long it was. */
   const string = (text) => {
-    if (text.length <= limits.string) return quote(text);
-    let cut = limits.string;
-    const last = call(T.charCodeAt, text, [cut - 1]);
+    const room = limits.total - out.length - markerRoom;
+    if (text.length <= room) return quote(text);
+    let cut = room > 0 ? room : 0;
+    const last = cut > 0 ? call(T.charCodeAt, text, [cut - 1]) : 0;
     if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
     return quote(call(T.slice, text, [0, cut]) + '…<truncated: ' + text.length + ' characters in all>');
   };

@@ -31,7 +31,7 @@ pub fn to_json(value: &JsValue) -> Result<Value, String> {
 
 /// A JavaScript value read into a Rust type.
 pub fn read<T: DeserializeOwned>(value: &JsValue) -> Result<T, String> {
-    serde_json::from_str(&to_text(value)?).map_err(|e| e.to_string())
+    crate::json_text::parse(&to_text(value)?).map_err(|e| e.to_string())
 }
 
 /// A thrown or rejected JavaScript value as a message: an `Error`'s `message`, a
