@@ -26,10 +26,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::{anyhow, bail, Context};
 
 use crate::bundled_extension;
-use crate::launch_mark::LaunchMark;
+use crate::launch_mark::{ClaimError, LaunchMark};
 use crate::mcp::config::McpArgs;
 use crate::owned::{self, OwnedDir};
 use crate::paths;
@@ -117,10 +117,22 @@ impl LaunchedBrowser {
                 (dir.path().to_path_buf(), Some(dir))
             }
         };
-        let exe = std::env::current_exe().context("cannot locate the tabwire binary")?;
-        let mark = LaunchMark::write(&profile).with_context(|| {
-            format!("cannot mark {} as a launched browser's", profile.display())
+        let mark = LaunchMark::claim(&profile).map_err(|error| match error {
+            ClaimError::Taken => anyhow!(
+                "--userDataDir={} is in use by another tabwire session, which is launching \
+                 or running its browser there; one browser runs on a profile at a time. Give \
+                 each agent its own folder, or leave out --userDataDir for a temporary one.",
+                profile.display()
+            ),
+            ClaimError::Io(error) => anyhow!(
+                "cannot mark {} as a launched browser's: {error}",
+                profile.display()
+            ),
         })?;
+        if args.user_data_dir.is_some() {
+            refuse_profile_in_use(&profile)?;
+        }
+        let exe = std::env::current_exe().context("cannot locate the tabwire binary")?;
         let registration = Registration::remember(&profile);
         paths::write_native_host_registration(
             &profile.join("NativeMessagingHosts"),
@@ -223,10 +235,6 @@ impl Drop for LaunchedBrowser {
     }
 }
 
-/// Refuses a `--userDataDir` that is a browser's own profile folder, or one a running
-/// browser is using: a launched browser shares every tab with the agent and registers
-/// its own native host there, which must never happen to the user's real profile (or
-/// to another launch's).
 /// The Chrome features a launched browser turns on. Chrome counts an extension's
 /// navigation as one the page started, and pages may not open a `data:` document in
 /// the top frame, so without this `navigate_page` could not go to a `data:` URL (the
@@ -248,6 +256,9 @@ fn browser_flags(chrome_args: &[String]) -> Vec<String> {
     flags
 }
 
+/// Refuses a `--userDataDir` that is a browser's own profile folder: a launched
+/// browser shares every tab with the agent and registers its own native host there,
+/// which must never happen to the user's real profile.
 fn refuse_own_profile(dir: &Path) -> anyhow::Result<()> {
     let wanted = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     if let Some(browser) = own_profile_folders()
@@ -263,6 +274,13 @@ fn refuse_own_profile(dir: &Path) -> anyhow::Result<()> {
             dir.display()
         );
     }
+    Ok(())
+}
+
+/// Refuses a `--userDataDir` a running browser is using (the user's, or one another
+/// program started): the browser started on it would hand its command line to that
+/// one and exit, and tabwire's extension would never load.
+fn refuse_profile_in_use(dir: &Path) -> anyhow::Result<()> {
     if profile_in_use(dir) {
         bail!(
             "--userDataDir={} is in use by a running browser; tabwire launches its own \
@@ -427,16 +445,18 @@ mod tests {
     #[test]
     fn a_profile_a_running_browser_uses_is_refused() {
         let profile = tempfile::tempdir().unwrap();
-        assert!(refuse_own_profile(profile.path()).is_ok());
+        assert!(refuse_profile_in_use(profile.path()).is_ok());
         let lock = profile.path().join("SingletonLock");
         let me = format!("host-{}", std::process::id());
         std::os::unix::fs::symlink(&me, &lock).unwrap();
-        let error = refuse_own_profile(profile.path()).unwrap_err().to_string();
+        let error = refuse_profile_in_use(profile.path())
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("in use by a running browser"), "{error}");
         // A lock left by a browser that crashed does not count.
         std::fs::remove_file(&lock).unwrap();
         std::os::unix::fs::symlink("host-2147483646", &lock).unwrap();
-        assert!(refuse_own_profile(profile.path()).is_ok());
+        assert!(refuse_profile_in_use(profile.path()).is_ok());
     }
 
     #[test]

@@ -9,30 +9,65 @@
 //! (`--userDataDir`) that a killed session could not unmark is the user's again. It is
 //! written before the browser starts and removed once the session has stopped it.
 //!
+//! Claiming the mark also locks the folder ([`LOCK_FILE`], an advisory lock the
+//! system lets go when the process ends, however it ends), so two sessions started at
+//! the same moment on one `--userDataDir` cannot both launch a browser there: the
+//! second is refused at once, before either browser has made its own lock.
+//!
 //! It does not find browsers ([`crate::running`] does) and never signals one.
 
-use std::fs;
+use std::fs::{self, File, TryLockError};
 use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::owned;
+use crate::platform;
 use crate::running::{Running, RunningBrowser};
 
 /// The file in a launched browser's profile folder that names the `tabwire mcp` owning it.
 pub const MARK_FILE: &str = "tabwire-launched";
 
-/// The mark in one launched profile folder; removed when dropped.
+/// The file in a launched browser's profile folder that the owning `tabwire mcp`
+/// holds locked. It stays when the session ends (removing a lock file races with the
+/// next session opening it); only the lock on it means anything.
+pub const LOCK_FILE: &str = "tabwire-launched.lock";
+
+/// The mark in one launched profile folder, and the lock that makes it this process's
+/// alone; the mark is removed and the lock let go when dropped.
 #[derive(Debug)]
 pub struct LaunchMark {
     path: PathBuf,
+    _lock: File,
+}
+
+/// Why a profile folder could not be claimed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClaimError {
+    /// Another `tabwire mcp` holds the folder.
+    #[error("another tabwire session is launching or running its browser on this folder")]
+    Taken,
+    /// The lock or the mark could not be written.
+    #[error(transparent)]
+    Io(#[from] io::Error),
 }
 
 impl LaunchMark {
-    /// Marks `profile` as the folder of a browser this process launches.
-    pub fn write(profile: &Path) -> io::Result<Self> {
+    /// Claims `profile` as the folder of a browser this process launches: locks it,
+    /// then marks it. Refused while another process holds it.
+    pub fn claim(profile: &Path) -> Result<Self, ClaimError> {
+        let lock = platform::read_no_follow()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(profile.join(LOCK_FILE))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => return Err(ClaimError::Taken),
+            Err(TryLockError::Error(error)) => return Err(error.into()),
+        }
         let path = profile.join(MARK_FILE);
         owned::write_owner_record(&path)?;
-        Ok(Self { path })
+        Ok(Self { path, _lock: lock })
     }
 }
 
@@ -103,7 +138,7 @@ mod tests {
     #[test]
     fn a_marked_profile_is_an_agents_until_the_mark_goes() {
         let (launched_dir, own_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let mark = LaunchMark::write(launched_dir.path()).unwrap();
+        let mark = LaunchMark::claim(launched_dir.path()).unwrap();
         let running = Running {
             browsers: vec![
                 browser(10, launched_dir.path()),
@@ -121,6 +156,21 @@ mod tests {
         let (own, launched) = split(&running);
         assert!(launched.is_empty());
         assert_eq!(own, running);
+    }
+
+    #[test]
+    fn a_folder_is_claimed_by_one_session_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = LaunchMark::claim(dir.path()).unwrap();
+        assert!(matches!(
+            LaunchMark::claim(dir.path()),
+            Err(ClaimError::Taken)
+        ));
+        drop(first);
+        let again = LaunchMark::claim(dir.path()).unwrap();
+        assert!(is_launched(dir.path()));
+        drop(again);
+        assert!(!is_launched(dir.path()));
     }
 
     #[test]

@@ -269,3 +269,68 @@ async fn a_native_host_killed_mid_call_is_named_and_the_next_call_works() {
     assert_ne!(native_host(&agent).pid, host.pid, "a new native host");
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn two_launches_at_once_on_one_profile_refuse_the_second_at_once() {
+    let profile = tempfile::Builder::new()
+        .prefix("tabwire-e2e-profile-")
+        .tempdir()
+        .expect("temp profile");
+    let user_data_dir = format!("--userDataDir={}", profile.path().display());
+    let start = || {
+        let mut command = tokio::process::Command::new(crate::harness::tabwire_exe());
+        command
+            .args(["mcp", "--launch", "--headless", &user_data_dir])
+            .args(crate::harness::BROWSER_FLAGS)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true);
+        command.spawn().expect("spawn tabwire")
+    };
+    // Started together: neither browser has locked the profile yet.
+    let (mut first, mut second) = (start(), start());
+    let started = Instant::now();
+    // Held open: waiting on a child closes its stdin, which ends a server.
+    let stdins = (first.stdin.take(), second.stdin.take());
+    let refused = tokio::time::timeout(EXITS, async {
+        tokio::select! {
+            status = first.wait() => (status, first.stderr.take(), second),
+            status = second.wait() => (status, second.stderr.take(), first),
+        }
+    })
+    .await;
+    let Ok((status, stderr, mut winner)) = refused else {
+        panic!("neither launch on one profile was refused within {EXITS:?}");
+    };
+    let mut said = String::new();
+    if let Some(mut stderr) = stderr {
+        tokio::io::AsyncReadExt::read_to_string(&mut stderr, &mut said)
+            .await
+            .expect("read the refused server's stderr");
+    }
+    assert!(
+        !status.expect("wait").success(),
+        "the refused launch failed"
+    );
+    assert!(
+        said.contains("in use by another tabwire session") && !said.contains("--load-extension"),
+        "the refusal names the real reason:\n{said}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "refused at once, not after {:?}",
+        started.elapsed()
+    );
+    assert!(
+        winner.try_wait().expect("try_wait").is_none(),
+        "the first launch keeps running"
+    );
+    // Its stdin closed, the winner stops its browser and exits.
+    drop(stdins);
+    let exited = tokio::time::timeout(EXITS, winner.wait()).await;
+    assert!(
+        exited.is_ok(),
+        "the running launch exits within {EXITS:?} once its stdin closes"
+    );
+}

@@ -159,7 +159,7 @@ mod tests {
         // An agent's launched browser is not the user's.
         let launched = home.path().join("launched");
         std::fs::create_dir_all(&launched).unwrap();
-        let _mark = launch_mark::LaunchMark::write(&launched).unwrap();
+        let _mark = launch_mark::LaunchMark::claim(&launched).unwrap();
         let running = Running {
             browsers: vec![chromium(8, &launched)],
             native_hosts: Vec::new(),
