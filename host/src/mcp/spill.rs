@@ -64,7 +64,24 @@ pub fn to_private_file(what: &str, extension: &str, bytes: &[u8]) -> Result<Path
              Set XDG_RUNTIME_DIR or HOME (LOCALAPPDATA on Windows) to a folder you own."
         ))
     })?;
-    new_private_file(&dir, what, extension, bytes).map_err(|e| cannot_write(&dir, &e))
+    new_private_file(&dir, what, extension, bytes).map_err(|e| cannot_save(&dir, bytes.len(), &e))
+}
+
+/// The error for a result tabwire could not save in its own folder: nothing the
+/// agent passed is at fault, so it names what to free or set instead.
+fn cannot_save(dir: &Path, len: usize, e: &std::io::Error) -> ToolError {
+    let why = if e.kind() == std::io::ErrorKind::StorageFull {
+        "the drive is full"
+    } else {
+        "the folder could not be written"
+    };
+    ToolError::new(format!(
+        "The result ({len} bytes) was too long to show here, and tabwire could not save it \
+         in its results folder {}: {e} ({why}). Free space there (or set XDG_RUNTIME_DIR, \
+         LOCALAPPDATA on Windows, to another folder you own), or ask for less: a smaller \
+         part of the page, a filter, or a page of the list.",
+        dir.display()
+    ))
 }
 
 /// Creates a file that did not exist before, under a random name, mode 0600.
@@ -147,14 +164,14 @@ fn candidate_dirs() -> Vec<PathBuf> {
 /// the user's own, as its parent is. Results older than [`KEEP_FOR`] are removed from
 /// it the first time a session spills.
 fn results_dir() -> std::io::Result<PathBuf> {
+    first_usable(candidate_dirs())
+}
+
+/// The first of `candidates` that is, or can be made, a private results folder.
+fn first_usable(candidates: Vec<PathBuf>) -> std::io::Result<PathBuf> {
     let mut last = std::io::Error::new(std::io::ErrorKind::NotFound, "no home folder");
-    for dir in candidate_dirs() {
-        let made = platform::private_dir()
-            .recursive(true)
-            .create(&dir)
-            .and_then(|()| dir.parent().map_or(Ok(()), check_private))
-            .and_then(|()| check_private(&dir));
-        match made {
+    for dir in candidates {
+        match make_results_dir(&dir) {
             Ok(()) => {
                 static PRUNED: std::sync::Once = std::sync::Once::new();
                 PRUNED.call_once(|| prune(&dir, KEEP_FOR));
@@ -164,6 +181,28 @@ fn results_dir() -> std::io::Result<PathBuf> {
         }
     }
     Err(last)
+}
+
+/// Makes `<base>/tabwire/results` one level at a time, each level checked to be a
+/// private folder of the user's (not a link, not another user's) before anything is
+/// made inside it: a folder another user prepared, or a link to one, is refused
+/// before tabwire writes into it. The base (`$XDG_RUNTIME_DIR`, the cache folder) is
+/// the user's own and is made if missing.
+fn make_results_dir(dir: &Path) -> std::io::Result<()> {
+    let parent = dir
+        .parent()
+        .ok_or_else(|| std::io::Error::other("the results folder has no parent"))?;
+    if let Some(base) = parent.parent() {
+        fs::create_dir_all(base)?;
+    }
+    for level in [parent, dir] {
+        match platform::private_dir().create(level) {
+            Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => return Err(e),
+            _ => {}
+        }
+        check_private(level)?;
+    }
+    Ok(())
 }
 
 /// How long spilled results are kept.
@@ -396,5 +435,46 @@ mod tests {
         let link = root.path().join("results");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         assert!(check_private(&link).is_err());
+    }
+
+    #[test]
+    fn a_result_that_cannot_be_saved_names_no_argument_the_agent_never_passed() {
+        let full = std::io::Error::from(std::io::ErrorKind::StorageFull);
+        let error = cannot_save(
+            Path::new("/run/user/1/tabwire/results/session-x"),
+            2_000_000,
+            &full,
+        );
+        let text = error.to_string();
+        assert!(!text.contains("Pass a path"), "{text}");
+        assert!(
+            text.contains("2000000 bytes") && text.contains("Free space"),
+            "{text}"
+        );
+        assert!(text.contains("the drive is full"), "{text}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn nothing_is_made_through_a_linked_tabwire_folder() {
+        let root = tempfile::tempdir().unwrap();
+        let base = root.path().join("runtime");
+        fs::create_dir(&base).unwrap();
+        // Someone prepared `tabwire` as a link to a folder of their choice.
+        let elsewhere = root.path().join("elsewhere");
+        fs::create_dir(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, base.join("tabwire")).unwrap();
+        let fallback = root.path().join("cache").join("tabwire").join("results");
+        let chosen = first_usable(vec![base.join("tabwire").join("results"), fallback.clone()]);
+        assert_eq!(chosen.unwrap(), fallback);
+        assert!(
+            fs::read_dir(&elsewhere).unwrap().next().is_none(),
+            "nothing was made in the link's target"
+        );
+        use std::os::unix::fs::PermissionsExt;
+        for level in [fallback.parent().unwrap(), fallback.as_path()] {
+            let mode = fs::metadata(level).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700, "{}", level.display());
+        }
     }
 }
