@@ -108,72 +108,74 @@ impl Tool for ExecuteThirdPartyTool {
             Some(found) => found,
             None => ctx.discover_tools(page).await?,
         };
-        let mut rediscovered = false;
-        loop {
-            if discovery.refused {
-                return Err(ToolError::new(refusal(&discovery)));
+        // A page that reloaded or navigated since its tools were listed no longer has
+        // them where the discovery said (the tool is missing, or the extension answers
+        // StaleTools): look again once, and run from the new discovery.
+        match run_tool(ctx, page, &discovery, &p, &args, timeout_ms, response).await {
+            Err(e) if e.code == Some(ErrorCode::StaleTools) => {
+                discovery = ctx.discover_tools(page).await?;
+                run_tool(ctx, page, &discovery, &p, &args, timeout_ms, response).await
             }
-            let (group, tool) = match find_tool(&discovery, &p.tool_name, p.group.as_deref()) {
-                Ok(found) => found,
-                // The page may have changed since the last look: look again once.
-                Err(_) if !rediscovered => {
-                    discovery = ctx.discover_tools(page).await?;
-                    rediscovered = true;
-                    continue;
-                }
-                Err(e) => return Err(e),
-            };
-            validate(tool, &args)?;
-            if group.webmcp {
-                let run = InvokeWebMcpTool {
-                    tab_id: page,
-                    document: discovery.document.clone(),
-                    tool: tool.name.clone(),
-                    frame_id: None,
-                    input: args.clone(),
-                    timeout_ms,
-                };
-                match ctx.request(run).await {
-                    Ok(outcome) => return webmcp_result(&tool.name, outcome, response),
-                    Err(e) if e.code == Some(ErrorCode::StaleTools) && !rediscovered => {
-                        discovery = ctx.discover_tools(page).await?;
-                        rediscovered = true;
-                        continue;
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-            let request = ExecuteTool {
-                tab_id: page,
-                document: discovery.document.clone(),
-                tool: tool.name.clone(),
-                group: Some(group.name.clone()),
-                args: args.clone(),
-                timeout_ms,
-            };
-            match ctx.request(request).await {
-                Ok(ToolResult { result, elements }) => {
-                    if !elements.is_empty() {
-                        response.line(format!(
-                            "Tool {} returned {} element{}: {}.",
-                            tool.name,
-                            elements.len(),
-                            if elements.len() == 1 { "" } else { "s" },
-                            elements.join(", ")
-                        ));
-                        response.include_snapshot(SnapshotRequest::default());
-                    }
-                    response.add_output("Tool result", result);
-                    return Ok(());
-                }
-                Err(e) if e.code == Some(ErrorCode::StaleTools) && !rediscovered => {
-                    discovery = ctx.discover_tools(page).await?;
-                    rediscovered = true;
-                }
-                Err(e) => return Err(e),
-            }
+            done => done,
         }
     }
+}
+
+/// Runs the tool `p` names as `discovery` found it: through WebMCP for a WebMCP group,
+/// else in the page's own kit. A tool the discovery does not have, like a document that
+/// went away, is an error with [`ErrorCode::StaleTools`], which the caller answers by
+/// discovering again.
+async fn run_tool(
+    ctx: &ToolContext,
+    page: tabwire_shared::TabId,
+    discovery: &tabwire_shared::Discovery,
+    p: &ExecuteParams,
+    args: &Value,
+    timeout_ms: u64,
+    response: &mut Response,
+) -> Result<(), ToolError> {
+    if discovery.refused {
+        return Err(ToolError::new(refusal(discovery)));
+    }
+    let (group, tool) =
+        find_tool(discovery, &p.tool_name, p.group.as_deref()).map_err(|e| ToolError {
+            code: Some(ErrorCode::StaleTools),
+            ..e
+        })?;
+    validate(tool, args)?;
+    if group.webmcp {
+        let run = InvokeWebMcpTool {
+            tab_id: page,
+            document: discovery.document.clone(),
+            tool: tool.name.clone(),
+            frame_id: None,
+            input: args.clone(),
+            timeout_ms,
+        };
+        let outcome = ctx.request(run).await?;
+        return webmcp_result(&tool.name, outcome, response);
+    }
+    let request = ExecuteTool {
+        tab_id: page,
+        document: discovery.document.clone(),
+        tool: tool.name.clone(),
+        group: Some(group.name.clone()),
+        args: args.clone(),
+        timeout_ms,
+    };
+    let ToolResult { result, elements } = ctx.request(request).await?;
+    if !elements.is_empty() {
+        response.line(format!(
+            "Tool {} returned {} element{}: {}.",
+            tool.name,
+            elements.len(),
+            if elements.len() == 1 { "" } else { "s" },
+            elements.join(", ")
+        ));
+        response.include_snapshot(SnapshotRequest::default());
+    }
+    response.add_output("Tool result", result);
+    Ok(())
 }
 
 /// A debugging WebMCP tool's run as a third-party tool's result: its output, or an
