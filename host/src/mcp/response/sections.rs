@@ -92,7 +92,16 @@ impl Sections {
 
     pub(super) fn error(&mut self, error: &ToolError) {
         self.heading("Error");
-        self.line(&error.message);
+        // tabwire's errors are one line; what follows a line break is the page's (an
+        // exception's stack, a thrown message's own lines), and keeps its lines in a
+        // fence.
+        match error.message.split_once('\n') {
+            Some((first, rest)) => {
+                self.line(first);
+                self.fenced("text", rest);
+            }
+            None => self.line(&error.message),
+        }
         self.data
             .insert("errorMessage".into(), json!(error.message));
     }
