@@ -57,7 +57,7 @@ impl Sections {
 
     /// Whether the text written so far already says `what`.
     pub(super) fn says(&self, what: &str) -> bool {
-        self.text.contains(what)
+        self.text.contains(&*page_text::inline(what))
     }
 
     pub(super) fn heading(&mut self, title: &str) {
