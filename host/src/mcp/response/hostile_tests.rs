@@ -19,7 +19,7 @@ use super::write::write;
 use super::{Gathered, GatheredSnapshot, Response, Section, SnapshotRequest};
 use crate::mcp::budget::DEFAULT_RESULT_CHARS;
 use crate::mcp::context::Pointed;
-use crate::mcp::render::page_text::{inline, structure, HOSTILE};
+use crate::mcp::render::page_text::{hostile_cases, inline, structure};
 use crate::mcp::render::{console, css, webmcp};
 use crate::mcp::snapshot::memory::Base;
 use crate::mcp::ToolError;
@@ -124,7 +124,9 @@ fn console_sections(evil: &str) -> [Section; 2] {
     ]
 }
 
-fn network_section(evil: &str) -> Section {
+/// A request with `evil` everywhere; its response body too long to show (saved to a
+/// file, its beginning shown) when `spill`.
+fn network_section(evil: &str, spill: bool) -> Section {
     let mut headers = BTreeMap::new();
     headers.insert(format!("x-{evil}"), evil.to_owned());
     let request = NetworkRequest {
@@ -147,7 +149,7 @@ fn network_section(evil: &str) -> Section {
             truncated: false,
         }),
         response_body: Some(Body {
-            data: evil.repeat(400),
+            data: if spill { evil.repeat(400) } else { evil.into() },
             base64: false,
             truncated: false,
         }),
@@ -200,7 +202,7 @@ fn webmcp_section(evil: &str) -> Section {
 
 /// Everything a page controls, set to `evil`, in one reply; and the lines a reader
 /// takes for its structure that tabwire wrote.
-fn hostile_reply(evil: &str, compact_tools: usize) -> (String, Vec<String>) {
+fn hostile_reply(evil: &str, compact_tools: usize, spill: bool) -> (String, Vec<String>) {
     let mut response = Response::default();
     response.line(format!("Opened page 1 at http://127.0.0.1/{evil}."));
     response.add_output("Script result", json!(evil));
@@ -208,7 +210,7 @@ fn hostile_reply(evil: &str, compact_tools: usize) -> (String, Vec<String>) {
     for section in console_sections(evil) {
         response.add_section(section);
     }
-    response.add_section(network_section(evil));
+    response.add_section(network_section(evil, spill));
     response.add_section(css_section(evil));
     response.add_section(webmcp_section(evil));
     response.include_pages();
@@ -294,9 +296,10 @@ fn hostile_reply(evil: &str, compact_tools: usize) -> (String, Vec<String>) {
 
 #[test]
 fn no_line_of_a_reply_is_the_pages_unless_tabwire_wrote_it() {
-    for evil in HOSTILE {
+    for (i, evil) in hostile_cases().iter().enumerate() {
         for tools in [1, super::COMPACT_ABOVE + 1] {
-            let (text, ours) = hostile_reply(evil, tools);
+            // A file for a spilled body is written for a few of them only.
+            let (text, ours) = hostile_reply(evil, tools, i < 4);
             let mut found = structure(&text);
             // A compact group line goes on with the page's tool names.
             if let Some(line) = found.iter_mut().find(|l| l.starts_with("### ")) {
@@ -313,7 +316,7 @@ fn no_line_of_a_reply_is_the_pages_unless_tabwire_wrote_it() {
 
 #[test]
 fn ordinary_page_text_reads_as_it_did() {
-    let (text, ours) = hostile_reply("Checkout", 1);
+    let (text, ours) = hostile_reply("Checkout", 1, false);
     assert_eq!(structure(&text), ours, "{text}");
     for line in [
         "1: Checkout <http://127.0.0.1/Checkout> [selected] [user's active tab]",
@@ -331,7 +334,7 @@ fn ordinary_page_text_reads_as_it_did() {
 
 #[test]
 fn changes_since_a_snapshot_keep_the_page_in_its_lines() {
-    for evil in HOSTILE {
+    for evil in &hostile_cases() {
         let mut response = Response::default();
         response.include_snapshot(SnapshotRequest::changes());
         let before: Snapshot = from_json(json!({
