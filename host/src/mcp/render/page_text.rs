@@ -20,8 +20,11 @@
 //!   it, so nothing in it can close the fence; the line or heading before the fence says
 //!   whose text it is. [`json`] writes a JSON value for such a block.
 //!
-//! Page text never starts a line of tabwire's own outside a fence: it follows a label
-//! (`- name: description`, `Description: …`) on the same line.
+//! Page text never starts a line outside a fence: it follows a label on the same line
+//! (`- name: description`, `Description: …`, `12: title`), or, where a format puts it
+//! first (CSS, header names), [`line_start`] marks it when it would read as a heading,
+//! a fence or a page line. Text without a line break is shown as it is, so ordinary
+//! pages read as they always did.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -35,8 +38,8 @@ pub fn breaks_line(c: char) -> bool {
     (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
-/// `text` for a place inside one line: each character that [`breaks_line`] written as
-/// an escape (`\n`, `\r`, `\u{2028}`). Text without one comes back as it is.
+/// `text` for a place inside one line: each character that [`breaks_line`] is written
+/// as an escape (`\n`, `\r`, `\u{2028}`). Text without one comes back as it is.
 pub fn inline(text: &str) -> Cow<'_, str> {
     if !text.chars().any(breaks_line) {
         return Cow::Borrowed(text);
