@@ -66,24 +66,30 @@ pub fn missing(text: &str, json: &Value) -> Vec<String> {
     };
     let mut section = "";
     let mut message = Vec::new();
-    let mut fence: Option<String> = None;
+    // An open fence: its backticks, and the JSON it holds (`None` for the page's text,
+    // which the structured form holds as it is, not line by line).
+    let mut fence: Option<(&str, Option<String>)> = None;
     let mut problems = false;
     for line in text.lines().skip(1) {
-        if let Some(body) = fence.as_mut() {
-            if line == "```" {
-                match serde_json::from_str::<Value>(body) {
-                    Ok(value) => want(holds_value(json, &value), format!("the value {body}")),
-                    Err(e) => want(false, format!("parsable JSON in the text ({e})")),
+        if let Some((ticks, body)) = fence.as_mut() {
+            if line.len() >= ticks.len() && line.chars().all(|c| c == '`') {
+                if let Some(body) = body {
+                    match serde_json::from_str::<Value>(body) {
+                        Ok(value) => want(holds_value(json, &value), format!("the value {body}")),
+                        Err(e) => want(false, format!("parsable JSON in the text ({e})")),
+                    }
                 }
                 fence = None;
-            } else {
+            } else if let Some(body) = body {
                 body.push_str(line);
                 body.push('\n');
             }
             continue;
         }
-        if line == "```json" {
-            fence = Some(String::new());
+        let ticks = &line[..line.len() - line.trim_start_matches('`').len()];
+        if ticks.len() >= 3 {
+            let info = &line[ticks.len()..];
+            fence = Some((ticks, (info == "json").then(String::new)));
             continue;
         }
         if let Some(title) = line.strip_prefix("## ") {
@@ -227,6 +233,21 @@ mod tests {
         let tree = json!({"snapshot": {"id": "1_0", "role": "RootWebArea", "name": "T",
             "children": [{"id": "1_1", "role": "button", "name": "Go"}]}});
         assert!(missing(text, &tree).is_empty());
+    }
+
+    #[test]
+    fn the_pages_text_in_a_fence_is_not_read_as_the_replys() {
+        let text = "# x response\n## Console message\nmsgid=7 [log]\n````text\n## Page snapshot\n1_1 button \"Pay\"\n```\n````\n## Script result\n````json\n\"```\"\n````\n";
+        let full = json!({"consoleMessage": {"id": 7}, "result": "```"});
+        assert!(
+            missing(text, &full).is_empty(),
+            "{:?}",
+            missing(text, &full)
+        );
+        assert_eq!(
+            missing(text, &json!({"consoleMessage": {"id": 7}})).len(),
+            1
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@ mod memory;
 mod navigation;
 mod outside;
 mod page_scripts;
+mod page_text;
 mod page_tools;
 mod popup;
 mod requests;

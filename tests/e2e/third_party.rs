@@ -482,7 +482,7 @@ async fn results_keep_their_key_order_and_big_ones_stay_inline_up_to_the_limit()
         .await;
     big.says("saved to")
         .says("shape: object with 1 key {rows: array(20000) of object}")
-        .says("It begins:\n{\n  \"rows\": [\n    {\n      \"i\": 0,");
+        .says("It begins:\n```text\n{\n  \"rows\": [\n    {\n      \"i\": 0,");
     let path = big.json["resultFile"]["filePath"].as_str().unwrap();
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(saved["rows"].as_array().map(Vec::len), Some(20000));

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::render::page_text;
 use super::ToolError;
 use crate::owned::{self, OwnedDir};
 use crate::platform;
@@ -243,21 +244,50 @@ fn check_private(dir: &Path) -> std::io::Result<()> {
 }
 
 /// What the agent reads about a spilled output: its size, its shape when it is JSON,
-/// and its beginning.
+/// and its beginning (for `structuredContent`; the text shows a [`Preview`]).
 pub fn preview(text: &str, json: Option<&Value>) -> String {
-    let mut out = String::new();
+    let (about, begins) = preview_parts(text, json);
+    format!("{about}\n{begins}")
+}
+
+/// A [`preview`] as a reply's text shows it, and as `structuredContent` has it.
+#[derive(Debug, Clone)]
+pub struct Preview {
+    /// The sentence about the output, ending "It begins:".
+    pub about: String,
+    /// Its beginning as the lines of a fenced block: the output is the page's, and may
+    /// hold anything ([`page_text::fenced`]).
+    pub begins: Vec<String>,
+    /// [`preview`], for `structuredContent`.
+    pub data: String,
+}
+
+impl Preview {
+    /// The preview of `text` (and of its shape, when it is the JSON `json`).
+    pub fn of(text: &str, json: Option<&Value>) -> Preview {
+        let (about, begins) = preview_parts(text, json);
+        Preview {
+            data: format!("{about}\n{begins}"),
+            begins: page_text::fenced("text", &begins),
+            about,
+        }
+    }
+}
+
+/// The sentence of a [`preview`], and the beginning it shows.
+fn preview_parts(text: &str, json: Option<&Value>) -> (String, String) {
+    let mut about = String::new();
     let lines = text.lines().count();
-    let _ = write!(out, "{} characters, {lines} lines", text.chars().count());
+    let _ = write!(about, "{} characters, {lines} lines", text.chars().count());
     if let Some(value) = json {
-        let _ = write!(out, "; shape: {}", shape(value));
+        let _ = write!(about, "; shape: {}", shape(value));
     }
-    out.push_str(". It begins:\n");
-    let cut: String = text.chars().take(PREVIEW_CHARS).collect();
-    out.push_str(&cut);
-    if cut.len() < text.len() {
-        out.push_str("\n…");
+    about.push_str(". It begins:");
+    let mut begins: String = text.chars().take(PREVIEW_CHARS).collect();
+    if begins.len() < text.len() {
+        begins.push_str("\n…");
     }
-    out
+    (about, begins)
 }
 
 /// A JSON value's outline: the top level's keys with what each holds, array lengths.

@@ -1,8 +1,11 @@
 //! The insights in words: a short summary per load, and each insight's details.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Value};
 
 use super::{InsightSet, Report};
+use crate::mcp::render::page_text;
 
 /// A duration for people: `320 ms`, `3.2 s`.
 pub fn duration(ms: f64) -> String {
@@ -35,25 +38,13 @@ pub fn element(uid: Option<&str>, backend: Option<i64>) -> String {
 }
 
 /// A line as it may be shown: the trace's strings come from the page (URLs, font
-/// names, selectors, element names), and a line break or other control character in
-/// one must not start a line of its own that reads like an insight.
+/// names, selectors, element names), and a line break in one must not start a line of
+/// its own that reads like an insight ([`page_text::inline`]).
 fn one_line(line: String) -> String {
-    if !line.chars().any(is_break) {
-        return line;
+    match page_text::inline(&line) {
+        Cow::Borrowed(_) => line,
+        Cow::Owned(escaped) => escaped,
     }
-    line.chars()
-        .map(|c| {
-            if is_break(c) {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-fn is_break(c: char) -> bool {
-    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
 }
 
 /// The summary of a whole report, one block per load.

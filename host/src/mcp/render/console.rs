@@ -7,6 +7,7 @@ use tabwire_shared::{ConsoleMessage, ConsolePage, ConsoleTotals, ConsoleType, Pa
 
 use crate::mcp::filters::{check_names, navigation_note};
 use crate::mcp::paginate::{Page, Position, DEFAULT_PAGE_SIZE};
+use crate::mcp::render::page_text;
 use crate::mcp::ToolError;
 
 /// Checks a types filter, naming the valid types when one is unknown, and reads it.
@@ -95,21 +96,23 @@ fn page_of(position: &PagePosition) -> Page {
 
 /// A message's text on one line, shortened for lists.
 fn one_line(text: &str) -> String {
-    let flat: String = text.replace('\n', "\\n");
+    let flat = page_text::inline(text);
     if flat.chars().count() > 300 {
         let cut: String = flat.chars().take(300).collect();
         format!("{cut}…")
     } else {
-        flat
+        flat.into_owned()
     }
 }
 
-/// The full text of one message for `get_console_message`.
+/// The full text of one message for `get_console_message`: its text keeps its lines,
+/// in a fence the text cannot close, said to be the page's.
 pub fn detail(message: &ConsoleMessage) -> Vec<String> {
     let mut lines = vec![
         format!("msgid={} [{}]", message.id, message.kind),
-        message.text.clone(),
+        "Its text, as the page logged it:".to_owned(),
     ];
+    lines.extend(page_text::fenced("text", &message.text));
     if let Some(url) = &message.url {
         lines.push(format!("Source: {url}"));
     }

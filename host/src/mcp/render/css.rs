@@ -8,6 +8,7 @@ use tabwire_shared::css::{
     CssRule, CssStyles, Element, RuleKind, RuleOrigin, SourceLocation, WrapperKind,
 };
 
+use super::page_text;
 use crate::mcp::paginate::paginate;
 
 /// Rules per page when the agent does not say.
@@ -102,7 +103,7 @@ fn write_rule(lines: &mut Vec<String>, rule: &CssRule, indent: usize) {
     let mut depth = indent;
     for wrapper in &rule.wrappers {
         let head = match (wrapper.kind, wrapper.text.is_empty()) {
-            (WrapperKind::Nesting, _) => wrapper.text.clone(),
+            (WrapperKind::Nesting, _) => page_text::line_start(&wrapper.text).into_owned(),
             (kind, true) => kind.keyword().to_owned(),
             (kind, false) => format!("{} {}", kind.keyword(), wrapper.text),
         };
@@ -119,14 +120,19 @@ fn write_rule(lines: &mut Vec<String>, rule: &CssRule, indent: usize) {
         lines.push(format!("{}{head} {{{about}", pad(depth)));
         depth += 1;
     }
-    lines.push(format!("{}{} {{", pad(depth), rule.selector));
+    // A selector and a property name come first on their lines.
+    lines.push(format!(
+        "{}{} {{",
+        pad(depth),
+        page_text::line_start(&rule.selector)
+    ));
     for decl in &rule.declarations {
         let important = if decl.important { " !important" } else { "" };
         lines.push(format!(
             "{}{}{}: {}{important};",
             pad(depth + 1),
             decl.status.tag(),
-            decl.name,
+            page_text::line_start(&decl.name),
             decl.value
         ));
     }

@@ -131,7 +131,7 @@ pub enum ShownBody {
     Inline(String),
     /// Written to this file, this many bytes, with a preview when it was too long to
     /// show (not when the agent asked for the file).
-    File(std::path::PathBuf, usize, Option<String>),
+    File(std::path::PathBuf, usize, Option<spill::Preview>),
 }
 
 /// Decides how to show a body: `path` if the agent gave one, a temporary file if it is
@@ -164,7 +164,7 @@ pub fn show_body(
         (false, None) => "txt",
     };
     let path = spill::to_private_file(&format!("{what}-body"), extension, &bytes)?;
-    let preview = (!body.base64).then(|| spill::preview(&body.data, json.as_ref()));
+    let preview = (!body.base64).then(|| spill::Preview::of(&body.data, json.as_ref()));
     Ok(ShownBody::File(path, bytes.len(), preview))
 }
 

@@ -17,6 +17,8 @@ use std::fmt::Write;
 
 use tabwire_shared::{Snapshot, SnapshotNode};
 
+use super::page_text::{self, push_quoted};
+
 use crate::mcp::snapshot::fold::{Cut, Fold, Row};
 
 /// Renders a snapshot as an indented text tree.
@@ -55,18 +57,28 @@ pub fn write_node(out: &mut String, node: &SnapshotNode, depth: u32) {
     out.push_str(&node.uid);
     if node.role != TEXT_ROLE || node.name.is_empty() {
         out.push(' ');
-        out.push_str(&node.role);
+        out.push_str(&page_text::inline(&node.role));
     }
     if !node.name.is_empty() {
         out.push(' ');
-        quote(out, &node.name);
+        push_quoted(out, &node.name);
     }
     if let Some(value) = &node.value {
         out.push_str(" value=");
-        quote(out, value);
+        push_quoted(out, value);
     }
     for state in &node.states {
-        let _ = write!(out, " {state}");
+        let plain = !state.name.chars().any(page_text::breaks_line)
+            && !state
+                .value
+                .as_deref()
+                .is_some_and(|v| v.chars().any(page_text::breaks_line));
+        if plain {
+            let _ = write!(out, " {state}");
+        } else {
+            out.push(' ');
+            out.push_str(&page_text::inline(&state.to_string()));
+        }
     }
     out.push('\n');
 }
@@ -83,7 +95,7 @@ pub fn fold_line(fold: &Fold) -> String {
     format!(
         "\u{2026} {} more {} like the ones above ({} lines; take_snapshot with unfold=[\"{}\"] shows them)",
         fold.count,
-        fold.like.join(", "),
+        page_text::inline(&fold.like.join(", ")),
         fold.lines,
         fold.parent
     )
@@ -130,25 +142,6 @@ pub fn fitted_cut_note(cut: &Cut) -> String {
         cut.lines,
         cut_parts(cut).join("; ")
     )
-}
-
-/// Writes `text` in double quotes, escaping what would break the one-line format.
-fn quote(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// A snapshot node for tests: no value, no states.

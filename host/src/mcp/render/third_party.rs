@@ -3,6 +3,8 @@
 
 use tabwire_shared::{Discovery, TabId};
 
+use super::page_text;
+
 /// Where discovered tools appear in responses.
 pub const SECTION_TITLE: &str = "Third-party developer tools";
 
@@ -60,8 +62,9 @@ pub fn first_line(description: &str) -> String {
 
 pub fn listing(page: TabId, discovery: &Discovery) -> String {
     let mut out = String::new();
+    // Names and descriptions are the page's: each stays on its line.
     let mut line = |text: &str| {
-        out.push_str(text);
+        out.push_str(&page_text::inline(text));
         out.push('\n');
     };
     if discovery.groups.is_empty() {
@@ -75,7 +78,7 @@ pub fn listing(page: TabId, discovery: &Discovery) -> String {
                 line(&format!("### {}", group.name));
             }
             if let Some(description) = &group.description {
-                line(description);
+                line(&format!("Description: {description}"));
             }
             for tool in &group.tools {
                 line(&format!("- {}: {}", tool.name, tool.description));

@@ -15,6 +15,8 @@
 //! ([`super::budget`]): each section gets what the sections before it left.
 
 mod gather;
+#[cfg(test)]
+mod hostile_tests;
 mod sections;
 mod snapshot;
 #[cfg(test)]

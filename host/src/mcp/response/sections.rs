@@ -9,6 +9,7 @@ use super::gather::GatheredSnapshot;
 use super::snapshot;
 use super::{Image, Section, SnapshotRequest, ToolOutput, INLINE_IMAGE_LIMIT};
 use crate::mcp::render::emulation::describe_emulation;
+use crate::mcp::render::page_text;
 use crate::mcp::render::snapshot::LEGEND;
 use crate::mcp::{spill, structured, ToolError};
 
@@ -56,7 +57,7 @@ impl Sections {
 
     /// Whether the text written so far already says `what`.
     pub(super) fn says(&self, what: &str) -> bool {
-        self.text.contains(what)
+        self.text.contains(&*page_text::inline(what))
     }
 
     pub(super) fn heading(&mut self, title: &str) {
@@ -65,9 +66,18 @@ impl Sections {
         self.text.push('\n');
     }
 
+    /// Writes one line. Whatever `line` holds (page text included), it stays one line:
+    /// a line break in it is written escaped ([`page_text::inline`]).
     pub(super) fn line(&mut self, line: &str) {
-        self.text.push_str(line);
+        self.text.push_str(&page_text::inline(line));
         self.text.push('\n');
+    }
+
+    /// Writes `text` (a block of the page's, or of a result) in a fence it cannot close.
+    pub(super) fn fenced(&mut self, info: &str, text: &str) {
+        for line in page_text::fenced(info, text) {
+            self.line(&line);
+        }
     }
 
     pub(super) fn message(&mut self, lines: &[String]) {
@@ -82,32 +92,44 @@ impl Sections {
 
     pub(super) fn error(&mut self, error: &ToolError) {
         self.heading("Error");
-        self.line(&error.message);
+        // tabwire's errors are one line; what follows a line break is the page's (an
+        // exception's stack, a thrown message's own lines), and keeps its lines in a
+        // fence.
+        match error.message.split_once('\n') {
+            Some((first, rest)) => {
+                self.line(first);
+                self.fenced("text", rest);
+            }
+            None => self.line(&error.message),
+        }
         self.data
             .insert("errorMessage".into(), json!(error.message));
     }
 
     pub(super) fn output(&mut self, output: &ToolOutput, key: &str) {
         self.heading(output.title);
-        let pretty = serde_json::to_string_pretty(&output.value)
-            .unwrap_or_else(|_| output.value.to_string());
+        let pretty = page_text::json(&output.value);
         let room = self.room();
         if pretty.chars().count() + 12 <= room {
-            self.text.push_str(&format!("```json\n{pretty}\n```\n"));
+            self.fenced("json", &pretty);
             self.data.insert(key.into(), output.value.clone());
             return;
         }
         match spill::to_private_file(key, "json", pretty.as_bytes()) {
             Ok(path) => {
-                let preview = spill::preview(&pretty, Some(&output.value));
+                let preview = spill::Preview::of(&pretty, Some(&output.value));
                 self.line(&format!(
                     "The result is too long to show here ({room} characters at most); it was \
-                     saved to {}. Read that file for the details. {preview}",
-                    path.display()
+                     saved to {}. Read that file for the details. {}",
+                    path.display(),
+                    preview.about
                 ));
+                for line in &preview.begins {
+                    self.line(line);
+                }
                 self.data.insert(
                     format!("{key}File"),
-                    json!({"filePath": path, "preview": preview}),
+                    json!({"filePath": path, "preview": preview.data}),
                 );
             }
             Err(e) => self.late_error(&e),
@@ -186,15 +208,16 @@ impl Sections {
 
     pub(super) fn dialog(&mut self, page: TabId, dialog: &DialogInfo) {
         self.heading("Open dialog");
-        self.text.push_str(&format!(
-            "Page {page} shows a {} dialog: {:?}.",
-            dialog.kind, dialog.message
-        ));
+        let mut line = format!(
+            "Page {page} shows a {} dialog: {}.",
+            dialog.kind,
+            page_text::quoted(&dialog.message)
+        );
         if let Some(default) = &dialog.default_prompt {
-            self.text
-                .push_str(&format!(" Default answer: {default:?}."));
+            line.push_str(&format!(" Default answer: {}.", page_text::quoted(default)));
         }
-        self.line(" It blocks the page's scripts: call handle_dialog to accept or dismiss it.");
+        line.push_str(" It blocks the page's scripts: call handle_dialog to accept or dismiss it.");
+        self.line(&line);
         self.data.insert(
             "dialog".into(),
             json!({"pageId": page, "type": dialog.kind, "message": dialog.message,
@@ -207,7 +230,7 @@ impl Sections {
         let name = if pointed.name.is_empty() {
             String::new()
         } else {
-            format!(" {:?}", pointed.name)
+            format!(" {}", page_text::quoted(&pointed.name))
         };
         self.line(&format!(
             "uid={} {}{name} on page {}: the element the user means (input tools take this uid).",

@@ -8,6 +8,7 @@ use tabwire_shared::{SnapshotNode, TabId};
 
 use super::gather::GatheredSnapshot;
 use super::SnapshotRequest;
+use crate::mcp::render::page_text;
 use crate::mcp::render::snapshot::{self as render, LEGEND};
 use crate::mcp::snapshot::changes::{self, Changes};
 use crate::mcp::snapshot::fold::{self, Row, View};
@@ -230,7 +231,10 @@ fn changes_body(
         ));
         header.push(LEGEND.into());
         if let Some(url) = changes.url {
-            text.push_str(&format!("The page's URL is now {url}\n"));
+            text.push_str(&format!(
+                "The page's URL is now {}\n",
+                page_text::inline(url)
+            ));
         }
         if !changes.removed.is_empty() {
             text.push_str(&format!(

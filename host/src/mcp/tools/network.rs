@@ -13,6 +13,7 @@ use crate::mcp::paginate::{fitted_note, fitted_page_size};
 use crate::mcp::render::network::{
     check_resource_types, listing, redact_headers, show_body, ShownBody,
 };
+use crate::mcp::render::page_text;
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
@@ -137,7 +138,7 @@ impl Tool for GetNetworkRequest {
 
 /// The lines and structured form of one request; a body longer than `body_chars`
 /// goes to a file.
-fn describe(
+pub(crate) fn describe(
     r: &NetworkRequest,
     redact: bool,
     request_path: Option<&std::path::Path>,
@@ -169,7 +170,7 @@ fn describe(
         if !headers.is_empty() {
             lines.push(format!("{title}:"));
             for (name, value) in headers {
-                lines.push(format!("  {name}: {value}"));
+                lines.push(format!("  {}: {value}", page_text::line_start(name)));
             }
         }
     }
@@ -200,7 +201,7 @@ fn describe(
         match show_body(body, what, path, body_chars)? {
             ShownBody::Inline(text) => {
                 lines.push(format!("{label}{truncated}:"));
-                lines.push(text.clone());
+                lines.extend(page_text::fenced("text", &text));
                 bodies.insert(format!("{what}Body"), json!(text));
             }
             ShownBody::File(path, bytes, preview) => {
@@ -210,8 +211,9 @@ fn describe(
                 ));
                 bodies.insert(format!("{what}BodyFile"), json!(path));
                 if let Some(preview) = preview {
-                    lines.push(preview.clone());
-                    bodies.insert(format!("{what}BodyPreview"), json!(preview));
+                    lines.push(preview.about);
+                    lines.extend(preview.begins);
+                    bodies.insert(format!("{what}BodyPreview"), json!(preview.data));
                 }
             }
         }

@@ -16,6 +16,7 @@ use tabwire_shared::{ErrorCode, InvokeWebMcpTool};
 
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
+use crate::mcp::render::page_text;
 use crate::mcp::render::third_party::first_line;
 use crate::mcp::render::webmcp::{listing, outcome_data, tool_data, SECTION_TITLE};
 use crate::mcp::response::{Response, Section};
@@ -62,7 +63,12 @@ impl Tool for ListWebMcpTools {
         if !listed.problems.is_empty() {
             data.insert("webmcpToolProblems".into(), json!(listed.problems));
         }
-        let text = lines.join("\n");
+        // The file holds the lines as the reply would show them: each one line.
+        let text = lines
+            .iter()
+            .map(|line| page_text::inline(line))
+            .collect::<Vec<_>>()
+            .join("\n");
         let longest = text
             .chars()
             .count()
@@ -97,7 +103,7 @@ impl Tool for ListWebMcpTools {
             lines.extend(described);
         } else {
             let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-            lines.push(names.join(", "));
+            lines.push(format!("Their names: {}", names.join(", ")));
         }
         response.add_section(Section {
             title: SECTION_TITLE,
