@@ -129,7 +129,7 @@ fn a_page_logging_large_messages_keeps_the_newest_within_the_bytes_and_says_so()
     assert!(bytes <= CONSOLE_BYTES_KEPT, "{bytes} bytes kept");
     let page = page_of(&mut h, 2, false, &[], 10_000, None);
     let kept = page.entries.len();
-    assert!(kept >= 10 && kept < 100, "{kept} kept");
+    assert!((10..100).contains(&kept), "{kept} kept");
     assert_eq!(
         page.entries.last().map(|e| e.id),
         Some(400),
