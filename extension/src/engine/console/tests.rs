@@ -2,7 +2,7 @@ use serde_json::json;
 use tabwire_shared::{requests::*, ConsolePage, ConsoleType, ErrorCode, Reply};
 
 use super::super::fake::Harness;
-use tabwire_shared::{Dropped, CONSOLE_BYTES_KEPT, CONSOLE_MESSAGES_KEPT as MAX_MESSAGES};
+use tabwire_shared::{Dropped, CONSOLE_BYTES_KEPT, CONSOLE_MESSAGES_KEPT};
 
 /// One page of tab 10's console, through the engine.
 fn page_of(
@@ -96,11 +96,11 @@ fn a_page_that_logs_thousands_keeps_the_latest() {
         log(&h, &format!("line {i}"));
     }
     assert_eq!(list(&mut h, 2, false).len(), 2_000);
-    for i in 0..MAX_MESSAGES {
+    for i in 0..CONSOLE_MESSAGES_KEPT {
         log(&h, &format!("more {i}"));
     }
     let page = page_of(&mut h, 3, false, &[], 10_000, None);
-    assert_eq!(page.entries.len(), MAX_MESSAGES);
+    assert_eq!(page.entries.len(), CONSOLE_MESSAGES_KEPT);
     assert_eq!(page.entries[0].id, 2_001);
     assert_eq!(
         page.dropped,
