@@ -37,6 +37,17 @@ pub enum ReadError {
     Io(#[from] std::io::Error),
 }
 
+/// Bytes read at once while no frame is under way: few, so that each of many idle
+/// connections holds little.
+const FIRST_READ: usize = 512;
+
+/// Bytes read at once (at least) once a frame is under way.
+const READ_CHUNK: usize = 8 * 1024;
+
+/// A buffer larger than this is let go of once empty: one big frame does not pin its
+/// size for the connection's life.
+const KEPT_CAPACITY: usize = 64 * 1024;
+
 /// Hands out whole frame bodies from a byte stream.
 ///
 /// [`FrameReader::next`] is cancel-safe: all state lives in the reader, so it can be
@@ -53,7 +64,7 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
     pub fn new(inner: R, limit: usize) -> Self {
         Self {
             inner,
-            buf: Vec::with_capacity(8 * 1024),
+            buf: Vec::new(),
             limit,
             broken: false,
         }
@@ -67,7 +78,10 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             if let Some(body) = self.take_buffered()? {
                 return Ok(Some(body));
             }
-            let want = self.buf.len().max(8 * 1024);
+            let want = match self.buf.is_empty() {
+                true => FIRST_READ,
+                false => self.buf.len().max(READ_CHUNK),
+            };
             self.buf.reserve(want.min(1024 * 1024));
             let n = self.inner.read_buf(&mut self.buf).await?;
             if n == 0 {
@@ -94,6 +108,9 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             Ok(Frame::Complete { body, consumed }) => {
                 let body = body.to_vec();
                 self.buf.drain(..consumed);
+                if self.buf.is_empty() && self.buf.capacity() > KEPT_CAPACITY {
+                    self.buf = Vec::new();
+                }
                 Ok(Some(body))
             }
             Err(FrameError::TooLarge { size, limit }) => {
@@ -195,6 +212,34 @@ mod tests {
         let mut reader = FrameReader::new(&bytes[..], 1024);
         assert_eq!(reader.next().await.unwrap().unwrap(), b"{nope");
         assert_eq!(reader.next().await.unwrap().unwrap(), b"7");
+    }
+
+    #[tokio::test]
+    async fn an_idle_reader_holds_little_and_a_big_frame_is_let_go_of() {
+        let (mut tx, rx) = tokio::io::duplex(1 << 20);
+        let mut reader = FrameReader::new(rx, 1 << 20);
+        assert_eq!(reader.buf.capacity(), 0, "nothing before the first byte");
+        let big = frame_of(&"x".repeat(500_000));
+        let small = frame_of("1");
+        tx.write_all(&big).await.unwrap();
+        assert_eq!(reader.next().await.unwrap().unwrap().len(), 500_002);
+        assert_eq!(
+            reader.buf.capacity(),
+            0,
+            "the big buffer went with its frame"
+        );
+        tx.write_all(&small).await.unwrap();
+        reader.next().await.unwrap().unwrap();
+        assert!(
+            reader.buf.capacity() <= FIRST_READ,
+            "{}",
+            reader.buf.capacity()
+        );
+    }
+
+    /// A frame of the JSON string `text`, up to 1 MiB.
+    fn frame_of(text: &str) -> Vec<u8> {
+        encode(&json!(text), 1 << 20).unwrap()
     }
 
     #[tokio::test]

@@ -201,6 +201,71 @@ pub struct ConsolePage {
     pub position: PagePosition,
     /// Counts over every message listed, before the filter.
     pub totals: ConsoleTotals,
+    /// Older messages of the navigations listed that were let go of to keep the tab's
+    /// console within its bounds.
+    #[serde(default, skip_serializing_if = "Dropped::is_none")]
+    pub dropped: Dropped,
+}
+
+/// Most console messages the extension keeps per tab (the oldest go first).
+pub const CONSOLE_MESSAGES_KEPT: usize = 5_000;
+
+/// Most bytes of console messages (texts, arguments, stacks) the extension keeps per
+/// tab (the oldest go first): a page that logs without end costs the browser this
+/// much, not all it logged.
+pub const CONSOLE_BYTES_KEPT: usize = 4 << 20;
+
+/// Entries a collector let go of, oldest first, to stay within its bounds: a count
+/// ([`CONSOLE_MESSAGES_KEPT`], [`crate::NETWORK_REQUESTS_KEPT`]) and a size
+/// ([`CONSOLE_BYTES_KEPT`], [`crate::NETWORK_BYTES_KEPT`]). Counted over the
+/// navigations a listing covers, so an agent knows the list does not go back to the
+/// start.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dropped {
+    /// Let go of because the tab held the most entries kept.
+    #[serde(default)]
+    pub for_count: u32,
+    /// Let go of because the tab held the most bytes kept.
+    #[serde(default)]
+    pub for_space: u32,
+}
+
+impl Dropped {
+    /// Nothing was let go of.
+    pub fn is_none(&self) -> bool {
+        self.for_count == 0 && self.for_space == 0
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: Dropped) {
+        self.for_count = self.for_count.saturating_add(other.for_count);
+        self.for_space = self.for_space.saturating_add(other.for_space);
+    }
+
+    /// The line that tells an agent what is missing from a list of `things`
+    /// ("messages", "requests") kept up to `count` entries and `bytes` bytes; `None`
+    /// when nothing is.
+    pub fn note(&self, things: &str, count: usize, bytes: usize) -> Option<String> {
+        if self.is_none() {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if self.for_space > 0 {
+            parts.push(format!(
+                "{} older {things} were dropped for space (at most {} MiB of {things} are kept per page)",
+                self.for_space,
+                bytes >> 20
+            ));
+        }
+        if self.for_count > 0 {
+            parts.push(format!(
+                "{} older {things} were dropped for count (at most {count} {things} are kept per page)",
+                self.for_count
+            ));
+        }
+        Some(format!("{}; the newest are listed.", parts.join("; ")))
+    }
 }
 
 #[cfg(test)]

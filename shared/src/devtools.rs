@@ -204,6 +204,22 @@ pub struct StackFrame {
     pub column: u32,
 }
 
+/// Most network requests the extension keeps per tab (the oldest go first).
+pub const NETWORK_REQUESTS_KEPT: usize = 3_000;
+
+/// Most bytes of network requests (URLs, headers, request bodies kept from the
+/// events) the extension keeps per tab (the oldest go first).
+pub const NETWORK_BYTES_KEPT: usize = 8 << 20;
+
+/// The network requests of a listing, oldest first ([`crate::NetworkRequests`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NetworkList {
+    /// The requests, without headers or bodies.
+    pub requests: Vec<NetworkRequest>,
+    /// Older requests of the navigations listed let go of to stay within the bounds.
+    pub dropped: crate::Dropped,
+}
+
 /// A network request and what became of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -247,6 +263,10 @@ pub struct NetworkRequest {
     /// The response body (full request only; absent when the browser no longer has it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_body: Option<Body>,
+    /// Why a body the browser may still have was not read (full request only): the
+    /// page kept the browser busy past the time a body may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bodies_unread: Option<String>,
 }
 
 /// A request or response body.

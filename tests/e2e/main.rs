@@ -25,6 +25,7 @@ mod install;
 mod lifecycle;
 mod lists;
 mod memory;
+mod memory_bounds;
 mod navigation;
 mod outside;
 mod page_scripts;

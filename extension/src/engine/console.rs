@@ -1,5 +1,11 @@
 //! Console messages: collected per tab from the moment the debugger attaches, kept in
-//! a bounded ring, listed and read back by id.
+//! a ring bounded in count and in bytes, listed and read back by id.
+//!
+//! A page may log without end, and in messages of any size: what is kept per tab is at
+//! most [`CONSOLE_MESSAGES_KEPT`] messages and [`CONSOLE_BYTES_KEPT`] bytes (the
+//! oldest go first, and a listing says how many of its navigations' messages went),
+//! and one message's text at most [`MAX_TEXT_CHARS`] characters (its arguments and
+//! stack frames less), cut with a marker that says how much was not kept.
 //!
 //! Four sources feed it: `Runtime.consoleAPICalled` (console calls, replayed by
 //! `Runtime.enable` for what the page logged before we attached), `Runtime.exceptionThrown`
@@ -14,9 +20,13 @@
 mod format;
 pub mod listing;
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
-use tabwire_shared::{ConsoleMessage, ConsolePage, StackFrame, TabId};
+use serde_json::Value;
+use tabwire_shared::{
+    ConsoleMessage, ConsolePage, Dropped, StackFrame, TabId, CONSOLE_BYTES_KEPT,
+    CONSOLE_MESSAGES_KEPT,
+};
 
 use super::Engine;
 use crate::cdp::console::{
@@ -26,25 +36,49 @@ use crate::cdp::events::ConsoleEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 
-/// Most messages kept per tab (the oldest go first).
-pub const MAX_MESSAGES: usize = 5_000;
-
 /// Longest text in a list (the full text is one `ConsoleMessage` away).
 pub const LIST_TEXT_CHARS: usize = 1_000;
 
-/// Longest text kept at all.
-const MAX_TEXT_CHARS: usize = 100_000;
+/// Longest text kept at all; a longer one ends in a marker saying how much was cut.
+pub const MAX_TEXT_CHARS: usize = 100_000;
+
+/// Longest string kept in a message's arguments (their values, as JSON).
+const MAX_ARG_CHARS: usize = 10_000;
+
+/// Longest URL or function name kept in a stack frame (a `data:` URL can be megabytes).
+const MAX_FRAME_CHARS: usize = 2_000;
 
 /// Most arguments kept per message.
 const MAX_ARGS: usize = 100;
 
-/// One tab's console messages, oldest first.
+/// Most stack frames kept per message.
+const MAX_FRAMES: usize = 50;
+
+/// What one kept message costs beyond its strings: the record, its place in the ring.
+const MESSAGE_OVERHEAD: usize = 160;
+
+/// One tab's console messages, oldest first, within [`CONSOLE_MESSAGES_KEPT`] messages
+/// and [`CONSOLE_BYTES_KEPT`] bytes.
 #[derive(Debug, Default)]
 pub struct ConsoleLog {
-    messages: VecDeque<(u64, ConsoleMessage)>,
+    /// Each message with its navigation and what it costs ([`cost`]).
+    messages: VecDeque<Kept>,
+    /// The sum of the kept messages' costs.
+    bytes: usize,
     next_id: u64,
     /// The latest timestamp seen, for messages that carry none (issues).
     last_time: f64,
+    /// Messages let go of to stay within the bounds, by the navigation they belonged
+    /// to (forgotten with it).
+    dropped: BTreeMap<u64, Dropped>,
+}
+
+/// One kept message.
+#[derive(Debug)]
+struct Kept {
+    generation: u64,
+    bytes: usize,
+    message: ConsoleMessage,
 }
 
 impl ConsoleLog {
@@ -70,22 +104,51 @@ impl ConsoleLog {
         } else {
             message.timestamp = self.last_time;
         }
-        self.messages.push_back((generation, message));
-        while self.messages.len() > MAX_MESSAGES {
-            self.messages.pop_front();
+        let bytes = cost(&message);
+        self.bytes += bytes;
+        self.messages.push_back(Kept {
+            generation,
+            bytes,
+            message,
+        });
+        // The newest message stays, whatever it costs (its text is capped).
+        while self.messages.len() > 1
+            && (self.messages.len() > CONSOLE_MESSAGES_KEPT || self.bytes > CONSOLE_BYTES_KEPT)
+        {
+            let for_count = self.messages.len() > CONSOLE_MESSAGES_KEPT;
+            let Some(oldest) = self.messages.pop_front() else {
+                break;
+            };
+            self.bytes -= oldest.bytes;
+            let dropped = self.dropped.entry(oldest.generation).or_default();
+            match for_count {
+                true => dropped.for_count = dropped.for_count.saturating_add(1),
+                false => dropped.for_space = dropped.for_space.saturating_add(1),
+            }
         }
     }
 
     /// Forgets the messages of navigations older than `oldest`.
     pub fn prune(&mut self, oldest: u64) {
-        self.messages
-            .retain(|(generation, _)| *generation >= oldest);
+        self.messages.retain(|kept| kept.generation >= oldest);
+        self.bytes = self.messages.iter().map(|kept| kept.bytes).sum();
+        self.dropped.retain(|generation, _| *generation >= oldest);
+        if self.messages.is_empty() {
+            self.messages.shrink_to_fit();
+        }
+    }
+
+    /// The bytes the kept messages cost (at most [`CONSOLE_BYTES_KEPT`], or one message).
+    #[cfg(test)]
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// One page of the messages of navigation `current` (and the two before with
     /// `preserved`), filtered, folded and counted by [`listing`]. Only the page crosses
     /// to the host, in list form: texts shortened, without arguments, stacks or source
-    /// URLs ([`get`](Self::get) has them all).
+    /// URLs ([`get`](Self::get) has them all). It says how many older messages of those
+    /// navigations were let go of.
     pub fn page(&self, current: u64, preserved: bool, query: listing::Query<'_>) -> ConsolePage {
         let oldest = if preserved {
             current.saturating_sub(2)
@@ -95,21 +158,69 @@ impl ConsoleLog {
         let in_scope = self
             .messages
             .iter()
-            .filter(|(generation, _)| *generation >= oldest)
-            .map(|(generation, message)| {
-                let navigation = u32::try_from(current - generation).unwrap_or(u32::MAX);
-                (navigation, message)
+            .filter(|kept| kept.generation >= oldest)
+            .map(|kept| {
+                let navigation = u32::try_from(current - kept.generation).unwrap_or(u32::MAX);
+                (navigation, &kept.message)
             });
-        listing::page(in_scope, query, LIST_TEXT_CHARS)
+        let mut page = listing::page(in_scope, query, LIST_TEXT_CHARS);
+        for (_, dropped) in self.dropped.range(oldest..) {
+            page.dropped.add(*dropped);
+        }
+        page
     }
 
     /// One message in full.
     pub fn get(&self, current: u64, id: u64) -> Option<ConsoleMessage> {
-        let (generation, message) = self.messages.iter().find(|(_, m)| m.id == id)?;
+        let kept = self.messages.iter().find(|kept| kept.message.id == id)?;
         Some(ConsoleMessage {
-            navigation: current.saturating_sub(*generation) as u32,
-            ..message.clone()
+            navigation: current.saturating_sub(kept.generation) as u32,
+            ..kept.message.clone()
         })
+    }
+}
+
+/// About how many bytes `message` holds: its strings, its arguments as JSON and a
+/// fixed overhead, so that many tiny messages count too.
+fn cost(message: &ConsoleMessage) -> usize {
+    let frames: usize = (message.stack.iter())
+        .map(|f| f.function_name.len() + f.url.len() + 64)
+        .sum();
+    let args: usize = message.args.iter().map(json_len).sum();
+    MESSAGE_OVERHEAD
+        + message.kind.len()
+        + message.text.len()
+        + message.url.as_ref().map_or(0, String::len)
+        + frames
+        + args
+}
+
+/// How many bytes `value` takes as JSON, counted without building the text.
+fn json_len(value: &Value) -> usize {
+    match value {
+        Value::Null | Value::Bool(_) | Value::Number(_) => 8,
+        Value::String(text) => text.len() + 2,
+        Value::Array(items) => 2 + items.iter().map(|v| json_len(v) + 1).sum::<usize>(),
+        Value::Object(map) => {
+            2 + map
+                .iter()
+                .map(|(k, v)| k.len() + 4 + json_len(v))
+                .sum::<usize>()
+        }
+    }
+}
+
+/// `value` with every string in it kept to [`MAX_ARG_CHARS`] characters.
+fn capped_arg(value: Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(keep(text, MAX_ARG_CHARS)),
+        Value::Array(items) => Value::Array(items.into_iter().map(capped_arg).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (keep(k, MAX_ARG_CHARS), capped_arg(v)))
+                .collect(),
+        ),
+        other => other,
     }
 }
 
@@ -117,7 +228,7 @@ fn message(kind: &str, text: String, timestamp: f64) -> ConsoleMessage {
     ConsoleMessage {
         id: 0,
         kind: kind.to_owned(),
-        text: shorten(&text, MAX_TEXT_CHARS),
+        text: keep(text, MAX_TEXT_CHARS),
         args: vec![],
         url: None,
         stack: vec![],
@@ -140,7 +251,7 @@ fn console_call(call: ConsoleApiCalled) -> ConsoleMessage {
         .args
         .iter()
         .take(MAX_ARGS)
-        .map(format::arg_json)
+        .map(|arg| capped_arg(format::arg_json(arg)))
         .collect();
     out.stack = stack(call.stack_trace.as_ref());
     out.url = out
@@ -164,7 +275,7 @@ fn exception(thrown: ExceptionThrown) -> ConsoleMessage {
         if let Some(url) = details.url.clone().filter(|u| !u.is_empty()) {
             out.stack = vec![StackFrame {
                 function_name: String::new(),
-                url,
+                url: keep(url, MAX_FRAME_CHARS),
                 line: one_based(details.line_number),
                 column: one_based(details.column_number),
             }];
@@ -173,9 +284,10 @@ fn exception(thrown: ExceptionThrown) -> ConsoleMessage {
     out.url = details
         .url
         .filter(|u| !u.is_empty())
+        .map(|u| keep(u, MAX_FRAME_CHARS))
         .or_else(|| out.stack.first().map(|f| f.url.clone()));
     if let Some(thrown) = details.exception.as_ref() {
-        out.args = vec![format::arg_json(thrown)];
+        out.args = vec![capped_arg(format::arg_json(thrown))];
     }
     out
 }
@@ -190,7 +302,10 @@ fn log_entry(added: LogEntryAdded) -> ConsoleMessage {
     };
     let mut out = message(kind, entry.text, entry.timestamp);
     out.stack = stack(entry.stack_trace.as_ref());
-    out.url = entry.url.filter(|u| !u.is_empty());
+    out.url = entry
+        .url
+        .filter(|u| !u.is_empty())
+        .map(|u| keep(u, MAX_FRAME_CHARS));
     out
 }
 
@@ -216,10 +331,10 @@ fn stack(trace: Option<&StackTrace>) -> Vec<StackFrame> {
     trace
         .call_frames
         .iter()
-        .take(50)
+        .take(MAX_FRAMES)
         .map(|frame| StackFrame {
-            function_name: frame.function_name.clone(),
-            url: frame.url.clone(),
+            function_name: keep(frame.function_name.clone(), MAX_FRAME_CHARS),
+            url: keep(frame.url.clone(), MAX_FRAME_CHARS),
             line: one_based(frame.line_number),
             column: one_based(frame.column_number),
         })
@@ -230,12 +345,26 @@ fn one_based(zero_based: i64) -> u32 {
     u32::try_from(zero_based.saturating_add(1)).unwrap_or(0)
 }
 
-/// `text` cut to `max` characters, with an ellipsis when cut.
+/// `text` cut to `max` characters, with an ellipsis when cut (for lists: the whole
+/// text is a call away).
 pub fn shorten(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_owned(),
     }
+}
+
+/// `text` as kept: cut to `max` characters, ending in a marker that says how many
+/// characters were not kept (nothing else holds them).
+pub fn keep(mut text: String, max: usize) -> String {
+    let Some((cut, _)) = text.char_indices().nth(max) else {
+        return text;
+    };
+    let lost = text[cut..].chars().count();
+    text.truncate(cut);
+    text.push_str(&format!("… ({lost} characters not kept)"));
+    text.shrink_to_fit();
+    text
 }
 
 impl<C: Chrome + 'static> Engine<C> {

@@ -8,7 +8,8 @@
 //! closing a tab drops it and a detach resets its attachment. Each call from the host
 //! runs as its own task, so a slow command on one tab never delays another; commands on
 //! the same tab run one at a time (the tab's lock), whichever agent sends them — but
-//! closing a tab does not wait its turn: it stops the command running there.
+//! closing a tab does not wait its turn: it stops the command running there; nor do the
+//! console and network reads of an attached tab, answered from what was collected.
 //!
 //! Every call passes the [`access`] gate first: an agent may touch only the tabs the
 //! user shared with it. Under [`access`]: `scopes` keeps who may use which tab (plain
@@ -486,6 +487,11 @@ impl<C: Chrome + 'static> Engine<C> {
             // Closing does not queue behind a command running on the tab: it stops it.
             self.check_access(&session, tab).await?;
             self.run(&session, command).await
+        } else if reads_collected(&command) && self.tabs.collecting(tab) {
+            // What was collected is answered from memory, while a command (a long
+            // script) runs on the tab.
+            self.check_access(&session, tab).await?;
+            self.run(&session, command).await
         } else {
             let _tab = self.tabs.lock(tab).await;
             // Checked while holding the tab: the user may have stopped sharing it, or
@@ -603,6 +609,20 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         self.chrome.post(&envelope);
     }
+}
+
+/// Whether `command` only reads what the tab's collectors hold (the console, the
+/// network requests): answered at once while the tab is attached and collecting, not
+/// queued behind the command running on the tab. Reading a request's bodies may still
+/// ask the browser, within its own limit.
+fn reads_collected(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::ListConsole(_)
+            | Command::ConsoleMessage(_)
+            | Command::NetworkRequests(_)
+            | Command::NetworkRequest(_)
+    )
 }
 
 /// The largest reply posted to the native host: Chrome's 64 MiB for a message to a

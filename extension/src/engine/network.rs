@@ -7,12 +7,19 @@
 //! them, as the host redacts what it must. Bodies are fetched only when one request is
 //! asked for: the request body from the event or `Network.getRequestPostData`, the
 //! response body with `Network.getResponseBody`, each capped at [`MAX_BODY_BYTES`];
-//! a body Chrome no longer has is left out.
+//! a body Chrome no longer has is left out. A request body the event carries is kept
+//! when short ([`MAX_KEPT_POST_DATA`]); a longer one is asked for like the others.
+//!
+//! What is kept per tab is bounded in count ([`NETWORK_REQUESTS_KEPT`]) and in bytes
+//! ([`NETWORK_BYTES_KEPT`]: URLs, headers and kept bodies); the oldest requests go
+//! first, and a listing says how many of its navigations' requests went.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde_json::Value;
-use tabwire_shared::{Body, NetworkRequest, TabId};
+use tabwire_shared::{
+    Body, Dropped, NetworkList, NetworkRequest, TabId, NETWORK_BYTES_KEPT, NETWORK_REQUESTS_KEPT,
+};
 
 use super::Engine;
 use crate::cdp::events::NetworkEvent;
@@ -21,9 +28,6 @@ use crate::cdp::network::{
 };
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-
-/// Most requests kept per tab (the oldest go first).
-pub const MAX_REQUESTS: usize = 3_000;
 
 /// Longest body returned (longer ones are cut and marked `truncated`).
 pub const MAX_BODY_BYTES: usize = 10 << 20;
@@ -35,7 +39,24 @@ const LIST_URL_CHARS: usize = 200;
 const MAX_URL_CHARS: usize = 10_000;
 
 /// Most `*ExtraInfo` events kept while waiting for their request.
-const MAX_PENDING_EXTRA: usize = 500;
+const MAX_PENDING_EXTRA: usize = 100;
+
+/// Longest request body kept from the event; a longer one is fetched when asked for.
+pub const MAX_KEPT_POST_DATA: usize = 64 << 10;
+
+/// Longest header value kept.
+const MAX_HEADER_CHARS: usize = 16_000;
+
+/// Most headers kept per request and direction.
+const MAX_HEADERS: usize = 500;
+
+/// What one kept request costs beyond its strings.
+const REQUEST_OVERHEAD: usize = 320;
+
+/// How long reading a request's bodies may take: the browser answers them from the
+/// page's renderer, which a busy script holds up; past this the request is shown
+/// without them, saying why.
+pub const BODY_READ_LIMIT_MS: u64 = 3_000;
 
 /// One request as collected.
 #[derive(Debug)]
@@ -50,20 +71,92 @@ struct Entry {
     post_data: Option<String>,
     has_post_data: bool,
     finished: bool,
+    /// What the entry cost when last measured.
+    bytes: usize,
 }
 
-/// One tab's requests, oldest first.
+impl Entry {
+    /// About how many bytes the entry holds: its strings and a fixed overhead.
+    fn cost(&self) -> usize {
+        let headers = |h: &BTreeMap<String, String>| -> usize {
+            h.iter().map(|(k, v)| k.len() + v.len() + 48).sum()
+        };
+        let summary = &self.summary;
+        REQUEST_OVERHEAD
+            + self.cdp_id.len()
+            + self.loader.len()
+            + summary.method.len()
+            + summary.url.len()
+            + summary.resource_type.len()
+            + summary.status_text.as_ref().map_or(0, String::len)
+            + summary.failure.as_ref().map_or(0, String::len)
+            + summary.mime_type.as_ref().map_or(0, String::len)
+            + headers(&self.request_headers)
+            + headers(&self.response_headers)
+            + self.post_data.as_ref().map_or(0, String::len)
+    }
+}
+
+/// One tab's requests, oldest first, within [`NETWORK_REQUESTS_KEPT`] requests and
+/// [`NETWORK_BYTES_KEPT`] bytes.
 #[derive(Debug, Default)]
 pub struct NetworkLog {
     entries: VecDeque<Entry>,
+    /// The sum of the kept entries' costs, as last measured ([`Entry::cost`]).
+    bytes: usize,
     next_id: u64,
     /// Request headers that arrived before their request.
     pending_extra: HashMap<String, Headers>,
+    /// Requests let go of to stay within the bounds, by the navigation they belonged
+    /// to (forgotten with it).
+    dropped: BTreeMap<u64, Dropped>,
 }
 
 impl NetworkLog {
     /// Takes in a network event of navigation `generation`.
     pub fn on_event(&mut self, generation: u64, event: NetworkEvent) {
+        let id = event_request_id(&event).to_owned();
+        self.apply(generation, event);
+        self.measure(&id);
+        self.bound();
+    }
+
+    /// Brings the entry of CDP request `cdp_id` (its latest hop) to its new cost.
+    fn measure(&mut self, cdp_id: &str) {
+        let Some(entry) = self.latest(cdp_id) else {
+            return;
+        };
+        let (before, now) = (entry.bytes, entry.cost());
+        entry.bytes = now;
+        self.bytes = self.bytes - before + now;
+    }
+
+    /// Lets go of the oldest requests while more are kept than the bounds allow (the
+    /// newest always stays).
+    fn bound(&mut self) {
+        while self.entries.len() > 1
+            && (self.entries.len() > NETWORK_REQUESTS_KEPT || self.bytes > NETWORK_BYTES_KEPT)
+        {
+            let for_count = self.entries.len() > NETWORK_REQUESTS_KEPT;
+            let Some(oldest) = self.entries.pop_front() else {
+                break;
+            };
+            self.bytes -= oldest.bytes;
+            let dropped = self.dropped.entry(oldest.generation).or_default();
+            match for_count {
+                true => dropped.for_count = dropped.for_count.saturating_add(1),
+                false => dropped.for_space = dropped.for_space.saturating_add(1),
+            }
+        }
+    }
+
+    /// The bytes the kept requests cost.
+    #[cfg(test)]
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    fn apply(&mut self, generation: u64, event: NetworkEvent) {
         match event {
             NetworkEvent::RequestWillBeSent(sent) => self.on_request(generation, sent),
             NetworkEvent::ResponseReceived(received) => {
@@ -108,6 +201,8 @@ impl NetworkLog {
                 previous.summary.duration_ms =
                     Some(((sent.timestamp - previous.started_at) * 1000.0).max(0.0));
             }
+            // The hop before, now answered, costs more.
+            self.measure(&sent.request_id);
         }
         self.next_id += 1;
         let mut request_headers = BTreeMap::new();
@@ -116,6 +211,9 @@ impl NetworkLog {
             merge(&mut request_headers, &extra);
         }
         let url = super::console::shorten(&sent.request.url, MAX_URL_CHARS);
+        // A long body is left to the browser, which still has it when asked.
+        let has_post_data = sent.request.has_post_data || sent.request.post_data.is_some();
+        let post_data = (sent.request.post_data).filter(|data| data.len() <= MAX_KEPT_POST_DATA);
         self.entries.push_back(Entry {
             generation,
             cdp_id: sent.request_id,
@@ -137,16 +235,15 @@ impl NetworkLog {
                 response_headers: BTreeMap::new(),
                 request_body: None,
                 response_body: None,
+                bodies_unread: None,
             },
             request_headers,
             response_headers: BTreeMap::new(),
-            post_data: sent.request.post_data,
-            has_post_data: sent.request.has_post_data,
+            has_post_data,
+            post_data,
             finished: false,
+            bytes: 0,
         });
-        while self.entries.len() > MAX_REQUESTS {
-            self.entries.pop_front();
-        }
     }
 
     /// The latest hop of a CDP request.
@@ -157,6 +254,11 @@ impl NetworkLog {
     /// Forgets the requests of navigations older than `oldest`.
     pub fn prune(&mut self, oldest: u64) {
         self.entries.retain(|e| e.generation >= oldest);
+        self.bytes = self.entries.iter().map(|e| e.bytes).sum();
+        self.dropped.retain(|generation, _| *generation >= oldest);
+        if self.entries.is_empty() {
+            self.entries.shrink_to_fit();
+        }
     }
 
     /// Moves the requests of the document loaded by `loader` (sent while the previous
@@ -165,7 +267,7 @@ impl NetworkLog {
         if loader.is_empty() {
             return;
         }
-        for entry in self.entries.iter_mut().rev().take(MAX_REQUESTS) {
+        for entry in self.entries.iter_mut().rev() {
             if entry.loader == loader && entry.generation + 1 == generation {
                 entry.generation = generation;
             }
@@ -173,14 +275,16 @@ impl NetworkLog {
     }
 
     /// Summaries of navigation `current`'s requests (and the two before with
-    /// `preserved`): no headers, no bodies.
-    pub fn list(&self, current: u64, preserved: bool) -> Vec<NetworkRequest> {
+    /// `preserved`): no headers, no bodies; and how many older ones of those
+    /// navigations were let go of.
+    pub fn list(&self, current: u64, preserved: bool) -> NetworkList {
         let oldest = if preserved {
             current.saturating_sub(2)
         } else {
             current
         };
-        self.entries
+        let requests = self
+            .entries
             .iter()
             .filter(|e| e.generation >= oldest)
             .map(|e| NetworkRequest {
@@ -188,7 +292,12 @@ impl NetworkLog {
                 navigation: current.saturating_sub(e.generation) as u32,
                 ..e.summary.clone()
             })
-            .collect()
+            .collect();
+        let mut dropped = Dropped::default();
+        for (_, counted) in self.dropped.range(oldest..) {
+            dropped.add(*counted);
+        }
+        NetworkList { requests, dropped }
     }
 
     /// One request with its headers, and what is needed to fetch its bodies.
@@ -230,12 +339,27 @@ fn apply_response(entry: &mut Entry, response: &Response) {
 }
 
 fn merge(into: &mut BTreeMap<String, String>, headers: &Headers) {
-    for (name, value) in headers.iter().take(500) {
+    for (name, value) in headers.iter().take(MAX_HEADERS) {
+        if into.len() >= MAX_HEADERS && !into.contains_key(name) {
+            continue;
+        }
         let value = match value {
             Value::String(text) => text.clone(),
             other => other.to_string(),
         };
-        into.insert(name.clone(), value);
+        let name = super::console::keep(name.clone(), MAX_HEADER_CHARS);
+        into.insert(name, super::console::keep(value, MAX_HEADER_CHARS));
+    }
+}
+
+/// The CDP request id an event is about.
+fn event_request_id(event: &NetworkEvent) -> &str {
+    match event {
+        NetworkEvent::RequestWillBeSent(sent) => &sent.request_id,
+        NetworkEvent::ResponseReceived(received) => &received.request_id,
+        NetworkEvent::LoadingEnded(ended) => &ended.request_id,
+        NetworkEvent::RequestExtraInfo(extra) => &extra.request_id,
+        NetworkEvent::ResponseExtraInfo(extra) => &extra.request_id,
     }
 }
 
@@ -265,14 +389,15 @@ impl<C: Chrome + 'static> Engine<C> {
         &self,
         tab: TabId,
         preserved: bool,
-    ) -> Result<Vec<NetworkRequest>, EngineError> {
+    ) -> Result<NetworkList, EngineError> {
         self.ensure_attached(tab).await?;
         Ok(self
             .with_collectors(tab, |c| c.network.list(c.generation, preserved))
             .unwrap_or_default())
     }
 
-    /// One request of `tab` in full, bodies included when Chrome still has them.
+    /// One request of `tab` in full, bodies included when Chrome still has them and
+    /// gives them within [`BODY_READ_LIMIT_MS`].
     pub(super) async fn network_request(
         &self,
         tab: TabId,
@@ -289,20 +414,31 @@ impl<C: Chrome + 'static> Engine<C> {
         let response = NetworkGetResponseBody {
             request_id: source.cdp_id,
         };
-        let (post, response) = futures::join!(
-            async {
-                match source.fetch_request {
-                    true => self.send(tab, &post).await.ok(),
-                    false => None,
+        let bodies = async {
+            futures::join!(
+                async {
+                    match source.fetch_request {
+                        true => self.send(tab, &post).await.ok(),
+                        false => None,
+                    }
+                },
+                async {
+                    match source.fetch_response {
+                        true => self.send(tab, &response).await.ok(),
+                        false => None,
+                    }
                 }
-            },
-            async {
-                match source.fetch_response {
-                    true => self.send(tab, &response).await.ok(),
-                    false => None,
-                }
-            }
-        );
+            )
+        };
+        let Some((post, response)) =
+            crate::signals::within(self.chrome.sleep(BODY_READ_LIMIT_MS), bodies).await
+        else {
+            request.bodies_unread = Some(format!(
+                "The browser did not give the bodies within {BODY_READ_LIMIT_MS} ms: the \
+                 page's script is keeping it busy. Ask again once the script is done."
+            ));
+            return Ok(request);
+        };
         if let Some(post) = post {
             request.request_body = Some(body(post.post_data, post.base64_encoded));
         }
@@ -394,7 +530,7 @@ mod tests {
             "Network.loadingFinished",
             &json!({"requestId": "r1", "timestamp": 1.25}),
         );
-        let list = log.list(0, false);
+        let list = log.list(0, false).requests;
         assert_eq!(list.len(), 1);
         let r = &list[0];
         assert_eq!((r.id, r.status, r.method.as_str()), (1, Some(201), "POST"));
@@ -430,7 +566,7 @@ mod tests {
             "Network.loadingFailed",
             &json!({"requestId": "r1", "timestamp": 2.0, "errorText": "net::ERR_FAILED"}),
         );
-        let list = log.list(0, false);
+        let list = log.list(0, false).requests;
         assert_eq!(list.len(), 2);
         assert_eq!(list[0].status, Some(301));
         assert_eq!(list[0].duration_ms, Some(500.0));
@@ -448,9 +584,9 @@ mod tests {
     }
 
     #[test]
-    fn the_ring_is_bounded() {
+    fn the_ring_is_bounded_in_count_and_says_so() {
         let mut log = NetworkLog::default();
-        for i in 0..(MAX_REQUESTS + 5) {
+        for i in 0..(NETWORK_REQUESTS_KEPT + 5) {
             feed(
                 &mut log,
                 "Network.requestWillBeSent",
@@ -458,7 +594,88 @@ mod tests {
             );
         }
         let list = log.list(0, false);
-        assert_eq!(list.len(), MAX_REQUESTS);
-        assert_eq!(list[0].id, 6);
+        assert_eq!(list.requests.len(), NETWORK_REQUESTS_KEPT);
+        assert_eq!(list.requests[0].id, 6);
+        assert_eq!(
+            list.dropped,
+            Dropped {
+                for_count: 5,
+                for_space: 0
+            }
+        );
+    }
+
+    /// A request whose URL and headers are about `kib` KiB.
+    fn big(id: &str, kib: usize) -> Value {
+        let mut request = sent(
+            id,
+            &format!("https://a.test/{}", "u".repeat(kib << 9)),
+            "L",
+            1.0,
+        );
+        request["request"]["headers"]["X-Big"] = json!("h".repeat(kib << 9));
+        request
+    }
+
+    #[test]
+    fn the_ring_is_bounded_in_bytes_oldest_first_and_says_so() {
+        let mut log = NetworkLog::default();
+        // 8 KiB a request (the URL is kept to 10,000 characters): far over the bytes
+        // long before the count.
+        for i in 0..3_000 {
+            feed(
+                &mut log,
+                "Network.requestWillBeSent",
+                &big(&format!("r{i}"), 16),
+            );
+        }
+        assert!(log.bytes() <= NETWORK_BYTES_KEPT, "{}", log.bytes());
+        let list = log.list(0, false);
+        let kept = list.requests.len();
+        assert!(kept < 3_000 && kept > 100, "{kept} kept");
+        assert_eq!(
+            list.requests.last().map(|r| r.id),
+            Some(3_000),
+            "the newest stay"
+        );
+        assert_eq!(list.dropped.for_space as usize, 3_000 - kept);
+        assert_eq!(list.dropped.for_count, 0);
+        // A response makes a request cost more: measured again.
+        let before = log.bytes();
+        feed(
+            &mut log,
+            "Network.responseReceived",
+            &json!({"requestId": "r2999", "type": "Fetch",
+            "response": {"url": "", "status": 200, "statusText": "OK",
+                         "headers": {"X-Answer": "a".repeat(50_000)}, "mimeType": "text/plain"}}),
+        );
+        assert!(log.bytes() <= NETWORK_BYTES_KEPT);
+        assert!(
+            log.list(0, false).dropped.for_space as usize >= 3_000 - kept,
+            "{before}"
+        );
+        // The navigations they belonged to gone, so is what was dropped of them.
+        log.prune(1);
+        assert_eq!(log.bytes(), 0);
+        assert!(log.list(1, true).dropped.is_none());
+    }
+
+    #[test]
+    fn a_long_request_body_is_left_to_the_browser_and_a_header_is_capped() {
+        let mut log = NetworkLog::default();
+        let mut request = sent("r1", "https://a.test/upload", "L", 1.0);
+        request["request"]["postData"] = json!("p".repeat(MAX_KEPT_POST_DATA + 1));
+        request["request"]["headers"]["X-Huge"] = json!("h".repeat(100_000));
+        feed(&mut log, "Network.requestWillBeSent", &request);
+        assert!(log.bytes() < 40_000, "{}", log.bytes());
+        let (full, source) = log.full(0, 1).unwrap();
+        assert!(full.request_body.is_none());
+        assert!(source.fetch_request, "asked of the browser when wanted");
+        let huge = &full.request_headers["X-Huge"];
+        assert!(
+            huge.ends_with("(84000 characters not kept)"),
+            "{}",
+            &huge[huge.len() - 40..]
+        );
     }
 }

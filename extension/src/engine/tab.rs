@@ -198,6 +198,12 @@ impl Tabs {
         self.read(tab, |t| t.attachment.attached).unwrap_or(false)
     }
 
+    /// Whether our debugger is attached to `tab` and collects its console and network.
+    pub fn collecting(&self, tab: TabId) -> bool {
+        self.read(tab, |t| t.attachment.attached && t.collectors.is_some())
+            .unwrap_or(false)
+    }
+
     /// The tabs our debugger is attached to.
     pub fn attached(&self) -> Vec<TabId> {
         self.matching(|t| t.attachment.attached)

@@ -259,6 +259,7 @@ mod through_the_context {
                             missing: None,
                         },
                         totals: tabwire_shared::ConsoleTotals::default(),
+                        dropped: Default::default(),
                     },
                 },
                 _ => Reply::Value { value: json!(null) },

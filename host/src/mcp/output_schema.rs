@@ -198,6 +198,16 @@ pub fn output_schema() -> JsonObject {
                 }
             },
             "networkRequest": {"type": "object"},
+            "dropped": {
+                "type": "object",
+                "description": "How many older entries of the navigations listed the browser let go of to keep the page within its bounds (count, space).",
+                "properties": {
+                    "forCount": {"type": "integer"},
+                    "forSpace": {"type": "integer"},
+                    "note": {"type": "string"}
+                },
+                "required": ["forCount", "forSpace", "note"]
+            },
             "performanceTrace": {"type": "object", "description": "A stopped trace's insights, one set per page load: insightSets (ids for performance_analyze_insight), durationMs, filePath when saved."},
             "performanceInsight": {"type": "object", "description": "One insight of the last trace in detail."},
             "cssStyles": super::tools::css::output_schema(),

@@ -21,6 +21,29 @@ pub fn fitted_note(size: usize) -> String {
     format!("Pages of {size} entries, to fit this client's replies (pageSize sets another size).")
 }
 
+/// Says, at the end of a list's `lines` and as `dropped` in its `data`, how many older
+/// `things` of the pages listed the extension let go of to stay within its bounds of
+/// `count` entries and `bytes` bytes per page; nothing when none were.
+pub fn tell_dropped(
+    dropped: tabwire_shared::Dropped,
+    (things, count, bytes): (&str, usize, usize),
+    lines: &mut Vec<String>,
+    data: &mut serde_json::Map<String, serde_json::Value>,
+) {
+    let Some(note) = dropped.note(things, count, bytes) else {
+        return;
+    };
+    data.insert(
+        "dropped".into(),
+        serde_json::json!({
+            "forCount": dropped.for_count,
+            "forSpace": dropped.for_space,
+            "note": note,
+        }),
+    );
+    lines.push(note);
+}
+
 /// One page of a list, and the line that tells the agent where it is.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Page {
@@ -150,6 +173,33 @@ pub fn paginate(total: usize, page_size: Option<usize>, page_idx: Option<usize>)
         missing,
     };
     Page::at(position, "first", false)
+}
+
+#[cfg(test)]
+mod dropped_tests {
+    use super::*;
+
+    #[test]
+    fn what_was_dropped_for_space_is_said_in_text_and_data() {
+        let (mut lines, mut data) = (vec![], serde_json::Map::new());
+        let none = tabwire_shared::Dropped::default();
+        tell_dropped(none, ("messages", 5_000, 4 << 20), &mut lines, &mut data);
+        assert!(lines.is_empty() && data.is_empty());
+        let dropped = tabwire_shared::Dropped {
+            for_count: 0,
+            for_space: 1_958,
+        };
+        tell_dropped(dropped, ("messages", 5_000, 4 << 20), &mut lines, &mut data);
+        assert_eq!(
+            lines,
+            [
+                "1958 older messages were dropped for space (at most 4 MiB of messages are kept \
+              per page); the newest are listed."
+            ]
+        );
+        assert_eq!(data["dropped"]["forSpace"], 1_958);
+        assert_eq!(data["dropped"]["note"], lines[0].as_str());
+    }
 }
 
 #[cfg(test)]

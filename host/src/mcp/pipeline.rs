@@ -1,7 +1,8 @@
 //! The one path every tool call takes.
 //!
 //! tool lookup → unknown arguments rejected (naming the expected ones) → page resolved
-//! (explicit `pageId`, else the selected page) → calls on that page serialised → refused
+//! (explicit `pageId`, else the selected page) → calls on that page serialised (but
+//! the reads of what the page collected, [`super::tool::Tool::QUEUES_ON_PAGE`]) → refused
 //! while a dialog blocks the page → handler → render. A handler's error does not abort
 //! rendering: the agent gets the error and the page context together.
 
@@ -112,7 +113,10 @@ async fn run(
     };
     let ctx = ctx.on_page(Some(page));
     let lock = ctx.page_lock(page);
-    let _guard = lock.lock().await;
+    let _guard = match tool.queues_on_page() {
+        true => Some(lock.lock().await),
+        false => None,
+    };
     let outcome = match ctx.dialog(page) {
         Some(dialog) if spec.blocked_by_dialog => Err(ToolError::new(format!(
             "Page {page} has an open {} dialog ({:?}) that blocks it. \
@@ -606,6 +610,31 @@ mod tests {
         drop(guard);
         let result = call.await;
         assert_eq!(result.is_error, Some(false));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_console_and_network_lists_do_not_wait_for_a_call_holding_the_page() {
+        let h = Harness::new();
+        h.session.select(1);
+        let lock = h.session.page_lock(1);
+        let _running = lock.lock().await;
+        for tool in [
+            "list_console_messages",
+            "get_console_message",
+            "list_network_requests",
+            "get_network_request",
+        ] {
+            let args = match tool {
+                "get_console_message" => json!({"msgid": 1}),
+                "get_network_request" => json!({"reqid": 1}),
+                _ => json!({}),
+            };
+            let call = h.call(tool, args);
+            let answered = tokio::time::timeout(std::time::Duration::from_secs(1), call).await;
+            assert!(answered.is_ok(), "{tool} waited for the page");
+        }
+        let commands = h.browser.commands.lock().unwrap();
+        assert_eq!(commands.len(), 4, "each asked the browser: {commands:?}");
     }
 
     #[tokio::test]

@@ -108,6 +108,10 @@ pub trait Tool: Send + Sync + 'static {
     type Params: DeserializeOwned + JsonSchema + Send;
     /// Name, description, category and hints.
     const SPEC: ToolSpec;
+    /// A page-scoped call waits its turn on the page behind the calls running there.
+    /// Tools that only read what the browser collected for the page (its console and
+    /// network lists) say `false`: they answer while a long call (a script) runs.
+    const QUEUES_ON_PAGE: bool = true;
     /// Carries out the call, stating on `response` what the agent should get back.
     fn run(
         &self,
@@ -121,6 +125,8 @@ pub trait Tool: Send + Sync + 'static {
 pub trait ErasedTool: Send + Sync {
     /// The tool's spec.
     fn spec(&self) -> &ToolSpec;
+    /// Whether a call waits its turn on the page ([`Tool::QUEUES_ON_PAGE`]).
+    fn queues_on_page(&self) -> bool;
     /// The input schema the agent sees (page-scoped tools include `pageId`).
     fn input_schema(&self) -> &Arc<JsonObject>;
     /// Parses the arguments and runs the handler.
@@ -152,6 +158,10 @@ impl<T: Tool> Registered<T> {
 impl<T: Tool> ErasedTool for Registered<T> {
     fn spec(&self) -> &ToolSpec {
         &T::SPEC
+    }
+
+    fn queues_on_page(&self) -> bool {
+        T::QUEUES_ON_PAGE
     }
 
     fn input_schema(&self) -> &Arc<JsonObject> {

@@ -103,6 +103,11 @@ impl Relay {
         self.pending.len()
     }
 
+    /// Lets go of the room its maps kept for entries gone (after a burst of clients).
+    pub fn shrink_to_fit(&mut self) {
+        self.pending.shrink_to_fit();
+    }
+
     /// Registers a new client; returns its id and what to send it (the browser's
     /// hello, when the browser has said it).
     pub fn client_connected(&mut self) -> (ClientId, Vec<Delivery>) {

@@ -34,6 +34,16 @@ use crate::transport::{check_peer, Accepted, Claim, Listener};
 
 /// Frames queued for one client before it is considered stuck and disconnected.
 const CLIENT_QUEUE: usize = 1024;
+/// Most clients connected at once; more are told why and refused (agents are a few;
+/// this bounds what a program opening connections without end makes the host hold).
+pub const MAX_CLIENTS: usize = 512;
+/// Once this many clients have left since the allocator last gave memory back, and
+/// at most a quarter of the most connected at once remain, it is asked to
+/// ([`crate::platform::release_free_memory`]) at once; fewer, once no client has left
+/// for [`RELEASE_WHEN_QUIET`].
+const RELEASE_AFTER_LEFT: usize = 64;
+/// See [`RELEASE_AFTER_LEFT`].
+const RELEASE_WHEN_QUIET: Duration = Duration::from_secs(2);
 /// How long queued frames may take to reach clients once the browser is gone.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 /// Something the event loop must react to.
@@ -120,6 +130,9 @@ where
         clients: HashMap::new(),
         to_browser,
         inputs,
+        most_clients: 0,
+        left: 0,
+        release_at: None,
     };
     let hello = state.relay.host_ready(host);
     state.deliver(hello);
@@ -141,6 +154,9 @@ where
                 }
             }
             reason = &mut stop => break Gone::Stopped(reason),
+            () = sleep_until(state.release_at), if state.release_at.is_some() => {
+                state.give_back_memory();
+            }
         }
     };
     // Another host (a restarted worker's) may bind the socket while this one looks;
@@ -169,6 +185,12 @@ struct Loop {
     clients: HashMap<ClientId, ClientHandle>,
     to_browser: mpsc::UnboundedSender<Vec<u8>>,
     inputs: mpsc::Sender<Input>,
+    /// The most clients connected at once since memory was last given back.
+    most_clients: usize,
+    /// Clients that left since memory was last given back.
+    left: usize,
+    /// When to give memory back if no other client leaves before.
+    release_at: Option<tokio::time::Instant>,
 }
 
 impl Loop {
@@ -200,10 +222,25 @@ impl Loop {
     fn admit(&mut self, stream: Accepted) {
         if let Err(why) = check_peer(&stream) {
             tracing::warn!(%why, "connection refused");
-            tokio::spawn(tell_refused(stream, why));
+            let reason = format!(
+                "tabwire's relay refused this connection: {why}. Run the agent as the same \
+                 user as the browser"
+            );
+            tokio::spawn(tell_refused(stream, reason));
+            return;
+        }
+        if self.clients.len() >= MAX_CLIENTS {
+            tracing::warn!(clients = MAX_CLIENTS, "connection refused: too many");
+            let reason = format!(
+                "tabwire's relay refused this connection: {MAX_CLIENTS} connections are open \
+                 to it already, the most it serves at once. Close agents that are not in use \
+                 (or the program opening connections to it), then retry"
+            );
+            tokio::spawn(tell_refused(stream, reason));
             return;
         }
         let (id, greeting) = self.relay.client_connected();
+        self.most_clients = self.most_clients.max(self.clients.len() + 1);
         tracing::info!(client = id, "client connected");
         let (read, write) = tokio::io::split(stream);
         let (queue, queue_rx) = mpsc::channel(CLIENT_QUEUE);
@@ -230,6 +267,29 @@ impl Loop {
         }
         let out = self.relay.client_gone(client);
         self.deliver(out);
+        self.left += 1;
+        if self.left >= RELEASE_AFTER_LEFT && self.clients.len() * 4 <= self.most_clients {
+            self.give_back_memory();
+        } else {
+            self.release_at = Some(tokio::time::Instant::now() + RELEASE_WHEN_QUIET);
+        }
+    }
+
+    /// After clients left (a burst of short connections, or a quiet moment since),
+    /// lets go of what their maps and the allocator held for them, so the host returns
+    /// to its size.
+    fn give_back_memory(&mut self) {
+        self.release_at = None;
+        self.clients.shrink_to_fit();
+        self.relay.shrink_to_fit();
+        crate::platform::release_free_memory();
+        tracing::debug!(
+            most = self.most_clients,
+            left = self.left,
+            "memory of gone clients given back"
+        );
+        self.most_clients = self.clients.len();
+        self.left = 0;
     }
 
     /// Hands frames to their writers.
@@ -278,6 +338,14 @@ impl Loop {
                 writer.abort();
             }
         }
+    }
+}
+
+/// Completes at `at` (never when `None`; the loop does not poll it then).
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
@@ -351,12 +419,9 @@ async fn write_client<W: AsyncWrite + Unpin>(
 
 /// Tells a refused peer why, in one notice, then closes its connection. Bounded, so a
 /// peer that does not read cannot hold the task.
-async fn tell_refused(mut stream: Accepted, why: String) {
+async fn tell_refused(mut stream: Accepted, reason: String) {
     let notice = Envelope::notice(FromExtension::Event(Event::BrowserDisconnected {
-        reason: format!(
-            "tabwire's relay refused this connection: {why}. Run the agent as the same user \
-             as the browser"
-        ),
+        reason,
         cause: Departure::Unknown,
     }));
     let Ok(frame) = encode(&notice, MAX_ON_SOCKET) else {
@@ -534,6 +599,36 @@ mod tests {
             .send(&value_reply(forwarded["id"].as_u64().unwrap(), json!(true)))
             .await;
         assert_eq!(good.recv().await["id"], json!(9));
+    }
+
+    #[tokio::test]
+    async fn a_connection_past_the_most_served_is_told_why_and_one_leaving_makes_room() {
+        let relay = TestRelay::with_browser("1").await;
+        let mut clients = Vec::new();
+        for _ in 0..super::MAX_CLIENTS {
+            clients.push(relay.greeted_client().await);
+        }
+        let mut refused = relay.client().await;
+        let notice = refused.recv().await;
+        let reason = notice["body"]["event"]["reason"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(reason.contains("512 connections are open"), "{reason}");
+        assert!(refused.closed().await);
+        // One leaves: the next is served (its greeting is the browser's hello).
+        drop(clients.pop());
+        let deadline = tokio::time::Instant::now() + STEP;
+        loop {
+            let mut next = relay.client().await;
+            let first = next.recv().await;
+            if first["body"]["event"]["event"] == json!("browserConnected") {
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no room made: {first}"
+            );
+        }
     }
 
     #[tokio::test(start_paused = true)]

@@ -21,6 +21,7 @@
 //!   console closing.
 //! - A launched browser's group: [`start_in_own_group`], [`signal_group`],
 //!   [`group_exists`].
+//! - [`release_free_memory`]: what the allocator holds free, back to the system.
 //!
 //! It holds no tabwire logic: callers decide what these facts mean.
 

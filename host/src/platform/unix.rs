@@ -194,3 +194,15 @@ pub fn group_exists(group: u32) -> bool {
         unsafe { libc::kill(-group, 0) == 0 }
     }
 }
+
+/// Hands the memory the allocator holds free back to the system. glibc keeps what a
+/// burst of short connections freed in its per-thread arenas (measured: a relay that
+/// served 20,000 connections kept 100 MB until asked); other C libraries return it
+/// themselves.
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointers; it only walks the allocator's free lists.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}

@@ -459,6 +459,10 @@ pub fn group_exists(group: u32) -> bool {
     process_exists(group)
 }
 
+/// Hands the memory the allocator holds free back to the system: nothing to do, the
+/// Windows heap gives back what it frees by itself.
+pub fn release_free_memory() {}
+
 /// `text` as a NUL-terminated UTF-16 string, for the system's wide-string calls.
 pub fn wide(text: &std::ffi::OsStr) -> Vec<u16> {
     text.encode_wide().chain([0]).collect()

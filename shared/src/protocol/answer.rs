@@ -92,7 +92,7 @@ answers! {
     Image => Image { data, mime_type };
     ConsolePage => ConsolePage(page);
     ConsoleMessage => ConsoleMessage(message);
-    Vec<NetworkRequest> => Network(requests);
+    super::NetworkList => Network { requests, dropped };
     NetworkRequest => Request(request);
     Emulation => Emulation(emulation);
     super::requests::TraceChunk => TraceChunk(chunk);

@@ -221,6 +221,9 @@ pub enum Reply {
     Network {
         /// The requests, without headers or bodies.
         requests: Vec<NetworkRequest>,
+        /// Older requests let go of to keep the tab within its bounds.
+        #[serde(default, skip_serializing_if = "crate::Dropped::is_none")]
+        dropped: crate::Dropped,
     },
     /// One network request in full.
     Request {

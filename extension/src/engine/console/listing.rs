@@ -76,6 +76,7 @@ pub fn page<'a>(
         entries,
         position,
         totals,
+        dropped: Default::default(),
     }
 }
 

@@ -2,7 +2,7 @@ use serde_json::json;
 use tabwire_shared::{requests::*, ConsolePage, ConsoleType, ErrorCode, Reply};
 
 use super::super::fake::Harness;
-use super::MAX_MESSAGES;
+use tabwire_shared::{Dropped, CONSOLE_BYTES_KEPT, CONSOLE_MESSAGES_KEPT};
 
 /// One page of tab 10's console, through the engine.
 fn page_of(
@@ -96,12 +96,85 @@ fn a_page_that_logs_thousands_keeps_the_latest() {
         log(&h, &format!("line {i}"));
     }
     assert_eq!(list(&mut h, 2, false).len(), 2_000);
-    for i in 0..MAX_MESSAGES {
+    for i in 0..CONSOLE_MESSAGES_KEPT {
         log(&h, &format!("more {i}"));
     }
-    let messages = list(&mut h, 3, false);
-    assert_eq!(messages.len(), MAX_MESSAGES);
-    assert_eq!(messages[0].id, 2_001);
+    let page = page_of(&mut h, 3, false, &[], 10_000, None);
+    assert_eq!(page.entries.len(), CONSOLE_MESSAGES_KEPT);
+    assert_eq!(page.entries[0].id, 2_001);
+    assert_eq!(
+        page.dropped,
+        Dropped {
+            for_count: 2_000,
+            for_space: 0
+        }
+    );
+}
+
+/// Logs one message of `chars` characters on tab 10 (a string argument, as
+/// `console.log(text)` sends it).
+fn log_big(h: &Harness, i: usize, chars: usize) {
+    log(h, &format!("{i:05} {}", "x".repeat(chars)));
+}
+
+#[test]
+fn a_page_logging_large_messages_keeps_the_newest_within_the_bytes_and_says_so() {
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    // 400 messages of 100 KB: 40 MB logged, text and argument each.
+    for i in 0..400 {
+        log_big(&h, i, 100_000);
+    }
+    let bytes = h.engine.with_collectors(10, |c| c.console.bytes()).unwrap();
+    assert!(bytes <= CONSOLE_BYTES_KEPT, "{bytes} bytes kept");
+    let page = page_of(&mut h, 2, false, &[], 10_000, None);
+    let kept = page.entries.len();
+    assert!((10..100).contains(&kept), "{kept} kept");
+    assert_eq!(
+        page.entries.last().map(|e| e.id),
+        Some(400),
+        "the newest stay"
+    );
+    assert!(page.entries.last().unwrap().text.starts_with("00399 "));
+    assert_eq!(
+        page.dropped,
+        Dropped {
+            for_count: 0,
+            for_space: 400 - kept as u32
+        }
+    );
+    // A navigation later, the current document's list has dropped nothing; the
+    // preserved one says what went of the one before.
+    navigate(&h, "L2");
+    log(&h, "after");
+    assert!(page_of(&mut h, 3, false, &[], 50, None).dropped.is_none());
+    let preserved = page_of(&mut h, 4, true, &[], 50, None);
+    assert_eq!(preserved.dropped.for_space, 400 - kept as u32);
+}
+
+#[test]
+fn one_huge_message_is_cut_with_a_marker_and_its_arguments_too() {
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    log(&h, &"y".repeat(5_000_000));
+    let message = full(&mut h, 2, 1);
+    assert!(
+        message.text.ends_with("… (4900000 characters not kept)"),
+        "{}",
+        &message.text[message.text.len() - 60..]
+    );
+    assert_eq!(
+        message.text.chars().count(),
+        100_000 + "… (4900000 characters not kept)".chars().count()
+    );
+    let arg = message.args[0].as_str().unwrap();
+    assert!(
+        arg.ends_with("(4990000 characters not kept)"),
+        "{}",
+        &arg[arg.len() - 40..]
+    );
+    let bytes = h.engine.with_collectors(10, |c| c.console.bytes()).unwrap();
+    assert!(bytes < 150_000, "{bytes} bytes for one capped message");
 }
 
 #[test]
@@ -116,7 +189,7 @@ fn a_message_in_full_has_args_and_a_one_based_stack() {
         "shortened with an ellipsis"
     );
     let message = full(&mut h, 3, 1);
-    assert_eq!(message.text.len(), 3_000);
+    assert_eq!(message.text.len(), 3_000, "kept whole");
     assert_eq!(message.args, vec![json!("x".repeat(3_000))]);
     assert_eq!((message.stack[0].line, message.stack[0].column), (10, 5));
     assert_eq!(message.url.as_deref(), Some("https://a.test/app.js"));
@@ -282,4 +355,110 @@ fn repeats_do_not_fold_across_navigations() {
         .collect();
     assert_eq!(runs, vec![(1, 1), (0, 1)]);
     assert_eq!(page_of(&mut h, 3, false, &[], 50, None).totals.messages, 1);
+}
+
+/// Whether tab `tab` still holds collectors (console and network).
+fn collects(h: &Harness, tab: i64) -> bool {
+    h.engine.with_collectors(tab, |_| ()).is_some()
+}
+
+/// Fills tab 10's console as agent "k1" (client 1) in the user's own browser.
+fn shared_and_logged() -> Harness {
+    let mut h = Harness::strict();
+    h.hello(1, "k1", "agent");
+    h.share("k1", 10);
+    list(&mut h, 1, false);
+    for i in 0..50 {
+        log_big(&h, i, 10_000);
+    }
+    assert!(collects(&h, 10));
+    h
+}
+
+#[test]
+fn what_a_tab_collected_goes_when_it_closes_is_unshared_or_its_agent_goes() {
+    let mut h = shared_and_logged();
+    h.engine.on_tab_removed(10);
+    h.settle();
+    assert!(!collects(&h, 10), "closed");
+
+    let mut h = shared_and_logged();
+    let unshare = json!({"action": "unshare", "session": "k1", "tab": 10});
+    assert_eq!(h.popup(unshare), Ok(()));
+    assert!(!collects(&h, 10), "unshared");
+
+    let mut h = shared_and_logged();
+    h.gone(1);
+    assert!(!collects(&h, 10), "its agent left");
+}
+
+#[test]
+fn the_lists_answer_from_memory_while_a_script_runs_on_the_tab() {
+    use super::super::fake::commands;
+    let mut h = Harness::new();
+    list(&mut h, 1, false);
+    log(&h, "before the script");
+    h.engine.on_cdp_event(
+        10,
+        "Network.requestWillBeSent",
+        &json!({"requestId": "r1", "loaderId": "L", "timestamp": 1.0, "wallTime": 1000.0,
+                "type": "Fetch", "request": {"url": "https://a.test/api", "method": "GET",
+                "headers": {}}}),
+    );
+    h.engine.on_cdp_event(
+        10,
+        "Network.responseReceived",
+        &json!({"requestId": "r1", "type": "Fetch", "response": {"url": "https://a.test/api",
+                "status": 200, "statusText": "OK", "headers": {}, "mimeType": "text/plain"}}),
+    );
+    h.engine.on_cdp_event(
+        10,
+        "Network.loadingFinished",
+        &json!({"requestId": "r1", "timestamp": 1.5}),
+    );
+    // A script that does not end.
+    h.fake.hold("Runtime.callFunctionOn");
+    h.call(2, commands::evaluate_one(10, 600_000));
+    h.settle();
+    assert!(h.reply(2).is_none(), "the script runs");
+    let sent_before = h.fake.methods(10).len();
+
+    let page = page_of(&mut h, 3, false, &[], 50, None);
+    assert_eq!(page.entries[0].text, "before the script");
+    h.call(4, GetConsoleMessage { tab_id: 10, id: 1 });
+    h.call(
+        5,
+        NetworkRequests {
+            tab_id: 10,
+            include_preserved: false,
+        },
+    );
+    h.settle();
+    assert!(matches!(h.reply(4), Some(Ok(Reply::ConsoleMessage { .. }))));
+    match h.reply(5) {
+        Some(Ok(Reply::Network { requests, .. })) => assert_eq!(requests.len(), 1),
+        other => panic!("expected the requests, got {other:?}"),
+    }
+    assert_eq!(
+        h.fake.methods(10).len(),
+        sent_before,
+        "nothing asked of the browser"
+    );
+
+    // A request's bodies are asked of the browser, which the script keeps busy: the
+    // request comes without them after the bodies' own limit, saying why.
+    h.fake.hold("Network.getResponseBody");
+    h.call(6, GetNetworkRequest { tab_id: 10, id: 1 });
+    h.settle();
+    assert!(h.reply(6).is_none());
+    h.advance(super::super::network::BODY_READ_LIMIT_MS);
+    match h.reply(6) {
+        Some(Ok(Reply::Request { request })) => {
+            assert!(request.response_body.is_none());
+            let why = request.bodies_unread.unwrap_or_default();
+            assert!(why.contains("keeping it busy"), "{why}");
+        }
+        other => panic!("expected the request, got {other:?}"),
+    }
+    assert!(h.reply(2).is_none(), "the script still runs");
 }

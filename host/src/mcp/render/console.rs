@@ -186,6 +186,7 @@ mod tests {
             ],
             position: at(8, 9, 399, 402, 402),
             totals: totals(2002, 1, 1),
+            dropped: Default::default(),
         };
         let list = listing(&page);
         assert_eq!(
@@ -219,6 +220,7 @@ mod tests {
             entries: vec![],
             position: at(0, 3, 0, 2, 42),
             totals: totals(42, 0, 2),
+            dropped: Default::default(),
         };
         let list = listing(&page);
         assert_eq!(
@@ -245,7 +247,8 @@ mod tests {
             listing(&ConsolePage {
                 entries: vec![],
                 position: at(0, 1, 0, 0, 0),
-                totals: totals(0, 0, 0)
+                totals: totals(0, 0, 0),
+                dropped: Default::default(),
             })
             .lines[1],
             "Showing 0 of 0."

@@ -4,9 +4,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use tabwire_shared::requests::{self, ListConsole};
+use tabwire_shared::{CONSOLE_BYTES_KEPT, CONSOLE_MESSAGES_KEPT};
 
 use crate::mcp::context::ToolContext;
-use crate::mcp::paginate::{fitted_note, fitted_page_size};
+use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
 use crate::mcp::render::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -33,6 +34,7 @@ pub struct ListConsoleMessages;
 
 impl Tool for ListConsoleMessages {
     type Params = ListConsoleParams;
+    const QUEUES_ON_PAGE: bool = false;
     const SPEC: ToolSpec = ToolSpec {
         name: "list_console_messages",
         description: "Lists the console messages, uncaught exceptions and browser-reported issues \
@@ -63,12 +65,16 @@ impl Tool for ListConsoleMessages {
             page_size: page_size(size),
             page_idx: page_idx(p.page_idx),
         };
-        let mut list = listing(&ctx.read(ask(p.page_size)).await?);
+        let mut page = ctx.read(ask(p.page_size)).await?;
+        let mut list = listing(&page);
         let chars = list.lines.iter().map(|l| l.chars().count() + 1).sum();
         if let Some(size) = fitted_page_size(p.page_size, chars, ctx.result_chars()) {
-            list = listing(&ctx.read(ask(Some(size))).await?);
+            page = ctx.read(ask(Some(size))).await?;
+            list = listing(&page);
             list.lines.push(fitted_note(size));
         }
+        let bounds = ("messages", CONSOLE_MESSAGES_KEPT, CONSOLE_BYTES_KEPT);
+        tell_dropped(page.dropped, bounds, &mut list.lines, &mut list.data);
         response.add_section(Section {
             title: "Console messages",
             lines: list.lines,
@@ -90,6 +96,7 @@ pub struct GetConsoleMessage;
 
 impl Tool for GetConsoleMessage {
     type Params = GetConsoleParams;
+    const QUEUES_ON_PAGE: bool = false;
     const SPEC: ToolSpec = ToolSpec {
         name: "get_console_message",
         description: "Shows one console message in full: its text, arguments and stack trace.",

@@ -6,10 +6,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tabwire_shared::requests::{self, NetworkRequests};
-use tabwire_shared::NetworkRequest;
+use tabwire_shared::{NetworkList, NetworkRequest, NETWORK_BYTES_KEPT, NETWORK_REQUESTS_KEPT};
 
 use crate::mcp::context::ToolContext;
-use crate::mcp::paginate::{fitted_note, fitted_page_size};
+use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
 use crate::mcp::render::network::{
     check_resource_types, listing, redact_headers, show_body, ShownBody,
 };
@@ -39,6 +39,7 @@ pub struct ListNetworkRequests;
 
 impl Tool for ListNetworkRequests {
     type Params = ListNetworkParams;
+    const QUEUES_ON_PAGE: bool = false;
     const SPEC: ToolSpec = ToolSpec {
         name: "list_network_requests",
         description: "Lists the network requests of the selected page since tabwire first \
@@ -63,12 +64,15 @@ impl Tool for ListNetworkRequests {
                 include_preserved: p.include_preserved_requests,
             })
             .await?;
+        let NetworkList { requests, dropped } = requests;
         let (mut lines, mut data) = listing(&requests, &p.resource_types, p.page_size, p.page_idx);
         let chars = lines.iter().map(|l| l.chars().count() + 1).sum();
         if let Some(size) = fitted_page_size(p.page_size, chars, ctx.result_chars()) {
             (lines, data) = listing(&requests, &p.resource_types, Some(size), p.page_idx);
             lines.push(fitted_note(size));
         }
+        let bounds = ("requests", NETWORK_REQUESTS_KEPT, NETWORK_BYTES_KEPT);
+        tell_dropped(dropped, bounds, &mut lines, &mut data);
         response.add_section(Section {
             title: "Network requests",
             lines,
@@ -95,6 +99,7 @@ pub struct GetNetworkRequest;
 
 impl Tool for GetNetworkRequest {
     type Params = GetNetworkParams;
+    const QUEUES_ON_PAGE: bool = false;
     const SPEC: ToolSpec = ToolSpec {
         name: "get_network_request",
         description: "Shows one network request in full: method, URL, status, timing, headers \
@@ -217,6 +222,10 @@ pub(crate) fn describe(
                 }
             }
         }
+    }
+    if let Some(why) = &r.bodies_unread {
+        lines.push(why.clone());
+        bodies.insert("bodiesUnread".into(), json!(why));
     }
     let mut data = json!({
         "reqid": r.id, "method": r.method, "url": r.url, "status": r.status,

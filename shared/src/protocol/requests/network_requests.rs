@@ -2,12 +2,12 @@
 
 use std::time::Duration;
 
-use crate::protocol::NetworkRequest;
+use crate::protocol::NetworkList;
 use crate::protocol::{Request, TabId, PLAIN_CALL};
 use serde::{Deserialize, Serialize};
 
 /// The network requests collected for the tab, oldest first, without headers or
-/// bodies.
+/// bodies, and how many older ones were let go of.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkRequests {
@@ -18,7 +18,7 @@ pub struct NetworkRequests {
 }
 
 impl Request for NetworkRequests {
-    type Reply = Vec<NetworkRequest>;
+    type Reply = NetworkList;
     const RESENDABLE: bool = true;
     const LEAVES_TABS_ALONE: bool = true;
     fn tab(&self) -> Option<TabId> {
