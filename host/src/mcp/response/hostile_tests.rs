@@ -88,6 +88,7 @@ fn console_sections(evil: &str) -> [Section; 2] {
             total: 1,
             missing: None,
         },
+        dropped: Default::default(),
         totals: ConsoleTotals {
             messages: 1,
             errors: 0,
@@ -153,6 +154,7 @@ fn network_section(evil: &str, spill: bool) -> Section {
             base64: false,
             truncated: false,
         }),
+        bodies_unread: None,
     };
     let (lines, data) = crate::mcp::tools::network::describe(&request, true, None, None, 500)
         .expect("a request with bodies is described");
