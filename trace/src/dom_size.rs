@@ -172,7 +172,7 @@ mod tests {
     use serde_json::json;
 
     use super::{dom_size, Scope};
-    use crate::trace::events;
+    use crate::events;
 
     #[test]
     fn the_largest_dom_stats_count_with_their_elements_and_slow_large_updates() {

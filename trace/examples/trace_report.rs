@@ -2,7 +2,7 @@
 //! (`{"file": …, "report": …}` or `{"file": …, "error": …}`): what `scripts/trace-check`
 //! compares with DevTools' own trace engine.
 //!
-//! Usage: `cargo run -q -p tabwire --example trace_report -- TRACE.json...`
+//! Usage: `cargo run -q -p tabwire-trace --example trace_report -- TRACE.json...`
 
 use std::process::ExitCode;
 
@@ -10,7 +10,7 @@ fn main() -> ExitCode {
     let mut failed = false;
     for file in std::env::args().skip(1) {
         let line = match std::fs::read(&file) {
-            Ok(bytes) => match tabwire::trace::analyze_bytes(&bytes) {
+            Ok(bytes) => match tabwire_trace::analyze_bytes(&bytes) {
                 Ok(report) => serde_json::json!({"file": file, "report": report}),
                 Err(error) => serde_json::json!({"file": file, "error": error}),
             },
