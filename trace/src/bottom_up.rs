@@ -335,6 +335,18 @@ fn functions(p: &Profile, t: &NodeTimes) -> Vec<FunctionTime> {
     out
 }
 
+/// The CPUProfile insight: the functions the main thread ran most, bottom-up.
+pub struct CpuProfileInsight;
+
+impl crate::insight::Insight for CpuProfileInsight {
+    const NAME: &'static str = "CPUProfile";
+    type Data = Option<CpuProfile>;
+
+    fn compute(load: &crate::context::LoadContext) -> Option<CpuProfile> {
+        cpu_profile(&load.trace.profiles, &load.threads, load.from, load.until)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value};

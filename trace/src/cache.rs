@@ -302,6 +302,18 @@ pub fn details(found: &Cache, lines: &mut Vec<String>) -> Value {
     })
 }
 
+/// The Cache insight: static resources served with no or a short cache lifetime.
+pub struct CacheInsight;
+
+impl crate::insight::Insight for CacheInsight {
+    const NAME: &'static str = "Cache";
+    type Data = Cache;
+
+    fn compute(load: &crate::context::LoadContext) -> Cache {
+        cache(load.requests(), load.from, load.until)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -129,6 +129,20 @@ pub fn details(found: &CharacterSet, lines: &mut Vec<String>) -> Value {
     json!({"characterSet": found, "passes": found.passes()})
 }
 
+/// The CharacterSet insight: whether the page declares its character encoding in time
+/// (a page load only).
+pub struct CharacterSetInsight;
+
+impl crate::insight::Insight for CharacterSetInsight {
+    const NAME: &'static str = "CharacterSet";
+    type Data = Option<CharacterSet>;
+
+    fn compute(load: &crate::context::LoadContext) -> Option<CharacterSet> {
+        load.nav
+            .map(|nav| character_set(load.events(), nav, load.document))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -81,3 +81,15 @@ pub fn cls(events: &[Event], from: f64, until: f64, nav: Option<&Navigation>) ->
             .collect(),
     }
 }
+
+/// The CLSCulprits insight: the worst cluster of layout shifts and the elements they moved.
+pub struct ClsCulpritsInsight;
+
+impl crate::insight::Insight for ClsCulpritsInsight {
+    const NAME: &'static str = "CLSCulprits";
+    type Data = Cls;
+
+    fn compute(load: &crate::context::LoadContext) -> Cls {
+        cls(load.events(), load.from, load.until, load.nav)
+    }
+}

@@ -146,6 +146,18 @@ pub fn details(found: Option<&Discovery>, kind: Option<&str>, lines: &mut Vec<St
     json!({"lcpKind": kind, "discovery": found, "passes": found.passes(), "advice": found.advice()})
 }
 
+/// The LCPDiscovery insight: how the LCP image was discovered. It is found with the LCP
+/// it explains (`Lcp::discovery`), whose candidate event it reads.
+pub struct LcpDiscoveryInsight;
+
+impl crate::insight::Insight for LcpDiscoveryInsight {
+    const NAME: &'static str = "LCPDiscovery";
+    type Data = ();
+
+    /// Found with the LCP (`LoadContext::lcp`): its candidate event is the LCP's.
+    fn compute(_: &crate::context::LoadContext) {}
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

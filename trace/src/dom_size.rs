@@ -167,6 +167,28 @@ pub fn dom_size(events: &[Event], scope: &Scope) -> DomSize {
     size
 }
 
+/// The DOMSize insight: the size of the DOM and the updates it made slow.
+pub struct DomSizeInsight;
+
+impl crate::insight::Insight for DomSizeInsight {
+    const NAME: &'static str = "DOMSize";
+    type Data = DomSize;
+
+    fn compute(load: &crate::context::LoadContext) -> DomSize {
+        dom_size(
+            load.events(),
+            &Scope {
+                from: load.from,
+                until: load.until,
+                frame: load.frame(),
+                pid: load.pid(),
+                threads: &load.threads,
+                origin: load.from,
+            },
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

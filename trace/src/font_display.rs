@@ -144,6 +144,18 @@ pub fn details(found: &FontDisplay, lines: &mut Vec<String>) -> Value {
     json!({"fonts": found.fonts, "loaded": found.loaded})
 }
 
+/// The FontDisplay insight: web fonts whose text stays invisible while they load.
+pub struct FontDisplayInsight;
+
+impl crate::insight::Insight for FontDisplayInsight {
+    const NAME: &'static str = "FontDisplay";
+    type Data = FontDisplay;
+
+    fn compute(load: &crate::context::LoadContext) -> FontDisplay {
+        font_display(load.events(), load.requests(), load.from, load.until)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

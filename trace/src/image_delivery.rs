@@ -360,6 +360,18 @@ pub fn details(found: &ImageDelivery, lines: &mut Vec<String>) -> Value {
     json!({"images": found.images, "wastedBytes": found.wasted_bytes, "checked": found.checked})
 }
 
+/// The ImageDelivery insight: images that cost more bytes than they need.
+pub struct ImageDeliveryInsight;
+
+impl crate::insight::Insight for ImageDeliveryInsight {
+    const NAME: &'static str = "ImageDelivery";
+    type Data = ImageDelivery;
+
+    fn compute(load: &crate::context::LoadContext) -> ImageDelivery {
+        image_delivery(load.events(), load.requests(), load.from, load.until)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value};

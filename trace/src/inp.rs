@@ -248,6 +248,18 @@ fn to_interaction(e: &Timed, origin: f64) -> Interaction {
     }
 }
 
+/// The INPBreakdown insight: the slowest interaction of a load and its three phases.
+pub struct InpBreakdownInsight;
+
+impl crate::insight::Insight for InpBreakdownInsight {
+    const NAME: &'static str = "INPBreakdown";
+    type Data = Option<Inp>;
+
+    fn compute(load: &crate::context::LoadContext) -> Option<Inp> {
+        inp(load.events(), load.from, load.until, load.from)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value};

@@ -156,3 +156,16 @@ pub fn lcp(
             .map(|image| super::discovery::discovery(candidate, image, document)),
     })
 }
+
+/// The LCPBreakdown insight: the largest contentful paint of a load and the four parts
+/// of its time.
+pub struct LcpBreakdownInsight;
+
+impl crate::insight::Insight for LcpBreakdownInsight {
+    const NAME: &'static str = "LCPBreakdown";
+    type Data = Option<Lcp>;
+
+    fn compute(load: &crate::context::LoadContext) -> Option<Lcp> {
+        load.lcp().cloned()
+    }
+}

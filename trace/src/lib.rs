@@ -25,6 +25,7 @@ pub mod browser;
 pub mod cache;
 pub mod charset;
 pub mod cls;
+pub mod context;
 pub mod cpu_profile;
 pub mod discovery;
 pub mod dom_size;
@@ -33,6 +34,7 @@ pub mod events;
 pub mod font_display;
 pub mod image_delivery;
 pub mod inp;
+pub mod insight;
 pub mod lcp;
 pub mod modern_http;
 pub mod network;
@@ -51,8 +53,9 @@ pub mod viewport;
 
 use serde::Serialize;
 
+use context::LoadContext;
 use events::Event;
-use network::Request;
+use insight::Insight;
 
 /// The largest trace tabwire reads (bytes of JSON).
 pub const MAX_TRACE_BYTES: usize = 256 << 20;
@@ -234,152 +237,71 @@ pub fn analyze_bytes(bytes: &[u8]) -> Result<Report, String> {
 
 /// The insights of a trace's events (sorted by time).
 pub fn analyze(events: &[Event]) -> Report {
-    let start = events
-        .iter()
-        .map(|e| e.ts)
-        .find(|ts| *ts > 0.0)
-        .unwrap_or(0.0);
-    let end = events.iter().map(Event::end).fold(start, f64::max);
-    let requests = network::requests(events);
-    let navigations = navigations(events);
-    let profiles = cpu_profile::profiles(events);
-    let mut insight_sets = Vec::new();
-    if navigations.is_empty() {
-        let main_threads = tasks::renderer_main_threads(events);
-        let main_frame = browser::main_frame_id(events);
-        let scope = dom_size::Scope {
-            from: start,
-            until: end,
-            frame: main_frame.as_deref(),
-            pid: None,
-            threads: &main_threads,
-            origin: start,
-        };
-        insight_sets.push(InsightSet {
-            id: NO_NAVIGATION.to_owned(),
-            url: String::new(),
-            lcp: None,
-            cls: cls::cls(events, start, end, None),
-            long_tasks: tasks::long_tasks(events, start, end, &main_threads, start),
-            render_blocking: Vec::new(),
-            document: None,
-            network_dependency_tree: network_dependency_tree::NetworkDependencyTree {
-                not_built: Some("the trace holds no page load".to_owned()),
-                ..Default::default()
-            },
-            drew_frames: events::drew_frames(events, start, end),
-            inp: inp::inp(events, start, end, start),
-            forced_reflows: reflow::forced_reflows(events, start, end, main_frame.as_deref()),
-            dom_size: dom_size::dom_size(events, &scope),
-            cpu_profile: bottom_up::cpu_profile(&profiles, &main_threads, start, end),
-            third_parties: match third_parties::page_thread(events, &main_threads) {
-                Some((thread, url)) => third_parties::third_parties(
-                    events,
-                    &requests,
-                    &profiles,
-                    &third_parties::Scope {
-                        from: start,
-                        until: end,
-                        thread,
-                        page_url: &url,
-                    },
-                ),
-                None => third_parties::ThirdParties::default(),
-            },
-            cache: cache::cache(&requests, start, end),
-            image_delivery: image_delivery::image_delivery(events, &requests, start, end),
-            modern_http: modern_http::modern_http(&requests, start, end),
-            viewport: viewport::viewport(events, main_frame.as_deref(), start, end),
-            character_set: None,
-            font_display: font_display::font_display(events, &requests, start, end),
-            slow_css_selector: slow_css_selector::slow_css_selector(
-                events,
-                main_frame.as_deref(),
-                start,
-                end,
-            ),
-        });
-    }
-    for nav in &navigations {
-        let document = requests.iter().find(|r| r.id == nav.id);
-        let scope = dom_size::Scope {
-            from: nav.ts,
-            until: nav.until,
-            frame: Some(&nav.frame),
-            pid: Some(nav.pid),
-            threads: &[(nav.pid, nav.tid)],
-            origin: nav.ts,
-        };
-        let lcp = lcp::lcp(events, nav, document, &requests);
-        let network_dependency_tree =
-            network_dependency_tree::network_dependency_tree(&network_dependency_tree::Load {
-                events,
-                requests: &requests,
-                nav,
-                navigations: &navigations,
-                has_lcp: lcp.is_some(),
-            });
-        insight_sets.push(InsightSet {
-            id: nav.id.clone(),
-            url: nav.url.clone(),
-            lcp,
-            cls: cls::cls(events, nav.ts, nav.until, Some(nav)),
-            long_tasks: tasks::long_tasks(events, nav.ts, nav.until, &[(nav.pid, nav.tid)], nav.ts),
-            render_blocking: network::render_blocking(events, nav, &requests),
-            document: document.and_then(|d| document_latency(nav, d)),
-            network_dependency_tree,
-            drew_frames: events::drew_frames(events, nav.ts, nav.until),
-            inp: inp::inp(events, nav.ts, nav.until, nav.ts),
-            forced_reflows: reflow::forced_reflows(events, nav.ts, nav.until, Some(&nav.frame)),
-            dom_size: dom_size::dom_size(events, &scope),
-            cpu_profile: bottom_up::cpu_profile(
-                &profiles,
-                &[(nav.pid, nav.tid)],
-                nav.ts,
-                nav.until,
-            ),
-            third_parties: third_parties::third_parties(
-                events,
-                &requests,
-                &profiles,
-                &third_parties::Scope {
-                    from: nav.ts,
-                    until: nav.until,
-                    thread: (nav.pid, nav.tid),
-                    page_url: &nav.url,
-                },
-            ),
-            cache: cache::cache(&requests, nav.ts, nav.until),
-            image_delivery: image_delivery::image_delivery(events, &requests, nav.ts, nav.until),
-            modern_http: modern_http::modern_http(&requests, nav.ts, nav.until),
-            viewport: viewport::viewport(events, Some(&nav.frame), nav.ts, nav.until),
-            character_set: Some(charset::character_set(events, nav, document)),
-            font_display: font_display::font_display(events, &requests, nav.ts, nav.until),
-            slow_css_selector: slow_css_selector::slow_css_selector(
-                events,
-                Some(&nav.frame),
-                nav.ts,
-                nav.until,
-            ),
-        });
-    }
-    for set in &mut insight_sets {
-        tasks::mark_third_parties(&mut set.long_tasks, &set.url);
-    }
+    let trace = context::Trace::new(events);
+    let loads: Vec<LoadContext> = if trace.navigations.is_empty() {
+        vec![LoadContext::whole_trace(&trace)]
+    } else {
+        trace
+            .navigations
+            .iter()
+            .map(|nav| LoadContext::navigation(&trace, nav))
+            .collect()
+    };
     Report {
-        insight_sets,
-        duration_ms: (end - start).max(0.0) / 1e3,
+        insight_sets: loads.iter().map(InsightSet::compute).collect(),
+        duration_ms: (trace.end - trace.start).max(0.0) / 1e3,
     }
 }
 
-fn document_latency(nav: &Navigation, document: &Request) -> Option<DocumentLatency> {
-    let first_byte = document.first_byte?;
-    Some(DocumentLatency {
-        url: document.url.clone(),
-        ttfb_ms: (first_byte - nav.ts) / 1e3,
-        server_ms: document.server_ms,
-        loaded_ms: document.finish.map(|f| (f - nav.ts) / 1e3),
-    })
+impl InsightSet {
+    /// Every insight of the load `load`.
+    pub fn compute(load: &LoadContext) -> InsightSet {
+        InsightSet {
+            id: load.id().to_owned(),
+            url: load.url().to_owned(),
+            lcp: lcp::LcpBreakdownInsight::compute(load),
+            cls: cls::ClsCulpritsInsight::compute(load),
+            long_tasks: tasks::LongTasksInsight::compute(load),
+            render_blocking: network::RenderBlockingInsight::compute(load),
+            document: DocumentLatencyInsight::compute(load),
+            network_dependency_tree: network_dependency_tree::NetworkDependencyTreeInsight::compute(
+                load,
+            ),
+            drew_frames: events::drew_frames(load.events(), load.from, load.until),
+            inp: inp::InpBreakdownInsight::compute(load),
+            forced_reflows: reflow::ForcedReflowInsight::compute(load),
+            dom_size: dom_size::DomSizeInsight::compute(load),
+            cpu_profile: bottom_up::CpuProfileInsight::compute(load),
+            third_parties: third_parties::ThirdPartiesInsight::compute(load),
+            cache: cache::CacheInsight::compute(load),
+            image_delivery: image_delivery::ImageDeliveryInsight::compute(load),
+            modern_http: modern_http::ModernHttpInsight::compute(load),
+            viewport: viewport::ViewportInsight::compute(load),
+            character_set: charset::CharacterSetInsight::compute(load),
+            font_display: font_display::FontDisplayInsight::compute(load),
+            slow_css_selector: slow_css_selector::SlowCssSelectorInsight::compute(load),
+        }
+    }
+}
+
+/// The DocumentLatency insight: how long the main document's request took (a page
+/// load only).
+pub struct DocumentLatencyInsight;
+
+impl Insight for DocumentLatencyInsight {
+    const NAME: &'static str = "DocumentLatency";
+    type Data = Option<DocumentLatency>;
+
+    fn compute(load: &LoadContext) -> Option<DocumentLatency> {
+        let (nav, document) = (load.nav?, load.document?);
+        let first_byte = document.first_byte?;
+        Some(DocumentLatency {
+            url: document.url.clone(),
+            ttfb_ms: (first_byte - nav.ts) / 1e3,
+            server_ms: document.server_ms,
+            loaded_ms: document.finish.map(|f| (f - nav.ts) / 1e3),
+        })
+    }
 }
 
 #[cfg(test)]

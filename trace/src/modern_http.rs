@@ -170,6 +170,18 @@ pub fn details(found: &ModernHttp, lines: &mut Vec<String>) -> Value {
     json!({"requests": found.requests, "localHttp1": found.local_http1})
 }
 
+/// The ModernHTTP insight: requests over HTTP/1.x that HTTP/2 would multiplex.
+pub struct ModernHttpInsight;
+
+impl crate::insight::Insight for ModernHttpInsight {
+    const NAME: &'static str = "ModernHTTP";
+    type Data = ModernHttp;
+
+    fn compute(load: &crate::context::LoadContext) -> ModernHttp {
+        modern_http(load.requests(), load.from, load.until)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -375,3 +375,17 @@ pub fn requests(events: &[Event]) -> Vec<Request> {
     }
     found
 }
+
+/// The RenderBlocking insight: requests that held up the first render (a page load only).
+pub struct RenderBlockingInsight;
+
+impl crate::insight::Insight for RenderBlockingInsight {
+    const NAME: &'static str = "RenderBlocking";
+    type Data = Vec<BlockingRequest>;
+
+    fn compute(load: &crate::context::LoadContext) -> Vec<BlockingRequest> {
+        load.nav
+            .map(|nav| render_blocking(load.events(), nav, load.requests()))
+            .unwrap_or_default()
+    }
+}

@@ -532,6 +532,30 @@ pub fn details(found: &NetworkDependencyTree, page: &str, lines: &mut Vec<String
     })
 }
 
+/// The NetworkDependencyTree insight: the chains of critical requests the load waited on.
+pub struct NetworkDependencyTreeInsight;
+
+impl crate::insight::Insight for NetworkDependencyTreeInsight {
+    const NAME: &'static str = "NetworkDependencyTree";
+    type Data = NetworkDependencyTree;
+
+    fn compute(load: &crate::context::LoadContext) -> NetworkDependencyTree {
+        let Some(nav) = load.nav else {
+            return NetworkDependencyTree {
+                not_built: Some("the trace holds no page load".to_owned()),
+                ..Default::default()
+            };
+        };
+        network_dependency_tree(&Load {
+            events: load.events(),
+            requests: load.requests(),
+            nav,
+            navigations: &load.trace.navigations,
+            has_lcp: load.lcp().is_some(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value};

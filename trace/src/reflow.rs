@@ -250,6 +250,18 @@ pub fn forced_reflows(
     report
 }
 
+/// The ForcedReflow insight: layouts and style recalculations scripts forced.
+pub struct ForcedReflowInsight;
+
+impl crate::insight::Insight for ForcedReflowInsight {
+    const NAME: &'static str = "ForcedReflow";
+    type Data = ForcedReflows;
+
+    fn compute(load: &crate::context::LoadContext) -> ForcedReflows {
+        forced_reflows(load.events(), load.from, load.until, load.frame())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value};

@@ -253,6 +253,18 @@ pub fn details(found: &SlowCssSelector, lines: &mut Vec<String>) -> Value {
     json!(found)
 }
 
+/// The SlowCSSSelector insight: the CSS selectors style recalculation spent its time on.
+pub struct SlowCssSelectorInsight;
+
+impl crate::insight::Insight for SlowCssSelectorInsight {
+    const NAME: &'static str = "SlowCSSSelector";
+    type Data = SlowCssSelector;
+
+    fn compute(load: &crate::context::LoadContext) -> SlowCssSelector {
+        slow_css_selector(load.events(), load.frame(), load.from, load.until)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value};

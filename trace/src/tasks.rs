@@ -162,6 +162,26 @@ pub fn long_tasks(
     tasks
 }
 
+/// The LongTasks insight: main-thread tasks over 50 ms and the scripts that ran in them.
+pub struct LongTasksInsight;
+
+impl crate::insight::Insight for LongTasksInsight {
+    const NAME: &'static str = "LongTasks";
+    type Data = Vec<LongTask>;
+
+    fn compute(load: &crate::context::LoadContext) -> Vec<LongTask> {
+        let mut tasks = long_tasks(
+            load.events(),
+            load.from,
+            load.until,
+            &load.threads,
+            load.from,
+        );
+        mark_third_parties(&mut tasks, load.url());
+        tasks
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -517,6 +517,35 @@ pub fn details(found: &ThirdParties, lines: &mut Vec<String>) -> Value {
     })
 }
 
+/// The ThirdParties insight: the sites the load fetched from and ran.
+pub struct ThirdPartiesInsight;
+
+impl crate::insight::Insight for ThirdPartiesInsight {
+    const NAME: &'static str = "ThirdParties";
+    type Data = ThirdParties;
+
+    fn compute(load: &crate::context::LoadContext) -> ThirdParties {
+        let (thread, page_url) = match load.nav {
+            Some(nav) => ((nav.pid, nav.tid), nav.url.clone()),
+            None => match page_thread(load.events(), &load.threads) {
+                Some(found) => found,
+                None => return ThirdParties::default(),
+            },
+        };
+        third_parties(
+            load.events(),
+            load.requests(),
+            &load.trace.profiles,
+            &Scope {
+                from: load.from,
+                until: load.until,
+                thread,
+                page_url: &page_url,
+            },
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -121,6 +121,18 @@ pub fn details(found: &Viewport, lines: &mut Vec<String>) -> Value {
     })
 }
 
+/// The Viewport insight: whether the page is optimized for mobile screens.
+pub struct ViewportInsight;
+
+impl crate::insight::Insight for ViewportInsight {
+    const NAME: &'static str = "Viewport";
+    type Data = Viewport;
+
+    fn compute(load: &crate::context::LoadContext) -> Viewport {
+        viewport(load.events(), load.frame(), load.from, load.until)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
