@@ -20,8 +20,8 @@ use std::time::SystemTime;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::format::bytes;
 use super::network::{header, Request};
-use super::text::bytes;
 
 /// The resource types a cache lifetime matters for.
 const STATIC_TYPES: [&str; 5] = ["Font", "Image", "Media", "Script", "Stylesheet"];
@@ -311,6 +311,14 @@ impl crate::insight::Insight for CacheInsight {
 
     fn compute(load: &crate::context::LoadContext) -> Cache {
         cache(load.requests(), load.from, load.until)
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        vec![line(&set.cache)]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        details(&set.cache, lines)
     }
 }
 

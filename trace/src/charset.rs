@@ -141,6 +141,21 @@ impl crate::insight::Insight for CharacterSetInsight {
         load.nav
             .map(|nav| character_set(load.events(), nav, load.document))
     }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        set.character_set.iter().map(line).collect()
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        match &set.character_set {
+            Some(found) => details(found, lines),
+            None => {
+                let reason = "The trace has no page load: the character set is a document's.";
+                lines.push(reason.into());
+                json!({"reason": reason})
+            }
+        }
+    }
 }
 
 #[cfg(test)]

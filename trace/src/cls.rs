@@ -7,7 +7,9 @@
 use serde::Serialize;
 
 use super::events::Event;
+use super::format::{duration, element};
 use super::Navigation;
+use serde_json::{json, Value};
 
 /// Longest a cluster lasts, µs.
 const MAX_CLUSTER: f64 = 5e6;
@@ -92,4 +94,65 @@ impl crate::insight::Insight for ClsCulpritsInsight {
     fn compute(load: &crate::context::LoadContext) -> Cls {
         cls(load.events(), load.from, load.until, load.nav)
     }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        let cls = &set.cls;
+        if cls.shifts.is_empty() {
+            // Without frames no shift could have been seen: the set's summary said so.
+            return if set.drew_frames {
+                vec!["- CLSCulprits: CLS 0 (no layout shifts).".to_owned()]
+            } else {
+                Vec::new()
+            };
+        }
+        let moved = moved_elements(cls);
+        vec![format!(
+            "- CLSCulprits: CLS {:.3}, from {} shift(s); moved: {}.",
+            cls.score,
+            cls.shifts.len(),
+            if moved.is_empty() {
+                "elements the trace does not name".to_owned()
+            } else {
+                moved.join(", ")
+            }
+        )]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        lines.push(format!("CLS: {:.3}.", set.cls.score));
+        for shift in &set.cls.shifts {
+            let moved: Vec<String> = shift
+                .backend_node_ids
+                .iter()
+                .enumerate()
+                .map(|(i, n)| element(shift.uids.get(i).cloned().flatten().as_deref(), Some(*n)))
+                .collect();
+            lines.push(format!(
+                "- At {}: score {:.4}; moved {}",
+                duration(shift.at_ms),
+                shift.score,
+                if moved.is_empty() {
+                    "nothing named".to_owned()
+                } else {
+                    moved.join(", ")
+                }
+            ));
+        }
+        json!(set.cls)
+    }
+}
+
+/// The elements the shifts of `cls` moved, each named once.
+fn moved_elements(cls: &Cls) -> Vec<String> {
+    let mut named: Vec<String> = Vec::new();
+    for shift in &cls.shifts {
+        for (i, node) in shift.backend_node_ids.iter().enumerate() {
+            let uid = shift.uids.get(i).cloned().flatten();
+            let name = element(uid.as_deref(), Some(*node));
+            if !named.contains(&name) {
+                named.push(name);
+            }
+        }
+    }
+    named
 }

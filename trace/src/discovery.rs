@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::events::Event;
+use super::format::duration;
 use super::network::Request;
-use super::text::duration;
 
 /// How the LCP image was discovered.
 #[derive(Debug, Clone, Serialize)]
@@ -156,6 +156,20 @@ impl crate::insight::Insight for LcpDiscoveryInsight {
 
     /// Found with the LCP (`LoadContext::lcp`): its candidate event is the LCP's.
     fn compute(_: &crate::context::LoadContext) {}
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        let found = set.lcp.as_ref().and_then(|l| l.discovery.as_ref());
+        found.map(line).into_iter().collect()
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        let lcp = set.lcp.as_ref();
+        details(
+            lcp.and_then(|l| l.discovery.as_ref()),
+            lcp.map(|l| l.kind.as_str()),
+            lines,
+        )
+    }
 }
 
 #[cfg(test)]

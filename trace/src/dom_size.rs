@@ -15,6 +15,8 @@
 use serde::Serialize;
 
 use super::events::Event;
+use super::format::{count, duration, element};
+use serde_json::{json, Value};
 
 /// Updates shorter than this are not large, µs.
 const SLOW: f64 = 40e3;
@@ -187,6 +189,85 @@ impl crate::insight::Insight for DomSizeInsight {
             },
         )
     }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        let d = &set.dom_size;
+        let mut line = match (d.total_elements, d.nodes) {
+            (Some(total), _) => format!("- DOMSize: {} elements", count(total)),
+            (None, Some(nodes)) => format!(
+                "- DOMSize: {} DOM nodes (the trace has no DOMStats, which Chrome records when \
+                 it paints)",
+                count(nodes)
+            ),
+            (None, None) => "- DOMSize: the trace has no DOM figures".to_owned(),
+        };
+        if let Some(deep) = &d.deepest {
+            line += &format!(", {} deep at {}", deep.value, named(deep));
+        }
+        if let Some(wide) = &d.widest {
+            line += &format!(", most children {} at {}", count(wide.value), named(wide));
+        }
+        if let Some(slowest) = d.large_updates.first() {
+            line += &format!(
+                "; {} slow large update(s), the longest {} ({} over {})",
+                d.large_updates.len(),
+                duration(slowest.duration_ms),
+                slowest.kind,
+                count(slowest.size)
+            );
+        }
+        vec![line + "."]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        let d = &set.dom_size;
+        match (d.total_elements, d.nodes) {
+            (Some(total), _) => lines.push(format!("Total elements: {}.", count(total))),
+            (None, Some(nodes)) => lines.push(format!(
+                "DOM nodes (elements, text and others): {}. The trace has no DOMStats (Chrome \
+                 records them when it paints a frame), so depth and children are unknown.",
+                count(nodes)
+            )),
+            (None, None) => lines.push("The trace has no DOM figures.".into()),
+        }
+        if let Some(deep) = &d.deepest {
+            lines.push(format!("DOM depth: {}, at {}.", deep.value, named(deep)));
+        }
+        if let Some(wide) = &d.widest {
+            lines.push(format!(
+                "Most children: {}, at {}.",
+                count(wide.value),
+                named(wide)
+            ));
+        }
+        if d.large_updates.is_empty() {
+            lines.push("No style or layout update over many elements took 40 ms or more.".into());
+        } else {
+            lines.push("The slowest large style and layout updates:".into());
+            for u in &d.large_updates {
+                let what = if u.kind == "Layout" {
+                    format!("Layout ({} objects)", count(u.size))
+                } else {
+                    format!("Style recalculation ({} elements)", count(u.size))
+                };
+                lines.push(format!(
+                    "- {what} at {}: {}",
+                    duration(u.start_ms),
+                    duration(u.duration_ms)
+                ));
+            }
+        }
+        json!(d)
+    }
+}
+
+/// A node the figures name: its name and the element.
+fn named(f: &NodeFigure) -> String {
+    format!(
+        "{} ({})",
+        f.node_name,
+        element(f.uid.as_deref(), f.backend_node_id)
+    )
 }
 
 #[cfg(test)]

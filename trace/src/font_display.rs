@@ -14,8 +14,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::events::Event;
+use super::format::duration;
 use super::network::Request;
-use super::text::duration;
 
 /// Browsers show fallback text after this long at most, ms.
 const MOST_MS: f64 = 3000.0;
@@ -153,6 +153,14 @@ impl crate::insight::Insight for FontDisplayInsight {
 
     fn compute(load: &crate::context::LoadContext) -> FontDisplay {
         font_display(load.events(), load.requests(), load.from, load.until)
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        vec![line(&set.font_display)]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        details(&set.font_display, lines)
     }
 }
 

@@ -23,8 +23,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::events::Event;
+use super::format::bytes;
 use super::network::Request;
-use super::text::bytes;
 
 /// An AVIF's bytes a pixel: a 2-byte pixel (4:2:2) at 12:1.
 const AVIF_BYTES_PER_PIXEL: f64 = 2.0 / 12.0;
@@ -369,6 +369,14 @@ impl crate::insight::Insight for ImageDeliveryInsight {
 
     fn compute(load: &crate::context::LoadContext) -> ImageDelivery {
         image_delivery(load.events(), load.requests(), load.from, load.until)
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        vec![line(&set.image_delivery)]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        details(&set.image_delivery, lines)
     }
 }
 

@@ -22,6 +22,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::events::Event;
+use super::format::{duration, element};
+use serde_json::{json, Value};
 
 /// Interactions slower than this are not good, ms.
 pub const GOOD_MS: f64 = 200.0;
@@ -257,6 +259,64 @@ impl crate::insight::Insight for InpBreakdownInsight {
 
     fn compute(load: &crate::context::LoadContext) -> Option<Inp> {
         inp(load.events(), load.from, load.until, load.from)
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        let Some(inp) = &set.inp else {
+            return vec!["- INPBreakdown: no interactions in the trace.".to_owned()];
+        };
+        let i = &inp.interaction;
+        let (phase, ms) = i.largest_phase();
+        vec![format!(
+            "- INPBreakdown: INP {}: {} of it is {phase} (the {} on {}); {} interaction(s).",
+            duration(inp.ms),
+            duration(ms),
+            i.kind,
+            element(i.uid.as_deref(), i.backend_node_id),
+            inp.interactions
+        )]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        match &set.inp {
+            None => lines.push("No interactions were recorded for this load.".into()),
+            Some(inp) => {
+                let i = &inp.interaction;
+                lines.push(format!(
+                    "INP: {} (the {} at {}, on {}).",
+                    duration(inp.ms),
+                    i.kind,
+                    duration(i.start_ms),
+                    element(i.uid.as_deref(), i.backend_node_id)
+                ));
+                lines.push(format!("- Input delay: {}", duration(i.input_delay_ms)));
+                lines.push(format!(
+                    "- Processing duration: {}",
+                    duration(i.processing_ms)
+                ));
+                lines.push(format!(
+                    "- Presentation delay: {}",
+                    duration(i.presentation_delay_ms)
+                ));
+                lines.push(format!(
+                    "Slowest of the {} interaction(s):",
+                    inp.interactions
+                ));
+                for s in &inp.slowest {
+                    lines.push(format!(
+                        "- {} at {}: {} (input delay {}, processing {}, presentation delay {}) on {}",
+                        s.kind,
+                        duration(s.start_ms),
+                        duration(s.duration_ms),
+                        duration(s.input_delay_ms),
+                        duration(s.processing_ms),
+                        duration(s.presentation_delay_ms),
+                        element(s.uid.as_deref(), s.backend_node_id)
+                    ));
+                }
+            }
+        }
+        json!(set.inp)
     }
 }
 

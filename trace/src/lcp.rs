@@ -12,8 +12,10 @@
 use serde::Serialize;
 
 use super::events::Event;
+use super::format::{duration, element};
 use super::network::Request;
 use super::Navigation;
+use serde_json::{json, Value};
 
 /// The LCP of a load.
 #[derive(Debug, Clone, Serialize)]
@@ -167,5 +169,61 @@ impl crate::insight::Insight for LcpBreakdownInsight {
 
     fn compute(load: &crate::context::LoadContext) -> Option<Lcp> {
         load.lcp().cloned()
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        let Some(lcp) = &set.lcp else {
+            if !set.url.is_empty() && set.drew_frames {
+                return vec!["- LCPBreakdown: no LCP in the trace.".to_owned()];
+            }
+            return Vec::new();
+        };
+        let mut line = format!("- LCPBreakdown: LCP {}", duration(lcp.ms));
+        if let Some(b) = &lcp.breakdown {
+            let (part, ms) = b.largest();
+            line += &format!(": {} of it is {part}", duration(ms));
+        }
+        line += &format!(
+            "; the LCP element is {} ({}",
+            lcp.kind,
+            element(lcp.uid.as_deref(), lcp.backend_node_id)
+        );
+        if let Some(url) = &lcp.image_url {
+            line += &format!(", {url}");
+        }
+        line += ").";
+        vec![line]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        match &set.lcp {
+            None if !set.drew_frames => lines.push(crate::text::NO_FRAMES[2..].into()),
+            None => lines.push("No LCP was recorded for this load.".into()),
+            Some(lcp) => {
+                lines.push(format!("LCP: {}.", duration(lcp.ms)));
+                lines.push(format!(
+                    "Element: {} ({}).",
+                    lcp.kind,
+                    element(lcp.uid.as_deref(), lcp.backend_node_id)
+                ));
+                if let Some(url) = &lcp.image_url {
+                    lines.push(format!("Image: {url}."));
+                }
+                if let Some(b) = &lcp.breakdown {
+                    lines.push(format!("- Time to first byte: {}", duration(b.ttfb_ms)));
+                    if let Some(v) = b.load_delay_ms {
+                        lines.push(format!("- Resource load delay: {}", duration(v)));
+                    }
+                    if let Some(v) = b.load_duration_ms {
+                        lines.push(format!("- Resource load duration: {}", duration(v)));
+                    }
+                    lines.push(format!(
+                        "- Element render delay: {}",
+                        duration(b.render_delay_ms)
+                    ));
+                }
+            }
+        }
+        json!(set.lcp)
     }
 }

@@ -32,6 +32,7 @@ pub mod dom_size;
 pub mod elements;
 pub mod events;
 pub mod font_display;
+pub mod format;
 pub mod image_delivery;
 pub mod inp;
 pub mod insight;
@@ -46,16 +47,17 @@ pub mod reflow;
 pub mod slow_css_selector;
 pub mod tasks;
 pub mod text;
-mod text_cpu;
-mod text_more;
 pub mod third_parties;
 pub mod viewport;
 
 use serde::Serialize;
+use serde_json::{json, Value};
 
 use context::LoadContext;
 use events::Event;
+use format::duration;
 use insight::Insight;
+pub use insight::INSIGHT_NAMES;
 
 /// The largest trace tabwire reads (bytes of JSON).
 pub const MAX_TRACE_BYTES: usize = 256 << 20;
@@ -153,30 +155,6 @@ pub struct DocumentLatency {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loaded_ms: Option<f64>,
 }
-
-/// The insight names `performance_analyze_insight` takes, in the order the summary
-/// lists them.
-pub const INSIGHT_NAMES: [&str; 19] = [
-    "LCPBreakdown",
-    "LCPDiscovery",
-    "INPBreakdown",
-    "CLSCulprits",
-    "LongTasks",
-    "RenderBlocking",
-    "DocumentLatency",
-    "NetworkDependencyTree",
-    "ForcedReflow",
-    "DOMSize",
-    "CPUProfile",
-    "ThirdParties",
-    "Cache",
-    "ImageDelivery",
-    "ModernHTTP",
-    "Viewport",
-    "FontDisplay",
-    "CharacterSet",
-    "SlowCSSSelector",
-];
 
 /// The id of the set for a trace without a navigation.
 pub const NO_NAVIGATION: &str = "NO_NAVIGATION";
@@ -301,6 +279,38 @@ impl Insight for DocumentLatencyInsight {
             server_ms: document.server_ms,
             loaded_ms: document.finish.map(|f| (f - nav.ts) / 1e3),
         })
+    }
+
+    fn summary(set: &InsightSet) -> Vec<String> {
+        let Some(doc) = &set.document else {
+            return Vec::new();
+        };
+        let mut line = format!(
+            "- DocumentLatency: first byte after {}",
+            duration(doc.ttfb_ms)
+        );
+        if let Some(server) = doc.server_ms {
+            line += &format!(" ({} of it server time)", duration(server));
+        }
+        line += ".";
+        vec![line]
+    }
+
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
+        match &set.document {
+            None => lines.push("The document's request is not in the trace.".into()),
+            Some(d) => {
+                lines.push(format!("Document: {}.", d.url));
+                lines.push(format!("- Time to first byte: {}", duration(d.ttfb_ms)));
+                if let Some(s) = d.server_ms {
+                    lines.push(format!("- Server response time: {}", duration(s)));
+                }
+                if let Some(l) = d.loaded_ms {
+                    lines.push(format!("- Downloaded after: {}", duration(l)));
+                }
+            }
+        }
+        json!(set.document)
     }
 }
 

@@ -180,6 +180,14 @@ impl crate::insight::Insight for ModernHttpInsight {
     fn compute(load: &crate::context::LoadContext) -> ModernHttp {
         modern_http(load.requests(), load.from, load.until)
     }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        vec![line(&set.modern_http)]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        details(&set.modern_http, lines)
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,9 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::events::Event;
+use super::format::duration;
 use super::{BlockingRequest, Navigation};
+use serde_json::json;
 
 /// One request.
 #[derive(Debug, Clone, Default)]
@@ -387,5 +389,39 @@ impl crate::insight::Insight for RenderBlockingInsight {
         load.nav
             .map(|nav| render_blocking(load.events(), nav, load.requests()))
             .unwrap_or_default()
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        if set.url.is_empty() || !set.drew_frames {
+            return Vec::new();
+        }
+        let worst = set
+            .render_blocking
+            .iter()
+            .max_by(|a, b| a.duration_ms.total_cmp(&b.duration_ms));
+        vec![match worst {
+            None => "- RenderBlocking: no render-blocking requests.".to_owned(),
+            Some(worst) => format!(
+                "- RenderBlocking: {} request(s) held up the first render; the longest, {}, took {}.",
+                set.render_blocking.len(),
+                worst.url,
+                duration(worst.duration_ms)
+            ),
+        }]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        if set.render_blocking.is_empty() {
+            lines.push("No request held up the first render.".into());
+        }
+        for r in &set.render_blocking {
+            lines.push(format!(
+                "- {}: {} (from {})",
+                r.url,
+                duration(r.duration_ms),
+                duration(r.start_ms)
+            ));
+        }
+        json!(set.render_blocking)
     }
 }

@@ -30,10 +30,10 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::events::Event;
+use super::format::duration;
 use super::network::Request;
 use super::page_graph::{self, Fetch, PageGraph};
 use super::preconnect;
-use super::text::duration;
 use super::Navigation;
 
 /// A request in a chain, and the requests that waited on it.
@@ -553,6 +553,17 @@ impl crate::insight::Insight for NetworkDependencyTreeInsight {
             navigations: &load.trace.navigations,
             has_lcp: load.lcp().is_some(),
         })
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        if set.url.is_empty() {
+            return Vec::new();
+        }
+        vec![line(&set.network_dependency_tree, &set.url)]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        details(&set.network_dependency_tree, &set.url, lines)
     }
 }
 

@@ -19,6 +19,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::events::Event;
+use super::format::duration;
+use serde_json::{json, Value};
 
 /// The least forced-reflow time of one task that counts, µs.
 const TASK_THRESHOLD: f64 = 30e3;
@@ -259,6 +261,50 @@ impl crate::insight::Insight for ForcedReflowInsight {
 
     fn compute(load: &crate::context::LoadContext) -> ForcedReflows {
         forced_reflows(load.events(), load.from, load.until, load.frame())
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        let r = &set.forced_reflows;
+        vec![match r.call_sites.first() {
+            None => "- ForcedReflow: no forced reflows.".to_owned(),
+            Some(top) => format!(
+                "- ForcedReflow: {} forced reflow(s), {} in all; the most at {}: {}.",
+                r.count,
+                duration(r.total_ms),
+                top.label(),
+                duration(top.reflow_ms)
+            ),
+        }]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        let r = &set.forced_reflows;
+        if r.count == 0 {
+            lines.push("No script forced a layout or style recalculation.".into());
+        } else {
+            lines.push(format!(
+                "Total reflow time: {} in {} forced reflow(s).",
+                duration(r.total_ms),
+                r.count
+            ));
+            if let Some(top) = &r.top_function {
+                lines.push(format!(
+                    "Top function call: {}, {}.",
+                    top.label(),
+                    duration(top.reflow_ms)
+                ));
+            }
+            lines.push("Call sites that forced them:".into());
+            for site in &r.call_sites {
+                lines.push(format!(
+                    "- {}: {} in {} reflow(s)",
+                    site.label(),
+                    duration(site.reflow_ms),
+                    site.count
+                ));
+            }
+        }
+        json!(r)
     }
 }
 

@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::events::Event;
-use super::text::duration;
+use super::format::duration;
 
 /// A selector's time from which it is worth naming as slow, µs.
 const SLOW_US: f64 = 500.0;
@@ -262,6 +262,14 @@ impl crate::insight::Insight for SlowCssSelectorInsight {
 
     fn compute(load: &crate::context::LoadContext) -> SlowCssSelector {
         slow_css_selector(load.events(), load.frame(), load.from, load.until)
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        line(&set.slow_css_selector).into_iter().collect()
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        details(&set.slow_css_selector, lines)
     }
 }
 

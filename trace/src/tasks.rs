@@ -12,6 +12,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::events::Event;
+use super::format::duration;
+use serde_json::{json, Value};
 
 /// Tasks longer than this are long, µs.
 const LONG: f64 = 50e3;
@@ -179,6 +181,58 @@ impl crate::insight::Insight for LongTasksInsight {
         );
         mark_third_parties(&mut tasks, load.url());
         tasks
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        let Some(longest) = set.long_tasks.first() else {
+            return vec!["- LongTasks: no main-thread task over 50 ms.".to_owned()];
+        };
+        let mut line = format!(
+            "- LongTasks: {} task(s) over 50 ms; the longest ran {} at {}",
+            set.long_tasks.len(),
+            duration(longest.duration_ms),
+            duration(longest.start_ms)
+        );
+        if let Some(script) = longest.scripts.first() {
+            let whose = if script.third_party {
+                " (third party)"
+            } else {
+                ""
+            };
+            line += &format!(", {} of it in {}{whose}", duration(script.ms), script.url);
+        }
+        let third: f64 = set.long_tasks.iter().map(|t| t.third_party_ms).sum();
+        if third > 0.0 {
+            line += &format!("; third-party scripts ran {} in them", duration(third));
+        }
+        line += ".";
+        vec![line]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        if set.long_tasks.is_empty() {
+            lines.push("No main-thread task ran over 50 ms.".into());
+        }
+        for task in &set.long_tasks {
+            lines.push(format!(
+                "- At {}: {}",
+                duration(task.start_ms),
+                duration(task.duration_ms)
+            ));
+            for script in &task.scripts {
+                let whose = if script.third_party {
+                    " (third party)"
+                } else {
+                    ""
+                };
+                lines.push(format!(
+                    "  - {}{whose}: {}",
+                    script.url,
+                    duration(script.ms)
+                ));
+            }
+        }
+        json!(set.long_tasks)
     }
 }
 

@@ -24,9 +24,9 @@ use serde_json::{json, Value};
 
 use super::cpu_profile::Profile;
 use super::events::Event;
+use super::format::{bytes, duration};
 use super::network::Request;
 use super::tasks::site;
-use super::text::{bytes, duration};
 
 /// The most URLs listed per site.
 const MAX_URLS: usize = 5;
@@ -543,6 +543,14 @@ impl crate::insight::Insight for ThirdPartiesInsight {
                 page_url: &page_url,
             },
         )
+    }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        vec![line(&set.third_parties)]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        details(&set.third_parties, lines)
     }
 }
 

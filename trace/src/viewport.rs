@@ -131,6 +131,14 @@ impl crate::insight::Insight for ViewportInsight {
     fn compute(load: &crate::context::LoadContext) -> Viewport {
         viewport(load.events(), load.frame(), load.from, load.until)
     }
+
+    fn summary(set: &crate::InsightSet) -> Vec<String> {
+        vec![line(&set.viewport)]
+    }
+
+    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+        details(&set.viewport, lines)
+    }
 }
 
 #[cfg(test)]
