@@ -13,7 +13,7 @@
 
 use serde_json::json;
 
-use super::events::Event;
+use crate::load::events::Event;
 
 /// The name of the event DevTools needs.
 const STARTED: &str = "TracingStartedInBrowser";
@@ -56,13 +56,13 @@ pub fn main_frame_id(events: &[Event]) -> Option<String> {
 
 /// The `TracingStartedInBrowser` event DevTools needs, as JSON; `None` when the trace
 /// has one already or names no main frame. The main frame is that of the trace's first
-/// page load (as [`super::navigations`] finds them), else the one its paints or layers
+/// page load (as [`crate::load::navigations`] finds them), else the one its paints or layers
 /// name; `page_url` is the tab's URL, for a trace without a page load.
 pub fn devtools_start(events: &[Event], page_url: &str) -> Option<String> {
     if events.iter().any(|e| e.name == STARTED) {
         return None;
     }
-    let (frame, url, pid, tid) = match super::navigations(events).into_iter().next() {
+    let (frame, url, pid, tid) = match crate::load::navigations(events).into_iter().next() {
         Some(nav) => (nav.frame, nav.url, nav.pid, nav.tid),
         None => {
             let (event, frame) = main_frame(events)?;
@@ -135,7 +135,7 @@ mod tests {
     use serde_json::Value;
 
     fn events(trace: &Value) -> Vec<Event> {
-        super::super::events::parse(trace.to_string().as_bytes()).expect("a trace")
+        crate::load::events::parse(trace.to_string().as_bytes()).expect("a trace")
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::Report;
+use crate::Report;
 
 /// Calls `f` with every element of the report's last load: its backend node id and
 /// its uid slot. Only the last load's document can still be in the tab: the earlier
@@ -65,7 +65,10 @@ pub fn name(report: &mut Report, uids: &HashMap<i64, String>) {
 mod tests {
     use std::collections::HashMap;
 
-    use super::super::{analyze, dom_size, inp, Report};
+    use crate::analyze;
+    use crate::insights::dom_size;
+    use crate::insights::inp_breakdown as inp;
+    use crate::Report;
 
     #[test]
     fn every_named_element_is_asked_about_once_and_given_its_uid() {

@@ -29,7 +29,7 @@ mod tests {
     #[test]
     fn the_names_left_out_are_not_among_those_computed() {
         for (name, _) in super::NOT_COMPUTED {
-            assert!(!super::super::INSIGHT_NAMES.contains(&name), "{name}");
+            assert!(!crate::INSIGHT_NAMES.contains(&name), "{name}");
         }
         assert!(super::reason("legacyjavascript").is_some());
         assert!(super::reason("LCPBreakdown").is_none());

@@ -2,7 +2,7 @@
 //! and ran on the main thread during a load.
 //!
 //! An entity is a site: a URL's registrable domain from the public suffix list (its
-//! host for an address or `localhost`), named by that domain, as [`super::tasks`]
+//! host for an address or `localhost`), named by that domain, as [`crate::insights::long_tasks`]
 //! tells third parties' scripts apart. DevTools' engine (insight `ThirdParties`) names
 //! the sites the third-party-web list knows by their company's product (several domains
 //! under one name) and others by their domain, as here.
@@ -22,11 +22,11 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::cpu_profile::Profile;
-use super::events::Event;
-use super::format::{bytes, duration};
-use super::network::Request;
-use super::tasks::site;
+use crate::insights::long_tasks::site;
+use crate::load::events::Event;
+use crate::load::network::Request;
+use crate::load::profiles::Profile;
+use crate::text::format::{bytes, duration};
 
 /// The most URLs listed per site.
 const MAX_URLS: usize = 5;
@@ -520,11 +520,11 @@ pub fn details(found: &ThirdParties, lines: &mut Vec<String>) -> Value {
 /// The ThirdParties insight: the sites the load fetched from and ran.
 pub struct ThirdPartiesInsight;
 
-impl crate::insight::Insight for ThirdPartiesInsight {
+impl crate::insights::Insight for ThirdPartiesInsight {
     const NAME: &'static str = "ThirdParties";
     type Data = ThirdParties;
 
-    fn compute(load: &crate::context::LoadContext) -> ThirdParties {
+    fn compute(load: &crate::load::context::LoadContext) -> ThirdParties {
         let (thread, page_url) = match load.nav {
             Some(nav) => ((nav.pid, nav.tid), nav.url.clone()),
             None => match page_thread(load.events(), &load.threads) {
@@ -558,8 +558,10 @@ impl crate::insight::Insight for ThirdPartiesInsight {
 mod tests {
     use serde_json::json;
 
-    use super::super::{cpu_profile, events, network};
     use super::{details, line, third_parties, Scope};
+    use crate::load::events;
+    use crate::load::network;
+    use crate::load::profiles as cpu_profile;
 
     /// A load of `https://www.shop.test/` on thread (1, 2): its document parsed for 10
     /// ms; a script from `cdn.ads.example` evaluated for 60 ms, 20 ms of it in a layout;

@@ -11,10 +11,10 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::events::Event;
-use super::network::{header, Request};
-use super::network_dependency_tree::done;
-use super::Navigation;
+use crate::insights::network_dependency_tree::done;
+use crate::load::events::Event;
+use crate::load::network::{header, Request};
+use crate::load::Navigation;
 
 /// An origin the page preconnected to.
 #[derive(Debug, Clone, Serialize)]

@@ -1,12 +1,14 @@
 //! The insights in words: a short summary per load, and one insight's details. What
-//! each insight says is its own ([`crate::insight::Insight`]); this writes the frame
-//! around it, through the table ([`crate::insight::INSIGHTS`]).
+//! each insight says is its own ([`crate::insights::Insight`]); this writes the frame
+//! around it, through the table ([`crate::insights::INSIGHTS`]).
+
+pub mod format;
 
 use serde_json::Value;
 
-use super::format::one_line;
-use super::insight::{self, INSIGHT_NAMES};
-use super::{InsightSet, Report};
+use crate::insights::{self, INSIGHT_NAMES};
+use crate::{InsightSet, Report};
+use format::one_line;
 
 /// The summary of a whole report, one block per load.
 pub fn summary(report: &Report) -> Vec<String> {
@@ -36,7 +38,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
     if !set.drew_frames {
         lines.push(NO_FRAMES.to_owned());
     }
-    for entry in insight::in_summary_order() {
+    for entry in insights::in_summary_order() {
         lines.extend((entry.summary)(set));
     }
     lines
@@ -45,7 +47,7 @@ fn set_summary(set: &InsightSet) -> Vec<String> {
 /// One insight of one set in detail: its lines and its data. `None` for an insight
 /// name tabwire does not compute.
 pub fn details(set: &InsightSet, name: &str) -> Option<(Vec<String>, Value)> {
-    let entry = insight::find(name)?;
+    let entry = insights::find(name)?;
     let mut lines = vec![format!(
         "{} of insight set {} ({}):",
         entry.name, set.id, set.url

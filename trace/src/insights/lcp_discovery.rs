@@ -11,9 +11,9 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::events::Event;
-use super::format::duration;
-use super::network::Request;
+use crate::load::events::Event;
+use crate::load::network::Request;
+use crate::text::format::duration;
 
 /// How the LCP image was discovered.
 #[derive(Debug, Clone, Serialize)]
@@ -150,12 +150,12 @@ pub fn details(found: Option<&Discovery>, kind: Option<&str>, lines: &mut Vec<St
 /// it explains (`Lcp::discovery`), whose candidate event it reads.
 pub struct LcpDiscoveryInsight;
 
-impl crate::insight::Insight for LcpDiscoveryInsight {
+impl crate::insights::Insight for LcpDiscoveryInsight {
     const NAME: &'static str = "LCPDiscovery";
     type Data = ();
 
     /// Found with the LCP (`LoadContext::lcp`): its candidate event is the LCP's.
-    fn compute(_: &crate::context::LoadContext) {}
+    fn compute(_: &crate::load::context::LoadContext) {}
 
     fn summary(set: &crate::InsightSet) -> Vec<String> {
         let found = set.lcp.as_ref().and_then(|l| l.discovery.as_ref());
@@ -176,8 +176,9 @@ impl crate::insight::Insight for LcpDiscoveryInsight {
 mod tests {
     use serde_json::json;
 
-    use super::super::{events, network::Request};
     use super::discovery;
+    use crate::load::events;
+    use crate::load::network::Request;
 
     fn candidate(loading: &str) -> events::Event {
         let list = json!([{"name": "largestContentfulPaint::Candidate", "ph": "I", "ts": 9.0,

@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::events::Event;
-use super::format::duration;
-use super::network::Request;
+use crate::load::events::Event;
+use crate::load::network::Request;
+use crate::text::format::duration;
 
 /// Browsers show fallback text after this long at most, ms.
 const MOST_MS: f64 = 3000.0;
@@ -60,7 +60,7 @@ pub fn font_display(events: &[Event], requests: &[Request], from: f64, until: f6
             continue;
         }
         found.loaded += 1;
-        let Some(id) = super::events::text(&event.args["id"]) else {
+        let Some(id) = crate::load::events::text(&event.args["id"]) else {
             continue;
         };
         let Some(request) = by_id.get(format!("{}.{id}", event.pid).as_str()) else {
@@ -147,11 +147,11 @@ pub fn details(found: &FontDisplay, lines: &mut Vec<String>) -> Value {
 /// The FontDisplay insight: web fonts whose text stays invisible while they load.
 pub struct FontDisplayInsight;
 
-impl crate::insight::Insight for FontDisplayInsight {
+impl crate::insights::Insight for FontDisplayInsight {
     const NAME: &'static str = "FontDisplay";
     type Data = FontDisplay;
 
-    fn compute(load: &crate::context::LoadContext) -> FontDisplay {
+    fn compute(load: &crate::load::context::LoadContext) -> FontDisplay {
         font_display(load.events(), load.requests(), load.from, load.until)
     }
 
@@ -168,8 +168,9 @@ impl crate::insight::Insight for FontDisplayInsight {
 mod tests {
     use serde_json::json;
 
-    use super::super::{events, network};
     use super::{details, font_display, line};
+    use crate::load::events;
+    use crate::load::network;
 
     /// Two fonts: `a.woff2` (`auto`), sent at 10 ms and done at 433 ms, and
     /// `b.woff2` (`swap`).

@@ -10,9 +10,9 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::events::Event;
-use super::network::{header, Request};
-use super::Navigation;
+use crate::load::events::Event;
+use crate::load::network::{header, Request};
+use crate::load::Navigation;
 
 /// What `MetaCharsetCheck` says of a tag found in time.
 const EARLY: &str = "found-in-first-1024-bytes";
@@ -133,11 +133,11 @@ pub fn details(found: &CharacterSet, lines: &mut Vec<String>) -> Value {
 /// (a page load only).
 pub struct CharacterSetInsight;
 
-impl crate::insight::Insight for CharacterSetInsight {
+impl crate::insights::Insight for CharacterSetInsight {
     const NAME: &'static str = "CharacterSet";
     type Data = Option<CharacterSet>;
 
-    fn compute(load: &crate::context::LoadContext) -> Option<CharacterSet> {
+    fn compute(load: &crate::load::context::LoadContext) -> Option<CharacterSet> {
         load.nav
             .map(|nav| character_set(load.events(), nav, load.document))
     }
@@ -162,8 +162,10 @@ impl crate::insight::Insight for CharacterSetInsight {
 mod tests {
     use serde_json::json;
 
-    use super::super::{events, network, Navigation};
     use super::{character_set, names_charset};
+    use crate::load::events;
+    use crate::load::network;
+    use crate::load::Navigation;
 
     #[test]
     fn a_charset_in_the_content_type_is_named_with_at_least_two_characters() {

@@ -8,11 +8,12 @@
 
 use std::cell::OnceCell;
 
-use super::cpu_profile::Profile;
-use super::events::Event;
-use super::lcp::{self, Lcp};
-use super::network::Request;
-use super::{browser, tasks, Navigation, NO_NAVIGATION};
+use crate::insights::lcp_breakdown::{self, Lcp};
+use crate::load::events::Event;
+use crate::load::network::Request;
+use crate::load::profiles::Profile;
+use crate::load::{renderer_main_threads, Navigation};
+use crate::{browser, NO_NAVIGATION};
 
 /// What a whole trace holds that every set reads: found once per trace.
 pub struct Trace<'a> {
@@ -41,7 +42,7 @@ impl<'a> Trace<'a> {
         Trace {
             events,
             requests: super::network::requests(events),
-            profiles: super::cpu_profile::profiles(events),
+            profiles: super::profiles::profiles(events),
             navigations: super::navigations(events),
             start,
             end: events.iter().map(Event::end).fold(start, f64::max),
@@ -92,7 +93,7 @@ impl<'a> LoadContext<'a> {
             from: trace.start,
             until: trace.end,
             frame: browser::main_frame_id(trace.events),
-            threads: tasks::renderer_main_threads(trace.events),
+            threads: renderer_main_threads(trace.events),
             document: None,
             lcp: OnceCell::new(),
         }
@@ -133,7 +134,7 @@ impl<'a> LoadContext<'a> {
         self.lcp
             .get_or_init(|| {
                 let nav = self.nav?;
-                lcp::lcp(self.events(), nav, self.document, self.requests())
+                lcp_breakdown::lcp(self.events(), nav, self.document, self.requests())
             })
             .as_ref()
     }

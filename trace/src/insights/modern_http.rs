@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::network::Request;
+use crate::load::network::Request;
 
 /// The static resources an origin must serve before multiplexing matters.
 const MANY: usize = 6;
@@ -173,11 +173,11 @@ pub fn details(found: &ModernHttp, lines: &mut Vec<String>) -> Value {
 /// The ModernHTTP insight: requests over HTTP/1.x that HTTP/2 would multiplex.
 pub struct ModernHttpInsight;
 
-impl crate::insight::Insight for ModernHttpInsight {
+impl crate::insights::Insight for ModernHttpInsight {
     const NAME: &'static str = "ModernHTTP";
     type Data = ModernHttp;
 
-    fn compute(load: &crate::context::LoadContext) -> ModernHttp {
+    fn compute(load: &crate::load::context::LoadContext) -> ModernHttp {
         modern_http(load.requests(), load.from, load.until)
     }
 
@@ -194,8 +194,9 @@ impl crate::insight::Insight for ModernHttpInsight {
 mod tests {
     use serde_json::json;
 
-    use super::super::{events, network};
     use super::{details, line, modern_http};
+    use crate::load::events;
+    use crate::load::network;
 
     /// Requests (URL, resource type, protocol), one after the other.
     fn trace(requests: &[(&str, &str, &str)]) -> Vec<events::Event> {

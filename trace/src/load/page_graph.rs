@@ -30,8 +30,8 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::events::Event;
-use super::network::Request;
+use crate::load::events::Event;
+use crate::load::network::Request;
 
 /// The names of a top-level main-thread task, across Chrome versions.
 const TASK_NAMES: [&str; 4] = [

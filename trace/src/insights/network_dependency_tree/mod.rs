@@ -2,8 +2,8 @@
 //! another, before it could render.
 //!
 //! As DevTools' engine finds them (insight `NetworkDependencyTree`): the load's
-//! dependency graph ([`page_graph`](super::page_graph): requests and main-thread tasks
-//! linked to what each waited for) is walked from its root, the document, a node only
+//! dependency graph ([`page_graph`]: requests and main-thread tasks linked to what
+//! each waited for) is walked from its root, the document, a node only
 //! once everything it waited for has been walked. Each request reached is the end of
 //! the chain of requests on the way to it (tasks are passed through, not listed); a
 //! chain counts when every request on it is critical: the document itself, or, not a
@@ -17,24 +17,24 @@
 //! contentful paint and an LCP, and a response whose bytes came over the network;
 //! without one there is no tree, and so here.
 //!
-//! Also listed ([`preconnect`](super::preconnect)): the origins the page preconnected
-//! to (`<link rel=preconnect>`, and
-//! `Link: <…>; rel=preconnect` headers of the document), each marked unused when no
-//! request of the load went there. DevTools also proposes origins to preconnect to,
+//! Also listed ([`preconnect`]): the origins the page preconnected to
+//! (`<link rel=preconnect>`, and `Link: <…>; rel=preconnect` headers of the document),
+//! each marked unused when no request of the load went there. DevTools also proposes origins to preconnect to,
 //! from the requests its simulated LCP waits on and their connection times; tabwire
 //! does not simulate the load, so it leaves those candidates out.
+
+pub mod preconnect;
 
 use std::collections::HashSet;
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::events::Event;
-use super::format::duration;
-use super::network::Request;
-use super::page_graph::{self, Fetch, PageGraph};
-use super::preconnect;
-use super::Navigation;
+use crate::load::events::Event;
+use crate::load::network::Request;
+use crate::load::page_graph::{self, Fetch, PageGraph};
+use crate::load::Navigation;
+use crate::text::format::duration;
 
 /// A request in a chain, and the requests that waited on it.
 #[derive(Debug, Clone, Serialize)]
@@ -535,11 +535,11 @@ pub fn details(found: &NetworkDependencyTree, page: &str, lines: &mut Vec<String
 /// The NetworkDependencyTree insight: the chains of critical requests the load waited on.
 pub struct NetworkDependencyTreeInsight;
 
-impl crate::insight::Insight for NetworkDependencyTreeInsight {
+impl crate::insights::Insight for NetworkDependencyTreeInsight {
     const NAME: &'static str = "NetworkDependencyTree";
     type Data = NetworkDependencyTree;
 
-    fn compute(load: &crate::context::LoadContext) -> NetworkDependencyTree {
+    fn compute(load: &crate::load::context::LoadContext) -> NetworkDependencyTree {
         let Some(nav) = load.nav else {
             return NetworkDependencyTree {
                 not_built: Some("the trace holds no page load".to_owned()),
@@ -571,9 +571,11 @@ impl crate::insight::Insight for NetworkDependencyTreeInsight {
 mod tests {
     use serde_json::{json, Value};
 
-    use super::super::page_graph::Kind;
-    use super::super::{events, navigations, network};
     use super::{details, line, load_graph, network_dependency_tree, Load};
+    use crate::load::events;
+    use crate::load::navigations;
+    use crate::load::network;
+    use crate::load::page_graph::Kind;
 
     const NAV: f64 = 1_000_000.0;
 

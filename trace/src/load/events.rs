@@ -118,9 +118,9 @@ mod tests {
                       "isLoadingMainFrame": true, "navigationId": "N"}}},
             {"name": "RunTask", "ph": "X", "ts": 2000.0, "dur": 10.0, "pid": 1, "tid": 2, "args": {}}
         ]});
-        let report = super::super::analyze_bytes(trace.to_string().as_bytes()).expect("a trace");
+        let report = crate::analyze_bytes(trace.to_string().as_bytes()).expect("a trace");
         assert!(!report.insight_sets[0].drew_frames);
-        let summary = super::super::text::summary(&report).join("\n");
+        let summary = crate::text::summary(&report).join("\n");
         assert!(summary.contains("drew no frame"), "{summary}");
         assert!(!summary.contains("no LCP in the trace"), "{summary}");
     }

@@ -29,7 +29,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::Value;
 
-use super::events::Event;
+use crate::load::events::Event;
 
 /// Where a call-tree node's function is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -126,7 +126,7 @@ fn id_of(e: &Event) -> Option<String> {
 }
 
 fn call_frame(v: &Value) -> CallFrame {
-    let text = |key: &str| super::events::text(&v[key]).unwrap_or_default();
+    let text = |key: &str| crate::load::events::text(&v[key]).unwrap_or_default();
     CallFrame {
         function_name: text("functionName"),
         url: text("url"),
@@ -361,7 +361,7 @@ fn fill_missed_stacks(profile: &mut Profile) {
 mod tests {
     use serde_json::{json, Value};
 
-    use super::super::events;
+    use crate::load::events;
 
     fn frame(name: &str, url: &str, line: i64) -> Value {
         json!({"functionName": name, "url": url, "scriptId": if url.is_empty() { 0 } else { 7 },

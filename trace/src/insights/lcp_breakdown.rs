@@ -11,10 +11,10 @@
 
 use serde::Serialize;
 
-use super::events::Event;
-use super::format::{duration, element};
-use super::network::Request;
-use super::Navigation;
+use crate::load::events::Event;
+use crate::load::network::Request;
+use crate::load::Navigation;
+use crate::text::format::{duration, element};
 use serde_json::{json, Value};
 
 /// The LCP of a load.
@@ -39,7 +39,7 @@ pub struct Lcp {
     pub breakdown: Option<Breakdown>,
     /// How the image was discovered (an image LCP whose request is in the trace).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub discovery: Option<super::discovery::Discovery>,
+    pub discovery: Option<crate::insights::lcp_discovery::Discovery>,
 }
 
 /// The parts of an LCP, in ms; they add up to it.
@@ -155,7 +155,7 @@ pub fn lcp(
         image_url,
         breakdown,
         discovery: image_request
-            .map(|image| super::discovery::discovery(candidate, image, document)),
+            .map(|image| crate::insights::lcp_discovery::discovery(candidate, image, document)),
     })
 }
 
@@ -163,11 +163,11 @@ pub fn lcp(
 /// of its time.
 pub struct LcpBreakdownInsight;
 
-impl crate::insight::Insight for LcpBreakdownInsight {
+impl crate::insights::Insight for LcpBreakdownInsight {
     const NAME: &'static str = "LCPBreakdown";
     type Data = Option<Lcp>;
 
-    fn compute(load: &crate::context::LoadContext) -> Option<Lcp> {
+    fn compute(load: &crate::load::context::LoadContext) -> Option<Lcp> {
         load.lcp().cloned()
     }
 

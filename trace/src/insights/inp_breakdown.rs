@@ -21,8 +21,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::events::Event;
-use super::format::{duration, element};
+use crate::load::events::Event;
+use crate::text::format::{duration, element};
 use serde_json::{json, Value};
 
 /// Interactions slower than this are not good, ms.
@@ -105,7 +105,7 @@ struct Timed {
 
 /// An async event's id (`id`, else `id2.global`, else `id2.local`), as text.
 fn async_id(event: &Event) -> Option<String> {
-    use super::events::text;
+    use crate::load::events::text;
     event
         .id
         .as_ref()
@@ -253,11 +253,11 @@ fn to_interaction(e: &Timed, origin: f64) -> Interaction {
 /// The INPBreakdown insight: the slowest interaction of a load and its three phases.
 pub struct InpBreakdownInsight;
 
-impl crate::insight::Insight for InpBreakdownInsight {
+impl crate::insights::Insight for InpBreakdownInsight {
     const NAME: &'static str = "INPBreakdown";
     type Data = Option<Inp>;
 
-    fn compute(load: &crate::context::LoadContext) -> Option<Inp> {
+    fn compute(load: &crate::load::context::LoadContext) -> Option<Inp> {
         inp(load.events(), load.from, load.until, load.from)
     }
 
@@ -324,7 +324,7 @@ impl crate::insight::Insight for InpBreakdownInsight {
 mod tests {
     use serde_json::{json, Value};
 
-    use super::super::events;
+    use crate::load::events;
 
     /// One event of an interaction: begins at `at` ms, its handlers run from `start`
     /// to `end` ms, the frame comes at `frame` ms.

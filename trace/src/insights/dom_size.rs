@@ -14,8 +14,8 @@
 
 use serde::Serialize;
 
-use super::events::Event;
-use super::format::{count, duration, element};
+use crate::load::events::Event;
+use crate::text::format::{count, duration, element};
 use serde_json::{json, Value};
 
 /// Updates shorter than this are not large, µs.
@@ -172,11 +172,11 @@ pub fn dom_size(events: &[Event], scope: &Scope) -> DomSize {
 /// The DOMSize insight: the size of the DOM and the updates it made slow.
 pub struct DomSizeInsight;
 
-impl crate::insight::Insight for DomSizeInsight {
+impl crate::insights::Insight for DomSizeInsight {
     const NAME: &'static str = "DOMSize";
     type Data = DomSize;
 
-    fn compute(load: &crate::context::LoadContext) -> DomSize {
+    fn compute(load: &crate::load::context::LoadContext) -> DomSize {
         dom_size(
             load.events(),
             &Scope {
@@ -275,7 +275,7 @@ mod tests {
     use serde_json::json;
 
     use super::{dom_size, Scope};
-    use crate::events;
+    use crate::load::events;
 
     #[test]
     fn the_largest_dom_stats_count_with_their_elements_and_slow_large_updates() {

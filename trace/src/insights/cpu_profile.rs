@@ -1,6 +1,6 @@
 //! A load's CPU profile as a bottom-up table: for each function, the time it ran
 //! itself (self time) and the time it was on the stack (total time), from the
-//! samples of the page's main thread within the load ([`super::cpu_profile`]).
+//! samples of the page's main thread within the load ([`crate::load::profiles`]).
 //!
 //! The figures follow DevTools' CPU profile model (as its JavaScript profiler and
 //! trace engine count them), so they can be checked against its trace engine:
@@ -22,8 +22,8 @@ use serde::Serialize;
 
 use serde_json::{json, Value};
 
-use super::cpu_profile::{CallFrame, Profile};
-use super::format::{count, duration};
+use crate::load::profiles::{CallFrame, Profile};
+use crate::text::format::{count, duration};
 
 /// The most functions listed.
 pub const MAX_FUNCTIONS: usize = 15;
@@ -341,11 +341,11 @@ fn functions(p: &Profile, t: &NodeTimes) -> Vec<FunctionTime> {
 /// The CPUProfile insight: the functions the main thread ran most, bottom-up.
 pub struct CpuProfileInsight;
 
-impl crate::insight::Insight for CpuProfileInsight {
+impl crate::insights::Insight for CpuProfileInsight {
     const NAME: &'static str = "CPUProfile";
     type Data = Option<CpuProfile>;
 
-    fn compute(load: &crate::context::LoadContext) -> Option<CpuProfile> {
+    fn compute(load: &crate::load::context::LoadContext) -> Option<CpuProfile> {
         cpu_profile(&load.trace.profiles, &load.threads, load.from, load.until)
     }
 
@@ -488,8 +488,9 @@ fn is_javascript(f: &FunctionTime) -> bool {
 mod tests {
     use serde_json::{json, Value};
 
-    use super::super::{cpu_profile, events};
     use super::Kind;
+    use crate::load::events;
+    use crate::load::profiles as cpu_profile;
 
     fn node(id: i64, parent: Option<i64>, name: &str, url: &str, line: i64) -> Value {
         json!({"id": id, "parent": parent, "callFrame": {"functionName": name, "url": url,

@@ -6,9 +6,9 @@
 
 use serde::Serialize;
 
-use super::events::Event;
-use super::format::{duration, element};
-use super::Navigation;
+use crate::load::events::Event;
+use crate::load::Navigation;
+use crate::text::format::{duration, element};
 use serde_json::{json, Value};
 
 /// Longest a cluster lasts, µs.
@@ -87,11 +87,11 @@ pub fn cls(events: &[Event], from: f64, until: f64, nav: Option<&Navigation>) ->
 /// The CLSCulprits insight: the worst cluster of layout shifts and the elements they moved.
 pub struct ClsCulpritsInsight;
 
-impl crate::insight::Insight for ClsCulpritsInsight {
+impl crate::insights::Insight for ClsCulpritsInsight {
     const NAME: &'static str = "CLSCulprits";
     type Data = Cls;
 
-    fn compute(load: &crate::context::LoadContext) -> Cls {
+    fn compute(load: &crate::load::context::LoadContext) -> Cls {
         cls(load.events(), load.from, load.until, load.nav)
     }
 

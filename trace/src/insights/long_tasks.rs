@@ -11,8 +11,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::events::Event;
-use super::format::duration;
+use crate::load::events::Event;
+use crate::text::format::duration;
 use serde_json::{json, Value};
 
 /// Tasks longer than this are long, µs.
@@ -89,16 +89,6 @@ const SCRIPT_EVENTS: [&str; 6] = [
     "TimerFire",
 ];
 
-/// The main threads (`CrRendererMain`) of every renderer in the trace.
-pub fn renderer_main_threads(events: &[Event]) -> Vec<(i64, i64)> {
-    events
-        .iter()
-        .filter(|e| e.ph == "M" && e.name == "thread_name")
-        .filter(|e| e.args["name"].as_str() == Some("CrRendererMain"))
-        .map(|e| (e.pid, e.tid))
-        .collect()
-}
-
 fn script_url(event: &Event) -> Option<&str> {
     let data = event.data();
     data["url"]
@@ -167,11 +157,11 @@ pub fn long_tasks(
 /// The LongTasks insight: main-thread tasks over 50 ms and the scripts that ran in them.
 pub struct LongTasksInsight;
 
-impl crate::insight::Insight for LongTasksInsight {
+impl crate::insights::Insight for LongTasksInsight {
     const NAME: &'static str = "LongTasks";
     type Data = Vec<LongTask>;
 
-    fn compute(load: &crate::context::LoadContext) -> Vec<LongTask> {
+    fn compute(load: &crate::load::context::LoadContext) -> Vec<LongTask> {
         let mut tasks = long_tasks(
             load.events(),
             load.from,

@@ -13,7 +13,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::events::Event;
+use crate::load::events::Event;
 
 /// The Viewport insight of one load.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -124,11 +124,11 @@ pub fn details(found: &Viewport, lines: &mut Vec<String>) -> Value {
 /// The Viewport insight: whether the page is optimized for mobile screens.
 pub struct ViewportInsight;
 
-impl crate::insight::Insight for ViewportInsight {
+impl crate::insights::Insight for ViewportInsight {
     const NAME: &'static str = "Viewport";
     type Data = Viewport;
 
-    fn compute(load: &crate::context::LoadContext) -> Viewport {
+    fn compute(load: &crate::load::context::LoadContext) -> Viewport {
         viewport(load.events(), load.frame(), load.from, load.until)
     }
 
@@ -145,8 +145,8 @@ impl crate::insight::Insight for ViewportInsight {
 mod tests {
     use serde_json::json;
 
-    use super::super::events;
     use super::{details, line, viewport};
+    use crate::load::events;
 
     fn trace(optimized: &[(f64, bool)], meta_at: Option<f64>) -> Vec<events::Event> {
         let mut list: Vec<serde_json::Value> = optimized

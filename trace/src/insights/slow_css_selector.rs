@@ -14,8 +14,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::events::Event;
-use super::format::duration;
+use crate::load::events::Event;
+use crate::text::format::duration;
 
 /// A selector's time from which it is worth naming as slow, µs.
 const SLOW_US: f64 = 500.0;
@@ -107,7 +107,7 @@ pub fn slow_css_selector(
         found.recalculations += 1;
         let timings = recalc_stats["selector_timings"].as_array();
         for timing in timings.into_iter().flatten() {
-            let text = |key: &str| super::events::text(&timing[key]).unwrap_or_default();
+            let text = |key: &str| crate::load::events::text(&timing[key]).unwrap_or_default();
             let count = |key: &str| timing[key].as_f64().unwrap_or(0.0).max(0.0) as u64;
             let key = (text("selector"), text("style_sheet_id"));
             let cost = by_key.entry(key.clone()).or_insert_with(|| {
@@ -256,11 +256,11 @@ pub fn details(found: &SlowCssSelector, lines: &mut Vec<String>) -> Value {
 /// The SlowCSSSelector insight: the CSS selectors style recalculation spent its time on.
 pub struct SlowCssSelectorInsight;
 
-impl crate::insight::Insight for SlowCssSelectorInsight {
+impl crate::insights::Insight for SlowCssSelectorInsight {
     const NAME: &'static str = "SlowCSSSelector";
     type Data = SlowCssSelector;
 
-    fn compute(load: &crate::context::LoadContext) -> SlowCssSelector {
+    fn compute(load: &crate::load::context::LoadContext) -> SlowCssSelector {
         slow_css_selector(load.events(), load.frame(), load.from, load.until)
     }
 
@@ -277,8 +277,8 @@ impl crate::insight::Insight for SlowCssSelectorInsight {
 mod tests {
     use serde_json::{json, Value};
 
-    use super::super::events;
     use super::{details, line, slow_css_selector};
+    use crate::load::events;
 
     fn timing(selector: &str, sheet: &str, us: f64, attempts: u64) -> Value {
         json!({"selector": selector, "style_sheet_id": sheet, "elapsed (us)": us,

@@ -20,8 +20,8 @@ use std::time::SystemTime;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::format::bytes;
-use super::network::{header, Request};
+use crate::load::network::{header, Request};
+use crate::text::format::bytes;
 
 /// The resource types a cache lifetime matters for.
 const STATIC_TYPES: [&str; 5] = ["Font", "Image", "Media", "Script", "Stylesheet"];
@@ -305,11 +305,11 @@ pub fn details(found: &Cache, lines: &mut Vec<String>) -> Value {
 /// The Cache insight: static resources served with no or a short cache lifetime.
 pub struct CacheInsight;
 
-impl crate::insight::Insight for CacheInsight {
+impl crate::insights::Insight for CacheInsight {
     const NAME: &'static str = "Cache";
     type Data = Cache;
 
-    fn compute(load: &crate::context::LoadContext) -> Cache {
+    fn compute(load: &crate::load::context::LoadContext) -> Cache {
         cache(load.requests(), load.from, load.until)
     }
 
@@ -326,8 +326,9 @@ impl crate::insight::Insight for CacheInsight {
 mod tests {
     use serde_json::json;
 
-    use super::super::{events, network};
     use super::{cache, details, hit_probability, line};
+    use crate::load::events;
+    use crate::load::network;
 
     /// A response's headers (name, value); `None`: the trace gives none.
     type Headers<'a> = Option<Vec<(&'a str, &'a str)>>;

@@ -22,9 +22,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::events::Event;
-use super::format::bytes;
-use super::network::Request;
+use crate::load::events::Event;
+use crate::load::network::Request;
+use crate::text::format::bytes;
 
 /// An AVIF's bytes a pixel: a 2-byte pixel (4:2:2) at 12:1.
 const AVIF_BYTES_PER_PIXEL: f64 = 2.0 / 12.0;
@@ -363,11 +363,11 @@ pub fn details(found: &ImageDelivery, lines: &mut Vec<String>) -> Value {
 /// The ImageDelivery insight: images that cost more bytes than they need.
 pub struct ImageDeliveryInsight;
 
-impl crate::insight::Insight for ImageDeliveryInsight {
+impl crate::insights::Insight for ImageDeliveryInsight {
     const NAME: &'static str = "ImageDelivery";
     type Data = ImageDelivery;
 
-    fn compute(load: &crate::context::LoadContext) -> ImageDelivery {
+    fn compute(load: &crate::load::context::LoadContext) -> ImageDelivery {
         image_delivery(load.events(), load.requests(), load.from, load.until)
     }
 
@@ -384,8 +384,9 @@ impl crate::insight::Insight for ImageDeliveryInsight {
 mod tests {
     use serde_json::{json, Value};
 
-    use super::super::{events, network};
     use super::{details, image_delivery, line, Dimensions, Optimization};
+    use crate::load::events;
+    use crate::load::network;
 
     /// A request for an image of `bytes`, and its paint.
     fn image(id: &str, url: &str, mime: &str, bytes: u64, paint: Value) -> Vec<Value> {

@@ -18,8 +18,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::events::Event;
-use super::format::duration;
+use crate::load::events::Event;
+use crate::text::format::duration;
 use serde_json::{json, Value};
 
 /// The least forced-reflow time of one task that counts, µs.
@@ -255,11 +255,11 @@ pub fn forced_reflows(
 /// The ForcedReflow insight: layouts and style recalculations scripts forced.
 pub struct ForcedReflowInsight;
 
-impl crate::insight::Insight for ForcedReflowInsight {
+impl crate::insights::Insight for ForcedReflowInsight {
     const NAME: &'static str = "ForcedReflow";
     type Data = ForcedReflows;
 
-    fn compute(load: &crate::context::LoadContext) -> ForcedReflows {
+    fn compute(load: &crate::load::context::LoadContext) -> ForcedReflows {
         forced_reflows(load.events(), load.from, load.until, load.frame())
     }
 
@@ -312,7 +312,7 @@ impl crate::insight::Insight for ForcedReflowInsight {
 mod tests {
     use serde_json::{json, Value};
 
-    use super::super::events;
+    use crate::load::events;
 
     fn ms(v: f64) -> f64 {
         1_000_000.0 + v * 1e3
