@@ -394,14 +394,23 @@ async fn tab_url(ctx: &ToolContext, tab: TabId) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The argument's description is written by hand (its wording is what agents
+    /// read); the table of insights decides what it must name, and in which order.
     #[test]
-    fn the_insight_name_argument_lists_every_insight_there_is() {
+    fn the_insight_name_argument_lists_every_insight_there_is_in_the_tables_order() {
         let schema = crate::mcp::schema::input_schema::<super::AnalyzeInsightParams>(false);
         let described = schema["properties"]["insightName"]["description"]
             .as_str()
             .unwrap_or_default()
             .to_owned();
+        let mut from = 0;
         for name in tabwire_trace::INSIGHT_NAMES {
+            let Some(at) = described[from..].find(name) else {
+                panic!("{name} missing from, or out of order in: {described}");
+            };
+            from += at + name.len();
+        }
+        for (name, _) in tabwire_trace::not_computed::NOT_COMPUTED {
             assert!(described.contains(name), "{name} missing from: {described}");
         }
     }
