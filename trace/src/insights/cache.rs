@@ -20,7 +20,9 @@ use std::time::SystemTime;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::network::{header, Request};
+use crate::load::LoadContext;
 use crate::text::format::bytes;
 
 /// The resource types a cache lifetime matters for.
@@ -305,19 +307,19 @@ pub fn details(found: &Cache, lines: &mut Vec<String>) -> Value {
 /// The Cache insight: static resources served with no or a short cache lifetime.
 pub struct CacheInsight;
 
-impl crate::insights::Insight for CacheInsight {
+impl Insight for CacheInsight {
     const NAME: &'static str = "Cache";
     type Data = Cache;
 
-    fn compute(load: &crate::load::context::LoadContext) -> Cache {
+    fn compute(load: &LoadContext) -> Cache {
         cache(load.requests(), load.from, load.until)
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         vec![line(&set.cache)]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         details(&set.cache, lines)
     }
 }

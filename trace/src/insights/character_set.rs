@@ -10,8 +10,10 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
 use crate::load::network::{header, Request};
+use crate::load::LoadContext;
 use crate::load::Navigation;
 
 /// What `MetaCharsetCheck` says of a tag found in time.
@@ -133,20 +135,20 @@ pub fn details(found: &CharacterSet, lines: &mut Vec<String>) -> Value {
 /// (a page load only).
 pub struct CharacterSetInsight;
 
-impl crate::insights::Insight for CharacterSetInsight {
+impl Insight for CharacterSetInsight {
     const NAME: &'static str = "CharacterSet";
     type Data = Option<CharacterSet>;
 
-    fn compute(load: &crate::load::context::LoadContext) -> Option<CharacterSet> {
+    fn compute(load: &LoadContext) -> Option<CharacterSet> {
         load.nav
             .map(|nav| character_set(load.events(), nav, load.document))
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         set.character_set.iter().map(line).collect()
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         match &set.character_set {
             Some(found) => details(found, lines),
             None => {

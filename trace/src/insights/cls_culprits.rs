@@ -6,7 +6,9 @@
 
 use serde::Serialize;
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
+use crate::load::LoadContext;
 use crate::load::Navigation;
 use crate::text::format::{duration, element};
 use serde_json::{json, Value};
@@ -87,15 +89,15 @@ pub fn cls(events: &[Event], from: f64, until: f64, nav: Option<&Navigation>) ->
 /// The CLSCulprits insight: the worst cluster of layout shifts and the elements they moved.
 pub struct ClsCulpritsInsight;
 
-impl crate::insights::Insight for ClsCulpritsInsight {
+impl Insight for ClsCulpritsInsight {
     const NAME: &'static str = "CLSCulprits";
     type Data = Cls;
 
-    fn compute(load: &crate::load::context::LoadContext) -> Cls {
+    fn compute(load: &LoadContext) -> Cls {
         cls(load.events(), load.from, load.until, load.nav)
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         let cls = &set.cls;
         if cls.shifts.is_empty() {
             // Without frames no shift could have been seen: the set's summary said so.
@@ -118,7 +120,7 @@ impl crate::insights::Insight for ClsCulpritsInsight {
         )]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         lines.push(format!("CLS: {:.3}.", set.cls.score));
         for shift in &set.cls.shifts {
             let moved: Vec<String> = shift

@@ -22,7 +22,9 @@ use serde::Serialize;
 
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::profiles::{CallFrame, Profile};
+use crate::load::LoadContext;
 use crate::text::format::{count, duration};
 
 /// The most functions listed.
@@ -341,15 +343,15 @@ fn functions(p: &Profile, t: &NodeTimes) -> Vec<FunctionTime> {
 /// The CPUProfile insight: the functions the main thread ran most, bottom-up.
 pub struct CpuProfileInsight;
 
-impl crate::insights::Insight for CpuProfileInsight {
+impl Insight for CpuProfileInsight {
     const NAME: &'static str = "CPUProfile";
     type Data = Option<CpuProfile>;
 
-    fn compute(load: &crate::load::context::LoadContext) -> Option<CpuProfile> {
+    fn compute(load: &LoadContext) -> Option<CpuProfile> {
         cpu_profile(&load.trace.profiles, &load.threads, load.from, load.until)
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         let Some(p) = &set.cpu_profile else {
             return vec![format!("- CPUProfile: {NO_SAMPLES}.")];
         };
@@ -394,7 +396,7 @@ impl crate::insights::Insight for CpuProfileInsight {
         ]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         let Some(p) = &set.cpu_profile else {
             let mut no = NO_SAMPLES.to_owned();
             no[..1].make_ascii_uppercase();

@@ -14,7 +14,9 @@
 
 use serde::Serialize;
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
+use crate::load::LoadContext;
 use crate::text::format::{count, duration, element};
 use serde_json::{json, Value};
 
@@ -172,11 +174,11 @@ pub fn dom_size(events: &[Event], scope: &Scope) -> DomSize {
 /// The DOMSize insight: the size of the DOM and the updates it made slow.
 pub struct DomSizeInsight;
 
-impl crate::insights::Insight for DomSizeInsight {
+impl Insight for DomSizeInsight {
     const NAME: &'static str = "DOMSize";
     type Data = DomSize;
 
-    fn compute(load: &crate::load::context::LoadContext) -> DomSize {
+    fn compute(load: &LoadContext) -> DomSize {
         dom_size(
             load.events(),
             &Scope {
@@ -190,7 +192,7 @@ impl crate::insights::Insight for DomSizeInsight {
         )
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         let d = &set.dom_size;
         let mut line = match (d.total_elements, d.nodes) {
             (Some(total), _) => format!("- DOMSize: {} elements", count(total)),
@@ -219,7 +221,7 @@ impl crate::insights::Insight for DomSizeInsight {
         vec![line + "."]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         let d = &set.dom_size;
         match (d.total_elements, d.nodes) {
             (Some(total), _) => lines.push(format!("Total elements: {}.", count(total))),

@@ -13,8 +13,10 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
 use crate::load::network::Request;
+use crate::load::LoadContext;
 use crate::text::format::duration;
 
 /// Browsers show fallback text after this long at most, ms.
@@ -147,19 +149,19 @@ pub fn details(found: &FontDisplay, lines: &mut Vec<String>) -> Value {
 /// The FontDisplay insight: web fonts whose text stays invisible while they load.
 pub struct FontDisplayInsight;
 
-impl crate::insights::Insight for FontDisplayInsight {
+impl Insight for FontDisplayInsight {
     const NAME: &'static str = "FontDisplay";
     type Data = FontDisplay;
 
-    fn compute(load: &crate::load::context::LoadContext) -> FontDisplay {
+    fn compute(load: &LoadContext) -> FontDisplay {
         font_display(load.events(), load.requests(), load.from, load.until)
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         vec![line(&set.font_display)]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         details(&set.font_display, lines)
     }
 }

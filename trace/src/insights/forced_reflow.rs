@@ -18,7 +18,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
+use crate::load::LoadContext;
 use crate::text::format::duration;
 use serde_json::{json, Value};
 
@@ -255,15 +257,15 @@ pub fn forced_reflows(
 /// The ForcedReflow insight: layouts and style recalculations scripts forced.
 pub struct ForcedReflowInsight;
 
-impl crate::insights::Insight for ForcedReflowInsight {
+impl Insight for ForcedReflowInsight {
     const NAME: &'static str = "ForcedReflow";
     type Data = ForcedReflows;
 
-    fn compute(load: &crate::load::context::LoadContext) -> ForcedReflows {
+    fn compute(load: &LoadContext) -> ForcedReflows {
         forced_reflows(load.events(), load.from, load.until, load.frame())
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         let r = &set.forced_reflows;
         vec![match r.call_sites.first() {
             None => "- ForcedReflow: no forced reflows.".to_owned(),
@@ -277,7 +279,7 @@ impl crate::insights::Insight for ForcedReflowInsight {
         }]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         let r = &set.forced_reflows;
         if r.count == 0 {
             lines.push("No script forced a layout or style recalculation.".into());

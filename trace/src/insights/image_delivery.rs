@@ -22,8 +22,10 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
 use crate::load::network::Request;
+use crate::load::LoadContext;
 use crate::text::format::bytes;
 
 /// An AVIF's bytes a pixel: a 2-byte pixel (4:2:2) at 12:1.
@@ -363,19 +365,19 @@ pub fn details(found: &ImageDelivery, lines: &mut Vec<String>) -> Value {
 /// The ImageDelivery insight: images that cost more bytes than they need.
 pub struct ImageDeliveryInsight;
 
-impl crate::insights::Insight for ImageDeliveryInsight {
+impl Insight for ImageDeliveryInsight {
     const NAME: &'static str = "ImageDelivery";
     type Data = ImageDelivery;
 
-    fn compute(load: &crate::load::context::LoadContext) -> ImageDelivery {
+    fn compute(load: &LoadContext) -> ImageDelivery {
         image_delivery(load.events(), load.requests(), load.from, load.until)
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         vec![line(&set.image_delivery)]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         details(&set.image_delivery, lines)
     }
 }

@@ -21,7 +21,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
+use crate::load::LoadContext;
 use crate::text::format::{duration, element};
 use serde_json::{json, Value};
 
@@ -253,15 +255,15 @@ fn to_interaction(e: &Timed, origin: f64) -> Interaction {
 /// The INPBreakdown insight: the slowest interaction of a load and its three phases.
 pub struct InpBreakdownInsight;
 
-impl crate::insights::Insight for InpBreakdownInsight {
+impl Insight for InpBreakdownInsight {
     const NAME: &'static str = "INPBreakdown";
     type Data = Option<Inp>;
 
-    fn compute(load: &crate::load::context::LoadContext) -> Option<Inp> {
+    fn compute(load: &LoadContext) -> Option<Inp> {
         inp(load.events(), load.from, load.until, load.from)
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         let Some(inp) = &set.inp else {
             return vec!["- INPBreakdown: no interactions in the trace.".to_owned()];
         };
@@ -277,7 +279,7 @@ impl crate::insights::Insight for InpBreakdownInsight {
         )]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         match &set.inp {
             None => lines.push("No interactions were recorded for this load.".into()),
             Some(inp) => {

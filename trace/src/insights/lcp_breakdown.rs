@@ -11,8 +11,10 @@
 
 use serde::Serialize;
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
 use crate::load::network::Request;
+use crate::load::LoadContext;
 use crate::load::Navigation;
 use crate::text::format::{duration, element};
 use serde_json::{json, Value};
@@ -163,15 +165,15 @@ pub fn lcp(
 /// of its time.
 pub struct LcpBreakdownInsight;
 
-impl crate::insights::Insight for LcpBreakdownInsight {
+impl Insight for LcpBreakdownInsight {
     const NAME: &'static str = "LCPBreakdown";
     type Data = Option<Lcp>;
 
-    fn compute(load: &crate::load::context::LoadContext) -> Option<Lcp> {
+    fn compute(load: &LoadContext) -> Option<Lcp> {
         load.lcp().cloned()
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         let Some(lcp) = &set.lcp else {
             if !set.url.is_empty() && set.drew_frames {
                 return vec!["- LCPBreakdown: no LCP in the trace.".to_owned()];
@@ -195,7 +197,7 @@ impl crate::insights::Insight for LcpBreakdownInsight {
         vec![line]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         match &set.lcp {
             None if !set.drew_frames => lines.push(crate::text::NO_FRAMES[2..].into()),
             None => lines.push("No LCP was recorded for this load.".into()),

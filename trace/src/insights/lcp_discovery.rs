@@ -11,8 +11,10 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
 use crate::load::network::Request;
+use crate::load::LoadContext;
 use crate::text::format::duration;
 
 /// How the LCP image was discovered.
@@ -150,19 +152,19 @@ pub fn details(found: Option<&Discovery>, kind: Option<&str>, lines: &mut Vec<St
 /// it explains (`Lcp::discovery`), whose candidate event it reads.
 pub struct LcpDiscoveryInsight;
 
-impl crate::insights::Insight for LcpDiscoveryInsight {
+impl Insight for LcpDiscoveryInsight {
     const NAME: &'static str = "LCPDiscovery";
     type Data = ();
 
     /// Found with the LCP (`LoadContext::lcp`): its candidate event is the LCP's.
-    fn compute(_: &crate::load::context::LoadContext) {}
+    fn compute(_: &LoadContext) {}
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         let found = set.lcp.as_ref().and_then(|l| l.discovery.as_ref());
         found.map(line).into_iter().collect()
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         let lcp = set.lcp.as_ref();
         details(
             lcp.and_then(|l| l.discovery.as_ref()),

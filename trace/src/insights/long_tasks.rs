@@ -11,7 +11,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
+use crate::load::LoadContext;
 use crate::text::format::duration;
 use serde_json::{json, Value};
 
@@ -157,11 +159,11 @@ pub fn long_tasks(
 /// The LongTasks insight: main-thread tasks over 50 ms and the scripts that ran in them.
 pub struct LongTasksInsight;
 
-impl crate::insights::Insight for LongTasksInsight {
+impl Insight for LongTasksInsight {
     const NAME: &'static str = "LongTasks";
     type Data = Vec<LongTask>;
 
-    fn compute(load: &crate::load::context::LoadContext) -> Vec<LongTask> {
+    fn compute(load: &LoadContext) -> Vec<LongTask> {
         let mut tasks = long_tasks(
             load.events(),
             load.from,
@@ -173,7 +175,7 @@ impl crate::insights::Insight for LongTasksInsight {
         tasks
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         let Some(longest) = set.long_tasks.first() else {
             return vec!["- LongTasks: no main-thread task over 50 ms.".to_owned()];
         };
@@ -199,7 +201,7 @@ impl crate::insights::Insight for LongTasksInsight {
         vec![line]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         if set.long_tasks.is_empty() {
             lines.push("No main-thread task ran over 50 ms.".into());
         }

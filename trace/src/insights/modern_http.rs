@@ -16,7 +16,9 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::network::Request;
+use crate::load::LoadContext;
 
 /// The static resources an origin must serve before multiplexing matters.
 const MANY: usize = 6;
@@ -173,19 +175,19 @@ pub fn details(found: &ModernHttp, lines: &mut Vec<String>) -> Value {
 /// The ModernHTTP insight: requests over HTTP/1.x that HTTP/2 would multiplex.
 pub struct ModernHttpInsight;
 
-impl crate::insights::Insight for ModernHttpInsight {
+impl Insight for ModernHttpInsight {
     const NAME: &'static str = "ModernHTTP";
     type Data = ModernHttp;
 
-    fn compute(load: &crate::load::context::LoadContext) -> ModernHttp {
+    fn compute(load: &LoadContext) -> ModernHttp {
         modern_http(load.requests(), load.from, load.until)
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         vec![line(&set.modern_http)]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         details(&set.modern_http, lines)
     }
 }

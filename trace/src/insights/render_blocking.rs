@@ -4,8 +4,10 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
 use crate::load::network::Request;
+use crate::load::LoadContext;
 use crate::load::Navigation;
 use crate::text::format::duration;
 
@@ -59,17 +61,17 @@ pub fn render_blocking(
 /// The RenderBlocking insight: requests that held up the first render (a page load only).
 pub struct RenderBlockingInsight;
 
-impl crate::insights::Insight for RenderBlockingInsight {
+impl Insight for RenderBlockingInsight {
     const NAME: &'static str = "RenderBlocking";
     type Data = Vec<BlockingRequest>;
 
-    fn compute(load: &crate::load::context::LoadContext) -> Vec<BlockingRequest> {
+    fn compute(load: &LoadContext) -> Vec<BlockingRequest> {
         load.nav
             .map(|nav| render_blocking(load.events(), nav, load.requests()))
             .unwrap_or_default()
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         if set.url.is_empty() || !set.drew_frames {
             return Vec::new();
         }
@@ -88,7 +90,7 @@ impl crate::insights::Insight for RenderBlockingInsight {
         }]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         if set.render_blocking.is_empty() {
             lines.push("No request held up the first render.".into());
         }

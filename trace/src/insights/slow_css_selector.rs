@@ -14,7 +14,9 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
+use crate::load::LoadContext;
 use crate::text::format::duration;
 
 /// A selector's time from which it is worth naming as slow, µs.
@@ -256,19 +258,19 @@ pub fn details(found: &SlowCssSelector, lines: &mut Vec<String>) -> Value {
 /// The SlowCSSSelector insight: the CSS selectors style recalculation spent its time on.
 pub struct SlowCssSelectorInsight;
 
-impl crate::insights::Insight for SlowCssSelectorInsight {
+impl Insight for SlowCssSelectorInsight {
     const NAME: &'static str = "SlowCSSSelector";
     type Data = SlowCssSelector;
 
-    fn compute(load: &crate::load::context::LoadContext) -> SlowCssSelector {
+    fn compute(load: &LoadContext) -> SlowCssSelector {
         slow_css_selector(load.events(), load.frame(), load.from, load.until)
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         line(&set.slow_css_selector).into_iter().collect()
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         details(&set.slow_css_selector, lines)
     }
 }

@@ -23,9 +23,11 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::insights::long_tasks::site;
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
 use crate::load::network::Request;
 use crate::load::profiles::Profile;
+use crate::load::LoadContext;
 use crate::text::format::{bytes, duration};
 
 /// The most URLs listed per site.
@@ -520,11 +522,11 @@ pub fn details(found: &ThirdParties, lines: &mut Vec<String>) -> Value {
 /// The ThirdParties insight: the sites the load fetched from and ran.
 pub struct ThirdPartiesInsight;
 
-impl crate::insights::Insight for ThirdPartiesInsight {
+impl Insight for ThirdPartiesInsight {
     const NAME: &'static str = "ThirdParties";
     type Data = ThirdParties;
 
-    fn compute(load: &crate::load::context::LoadContext) -> ThirdParties {
+    fn compute(load: &LoadContext) -> ThirdParties {
         let (thread, page_url) = match load.nav {
             Some(nav) => ((nav.pid, nav.tid), nav.url.clone()),
             None => match page_thread(load.events(), &load.threads) {
@@ -545,11 +547,11 @@ impl crate::insights::Insight for ThirdPartiesInsight {
         )
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         vec![line(&set.third_parties)]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         details(&set.third_parties, lines)
     }
 }

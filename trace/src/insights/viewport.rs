@@ -13,7 +13,9 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
+use crate::load::LoadContext;
 
 /// The Viewport insight of one load.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -124,19 +126,19 @@ pub fn details(found: &Viewport, lines: &mut Vec<String>) -> Value {
 /// The Viewport insight: whether the page is optimized for mobile screens.
 pub struct ViewportInsight;
 
-impl crate::insights::Insight for ViewportInsight {
+impl Insight for ViewportInsight {
     const NAME: &'static str = "Viewport";
     type Data = Viewport;
 
-    fn compute(load: &crate::load::context::LoadContext) -> Viewport {
+    fn compute(load: &LoadContext) -> Viewport {
         viewport(load.events(), load.frame(), load.from, load.until)
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         vec![line(&set.viewport)]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         details(&set.viewport, lines)
     }
 }

@@ -30,9 +30,11 @@ use std::collections::HashSet;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::insights::{Insight, InsightSet};
 use crate::load::events::Event;
 use crate::load::network::Request;
 use crate::load::page_graph::{self, Fetch, PageGraph};
+use crate::load::LoadContext;
 use crate::load::Navigation;
 use crate::text::format::duration;
 
@@ -535,11 +537,11 @@ pub fn details(found: &NetworkDependencyTree, page: &str, lines: &mut Vec<String
 /// The NetworkDependencyTree insight: the chains of critical requests the load waited on.
 pub struct NetworkDependencyTreeInsight;
 
-impl crate::insights::Insight for NetworkDependencyTreeInsight {
+impl Insight for NetworkDependencyTreeInsight {
     const NAME: &'static str = "NetworkDependencyTree";
     type Data = NetworkDependencyTree;
 
-    fn compute(load: &crate::load::context::LoadContext) -> NetworkDependencyTree {
+    fn compute(load: &LoadContext) -> NetworkDependencyTree {
         let Some(nav) = load.nav else {
             return NetworkDependencyTree {
                 not_built: Some("the trace holds no page load".to_owned()),
@@ -555,14 +557,14 @@ impl crate::insights::Insight for NetworkDependencyTreeInsight {
         })
     }
 
-    fn summary(set: &crate::InsightSet) -> Vec<String> {
+    fn summary(set: &InsightSet) -> Vec<String> {
         if set.url.is_empty() {
             return Vec::new();
         }
         vec![line(&set.network_dependency_tree, &set.url)]
     }
 
-    fn details(set: &crate::InsightSet, lines: &mut Vec<String>) -> Value {
+    fn details(set: &InsightSet, lines: &mut Vec<String>) -> Value {
         details(&set.network_dependency_tree, &set.url, lines)
     }
 }
