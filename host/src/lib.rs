@@ -40,5 +40,4 @@ pub mod paths;
 pub mod platform;
 pub mod registry;
 pub mod running;
-pub mod trace;
 pub mod transport;

@@ -15,6 +15,7 @@
 //! - [`error`]: the error a command can fail with, as it crosses the wire.
 //! - [`keys`]: key names and combinations (`Control+Shift+R`) for keyboard input.
 //! - [`sharing`]: how the user shares a tab, in the words every message uses.
+//! - [`page_text`]: page text kept inside its line, for every reply and report.
 //! - [`webmcp`]: tools pages register with the browser's WebMCP, and their runs.
 //! - [`version`]: whether the extension and the tabwire program are the same version,
 //!   and what to do when not.
@@ -31,6 +32,7 @@ pub mod framing;
 pub mod keys;
 pub mod names;
 pub mod origin;
+pub mod page_text;
 pub mod pieces;
 pub mod protocol;
 pub mod sharing;

@@ -31,30 +31,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-/// Whether a reader may end a line at `c`: control characters but the tab (`\n`, `\r`,
-/// vertical tab, form feed, U+0085 and the other C0 and C1 controls), and the Unicode
-/// line and paragraph separators (U+2028, U+2029).
-pub fn breaks_line(c: char) -> bool {
-    (c.is_control() && c != '\t') || matches!(c, '\u{2028}' | '\u{2029}')
-}
-
-/// `text` for a place inside one line: each character that [`breaks_line`] is written
-/// as an escape (`\n`, `\r`, `\u{2028}`). Text without one comes back as it is.
-pub fn inline(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(breaks_line) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if breaks_line(c) {
-            // `\n`, `\r`, else `\u{…}`.
-            let _ = write!(out, "{}", c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
+pub use tabwire_shared::page_text::{breaks_line, inline};
 
 /// `text` where a format puts it first on a line (a CSS selector or property name, a
 /// header name): as [`inline`], and with a `\` before it when it would otherwise read

@@ -3,7 +3,7 @@
 //! `performance_start_trace` starts Chrome's tracing on the page (and reloads it,
 //! waiting for the load as `navigate_page` does); `performance_stop_trace` stops it,
 //! reads the trace over in chunks (bounded by [`MAX_TRACE_BYTES`]), saves it where
-//! asked, and answers a summary of the insights ([`crate::trace`]); the last trace's
+//! asked, and answers a summary of the insights ([`tabwire_trace`]); the last trace's
 //! insights stay for `performance_analyze_insight`.
 
 use std::collections::HashMap;
@@ -24,7 +24,7 @@ use crate::mcp::response::{Response, Section};
 use crate::mcp::spill;
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
-use crate::trace::{self, Report, MAX_TRACE_BYTES};
+use tabwire_trace::{self as trace, Report, MAX_TRACE_BYTES};
 
 /// How long an automatic stop waits after the load, as DevTools' recording does: late
 /// paints, shifts and tasks still count.
@@ -394,14 +394,23 @@ async fn tab_url(ctx: &ToolContext, tab: TabId) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The argument's description is written by hand (its wording is what agents
+    /// read); the table of insights decides what it must name, and in which order.
     #[test]
-    fn the_insight_name_argument_lists_every_insight_there_is() {
+    fn the_insight_name_argument_lists_every_insight_there_is_in_the_tables_order() {
         let schema = crate::mcp::schema::input_schema::<super::AnalyzeInsightParams>(false);
         let described = schema["properties"]["insightName"]["description"]
             .as_str()
             .unwrap_or_default()
             .to_owned();
-        for name in crate::trace::INSIGHT_NAMES {
+        let mut from = 0;
+        for name in tabwire_trace::INSIGHT_NAMES {
+            let Some(at) = described[from..].find(name) else {
+                panic!("{name} missing from, or out of order in: {described}");
+            };
+            from += at + name.len();
+        }
+        for (name, _) in tabwire_trace::not_computed::NOT_COMPUTED {
             assert!(described.contains(name), "{name} missing from: {described}");
         }
     }
