@@ -6,11 +6,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tabwire_shared::backoff::Backoff;
-use tabwire_shared::framing::MAX_ON_SOCKET;
-use tabwire_shared::{Envelope, Event, FromExtension};
+use tabwire_shared::framing::{encode, MAX_ON_SOCKET};
+use tabwire_shared::{Envelope, Event, FromExtension, ToExtension};
 use tokio::sync::mpsc;
+use tokio::time::{Instant, MissedTickBehavior};
 
 use super::errors::revoked_message;
+use super::liveness::PING_EVERY;
 use super::shared::Shared;
 use super::{Outcome, Outgoing};
 use crate::frames::{write_frame, FrameReader};
@@ -87,7 +89,9 @@ async fn stay_revoked(shared: &Shared, outgoing: &mut mpsc::UnboundedReceiver<Ou
 }
 
 /// Serves one connection until it drops (or every handle is gone); also says whether a
-/// browser was connected through it at some point.
+/// browser was connected through it at some point. The relay is pinged once at once
+/// (so it is known whether it answers pings), then every [`PING_EVERY`] while calls
+/// are out ([`super::liveness`]).
 async fn serve(
     stream: Connected,
     hello_frame: &[u8],
@@ -98,10 +102,28 @@ async fn serve(
     if write_frame(&mut write, hello_frame).await.is_err() {
         return (Closed::Dropped, false);
     }
+    let mut pings = Pings::default();
+    if write_frame(&mut write, &pings.next()).await.is_err() {
+        return (Closed::Dropped, false);
+    }
+    let mut ticks = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
+    ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut reader = FrameReader::new(read, MAX_ON_SOCKET);
     let mut reached = false;
     loop {
         let closed = tokio::select! {
+            _ = ticks.tick() => {
+                let answers = shared.with_liveness(|l| l.relay_answers()) == Some(true);
+                if !answers || !shared.calls_out() {
+                    continue;
+                }
+                if let Err(e) = write_frame(&mut write, &pings.next()).await {
+                    tracing::warn!(error = %e, "pinging the relay failed");
+                    Closed::Dropped
+                } else {
+                    continue;
+                }
+            },
             frame = reader.next() => match frame {
                 Ok(Some(body)) => {
                     let handled = handle_incoming(shared, &body);
@@ -136,6 +158,21 @@ async fn serve(
     }
 }
 
+/// The link's pings to the relay, numbered.
+#[derive(Default)]
+struct Pings {
+    last: u64,
+}
+
+impl Pings {
+    /// The next ping, encoded.
+    fn next(&mut self) -> Vec<u8> {
+        self.last += 1;
+        let ping = Envelope::notice(ToExtension::Ping { seq: self.last });
+        encode(&ping, MAX_ON_SOCKET).unwrap_or_default()
+    }
+}
+
 /// What a message from the relay meant for the connection.
 #[derive(Debug, PartialEq, Eq)]
 enum Handled {
@@ -145,6 +182,8 @@ enum Handled {
 
 /// One message from the relay: a reply for a pending call, or an event.
 fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
+    let now = Instant::now();
+    shared.with_liveness(|l| l.heard(now));
     let envelope: Envelope<FromExtension> = match serde_json::from_slice(body) {
         Ok(e) => e,
         Err(e) => {
@@ -186,6 +225,9 @@ fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
         }
         (None, FromExtension::Reply(_)) => tracing::warn!("reply without an id skipped"),
         (_, FromExtension::Ping { .. }) => tracing::debug!("a heartbeat reached a client; skipped"),
+        (_, FromExtension::Pong { extension, .. }) => {
+            shared.with_liveness(|l| l.pong(extension, now));
+        }
     }
     Handled::Done
 }
