@@ -2,12 +2,15 @@
 //! handle is gone or the user disconnects this agent.
 
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tabwire_shared::backoff::Backoff;
 use tabwire_shared::framing::{encode, MAX_ON_SOCKET};
 use tabwire_shared::{Envelope, Event, FromExtension, ToExtension};
+use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior};
 
@@ -108,6 +111,10 @@ async fn serve(
     }
     let mut ticks = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
     ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let read = Noted {
+        inner: read,
+        shared,
+    };
     let mut reader = FrameReader::new(read, MAX_ON_SOCKET);
     let mut reached = false;
     loop {
@@ -158,6 +165,30 @@ async fn serve(
     }
 }
 
+/// The relay's side of the connection, noting every arrival as a sign of life
+/// ([`super::liveness`]): a large reply still streaming in shows that the relay
+/// answers, before its last byte is there.
+struct Noted<'a, R> {
+    inner: R,
+    shared: &'a Shared,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Noted<'_, R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            let now = Instant::now();
+            self.shared.with_liveness(|l| l.heard(now));
+        }
+        polled
+    }
+}
+
 /// The link's pings to the relay, numbered.
 #[derive(Default)]
 struct Pings {
@@ -182,8 +213,6 @@ enum Handled {
 
 /// One message from the relay: a reply for a pending call, or an event.
 fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
-    let now = Instant::now();
-    shared.with_liveness(|l| l.heard(now));
     let envelope: Envelope<FromExtension> = match serde_json::from_slice(body) {
         Ok(e) => e,
         Err(e) => {
@@ -226,6 +255,7 @@ fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
         (None, FromExtension::Reply(_)) => tracing::warn!("reply without an id skipped"),
         (_, FromExtension::Ping { .. }) => tracing::debug!("a heartbeat reached a client; skipped"),
         (_, FromExtension::Pong { extension, .. }) => {
+            let now = Instant::now();
             shared.with_liveness(|l| l.pong(extension, now));
         }
     }
