@@ -474,6 +474,7 @@ async fn a_frozen_page_is_blamed_on_the_page_not_on_the_native_host() {
     three_second_script(&agent, "() => { while (true) {} }", "page frozen")
         .await
         .says("did not finish within 3000 ms")
+        .says("navigate_page")
         .lacks("native host")
         .lacks("extension has not answered");
     // The page stays frozen; the rest of the browser does not.

@@ -630,7 +630,9 @@ mod tests {
         assert_eq!(error.code, ErrorCode::Timeout);
         assert_eq!(
             error.message,
-            "The function did not finish within 2000 ms; the page keeps running it."
+            "The function did not finish within 2000 ms; the page keeps running it. Pass a \
+             larger `timeout` if it needs longer; a page stuck in it (a loop that never ends) \
+             answers nothing until it is reloaded with navigate_page {type: reload}."
         );
     }
 
