@@ -208,8 +208,8 @@ pub enum EngineError {
     /// The evaluated function did not settle in time.
     #[error(
         "The function did not finish within {0} ms; the page keeps running it. Pass a \
-         larger `timeout` if it needs longer; a page stuck in it (a loop that never ends) \
-         answers nothing until it is reloaded with navigate_page {{type: reload}}."
+         larger `timeout` if it needs longer. A page stuck in it (a loop that never ends) \
+         answers nothing more, not even a reload: close it with close_page."
     )]
     EvaluateTimeout(u64),
 

@@ -470,14 +470,20 @@ async fn a_frozen_native_host_is_named_within_the_calls_timeout_and_the_next_cal
 #[tokio::test]
 async fn a_frozen_page_is_blamed_on_the_page_not_on_the_native_host() {
     let agent = Agent::launch(&[]).await;
-    agent.open("index.html").await;
+    let frozen_page = agent.open("index.html?frozen").await.selected_page();
     three_second_script(&agent, "() => { while (true) {} }", "page frozen")
         .await
         .says("did not finish within 3000 ms")
-        .says("navigate_page")
+        .says("close_page")
         .lacks("native host")
         .lacks("extension has not answered");
     // The page stays frozen; the rest of the browser does not.
     agent.ok("list_pages", json!({})).await;
+    // Closed as told, it is gone, and another page works.
+    let started = std::time::Instant::now();
+    agent.ok("close_page", json!({"pageId": frozen_page})).await;
+    eprintln!("the frozen page closed in {:?}", started.elapsed());
+    agent.open("index.html").await;
+    works_again(&agent, "after the frozen page closed").await;
     agent.quit().await;
 }

@@ -94,7 +94,8 @@ pub(super) fn unfinished(command: &str, waited: Duration, answering: Answering) 
              host and the browser's extension both answer: the page is busy (a script that \
              does not return, a long task, a debugger paused in it) or the command waits on \
              something in it. Check the tab in the browser; retry with a longer timeout, or \
-             reload the page with navigate_page if it stays stuck."
+             close the page with close_page if it stays stuck (a page stuck in a script \
+             answers not even a reload)."
         ),
         Answering::NativeHost => format!(
             "The browser did not answer the `{command}` command within {ms} ms, though \
