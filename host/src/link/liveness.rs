@@ -8,8 +8,9 @@
 //! connection task pings the relay every [`PING_EVERY`]; the relay answers at once
 //! and says whether the extension answered the relay's own last ping
 //! ([`ExtensionHeard`]). A call gives up on a hop that stays silent for [`SILENCE_LIMIT`]
-//! of its wait, naming it; one that runs into its reply timeout with both hops
-//! answering blames the command (the page).
+//! of its wait, naming it (anything arriving from the relay counts as an answer); one
+//! that runs into its reply timeout with both hops answering blames the command (the
+//! page).
 //!
 //! A relay is held to pings only once it has answered one on the connection (the link
 //! sends one as soon as it connects), and the extension only once the relay has said
