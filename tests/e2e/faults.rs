@@ -487,3 +487,23 @@ async fn a_frozen_page_is_blamed_on_the_page_not_on_the_native_host() {
     works_again(&agent, "after the frozen page closed").await;
     agent.quit().await;
 }
+
+#[tokio::test]
+async fn an_extension_stopped_in_its_debugger_is_named_and_the_next_call_works() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let extension = cdp.wait_extension_id(LIMIT).await;
+    agent.open("index.html").await;
+    let worker = cdp.wait_service_worker(&extension, LIMIT).await;
+    let session = cdp.attach(&worker.target_id).await;
+    cdp.send_to(&session, "Debugger.enable", json!({})).await;
+    // It stops at the next thing it runs: the call's message from the native host.
+    cdp.send_to(&session, "Debugger.pause", json!({})).await;
+    three_second_script(&agent, "() => 6 * 7", "extension stopped")
+        .await
+        .says("extension has not answered")
+        .says("chrome://extensions")
+        .lacks("page is busy");
+    cdp.send_to(&session, "Debugger.resume", json!({})).await;
+    works_again(&agent, "after the extension resumed").await;
+    agent.quit().await;
+}

@@ -7,8 +7,9 @@
 //! Rules:
 //! - A client's `Ping` is answered by the relay itself, never forwarded: its `Pong`
 //!   says whether the extension answered the relay's own last ping
-//!   ([`ExtensionHeard`]), and a new ping goes to the extension when none is out. An
-//!   extension that never answered one (a version without them) is pinged only once.
+//!   ([`ExtensionHeard`]), and a new ping goes to the extension when none is out. The
+//!   extension is pinged as soon as it says `BrowserConnected`; one that never
+//!   answered (a version without pings) is pinged only that once.
 //! - Client → browser: `client` is stamped with the connection's id (whatever the
 //!   client wrote); a request's `id` is replaced by a fresh relay-wide id, remembered
 //!   with the client's own. A message over Chrome's 1 MiB limit for one message to
@@ -277,14 +278,22 @@ impl Relay {
             .map(|frame| Delivery::Client(from, frame))
             .into_iter()
             .collect();
-        // An extension that has not answered a ping is sent only its first.
-        if self.extension.is_some() && pings.out.is_none() && (pings.answers || pings.last == 0) {
-            pings.last += 1;
-            pings.out = Some(pings.last);
-            let ping = Envelope::notice(ToExtension::Ping { seq: pings.last });
-            out.extend(encode_for_browser(&ping));
-        }
+        out.extend(self.ping_extension());
         out
+    }
+
+    /// A ping for the extension, when one is connected and none is out. One that has
+    /// not answered a ping is sent only its first (it may be of a version without
+    /// them).
+    fn ping_extension(&mut self) -> Vec<Delivery> {
+        let pings = &mut self.extension_pings;
+        if self.extension.is_none() || pings.out.is_some() || (!pings.answers && pings.last > 0) {
+            return Vec::new();
+        }
+        pings.last += 1;
+        pings.out = Some(pings.last);
+        let ping = Envelope::notice(ToExtension::Ping { seq: pings.last });
+        encode_for_browser(&ping).into_iter().collect()
     }
 
     /// Client `gone` disconnected: forget its requests and tell the browser (if the
@@ -362,7 +371,12 @@ impl Relay {
                 {
                     self.browser_hello = Some(frame.clone());
                     self.extension = Some((version, pieces));
+                    // Pinged at once, so that whether it answers pings is known before
+                    // an agent asks.
                     self.extension_pings = ExtensionPings::default();
+                    let mut out = self.ping_extension();
+                    out.extend(self.clients().map(|c| Delivery::Client(c, frame.clone())));
+                    return out;
                 }
                 self.clients()
                     .map(|c| Delivery::Client(c, frame.clone()))
@@ -686,14 +700,23 @@ mod tests {
         );
         assert!(to_browser(&out).is_empty(), "no extension to ping");
 
-        extension_connects(&mut relay, "1", pieces::VERSION);
-        // Whether it answers pings is not known yet: it is pinged to see.
-        let out = client_ping(&mut relay, c, 2);
-        assert_eq!(said_of_extension(&out, c), json!("unknown"));
+        // As soon as it connects, the extension is pinged to see whether it answers.
+        let connected = event(
+            None,
+            Event::BrowserConnected {
+                version: "1".into(),
+                instance: String::new(),
+                pieces: pieces::VERSION,
+            },
+        );
+        let out = relay.from_browser(&connected);
         assert_eq!(
             to_browser(&out),
             vec![json!({"body": {"ping": {"seq": 1}}})]
         );
+        let out = client_ping(&mut relay, c, 2);
+        assert_eq!(said_of_extension(&out, c), json!("unknown"));
+        assert!(to_browser(&out).is_empty(), "its first is still out");
         let pong = Envelope::notice(FromExtension::Pong {
             seq: 1,
             extension: None,
@@ -722,10 +745,10 @@ mod tests {
     fn an_extension_that_answers_no_ping_is_sent_only_one() {
         let mut relay = Relay::new();
         let (c, _) = relay.client_connected();
+        // Its one ping goes when it connects.
         extension_connects(&mut relay, "0.0.1", 0);
-        assert_eq!(to_browser(&client_ping(&mut relay, c, 1)).len(), 1);
         relay.from_browser(&event(None, Event::TabClosed { tab_id: 1 }));
-        for seq in 2..5 {
+        for seq in 1..5 {
             let out = client_ping(&mut relay, c, seq);
             assert_eq!(said_of_extension(&out, c), json!("unknown"));
             assert!(to_browser(&out).is_empty());

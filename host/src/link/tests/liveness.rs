@@ -162,10 +162,13 @@ async fn answer_one_ping(browser: &mut FakePeer<tokio::io::DuplexStream>) {
 
 #[tokio::test(start_paused = true)]
 async fn through_the_relay_an_extension_that_stops_answering_is_named() {
-    let (mut relay, link, _events) = joined().await;
-    // The relay pings the extension when the link first pings it; the extension
-    // answers that one, then freezes.
+    // The relay pings the extension as soon as it connects; the extension answers
+    // that one, then freezes.
+    let mut relay = TestRelay::start().await;
+    relay.browser.send(&connected("1")).await;
     answer_one_ping(&mut relay.browser).await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    assert!(link.wait_for_browser(LONG).await);
     let call = tokio::spawn({
         let link = link.clone();
         async move { timed_call(&link, three_second_script()).await }
