@@ -496,7 +496,8 @@ async fn an_extension_stopped_in_its_debugger_is_named_and_the_next_call_works()
     let worker = cdp.wait_service_worker(&extension, LIMIT).await;
     let session = cdp.attach(&worker.target_id).await;
     cdp.send_to(&session, "Debugger.enable", json!({})).await;
-    // It stops at the next thing it runs: the call's message from the native host.
+    // It stops at the next thing it runs: the call's message from the native host. It
+    // is given the call's whole time (it might only be busy), then named.
     cdp.send_to(&session, "Debugger.pause", json!({})).await;
     three_second_script(&agent, "() => 6 * 7", "extension stopped")
         .await

@@ -68,14 +68,15 @@ pub(super) fn host_silent(command: &str, silent: Duration) -> WireError {
 
 /// The error for a call whose extension stopped answering its native host while it
 /// waited (the host itself answers): named, with what to do.
-pub(super) fn extension_silent(command: &str, silent: Duration) -> WireError {
+fn extension_silent(command: &str, silent: Duration) -> WireError {
     WireError::new(
         ErrorCode::Timeout,
         format!(
             "tabwire's native host answers, but the browser's tabwire extension has not \
              answered it for {} s while the `{command}` command waited: the browser or the \
-             extension is frozen or stuck (a paused or hung browser, a debugger stopped in \
-             the extension, an overloaded machine), so the command may or may not have run. \
+             extension is stuck or busy (a paused or hung browser, a debugger stopped in the \
+             extension, a very large request, an overloaded machine), so the command may or \
+             may not have run. \
              Check that the browser responds, then retry; if it stays stuck, ask the user to \
              reload tabwire at chrome://extensions (tabs must then be shared again) or to \
              restart the browser.",
@@ -89,6 +90,7 @@ pub(super) fn extension_silent(command: &str, silent: Duration) -> WireError {
 pub(super) fn unfinished(command: &str, waited: Duration, answering: Answering) -> WireError {
     let ms = waited.as_millis();
     let message = match answering {
+        Answering::NotExtension(silent) => return extension_silent(command, silent),
         Answering::Extension => format!(
             "The `{command}` command did not finish within {ms} ms, though tabwire's native \
              host and the browser's extension both answer: the page is busy (a script that \

@@ -10,9 +10,9 @@
 //! by a wait that depends on why ([`absence`]: none when the native host said the
 //! browser quit, a reconnect grace when it said the browser still runs, the caller's
 //! `connect_wait` otherwise), then by `reply_timeout` while waiting for the answer; a
-//! browser that leaves fails every outstanding call at once, and a native host or
-//! extension that stops answering fails it within [`SILENCE_LIMIT`], naming which
-//! ([`liveness`]). The link keeps
+//! browser that leaves fails every outstanding call at once, and a native host that
+//! stops answering fails it within [`SILENCE_LIMIT`], naming it ([`liveness`]). The
+//! link keeps
 //! reconnecting in the background all the while, so a browser started again is found.
 //!
 //! It knows nothing about MCP or tools; it carries commands and replies.
@@ -44,9 +44,8 @@ use tabwire_shared::{
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use errors::{disconnected, extension_silent, host_silent, restarted_before_sending, unfinished};
+use errors::{disconnected, host_silent, restarted_before_sending, unfinished};
 pub use errors::{no_browser, no_browser_because};
-use liveness::Silent;
 pub use liveness::SILENCE_LIMIT;
 use shared::{Presence, Shared};
 
@@ -140,9 +139,9 @@ impl Link {
     /// Waits for a browser first, as long as what is known of its absence warrants
     /// ([`absence`]; `connect_wait` is the usual wait), failing with an error that says
     /// what is known and what to do; then up to `reply_timeout` for the reply (a
-    /// `Timeout` error naming the command and what did not finish), or less when the
-    /// native host or the extension stops answering meanwhile (a `Timeout` error naming
-    /// it, [`SILENCE_LIMIT`] after it last answered). A command that could not be delivered
+    /// `Timeout` error naming the command and what did not answer or finish: the
+    /// extension, or the page), or less when the native host stops answering meanwhile
+    /// (a `Timeout` error naming it, [`SILENCE_LIMIT`] after it last answered). A command that could not be delivered
     /// because the connection had just dropped is sent again once the link reconnects
     /// (within that wait); one that was delivered is never sent twice, unless it is
     /// safe to repeat: a browser that disconnects while it runs fails the call with
@@ -262,13 +261,11 @@ impl Link {
         loop {
             let now = tokio::time::Instant::now();
             let live = self.shared.with_liveness(|l| l.clone());
-            match live.as_ref().and_then(|l| l.silent(sent, now)) {
-                Some(Silent::NativeHost(silent)) => return Err(host_silent(name, silent)),
-                Some(Silent::Extension(silent)) => return Err(extension_silent(name, silent)),
-                None => {}
+            if let Some(silent) = live.as_ref().and_then(|l| l.host_silent(sent, now)) {
+                return Err(host_silent(name, silent));
             }
             if now >= deadline {
-                let answering = live.map_or(liveness::Answering::Unknown, |l| l.answering());
+                let answering = live.map_or(liveness::Answering::Unknown, |l| l.answering(now));
                 return Err(unfinished(name, reply_timeout, answering));
             }
             let check = live.and_then(|l| l.next_check(sent));

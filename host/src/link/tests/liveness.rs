@@ -8,7 +8,6 @@ use tabwire_shared::{ExtensionHeard, REPLY_MARGIN};
 use tokio::time::Instant;
 
 use super::*;
-use crate::link::liveness::PING_EVERY;
 use crate::native_host::testing::FakePeer;
 
 /// A command with a 3 s time limit, as `evaluate_script {timeout: 3000}` sends it.
@@ -101,7 +100,7 @@ async fn a_frozen_native_host_is_named_within_the_silence_limit() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn an_extension_the_native_host_waits_for_is_named() {
+async fn an_extension_the_native_host_waits_for_is_named_at_the_timeout() {
     let (link, _frozen, _host, _dir) = link_to_pinged_host(Some(ExtensionHeard::Waiting)).await;
     let (outcome, took) = timed_call(&link, three_second_script()).await;
     let err = outcome.unwrap_err();
@@ -113,7 +112,8 @@ async fn an_extension_the_native_host_waits_for_is_named() {
         "{}",
         err.message
     );
-    assert!(took <= PING_EVERY + SILENCE_LIMIT, "gave up after {took:?}");
+    // Given its whole time: it may be busy rather than stuck.
+    assert_eq!(took, Duration::from_secs(3) + REPLY_MARGIN);
 }
 
 #[tokio::test(start_paused = true)]
@@ -161,7 +161,7 @@ async fn answer_one_ping(browser: &mut FakePeer<tokio::io::DuplexStream>) {
 }
 
 #[tokio::test(start_paused = true)]
-async fn through_the_relay_an_extension_that_stops_answering_is_named() {
+async fn through_the_relay_an_extension_that_stops_answering_is_named_at_the_timeout() {
     // The relay pings the extension as soon as it connects; the extension answers
     // that one, then freezes.
     let mut relay = TestRelay::start().await;
@@ -182,10 +182,8 @@ async fn through_the_relay_an_extension_that_stops_answering_is_named() {
         "{}",
         err.message
     );
-    assert!(
-        took <= 2 * PING_EVERY + SILENCE_LIMIT,
-        "gave up after {took:?}"
-    );
+    // Given its whole time: it may be busy rather than stuck.
+    assert_eq!(took, Duration::from_secs(3) + REPLY_MARGIN);
 }
 
 #[tokio::test(start_paused = true)]
