@@ -183,7 +183,7 @@ impl<S: tokio::io::AsyncRead + tokio::io::AsyncWrite> FakePeer<S> {
         }
     }
 
-    /// Nothing arrives within `wait`.
+    /// Nothing arrives within `wait` (pings aside, if this peer is deaf to them).
     pub async fn quiet_for(&mut self, wait: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
