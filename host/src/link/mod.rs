@@ -12,8 +12,8 @@
 //! `connect_wait` otherwise), then by `reply_timeout` while waiting for the answer; a
 //! browser that leaves fails every outstanding call at once, and a native host that
 //! stops answering fails it within [`SILENCE_LIMIT`], naming it ([`liveness`]). The
-//! link keeps
-//! reconnecting in the background all the while, so a browser started again is found.
+//! link keeps reconnecting in the background all the while, so a browser started again
+//! is found.
 //!
 //! It knows nothing about MCP or tools; it carries commands and replies.
 //!
@@ -141,9 +141,9 @@ impl Link {
     /// what is known and what to do; then up to `reply_timeout` for the reply (a
     /// `Timeout` error naming the command and what did not answer or finish: the
     /// extension, or the page), or less when the native host stops answering meanwhile
-    /// (a `Timeout` error naming it, [`SILENCE_LIMIT`] after it last answered). A command that could not be delivered
-    /// because the connection had just dropped is sent again once the link reconnects
-    /// (within that wait); one that was delivered is never sent twice, unless it is
+    /// (a `Timeout` error naming it, [`SILENCE_LIMIT`] after it last answered). A
+    /// command that could not be delivered because the connection had just dropped is
+    /// sent again once the link reconnects (within that wait); one that was delivered is never sent twice, unless it is
     /// safe to repeat: a browser that disconnects while it runs fails the call with
     /// `BrowserDisconnected`.
     pub async fn call(
@@ -248,8 +248,8 @@ impl Link {
     }
 
     /// Awaits the outcome of the call `name` just sent, up to `reply_timeout`, giving up
-    /// sooner on a hop that stops answering ([`liveness`]); the error names what did not
-    /// answer or finish.
+    /// sooner on a native host that stops answering ([`liveness`]); the error names what
+    /// did not answer or finish.
     async fn await_outcome(
         &self,
         mut rx: oneshot::Receiver<Outcome>,
