@@ -143,9 +143,9 @@ impl Link {
     /// extension, or the page), or less when the native host stops answering meanwhile
     /// (a `Timeout` error naming it, [`SILENCE_LIMIT`] after it last answered). A
     /// command that could not be delivered because the connection had just dropped is
-    /// sent again once the link reconnects (within that wait); one that was delivered is never sent twice, unless it is
-    /// safe to repeat: a browser that disconnects while it runs fails the call with
-    /// `BrowserDisconnected`.
+    /// sent again once the link reconnects (within that wait); one that was delivered is
+    /// never sent twice, unless it is safe to repeat: a browser that disconnects while
+    /// it runs fails the call with `BrowserDisconnected`.
     pub async fn call(
         &self,
         command: Command,
