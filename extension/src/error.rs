@@ -206,7 +206,11 @@ pub enum EngineError {
     },
 
     /// The evaluated function did not settle in time.
-    #[error("The function did not finish within {0} ms; the page keeps running it.")]
+    #[error(
+        "The function did not finish within {0} ms; the page keeps running it. Pass a \
+         larger `timeout` if it needs longer. A page stuck in it (a loop that never ends) \
+         answers nothing more, not even a reload: close it with close_page."
+    )]
     EvaluateTimeout(u64),
 
     /// The evaluated function threw (or its promise rejected).

@@ -167,3 +167,30 @@ fn the_extension_says_which_pieces_it_joins_when_it_connects() {
     assert!(matches!(older, Event::BrowserConnected { pieces: 0, .. }));
     round_trip::<Event>(r#"{"event":"browserConnected","version":"0.3.0","instance":""}"#);
 }
+
+#[test]
+fn heartbeats_keep_their_json_both_ways() {
+    use tabwire_shared::{ExtensionHeard, FromExtension};
+    // The extension's heartbeat to its host, and the host's answer (as before).
+    round_trip::<Envelope<FromExtension>>(r#"{"body":{"ping":{"seq":3}}}"#);
+    round_trip::<Envelope<ToExtension>>(r#"{"body":{"pong":{"seq":3}}}"#);
+    // An agent's server pings its host, and the host pings its extension.
+    round_trip::<Envelope<ToExtension>>(r#"{"body":{"ping":{"seq":4}}}"#);
+    // The extension's answer, then the host's, which says what it knows of the extension.
+    round_trip::<Envelope<FromExtension>>(r#"{"body":{"pong":{"seq":4}}}"#);
+    for said in ["answered", "waiting", "absent", "unknown"] {
+        round_trip::<Envelope<FromExtension>>(&format!(
+            r#"{{"body":{{"pong":{{"seq":4,"extension":"{said}"}}}}}}"#
+        ));
+    }
+    // A state added later reads as not known.
+    let later: Envelope<FromExtension> =
+        serde_json::from_str(r#"{"body":{"pong":{"seq":4,"extension":"someday"}}}"#).unwrap();
+    assert!(matches!(
+        later.body,
+        FromExtension::Pong {
+            extension: Some(ExtensionHeard::Unknown),
+            ..
+        }
+    ));
+}

@@ -345,3 +345,166 @@ async fn a_stopped_extension_worker_is_a_pause_idle_or_mid_call() {
     answers_promptly(&agent, "mid-call").await;
     agent.quit().await;
 }
+
+/// How long a call with a 3 s timeout may take when the native host, the extension or
+/// the page does not answer: its 3 s, the few seconds the link gives a silent hop, and
+/// room for a loaded machine.
+const FROZEN_CALL_LIMIT: Duration = Duration::from_secs(10);
+
+/// How long the extension may take to replace a native host that stopped answering
+/// its heartbeats (it does so 15 to 20 s after the last answer), with room to spare.
+const REPLACED_WITHIN: Duration = Duration::from_secs(40);
+
+/// Continues (SIGCONT) a process the test stopped when dropped, so that a failing test
+/// leaves nothing frozen.
+struct Stopped(u32);
+
+impl Stopped {
+    /// Stops (SIGSTOP) the process `pid`.
+    fn stop(pid: u32) -> Stopped {
+        // SAFETY: kill(2) on a pid just read; at worst it names a process that is gone.
+        unsafe { libc::kill(pid as i32, libc::SIGSTOP) };
+        Stopped(pid)
+    }
+}
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        // SAFETY: as above.
+        unsafe { libc::kill(self.0 as i32, libc::SIGCONT) };
+    }
+}
+
+/// Calls `evaluate_script` with a 3 s timeout; its reply and how long it took, which
+/// must be under [`FROZEN_CALL_LIMIT`].
+async fn three_second_script(agent: &Agent, function: &str, when: &str) -> crate::harness::Reply {
+    let started = std::time::Instant::now();
+    let reply = agent
+        .call(
+            "evaluate_script",
+            json!({"function": function, "timeout": 3000}),
+        )
+        .await;
+    let took = started.elapsed();
+    eprintln!("{when}: the call answered in {took:?}:\n{}", reply.text);
+    assert!(reply.is_error, "{when}: it answered: {}", reply.text);
+    assert!(
+        took < FROZEN_CALL_LIMIT,
+        "{when}: it took {took:?}:\n{}\nserver log:\n{}",
+        reply.text,
+        agent.log()
+    );
+    reply
+}
+
+/// A trivial call that must succeed within [`FROZEN_CALL_LIMIT`].
+async fn works_again(agent: &Agent, when: &str) {
+    let started = std::time::Instant::now();
+    let call = agent.call("evaluate_script", json!({"function": "() => 6 * 7"}));
+    let reply = tokio::time::timeout(FROZEN_CALL_LIMIT, call)
+        .await
+        .unwrap_or_else(|_| {
+            panic!(
+                "{when}: the next call did not answer within {FROZEN_CALL_LIMIT:?}\nserver \
+                 log:\n{}",
+                agent.log()
+            )
+        });
+    assert!(
+        !reply.is_error,
+        "{when}: the next call failed:\n{}\nserver log:\n{}",
+        reply.text,
+        agent.log()
+    );
+    reply.says("42");
+    eprintln!("{when}: the next call succeeded in {:?}", started.elapsed());
+}
+
+#[tokio::test]
+async fn a_frozen_native_host_is_named_within_the_calls_timeout_and_the_next_call_works() {
+    let agent = Agent::launch(&[]).await;
+    agent.open("index.html").await;
+    let host = crate::lifecycle::native_host(&agent);
+
+    // Frozen for a moment: the call is told which hop did not answer, then works again.
+    let frozen = Stopped::stop(host.pid);
+    three_second_script(&agent, "() => 6 * 7", "native host frozen")
+        .await
+        .says("tabwire's native host")
+        .says("has not answered")
+        .says("retry")
+        .lacks("page is busy");
+    drop(frozen);
+    works_again(&agent, "after SIGCONT").await;
+
+    // Frozen for good: the extension replaces it, and calls work with the new one.
+    let frozen = Stopped::stop(host.pid);
+    let started = std::time::Instant::now();
+    three_second_script(&agent, "() => 6 * 7", "native host frozen again")
+        .await
+        .says("tabwire's native host");
+    loop {
+        let replaced = crate::harness::descendants(agent.pid())
+            .iter()
+            .any(|p| p.pid != host.pid && !p.zombie && p.cmdline.contains(" native-host "));
+        if replaced {
+            break;
+        }
+        assert!(
+            started.elapsed() < REPLACED_WITHIN,
+            "the extension did not replace its frozen native host within \
+             {REPLACED_WITHIN:?}\nserver log:\n{}",
+            agent.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    eprintln!(
+        "the extension replaced its frozen native host {:?} after it froze",
+        started.elapsed()
+    );
+    drop(frozen);
+    works_again(&agent, "after the extension replaced its native host").await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn a_frozen_page_is_blamed_on_the_page_not_on_the_native_host() {
+    let agent = Agent::launch(&[]).await;
+    let frozen_page = agent.open("index.html?frozen").await.selected_page();
+    three_second_script(&agent, "() => { while (true) {} }", "page frozen")
+        .await
+        .says("did not finish within 3000 ms")
+        .says("close_page")
+        .lacks("native host")
+        .lacks("extension has not answered");
+    // The page stays frozen; the rest of the browser does not.
+    agent.ok("list_pages", json!({})).await;
+    // Closed as told, it is gone, and another page works.
+    let started = std::time::Instant::now();
+    agent.ok("close_page", json!({"pageId": frozen_page})).await;
+    eprintln!("the frozen page closed in {:?}", started.elapsed());
+    agent.open("index.html").await;
+    works_again(&agent, "after the frozen page closed").await;
+    agent.quit().await;
+}
+
+#[tokio::test]
+async fn an_extension_stopped_in_its_debugger_is_named_and_the_next_call_works() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    let extension = cdp.wait_extension_id(LIMIT).await;
+    agent.open("index.html").await;
+    let worker = cdp.wait_service_worker(&extension, LIMIT).await;
+    let session = cdp.attach(&worker.target_id).await;
+    cdp.send_to(&session, "Debugger.enable", json!({})).await;
+    // It stops at the next thing it runs: the call's message from the native host. It
+    // is given the call's whole time (it might only be busy), then named.
+    cdp.send_to(&session, "Debugger.pause", json!({})).await;
+    three_second_script(&agent, "() => 6 * 7", "extension stopped")
+        .await
+        .says("extension has not answered")
+        .says("chrome://extensions")
+        .lacks("page is busy");
+    cdp.send_to(&session, "Debugger.resume", json!({})).await;
+    works_again(&agent, "after the extension resumed").await;
+    agent.quit().await;
+}

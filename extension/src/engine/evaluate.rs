@@ -632,7 +632,9 @@ mod tests {
         assert_eq!(error.code, ErrorCode::Timeout);
         assert_eq!(
             error.message,
-            "The function did not finish within 2000 ms; the page keeps running it."
+            "The function did not finish within 2000 ms; the page keeps running it. Pass a \
+             larger `timeout` if it needs longer. A page stuck in it (a loop that never ends) \
+             answers nothing more, not even a reload: close it with close_page."
         );
     }
 

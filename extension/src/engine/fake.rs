@@ -1361,7 +1361,9 @@ impl Harness {
             .filter_map(|e| match e.body {
                 FromExtension::Event(Event::TabsChanged) => None,
                 FromExtension::Event(event) => Some(event),
-                FromExtension::Reply(_) | FromExtension::Ping { .. } => None,
+                FromExtension::Reply(_)
+                | FromExtension::Ping { .. }
+                | FromExtension::Pong { .. } => None,
             })
             .collect()
     }

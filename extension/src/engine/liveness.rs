@@ -3,7 +3,9 @@
 //! While the port is open the engine posts `Ping{seq}` every [`PING_EVERY_MS`]; a host
 //! that introduced itself (`HostReady`) answers each with `Pong`. When no answer came
 //! for [`PONG_WITHIN_MS`] the port is closed and opened again. A host that never said
-//! `HostReady` is of a version without heartbeats and is not held to them.
+//! `HostReady` is of a version without heartbeats and is not held to them. The other
+//! way, the host pings the extension when an agent waiting for a reply asks whether it
+//! still answers; those are answered at once.
 //!
 //! `HostReady` also says whose browser this is (`agent_profile`). It counts only when
 //! it comes from the host itself (no relay `client` on the envelope), and only for the
@@ -20,10 +22,14 @@ use super::Engine;
 use crate::chrome::Chrome;
 
 /// How often to ping the host.
-pub const PING_EVERY_MS: u64 = 10_000;
+pub const PING_EVERY_MS: u64 = 5_000;
 
-/// How long the host may go without answering before the port is reopened.
-pub const PONG_WITHIN_MS: u64 = 30_000;
+/// How long the host may go without answering before the port is reopened (checked at
+/// each ping, so a frozen host is replaced 15 to 20 s after it last answered). Agents
+/// are not kept waiting meanwhile: their servers ping the host themselves while a call
+/// waits and give up on it within seconds, telling the agent to retry once this has
+/// replaced it (`host/src/link/liveness.rs`).
+pub const PONG_WITHIN_MS: u64 = 15_000;
 
 /// The native port's health, for the heartbeat and the popup.
 #[derive(Debug, Default, Clone)]
@@ -240,6 +246,21 @@ impl<C: Chrome + 'static> Engine<C> {
         self.chrome.state_changed();
     }
 
+    /// The host pinged (for an agent that waits for a reply, to learn whether the
+    /// extension still answers): answered at once. A client's ping is ignored, like its
+    /// `Pong`: the host answers those itself.
+    pub(super) fn on_ping(&self, client: Option<u64>, seq: u64) {
+        if let Some(client) = client {
+            return self.chrome.log(&format!(
+                "tabwire: ignored a ping from relay client {client}"
+            ));
+        }
+        self.chrome.post(&Envelope::notice(FromExtension::Pong {
+            seq,
+            extension: None,
+        }));
+    }
+
     /// A host that promised heartbeats has not answered for too long.
     fn host_silent(&self) -> bool {
         let live = self.live.borrow();
@@ -279,12 +300,34 @@ mod tests {
         h.advance(PING_EVERY_MS);
         assert_eq!(pings(&h), vec![1, 2, 3]);
         assert_eq!(h.fake.reopened(), 0);
-        // The pong came at 10 s: at 40 s the host has been silent for 30 s.
+        // The pong came after one period: three periods later it has been silent for
+        // PONG_WITHIN_MS.
         h.advance(PONG_WITHIN_MS - 2 * PING_EVERY_MS);
         assert_eq!(h.fake.reopened(), 1);
         assert!(!h.engine.live.borrow().port_open);
         let why = h.engine.live.borrow().not_connected_why().unwrap();
         assert!(why.contains("stopped answering heartbeats"), "{why}");
+    }
+
+    #[test]
+    fn the_hosts_ping_is_answered_at_once_and_a_clients_is_not() {
+        let h = Harness::strict();
+        h.engine.on_port_connected("1");
+        h.engine
+            .on_port_message(&json!({"body": {"ping": {"seq": 7}}}).to_string());
+        h.engine
+            .on_port_message(&json!({"client": 1, "body": {"ping": {"seq": 8}}}).to_string());
+        let pongs: Vec<_> = h
+            .fake
+            .posted()
+            .into_iter()
+            .filter_map(|e| match e.body {
+                FromExtension::Pong { seq, extension } => Some((seq, extension, e.client)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(pongs, vec![(7, None, None)]);
+        assert!(h.fake.logs().iter().any(|l| l.contains("ignored a ping")));
     }
 
     #[test]

@@ -276,6 +276,7 @@ impl<C: Chrome + 'static> Engine<C> {
             },
             (ToExtension::HostReady(info), _) => self.on_host_ready(client, &info),
             (ToExtension::Pong { .. }, _) => self.on_pong(client),
+            (ToExtension::Ping { seq }, _) => self.on_ping(client, seq),
             (ToExtension::ClientGone, _) => match client {
                 Some(client) => self.on_client_gone(client),
                 None => self

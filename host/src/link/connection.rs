@@ -2,15 +2,20 @@
 //! handle is gone or the user disconnects this agent.
 
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tabwire_shared::backoff::Backoff;
-use tabwire_shared::framing::MAX_ON_SOCKET;
-use tabwire_shared::{Envelope, Event, FromExtension};
+use tabwire_shared::framing::{encode, MAX_ON_SOCKET};
+use tabwire_shared::{Envelope, Event, FromExtension, ToExtension};
+use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::mpsc;
+use tokio::time::{Instant, MissedTickBehavior};
 
 use super::errors::revoked_message;
+use super::liveness::PING_EVERY;
 use super::shared::Shared;
 use super::{Outcome, Outgoing};
 use crate::frames::{write_frame, FrameReader};
@@ -87,7 +92,9 @@ async fn stay_revoked(shared: &Shared, outgoing: &mut mpsc::UnboundedReceiver<Ou
 }
 
 /// Serves one connection until it drops (or every handle is gone); also says whether a
-/// browser was connected through it at some point.
+/// browser was connected through it at some point. The relay is pinged once at once
+/// (so it is known whether it answers pings), then every [`PING_EVERY`] while calls
+/// are out ([`super::liveness`]).
 async fn serve(
     stream: Connected,
     hello_frame: &[u8],
@@ -98,10 +105,32 @@ async fn serve(
     if write_frame(&mut write, hello_frame).await.is_err() {
         return (Closed::Dropped, false);
     }
+    let mut pings = Pings::default();
+    if write_frame(&mut write, &pings.next()).await.is_err() {
+        return (Closed::Dropped, false);
+    }
+    let mut ticks = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
+    ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let read = Noted {
+        inner: read,
+        shared,
+    };
     let mut reader = FrameReader::new(read, MAX_ON_SOCKET);
     let mut reached = false;
     loop {
         let closed = tokio::select! {
+            _ = ticks.tick() => {
+                let answers = shared.with_liveness(|l| l.relay_answers()) == Some(true);
+                if !answers || !shared.calls_out() {
+                    continue;
+                }
+                if let Err(e) = write_frame(&mut write, &pings.next()).await {
+                    tracing::warn!(error = %e, "pinging the relay failed");
+                    Closed::Dropped
+                } else {
+                    continue;
+                }
+            },
             frame = reader.next() => match frame {
                 Ok(Some(body)) => {
                     let handled = handle_incoming(shared, &body);
@@ -133,6 +162,45 @@ async fn serve(
             },
         };
         return (closed, reached);
+    }
+}
+
+/// The relay's side of the connection, noting every arrival as a sign of life
+/// ([`super::liveness`]): a large reply still streaming in shows that the relay
+/// answers, before its last byte is there.
+struct Noted<'a, R> {
+    inner: R,
+    shared: &'a Shared,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Noted<'_, R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            let now = Instant::now();
+            self.shared.with_liveness(|l| l.heard(now));
+        }
+        polled
+    }
+}
+
+/// The link's pings to the relay, numbered.
+#[derive(Default)]
+struct Pings {
+    last: u64,
+}
+
+impl Pings {
+    /// The next ping, encoded.
+    fn next(&mut self) -> Vec<u8> {
+        self.last += 1;
+        let ping = Envelope::notice(ToExtension::Ping { seq: self.last });
+        encode(&ping, MAX_ON_SOCKET).unwrap_or_default()
     }
 }
 
@@ -186,6 +254,10 @@ fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
         }
         (None, FromExtension::Reply(_)) => tracing::warn!("reply without an id skipped"),
         (_, FromExtension::Ping { .. }) => tracing::debug!("a heartbeat reached a client; skipped"),
+        (_, FromExtension::Pong { extension, .. }) => {
+            let now = Instant::now();
+            shared.with_liveness(|l| l.pong(extension, now));
+        }
     }
     Handled::Done
 }

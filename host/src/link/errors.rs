@@ -1,8 +1,11 @@
 //! What a call answers when there is no browser to answer it.
 
+use std::time::Duration;
+
 use tabwire_shared::sharing::HOW_TO_SHARE;
 use tabwire_shared::{ErrorCode, WireError};
 
+use super::liveness::Answering;
 pub(super) use crate::answers::{disconnected, unanswered};
 
 /// The error for a call made while no browser is connected: what to do about it.
@@ -39,6 +42,75 @@ pub(super) fn host_stopped() -> WireError {
          host when its tabwire extension reconnects, normally within a second or two: retry \
          (if running the command twice would matter, check first whether it took effect).",
     )
+}
+
+/// How long the extension lets its native host go without answering before it starts
+/// a new one, in words for the agent (`extension/src/engine/liveness.rs`).
+const HOST_REPLACED_WITHIN: &str = "about 20 s";
+
+/// The error for a call whose native host stopped answering while it waited (frozen,
+/// stopped, or starved): named, with what to do.
+pub(super) fn host_silent(command: &str, silent: Duration) -> WireError {
+    WireError::new(
+        ErrorCode::Timeout,
+        format!(
+            "tabwire's native host (`tabwire native-host`, the relay between this server and \
+             the browser) has not answered for {} s while the `{command}` command waited: it \
+             is frozen or stuck (stopped, or starved on an overloaded machine), so the command \
+             may or may not have run. The browser's tabwire extension starts a new native \
+             host when its own stops answering, within {HOST_REPLACED_WITHIN}: retry then (if \
+             running the command twice would matter, check first whether it took effect). If \
+             it keeps happening, run `tabwire doctor`.",
+            silent.as_secs()
+        ),
+    )
+}
+
+/// The error for a call whose extension stopped answering its native host while it
+/// waited (the host itself answers): named, with what to do.
+fn extension_silent(command: &str, silent: Duration) -> WireError {
+    WireError::new(
+        ErrorCode::Timeout,
+        format!(
+            "tabwire's native host answers, but the browser's tabwire extension has not \
+             answered it for {} s while the `{command}` command waited: the browser or the \
+             extension is stuck or busy (a paused or hung browser, a debugger stopped in the \
+             extension, a very large request, an overloaded machine), so the command may or \
+             may not have run. \
+             Check that the browser responds, then retry; if it stays stuck, ask the user to \
+             reload tabwire at chrome://extensions (tabs must then be shared again) or to \
+             restart the browser.",
+            silent.as_secs()
+        ),
+    )
+}
+
+/// The error for a call that ran into its reply timeout: what answered says what did
+/// not finish.
+pub(super) fn unfinished(command: &str, waited: Duration, answering: Answering) -> WireError {
+    let ms = waited.as_millis();
+    let message = match answering {
+        Answering::NotExtension(silent) => return extension_silent(command, silent),
+        Answering::Extension => format!(
+            "The `{command}` command did not finish within {ms} ms, though tabwire's native \
+             host and the browser's extension both answer: the page is busy (a script that \
+             does not return, a long task, a debugger paused in it) or the command waits on \
+             something in it. Check the tab in the browser; retry with a longer timeout, or \
+             close the page with close_page if it stays stuck (a page stuck in a script \
+             answers not even a reload)."
+        ),
+        Answering::NativeHost => format!(
+            "The browser did not answer the `{command}` command within {ms} ms, though \
+             tabwire's native host answers: the page or the browser's extension is busy (the \
+             extension is of a version that cannot say which). Retry, or check the tab in \
+             the browser."
+        ),
+        Answering::Unknown => format!(
+            "The browser did not answer the `{command}` command within {ms} ms. The page or \
+             browser may be busy; retry, or check the tab in the browser."
+        ),
+    };
+    WireError::new(ErrorCode::Timeout, message)
 }
 
 /// The error for a call on a tab that waited while the browser restarted: it is not

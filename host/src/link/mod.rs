@@ -10,20 +10,25 @@
 //! by a wait that depends on why ([`absence`]: none when the native host said the
 //! browser quit, a reconnect grace when it said the browser still runs, the caller's
 //! `connect_wait` otherwise), then by `reply_timeout` while waiting for the answer; a
-//! browser that leaves fails every outstanding call at once. The link keeps
-//! reconnecting in the background all the while, so a browser started again is found.
+//! browser that leaves fails every outstanding call at once, and a native host that
+//! stops answering fails it within [`SILENCE_LIMIT`], naming it ([`liveness`]). The
+//! link keeps reconnecting in the background all the while, so a browser started again
+//! is found.
 //!
 //! It knows nothing about MCP or tools; it carries commands and replies.
 //!
 //! - [`shared`]: the state the handles and the connection task share.
 //! - [`connection`]: the task itself (connect, serve, back off, stay away when revoked).
 //! - [`absence`]: why no browser is there, and so how long a call waits for one.
+//! - [`liveness`]: whether the native host and the extension still answer while a
+//!   call waits, and so which hop to name when it does not finish.
 //! - [`errors`]: what calls answer when no browser is there, it left, or the user
 //!   disconnected this agent.
 
 mod absence;
 mod connection;
 mod errors;
+mod liveness;
 mod shared;
 #[cfg(test)]
 mod tests;
@@ -39,8 +44,9 @@ use tabwire_shared::{
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use errors::{disconnected, restarted_before_sending};
+use errors::{disconnected, host_silent, restarted_before_sending, unfinished};
 pub use errors::{no_browser, no_browser_because};
+pub use liveness::SILENCE_LIMIT;
 use shared::{Presence, Shared};
 
 /// How a call ended on the link: answered, or never delivered (so safe to send again).
@@ -133,11 +139,13 @@ impl Link {
     /// Waits for a browser first, as long as what is known of its absence warrants
     /// ([`absence`]; `connect_wait` is the usual wait), failing with an error that says
     /// what is known and what to do; then up to `reply_timeout` for the reply (a
-    /// `Timeout` error naming the command). A command that could not be delivered
-    /// because the connection had just dropped is sent again once the link reconnects
-    /// (within that wait); one that was delivered is never sent twice, unless it is
-    /// safe to repeat: a browser that disconnects while it runs fails the call with
-    /// `BrowserDisconnected`.
+    /// `Timeout` error naming the command and what did not answer or finish: the
+    /// extension, or the page), or less when the native host stops answering meanwhile
+    /// (a `Timeout` error naming it, [`SILENCE_LIMIT`] after it last answered). A
+    /// command that could not be delivered because the connection had just dropped is
+    /// sent again once the link reconnects (within that wait); one that was delivered is
+    /// never sent twice, unless it is safe to repeat: a browser that disconnects while
+    /// it runs fails the call with `BrowserDisconnected`.
     pub async fn call(
         &self,
         command: Command,
@@ -234,19 +242,41 @@ impl Link {
         if self.outgoing.send(Outgoing { id, frame }).is_err() {
             return Err(disconnected("the connection to the relay has stopped"));
         }
-        let outcome = tokio::time::timeout(reply_timeout, rx).await;
+        let outcome = self.await_outcome(rx, &name, reply_timeout).await;
         drop(guard);
-        match outcome {
-            Ok(Ok(outcome)) => Ok(outcome),
-            Ok(Err(_)) => Err(disconnected("the connection to the relay closed")),
-            Err(_) => Err(WireError::new(
-                ErrorCode::Timeout,
-                format!(
-                    "The browser did not answer the `{name}` command within {} ms. The page or \
-                     browser may be busy; retry, or check the tab in the browser.",
-                    reply_timeout.as_millis()
-                ),
-            )),
+        outcome
+    }
+
+    /// Awaits the outcome of the call `name` just sent, up to `reply_timeout`, giving up
+    /// sooner on a native host that stops answering ([`liveness`]); the error names what
+    /// did not answer or finish.
+    async fn await_outcome(
+        &self,
+        mut rx: oneshot::Receiver<Outcome>,
+        name: &str,
+        reply_timeout: Duration,
+    ) -> Result<Outcome, WireError> {
+        let sent = tokio::time::Instant::now();
+        let deadline = sent + reply_timeout;
+        loop {
+            let now = tokio::time::Instant::now();
+            let live = self.shared.with_liveness(|l| l.clone());
+            if let Some(silent) = live.as_ref().and_then(|l| l.host_silent(sent, now)) {
+                return Err(host_silent(name, silent));
+            }
+            if now >= deadline {
+                let answering = live.map_or(liveness::Answering::Unknown, |l| l.answering(now));
+                return Err(unfinished(name, reply_timeout, answering));
+            }
+            let check = live.and_then(|l| l.next_check(sent));
+            let wake = check.map_or(deadline, |c| c.min(deadline));
+            tokio::select! {
+                outcome = &mut rx => {
+                    return outcome
+                        .map_err(|_| disconnected("the connection to the relay closed"));
+                }
+                _ = tokio::time::sleep_until(wake) => {}
+            }
         }
     }
 

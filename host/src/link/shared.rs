@@ -11,6 +11,7 @@ use tokio::sync::{broadcast, watch};
 
 use super::absence::Absence;
 use super::errors::{host_stopped, unanswered};
+use super::liveness::Liveness;
 use super::{EventObserver, Outcome, ReplySender};
 
 /// Whether a browser is there, and if not, why (as far as is known).
@@ -64,6 +65,8 @@ pub(super) struct Shared {
     pub(super) state: watch::Sender<State>,
     /// Events for subscribers ([`Link::subscribe`](super::Link::subscribe)).
     pub(super) events: broadcast::Sender<Event>,
+    /// Whether the relay and the extension behind it still answer, for waiting calls.
+    pub(super) liveness: Mutex<Liveness>,
 }
 
 /// Events kept for a slow subscriber before it starts missing some.
@@ -95,6 +98,7 @@ impl Shared {
             pending: Mutex::new(HashMap::new()),
             state,
             events,
+            liveness: Mutex::new(Liveness::connected(tokio::time::Instant::now())),
         }
     }
 
@@ -143,7 +147,19 @@ impl Shared {
 
     /// A connection to a native host was made.
     pub(super) fn relay_connected(&self) {
+        self.with_liveness(|l| *l = Liveness::connected(tokio::time::Instant::now()));
         self.state.send_modify(|s| s.relay_up = true);
+    }
+
+    /// Runs `f` on what is known of the hops' liveness (nothing, if its lock is
+    /// poisoned).
+    pub(super) fn with_liveness<T>(&self, f: impl FnOnce(&mut Liveness) -> T) -> Option<T> {
+        self.liveness.lock().ok().map(|mut l| f(&mut l))
+    }
+
+    /// Whether a call awaits its reply.
+    pub(super) fn calls_out(&self) -> bool {
+        self.pending.lock().is_ok_and(|p| !p.is_empty())
     }
 
     /// The extension of the browser run `instance` (empty: unknown) said hello through

@@ -5,6 +5,11 @@
 //! lets every routing rule be tested on plain values.
 //!
 //! Rules:
+//! - A client's `Ping` is answered by the relay itself, never forwarded: its `Pong`
+//!   says whether the extension answered the relay's own last ping
+//!   ([`ExtensionHeard`]), and a new ping goes to the extension when none is out. The
+//!   extension is pinged as soon as it says `BrowserConnected`; one that never
+//!   answered (a version without pings) is pinged only that once.
 //! - Client → browser: `client` is stamped with the connection's id (whatever the
 //!   client wrote); a request's `id` is replaced by a fresh relay-wide id, remembered
 //!   with the client's own. A message over Chrome's 1 MiB limit for one message to
@@ -36,7 +41,8 @@ use tabwire_shared::framing::{encode, FrameError, HEADER_LEN, MAX_ON_SOCKET, MAX
 use tabwire_shared::pieces::{self, MAX_JOINED};
 use tabwire_shared::version::Mismatch;
 use tabwire_shared::{
-    Departure, Envelope, ErrorCode, Event, FromExtension, HostInfo, ToExtension, WireError,
+    Departure, Envelope, ErrorCode, Event, ExtensionHeard, FromExtension, HostInfo, ToExtension,
+    WireError,
 };
 
 use crate::answers::unanswered;
@@ -74,6 +80,19 @@ pub struct Relay {
     extension: Option<(String, u32)>,
     /// Counts the messages cut into pieces, to name them.
     next_message: u64,
+    /// The relay's pings to the extension, for clients' pings.
+    extension_pings: ExtensionPings,
+}
+
+/// The relay's own pings to the extension: what a client's `Pong` says of it.
+#[derive(Debug, Default)]
+struct ExtensionPings {
+    /// The extension has answered one: it answers pings.
+    answers: bool,
+    /// The number of the ping still unanswered, if one is.
+    out: Option<u64>,
+    /// The last ping's number.
+    last: u64,
 }
 
 type RawEnvelope = Envelope<Box<RawValue>>;
@@ -85,6 +104,7 @@ type RawEnvelope = Envelope<Box<RawValue>>;
 enum ClientMessage {
     Hello(serde::de::IgnoredAny),
     Call(serde::de::IgnoredAny),
+    Ping { seq: u64 },
 }
 
 impl Relay {
@@ -138,6 +158,7 @@ impl Relay {
         match serde_json::from_str::<ClientMessage>(envelope.body.get()) {
             Ok(ClientMessage::Hello(_)) => {}
             Ok(ClientMessage::Call(_)) if envelope.id.is_some() => {}
+            Ok(ClientMessage::Ping { seq }) => return self.answer_ping(from, seq),
             _ => {
                 // The host's own messages (HostReady, Pong, ClientGone) are the relay's to
                 // send: a client passing one off as the host's is dropped.
@@ -244,6 +265,42 @@ impl Relay {
         }
     }
 
+    /// A client's ping: answered at once with what is known of the extension, and the
+    /// extension pinged in turn when no ping to it is out.
+    fn answer_ping(&mut self, from: ClientId, seq: u64) -> Vec<Delivery> {
+        let pings = &mut self.extension_pings;
+        let heard = match (&self.extension, pings.answers, pings.out) {
+            (None, _, _) => ExtensionHeard::Absent,
+            (Some(_), false, _) => ExtensionHeard::Unknown,
+            (Some(_), true, Some(_)) => ExtensionHeard::Waiting,
+            (Some(_), true, None) => ExtensionHeard::Answered,
+        };
+        let pong = Envelope::notice(FromExtension::Pong {
+            seq,
+            extension: Some(heard),
+        });
+        let mut out: Vec<Delivery> = encode_logged(&pong)
+            .map(|frame| Delivery::Client(from, frame))
+            .into_iter()
+            .collect();
+        out.extend(self.ping_extension());
+        out
+    }
+
+    /// A ping for the extension, when one is connected and none is out. One that has
+    /// not answered a ping is sent only its first (it may be of a version without
+    /// them).
+    fn ping_extension(&mut self) -> Vec<Delivery> {
+        let pings = &mut self.extension_pings;
+        if self.extension.is_none() || pings.out.is_some() || (!pings.answers && pings.last > 0) {
+            return Vec::new();
+        }
+        pings.last += 1;
+        pings.out = Some(pings.last);
+        let ping = Envelope::notice(ToExtension::Ping { seq: pings.last });
+        encode_for_browser(&ping).into_iter().collect()
+    }
+
     /// Client `gone` disconnected: forget its requests and tell the browser (if the
     /// client ever sent it anything).
     pub fn client_gone(&mut self, gone: ClientId) -> Vec<Delivery> {
@@ -283,6 +340,8 @@ impl Relay {
                 return Vec::new();
             }
         };
+        // Anything from the extension shows it answers.
+        self.extension_pings.out = None;
         match (envelope.id, envelope.client) {
             (Some(global), _) => self.route_reply(global, envelope.body),
             (None, Some(client)) => {
@@ -297,9 +356,16 @@ impl Relay {
             }
             (None, None) => {
                 let notice = serde_json::from_str::<FromExtension>(envelope.body.get()).ok();
-                if let Some(FromExtension::Ping { seq }) = notice {
-                    let pong = Envelope::notice(ToExtension::Pong { seq });
-                    return encode_for_browser(&pong).into_iter().collect();
+                match notice {
+                    Some(FromExtension::Ping { seq }) => {
+                        let pong = Envelope::notice(ToExtension::Pong { seq });
+                        return encode_for_browser(&pong).into_iter().collect();
+                    }
+                    Some(FromExtension::Pong { .. }) => {
+                        self.extension_pings.answers = true;
+                        return Vec::new();
+                    }
+                    _ => {}
                 }
                 let Some(frame) = encode_logged(&envelope) else {
                     return Vec::new();
@@ -310,6 +376,12 @@ impl Relay {
                 {
                     self.browser_hello = Some(frame.clone());
                     self.extension = Some((version, pieces));
+                    // Pinged at once, so that whether it answers pings is known before
+                    // an agent asks.
+                    self.extension_pings = ExtensionPings::default();
+                    let mut out = self.ping_extension();
+                    out.extend(self.clients().map(|c| Delivery::Client(c, frame.clone())));
+                    return out;
                 }
                 self.clients()
                     .map(|c| Delivery::Client(c, frame.clone()))
@@ -324,6 +396,7 @@ impl Relay {
     pub fn browser_closing(&mut self, reason: &str) -> Vec<Delivery> {
         self.browser_hello = None;
         self.extension = None;
+        self.extension_pings = ExtensionPings::default();
         self.notify_all(reason, Departure::Undecided)
     }
 
@@ -333,6 +406,7 @@ impl Relay {
     pub fn browser_gone(&mut self, reason: &str, cause: Departure) -> Vec<Delivery> {
         self.browser_hello = None;
         self.extension = None;
+        self.extension_pings = ExtensionPings::default();
         let mut out = self.notify_all(reason, cause);
         let mut pending: Vec<_> = self.pending.drain().collect();
         pending.sort_by_key(|(global, _)| *global);
@@ -605,6 +679,85 @@ mod tests {
             to_browser(&out),
             vec![json!({"body": {"pong": {"seq": 41}}})]
         );
+    }
+
+    /// Client `c`'s ping number `seq`, as the relay handles it.
+    fn client_ping(relay: &mut Relay, c: ClientId, seq: u64) -> Vec<Delivery> {
+        let ping = Envelope::notice(ToExtension::Ping { seq });
+        relay.from_client(c, &serde_json::to_vec(&ping).unwrap())
+    }
+
+    /// What the relay's pong to client `c` says of the extension.
+    fn said_of_extension(out: &[Delivery], c: ClientId) -> Value {
+        let pongs = to_client(out, c);
+        assert_eq!(pongs.len(), 1, "{pongs:?}");
+        pongs[0]["body"]["pong"]["extension"].clone()
+    }
+
+    #[test]
+    fn a_clients_ping_is_answered_with_what_the_relay_knows_of_the_extension() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        let out = client_ping(&mut relay, c, 1);
+        assert_eq!(
+            to_client(&out, c),
+            vec![json!({"body": {"pong": {"seq": 1, "extension": "absent"}}})]
+        );
+        assert!(to_browser(&out).is_empty(), "no extension to ping");
+
+        // As soon as it connects, the extension is pinged to see whether it answers.
+        let connected = event(
+            None,
+            Event::BrowserConnected {
+                version: "1".into(),
+                instance: String::new(),
+                pieces: pieces::VERSION,
+            },
+        );
+        let out = relay.from_browser(&connected);
+        assert_eq!(
+            to_browser(&out),
+            vec![json!({"body": {"ping": {"seq": 1}}})]
+        );
+        let out = client_ping(&mut relay, c, 2);
+        assert_eq!(said_of_extension(&out, c), json!("unknown"));
+        assert!(to_browser(&out).is_empty(), "its first is still out");
+        let pong = Envelope::notice(FromExtension::Pong {
+            seq: 1,
+            extension: None,
+        });
+        let out = relay.from_browser(&serde_json::to_vec(&pong).unwrap());
+        assert!(out.is_empty(), "the extension's pong goes to no client");
+
+        // It answers pings: each client ping sends one when none is out.
+        let out = client_ping(&mut relay, c, 3);
+        assert_eq!(said_of_extension(&out, c), json!("answered"));
+        assert_eq!(
+            to_browser(&out),
+            vec![json!({"body": {"ping": {"seq": 2}}})]
+        );
+        let out = client_ping(&mut relay, c, 4);
+        assert_eq!(said_of_extension(&out, c), json!("waiting"));
+        assert!(to_browser(&out).is_empty(), "one ping out at a time");
+        // Anything from the extension shows it answers.
+        relay.from_browser(&event(None, Event::TabClosed { tab_id: 1 }));
+        let out = client_ping(&mut relay, c, 5);
+        assert_eq!(said_of_extension(&out, c), json!("answered"));
+        assert_eq!(relay.pending_count(), 0, "pings are not requests");
+    }
+
+    #[test]
+    fn an_extension_that_answers_no_ping_is_sent_only_one() {
+        let mut relay = Relay::new();
+        let (c, _) = relay.client_connected();
+        // Its one ping goes when it connects.
+        extension_connects(&mut relay, "0.0.1", 0);
+        relay.from_browser(&event(None, Event::TabClosed { tab_id: 1 }));
+        for seq in 1..5 {
+            let out = client_ping(&mut relay, c, seq);
+            assert_eq!(said_of_extension(&out, c), json!("unknown"));
+            assert!(to_browser(&out).is_empty());
+        }
     }
 
     #[test]

@@ -99,7 +99,7 @@ impl TestRelay {
         let done = tokio::spawn(serve(relay_in, relay_out, bound, host, stopped, lookout));
         let mut relay = Self {
             socket,
-            browser: FakePeer::new(browser_end, MAX_ON_SOCKET),
+            browser: FakePeer::new(browser_end, MAX_ON_SOCKET).deaf_to_pings(),
             done,
             stop: Some(stop),
             parent,
@@ -119,6 +119,8 @@ impl TestRelay {
 pub struct FakePeer<S> {
     reader: FrameReader<ReadHalf<S>>,
     writer: WriteHalf<S>,
+    /// Pings are skipped unseen, as by a peer of a version without them.
+    deaf_to_pings: bool,
 }
 
 impl<S: tokio::io::AsyncRead + tokio::io::AsyncWrite> FakePeer<S> {
@@ -127,7 +129,25 @@ impl<S: tokio::io::AsyncRead + tokio::io::AsyncWrite> FakePeer<S> {
         Self {
             reader: FrameReader::new(read, limit),
             writer: write,
+            deaf_to_pings: false,
         }
+    }
+
+    /// This peer skips the pings it is sent, unseen and unanswered (the fake browser:
+    /// the relay pings it only when an agent asks whether it answers).
+    pub fn deaf_to_pings(mut self) -> Self {
+        self.deaf_to_pings = true;
+        self
+    }
+
+    /// The next message, pings included, failing the test after [`STEP`].
+    pub async fn recv_any(&mut self) -> Value {
+        let body = tokio::time::timeout(STEP, self.reader.next())
+            .await
+            .expect("a message in time")
+            .expect("a readable stream")
+            .expect("not closed");
+        serde_json::from_slice(&body).expect("JSON")
     }
 
     /// Sends one message.
@@ -141,14 +161,15 @@ impl<S: tokio::io::AsyncRead + tokio::io::AsyncWrite> FakePeer<S> {
         write_frame(&mut self.writer, bytes).await.expect("write");
     }
 
-    /// The next message, failing the test after [`STEP`].
+    /// The next message (pings aside, if this peer is deaf to them), failing the test
+    /// after [`STEP`].
     pub async fn recv(&mut self) -> Value {
-        let body = tokio::time::timeout(STEP, self.reader.next())
-            .await
-            .expect("a message in time")
-            .expect("a readable stream")
-            .expect("not closed");
-        serde_json::from_slice(&body).expect("JSON")
+        loop {
+            let message = self.recv_any().await;
+            if !(self.deaf_to_pings && message["body"]["ping"].is_object()) {
+                return message;
+            }
+        }
     }
 
     /// Waits for the stream to end (cleanly or not); true if it did within [`STEP`].
@@ -162,11 +183,22 @@ impl<S: tokio::io::AsyncRead + tokio::io::AsyncWrite> FakePeer<S> {
         }
     }
 
-    /// Nothing arrives within `wait`.
+    /// Nothing arrives within `wait` (pings aside, if this peer is deaf to them).
     pub async fn quiet_for(&mut self, wait: Duration) -> bool {
-        tokio::time::timeout(wait, self.reader.next())
-            .await
-            .is_err()
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let Ok(next) = tokio::time::timeout_at(deadline, self.reader.next()).await else {
+                return true;
+            };
+            let ping = match next {
+                Ok(Some(body)) => serde_json::from_slice::<Value>(&body)
+                    .is_ok_and(|m| m["body"]["ping"].is_object()),
+                _ => false,
+            };
+            if !(self.deaf_to_pings && ping) {
+                return false;
+            }
+        }
     }
 }
 

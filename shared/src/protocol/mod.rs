@@ -85,6 +85,14 @@ pub enum ToExtension {
         /// The ping's number.
         seq: u64,
     },
+    /// A heartbeat, answered at once with [`FromExtension::Pong`] and the same number:
+    /// an agent's server pings the native host while it waits for a reply (the host
+    /// answers itself and passes nothing on), and the host pings the extension when an
+    /// agent asks, to say in that answer whether the extension still answers.
+    Ping {
+        /// A number the answer repeats.
+        seq: u64,
+    },
     /// One piece of a message too big for one native message, in an envelope with
     /// that message's `id` and `client` ([`crate::pieces`]). Sent only to an extension
     /// that joins this version of pieces (its `BrowserConnected` says so).
@@ -141,6 +149,34 @@ pub enum FromExtension {
         /// A number the answer repeats.
         seq: u64,
     },
+    /// The answer to [`ToExtension::Ping`], with the same number: from the extension to
+    /// the native host, and from the native host to an agent's server.
+    Pong {
+        /// The ping's number.
+        seq: u64,
+        /// Set by the native host answering an agent's server: what it knows of the
+        /// extension behind it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        extension: Option<ExtensionHeard>,
+    },
+}
+
+/// What the native host knows of its extension when it answers an agent's ping
+/// ([`FromExtension::Pong`]), so the agent's server can tell a silent extension from a
+/// silent host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ExtensionHeard {
+    /// The extension answered the host's last ping.
+    Answered,
+    /// The host's last ping to the extension is still unanswered.
+    Waiting,
+    /// No extension is connected to the host.
+    Absent,
+    /// Not known: the extension has answered no ping (a version without them), or a
+    /// state added later.
+    #[serde(other)]
+    Unknown,
 }
 
 /// The successful result of a [`Command`].
