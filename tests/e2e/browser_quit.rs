@@ -1,7 +1,7 @@
 //! The browser going away under agents: quitting, being stopped, starting again. The
 //! native host tells a quit from a worker restart by whether the browser process is
 //! still there, so agents are told at once instead of waiting out the reconnect grace
-//! that a worker restart gets (40 s), and a browser that comes back as a new run has
+//! that a worker restart gets (15 s), and a browser that comes back as a new run has
 //! its old tab ids named as gone.
 
 use std::path::Path;
@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use crate::cdp::Cdp;
 use crate::harness::{descendants, page, Agent, Reply};
 
-/// Far under the 40 s reconnect grace a call waited after any loss before: a call that
+/// Under the 15 s reconnect grace a call waited after any loss before: a call that
 /// takes this long waited for a browser that was known to be gone.
 const QUICK: Duration = Duration::from_secs(10);
 
@@ -27,7 +27,7 @@ async fn quick_err(agent: &Agent, name: &str, args: Value) -> Reply {
         .unwrap_or_else(|_| {
             panic!(
                 "{name} took over {QUICK:?} with the browser gone: it waited as for a worker \
-                 restart (the 40 s reconnect grace) instead of saying the browser quit\n\
+                 restart (the 15 s reconnect grace) instead of saying the browser quit\n\
                  server log:\n{}",
                 agent.log()
             )

@@ -508,3 +508,46 @@ async fn an_extension_stopped_in_its_debugger_is_named_and_the_next_call_works()
     works_again(&agent, "after the extension resumed").await;
     agent.quit().await;
 }
+
+/// How long a call may take to say the extension is not coming back: the link's 15 s
+/// reconnect grace, and room for a loaded machine.
+const GIVEN_UP_WITHIN: Duration = Duration::from_secs(25);
+
+#[tokio::test]
+async fn a_killed_extension_process_is_reported_after_the_grace_with_the_way_back() {
+    let (agent, cdp) = Agent::launch_with_cdp(&[]).await;
+    cdp.wait_extension_id(LIMIT).await;
+    agent.ok("list_pages", json!({})).await;
+    let extension = crate::harness::descendants(agent.pid())
+        .into_iter()
+        .find(|p| !p.zombie && p.cmdline.contains("--extension-process"))
+        .unwrap_or_else(|| panic!("no extension process under {}", agent.pid()));
+    // SAFETY: kill(2) on a pid just read; at worst it names a process that is gone.
+    unsafe { libc::kill(extension.pid as i32, libc::SIGKILL) };
+    // Chrome starts nothing of a killed extension again until the user reloads it: the
+    // call waits the grace a stopped worker would need, then says what happened.
+    let started = std::time::Instant::now();
+    let reply = tokio::time::timeout(
+        GIVEN_UP_WITHIN,
+        agent.call("evaluate_script", json!({"function": "() => 6 * 7"})),
+    )
+    .await
+    .unwrap_or_else(|_| {
+        panic!(
+            "no answer within {GIVEN_UP_WITHIN:?} after the extension's process was killed\n\
+             server log:\n{}",
+            agent.log()
+        )
+    });
+    assert!(
+        reply.is_error,
+        "answered without an extension: {}",
+        reply.text
+    );
+    reply
+        .says("has not reconnected")
+        .says("process crashed or was killed")
+        .says("chrome://extensions");
+    eprintln!("told after {:?}", started.elapsed());
+    agent.quit().await;
+}

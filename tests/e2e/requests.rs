@@ -18,7 +18,7 @@ use crate::sharing::own_browser_with_a_user_tab;
 /// Longest the browser may take to show a change.
 const SEEN: Duration = Duration::from_secs(20);
 
-/// Longest a call may take to fail once the browser is gone (far under the 40 s
+/// Longest a call may take to fail once the browser is gone (under the 15 s
 /// reconnect grace a worker restart gets, and under the request's own timeout).
 const QUICK: Duration = Duration::from_secs(10);
 

@@ -6,9 +6,10 @@
 //!   is, a browser starting, gets the caller's usual wait);
 //! - it says the browser **still runs** (the extension's service worker stopped, or
 //!   the extension was reloaded): the extension reconnects when its worker starts
-//!   again, at once (its offscreen waker starts it) or within its 30 s alarm period
-//!   when there is no waker, so calls wait up to
-//!   [`RECONNECT_GRACE`] after the goodbye — a pause, not a failure. An older host
+//!   again, within a second or two (its offscreen waker starts it), so calls wait up
+//!   to [`RECONNECT_GRACE`] after the goodbye — a pause, not a failure; an extension
+//!   that is not back by then will not be soon (its process was killed, or it was
+//!   disabled), and the call says so rather than wait on. An older host
 //!   that gives no cause is treated the same way, and so is the host's first word
 //!   (undecided yet), which its second replaces within seconds;
 //! - the connection to the host ended **without a goodbye** (it was killed, or
@@ -26,8 +27,12 @@ use tabwire_shared::Departure;
 use tokio::time::Instant;
 
 /// How long after a goodbye that says the browser still runs a call waits for the
-/// extension to come back.
-pub const RECONNECT_GRACE: Duration = Duration::from_secs(40);
+/// extension to come back: a stopped worker is back within a second or two (within 5 s
+/// on a loaded machine, as `tests/e2e/faults.rs` checks), one whose whole process was
+/// killed never until the user reloads it. (Without its waker, which only a browser
+/// that refuses offscreen documents lacks, a worker waits for its 30 s alarm: the
+/// calls in that window are told, and the next call after it works.)
+pub const RECONNECT_GRACE: Duration = Duration::from_secs(15);
 
 /// Why no browser is connected, as far as the link knows.
 #[derive(Debug, Clone, PartialEq)]

@@ -97,10 +97,12 @@ use tabwire_shared::origin::OriginPolicy;
 use tool::Category;
 
 /// How long a call waits for a browser to connect before telling the agent what to do.
-/// A launched browser is given longer: it is starting up.
-fn connect_wait(launched: bool) -> Duration {
-    Duration::from_secs(if launched { 30 } else { 5 })
-}
+const CONNECT_WAIT: Duration = Duration::from_secs(5);
+
+/// How long a call waits for the browser tabwire launched to connect the first time:
+/// it is starting up. Once it has connected, a call waits [`CONNECT_WAIT`] as any other
+/// (and a worker restart the link's own grace).
+const LAUNCH_WAIT: Duration = Duration::from_secs(30);
 
 /// What calls answer once the browser tabwire launched has quit.
 const LAUNCHED_BROWSER_QUIT: &str = "The browser tabwire launched (--launch) has quit, and \
@@ -112,7 +114,8 @@ struct LinkBrowser {
     link: Link,
     /// The relay socket the link connects to.
     socket: PathBuf,
-    connect_wait: Duration,
+    /// How long a call waits for the browser before it has ever connected.
+    first_wait: Duration,
     /// Said instead of the generic advice when the browser tabwire launched never
     /// connected (the advice about installing the extension does not apply); its
     /// presence also marks a launched browser, whose quitting is final.
@@ -123,7 +126,11 @@ impl Browser for LinkBrowser {
     fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
         Box::pin(async move {
             let timeout = command.reply_timeout();
-            let error = match self.link.call(command, self.connect_wait, timeout).await {
+            let wait = match self.link.ever_connected() {
+                true => CONNECT_WAIT,
+                false => self.first_wait,
+            };
+            let error = match self.link.call(command, wait, timeout).await {
                 Ok(reply) => return Ok(reply),
                 Err(error) => error,
             };
@@ -221,7 +228,11 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
     let browser = Arc::new(LinkBrowser {
         link,
         socket,
-        connect_wait: connect_wait(launched.is_some()),
+        first_wait: if launched.is_some() {
+            LAUNCH_WAIT
+        } else {
+            CONNECT_WAIT
+        },
         launched_but_silent: launched.map(|b| {
             format!(
                 "The browser tabwire launched ({}) has not connected its tabwire extension. \
