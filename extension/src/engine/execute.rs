@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::json_text;
-use tabwire_shared::TabId;
+use tabwire_shared::{ExecuteTool, TabId};
 
 use super::discovery::is_stale;
 use super::document::Kit;
@@ -33,20 +33,6 @@ use crate::cdp::{CallArgument, PageEvent, RuntimeCallFunctionOn, RuntimeGetPrope
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
-
-/// One `ExecuteTool` call.
-pub struct ToolCall {
-    /// The discovery's document token.
-    pub document: String,
-    /// The tool's name.
-    pub tool: String,
-    /// The group to take it from, if given.
-    pub group: Option<String>,
-    /// Its argument.
-    pub args: Value,
-    /// How long it may run.
-    pub timeout_ms: u64,
-}
 
 /// How a run of [`page::EXECUTE`] ended, as the page script names it.
 #[derive(Deserialize)]
@@ -74,12 +60,13 @@ struct Outcome {
 }
 
 impl<C: Chrome + 'static> Engine<C> {
-    /// Runs a tool; its JSON-safe result and the uids of the elements in it.
+    /// Runs the tool `call` names; its JSON-safe result and the uids of the elements in
+    /// it.
     pub(super) async fn execute_tool(
         &self,
-        tab: TabId,
-        call: ToolCall,
+        call: ExecuteTool,
     ) -> Result<(Value, Vec<String>), EngineError> {
+        let tab = call.tab_id;
         let group = self.next_object_group();
         let work = self.run_tool(tab, &call, &group);
         match self.in_time(tab, call.timeout_ms, work).await? {
@@ -98,7 +85,7 @@ impl<C: Chrome + 'static> Engine<C> {
     async fn run_tool(
         &self,
         tab: TabId,
-        call: &ToolCall,
+        call: &ExecuteTool,
         group: &str,
     ) -> Result<(Value, Vec<String>), EngineError> {
         let mut watch = self.ready(tab).await?;
@@ -135,7 +122,7 @@ impl<C: Chrome + 'static> Engine<C> {
         &self,
         tab: TabId,
         watch: &mut Subscription,
-        call: &ToolCall,
+        call: &ExecuteTool,
         kit: &Kit,
         frame: &str,
         group: &str,
@@ -298,7 +285,7 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
 }
 
 /// Runs the page's tool.
-impl super::Handle for tabwire_shared::ExecuteTool {
+impl super::Handle for ExecuteTool {
     const NEEDS_RENDERER: bool = true;
 
     async fn handle<C: Chrome + 'static>(
@@ -306,14 +293,7 @@ impl super::Handle for tabwire_shared::ExecuteTool {
         engine: &Engine<C>,
         _session: &str,
     ) -> Result<Self::Reply, EngineError> {
-        let call = ToolCall {
-            document: self.document,
-            tool: self.tool,
-            group: self.group,
-            args: self.args,
-            timeout_ms: self.timeout_ms,
-        };
-        let (result, elements) = engine.execute_tool(self.tab_id, call).await?;
+        let (result, elements) = engine.execute_tool(self).await?;
         Ok(tabwire_shared::ToolResult { result, elements })
     }
 }

@@ -8,7 +8,7 @@
 //! clipped to its border box; one in a cross-site frame is measured there and
 //! moved to where the frame shows it.
 
-use tabwire_shared::{ImageFormat, TabId};
+use tabwire_shared::{ImageFormat, Screenshot, TabId};
 
 use super::input::element_error;
 use super::Engine;
@@ -27,21 +27,10 @@ pub const MAX_FULL_PAGE_HEIGHT: f64 = 16_384.0;
 /// takes well under a second, so this only ends a capture that will not come.
 const SCREENSHOT_LIMIT_MS: u64 = 10_000;
 
-/// What to capture.
-pub(super) struct Shot<'a> {
-    pub format: ImageFormat,
-    pub quality: Option<u8>,
-    pub full_page: bool,
-    pub uid: Option<&'a str>,
-}
-
 impl<C: Chrome + 'static> Engine<C> {
-    /// Captures `tab`; the image, base64-encoded.
-    pub(super) async fn screenshot(
-        &self,
-        tab: TabId,
-        shot: Shot<'_>,
-    ) -> Result<String, EngineError> {
+    /// Captures the tab `shot` names; the image, base64-encoded.
+    pub(super) async fn screenshot(&self, shot: &Screenshot) -> Result<String, EngineError> {
+        let tab = shot.tab_id;
         let work = self.capture(tab, shot);
         self.in_time(tab, SCREENSHOT_LIMIT_MS, work)
             .await?
@@ -50,9 +39,9 @@ impl<C: Chrome + 'static> Engine<C> {
             })
     }
 
-    async fn capture(&self, tab: TabId, shot: Shot<'_>) -> Result<String, EngineError> {
+    async fn capture(&self, tab: TabId, shot: &Screenshot) -> Result<String, EngineError> {
         let mut watch = self.ready(tab).await?;
-        let clip = match shot.uid {
+        let clip = match shot.uid.as_deref() {
             Some(uid) => Some(self.element_clip(tab, &mut watch, uid).await?),
             None if shot.full_page => {
                 let metrics = self
@@ -172,7 +161,7 @@ impl<C: Chrome + 'static> Engine<C> {
 }
 
 /// Captures the tab.
-impl super::Handle for tabwire_shared::Screenshot {
+impl super::Handle for Screenshot {
     const NEEDS_RENDERER: bool = true;
 
     async fn handle<C: Chrome + 'static>(
@@ -180,13 +169,7 @@ impl super::Handle for tabwire_shared::Screenshot {
         engine: &Engine<C>,
         _session: &str,
     ) -> Result<Self::Reply, EngineError> {
-        let shot = Shot {
-            format: self.format,
-            quality: self.quality,
-            full_page: self.full_page,
-            uid: self.uid.as_deref(),
-        };
-        let data = engine.screenshot(self.tab_id, shot).await?;
+        let data = engine.screenshot(&self).await?;
         Ok(tabwire_shared::Image {
             data,
             mime_type: self.format.mime_type().to_owned(),
