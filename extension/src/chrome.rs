@@ -13,6 +13,17 @@ use futures::future::LocalBoxFuture;
 use serde_json::Value;
 use tabwire_shared::{Envelope, FromExtension, TabId};
 
+/// The parts of `chrome.tabs.onUpdated`'s change info the engine reads.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TabChange {
+    /// The tab's new URL.
+    pub url: Option<String>,
+    /// The tab's new group (-1: none).
+    pub group_id: Option<i64>,
+    /// `loading` or `complete`.
+    pub status: Option<String>,
+}
+
 /// A browser window, with its tabs in tab-strip order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WindowState {

@@ -20,7 +20,7 @@ use futures::StreamExt;
 use tabwire_shared::TabId;
 
 use crate::cdp::PageEvent;
-use crate::engine::TabChange;
+use crate::chrome::TabChange;
 
 /// Something that happened to a tab.
 #[derive(Debug, Clone, PartialEq)]

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use tabwire_shared::TabId;
 
-use super::snapshot::KeptWalk;
+use super::snapshot::lines::Walk;
 use super::uids::{FrameKey, Pins, UidIndex};
 use super::world::{WalkOptions, WalkerCall};
 use super::Engine;
@@ -34,6 +34,16 @@ use crate::cdp::{FrameTree, PageEvent, PageGetFrameTree};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::Subscription;
+
+/// A frame's last walk, and the world context that walked it (another context is
+/// another walker, whose generations mean nothing to this one).
+#[derive(Debug, Clone)]
+pub struct KeptWalk {
+    /// The world's context.
+    pub context: i64,
+    /// The walk.
+    pub walk: Walk,
+}
 
 /// One document of one tab.
 #[derive(Debug)]

@@ -76,8 +76,8 @@ mod wait_text;
 mod webmcp;
 mod world;
 
+pub use crate::chrome::TabChange;
 pub use access::popup::PopupState;
-pub use tab_events::TabChange;
 
 #[cfg(test)]
 mod fake;

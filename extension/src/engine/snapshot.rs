@@ -17,7 +17,7 @@
 //! roots, is completed with Chrome's help before that ([`hybrid`]).
 
 mod hybrid;
-mod lines;
+pub(super) mod lines;
 
 use std::collections::{HashMap, HashSet};
 
@@ -25,6 +25,7 @@ use futures::future::join_all;
 use tabwire_shared::{Snapshot, SnapshotNode, TabId};
 
 use super::axtree::FRAME_NOT_CAPTURED;
+use super::document::KeptWalk;
 use super::uids::FrameKey;
 use super::world::{WalkOptions, WalkerCall};
 use super::Engine;
@@ -39,16 +40,6 @@ use lines::WalkText;
 
 /// How long a snapshot may take (a huge page's walk takes a second or two at most).
 const SNAPSHOT_LIMIT_MS: u64 = 25_000;
-
-/// A frame's last walk, and the world context that walked it (another context is
-/// another walker, whose generations mean nothing to this one).
-#[derive(Debug, Clone)]
-pub struct KeptWalk {
-    /// The world's context.
-    pub context: i64,
-    /// The walk.
-    pub walk: Walk,
-}
 
 /// One frame's part of a snapshot.
 struct FramePart {

@@ -10,19 +10,8 @@
 use tabwire_shared::TabId;
 
 use super::Engine;
-use crate::chrome::Chrome;
+use crate::chrome::{Chrome, TabChange};
 use crate::signals::TabSignal;
-
-/// The parts of `chrome.tabs.onUpdated`'s change info the engine reads.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TabChange {
-    /// The tab's new URL.
-    pub url: Option<String>,
-    /// The tab's new group (-1: none).
-    pub group_id: Option<i64>,
-    /// `loading` or `complete`.
-    pub status: Option<String>,
-}
 
 impl<C: Chrome + 'static> Engine<C> {
     /// `chrome.tabs.onUpdated`.
