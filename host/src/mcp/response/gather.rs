@@ -1,9 +1,10 @@
 //! The one step of a reply that talks to the browser: fetching what the markers ask
 //! for, and reading what the session knows of the page, into a plain [`Gathered`].
 
+use std::ops::Range;
 use std::sync::Arc;
 
-use tabwire_shared::{DialogInfo, Discovery, Emulation, Snapshot, TabId, TabInfo};
+use tabwire_shared::{DialogInfo, Discovery, Emulation, Snapshot, SnapshotNode, TabId, TabInfo};
 
 use super::{Response, SnapshotRequest, ThirdParty};
 use crate::mcp::context::ToolContext;
@@ -46,6 +47,39 @@ pub struct GatheredSnapshot {
     pub snapshot: Arc<Snapshot>,
     /// The last whole snapshot of the page, when the changes since it are wanted.
     pub since: Option<Base>,
+    /// Where in the tree the nodes the request asks for lie: the subtree of its uid,
+    /// else the whole tree. Found once, when the snapshot is gathered.
+    pub asked: Range<usize>,
+}
+
+impl GatheredSnapshot {
+    /// A snapshot gathered for a reply that asks for the subtree of `uid` (the whole
+    /// tree without one); an error the agent reads when no node has that uid.
+    pub fn new(
+        page: TabId,
+        number: u64,
+        snapshot: Arc<Snapshot>,
+        since: Option<Base>,
+        uid: Option<&str>,
+    ) -> Result<Self, ToolError> {
+        let asked = match uid {
+            None => 0..snapshot.nodes.len(),
+            Some(uid) => subtree::range(&snapshot.nodes, uid)
+                .ok_or_else(|| ToolError::new(subtree::unknown_uid(uid)))?,
+        };
+        Ok(Self {
+            page,
+            number,
+            snapshot,
+            since,
+            asked,
+        })
+    }
+
+    /// The nodes the request asks for.
+    pub fn asked_nodes(&self) -> &[SnapshotNode] {
+        &self.snapshot.nodes[self.asked.clone()]
+    }
 }
 
 /// Fetches what the markers ask for. A failure to fetch something asked for is an
@@ -139,19 +173,14 @@ async fn snapshot_of_page(
     let snapshot = ctx
         .snapshot(page, request.verbose, request.viewport)
         .await?;
-    if let Some(uid) = &request.uid {
-        if subtree::subtree(&snapshot.nodes, uid).is_none() {
-            return Err(ToolError::new(subtree::unknown_uid(uid)));
-        }
-    }
     let memory = ctx.snapshots();
-    let snapshot = Arc::new(snapshot);
     let number = memory.number();
     let since = request.changes.then(|| memory.base(page)).flatten();
-    Ok(GatheredSnapshot {
+    GatheredSnapshot::new(
         page,
         number,
-        snapshot,
+        Arc::new(snapshot),
         since,
-    })
+        request.uid.as_deref(),
+    )
 }

@@ -238,12 +238,10 @@ fn hostile_reply(evil: &str, compact_tools: usize, spill: bool) -> (String, Vec<
         pages: Some(vec![tab(1, evil), tab(2, evil)]),
         third_party: Some((1, Arc::new(discovery(evil, compact_tools)))),
         third_party_failure: None,
-        snapshot: Some(GatheredSnapshot {
-            page: 1,
-            number: 2,
-            snapshot: Arc::new(snapshot(evil)),
-            since: None,
-        }),
+        snapshot: Some(
+            GatheredSnapshot::new(1, 2, Arc::new(snapshot(evil)), None, None)
+                .expect("the whole tree"),
+        ),
     };
     let error = ToolError::new(format!("Tool t threw: {evil}"));
     let written = write(
@@ -345,15 +343,19 @@ fn changes_since_a_snapshot_keep_the_page_in_its_lines() {
         ]}));
         let gathered = Gathered {
             page: Some(1),
-            snapshot: Some(GatheredSnapshot {
-                page: 1,
-                number: 2,
-                snapshot: Arc::new(snapshot(evil)),
-                since: Some(Base {
-                    number: 1,
-                    snapshot: Arc::new(before),
-                }),
-            }),
+            snapshot: Some(
+                GatheredSnapshot::new(
+                    1,
+                    2,
+                    Arc::new(snapshot(evil)),
+                    Some(Base {
+                        number: 1,
+                        snapshot: Arc::new(before),
+                    }),
+                    None,
+                )
+                .expect("the whole tree"),
+            ),
             ..Gathered::default()
         };
         let written = write("click", &response, None, &gathered, false, 100_000);

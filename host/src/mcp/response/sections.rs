@@ -308,7 +308,7 @@ impl Sections {
         }
         // Too long for this client's replies: the tree folded to fit (runs of similar
         // rows, then cut, each said where), and every node in a file.
-        let unfolded = snapshot::unfolded_text(gathered, request);
+        let unfolded = snapshot::unfolded_text(gathered);
         let path = spill::to_private_file("snapshot", "txt", unfolded.as_bytes())?;
         let saved = format!(
             "Every node ({} lines, {} characters) was saved to {}. Read it for what is \

@@ -4,7 +4,7 @@
 //! [`super::sections`]'s business.
 
 use serde_json::{json, Map, Value};
-use tabwire_shared::{SnapshotNode, TabId};
+use tabwire_shared::TabId;
 
 use super::gather::GatheredSnapshot;
 use super::SnapshotRequest;
@@ -12,7 +12,6 @@ use crate::mcp::render::page_text;
 use crate::mcp::render::snapshot::{self as render, LEGEND};
 use crate::mcp::snapshot::changes::{self, Changes};
 use crate::mcp::snapshot::fold::{self, Row, View};
-use crate::mcp::snapshot::subtree;
 use crate::mcp::structured;
 
 /// Changes are sent instead of the whole tree only when their text is at most this
@@ -42,24 +41,10 @@ pub(super) struct Body {
     pub whole: bool,
 }
 
-/// The nodes `request` asks for: a subtree, else the whole tree. (The gatherer checked
-/// the uid; an unknown one here gives the whole tree.)
-fn asked_nodes<'a>(
-    gathered: &'a GatheredSnapshot,
-    request: &SnapshotRequest,
-) -> &'a [SnapshotNode] {
-    let snapshot = &gathered.snapshot;
-    request
-        .uid
-        .as_deref()
-        .and_then(|uid| subtree::subtree(&snapshot.nodes, uid))
-        .unwrap_or(&snapshot.nodes)
-}
-
-/// The text of every node `request` asks for, nothing folded: what a file holds when
+/// The text of every node the request asks for, nothing folded: what a file holds when
 /// the reply shows the tree folded.
-pub(super) fn unfolded_text(gathered: &GatheredSnapshot, request: &SnapshotRequest) -> String {
-    let nodes = asked_nodes(gathered, request);
+pub(super) fn unfolded_text(gathered: &GatheredSnapshot) -> String {
+    let nodes = gathered.asked_nodes();
     let base_depth = nodes.first().map_or(0, |n| n.depth);
     render::format_rows(&fold::view(nodes, base_depth, None, &[]).rows)
 }
@@ -77,7 +62,7 @@ pub(super) fn body(
     fit: Option<usize>,
 ) -> Body {
     let snapshot = &gathered.snapshot;
-    let nodes = asked_nodes(gathered, request);
+    let nodes = gathered.asked_nodes();
     let base_depth = nodes.first().map_or(0, |n| n.depth);
     let max_chars = fit.or(request.max_chars);
     let view = fold::view(nodes, base_depth, max_chars, &request.unfold);

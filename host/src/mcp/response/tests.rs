@@ -107,12 +107,7 @@ fn snapshot() -> tabwire_shared::Snapshot {
 
 /// A snapshot of page 1 as gathered for a reply: snapshot 1, compared with nothing.
 fn whole(snapshot: tabwire_shared::Snapshot) -> GatheredSnapshot {
-    GatheredSnapshot {
-        page: 1,
-        number: 1,
-        snapshot: Arc::new(snapshot),
-        since: None,
-    }
+    GatheredSnapshot::new(1, 1, Arc::new(snapshot), None, None).expect("the whole tree")
 }
 
 fn tools(count: usize) -> Arc<Discovery> {
@@ -460,6 +455,15 @@ fn snapshot_reply(
     snapshot: GatheredSnapshot,
     structured: bool,
 ) -> String {
+    // Gathered as the request asks: its uid's subtree, if it names one.
+    let snapshot = GatheredSnapshot::new(
+        snapshot.page,
+        snapshot.number,
+        snapshot.snapshot,
+        snapshot.since,
+        request.uid.as_deref(),
+    )
+    .expect("the request's uid is in the snapshot");
     let mut response = Response::default();
     response.include_snapshot(request);
     let gathered = Gathered {
@@ -471,15 +475,11 @@ fn snapshot_reply(
 
 /// Snapshot 2 of page 1, to be compared with snapshot 1, `base`.
 fn after(base: tabwire_shared::Snapshot, now: tabwire_shared::Snapshot) -> GatheredSnapshot {
-    GatheredSnapshot {
-        page: 1,
-        number: 2,
-        snapshot: Arc::new(now),
-        since: Some(Base {
-            number: 1,
-            snapshot: Arc::new(base),
-        }),
-    }
+    let base = Base {
+        number: 1,
+        snapshot: Arc::new(base),
+    };
+    GatheredSnapshot::new(1, 2, Arc::new(now), Some(base), None).expect("the whole tree")
 }
 
 #[test]

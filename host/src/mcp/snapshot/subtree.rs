@@ -1,5 +1,7 @@
 //! One element and everything under it, for `take_snapshot {uid}`.
 
+use std::ops::Range;
+
 use tabwire_shared::SnapshotNode;
 
 use super::links::Links;
@@ -7,9 +9,15 @@ use super::links::Links;
 /// The nodes of the subtree rooted at the node with this `uid` (that node first), or
 /// `None` when no node has it.
 pub fn subtree<'a>(nodes: &'a [SnapshotNode], uid: &str) -> Option<&'a [SnapshotNode]> {
+    range(nodes, uid).map(|range| &nodes[range])
+}
+
+/// Where in `nodes` the subtree rooted at the node with this `uid` lies, or `None` when
+/// no node has it.
+pub fn range(nodes: &[SnapshotNode], uid: &str) -> Option<Range<usize>> {
     let start = nodes.iter().position(|node| node.uid == uid)?;
     let end = Links::of(nodes).end[start];
-    Some(&nodes[start..end])
+    Some(start..end)
 }
 
 /// What the agent reads when it names a uid the page's snapshot does not hold.
