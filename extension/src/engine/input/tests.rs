@@ -700,6 +700,41 @@ fn a_document_that_has_not_drawn_draws_a_frame_before_the_click() {
 }
 
 #[test]
+fn a_document_whose_first_paint_lags_its_capture_is_asked_to_draw_again() {
+    // The first capture comes back before the page counts its paint; the second shows it.
+    let mut h = page_receiving(vec![
+        json!([false, 0, 0, 0]),
+        json!([false, 0, 0, 0]),
+        json!([true, 0, 0, 0]),
+        json!([true, 1, 1, 0]),
+    ]);
+    input(&mut h, 1, click("1_2"));
+    h.advance(QUIET_MS);
+    assert_eq!(
+        h.reply(1).unwrap(),
+        Ok(Reply::Acted {
+            navigated_to: None,
+            from_keyboard: None
+        })
+    );
+    assert_eq!(h.fake.sent(10, "Page.captureScreenshot").len(), 2);
+}
+
+#[test]
+fn a_document_that_never_counts_a_paint_gets_three_captures_then_the_input() {
+    let mut h = page_receiving(vec![json!([false, 0, 0, 0])]);
+    input(&mut h, 1, click("1_2"));
+    h.advance(QUIET_MS);
+    assert!(
+        matches!(h.reply(1), Some(Err(e)) if e.message.contains("did not reach the page")),
+        "{:?}",
+        h.reply(1)
+    );
+    assert_eq!(h.fake.sent(10, "Page.captureScreenshot").len(), 3);
+    assert!(!h.fake.sent(10, "Input.dispatchMouseEvent").is_empty());
+}
+
+#[test]
 fn a_document_that_has_drawn_is_clicked_at_once() {
     let mut h = page_receiving(vec![json!([true, 0, 0, 0]), json!([true, 1, 1, 0])]);
     input(&mut h, 1, click("1_2"));
