@@ -28,6 +28,7 @@ use tabwire_shared::{
     CONSOLE_MESSAGES_KEPT,
 };
 
+use super::bounded::{let_go_oldest, Bounds};
 use super::Engine;
 use crate::cdp::console::{
     ConsoleApiCalled, ExceptionThrown, IssueAdded, LogEntryAdded, StackTrace,
@@ -81,6 +82,15 @@ struct Kept {
     message: ConsoleMessage,
 }
 
+impl super::bounded::Kept for Kept {
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+    fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
 impl ConsoleLog {
     /// Reads a console event into a message of navigation `generation`; false if it
     /// makes none (noise).
@@ -112,20 +122,16 @@ impl ConsoleLog {
             message,
         });
         // The newest message stays, whatever it costs (its text is capped).
-        while self.messages.len() > 1
-            && (self.messages.len() > CONSOLE_MESSAGES_KEPT || self.bytes > CONSOLE_BYTES_KEPT)
-        {
-            let for_count = self.messages.len() > CONSOLE_MESSAGES_KEPT;
-            let Some(oldest) = self.messages.pop_front() else {
-                break;
-            };
-            self.bytes -= oldest.bytes;
-            let dropped = self.dropped.entry(oldest.generation).or_default();
-            match for_count {
-                true => dropped.for_count = dropped.for_count.saturating_add(1),
-                false => dropped.for_space = dropped.for_space.saturating_add(1),
-            }
-        }
+        let bounds = Bounds {
+            count: CONSOLE_MESSAGES_KEPT,
+            bytes: CONSOLE_BYTES_KEPT,
+        };
+        let_go_oldest(
+            &mut self.messages,
+            &mut self.bytes,
+            &mut self.dropped,
+            bounds,
+        );
     }
 
     /// Forgets the messages of navigations older than `oldest`.

@@ -39,6 +39,7 @@ mod access;
 mod announce;
 pub mod axtree;
 mod background;
+mod bounded;
 mod collect;
 mod console;
 mod css;

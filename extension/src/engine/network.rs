@@ -21,6 +21,7 @@ use tabwire_shared::{
     Body, Dropped, NetworkList, NetworkRequest, TabId, NETWORK_BYTES_KEPT, NETWORK_REQUESTS_KEPT,
 };
 
+use super::bounded::{let_go_oldest, Bounds, Kept};
 use super::Engine;
 use crate::cdp::events::NetworkEvent;
 use crate::cdp::network::{
@@ -73,6 +74,15 @@ struct Entry {
     finished: bool,
     /// What the entry cost when last measured.
     bytes: usize,
+}
+
+impl Kept for Entry {
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+    fn bytes(&self) -> usize {
+        self.bytes
+    }
 }
 
 impl Entry {
@@ -134,20 +144,16 @@ impl NetworkLog {
     /// Lets go of the oldest requests while more are kept than the bounds allow (the
     /// newest always stays).
     fn bound(&mut self) {
-        while self.entries.len() > 1
-            && (self.entries.len() > NETWORK_REQUESTS_KEPT || self.bytes > NETWORK_BYTES_KEPT)
-        {
-            let for_count = self.entries.len() > NETWORK_REQUESTS_KEPT;
-            let Some(oldest) = self.entries.pop_front() else {
-                break;
-            };
-            self.bytes -= oldest.bytes;
-            let dropped = self.dropped.entry(oldest.generation).or_default();
-            match for_count {
-                true => dropped.for_count = dropped.for_count.saturating_add(1),
-                false => dropped.for_space = dropped.for_space.saturating_add(1),
-            }
-        }
+        let bounds = Bounds {
+            count: NETWORK_REQUESTS_KEPT,
+            bytes: NETWORK_BYTES_KEPT,
+        };
+        let_go_oldest(
+            &mut self.entries,
+            &mut self.bytes,
+            &mut self.dropped,
+            bounds,
+        );
     }
 
     /// The bytes the kept requests cost.
