@@ -24,7 +24,7 @@ pub mod text;
 
 use serde::Serialize;
 
-pub use insights::{not_computed, InsightSet, INSIGHT_NAMES};
+pub use insights::{insight_name_description, not_computed, InsightSet, INSIGHT_NAMES};
 pub use load::events;
 
 use load::events::Event;

@@ -309,6 +309,7 @@ pub struct CacheInsight;
 
 impl Insight for CacheInsight {
     const NAME: &'static str = "Cache";
+    const ABOUT: &'static str = "static resources with no or a short cache lifetime";
     type Data = Cache;
 
     fn compute(load: &LoadContext) -> Cache {

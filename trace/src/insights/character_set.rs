@@ -137,6 +137,7 @@ pub struct CharacterSetInsight;
 
 impl Insight for CharacterSetInsight {
     const NAME: &'static str = "CharacterSet";
+    const ABOUT: &'static str = "whether the page declares its encoding in time";
     type Data = Option<CharacterSet>;
 
     fn compute(load: &LoadContext) -> Option<CharacterSet> {

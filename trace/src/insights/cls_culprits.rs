@@ -91,6 +91,7 @@ pub struct ClsCulpritsInsight;
 
 impl Insight for ClsCulpritsInsight {
     const NAME: &'static str = "CLSCulprits";
+    const ABOUT: &'static str = "";
     type Data = Cls;
 
     fn compute(load: &LoadContext) -> Cls {

@@ -345,6 +345,8 @@ pub struct CpuProfileInsight;
 
 impl Insight for CpuProfileInsight {
     const NAME: &'static str = "CPUProfile";
+    const ABOUT: &'static str = "the main thread's functions by self and total time, with script \
+         URL:line:col";
     type Data = Option<CpuProfile>;
 
     fn compute(load: &LoadContext) -> Option<CpuProfile> {

@@ -31,6 +31,7 @@ pub struct DocumentLatencyInsight;
 
 impl Insight for DocumentLatencyInsight {
     const NAME: &'static str = "DocumentLatency";
+    const ABOUT: &'static str = "";
     type Data = Option<DocumentLatency>;
 
     fn compute(load: &LoadContext) -> Option<DocumentLatency> {

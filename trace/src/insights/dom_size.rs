@@ -176,6 +176,7 @@ pub struct DomSizeInsight;
 
 impl Insight for DomSizeInsight {
     const NAME: &'static str = "DOMSize";
+    const ABOUT: &'static str = "";
     type Data = DomSize;
 
     fn compute(load: &LoadContext) -> DomSize {

@@ -151,6 +151,7 @@ pub struct FontDisplayInsight;
 
 impl Insight for FontDisplayInsight {
     const NAME: &'static str = "FontDisplay";
+    const ABOUT: &'static str = "web fonts whose text is invisible while they load";
     type Data = FontDisplay;
 
     fn compute(load: &LoadContext) -> FontDisplay {

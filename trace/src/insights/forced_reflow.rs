@@ -259,6 +259,7 @@ pub struct ForcedReflowInsight;
 
 impl Insight for ForcedReflowInsight {
     const NAME: &'static str = "ForcedReflow";
+    const ABOUT: &'static str = "";
     type Data = ForcedReflows;
 
     fn compute(load: &LoadContext) -> ForcedReflows {

@@ -367,6 +367,7 @@ pub struct ImageDeliveryInsight;
 
 impl Insight for ImageDeliveryInsight {
     const NAME: &'static str = "ImageDelivery";
+    const ABOUT: &'static str = "images that could take fewer bytes: format, compression, size";
     type Data = ImageDelivery;
 
     fn compute(load: &LoadContext) -> ImageDelivery {

@@ -257,6 +257,7 @@ pub struct InpBreakdownInsight;
 
 impl Insight for InpBreakdownInsight {
     const NAME: &'static str = "INPBreakdown";
+    const ABOUT: &'static str = "";
     type Data = Option<Inp>;
 
     fn compute(load: &LoadContext) -> Option<Inp> {

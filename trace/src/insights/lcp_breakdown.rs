@@ -167,6 +167,7 @@ pub struct LcpBreakdownInsight;
 
 impl Insight for LcpBreakdownInsight {
     const NAME: &'static str = "LCPBreakdown";
+    const ABOUT: &'static str = "";
     type Data = Option<Lcp>;
 
     fn compute(load: &LoadContext) -> Option<Lcp> {

@@ -154,6 +154,7 @@ pub struct LcpDiscoveryInsight;
 
 impl Insight for LcpDiscoveryInsight {
     const NAME: &'static str = "LCPDiscovery";
+    const ABOUT: &'static str = "";
     type Data = ();
 
     /// Found with the LCP (`LoadContext::lcp`): its candidate event is the LCP's.

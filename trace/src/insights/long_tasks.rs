@@ -161,6 +161,7 @@ pub struct LongTasksInsight;
 
 impl Insight for LongTasksInsight {
     const NAME: &'static str = "LongTasks";
+    const ABOUT: &'static str = "";
     type Data = Vec<LongTask>;
 
     fn compute(load: &LoadContext) -> Vec<LongTask> {

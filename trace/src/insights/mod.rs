@@ -39,6 +39,9 @@ use render_blocking::BlockingRequest;
 pub trait Insight {
     /// Its name, as `performance_analyze_insight` takes it.
     const NAME: &'static str;
+    /// What it finds, in a few words, for the description of
+    /// `performance_analyze_insight`'s argument (empty when its name says it).
+    const ABOUT: &'static str;
     /// What it finds in one load: its field of [`InsightSet`].
     type Data;
     /// Finds it in the load `load`.
@@ -55,6 +58,8 @@ pub trait Insight {
 pub struct Entry {
     /// [`Insight::NAME`].
     pub name: &'static str,
+    /// [`Insight::ABOUT`].
+    pub about: &'static str,
     /// [`Insight::summary`].
     pub summary: fn(&InsightSet) -> Vec<String>,
     /// [`Insight::details`].
@@ -65,6 +70,7 @@ pub struct Entry {
 const fn entry<I: Insight>() -> Entry {
     Entry {
         name: I::NAME,
+        about: I::ABOUT,
         summary: I::summary,
         details: I::details,
     }
@@ -104,6 +110,35 @@ pub const INSIGHT_NAMES: [&str; INSIGHTS.len()] = {
     }
     names
 };
+
+/// The description of `performance_analyze_insight`'s `insightName`: every insight of
+/// the table, in its order, with what it finds, then those left out.
+pub fn insight_name_description() -> String {
+    let named: Vec<String> = INSIGHTS
+        .iter()
+        .map(|entry| match entry.about {
+            "" => entry.name.to_owned(),
+            about => format!("{} ({about})", entry.name),
+        })
+        .collect();
+    let left_out: Vec<&str> = not_computed::NOT_COMPUTED
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    let left_out = match left_out.split_last() {
+        Some((last, [])) => format!("{last} is"),
+        Some((last, rest)) => format!("{} and {last} are", rest.join(", ")),
+        None => String::new(),
+    };
+    let mut description = format!(
+        "The insight, as the summary names it: {}.",
+        named.join(", ")
+    );
+    if !left_out.is_empty() {
+        description += &format!(" DevTools' {left_out} not computed: asking for one says why.");
+    }
+    description
+}
 
 /// The insight named `name`, compared without case as DevTools' names are
 /// (`lcpbreakdown` is LCPBreakdown).

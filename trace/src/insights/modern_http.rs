@@ -177,6 +177,7 @@ pub struct ModernHttpInsight;
 
 impl Insight for ModernHttpInsight {
     const NAME: &'static str = "ModernHTTP";
+    const ABOUT: &'static str = "HTTP/1.x requests HTTP/2 would multiplex";
     type Data = ModernHttp;
 
     fn compute(load: &LoadContext) -> ModernHttp {

@@ -63,6 +63,7 @@ pub struct RenderBlockingInsight;
 
 impl Insight for RenderBlockingInsight {
     const NAME: &'static str = "RenderBlocking";
+    const ABOUT: &'static str = "";
     type Data = Vec<BlockingRequest>;
 
     fn compute(load: &LoadContext) -> Vec<BlockingRequest> {

@@ -260,6 +260,9 @@ pub struct SlowCssSelectorInsight;
 
 impl Insight for SlowCssSelectorInsight {
     const NAME: &'static str = "SlowCSSSelector";
+    const ABOUT: &'static str =
+        "the CSS selectors style recalculation spent its time on, when the \
+         trace was recorded with cssSelectorStats";
     type Data = SlowCssSelector;
 
     fn compute(load: &LoadContext) -> SlowCssSelector {

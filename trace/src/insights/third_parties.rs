@@ -524,6 +524,7 @@ pub struct ThirdPartiesInsight;
 
 impl Insight for ThirdPartiesInsight {
     const NAME: &'static str = "ThirdParties";
+    const ABOUT: &'static str = "bytes and main-thread time per site";
     type Data = ThirdParties;
 
     fn compute(load: &LoadContext) -> ThirdParties {

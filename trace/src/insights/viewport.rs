@@ -128,6 +128,7 @@ pub struct ViewportInsight;
 
 impl Insight for ViewportInsight {
     const NAME: &'static str = "Viewport";
+    const ABOUT: &'static str = "whether the page is optimized for mobile";
     type Data = Viewport;
 
     fn compute(load: &LoadContext) -> Viewport {

@@ -157,23 +157,8 @@ impl Tool for PerformanceStopTrace {
 pub struct AnalyzeInsightParams {
     /// The insight set's id, as the last trace's summary lists it.
     insight_set_id: String,
-    /// The insight, as the summary names it: LCPBreakdown, LCPDiscovery, INPBreakdown,
-    /// CLSCulprits, LongTasks, RenderBlocking, DocumentLatency,
-    /// NetworkDependencyTree (the chains of critical requests the load waited on, the
-    /// longest with its time, and the origins preconnected to), ForcedReflow, DOMSize,
-    /// CPUProfile (the main thread's functions by self and total time, with script
-    /// URL:line:col);
-    /// ThirdParties (bytes and main-thread time per site);
-    /// Cache (static resources with no or a short cache lifetime);
-    /// ImageDelivery (images that could take fewer bytes: format, compression, size);
-    /// ModernHTTP (HTTP/1.x requests HTTP/2 would multiplex);
-    /// Viewport (whether the page is optimized for mobile);
-    /// FontDisplay (web fonts whose text is invisible while they load);
-    /// CharacterSet (whether the page declares its encoding in time);
-    /// SlowCSSSelector (the CSS selectors style recalculation spent its time on, when
-    /// the trace was recorded with cssSelectorStats).
-    /// DevTools' DuplicatedJavaScript and LegacyJavaScript are not
-    /// computed: asking for one says why.
+    /// Written from the table of insights, so that it names each one there is.
+    #[schemars(description = tabwire_trace::insight_name_description())]
     insight_name: String,
 }
 
@@ -394,15 +379,16 @@ async fn tab_url(ctx: &ToolContext, tab: TabId) -> String {
 
 #[cfg(test)]
 mod tests {
-    /// The argument's description is written by hand (its wording is what agents
-    /// read); the table of insights decides what it must name, and in which order.
+    /// The argument's description is the table's: every insight, in order, and those
+    /// left out.
     #[test]
-    fn the_insight_name_argument_lists_every_insight_there_is_in_the_tables_order() {
+    fn the_insight_name_argument_names_every_insight_in_the_tables_order() {
         let schema = crate::mcp::schema::input_schema::<super::AnalyzeInsightParams>(false);
         let described = schema["properties"]["insightName"]["description"]
             .as_str()
             .unwrap_or_default()
             .to_owned();
+        assert_eq!(described, tabwire_trace::insight_name_description());
         let mut from = 0;
         for name in tabwire_trace::INSIGHT_NAMES {
             let Some(at) = described[from..].find(name) else {
@@ -413,5 +399,6 @@ mod tests {
         for (name, _) in tabwire_trace::not_computed::NOT_COMPUTED {
             assert!(described.contains(name), "{name} missing from: {described}");
         }
+        assert!(described.contains("CPUProfile (the main thread's functions"));
     }
 }

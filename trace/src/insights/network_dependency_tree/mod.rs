@@ -539,6 +539,8 @@ pub struct NetworkDependencyTreeInsight;
 
 impl Insight for NetworkDependencyTreeInsight {
     const NAME: &'static str = "NetworkDependencyTree";
+    const ABOUT: &'static str = "the chains of critical requests the load waited on, the longest \
+                                  with its time, and the origins preconnected to";
     type Data = NetworkDependencyTree;
 
     fn compute(load: &LoadContext) -> NetworkDependencyTree {
