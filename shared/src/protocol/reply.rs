@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 /// What a request's handler answered, as the JSON text of its reply type (`null` for
-/// `()`: success with nothing to report).
+/// `()`: success with nothing to report). Being raw text, it reads only from JSON text
+/// (`serde_json::from_str`, `from_slice`, as frames are read), not from a parsed
+/// `serde_json::Value`.
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Reply(Box<RawValue>);
