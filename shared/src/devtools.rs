@@ -212,11 +212,13 @@ pub const NETWORK_REQUESTS_KEPT: usize = 3_000;
 pub const NETWORK_BYTES_KEPT: usize = 8 << 20;
 
 /// The network requests of a listing, oldest first ([`crate::NetworkRequests`]).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct NetworkList {
     /// The requests, without headers or bodies.
     pub requests: Vec<NetworkRequest>,
     /// Older requests of the navigations listed let go of to stay within the bounds.
+    #[serde(default, skip_serializing_if = "crate::Dropped::is_none")]
     pub dropped: crate::Dropped,
 }
 

@@ -48,7 +48,7 @@ impl Mismatch {
     /// between backquotes).
     pub fn line(&self) -> String {
         let (extension, program) = (&self.extension, &self.program);
-        let reload = "then reload the extension at chrome://extensions";
+        let reload = RELOAD;
         match self.extension_is {
             Ordering::Less => format!(
                 "Version mismatch: the tabwire extension ({extension}) is older than tabwire \
@@ -66,6 +66,22 @@ impl Mismatch {
         }
     }
 }
+
+/// What to say when a reply from the extension does not read as the reply type of its
+/// request (`request` names the request, `error` says what did not read). Host and
+/// extension change their replies together, so this is what a version mismatch looks
+/// like from inside one call, even when neither side said its version.
+pub fn unreadable_reply(request: &str, error: &impl std::fmt::Display) -> String {
+    format!(
+        "The tabwire extension's reply to {request} could not be read ({error}). The \
+         extension and tabwire are probably of different versions: run `tabwire install` \
+         with the tabwire you want, {RELOAD}, then retry. If both are the same version, \
+         this is a tabwire bug: please report it."
+    )
+}
+
+/// The step that makes Chrome run the extension `tabwire install` wrote.
+const RELOAD: &str = "then reload the extension at chrome://extensions";
 
 fn parse(version: &str) -> Option<semver::Version> {
     semver::Version::parse(version).ok()
@@ -106,6 +122,16 @@ mod tests {
             "{line}"
         );
         assert!(line.contains("`npx tabwire@latest install`"), "{line}");
+    }
+
+    #[test]
+    fn an_unreadable_reply_names_the_versions_and_the_step() {
+        let line = unreadable_reply("Navigate", &"invalid type: null");
+        assert!(line.contains("reply to Navigate"), "{line}");
+        assert!(line.contains("(invalid type: null)"), "{line}");
+        assert!(line.contains("different versions"), "{line}");
+        assert!(line.contains("`tabwire install`"), "{line}");
+        assert!(line.contains("reload the extension at chrome://extensions"));
     }
 
     #[test]

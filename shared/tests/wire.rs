@@ -1,8 +1,10 @@
 //! The JSON of every command and reply, pinned: each golden line must read into its
-//! type and write back byte for byte, so a change to how the protocol is typed in Rust
-//! cannot change what travels between the host and the extension.
+//! type (a reply: its request's reply type) and write back byte for byte, so a change
+//! to how the protocol is typed in Rust cannot change what travels between the host
+//! and the extension.
 
-use tabwire_shared::{Command, Envelope, FromExtension, Reply, ToExtension};
+use tabwire_shared::requests::*;
+use tabwire_shared::{Command, Envelope, FromExtension, Request, ToExtension};
 
 /// Every command, with each optional field both present and absent somewhere.
 const COMMANDS: &[&str] = &[
@@ -55,42 +57,124 @@ const COMMANDS: &[&str] = &[
     r#"{"command":"invokeWebMcpTool","tabId":3,"document":"d1","tool":"t","input":{"a":1},"timeoutMs":9}"#,
 ];
 
-/// Every reply, with each optional field both present and absent somewhere.
-const REPLIES: &[&str] = &[
-    r#"{"reply":"done"}"#,
-    r#"{"reply":"tabRequest","answer":{"shared":{"tab":{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true}}}}"#,
-    r#"{"reply":"tabRequest","answer":"declined"}"#,
-    r#"{"reply":"tabRequest","answer":"unanswered"}"#,
-    r#"{"reply":"tabs","tabs":[{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true,"dialog":{"kind":"prompt","message":"name?","defaultPrompt":"bob"},"crashed":true},{"id":5,"windowId":2,"url":"about:blank","title":"","userActive":false}]}"#,
-    r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"alert","message":"hi"}}}"#,
-    r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"confirm","message":"sure?"}}}"#,
-    r#"{"reply":"tab","tab":{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"beforeunload","message":""}}}"#,
-    r#"{"reply":"value","value":{"a":[1,2,null]}}"#,
-    r#"{"reply":"snapshot","snapshot":{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"RootWebArea","name":"t","value":"v","states":["focused","checked=mixed","level=2"]},{"uid":"1_1","depth":1,"role":"generic"}]}}"#,
-    r#"{"reply":"snapshot","snapshot":{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"link","states":["url=/a?b=c","description=\"Opens the \\\"menu\\\"\"","valuetext=\"\"","not-in-accessibility-tree"]}]}}"#,
-    r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"http://localhost:8080","refused":false,"groups":[{"name":"g","description":"G","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"}}]},{"name":"h","tools":[]}],"problems":["p"]}}"#,
-    r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"file://","refused":true,"groups":[]}}"#,
-    r#"{"reply":"thirdPartyTools","discovery":{"document":"d1","url":"u","origin":"file://","refused":false,"groups":[{"name":"WebMCP Tools","description":"Tools exposed via WebMCP","tools":[{"name":"t","description":"T","inputSchema":{},"annotations":{"debugging":true}}],"webmcp":true}]}}"#,
-    r#"{"reply":"webMcpTools","tools":{"document":"d1","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"},"annotations":{"readOnly":true},"frameId":"F"},{"name":"u","description":"","annotations":{},"frameId":"F"}],"problems":["p"]}}"#,
-    r#"{"reply":"webMcpTools","tools":{"document":"d1","tools":[]}}"#,
-    r#"{"reply":"webMcpOutcome","outcome":{"status":"Completed","output":{"sum":3}}}"#,
-    r#"{"reply":"webMcpOutcome","outcome":{"status":"Error","error":"Error: boom"}}"#,
-    r#"{"reply":"toolResult","result":{"uid":"1_3"},"elements":["1_3"]}"#,
-    r#"{"reply":"acted","navigatedTo":"https://b.test/"}"#,
-    r#"{"reply":"acted"}"#,
-    r#"{"reply":"found","text":"a"}"#,
-    r#"{"reply":"image","data":"AAAA","mimeType":"image/png"}"#,
-    r#"{"reply":"consolePage","page":{"entries":[{"id":7,"kind":"log","text":"hi"},{"id":8,"kind":"error","text":"x","navigation":1,"repeated":{"count":3,"lastId":9}}],"position":{"index":0,"pages":2,"start":0,"end":2,"total":3,"missing":1},"totals":{"messages":3,"errors":1,"exceptions":0}}}"#,
-    r#"{"reply":"consoleMessage","message":{"id":7,"kind":"log","text":"hi","args":[1],"url":"u","stack":[{"functionName":"f","url":"u","line":1,"column":2}],"timestamp":1.5,"navigation":0}}"#,
-    r#"{"reply":"consoleMessage","message":{"id":7,"kind":"log","text":"hi","timestamp":1.5,"navigation":0}}"#,
-    r#"{"reply":"network","requests":[{"id":1,"method":"GET","url":"u","resourceType":"Document","started":1.0,"navigation":0}]}"#,
-    r#"{"reply":"request","request":{"id":1,"method":"POST","url":"u","resourceType":"XHR","status":200,"statusText":"OK","failure":"f","mimeType":"text/plain","started":1.0,"durationMs":2.5,"navigation":1,"requestHeaders":{"a":"b"},"responseHeaders":{"c":"d"},"requestBody":{"data":"x","base64":false,"truncated":true},"responseBody":{"data":"eA==","base64":true,"truncated":false}}}"#,
-    r#"{"reply":"emulation","emulation":{"network":{"name":"Offline","offline":true,"latencyMs":0.0,"downloadBytesPerSec":0.0,"uploadBytesPerSec":0.0},"cpuThrottlingRate":4.0,"viewport":{"width":10,"height":20,"deviceScaleFactor":1.0,"mobile":false,"touch":false,"landscape":true},"userAgent":"UA","colorScheme":"light","geolocation":{"latitude":1.0,"longitude":2.0,"accuracy":3.0},"extraHttpHeaders":{"x":"y"}}}"#,
-    r#"{"reply":"emulation","emulation":{}}"#,
-    r#"{"reply":"cssStyles","styles":{"element":"p#t","rules":[{"kind":"matched","selector":"a, p","matchingSelectors":["p"],"origin":"author","source":{"url":"https://a.test/","line":3,"column":1,"inline":true,"constructed":true},"wrappers":[{"kind":"layer","text":"base"},{"kind":"startingStyle","text":""}],"inheritedFrom":{"selector":"div","depth":1},"pseudo":"::before","declarations":[{"name":"color","value":"red","important":true,"status":"overridden"}]},{"kind":"inline","selector":"element.style","origin":"userAgent","declarations":[{"name":"x","value":"","status":"invalid"}]}]}}"#,
-    r#"{"reply":"nodeUids","uids":["1_4",null]}"#,
-    r#"{"reply":"traceChunk","chunk":{"stream":"7","data":"{\"traceEvents\":[","eof":false,"dataLoss":true}}"#,
-    r#"{"reply":"memoryUsage","usage":{"jsHeapUsed":471000.0,"jsHeapTotal":1048576.0,"embedderHeapUsed":1385496.0,"backingStorage":114.0,"documents":2.0,"frames":1.0,"nodes":24.0,"layoutObjects":10.0,"jsEventListeners":0.0,"detachedScriptStates":0.0}}"#,
+/// Every request's reply, with each optional field both present and absent somewhere:
+/// the request, then the JSON of its reply type as it travels (`null` for `()`).
+const REPLIES: &[(&str, &str)] = &[
+    ("ActivateTab", r#"null"#),
+    ("CloseTab", r#"null"#),
+    ("HandleDialog", r#"null"#),
+    ("ResizePage", r#"null"#),
+    ("StartTrace", r#"null"#),
+    (
+        "RequestTab",
+        r#"{"shared":{"tab":{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true}}}"#,
+    ),
+    ("RequestTab", r#""declined""#),
+    ("RequestTab", r#""unanswered""#),
+    (
+        "ListTabs",
+        r#"[{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true,"dialog":{"kind":"prompt","message":"name?","defaultPrompt":"bob"},"crashed":true},{"id":5,"windowId":2,"url":"about:blank","title":"","userActive":false}]"#,
+    ),
+    (
+        "Navigate",
+        r#"{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"alert","message":"hi"}}"#,
+    ),
+    (
+        "NewTab",
+        r#"{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"confirm","message":"sure?"}}"#,
+    ),
+    (
+        "Navigate",
+        r#"{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"beforeunload","message":""}}"#,
+    ),
+    ("Evaluate", r#"{"a":[1,2,null]}"#),
+    (
+        "TakeSnapshot",
+        r#"{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"RootWebArea","name":"t","value":"v","states":["focused","checked=mixed","level=2"]},{"uid":"1_1","depth":1,"role":"generic"}]}"#,
+    ),
+    (
+        "TakeSnapshot",
+        r#"{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"link","states":["url=/a?b=c","description=\"Opens the \\\"menu\\\"\"","valuetext=\"\"","not-in-accessibility-tree"]}]}"#,
+    ),
+    (
+        "DiscoverTools",
+        r#"{"document":"d1","url":"u","origin":"http://localhost:8080","refused":false,"groups":[{"name":"g","description":"G","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"}}]},{"name":"h","tools":[]}],"problems":["p"]}"#,
+    ),
+    (
+        "DiscoverTools",
+        r#"{"document":"d1","url":"u","origin":"file://","refused":true,"groups":[]}"#,
+    ),
+    (
+        "DiscoverTools",
+        r#"{"document":"d1","url":"u","origin":"file://","refused":false,"groups":[{"name":"WebMCP Tools","description":"Tools exposed via WebMCP","tools":[{"name":"t","description":"T","inputSchema":{},"annotations":{"debugging":true}}],"webmcp":true}]}"#,
+    ),
+    (
+        "ListWebMcpTools",
+        r#"{"document":"d1","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"},"annotations":{"readOnly":true},"frameId":"F"},{"name":"u","description":"","annotations":{},"frameId":"F"}],"problems":["p"]}"#,
+    ),
+    ("ListWebMcpTools", r#"{"document":"d1","tools":[]}"#),
+    (
+        "InvokeWebMcpTool",
+        r#"{"status":"Completed","output":{"sum":3}}"#,
+    ),
+    (
+        "InvokeWebMcpTool",
+        r#"{"status":"Error","error":"Error: boom"}"#,
+    ),
+    (
+        "ExecuteTool",
+        r#"{"result":{"uid":"1_3"},"elements":["1_3"]}"#,
+    ),
+    ("Input", r#"{"navigatedTo":"https://b.test/"}"#),
+    ("Input", r#"{}"#),
+    ("WaitForText", r#""a""#),
+    ("Screenshot", r#"{"data":"AAAA","mimeType":"image/png"}"#),
+    (
+        "ListConsole",
+        r#"{"entries":[{"id":7,"kind":"log","text":"hi"},{"id":8,"kind":"error","text":"x","navigation":1,"repeated":{"count":3,"lastId":9}}],"position":{"index":0,"pages":2,"start":0,"end":2,"total":3,"missing":1},"totals":{"messages":3,"errors":1,"exceptions":0}}"#,
+    ),
+    (
+        "GetConsoleMessage",
+        r#"{"id":7,"kind":"log","text":"hi","args":[1],"url":"u","stack":[{"functionName":"f","url":"u","line":1,"column":2}],"timestamp":1.5,"navigation":0}"#,
+    ),
+    (
+        "GetConsoleMessage",
+        r#"{"id":7,"kind":"log","text":"hi","timestamp":1.5,"navigation":0}"#,
+    ),
+    (
+        "NetworkRequests",
+        r#"{"requests":[{"id":1,"method":"GET","url":"u","resourceType":"Document","started":1.0,"navigation":0}]}"#,
+    ),
+    (
+        "NetworkRequests",
+        r#"{"requests":[],"dropped":{"forCount":2,"forSpace":0}}"#,
+    ),
+    (
+        "GetNetworkRequest",
+        r#"{"id":1,"method":"POST","url":"u","resourceType":"XHR","status":200,"statusText":"OK","failure":"f","mimeType":"text/plain","started":1.0,"durationMs":2.5,"navigation":1,"requestHeaders":{"a":"b"},"responseHeaders":{"c":"d"},"requestBody":{"data":"x","base64":false,"truncated":true},"responseBody":{"data":"eA==","base64":true,"truncated":false}}"#,
+    ),
+    (
+        "Emulate",
+        r#"{"network":{"name":"Offline","offline":true,"latencyMs":0.0,"downloadBytesPerSec":0.0,"uploadBytesPerSec":0.0},"cpuThrottlingRate":4.0,"viewport":{"width":10,"height":20,"deviceScaleFactor":1.0,"mobile":false,"touch":false,"landscape":true},"userAgent":"UA","colorScheme":"light","geolocation":{"latitude":1.0,"longitude":2.0,"accuracy":3.0},"extraHttpHeaders":{"x":"y"}}"#,
+    ),
+    ("Emulate", r#"{}"#),
+    (
+        "GetCssStyles",
+        r#"{"element":"p#t","rules":[{"kind":"matched","selector":"a, p","matchingSelectors":["p"],"origin":"author","source":{"url":"https://a.test/","line":3,"column":1,"inline":true,"constructed":true},"wrappers":[{"kind":"layer","text":"base"},{"kind":"startingStyle","text":""}],"inheritedFrom":{"selector":"div","depth":1},"pseudo":"::before","declarations":[{"name":"color","value":"red","important":true,"status":"overridden"}]},{"kind":"inline","selector":"element.style","origin":"userAgent","declarations":[{"name":"x","value":"","status":"invalid"}]}]}"#,
+    ),
+    ("NodeUids", r#"["1_4",null]"#),
+    (
+        "StopTrace",
+        r#"{"stream":"7","data":"{\"traceEvents\":[","eof":false,"dataLoss":true}"#,
+    ),
+    (
+        "ReadTrace",
+        r#"{"stream":"7","data":"]}","eof":true,"dataLoss":false}"#,
+    ),
+    (
+        "GetMemoryUsage",
+        r#"{"jsHeapUsed":471000.0,"jsHeapTotal":1048576.0,"embedderHeapUsed":1385496.0,"backingStorage":114.0,"documents":2.0,"frames":1.0,"nodes":24.0,"layoutObjects":10.0,"jsEventListeners":0.0,"detachedScriptStates":0.0}"#,
+    ),
 ];
 
 fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(golden: &str) {
@@ -108,10 +192,32 @@ fn every_command_keeps_its_json() {
     }
 }
 
+/// Declares [`read_back`]: the JSON of a request's reply read as that request's reply
+/// type and written again, for every request of the list.
+macro_rules! declare_read_back {
+    ($($module:ident { $($variant:ident($request:ident))+ })*) => {
+        /// Reads `golden` as the reply type of the request named `request` and writes it
+        /// back; `false` for a name that is no request.
+        fn read_back(request: &str, golden: &str) -> bool {
+            match request {
+                $($(stringify!($request) => round_trip::<<$request as Request>::Reply>(golden),)+)*
+                _ => return false,
+            }
+            true
+        }
+
+        /// The names of every request.
+        const REQUESTS: &[&str] = &[$($(stringify!($request)),+),*];
+    };
+}
+
+tabwire_shared::with_commands!(declare_read_back);
+
 #[test]
 fn every_reply_keeps_its_json() {
-    for golden in REPLIES {
-        round_trip::<Reply>(golden);
+    for (request, golden) in REPLIES {
+        assert!(read_back(request, golden), "{request} is no request");
+        // And inside the envelope the relay forwards, as the text it is.
         round_trip::<Envelope<FromExtension>>(&format!(
             r#"{{"id":9,"client":2,"body":{{"reply":{{"Ok":{golden}}}}}}}"#
         ));
@@ -128,11 +234,10 @@ fn every_command_and_reply_kind_is_pinned() {
         .map(|c| serde_json::from_str::<serde_json::Value>(c).unwrap()["command"].to_string())
         .collect();
     assert_eq!(commands.len(), Command::COUNT, "{commands:?}");
-    let replies: std::collections::BTreeSet<String> = REPLIES
-        .iter()
-        .map(|r| serde_json::from_str::<serde_json::Value>(r).unwrap()["reply"].to_string())
-        .collect();
-    assert_eq!(replies.len(), 22, "{replies:?}");
+    assert_eq!(REQUESTS.len(), Command::COUNT);
+    let replied: std::collections::BTreeSet<&str> = REPLIES.iter().map(|(r, _)| *r).collect();
+    let missing: Vec<&&str> = REQUESTS.iter().filter(|r| !replied.contains(*r)).collect();
+    assert!(missing.is_empty(), "replies not pinned: {missing:?}");
 }
 
 #[test]

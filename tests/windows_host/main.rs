@@ -225,9 +225,7 @@ async fn chromes_host_relays_frames_between_the_extension_and_two_clients() {
     let reply = |id, value: &str| {
         Envelope::request(
             id,
-            FromExtension::Reply(Ok(Reply::Value {
-                value: json!(value),
-            })),
+            FromExtension::Reply(Ok(Reply::new(&json!(value)).unwrap())),
         )
     };
     host.browser.send(&reply(b_id, "for b")).await;
@@ -235,7 +233,7 @@ async fn chromes_host_relays_frames_between_the_extension_and_two_clients() {
     for (peer, expected) in [(&mut a, "for a"), (&mut b, "for b")] {
         let got = peer.recv().await;
         assert_eq!(got["id"], json!(1));
-        assert_eq!(got["body"]["reply"]["Ok"]["value"], json!(expected));
+        assert_eq!(got["body"]["reply"]["Ok"], json!(expected));
     }
 
     // Calls of every length from 3000 to 3299 bytes: some frames the host writes to

@@ -93,7 +93,7 @@ impl super::Handle for tabwire_shared::HandleDialog {
 mod tests {
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{requests::*, ErrorCode, Event, Reply};
+    use tabwire_shared::{requests::*, ErrorCode, Event};
 
     fn handle(accept: bool, prompt_text: Option<&str>) -> HandleDialog {
         HandleDialog {
@@ -134,7 +134,7 @@ mod tests {
         );
         h.call(1, handle(true, Some("bob")));
         h.settle();
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        assert_eq!(h.reply_to::<HandleDialog>(1).unwrap(), Ok(()));
         assert_eq!(
             h.fake.sent(10, "Page.handleJavaScriptDialog"),
             vec![json!({"accept": true, "promptText": "bob"})]
@@ -156,7 +156,7 @@ mod tests {
         h.settle();
         assert!(h.reply(1).is_none(), "waits for the notice");
         h.advance(1000);
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        assert_eq!(h.reply_to::<HandleDialog>(1).unwrap(), Ok(()));
         assert!(h.engine.open_dialog(10).is_none());
         assert!(matches!(
             h.events().last(),

@@ -433,7 +433,7 @@ impl super::Handle for tabwire_shared::Evaluate {
 mod tests {
     use super::super::fake::{Answer, Arg, FunctionCall, Harness};
     use serde_json::{json, Value};
-    use tabwire_shared::{requests::*, ErrorCode, Reply};
+    use tabwire_shared::{requests::*, ErrorCode};
 
     fn evaluate(tab_id: i64, function: &str, args: Vec<Value>) -> Evaluate {
         Evaluate {
@@ -465,7 +465,7 @@ mod tests {
         });
         h.call(1, evaluate(10, "(x) => ({z: 1, a: [x]})", vec![json!(1)]));
         h.settle();
-        let Ok(Reply::Value { value }) = h.reply(1).unwrap() else {
+        let Ok(value) = h.reply_to::<Evaluate>(1).unwrap() else {
             panic!("no value");
         };
         assert_eq!(value.to_string(), r#"{"z":1,"a":[1]}"#);
@@ -531,7 +531,7 @@ mod tests {
             evaluate(10, "(o, n) => 3", vec![json!({"z": 1, "a": 2}), json!(5)]),
         );
         h.settle();
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Value { value: json!(3) }));
+        assert_eq!(h.reply_to::<Evaluate>(1).unwrap(), Ok(json!(3)));
         let calls = h.fake.function_calls(10);
         assert_eq!(calls[0].arguments[0], Arg::value(r#"{"z":1,"a":2}"#));
         assert_eq!(calls[1].arguments, [Arg::object("arg"), Arg::value(5)]);
@@ -546,7 +546,7 @@ mod tests {
         );
         h.call(1, evaluate(10, "() => {}", vec![]));
         h.settle();
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Value { value: Value::Null }));
+        assert_eq!(h.reply_to::<Evaluate>(1).unwrap(), Ok(Value::Null));
     }
 
     #[test]
@@ -724,12 +724,7 @@ mod tests {
         h.fake
             .release_held(json!({"result": {"type": "string", "value": "slow"}}));
         h.settle();
-        assert_eq!(
-            h.reply(1).unwrap(),
-            Ok(Reply::Value {
-                value: json!("slow")
-            })
-        );
+        assert_eq!(h.reply_to::<Evaluate>(1).unwrap(), Ok(json!("slow")));
     }
 }
 
@@ -767,7 +762,7 @@ mod uid_tests {
     use super::super::fake::{Arg, Harness};
     use crate::engine::page::SPLICE;
     use serde_json::{json, Value};
-    use tabwire_shared::{requests::*, Reply};
+    use tabwire_shared::requests::*;
 
     fn evaluate(args: Vec<Value>) -> Evaluate {
         Evaluate {
@@ -794,7 +789,7 @@ mod uid_tests {
             ]),
         );
         h.settle();
-        assert_eq!(h.reply(2).unwrap(), Ok(Reply::Value { value: json!(42) }));
+        assert_eq!(h.reply_to::<Evaluate>(2).unwrap(), Ok(json!(42)));
         let calls = h.fake.function_calls(10);
         let splice = &calls[0];
         assert_eq!(splice.function, SPLICE);

@@ -9,6 +9,7 @@
 
 pub mod world;
 
+use std::any::type_name;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -19,7 +20,8 @@ use futures::future::LocalBoxFuture;
 use futures::task::LocalSpawnExt;
 use serde_json::{json, Value};
 use tabwire_shared::{
-    Command, Envelope, ErrorCode, Event, FromExtension, Reply, TabId, ToExtension, WireError,
+    Command, Envelope, ErrorCode, Event, FromExtension, Reply, Request, TabId, ToExtension,
+    WireError,
 };
 
 use super::Engine;
@@ -1338,6 +1340,17 @@ impl Harness {
             FromExtension::Reply(outcome) if e.id == Some(id) => Some(outcome),
             _ => None,
         })
+    }
+
+    /// The reply to request `id`, read as the reply type of `R`, the request it
+    /// answers (`None` while there is none; a reply of another shape fails the test).
+    pub fn reply_to<R: Request>(&self, id: u64) -> Option<Result<R::Reply, WireError>> {
+        let outcome = self.reply(id)?;
+        Some(outcome.map(|reply| {
+            reply
+                .read()
+                .unwrap_or_else(|e| panic!("reply {id} is no {}: {e}", type_name::<R>()))
+        }))
     }
 
     /// The error request `id` failed with, after checking its code and that its

@@ -57,7 +57,7 @@ impl super::Handle for tabwire_shared::requests::GetMemoryUsage {
 mod tests {
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{requests::*, Reply};
+    use tabwire_shared::requests::*;
 
     #[test]
     fn the_heap_and_the_counters_are_read_and_the_counting_stops_again() {
@@ -78,7 +78,7 @@ mod tests {
         );
         h.call(1, GetMemoryUsage { tab_id: 11 });
         h.settle();
-        let Ok(Reply::MemoryUsage { usage }) = h.reply(1).unwrap() else {
+        let Ok(usage) = h.reply_to::<GetMemoryUsage>(1).unwrap() else {
             panic!("not memory figures");
         };
         assert_eq!(usage.js_heap_used, 10.0);

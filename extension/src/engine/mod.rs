@@ -89,7 +89,7 @@ use std::rc::{Rc, Weak};
 use serde_json::Value;
 use tabwire_shared::pieces::{Joined, Joiner, Piece, Refused};
 use tabwire_shared::{
-    Answer, Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, Reply, Request, TabId,
+    Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, Reply, Request, TabId,
     ToExtension, WireError,
 };
 
@@ -100,8 +100,9 @@ use crate::error::EngineError;
 use crate::signals::{Signals, TabSignal};
 
 /// A request the engine carries out. Each one's handler sits at the end of the module
-/// that implements it; [`Engine::run`] only picks the handler, and the request's
-/// [`Answer`] becomes the reply.
+/// that implements it; [`Engine::run`], made from the one list of commands, only picks
+/// the handler, and the handler's answer (the request's `Reply` type) is written as the
+/// reply.
 trait Handle: Request {
     /// Whether the request needs the tab's renderer, and so is refused on a tab whose
     /// renderer crashed. Those that can bring the tab back (a navigation or reload) or
@@ -461,7 +462,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let engine = Rc::clone(self);
         let connection = self.connection.get();
         self.chrome.spawn(Box::pin(async move {
-            let outcome = engine.call(client, command).await.map_err(WireError::from);
+            let outcome = engine.call(client, command).await;
             if engine.connection.get() == connection {
                 engine.post_reply(id, client, outcome);
             } else {
@@ -473,7 +474,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Lets a call through the [`access`] gate, then runs it, alone on its tab.
-    async fn call(&self, client: Option<u64>, command: Command) -> Result<Reply, EngineError> {
+    async fn call(&self, client: Option<u64>, command: Command) -> Result<Reply, WireError> {
         let session = self.caller(client)?;
         let now = self.chrome.now_ms();
         self.sharing.borrow_mut().touch(&session, now);
@@ -506,46 +507,20 @@ impl<C: Chrome + 'static> Engine<C> {
         outcome
     }
 
-    /// Hands the command to its request's [`Handle`] implementation, in the
-    /// command's own module.
-    async fn run(&self, session: &str, command: Command) -> Result<Reply, EngineError> {
-        match command {
-            Command::ListTabs(request) => self.answer(session, request).await,
-            Command::ActivateTab(request) => self.answer(session, request).await,
-            Command::NewTab(request) => self.answer(session, request).await,
-            Command::Navigate(request) => self.answer(session, request).await,
-            Command::CloseTab(request) => self.answer(session, request).await,
-            Command::Evaluate(request) => self.answer(session, request).await,
-            Command::Snapshot(request) => self.answer(session, request).await,
-            Command::DiscoverTools(request) => self.answer(session, request).await,
-            Command::ExecuteTool(request) => self.answer(session, request).await,
-            Command::Input(request) => self.answer(session, request).await,
-            Command::WaitForText(request) => self.answer(session, request).await,
-            Command::HandleDialog(request) => self.answer(session, request).await,
-            Command::Screenshot(request) => self.answer(session, request).await,
-            Command::CssStyles(request) => self.answer(session, request).await,
-            Command::NodeUids(request) => self.answer(session, request).await,
-            Command::ListWebMcpTools(request) => self.answer(session, request).await,
-            Command::InvokeWebMcpTool(request) => self.answer(session, request).await,
-            Command::ListConsole(request) => self.answer(session, request).await,
-            Command::ConsoleMessage(request) => self.answer(session, request).await,
-            Command::NetworkRequests(request) => self.answer(session, request).await,
-            Command::NetworkRequest(request) => self.answer(session, request).await,
-            Command::Emulate(request) => self.answer(session, request).await,
-            Command::ResizePage(request) => self.answer(session, request).await,
-            Command::StartTrace(request) => self.answer(session, request).await,
-            Command::StopTrace(request) => self.answer(session, request).await,
-            Command::ReadTrace(request) => self.answer(session, request).await,
-            Command::MemoryUsage(request) => self.answer(session, request).await,
-            Command::RequestTab(request) => self.answer(session, request).await,
-        }
-    }
-
     /// Runs one request's handler (unless its tab's renderer crashed and it needs it)
-    /// and puts its answer in the reply that carries it.
-    async fn answer<R: Handle>(&self, session: &str, request: R) -> Result<Reply, EngineError> {
+    /// and writes its answer as the reply.
+    async fn answer<R: Handle>(&self, session: &str, request: R) -> Result<Reply, WireError> {
         self.check_not_crashed(&request)?;
-        Ok(request.handle(self, session).await?.into_reply())
+        let answer = request.handle(self, session).await?;
+        Reply::new(&answer).map_err(|error| {
+            WireError::new(
+                ErrorCode::Internal,
+                format!(
+                    "The extension could not write its answer as JSON ({error}). This is a \
+                     tabwire bug: please report it."
+                ),
+            )
+        })
     }
 
     fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {
@@ -613,6 +588,25 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 }
 
+/// Declares [`Engine::run`] from the one list of commands
+/// ([`tabwire_shared::with_commands`]), so a new command needs no line here: only its
+/// [`Handle`] implementation.
+macro_rules! declare_run {
+    ($($module:ident { $($variant:ident($request:ident))+ })*) => {
+        impl<C: Chrome + 'static> Engine<C> {
+            /// Hands the command to its request's [`Handle`] implementation, in the
+            /// command's own module.
+            async fn run(&self, session: &str, command: Command) -> Result<Reply, WireError> {
+                match command {
+                    $($(Command::$variant(request) => self.answer(session, request).await,)+)*
+                }
+            }
+        }
+    };
+}
+
+tabwire_shared::with_commands!(declare_run);
+
 /// Whether `command` only reads what the tab's collectors hold (the console, the
 /// network requests): answered at once while the tab is attached and collecting, not
 /// queued behind the command running on the tab. Reading a request's bodies may still
@@ -656,27 +650,19 @@ mod tests {
     use serde_json::json;
     use tabwire_shared::framing::MAX_TO_BROWSER;
     use tabwire_shared::pieces::PIECE_BUDGET;
-    use tabwire_shared::{Command, Envelope, ErrorCode, Event, Reply, ToExtension};
+    use tabwire_shared::{Command, Envelope, ErrorCode, Evaluate, Event, Reply, ToExtension};
 
     #[test]
     fn a_reply_the_native_port_cannot_carry_becomes_an_error_saying_so() {
         let h = Harness::new();
         let huge = "x".repeat(super::MAX_REPLY_BYTES + 1);
-        h.engine.post_reply(
-            7,
-            Some(1),
-            Ok(tabwire_shared::Reply::Value { value: json!(huge) }),
-        );
+        h.engine
+            .post_reply(7, Some(1), Ok(Reply::new(&huge).unwrap()));
         let error = h.reply(7).expect("a reply").unwrap_err();
         assert_eq!(error.code, ErrorCode::InvalidArgument);
         assert!(error.message.contains("64 MiB"), "{}", error.message);
-        h.engine.post_reply(
-            8,
-            Some(1),
-            Ok(tabwire_shared::Reply::Value {
-                value: json!("small"),
-            }),
-        );
+        h.engine
+            .post_reply(8, Some(1), Ok(Reply::new("small").unwrap()));
         assert!(h.reply(8).expect("a reply").is_ok());
     }
 
@@ -822,7 +808,7 @@ mod tests {
             );
         }
         h.settle();
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Value { value: json!(4) }));
+        assert_eq!(h.reply_to::<Evaluate>(1).unwrap(), Ok(json!(4)));
         let calls = h.fake.function_calls(10);
         assert_eq!(calls[0].arguments, [Arg::value(big)]);
         assert_eq!(h.engine.pieces.borrow().held(), 0);

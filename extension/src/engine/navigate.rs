@@ -437,7 +437,7 @@ mod tests {
     use super::super::fake::{Answer, Harness};
     use super::check_url;
     use serde_json::json;
-    use tabwire_shared::{requests::*, ErrorCode, Navigation, Reply};
+    use tabwire_shared::{requests::*, ErrorCode, Navigation};
 
     fn navigate(to: Navigation, timeout_ms: u64) -> Navigate {
         Navigate {
@@ -493,7 +493,7 @@ mod tests {
         );
         h.engine.on_cdp_event(10, "Page.loadEventFired", &json!({}));
         h.settle();
-        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
+        let Ok(tab) = h.reply_to::<Navigate>(1).unwrap() else {
             panic!("expected the tab");
         };
         assert_eq!(tab.url, "https://d.test/");
@@ -837,7 +837,7 @@ mod tests {
         );
         assert!(h.reply(1).is_none(), "waits for the tab to load");
         tab_loaded(&mut h);
-        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
+        let Ok(tab) = h.reply_to::<Navigate>(1).unwrap() else {
             panic!("expected the tab, got {:?}", h.reply(1));
         };
         assert_eq!(tab.url, "https://d.test/");

@@ -83,7 +83,7 @@ impl super::Handle for NodeUids {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use tabwire_shared::{requests::*, Reply};
+    use tabwire_shared::requests::*;
 
     use super::super::fake::page::set_buttons;
     use super::super::fake::{Answer, Harness};
@@ -109,8 +109,8 @@ mod tests {
             },
         );
         h.settle();
-        let uids = match h.reply(1).expect("a reply") {
-            Ok(Reply::NodeUids { uids }) => uids,
+        let uids = match h.reply_to::<NodeUids>(1).expect("a reply") {
+            Ok(uids) => uids,
             other => panic!("expected uids, got {other:?}"),
         };
         assert_eq!(uids.len(), 2);
@@ -125,7 +125,7 @@ mod tests {
             },
         );
         h.settle();
-        let Ok(Reply::Snapshot { snapshot }) = h.reply(2).expect("a reply") else {
+        let Ok(snapshot) = h.reply_to::<TakeSnapshot>(2).expect("a reply") else {
             panic!("no snapshot");
         };
         let open = snapshot.nodes.iter().find(|n| n.name == "Open");

@@ -390,7 +390,7 @@ mod tests {
     use super::super::fake::world::FakeNode;
     use super::super::fake::{commands, Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{requests::*, InputAction, Navigation, Reply, Snapshot};
+    use tabwire_shared::{requests::*, InputAction, Navigation, Snapshot};
 
     /// Tab 10 with a cross-site iframe (session `S1`, frame `F1`) holding another
     /// (`S2`, frame `F2`), attached by a first command.
@@ -420,8 +420,8 @@ mod tests {
     fn snapshot(h: &mut Harness, id: u64) -> Snapshot {
         h.call(id, TakeSnapshot::whole(10));
         h.settle();
-        match h.reply(id).expect("a reply") {
-            Ok(Reply::Snapshot { snapshot }) => snapshot,
+        match h.reply_to::<TakeSnapshot>(id).expect("a reply") {
+            Ok(snapshot) => snapshot,
             other => panic!("expected a snapshot, got {other:?}"),
         }
     }
@@ -799,7 +799,7 @@ mod tests {
         );
         h.engine.on_cdp_event(10, "Page.loadEventFired", &json!({}));
         h.settle();
-        assert!(matches!(h.reply(1), Some(Ok(Reply::Tab { .. }))));
+        assert!(matches!(h.reply_to::<Navigate>(1), Some(Ok(_))));
     }
 
     #[test]

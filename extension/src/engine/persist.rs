@@ -184,7 +184,7 @@ mod tests {
     use super::KEY;
     use crate::chrome::StorageArea;
     use serde_json::json;
-    use tabwire_shared::{requests::*, Reply};
+    use tabwire_shared::requests::*;
 
     #[test]
     fn a_restarted_worker_gives_reconnecting_agents_their_tabs_back() {
@@ -198,7 +198,7 @@ mod tests {
         );
         h.call(1, TakeSnapshot::whole(10));
         h.settle();
-        let Ok(Reply::Snapshot { .. }) = h.reply(1).unwrap() else {
+        let Ok(_) = h.reply_to::<TakeSnapshot>(1).unwrap() else {
             panic!("expected a snapshot")
         };
         let snapshots = h.engine.snapshots.get();

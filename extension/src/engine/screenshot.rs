@@ -181,7 +181,7 @@ impl super::Handle for Screenshot {
 mod tests {
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{requests::*, ErrorCode, ImageFormat, Reply};
+    use tabwire_shared::{requests::*, ErrorCode, ImageFormat};
 
     fn viewport(tab_id: i64) -> Screenshot {
         Screenshot {
@@ -203,8 +203,8 @@ mod tests {
         h.call(1, viewport(11));
         h.settle();
         assert_eq!(
-            h.reply(1).unwrap(),
-            Ok(Reply::Image {
+            h.reply_to::<Screenshot>(1).unwrap(),
+            Ok(Image {
                 data: "iVBORw0KGgo=".into(),
                 mime_type: "image/png".into(),
             })

@@ -429,7 +429,7 @@ mod tests {
     #[test]
     fn a_crash_ends_the_running_call_and_later_ones_until_a_reload() {
         use serde_json::json;
-        use tabwire_shared::{Navigation, Reply};
+        use tabwire_shared::Navigation;
         let mut h = Harness::new();
         h.fake.hold("Runtime.callFunctionOn");
         h.call(1, evaluate(10));
@@ -467,7 +467,7 @@ mod tests {
             .unwrap_err()
             .message
             .contains("renderer crashed"));
-        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+        let Ok(tabs) = h.reply_to::<ListTabs>(3).unwrap() else {
             panic!("expected tabs");
         };
         assert_eq!(
@@ -485,7 +485,7 @@ mod tests {
             },
         );
         h.settle();
-        let Ok(Reply::Tab { tab }) = h.reply(4).unwrap() else {
+        let Ok(tab) = h.reply_to::<Navigate>(4).unwrap() else {
             panic!("expected the reloaded tab");
         };
         assert!(!tab.crashed);
@@ -498,7 +498,7 @@ mod tests {
     fn a_renderer_crashed_before_attaching_is_told_at_once_and_reloaded_without_cdp() {
         use serde_json::json;
         use std::cell::Cell;
-        use tabwire_shared::{Navigation, Reply};
+        use tabwire_shared::Navigation;
         let mut h = Harness::new();
         let revived = std::rc::Rc::new(Cell::new(false));
         let alive = revived.clone();
@@ -542,7 +542,7 @@ mod tests {
             h.engine.on_tab_updated(10, change);
             h.settle();
         }
-        let Ok(Reply::Tab { tab }) = h.reply(2).unwrap() else {
+        let Ok(tab) = h.reply_to::<Navigate>(2).unwrap() else {
             panic!(
                 "expected the reloaded tab, got {:?} {:?} {:?}",
                 h.reply(2),

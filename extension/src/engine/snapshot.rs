@@ -443,7 +443,7 @@ mod tests {
     use super::super::fake::world::{FakeNode, Seen, Take};
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{requests::*, ErrorCode, Reply, Snapshot};
+    use tabwire_shared::{requests::*, ErrorCode, Snapshot};
 
     fn snapshot(h: &mut Harness, id: u64, verbose: bool) -> Snapshot {
         h.call(
@@ -455,8 +455,8 @@ mod tests {
             },
         );
         h.settle();
-        match h.reply(id).expect("a reply") {
-            Ok(Reply::Snapshot { snapshot }) => snapshot,
+        match h.reply_to::<TakeSnapshot>(id).expect("a reply") {
+            Ok(snapshot) => snapshot,
             other => panic!("expected a snapshot, got {other:?}"),
         }
     }
@@ -785,8 +785,8 @@ mod tests {
         );
         h.fake.release_held(checkbox("Accept"));
         h.settle();
-        let snap = match h.reply(1).expect("a reply") {
-            Ok(Reply::Snapshot { snapshot }) => snapshot,
+        let snap = match h.reply_to::<TakeSnapshot>(1).expect("a reply") {
+            Ok(snapshot) => snapshot,
             other => panic!("expected a snapshot, got {other:?}"),
         };
         let shape: Vec<_> = snap

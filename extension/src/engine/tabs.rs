@@ -215,7 +215,7 @@ impl super::Handle for tabwire_shared::NewTab {
 mod tests {
     use super::super::fake::{Answer, Harness};
     use serde_json::json;
-    use tabwire_shared::{requests::*, ErrorCode, Reply};
+    use tabwire_shared::{requests::*, ErrorCode};
 
     /// Opening `url` (in the background or not), waiting a second at most.
     fn new_tab(url: &str, background: bool) -> NewTab {
@@ -228,8 +228,8 @@ mod tests {
 
     /// The tab call `id` opened.
     fn opened(h: &Harness, id: u64) -> tabwire_shared::TabInfo {
-        match h.reply(id).expect("a reply") {
-            Ok(Reply::Tab { tab }) => tab,
+        match h.reply_to::<NewTab>(id).expect("a reply") {
+            Ok(tab) => tab,
             other => panic!("expected a tab, got {other:?}"),
         }
     }
@@ -241,7 +241,7 @@ mod tests {
         h.fake.set_last_focused(Some(2));
         h.call(1, ListTabs);
         h.settle();
-        let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
+        let Ok(tabs) = h.reply_to::<ListTabs>(1).unwrap() else {
             panic!("expected tabs");
         };
         let ids: Vec<_> = tabs.iter().map(|t| (t.id, t.user_active)).collect();
@@ -254,7 +254,7 @@ mod tests {
         h.fake.set_last_focused(None);
         h.call(1, ListTabs);
         h.settle();
-        let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
+        let Ok(tabs) = h.reply_to::<ListTabs>(1).unwrap() else {
             panic!("expected tabs");
         };
         assert!(tabs[0].user_active && !tabs[1].user_active);
@@ -270,7 +270,7 @@ mod tests {
         );
         h.call(1, ListTabs);
         h.settle();
-        let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
+        let Ok(tabs) = h.reply_to::<ListTabs>(1).unwrap() else {
             panic!("expected tabs");
         };
         let dialog = tabs[1].dialog.as_ref().expect("a dialog");
@@ -282,7 +282,7 @@ mod tests {
         let mut h = Harness::new();
         h.call(1, ActivateTab { tab_id: 11 });
         h.settle();
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        assert_eq!(h.reply_to::<ActivateTab>(1).unwrap(), Ok(()));
         assert_eq!(h.fake.active_tab(1), Some(11));
         assert_eq!(h.fake.focused_window(), Some(1));
     }
@@ -305,7 +305,7 @@ mod tests {
         let mut h = Harness::new();
         h.call(1, CloseTab { tab_id: 11 });
         h.settle();
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        assert_eq!(h.reply_to::<CloseTab>(1).unwrap(), Ok(()));
         h.call(2, CloseTab { tab_id: 10 });
         h.settle();
         let error = h.reply(2).unwrap().unwrap_err();
@@ -483,7 +483,7 @@ mod tests {
         h.host_ready(true);
         h.call_as(9, 3, ListTabs);
         h.settle();
-        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+        let Ok(tabs) = h.reply_to::<ListTabs>(3).unwrap() else {
             panic!("expected tabs");
         };
         assert!(tabs.iter().all(|t| t.id != 101), "the tab was closed");
@@ -507,8 +507,8 @@ mod tests {
         h.call_as(9, 2, CloseTab { tab_id: 11 });
         h.settle();
         assert_eq!(
-            h.reply(2).unwrap(),
-            Ok(Reply::Done),
+            h.reply_to::<CloseTab>(2).unwrap(),
+            Ok(()),
             "closed without waiting"
         );
         let stopped = h.reply(1).expect("stopped at once").unwrap_err();
@@ -520,7 +520,7 @@ mod tests {
         assert!(h.fake.created_urls().is_empty());
         h.call(3, ListTabs);
         h.settle();
-        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+        let Ok(tabs) = h.reply_to::<ListTabs>(3).unwrap() else {
             panic!("expected tabs");
         };
         assert!(tabs.iter().all(|t| t.id != 11));

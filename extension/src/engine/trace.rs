@@ -306,10 +306,7 @@ mod tests {
     use tabwire_shared::{requests::*, ErrorCode, Reply};
 
     fn chunk(reply: Reply) -> TraceChunk {
-        match reply {
-            Reply::TraceChunk { chunk } => chunk,
-            other => panic!("not a trace chunk: {other:?}"),
-        }
+        reply.read().expect("a trace chunk")
     }
 
     #[test]
@@ -323,7 +320,7 @@ mod tests {
             },
         );
         h.settle();
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        assert_eq!(h.reply_to::<StartTrace>(1).unwrap(), Ok(()));
         let started = h.fake.sent(11, "Tracing.start");
         let categories = &started[0]["traceConfig"]["includedCategories"];
         assert!(
@@ -345,7 +342,7 @@ mod tests {
             },
         );
         h.settle();
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        assert_eq!(h.reply_to::<StartTrace>(1).unwrap(), Ok(()));
         let started = h.fake.sent(11, "Tracing.start");
         assert_eq!(started[0]["transferMode"], "ReturnAsStream");
         assert_eq!(
@@ -413,7 +410,7 @@ mod tests {
             },
         );
         h.settle();
-        assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+        assert_eq!(h.reply_to::<StartTrace>(1).unwrap(), Ok(()));
         h.engine.on_debugger_detached(11, "canceled_by_user");
         h.call(2, StopTrace { tab_id: 11 });
         h.settle();

@@ -198,9 +198,9 @@ async fn call_reaches_the_browser_and_gets_its_reply() {
     );
 
     let call = call_later(&link, Command::ListTabs(ListTabs));
-    let msg = answer_next_call(&mut relay, Reply::Tabs { tabs: vec![] }).await;
+    let msg = answer_next_call(&mut relay, Reply::new(&json!([])).unwrap()).await;
     assert_eq!(msg["body"]["call"]["command"], json!("listTabs"));
-    assert_eq!(call.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
+    assert_eq!(call.await.unwrap(), Ok(Reply::new(&json!([])).unwrap()));
     assert!(link.browser_connected());
     assert_eq!(link.browser_version().as_deref(), Some("2.0"));
 }
@@ -292,10 +292,10 @@ async fn slow_reply_times_out_naming_the_command() {
     assert_eq!(err.code, ErrorCode::Timeout);
     assert!(err.message.contains("closeTab"), "{}", err.message);
     // A late reply is dropped quietly and the link still works.
-    answer(&mut relay, id, Reply::Done).await;
+    answer(&mut relay, id, Reply::new(&()).unwrap()).await;
     let call = call_later(&link, Command::ListTabs(ListTabs));
-    answer_next_call(&mut relay, Reply::Done).await;
-    assert_eq!(call.await.unwrap(), Ok(Reply::Done));
+    answer_next_call(&mut relay, Reply::new(&()).unwrap()).await;
+    assert_eq!(call.await.unwrap(), Ok(Reply::new(&()).unwrap()));
 }
 
 #[tokio::test(start_paused = true)]
@@ -324,9 +324,9 @@ async fn an_idempotent_call_whose_relay_died_is_sent_again_to_the_next_one() {
     drop(first.browser);
     first.done.await.unwrap();
     let mut second = relay_at(&socket, connected("2")).await;
-    let msg = answer_next_call(&mut second, Reply::Tabs { tabs: vec![] }).await;
+    let msg = answer_next_call(&mut second, Reply::new(&json!([])).unwrap()).await;
     assert_eq!(msg["body"]["call"]["command"], "listTabs");
-    assert_eq!(call.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
+    assert_eq!(call.await.unwrap(), Ok(Reply::new(&json!([])).unwrap()));
 }
 
 #[tokio::test(start_paused = true)]
@@ -408,7 +408,7 @@ async fn a_call_over_one_native_message_reaches_the_browser_in_pieces() {
         panic!("not the call");
     };
     assert_eq!(evaluate.function, function);
-    let value = Reply::Value { value: json!(1) };
+    let value = Reply::new(&json!(1)).unwrap();
     answer(&mut relay, whole.id.unwrap(), value.clone()).await;
     assert_eq!(call.await.unwrap(), Ok(value));
 
@@ -498,8 +498,8 @@ async fn after_a_worker_stop_a_call_waits_for_the_extension_to_return() {
     tokio::time::sleep(RECONNECT_GRACE - Duration::from_secs(3)).await;
     assert!(!call.is_finished(), "the call gave up within the grace");
     let mut second = relay_at(&socket, connected("1")).await;
-    answer_next_call(&mut second, Reply::Done).await;
-    assert_eq!(call.await.unwrap(), Ok(Reply::Done));
+    answer_next_call(&mut second, Reply::new(&()).unwrap()).await;
+    assert_eq!(call.await.unwrap(), Ok(Reply::new(&()).unwrap()));
 }
 
 #[tokio::test(start_paused = true)]
@@ -518,8 +518,8 @@ async fn a_restarted_worker_s_new_host_is_found_within_a_second() {
     tokio::time::sleep(Duration::from_secs(10)).await;
     let back = tokio::time::Instant::now();
     let mut second = relay_at(&socket, connected("1")).await;
-    answer_next_call(&mut second, Reply::Done).await;
-    assert_eq!(call.await.unwrap(), Ok(Reply::Done));
+    answer_next_call(&mut second, Reply::new(&()).unwrap()).await;
+    assert_eq!(call.await.unwrap(), Ok(Reply::new(&()).unwrap()));
     let took = back.elapsed();
     assert!(
         took <= Duration::from_secs(1),
@@ -630,8 +630,8 @@ async fn a_browser_started_again_after_quitting_is_found() {
     // for the browser's hello instead of failing on the quit.
     let call = call_later(&link, Command::ListTabs(ListTabs));
     second.browser.send(&connected("2")).await;
-    answer_next_call(&mut second, Reply::Done).await;
-    assert_eq!(call.await.unwrap(), Ok(Reply::Done));
+    answer_next_call(&mut second, Reply::new(&()).unwrap()).await;
+    assert_eq!(call.await.unwrap(), Ok(Reply::new(&()).unwrap()));
     assert!(link.browser_connected(), "reconnected in the background");
     assert!(!link.browser_quit());
 }
@@ -707,12 +707,12 @@ async fn a_call_on_a_tab_begun_under_one_browser_run_is_not_sent_to_the_next() {
     let on_tab = call_later(&link, evaluate());
     let listing = call_later(&link, Command::ListTabs(ListTabs));
     let mut second = relay_at(&socket, connected_run("1", "run-b")).await;
-    let msg = answer_next_call(&mut second, Reply::Tabs { tabs: vec![] }).await;
+    let msg = answer_next_call(&mut second, Reply::new(&json!([])).unwrap()).await;
     assert_eq!(
         msg["body"]["call"]["command"], "listTabs",
         "only the call naming no tab reaches the new run"
     );
-    assert_eq!(listing.await.unwrap(), Ok(Reply::Tabs { tabs: vec![] }));
+    assert_eq!(listing.await.unwrap(), Ok(Reply::new(&json!([])).unwrap()));
     let refused = on_tab.await.unwrap().unwrap_err();
     assert!(
         refused.message.contains("restarted") && refused.message.contains("not sent"),

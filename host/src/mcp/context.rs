@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use tabwire_shared::origin::OriginPolicy;
 use tabwire_shared::{
-    Answer, Command, DialogInfo, DiscoverTools, Discovery, Emulation, ErrorCode, Event, ListTabs,
-    Reply, Request, Snapshot, TabId, TabInfo, TakeSnapshot, WireError,
+    Command, DialogInfo, DiscoverTools, Discovery, Emulation, ErrorCode, Event, ListTabs, Reply,
+    Request, Snapshot, TabId, TabInfo, TakeSnapshot, WireError,
 };
 
 use super::known::Known;
@@ -540,13 +540,16 @@ impl ToolContext {
 /// How long a page may take to answer tool discovery.
 pub const DISCOVERY_TIMEOUT_MS: u64 = 5_000;
 
-/// What `R`'s reply carries; a reply of another kind is a protocol bug (the extension
-/// and this binary disagree), not the agent's fault, and the one place it is named.
+/// `R`'s reply read as its reply type. A reply that does not read is no fault of the
+/// agent's: the extension wrote another shape, so it and this program are of different
+/// versions (or tabwire has a bug), and the error says what to do about it. This is
+/// the one place a reply is read.
 fn answer<R: Request>(reply: Reply) -> Result<R::Reply, ToolError> {
-    R::Reply::from_reply(reply).map_err(|other| {
-        ToolError::new(format!(
-            "The extension sent an unexpected reply ({other:?}). This is a tabwire bug; \
-             make sure the extension and the tabwire binary are the same version."
-        ))
+    reply.read().map_err(|error| {
+        let request = std::any::type_name::<R>()
+            .rsplit("::")
+            .next()
+            .unwrap_or("a request");
+        ToolError::new(tabwire_shared::version::unreadable_reply(request, &error))
     })
 }

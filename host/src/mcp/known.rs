@@ -110,17 +110,16 @@ mod tests {
     use tabwire_shared::TabInfo;
 
     fn tabs(title: &str) -> Reply {
-        Reply::Tabs {
-            tabs: vec![TabInfo {
-                id: 1,
-                window_id: 1,
-                url: "https://a.test/".into(),
-                title: title.into(),
-                user_active: true,
-                dialog: None,
-                crashed: false,
-            }],
-        }
+        Reply::new(&vec![TabInfo {
+            id: 1,
+            window_id: 1,
+            url: "https://a.test/".into(),
+            title: title.into(),
+            user_active: true,
+            dialog: None,
+            crashed: false,
+        }])
+        .unwrap()
     }
 
     fn console(page_idx: Option<u32>) -> Command {
@@ -150,11 +149,11 @@ mod tests {
     fn answers_are_kept_by_their_exact_command() {
         let known = Known::default();
         let generation = known.generation();
-        known.keep_reply(generation, &console(None), &Reply::Done);
-        assert_eq!(known.reply(&console(None)), Some(Reply::Done));
+        known.keep_reply(generation, &console(None), &Reply::new(&()).unwrap());
+        assert_eq!(known.reply(&console(None)), Some(Reply::new(&()).unwrap()));
         assert!(known.reply(&console(Some(0))).is_none(), "another page");
         for page in 0..MAX_REPLIES as u32 {
-            known.keep_reply(generation, &console(Some(page)), &Reply::Done);
+            known.keep_reply(generation, &console(Some(page)), &Reply::new(&()).unwrap());
         }
         assert!(
             known.reply(&console(None)).is_none(),
@@ -166,7 +165,7 @@ mod tests {
     fn only_announced_reads_are_kept() {
         let known = Known::default();
         let snapshot = Command::Snapshot(TakeSnapshot::whole(1));
-        known.keep_reply(known.generation(), &snapshot, &Reply::Done);
+        known.keep_reply(known.generation(), &snapshot, &Reply::new(&()).unwrap());
         assert!(known.reply(&snapshot).is_none());
     }
 
@@ -219,36 +218,33 @@ mod through_the_context {
     impl Browser for Recorder {
         fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
             let reply = match &command {
-                Command::ListTabs(ListTabs) => Reply::Tabs {
-                    tabs: vec![TabInfo {
-                        id: 1,
-                        window_id: 1,
-                        url: "https://a.test/".into(),
-                        title: "A".into(),
-                        user_active: true,
-                        dialog: None,
-                        crashed: false,
-                    }],
-                },
-                Command::DiscoverTools(DiscoverTools { .. }) => Reply::ThirdPartyTools {
-                    discovery: Discovery {
-                        document: "L1.1".into(),
-                        url: "https://a.test/".into(),
-                        origin: "https://a.test".into(),
-                        refused: false,
-                        groups: vec![],
-                        problems: vec![],
-                    },
-                },
-                Command::Snapshot(TakeSnapshot { .. }) => Reply::Snapshot {
-                    snapshot: tabwire_shared::Snapshot {
-                        url: "https://a.test/".into(),
-                        title: "A".into(),
-                        nodes: vec![],
-                    },
-                },
-                Command::ListConsole(ListConsole { .. }) => Reply::ConsolePage {
-                    page: tabwire_shared::ConsolePage {
+                Command::ListTabs(ListTabs) => Reply::new(&vec![TabInfo {
+                    id: 1,
+                    window_id: 1,
+                    url: "https://a.test/".into(),
+                    title: "A".into(),
+                    user_active: true,
+                    dialog: None,
+                    crashed: false,
+                }])
+                .unwrap(),
+                Command::DiscoverTools(DiscoverTools { .. }) => Reply::new(&Discovery {
+                    document: "L1.1".into(),
+                    url: "https://a.test/".into(),
+                    origin: "https://a.test".into(),
+                    refused: false,
+                    groups: vec![],
+                    problems: vec![],
+                })
+                .unwrap(),
+                Command::Snapshot(TakeSnapshot { .. }) => Reply::new(&tabwire_shared::Snapshot {
+                    url: "https://a.test/".into(),
+                    title: "A".into(),
+                    nodes: vec![],
+                })
+                .unwrap(),
+                Command::ListConsole(ListConsole { .. }) => {
+                    Reply::new(&tabwire_shared::ConsolePage {
                         entries: vec![],
                         position: tabwire_shared::PagePosition {
                             index: 0,
@@ -260,9 +256,10 @@ mod through_the_context {
                         },
                         totals: tabwire_shared::ConsoleTotals::default(),
                         dropped: Default::default(),
-                    },
-                },
-                _ => Reply::Value { value: json!(null) },
+                    })
+                    .unwrap()
+                }
+                _ => Reply::new(&json!(null)).unwrap(),
             };
             let name = match command {
                 Command::ListTabs(ListTabs) => "listTabs",

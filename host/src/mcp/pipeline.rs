@@ -209,9 +209,9 @@ mod tests {
             self.commands.lock().unwrap().push(command.clone());
             Box::pin(async move {
                 match command {
-                    Command::ListTabs(ListTabs) => Ok(Reply::Tabs {
-                        tabs: vec![tab(1, false), tab(2, true)],
-                    }),
+                    Command::ListTabs(ListTabs) => {
+                        Ok(Reply::new(&vec![tab(1, false), tab(2, true)]).unwrap())
+                    }
                     Command::Evaluate(Evaluate { tab_id: 99, .. }) => Err(WireError::new(
                         ErrorCode::NoSuchTab,
                         "No page with id 99. Call list_pages to see the open pages.",
@@ -223,11 +223,11 @@ mod tests {
                         ))
                     }
                     Command::Evaluate(Evaluate { args, .. }) => {
-                        Ok(Reply::Value { value: json!(args) })
+                        Ok(Reply::new(&json!(args)).unwrap())
                     }
                     // A page that describes its one tool at great length.
-                    Command::DiscoverTools(DiscoverTools { .. }) => Ok(Reply::ThirdPartyTools {
-                        discovery: tabwire_shared::Discovery {
+                    Command::DiscoverTools(DiscoverTools { .. }) => {
+                        Ok(Reply::new(&tabwire_shared::Discovery {
                             document: "d".into(),
                             url: "http://127.0.0.1/".into(),
                             origin: "http://127.0.0.1".into(),
@@ -244,12 +244,13 @@ mod tests {
                                 }],
                             }],
                             problems: vec![],
-                        },
-                    }),
+                        })
+                        .unwrap())
+                    }
                     // 2,500 short buttons: about 50,000 characters as text, twice that
                     // as a JSON tree.
-                    Command::Snapshot(TakeSnapshot { .. }) => Ok(Reply::Snapshot {
-                        snapshot: tabwire_shared::Snapshot {
+                    Command::Snapshot(TakeSnapshot { .. }) => {
+                        Ok(Reply::new(&tabwire_shared::Snapshot {
                             url: "http://127.0.0.1/".into(),
                             title: "T".into(),
                             nodes: (0..2500)
@@ -263,9 +264,10 @@ mod tests {
                                     )
                                 })
                                 .collect(),
-                        },
-                    }),
-                    _ => Ok(Reply::Done),
+                        })
+                        .unwrap())
+                    }
+                    _ => Ok(Reply::new(&()).unwrap()),
                 }
             })
         }
@@ -333,6 +335,22 @@ mod tests {
             h.browser.commands.lock().unwrap().is_empty(),
             "nothing reached the browser"
         );
+    }
+
+    #[tokio::test]
+    async fn a_reply_of_another_shape_says_the_versions_may_differ() {
+        let h = Harness::new();
+        // The fake answers a screenshot with `null`, as an extension whose screenshot
+        // reply had another shape would be read.
+        let result = h.call("take_screenshot", json!({"pageId": 1})).await;
+        assert_eq!(result.is_error, Some(true));
+        let text = text(&result);
+        assert!(
+            text.contains("reply to Screenshot could not be read"),
+            "{text}"
+        );
+        assert!(text.contains("different versions"), "{text}");
+        assert!(text.contains("`tabwire install`"), "{text}");
     }
 
     #[tokio::test]

@@ -393,50 +393,49 @@ mod tests {
     impl Browser for ToolPage {
         fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
             let reply = match command {
-                Command::ListTabs(ListTabs) => Reply::Tabs {
-                    tabs: vec![TabInfo {
-                        id: 1,
-                        window_id: 1,
-                        url: "http://127.0.0.1/".into(),
-                        title: "T".into(),
-                        user_active: true,
-                        dialog: None,
-                        crashed: false,
-                    }],
-                },
-                Command::DiscoverTools(_) => Reply::ThirdPartyTools {
-                    discovery: Discovery {
-                        document: "d".into(),
-                        url: "http://127.0.0.1/".into(),
-                        origin: "http://127.0.0.1".into(),
-                        refused: false,
-                        groups: vec![ToolGroup {
-                            name: "Shop cart".into(),
-                            description: None,
-                            webmcp: false,
-                            tools: lock(&self.tools)
-                                .iter()
-                                .map(|name| ToolDefinition {
-                                    name: (*name).into(),
-                                    description: "D".into(),
-                                    input_schema: json!({"type": "object",
+                Command::ListTabs(ListTabs) => Reply::new(&vec![TabInfo {
+                    id: 1,
+                    window_id: 1,
+                    url: "http://127.0.0.1/".into(),
+                    title: "T".into(),
+                    user_active: true,
+                    dialog: None,
+                    crashed: false,
+                }])
+                .unwrap(),
+                Command::DiscoverTools(_) => Reply::new(&Discovery {
+                    document: "d".into(),
+                    url: "http://127.0.0.1/".into(),
+                    origin: "http://127.0.0.1".into(),
+                    refused: false,
+                    groups: vec![ToolGroup {
+                        name: "Shop cart".into(),
+                        description: None,
+                        webmcp: false,
+                        tools: lock(&self.tools)
+                            .iter()
+                            .map(|name| ToolDefinition {
+                                name: (*name).into(),
+                                description: "D".into(),
+                                input_schema: json!({"type": "object",
                                         "properties": {"a": {"type": "number"}},
                                         "required": ["a"]}),
-                                    annotations: None,
-                                })
-                                .collect(),
-                        }],
-                        problems: vec![],
-                    },
-                },
+                                annotations: None,
+                            })
+                            .collect(),
+                    }],
+                    problems: vec![],
+                })
+                .unwrap(),
                 Command::ExecuteTool(run) => {
                     lock(&self.runs).push(run);
-                    Reply::ToolResult {
+                    Reply::new(&tabwire_shared::ToolResult {
                         result: json!(42),
                         elements: vec![],
-                    }
+                    })
+                    .unwrap()
                 }
-                _ => Reply::Done,
+                _ => Reply::new(&()).unwrap(),
             };
             Box::pin(async move { Ok(reply) })
         }

@@ -551,7 +551,7 @@ mod tests {
     fn reply(global: u64, value: Value) -> Vec<u8> {
         serde_json::to_vec(&Envelope::<FromExtension>::request(
             global,
-            FromExtension::Reply(Ok(Reply::Value { value })),
+            FromExtension::Reply(Ok(Reply::new(&value).unwrap())),
         ))
         .unwrap()
     }
@@ -596,13 +596,10 @@ mod tests {
         assert!(to_client(&out, a).is_empty());
         let got = to_client(&out, b);
         assert_eq!(got[0]["id"], json!(1));
-        assert_eq!(got[0]["body"]["reply"]["Ok"]["value"], json!("for b"));
+        assert_eq!(got[0]["body"]["reply"]["Ok"], json!("for b"));
 
         let out = relay.from_browser(&reply(ga, json!("for a")));
-        assert_eq!(
-            to_client(&out, a)[0]["body"]["reply"]["Ok"]["value"],
-            json!("for a")
-        );
+        assert_eq!(to_client(&out, a)[0]["body"]["reply"]["Ok"], json!("for a"));
         assert_eq!(relay.pending_count(), 0);
     }
 

@@ -462,7 +462,7 @@ mod tests {
     }
 
     fn value_reply(id: u64, value: serde_json::Value) -> Envelope<FromExtension> {
-        Envelope::request(id, FromExtension::Reply(Ok(Reply::Value { value })))
+        Envelope::request(id, FromExtension::Reply(Ok(Reply::new(&value).unwrap())))
     }
 
     #[tokio::test(start_paused = true)]
@@ -490,17 +490,11 @@ mod tests {
         let got_b = b.recv().await;
         let got_a = a.recv().await;
         assert_eq!(
-            (
-                got_a["id"].clone(),
-                got_a["body"]["reply"]["Ok"]["value"].clone()
-            ),
+            (got_a["id"].clone(), got_a["body"]["reply"]["Ok"].clone()),
             (json!(1), json!("a"))
         );
         assert_eq!(
-            (
-                got_b["id"].clone(),
-                got_b["body"]["reply"]["Ok"]["value"].clone()
-            ),
+            (got_b["id"].clone(), got_b["body"]["reply"]["Ok"].clone()),
             (json!(1), json!("b"))
         );
 

@@ -1,23 +1,31 @@
 //! The commands an agent's server sends to the extension, each paired with its reply.
 //!
 //! Every command is a request struct of its own (in [`super::requests`], one file
-//! each) implementing [`Request`]: the type its reply carries, how long it may take,
-//! whether it may be sent again, whether it leaves the tabs alone, and its tab. On the
-//! wire they travel as one internally tagged [`Command`] (`{"command": "navigate",
-//! …}`), whose variants are generated from the list at the bottom of this file, so a
-//! new command is one file and one line here.
+//! each, or one file for a few that belong together) implementing [`Request`]: the
+//! type its reply carries, how long it may take, whether it may be sent again, whether
+//! it leaves the tabs alone, and its tab. On the wire they travel as one internally
+//! tagged [`Command`] (`{"command": "navigate", …}`); a reply carries the request's
+//! own reply type ([`super::Reply`]).
+//!
+//! The one list of commands is [`with_commands!`](crate::with_commands), at the bottom
+//! of this file. Everything made per command is made from it: the `requests` modules,
+//! [`Command`] and its methods here, and the extension's dispatch. So a new command is
+//! its own file and one line in that list.
 
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use serde::de::DeserializeOwned;
+
 use super::requests::*;
-use super::{Answer, TabId};
+use super::TabId;
 
 /// A command, with everything both ends need to know about it besides its fields.
 pub trait Request: Into<Command> {
-    /// What a successful reply carries (see [`Answer`]).
-    type Reply: Answer;
+    /// What a successful reply carries. It travels as its own JSON ([`super::Reply`]),
+    /// so its serde shape is part of the wire (pinned in `shared/tests/wire.rs`).
+    type Reply: Serialize + DeserializeOwned;
     /// Running the command twice does no harm, so it may be sent again when the
     /// connection dropped before its reply came (it may or may not have run).
     const RESENDABLE: bool;
@@ -47,51 +55,54 @@ pub const PLAIN_CALL: Duration = Duration::from_secs(10);
 pub const CAPTURE: Duration = Duration::from_secs(30);
 
 /// Declares [`Command`] with one newtype variant per request, and what it answers for
-/// any of them.
-macro_rules! commands {
-    ($($(#[$doc:meta])* $variant:ident($request:ident),)*) => {
+/// any of them (called back by [`with_commands!`](crate::with_commands)).
+macro_rules! declare_command {
+    ($($module:ident { $($variant:ident($request:ident))+ })*) => {
         /// A command the extension carries out in the browser: one of the requests.
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "command", rename_all = "camelCase")]
         pub enum Command {
-            $($(#[$doc])* $variant($request),)*
+            $($(
+                #[doc = concat!("See [`", stringify!($request), "`].")]
+                $variant($request),
+            )+)*
         }
 
-        $(impl From<$request> for Command {
+        $($(impl From<$request> for Command {
             fn from(request: $request) -> Self {
                 Command::$variant(request)
             }
-        })*
+        })+)*
 
         impl Command {
             /// How many kinds of command there are (tests check each is covered).
-            pub const COUNT: usize = [$(stringify!($variant)),*].len();
+            pub const COUNT: usize = [$($(stringify!($variant)),+),*].len();
 
             /// [`Request::RESENDABLE`] of the command.
             pub fn is_idempotent(&self) -> bool {
                 match self {
-                    $(Command::$variant(_) => <$request as Request>::RESENDABLE,)*
+                    $($(Command::$variant(_) => <$request as Request>::RESENDABLE,)+)*
                 }
             }
 
             /// [`Request::CHANGES_ANNOUNCED`] of the command.
             pub fn changes_are_announced(&self) -> bool {
                 match self {
-                    $(Command::$variant(_) => <$request as Request>::CHANGES_ANNOUNCED,)*
+                    $($(Command::$variant(_) => <$request as Request>::CHANGES_ANNOUNCED,)+)*
                 }
             }
 
             /// [`Request::LEAVES_TABS_ALONE`] of the command.
             pub fn leaves_tabs_alone(&self) -> bool {
                 match self {
-                    $(Command::$variant(_) => <$request as Request>::LEAVES_TABS_ALONE,)*
+                    $($(Command::$variant(_) => <$request as Request>::LEAVES_TABS_ALONE,)+)*
                 }
             }
 
             /// [`Request::tab`] of the command.
             pub fn tab_id(&self) -> Option<TabId> {
                 match self {
-                    $(Command::$variant(request) => request.tab(),)*
+                    $($(Command::$variant(request) => request.tab(),)+)*
                 }
             }
 
@@ -99,7 +110,7 @@ macro_rules! commands {
             /// [`REPLY_MARGIN`].
             pub fn reply_timeout(&self) -> Duration {
                 let own = match self {
-                    $(Command::$variant(request) => request.timeout(),)*
+                    $($(Command::$variant(request) => request.timeout(),)+)*
                 };
                 own.saturating_add(REPLY_MARGIN)
             }
@@ -107,61 +118,47 @@ macro_rules! commands {
     };
 }
 
-commands! {
-    /// See [`ListTabs`].
-    ListTabs(ListTabs),
-    /// See [`ActivateTab`].
-    ActivateTab(ActivateTab),
-    /// See [`NewTab`].
-    NewTab(NewTab),
-    /// See [`Navigate`].
-    Navigate(Navigate),
-    /// See [`CloseTab`].
-    CloseTab(CloseTab),
-    /// See [`Evaluate`].
-    Evaluate(Evaluate),
-    /// See [`TakeSnapshot`].
-    Snapshot(TakeSnapshot),
-    /// See [`DiscoverTools`].
-    DiscoverTools(DiscoverTools),
-    /// See [`ExecuteTool`].
-    ExecuteTool(ExecuteTool),
-    /// See [`Input`].
-    Input(Input),
-    /// See [`WaitForText`].
-    WaitForText(WaitForText),
-    /// See [`HandleDialog`].
-    HandleDialog(HandleDialog),
-    /// See [`Screenshot`].
-    Screenshot(Screenshot),
-    /// See [`ListConsole`].
-    ListConsole(ListConsole),
-    /// See [`GetConsoleMessage`].
-    ConsoleMessage(GetConsoleMessage),
-    /// See [`NetworkRequests`].
-    NetworkRequests(NetworkRequests),
-    /// See [`GetNetworkRequest`].
-    NetworkRequest(GetNetworkRequest),
-    /// See [`Emulate`].
-    Emulate(Emulate),
-    /// See [`ResizePage`].
-    ResizePage(ResizePage),
-    /// See [`StartTrace`].
-    StartTrace(StartTrace),
-    /// See [`StopTrace`].
-    StopTrace(StopTrace),
-    /// See [`ReadTrace`].
-    ReadTrace(ReadTrace),
-    /// See [`GetCssStyles`].
-    CssStyles(GetCssStyles),
-    /// See [`NodeUids`].
-    NodeUids(NodeUids),
-    /// See [`ListWebMcpTools`].
-    ListWebMcpTools(ListWebMcpTools),
-    /// See [`InvokeWebMcpTool`].
-    InvokeWebMcpTool(InvokeWebMcpTool),
-    /// See [`GetMemoryUsage`].
-    MemoryUsage(GetMemoryUsage),
-    /// See [`RequestTab`].
-    RequestTab(RequestTab),
+crate::with_commands!(declare_command);
+
+/// The one list of commands: calls the macro `$callback` with it, so that each thing
+/// made per command (the `requests` modules, [`Command`], the extension's dispatch, the
+/// golden reply tests) is made from this list and none can miss a command.
+///
+/// Each line is a file of `protocol/requests/` and the commands declared in it, each
+/// as `Variant(Request)`: the [`Command`] variant (its camelCase name is the wire's
+/// `"command"`) and the request struct. `$callback` receives
+/// `$($module:ident { $($variant:ident($request:ident))+ })*`; the request names are
+/// plain identifiers, so its expansion needs them in scope (`use
+/// tabwire_shared::requests::*`) when it names them.
+#[macro_export]
+macro_rules! with_commands {
+    ($callback:ident) => {
+        $callback! {
+            list_tabs { ListTabs(ListTabs) }
+            activate_tab { ActivateTab(ActivateTab) }
+            new_tab { NewTab(NewTab) }
+            navigate { Navigate(Navigate) }
+            close_tab { CloseTab(CloseTab) }
+            evaluate { Evaluate(Evaluate) }
+            snapshot { Snapshot(TakeSnapshot) }
+            discover_tools { DiscoverTools(DiscoverTools) }
+            execute_tool { ExecuteTool(ExecuteTool) }
+            input { Input(Input) }
+            wait_for_text { WaitForText(WaitForText) }
+            handle_dialog { HandleDialog(HandleDialog) }
+            screenshot { Screenshot(Screenshot) }
+            list_console { ListConsole(ListConsole) }
+            console_message { ConsoleMessage(GetConsoleMessage) }
+            network_requests { NetworkRequests(NetworkRequests) }
+            network_request { NetworkRequest(GetNetworkRequest) }
+            emulate { Emulate(Emulate) }
+            resize_page { ResizePage(ResizePage) }
+            trace { StartTrace(StartTrace) StopTrace(StopTrace) ReadTrace(ReadTrace) }
+            css_styles { CssStyles(GetCssStyles) }
+            node_uids { NodeUids(NodeUids) }
+            webmcp { ListWebMcpTools(ListWebMcpTools) InvokeWebMcpTool(InvokeWebMcpTool) }
+            memory_usage { MemoryUsage(GetMemoryUsage) }
+            request_tab { RequestTab(RequestTab) }
+        }
+    };
 }

@@ -8,7 +8,8 @@
 //!
 //! Toward the extension the body is a [`ToExtension`]; back from it, a
 //! [`FromExtension`]. A request carries an `id` and gets exactly one reply with the same
-//! `id`; events carry none. An event with a `client` goes to that client only; one
+//! `id`: a [`Reply`] (the request's own reply type, as JSON) or a [`WireError`]; events
+//! carry none. An event with a `client` goes to that client only; one
 //! without goes to every client.
 
 use serde::{Deserialize, Serialize};
@@ -16,14 +17,14 @@ use serde_json::Value;
 
 use crate::error::WireError;
 
-mod answer;
 mod command;
 mod node_state;
+mod reply;
 pub mod requests;
 
-pub use answer::{Acted, Answer, Image, ToolResult};
 pub use command::{Command, Request, CAPTURE, PLAIN_CALL, REPLY_MARGIN};
 pub use node_state::NodeState;
+pub use reply::Reply;
 pub use requests::*;
 
 /// A Chrome tab id. It is also the agent-facing `pageId`: stable across navigations.
@@ -134,12 +135,11 @@ pub struct ClientHello {
 }
 
 /// What travels back from the extension (or, for browser status, from the relay).
-// Replies are the common case; boxing them would allocate on every message.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum FromExtension {
-    /// The outcome of the request with the envelope's `id`.
+    /// The outcome of the request with the envelope's `id`: on success, the request's
+    /// own reply type as JSON (`{"reply": {"Ok": …}}`).
     Reply(Result<Reply, WireError>),
     /// Something happened that nobody asked about directly.
     Event(Event),
@@ -177,135 +177,6 @@ pub enum ExtensionHeard {
     /// state added later.
     #[serde(other)]
     Unknown,
-}
-
-/// The successful result of a [`Command`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "reply",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum Reply {
-    /// The command had nothing to report but success.
-    Done,
-    /// The browser's tabs.
-    Tabs {
-        /// Every normal tab of every window, in window then tab order.
-        tabs: Vec<TabInfo>,
-    },
-    /// One tab, as it is after the command.
-    Tab {
-        /// The tab.
-        tab: TabInfo,
-    },
-    /// A JSON value computed in the page.
-    Value {
-        /// The value (`null` when the page returned `undefined`).
-        value: Value,
-    },
-    /// An accessibility snapshot.
-    Snapshot {
-        /// The snapshot.
-        snapshot: Snapshot,
-    },
-    /// What third-party tool discovery found.
-    ThirdPartyTools {
-        /// The discovery's outcome.
-        discovery: Discovery,
-    },
-    /// The result of a third-party tool, made JSON-safe.
-    ToolResult {
-        /// The result: elements replaced by `{"uid": …}`, cycles, functions, class
-        /// instances and other non-JSON values replaced by descriptive strings.
-        result: Value,
-        /// The uids of the elements in `result`, in order of first appearance.
-        elements: Vec<String>,
-    },
-    /// An input action was carried out and its effects waited for.
-    Acted {
-        /// The URL the action navigated the page to, once loaded; `None` if it did not.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        navigated_to: Option<String>,
-        /// How a click was made from the keyboard instead of the mouse, if it was.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        from_keyboard: Option<KeyboardClick>,
-    },
-    /// [`WaitForText`] saw one of its texts.
-    Found {
-        /// The text that appeared.
-        text: String,
-    },
-    /// A captured image.
-    Image {
-        /// The image, base64-encoded.
-        data: String,
-        /// Its MIME type (`image/png`, ...).
-        mime_type: String,
-    },
-    /// One page of console messages.
-    ConsolePage {
-        /// The page, its place in the list, and the totals.
-        page: ConsolePage,
-    },
-    /// One console message in full.
-    ConsoleMessage {
-        /// The message.
-        message: ConsoleMessage,
-    },
-    /// Network requests, oldest first.
-    Network {
-        /// The requests, without headers or bodies.
-        requests: Vec<NetworkRequest>,
-        /// Older requests let go of to keep the tab within its bounds.
-        #[serde(default, skip_serializing_if = "crate::Dropped::is_none")]
-        dropped: crate::Dropped,
-    },
-    /// One network request in full.
-    Request {
-        /// The request.
-        request: NetworkRequest,
-    },
-    /// What the tab now emulates.
-    Emulation {
-        /// The settings in force.
-        emulation: Emulation,
-    },
-    /// A piece of a performance trace.
-    TraceChunk {
-        /// The piece.
-        chunk: requests::TraceChunk,
-    },
-    /// The CSS rules that apply to an element.
-    CssStyles {
-        /// The rules, in cascade order.
-        styles: crate::css::CssStyles,
-    },
-    /// The uids of nodes named by backend node id, in order (`null`: not in the page).
-    NodeUids {
-        /// One per node asked about.
-        uids: Vec<Option<String>>,
-    },
-    /// The tools a page registered with WebMCP.
-    WebMcpTools {
-        /// The tools.
-        tools: crate::webmcp::WebMcpTools,
-    },
-    /// How a WebMCP tool run ended.
-    WebMcpOutcome {
-        /// The outcome.
-        outcome: crate::webmcp::WebMcpOutcome,
-    },
-    /// A tab renderer's memory figures.
-    MemoryUsage {
-        /// The figures.
-        usage: requests::MemoryUsage,
-    },
-    /// How the user answered a [`RequestTab`](requests::RequestTab).
-    TabRequest {
-        /// The answer.
-        answer: requests::TabRequestAnswer,
-    },
 }
 
 pub use crate::console::*;
@@ -623,19 +494,18 @@ mod tests {
         let reply: Envelope<FromExtension> = Envelope {
             id: Some(9),
             client: None,
-            body: FromExtension::Reply(Ok(Reply::Value {
-                value: json!([1, 2]),
-            })),
+            body: FromExtension::Reply(Ok(Reply::new(&json!([1, 2])).unwrap())),
         };
         let text = serde_json::to_string(&reply).unwrap();
         let raw: Envelope<Box<serde_json::value::RawValue>> = serde_json::from_str(&text).unwrap();
         assert_eq!(raw.id, Some(9));
         let again = serde_json::to_string(&raw).unwrap();
+        assert_eq!(again, r#"{"id":9,"body":{"reply":{"Ok":[1,2]}}}"#);
         let typed: Envelope<FromExtension> = serde_json::from_str(&again).unwrap();
-        assert!(matches!(
-            typed.body,
-            FromExtension::Reply(Ok(Reply::Value { .. }))
-        ));
+        let FromExtension::Reply(Ok(reply)) = typed.body else {
+            panic!("{:?}", typed.body);
+        };
+        assert_eq!(reply.read::<Value>().unwrap(), json!([1, 2]));
     }
 
     #[test]

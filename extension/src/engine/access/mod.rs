@@ -93,7 +93,6 @@ mod tests {
     use serde_json::json;
     use tabwire_shared::{
         requests::*, Command, EmulationChanges, ErrorCode, ImageFormat, InputAction, Navigation,
-        Reply,
     };
 
     /// One command of every kind that names a tab, on `tab_id`.
@@ -258,20 +257,20 @@ mod tests {
         h.hello(2, "k2", "codex");
         h.call(1, ListTabs);
         h.settle();
-        let Ok(Reply::Tabs { tabs }) = h.reply(1).unwrap() else {
+        let Ok(tabs) = h.reply_to::<ListTabs>(1).unwrap() else {
             panic!("expected tabs")
         };
         assert!(tabs.is_empty(), "nothing shared yet: {tabs:?}");
         h.share("k1", 11);
         h.call(2, ListTabs);
         h.settle();
-        let Ok(Reply::Tabs { tabs }) = h.reply(2).unwrap() else {
+        let Ok(tabs) = h.reply_to::<ListTabs>(2).unwrap() else {
             panic!("expected tabs")
         };
         assert_eq!(tabs.iter().map(|t| t.id).collect::<Vec<_>>(), vec![11]);
         h.call_as(2, 3, ListTabs);
         h.settle();
-        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+        let Ok(tabs) = h.reply_to::<ListTabs>(3).unwrap() else {
             panic!("expected tabs")
         };
         assert!(
@@ -292,7 +291,7 @@ mod tests {
         };
         h.call(1, new_tab);
         h.settle();
-        let Ok(Reply::Tab { tab }) = h.reply(1).unwrap() else {
+        let Ok(tab) = h.reply_to::<NewTab>(1).unwrap() else {
             panic!("expected a tab")
         };
         h.call(2, TakeSnapshot::whole(tab.id));
@@ -321,8 +320,8 @@ mod tests {
         h.call(2, ActivateTab { tab_id: 11 });
         h.call(3, ListTabs);
         h.settle();
-        assert_eq!(h.reply(2).unwrap(), Ok(Reply::Done));
-        let Ok(Reply::Tabs { tabs }) = h.reply(3).unwrap() else {
+        assert_eq!(h.reply_to::<ActivateTab>(2).unwrap(), Ok(()));
+        let Ok(tabs) = h.reply_to::<ListTabs>(3).unwrap() else {
             panic!("expected tabs")
         };
         assert_eq!(tabs.len(), 2);

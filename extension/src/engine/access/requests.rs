@@ -241,7 +241,7 @@ mod tests {
     use crate::engine::fake::Harness;
     use serde_json::json;
     use tabwire_shared::requests::RequestTab;
-    use tabwire_shared::{Reply, TabRequestAnswer};
+    use tabwire_shared::TabRequestAnswer;
 
     fn ask(h: &mut Harness, id: u64, timeout_ms: u64) {
         h.call(
@@ -255,8 +255,8 @@ mod tests {
     }
 
     fn answer_of(h: &Harness, id: u64) -> Option<TabRequestAnswer> {
-        match h.reply(id)? {
-            Ok(Reply::TabRequest { answer }) => Some(answer),
+        match h.reply_to::<RequestTab>(id)? {
+            Ok(answer) => Some(answer),
             other => panic!("unexpected reply {other:?}"),
         }
     }

@@ -1,5 +1,5 @@
 use serde_json::json;
-use tabwire_shared::{requests::*, ConsolePage, ConsoleType, ErrorCode, Reply};
+use tabwire_shared::{requests::*, ConsolePage, ConsoleType, ErrorCode};
 
 use super::super::fake::Harness;
 use tabwire_shared::{Dropped, CONSOLE_BYTES_KEPT, CONSOLE_MESSAGES_KEPT};
@@ -24,8 +24,8 @@ fn page_of(
         },
     );
     h.settle();
-    match h.reply(id).unwrap() {
-        Ok(Reply::ConsolePage { page }) => page,
+    match h.reply_to::<ListConsole>(id).unwrap() {
+        Ok(page) => page,
         other => panic!("expected a page, got {other:?}"),
     }
 }
@@ -39,8 +39,8 @@ fn list(h: &mut Harness, id: u64, preserved: bool) -> Vec<tabwire_shared::Consol
 fn full(h: &mut Harness, call: u64, id: u64) -> tabwire_shared::ConsoleMessage {
     h.call(call, GetConsoleMessage { tab_id: 10, id });
     h.settle();
-    match h.reply(call).unwrap() {
-        Ok(Reply::ConsoleMessage { message }) => message,
+    match h.reply_to::<GetConsoleMessage>(call).unwrap() {
+        Ok(message) => message,
         other => panic!("expected a message, got {other:?}"),
     }
 }
@@ -434,9 +434,9 @@ fn the_lists_answer_from_memory_while_a_script_runs_on_the_tab() {
         },
     );
     h.settle();
-    assert!(matches!(h.reply(4), Some(Ok(Reply::ConsoleMessage { .. }))));
-    match h.reply(5) {
-        Some(Ok(Reply::Network { requests, .. })) => assert_eq!(requests.len(), 1),
+    assert!(matches!(h.reply_to::<GetConsoleMessage>(4), Some(Ok(_))));
+    match h.reply_to::<NetworkRequests>(5) {
+        Some(Ok(tabwire_shared::NetworkList { requests, .. })) => assert_eq!(requests.len(), 1),
         other => panic!("expected the requests, got {other:?}"),
     }
     assert_eq!(
@@ -452,8 +452,8 @@ fn the_lists_answer_from_memory_while_a_script_runs_on_the_tab() {
     h.settle();
     assert!(h.reply(6).is_none());
     h.advance(super::super::network::BODY_READ_LIMIT_MS);
-    match h.reply(6) {
-        Some(Ok(Reply::Request { request })) => {
+    match h.reply_to::<GetNetworkRequest>(6) {
+        Some(Ok(request)) => {
             assert!(request.response_body.is_none());
             let why = request.bodies_unread.unwrap_or_default();
             assert!(why.contains("keeping it busy"), "{why}");

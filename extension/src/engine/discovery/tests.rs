@@ -4,7 +4,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use serde_json::json;
-use tabwire_shared::{requests::*, Discovery, Reply};
+use tabwire_shared::{requests::*, Discovery};
 
 use super::super::fake::page::{navigate_to, report, with_tools};
 use super::super::fake::{Answer, Arg, Harness};
@@ -23,8 +23,8 @@ fn discover_tools(tab: i64, allowed: &[&str]) -> DiscoverTools {
 fn discover(h: &mut Harness, id: u64, tab: i64, allowed: &[&str]) -> Discovery {
     h.call(id, discover_tools(tab, allowed));
     h.settle();
-    match h.reply(id).expect("a reply") {
-        Ok(Reply::ThirdPartyTools { discovery }) => discovery,
+    match h.reply_to::<DiscoverTools>(id).expect("a reply") {
+        Ok(discovery) => discovery,
         other => panic!("expected a discovery, got {other:?}"),
     }
 }
@@ -89,7 +89,7 @@ fn a_page_that_never_answers_gives_what_arrived_within_the_timeout() {
     h.settle();
     assert!(h.reply(1).is_none());
     h.advance(2000);
-    let Ok(Reply::ThirdPartyTools { discovery }) = h.reply(1).unwrap() else {
+    let Ok(discovery) = h.reply_to::<DiscoverTools>(1).unwrap() else {
         panic!("expected a discovery");
     };
     assert!(discovery.groups.is_empty());
@@ -115,7 +115,7 @@ fn a_document_that_timed_out_is_not_asked_again_automatically() {
     };
     h.call(2, automatic);
     h.settle();
-    let Ok(Reply::ThirdPartyTools { discovery }) = h.reply(2).expect("answered at once") else {
+    let Ok(discovery) = h.reply_to::<DiscoverTools>(2).expect("answered at once") else {
         panic!("expected a discovery");
     };
     assert!(

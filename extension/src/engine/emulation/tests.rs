@@ -1,6 +1,6 @@
 use serde_json::json;
 use tabwire_shared::{
-    requests::*, Change, EmulationChanges, Geolocation, NetworkConditions, Reply, Viewport,
+    requests::*, Change, EmulationChanges, Geolocation, NetworkConditions, Viewport,
 };
 
 use super::super::fake::{commands, Harness};
@@ -14,8 +14,8 @@ fn emulate(h: &mut Harness, id: u64, changes: EmulationChanges) -> tabwire_share
         },
     );
     h.settle();
-    match h.reply(id).unwrap() {
-        Ok(Reply::Emulation { emulation }) => emulation,
+    match h.reply_to::<Emulate>(id).unwrap() {
+        Ok(emulation) => emulation,
         other => panic!("expected the emulation, got {other:?}"),
     }
 }

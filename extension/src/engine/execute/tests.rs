@@ -1,7 +1,7 @@
 //! Running tools against the fake browser: staleness, uid arguments, outcomes, bounds.
 
 use serde_json::{json, Value};
-use tabwire_shared::{requests::*, ErrorCode, Reply, WireError};
+use tabwire_shared::{requests::*, ErrorCode, WireError};
 
 use super::super::fake::page::{
     element, navigate_to, report, set_buttons, set_outcome, text, with_tools,
@@ -23,8 +23,8 @@ fn discovered(h: &mut Harness) -> String {
         },
     );
     h.settle();
-    match h.reply(id).expect("a discovery") {
-        Ok(Reply::ThirdPartyTools { discovery }) => discovery.document,
+    match h.reply_to::<DiscoverTools>(id).expect("a discovery") {
+        Ok(discovery) => discovery.document,
         other => panic!("{other:?}"),
     }
 }
@@ -43,11 +43,8 @@ fn execute(document: &str, args: Value, timeout_ms: u64) -> ExecuteTool {
 fn run(h: &mut Harness, id: u64, command: ExecuteTool) -> Result<(Value, Vec<String>), WireError> {
     h.call(id, command);
     h.settle();
-    match h.reply(id).expect("a reply") {
-        Ok(Reply::ToolResult { result, elements }) => Ok((result, elements)),
-        Ok(other) => panic!("{other:?}"),
-        Err(error) => Err(error),
-    }
+    let reply = h.reply_to::<ExecuteTool>(id).expect("a reply");
+    reply.map(|ToolResult { result, elements }| (result, elements))
 }
 
 /// A run of the page's tool runner (`page/execute.js`), its arguments by name.
@@ -205,7 +202,7 @@ fn returned_elements_become_pinned_uids_shown_by_the_next_snapshot() {
 
     h.call(2, TakeSnapshot::whole(10));
     h.settle();
-    let Ok(Reply::Snapshot { snapshot }) = h.reply(2).unwrap() else {
+    let Ok(snapshot) = h.reply_to::<TakeSnapshot>(2).unwrap() else {
         panic!("a snapshot");
     };
     let save = snapshot.nodes.iter().find(|n| n.name == "Save").unwrap();

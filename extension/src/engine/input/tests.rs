@@ -1,7 +1,7 @@
 use serde_json::{json, Value};
 use tabwire_shared::{
     requests::*, ActivationKey, ErrorCode, Event, FromExtension, InputAction, KeyboardClick,
-    RaisedWindow, Reply,
+    RaisedWindow,
 };
 
 use super::super::fake::page::set_buttons;
@@ -78,8 +78,8 @@ fn a_click_is_real_mouse_input_and_ends_after_one_quiet_window() {
     assert!(h.reply(1).is_none(), "waits for the DOM to stay quiet");
     h.advance(QUIET_MS);
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: None,
             from_keyboard: None
         })
@@ -144,8 +144,8 @@ fn a_dom_that_keeps_changing_is_waited_for_up_to_the_cap() {
         "ended after {elapsed} ms"
     );
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: None,
             from_keyboard: None
         })
@@ -206,8 +206,8 @@ fn a_click_that_navigates_waits_for_the_new_document_to_load() {
     h.engine.on_cdp_event(10, "Page.loadEventFired", &json!({}));
     h.settle();
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: Some("https://a.test/next".into()),
             from_keyboard: None,
         })
@@ -227,8 +227,8 @@ fn a_navigation_into_a_new_tab_or_a_download_does_not_hold_the_click() {
     input(&mut h, 1, click("1_2"));
     h.advance(QUIET_MS);
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: None,
             from_keyboard: None
         })
@@ -243,8 +243,8 @@ fn a_navigation_into_a_new_tab_or_a_download_does_not_hold_the_click() {
     );
     input(&mut h, 2, click("1_2"));
     assert_eq!(
-        h.reply(2).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(2).unwrap(),
+        Ok(Acted {
             navigated_to: None,
             from_keyboard: None
         })
@@ -265,8 +265,8 @@ fn a_same_document_navigation_reports_the_url_after_the_dom_settles() {
     assert!(h.reply(1).is_none());
     h.advance(QUIET_MS);
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: Some("https://a.test/".into()),
             from_keyboard: None,
         })
@@ -285,8 +285,8 @@ fn a_dialog_the_click_opens_ends_it_and_is_announced_first() {
     );
     h.settle();
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: None,
             from_keyboard: None
         })
@@ -651,7 +651,7 @@ fn resizing_corrects_for_window_chrome_the_page_misreports() {
     for _ in 0..10 {
         h.advance(20);
     }
-    assert_eq!(h.reply(1).unwrap(), Ok(Reply::Done));
+    assert_eq!(h.reply_to::<ResizePage>(1).unwrap(), Ok(()));
     assert_eq!(h.fake.resized(), vec![(1, 640, 480), (1, 640, 530)]);
 }
 
@@ -684,8 +684,8 @@ fn a_document_that_has_not_drawn_draws_a_frame_before_the_click() {
     input(&mut h, 1, click("1_2"));
     h.advance(QUIET_MS);
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: None,
             from_keyboard: None
         })
@@ -711,8 +711,8 @@ fn a_document_whose_first_paint_lags_its_capture_is_asked_to_draw_again() {
     input(&mut h, 1, click("1_2"));
     h.advance(QUIET_MS);
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: None,
             from_keyboard: None
         })
@@ -740,8 +740,8 @@ fn a_document_that_has_drawn_is_clicked_at_once() {
     input(&mut h, 1, click("1_2"));
     h.advance(QUIET_MS);
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: None,
             from_keyboard: None
         })
@@ -778,8 +778,8 @@ fn a_key_the_page_never_saw_fails_only_while_the_page_has_not_drawn() {
     input(&mut h, 1, key());
     h.advance(QUIET_MS);
     assert_eq!(
-        h.reply(1).unwrap(),
-        Ok(Reply::Acted {
+        h.reply_to::<Input>(1).unwrap(),
+        Ok(Acted {
             navigated_to: None,
             from_keyboard: None
         })
@@ -880,8 +880,8 @@ fn a_click_that_would_raise_the_users_window_is_made_from_the_keyboard() {
         input(&mut h, 1, click("1_2"));
         h.advance(QUIET_MS);
         assert_eq!(
-            h.reply(1).unwrap(),
-            Ok(Reply::Acted {
+            h.reply_to::<Input>(1).unwrap(),
+            Ok(Acted {
                 navigated_to: None,
                 from_keyboard: Some(KeyboardClick {
                     key: ActivationKey::Enter,

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 use tabwire_shared::webmcp::{WebMcpOutcome, WebMcpTools};
-use tabwire_shared::{requests::*, ErrorCode, Event, Reply, WireError};
+use tabwire_shared::{requests::*, ErrorCode, Event, WireError};
 
 use super::super::fake::page::navigate_to;
 use super::super::fake::{Answer, Harness};
@@ -23,11 +23,7 @@ fn registered(h: &mut Harness, tools: Vec<Value>) {
 fn list(h: &mut Harness, id: u64) -> Result<WebMcpTools, WireError> {
     h.call(id, ListWebMcpTools { tab_id: 10 });
     h.settle();
-    match h.reply(id).expect("a reply") {
-        Ok(Reply::WebMcpTools { tools }) => Ok(tools),
-        Ok(other) => panic!("{other:?}"),
-        Err(error) => Err(error),
-    }
+    h.reply_to::<ListWebMcpTools>(id).expect("a reply")
 }
 
 fn invoke(h: &mut Harness, id: u64, document: &str, name: &str) {
@@ -46,11 +42,7 @@ fn invoke(h: &mut Harness, id: u64, document: &str, name: &str) {
 }
 
 fn outcome(h: &Harness, id: u64) -> Result<WebMcpOutcome, WireError> {
-    match h.reply(id).expect("a reply") {
-        Ok(Reply::WebMcpOutcome { outcome }) => Ok(outcome),
-        Ok(other) => panic!("{other:?}"),
-        Err(error) => Err(error),
-    }
+    h.reply_to::<InvokeWebMcpTool>(id).expect("a reply")
 }
 
 fn changes(h: &Harness) -> usize {
@@ -258,7 +250,7 @@ fn debugging_tools_lead_the_discovery_as_their_own_group() {
         },
     );
     h.settle();
-    let Some(Ok(Reply::ThirdPartyTools { discovery })) = h.reply(2) else {
+    let Some(Ok(discovery)) = h.reply_to::<DiscoverTools>(2) else {
         panic!("{:?}", h.reply(2));
     };
     assert_eq!(discovery.groups.len(), 1);

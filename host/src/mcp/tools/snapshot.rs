@@ -103,7 +103,7 @@ mod tests {
                     } else {
                         trees[0].clone()
                     };
-                    Reply::Snapshot { snapshot }
+                    Reply::new(&snapshot).unwrap()
                 }
                 other => panic!("unexpected {other:?}"),
             };

@@ -229,43 +229,42 @@ mod tests {
                 .filter(|c| matches!(c, Command::DiscoverTools(_)))
                 .count();
             let outcome = match command {
-                Command::DiscoverTools(_) => Ok(Reply::ThirdPartyTools {
-                    discovery: Discovery {
-                        document: format!("d{discoveries}"),
-                        url: "http://127.0.0.1/".into(),
-                        origin: "http://127.0.0.1".into(),
-                        refused: false,
-                        groups: vec![
-                            ToolGroup {
-                                name: "WebMCP Tools".into(),
-                                description: None,
-                                webmcp: true,
-                                tools: vec![ToolDefinition {
-                                    name: "w".into(),
-                                    description: "W".into(),
-                                    input_schema: json!({"type": "object"}),
-                                    annotations: Some(json!({"debugging": true})),
-                                }],
-                            },
-                            ToolGroup {
-                                name: "g".into(),
-                                description: None,
-                                webmcp: false,
-                                tools: vec![ToolDefinition {
-                                    name: "t".into(),
-                                    description: "T".into(),
-                                    input_schema: json!({"type": "object"}),
-                                    annotations: None,
-                                }],
-                            },
-                        ],
-                        problems: vec![],
-                    },
-                }),
+                Command::DiscoverTools(_) => Ok(Reply::new(&Discovery {
+                    document: format!("d{discoveries}"),
+                    url: "http://127.0.0.1/".into(),
+                    origin: "http://127.0.0.1".into(),
+                    refused: false,
+                    groups: vec![
+                        ToolGroup {
+                            name: "WebMCP Tools".into(),
+                            description: None,
+                            webmcp: true,
+                            tools: vec![ToolDefinition {
+                                name: "w".into(),
+                                description: "W".into(),
+                                input_schema: json!({"type": "object"}),
+                                annotations: Some(json!({"debugging": true})),
+                            }],
+                        },
+                        ToolGroup {
+                            name: "g".into(),
+                            description: None,
+                            webmcp: false,
+                            tools: vec![ToolDefinition {
+                                name: "t".into(),
+                                description: "T".into(),
+                                input_schema: json!({"type": "object"}),
+                                annotations: None,
+                            }],
+                        },
+                    ],
+                    problems: vec![],
+                })
+                .unwrap()),
                 Command::ExecuteTool(_) | Command::InvokeWebMcpTool(_) => {
                     self.runs.lock().unwrap().remove(0)
                 }
-                _ => Ok(Reply::Done),
+                _ => Ok(Reply::new(&()).unwrap()),
             };
             Box::pin(async move { outcome })
         }
@@ -314,10 +313,11 @@ mod tests {
     #[tokio::test]
     async fn stale_tools_are_discovered_again_and_run_once_more() {
         let stale = WireError::new(ErrorCode::StaleTools, "the page navigated");
-        let result = Reply::ToolResult {
+        let result = Reply::new(&tabwire_shared::ToolResult {
             result: json!(1),
             elements: vec![],
-        };
+        })
+        .unwrap();
         let (ctx, page) = context(vec![Err(stale), Ok(result)]);
         execute(&ctx).await.unwrap();
         assert_eq!(runs_in(&page), ["d1", "d2"]);
@@ -325,20 +325,18 @@ mod tests {
 
     #[tokio::test]
     async fn a_webmcp_tool_runs_through_webmcp_and_a_failed_run_is_an_error() {
-        let completed = Reply::WebMcpOutcome {
-            outcome: tabwire_shared::webmcp::WebMcpOutcome {
-                status: "Completed".into(),
-                output: Some(json!({"n": 1})),
-                error: None,
-            },
-        };
-        let failed = Reply::WebMcpOutcome {
-            outcome: tabwire_shared::webmcp::WebMcpOutcome {
-                status: "Error".into(),
-                output: None,
-                error: Some("Error: boom".into()),
-            },
-        };
+        let completed = Reply::new(&tabwire_shared::webmcp::WebMcpOutcome {
+            status: "Completed".into(),
+            output: Some(json!({"n": 1})),
+            error: None,
+        })
+        .unwrap();
+        let failed = Reply::new(&tabwire_shared::webmcp::WebMcpOutcome {
+            status: "Error".into(),
+            output: None,
+            error: Some("Error: boom".into()),
+        })
+        .unwrap();
         let (ctx, page) = context(vec![Ok(completed), Ok(failed)]);
         let params = || serde_json::from_value(json!({"toolName": "w"})).unwrap();
         ExecuteThirdPartyTool

@@ -2,7 +2,6 @@
 
 use std::time::Duration;
 
-use crate::protocol::ToolResult;
 use crate::protocol::{Request, TabId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -39,4 +38,15 @@ impl Request for ExecuteTool {
     fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms)
     }
+}
+
+/// What [`ExecuteTool`] answers: the tool's result, made JSON-safe.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResult {
+    /// The result: elements replaced by `{"uid": …}`, cycles, functions, class
+    /// instances and other non-JSON values replaced by descriptive strings.
+    pub result: Value,
+    /// The uids of the elements in `result`, in order of first appearance.
+    pub elements: Vec<String>,
 }

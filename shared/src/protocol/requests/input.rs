@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::protocol::{Acted, InputAction};
+use crate::protocol::{InputAction, KeyboardClick};
 use crate::protocol::{Request, TabId};
 use serde::{Deserialize, Serialize};
 
@@ -30,4 +30,17 @@ impl Request for Input {
     fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms)
     }
+}
+
+/// What [`Input`] answers: the action was carried out and its effects waited for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Acted {
+    /// The URL the action navigated the page to, once loaded; `None` if it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub navigated_to: Option<String>,
+    /// How a click was made from the keyboard instead of the mouse (its window would
+    /// have come forward for a mouse press), if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_keyboard: Option<KeyboardClick>,
 }

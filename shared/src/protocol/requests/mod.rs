@@ -1,54 +1,19 @@
-//! One file per command: its fields, and what [`Request`](super::Request) says about
-//! it (its reply, time limit, resending, effect on the tabs, tab).
+//! One file per command (or per few that belong together): its fields, what
+//! [`Request`](super::Request) says about it (its reply, time limit, resending, effect
+//! on the tabs, tab), and the types only its reply uses.
+//!
+//! The files are those of the one list of commands,
+//! [`with_commands!`](crate::with_commands): each is declared here from it, and all it
+//! makes public is re-exported.
 
-mod activate_tab;
-mod close_tab;
-mod console_message;
-mod css_styles;
-mod discover_tools;
-mod emulate;
-mod evaluate;
-mod execute_tool;
-mod handle_dialog;
-mod input;
-mod list_console;
-mod list_tabs;
-mod memory_usage;
-mod navigate;
-mod network_request;
-mod network_requests;
-mod new_tab;
-mod node_uids;
-mod request_tab;
-mod resize_page;
-mod screenshot;
-mod snapshot;
-mod trace;
-mod wait_for_text;
-mod webmcp;
+/// Declares each file of the list as a module and re-exports what it makes public.
+macro_rules! declare_modules {
+    ($($module:ident { $($variant:ident($request:ident))+ })*) => {
+        $(
+            mod $module;
+            pub use $module::*;
+        )*
+    };
+}
 
-pub use activate_tab::ActivateTab;
-pub use close_tab::CloseTab;
-pub use console_message::GetConsoleMessage;
-pub use css_styles::GetCssStyles;
-pub use discover_tools::DiscoverTools;
-pub use emulate::Emulate;
-pub use evaluate::Evaluate;
-pub use execute_tool::ExecuteTool;
-pub use handle_dialog::HandleDialog;
-pub use input::Input;
-pub use list_console::ListConsole;
-pub use list_tabs::ListTabs;
-pub use memory_usage::{GetMemoryUsage, MemoryUsage};
-pub use navigate::{Navigate, Navigation};
-pub use network_request::GetNetworkRequest;
-pub use network_requests::NetworkRequests;
-pub use new_tab::NewTab;
-pub use node_uids::{NodeUids, MAX_NODE_UIDS};
-pub use request_tab::{RequestTab, TabRequestAnswer, MAX_REASON_CHARS};
-pub use resize_page::ResizePage;
-pub use screenshot::Screenshot;
-pub use snapshot::TakeSnapshot;
-pub use trace::{ReadTrace, StartTrace, StopTrace, TraceChunk, TRACE_CHUNK_BYTES, TRACE_STOP};
-pub use wait_for_text::WaitForText;
-pub use webmcp::{InvokeWebMcpTool, ListWebMcpTools};
+crate::with_commands!(declare_modules);

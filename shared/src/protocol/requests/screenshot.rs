@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::protocol::{Image, ImageFormat};
+use crate::protocol::ImageFormat;
 use crate::protocol::{Request, TabId, CAPTURE};
 use serde::{Deserialize, Serialize};
 
@@ -34,4 +34,14 @@ impl Request for Screenshot {
     fn timeout(&self) -> Duration {
         CAPTURE
     }
+}
+
+/// What [`Screenshot`] answers: the captured image.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Image {
+    /// The image, base64-encoded.
+    pub data: String,
+    /// Its MIME type (`image/png`, ...).
+    pub mime_type: String,
 }
