@@ -79,34 +79,6 @@ pub fn outcome_data(outcome: &WebMcpOutcome) -> Value {
     Value::Object(data)
 }
 
-/// The schema of `webmcpTools` in `structuredContent`.
-pub fn output_schema() -> Value {
-    json!({
-        "type": "array",
-        "description": "The page's WebMCP tools (those marked for debugging are third-party developer tools); run them with execute_webmcp_tool.",
-        "items": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string"},
-                "description": {"type": "string"},
-                "inputSchema": {"type": "object"},
-                "annotations": {"type": "object"},
-                "frame": {
-                    "type": "object",
-                    "description": "The frame that registered the tool.",
-                    "properties": {
-                        "id": {"type": "string", "description": "Its frame id: execute_webmcp_tool's frameId."},
-                        "crossSite": {"type": "boolean", "description": "A cross-site iframe (its own renderer) registered it."},
-                        "origin": {"type": "string", "description": "The cross-site frame's origin."}
-                    },
-                    "required": ["id", "crossSite"]
-                }
-            },
-            "required": ["name", "description", "inputSchema", "annotations", "frame"]
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
