@@ -6,25 +6,10 @@
 //! `{id, url, title, selected}`. Everything the text shows is here too.
 
 use serde_json::{json, Map, Value};
-use tabwire_shared::{Snapshot, SnapshotNode, TabInfo};
+use tabwire_shared::{Snapshot, SnapshotNode};
 
 /// How deep a structured snapshot nests (the text indents as deep as the tree goes).
 pub const MAX_TREE_DEPTH: u32 = 100;
-
-/// A page of the page list.
-pub fn page_entry(page: &TabInfo, selected: bool) -> Value {
-    let mut entry = json!({
-        "id": page.id,
-        "url": page.url,
-        "title": page.title,
-        "selected": selected,
-        "userActive": page.user_active,
-    });
-    if page.crashed {
-        entry["crashed"] = Value::Bool(true);
-    }
-    entry
-}
 
 /// The snapshot as a tree: each node `{id, role, name?, value?, <state>: …, children?}`.
 ///

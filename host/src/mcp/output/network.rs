@@ -107,6 +107,30 @@ pub struct Detail<'a> {
 }
 
 impl<'a> Detail<'a> {
+    /// The `request` or `response` body shown whole.
+    pub fn body(&mut self, what: &str) -> &mut Option<String> {
+        match what {
+            "request" => &mut self.request_body,
+            _ => &mut self.response_body,
+        }
+    }
+
+    /// The file the `request` or `response` body was saved to.
+    pub fn body_file(&mut self, what: &str) -> &mut Option<PathBuf> {
+        match what {
+            "request" => &mut self.request_body_file,
+            _ => &mut self.response_body_file,
+        }
+    }
+
+    /// How the saved `request` or `response` body begins.
+    pub fn body_preview(&mut self, what: &str) -> &mut Option<String> {
+        match what {
+            "request" => &mut self.request_body_preview,
+            _ => &mut self.response_body_preview,
+        }
+    }
+
     /// `r` with these headers, its bodies not yet shown.
     pub fn new(
         r: &'a NetworkRequest,

@@ -148,9 +148,6 @@ impl Cut {
 pub struct Changes {
     /// What the changes are, in words.
     pub note: String,
-    /// The page's URL, when it changed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
     /// The uids gone (with what was under them).
     pub removed: Vec<String>,
     /// The nodes changed, as they are now.
@@ -158,6 +155,9 @@ pub struct Changes {
     pub changed: Vec<Value>,
     /// The nodes added or moved, with what is under them.
     pub placed: Vec<Placed>,
+    /// The page's URL, when it changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 /// Nodes added or moved under one parent.

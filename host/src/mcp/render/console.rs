@@ -2,10 +2,11 @@
 //! and cut out by the extension, see [`tabwire_shared::console`]), the totals over all
 //! of them, and one message in full.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tabwire_shared::{ConsoleMessage, ConsolePage, ConsoleTotals, ConsoleType, PagePosition};
 
 use crate::mcp::filters::{check_names, navigation_note};
+use crate::mcp::output::{self, console::Keys, console::Listed, lists};
 use crate::mcp::paginate::{Page, Position, DEFAULT_PAGE_SIZE};
 use crate::mcp::render::page_text;
 use crate::mcp::ToolError;
@@ -56,15 +57,20 @@ pub fn listing(page: &ConsolePage) -> Listing {
         }
         line.push_str(&navigation_note(entry.navigation));
         lines.push(line);
-        entries.push(json!({
-            "id": entry.id, "type": entry.kind, "text": entry.text, "count": entry.count(),
-            "navigation": entry.navigation,
-        }));
+        entries.push(Listed::new(entry));
     }
-    let mut data = Map::new();
-    data.insert("consoleMessages".into(), Value::Array(entries));
-    data.insert("pagination".into(), position.pagination());
-    data.insert("consoleTotals".into(), json!(page.totals));
+    let mut data = output::entries(&Keys {
+        console_messages: Some(entries),
+        ..Keys::default()
+    });
+    data.extend(output::entries(&lists::Keys {
+        pagination: Some(position.pagination()),
+        ..lists::Keys::default()
+    }));
+    data.extend(output::entries(&Keys {
+        console_totals: Some(&page.totals),
+        ..Keys::default()
+    }));
     Listing { lines, data }
 }
 
@@ -142,6 +148,7 @@ pub fn detail(message: &ConsoleMessage) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use tabwire_shared::{ConsoleEntry, Repeats};
 
     fn entry(id: u64, kind: &str, text: &str, count: u32) -> ConsoleEntry {

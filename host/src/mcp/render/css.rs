@@ -3,12 +3,13 @@
 //! is written in a comment above it, losing declarations tagged `[overridden]`, the
 //! at-rules it uses last), and the same rules as `structuredContent`.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tabwire_shared::css::{
     CssRule, CssStyles, Element, RuleKind, RuleOrigin, SourceLocation, WrapperKind,
 };
 
 use super::page_text;
+use crate::mcp::output::{self, css, lists};
 use crate::mcp::paginate::paginate;
 
 /// Rules per page when the agent does not say.
@@ -52,12 +53,17 @@ pub fn styles_page(
         let indent = if from.is_some() { 1 } else { 0 };
         write_rule(&mut lines, rule, indent);
     }
-    let mut data = Map::new();
-    data.insert(
-        "cssStyles".into(),
-        json!({"uid": uid, "element": styles.element, "rules": shown}),
-    );
-    data.insert("pagination".into(), page.pagination());
+    let mut data = output::entries(&css::Keys {
+        css_styles: Some(css::Styles {
+            uid,
+            element: &styles.element,
+            rules: shown,
+        }),
+    });
+    data.extend(output::entries(&lists::Keys {
+        pagination: Some(page.pagination()),
+        ..lists::Keys::default()
+    }));
     (lines, data)
 }
 

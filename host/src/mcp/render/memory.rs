@@ -5,8 +5,11 @@
 use std::time::Duration;
 
 use bytesize::ByteSize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tabwire_shared::requests::MemoryUsage;
+
+use crate::mcp::output::memory::{Figures, Keys, Since, Usage};
+use crate::mcp::output::{self};
 
 /// What the figures cover, said with each reading (the renderer may serve more than
 /// one tab).
@@ -45,7 +48,7 @@ pub fn memory_usage(
             count(now.detached_script_states),
         ),
     ];
-    let mut figures = figures(now);
+    let mut since_previous = None;
     if let Some(earlier) = earlier {
         let then = &earlier.usage;
         lines.push(format!(
@@ -57,41 +60,22 @@ pub fn memory_usage(
             signed(now.documents - then.documents),
             signed(now.detached_script_states - then.detached_script_states),
         ));
-        let mut since = Map::new();
-        since.insert("seconds".into(), json!(earlier.age.as_secs_f64()));
-        for (key, value) in self::figures(now) {
-            let before = self::figures(then)[&key].as_f64().unwrap_or(0.0);
-            since.insert(key, json!(value.as_f64().unwrap_or(0.0) - before));
-        }
-        figures.insert("sincePrevious".into(), Value::Object(since));
+        since_previous = Some(Since {
+            seconds: earlier.age.as_secs_f64(),
+            change: Figures::change(now, then),
+        });
     }
     lines.push(format!(
         "These are the figures of {SCOPE}. Garbage not yet collected still counts: read again after the page has been idle to compare like with like."
     ));
-    figures.insert("scope".into(), json!(SCOPE));
-    let mut data = Map::new();
-    data.insert("memoryUsage".into(), Value::Object(figures));
+    let data = output::entries(&Keys {
+        memory_usage: Some(Usage {
+            figures: Figures::of(now),
+            since_previous,
+            scope: SCOPE,
+        }),
+    });
     (lines, data)
-}
-
-/// The figures as `structuredContent` keys.
-fn figures(usage: &MemoryUsage) -> Map<String, Value> {
-    let mut map = Map::new();
-    for (key, value) in [
-        ("jsHeapUsedBytes", usage.js_heap_used),
-        ("jsHeapTotalBytes", usage.js_heap_total),
-        ("embedderHeapUsedBytes", usage.embedder_heap_used),
-        ("backingStorageBytes", usage.backing_storage),
-        ("documents", usage.documents),
-        ("frames", usage.frames),
-        ("nodes", usage.nodes),
-        ("layoutObjects", usage.layout_objects),
-        ("jsEventListeners", usage.js_event_listeners),
-        ("detachedScriptStates", usage.detached_script_states),
-    ] {
-        map.insert(key.into(), json!(value));
-    }
-    map
 }
 
 /// A size in bytes, in SI units ("1.4 MB").

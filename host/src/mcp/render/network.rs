@@ -3,10 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tabwire_shared::{Body, NetworkRequest};
 
 use crate::mcp::filters::{check_names, navigation_note};
+use crate::mcp::output::{self, lists, network::Keys, network::Listed};
 use crate::mcp::paginate::paginate;
 use crate::mcp::spill;
 use crate::mcp::ToolError;
@@ -114,14 +115,16 @@ pub fn listing(
     let mut entries = Vec::new();
     for r in &filtered[page.start..page.end] {
         lines.push(summary_line(r));
-        entries.push(json!({
-            "reqid": r.id, "method": r.method, "url": r.url, "resourceType": r.resource_type,
-            "status": r.status, "failure": r.failure, "navigation": r.navigation,
-        }));
+        entries.push(Listed::new(r));
     }
-    let mut data = Map::new();
-    data.insert("networkRequests".into(), Value::Array(entries));
-    data.insert("pagination".into(), page.pagination());
+    let mut data = output::entries(&Keys {
+        network_requests: Some(entries),
+        ..Keys::default()
+    });
+    data.extend(output::entries(&lists::Keys {
+        pagination: Some(page.pagination()),
+        ..lists::Keys::default()
+    }));
     (lines, data)
 }
 

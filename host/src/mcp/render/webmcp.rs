@@ -11,24 +11,6 @@ pub const SECTION_TITLE: &str = "WebMCP tools";
 /// What a page without WebMCP tools (debugging ones aside) is said to expose.
 pub const NONE: &str = "No WebMCP tools available.";
 
-/// One tool as `structuredContent` carries it, with the frame that registered it.
-pub fn tool_data(tool: &WebMcpTool) -> Value {
-    let mut frame = json!({
-        "id": tool.frame_id,
-        "crossSite": tool.cross_site_origin.is_some(),
-    });
-    if let Some(origin) = &tool.cross_site_origin {
-        frame["origin"] = json!(origin);
-    }
-    json!({
-        "name": tool.name,
-        "description": tool.description,
-        "inputSchema": tool.input_schema.clone().unwrap_or_else(|| json!({})),
-        "annotations": tool.annotations,
-        "frame": frame,
-    })
-}
-
 /// The text lines of a tool list of page `page`; `tools` may be empty.
 pub fn listing(page: TabId, tools: &[WebMcpTool], problems: &[String]) -> Vec<String> {
     let mut lines = Vec::new();
@@ -120,14 +102,15 @@ mod tests {
             ]
         );
         assert_eq!(listing(3, &[], &[]), [NONE]);
+        let frame = |tool: &WebMcpTool| {
+            serde_json::to_value(crate::mcp::output::webmcp::Tool::new(tool)).unwrap()["frame"]
+                .clone()
+        };
         assert_eq!(
-            tool_data(&framed)["frame"],
+            frame(&framed),
             json!({"id": "F2", "crossSite": true, "origin": "http://b.test"})
         );
-        assert_eq!(
-            tool_data(&tool("add"))["frame"],
-            json!({"id": "F", "crossSite": false})
-        );
+        assert_eq!(frame(&tool("add")), json!({"id": "F", "crossSite": false}));
     }
 
     #[test]

@@ -161,7 +161,7 @@ fn network_section(evil: &str, spill: bool) -> Section {
     Section {
         title: "Network request",
         lines,
-        data: Section::entry("networkRequest", data),
+        data,
     }
 }
 

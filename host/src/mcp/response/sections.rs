@@ -2,16 +2,19 @@
 //! section at a time, each from the same data.
 
 use rmcp::model::{CallToolResult, ContentBlock};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tabwire_shared::{DialogInfo, Emulation, TabId, TabInfo};
 
 use super::gather::GatheredSnapshot;
 use super::snapshot;
 use super::{Image, Section, SnapshotRequest, ToolOutput, INLINE_IMAGE_LIMIT};
+use crate::mcp::output::snapshot::Keys as SnapshotKeys;
+use crate::mcp::output::SavedFile;
+use crate::mcp::output::{self, dialog, emulation, image, message, pages, pointed, results};
 use crate::mcp::render::emulation::describe_emulation;
 use crate::mcp::render::page_text;
 use crate::mcp::render::snapshot::LEGEND;
-use crate::mcp::{spill, structured, ToolError};
+use crate::mcp::{spill, ToolError};
 
 /// Text and structured output written side by side.
 pub(super) struct Sections {
@@ -87,7 +90,10 @@ impl Sections {
         for line in lines {
             self.line(line);
         }
-        self.data.insert("message".into(), json!(lines.join("\n")));
+        self.data.extend(output::entries(&message::Keys {
+            message: Some(lines.join("\n")),
+            ..Default::default()
+        }));
     }
 
     pub(super) fn error(&mut self, error: &ToolError) {
@@ -102,8 +108,10 @@ impl Sections {
             }
             None => self.line(&error.message),
         }
-        self.data
-            .insert("errorMessage".into(), json!(error.message));
+        self.data.extend(output::entries(&message::Keys {
+            error_message: Some(error.message.clone()),
+            ..Default::default()
+        }));
     }
 
     pub(super) fn output(&mut self, output: &ToolOutput, key: &str) {
@@ -112,7 +120,7 @@ impl Sections {
         let room = self.room();
         if pretty.chars().count() + 12 <= room {
             self.fenced("json", &pretty);
-            self.data.insert(key.into(), output.value.clone());
+            self.data.extend(results::value(key, &output.value));
             return;
         }
         match spill::to_private_file(key, "json", pretty.as_bytes()) {
@@ -127,10 +135,13 @@ impl Sections {
                 for line in &preview.begins {
                     self.line(line);
                 }
-                self.data.insert(
-                    format!("{key}File"),
-                    json!({"filePath": path, "preview": preview.data}),
-                );
+                self.data.extend(results::saved(
+                    key,
+                    SavedFile {
+                        file_path: path,
+                        preview: preview.data,
+                    },
+                ));
             }
             Err(e) => self.late_error(&e),
         }
@@ -144,7 +155,10 @@ impl Sections {
             Some(earlier) => format!("{earlier}\n{}", error.message),
             None => error.message.clone(),
         };
-        self.data.insert("errorMessage".into(), json!(message));
+        self.data.extend(output::entries(&message::Keys {
+            error_message: Some(message),
+            ..Default::default()
+        }));
         self.failed_late = true;
     }
 
@@ -163,10 +177,9 @@ impl Sections {
             "Page {page} emulates: {}. Call emulate to change or clear it.",
             described.join("; ")
         ));
-        self.data.insert(
-            "emulation".into(),
-            serde_json::to_value(emulation).unwrap_or(Value::Null),
-        );
+        self.data.extend(output::entries(&emulation::Keys {
+            emulation: Some(emulation),
+        }));
     }
 
     /// Returns the image content block to add, if the image goes inline.
@@ -189,20 +202,24 @@ impl Sections {
             None if self.structured => spill::to_private_file("screenshot", extension, &bytes).ok(),
             None => None,
         };
-        let mut data = json!({"mimeType": image.mime_type, "bytes": bytes.len()});
         let mut line = format!("The image ({} bytes, {})", bytes.len(), image.mime_type);
         if inline {
             line.push_str(" is attached");
-            data["attached"] = json!(true);
         }
         if let Some(path) = &saved {
             line.push_str(if inline { " and" } else { "" });
             line.push_str(&format!(" was saved to {}", path.display()));
-            data["filePath"] = json!(path);
         }
         line.push('.');
         self.line(&line);
-        self.data.insert("image".into(), data);
+        self.data.extend(output::entries(&image::Keys {
+            image: Some(image::Image {
+                mime_type: image.mime_type.clone(),
+                bytes: bytes.len(),
+                attached: inline,
+                file_path: saved,
+            }),
+        }));
         Ok(inline.then(|| ContentBlock::image(image.data.clone(), image.mime_type.clone())))
     }
 
@@ -218,11 +235,9 @@ impl Sections {
         }
         line.push_str(" It blocks the page's scripts: call handle_dialog to accept or dismiss it.");
         self.line(&line);
-        self.data.insert(
-            "dialog".into(),
-            json!({"pageId": page, "type": dialog.kind, "message": dialog.message,
-                   "defaultValue": dialog.default_prompt}),
-        );
+        self.data.extend(output::entries(&dialog::Keys {
+            dialog: Some(dialog::Dialog::new(page, dialog)),
+        }));
     }
 
     pub(super) fn pointed(&mut self, pointed: &crate::mcp::context::Pointed) {
@@ -236,11 +251,14 @@ impl Sections {
             "uid={} {}{name} on page {}: the element the user means (input tools take this uid).",
             pointed.uid, pointed.role, pointed.page
         ));
-        self.data.insert(
-            "userPointedAt".into(),
-            json!({"pageId": pointed.page, "uid": pointed.uid, "role": pointed.role,
-                   "name": pointed.name}),
-        );
+        self.data.extend(output::entries(&pointed::Keys {
+            user_pointed_at: Some(pointed::Pointed {
+                page_id: pointed.page,
+                uid: pointed.uid.clone(),
+                role: pointed.role.clone(),
+                name: pointed.name.clone(),
+            }),
+        }));
     }
 
     pub(super) fn pages(&mut self, pages: &[TabInfo], selected: Option<TabId>) {
@@ -263,12 +281,13 @@ impl Sections {
                 &page.title
             };
             self.line(&format!("{}: {title} <{}>{marks}", page.id, page.url));
-            list.push(structured::page_entry(page, Some(page.id) == selected));
+            list.push(pages::Page::new(page, Some(page.id) == selected));
         }
         if pages.is_empty() {
             self.line(crate::mcp::context::NO_PAGE);
         }
-        self.data.insert("pages".into(), Value::Array(list));
+        self.data
+            .extend(output::entries(&pages::Keys { pages: Some(list) }));
     }
 
     /// Writes the snapshot section; whether the agent now holds the page's whole tree
@@ -284,7 +303,7 @@ impl Sections {
         let nodes = body.nodes;
         let number = gathered.number;
         if let Some(path) = &request.file_path {
-            self.data.extend(body.about.clone());
+            self.data.extend(output::entries(&body.about));
             spill::write_file(path, &body.text)?;
             // What the file holds (a subtree, the viewport, folded) is said here too,
             // for clients that show only the text.
@@ -297,7 +316,10 @@ impl Sections {
                 "Snapshot {number} of page {page} ({nodes} nodes) saved to {}.",
                 path.display()
             ));
-            self.data.insert("snapshotFilePath".into(), json!(path));
+            self.data.extend(output::entries(&SnapshotKeys {
+                snapshot_file_path: Some(path.clone()),
+                ..Default::default()
+            }));
             return Ok(body.whole);
         }
         let room = self.room();
@@ -330,7 +352,10 @@ impl Sections {
             fit = (fit * room / chars * 9 / 10).max(500);
             folded = snapshot::body(gathered, request, self.structured, Some(fit));
         }
-        self.data.insert("snapshotFilePath".into(), json!(path));
+        self.data.extend(output::entries(&SnapshotKeys {
+            snapshot_file_path: Some(path),
+            ..Default::default()
+        }));
         let whole = folded.whole;
         self.place_snapshot(folded, Some(&saved));
         Ok(whole)
@@ -341,7 +366,7 @@ impl Sections {
     fn snapshot_chars(&self, body: &snapshot::Body) -> usize {
         let header: usize = body.header.iter().map(|l| l.chars().count() + 1).sum();
         let tree = if self.structured {
-            body.tree.1.to_string().chars().count()
+            body.tree.json_chars()
         } else {
             0
         };
@@ -350,7 +375,7 @@ impl Sections {
 
     /// Writes `body` inline: its header, `note` (where the whole tree went), the tree.
     fn place_snapshot(&mut self, body: snapshot::Body, note: Option<&str>) {
-        self.data.extend(body.about);
+        self.data.extend(output::entries(&body.about));
         for line in &body.header {
             self.line(line);
         }
@@ -358,10 +383,7 @@ impl Sections {
             self.line(note);
         }
         self.text.push_str(&body.text);
-        let (key, tree) = body.tree;
-        if !tree.is_null() {
-            self.data.insert(key.into(), tree);
-        }
+        self.data.extend(body.tree.entries());
     }
 
     pub(super) fn finish(self, is_error: bool, image: Option<ContentBlock>) -> CallToolResult {

@@ -1,8 +1,8 @@
 //! Debugging: the console messages, exceptions and browser issues a page produced.
 
+use crate::mcp::output;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::json;
 use tabwire_shared::requests::{self, ListConsole};
 use tabwire_shared::{CONSOLE_BYTES_KEPT, CONSOLE_MESSAGES_KEPT};
 
@@ -121,7 +121,10 @@ impl Tool for GetConsoleMessage {
         response.add_section(Section {
             title: "Console message",
             lines: detail(&message),
-            data: Section::entry("consoleMessage", json!(message)),
+            data: output::entries(&output::console::Keys {
+                console_message: Some(&message),
+                ..Default::default()
+            }),
         });
         Ok(())
     }

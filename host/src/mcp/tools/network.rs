@@ -4,11 +4,12 @@ use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 use tabwire_shared::requests::{self, NetworkRequests};
 use tabwire_shared::{NetworkList, NetworkRequest, NETWORK_BYTES_KEPT, NETWORK_REQUESTS_KEPT};
 
 use crate::mcp::context::ToolContext;
+use crate::mcp::output::{self, network::Detail, network::Keys};
 use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
 use crate::mcp::render::network::{
     check_resource_types, listing, redact_headers, show_body, ShownBody,
@@ -135,21 +136,21 @@ impl Tool for GetNetworkRequest {
         response.add_section(Section {
             title: "Network request",
             lines,
-            data: Section::entry("networkRequest", data),
+            data,
         });
         Ok(())
     }
 }
 
-/// The lines and structured form of one request; a body longer than `body_chars`
-/// goes to a file.
+/// The lines and `structuredContent` entries of one request; a body longer than
+/// `body_chars` goes to a file.
 pub(crate) fn describe(
     r: &NetworkRequest,
     redact: bool,
     request_path: Option<&std::path::Path>,
     response_path: Option<&std::path::Path>,
     body_chars: usize,
-) -> Result<(Vec<String>, Value), ToolError> {
+) -> Result<(Vec<String>, Map<String, Value>), ToolError> {
     let mut lines = vec![format!("reqid={} {} {}", r.id, r.method, r.url)];
     let status = match (&r.failure, r.status) {
         (Some(failure), _) => format!("failed: {failure}"),
@@ -179,7 +180,7 @@ pub(crate) fn describe(
             }
         }
     }
-    let mut bodies = serde_json::Map::new();
+    let mut data = Detail::new(r, request_headers.clone(), response_headers.clone());
     for (what, body, path) in [
         ("request", &r.request_body, request_path),
         ("response", &r.response_body, response_path),
@@ -207,34 +208,28 @@ pub(crate) fn describe(
             ShownBody::Inline(text) => {
                 lines.push(format!("{label}{truncated}:"));
                 lines.extend(page_text::fenced("text", &text));
-                bodies.insert(format!("{what}Body"), json!(text));
+                *data.body(what) = Some(text);
             }
             ShownBody::File(path, bytes, preview) => {
                 lines.push(format!(
                     "{label}{truncated}: {bytes} bytes saved to {}",
                     path.display()
                 ));
-                bodies.insert(format!("{what}BodyFile"), json!(path));
+                *data.body_file(what) = Some(path.clone());
                 if let Some(preview) = preview {
                     lines.push(preview.about);
                     lines.extend(preview.begins);
-                    bodies.insert(format!("{what}BodyPreview"), json!(preview.data));
+                    *data.body_preview(what) = Some(preview.data);
                 }
             }
         }
     }
     if let Some(why) = &r.bodies_unread {
         lines.push(why.clone());
-        bodies.insert("bodiesUnread".into(), json!(why));
     }
-    let mut data = json!({
-        "reqid": r.id, "method": r.method, "url": r.url, "status": r.status,
-        "statusText": r.status_text, "failure": r.failure, "resourceType": r.resource_type,
-        "mimeType": r.mime_type, "durationMs": r.duration_ms,
-        "requestHeaders": request_headers, "responseHeaders": response_headers,
+    let data = output::entries(&Keys {
+        network_request: Some(data),
+        ..Keys::default()
     });
-    if let Value::Object(map) = &mut data {
-        map.extend(bodies);
-    }
     Ok((lines, data))
 }
