@@ -1,5 +1,6 @@
-//! What a page emulates (network, CPU, viewport, user agent, …), said with every reply
-//! about the page so that a slow or narrow page is not mistaken for the real one.
+//! What a page emulates (network, CPU, viewport, user agent, …), in words and as
+//! `structuredContent` ([`Keys`]), said with every reply about the page so that a slow
+//! or narrow page is not mistaken for the real one.
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -14,6 +15,47 @@ pub struct Keys<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub emulation: Option<&'a Emulation>,
+}
+
+/// Emulated settings in words, for the agent.
+pub fn describe_emulation(e: &Emulation) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(n) = &e.network {
+        parts.push(format!("network {}", n.name));
+    }
+    if let Some(rate) = e.cpu_throttling_rate {
+        parts.push(format!("CPU {rate}× slower"));
+    }
+    if let Some(v) = &e.viewport {
+        let mut traits = String::new();
+        for (on, name) in [
+            (v.mobile, ",mobile"),
+            (v.touch, ",touch"),
+            (v.landscape, ",landscape"),
+        ] {
+            if on {
+                traits.push_str(name);
+            }
+        }
+        parts.push(format!(
+            "viewport {}x{}x{}{traits}",
+            v.width, v.height, v.device_scale_factor
+        ));
+    }
+    if let Some(ua) = &e.user_agent {
+        parts.push(format!("user agent {ua:?}"));
+    }
+    if let Some(scheme) = &e.color_scheme {
+        parts.push(format!("color scheme {scheme}"));
+    }
+    if let Some(g) = &e.geolocation {
+        parts.push(format!("geolocation {},{}", g.latitude, g.longitude));
+    }
+    if let Some(headers) = &e.extra_http_headers {
+        let names: Vec<&str> = headers.keys().map(String::as_str).collect();
+        parts.push(format!("extra HTTP headers {}", names.join(", ")));
+    }
+    parts
 }
 
 #[cfg(test)]

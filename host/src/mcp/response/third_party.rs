@@ -4,9 +4,9 @@
 use tabwire_shared::{Discovery, TabId};
 
 use super::sections::Sections;
+use crate::mcp::output::third_party::{first_line, listing, no_tools, refusal, SECTION_TITLE};
 use crate::mcp::output::third_party::{Keys, Names};
 use crate::mcp::output::SavedFile;
-use crate::mcp::render::third_party::{first_line, listing, no_tools, refusal, SECTION_TITLE};
 use crate::mcp::spill;
 
 /// Past this many tools, a listing that comes with another tool's reply shows names

@@ -7,8 +7,8 @@ use tabwire_shared::requests::{self, ListConsole};
 use tabwire_shared::{CONSOLE_BYTES_KEPT, CONSOLE_MESSAGES_KEPT};
 
 use crate::mcp::context::ToolContext;
+use crate::mcp::output::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
-use crate::mcp::render::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;

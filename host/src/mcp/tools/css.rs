@@ -6,7 +6,7 @@ use serde::Deserialize;
 use tabwire_shared::requests;
 
 use crate::mcp::context::ToolContext;
-use crate::mcp::render::css::styles_page;
+use crate::mcp::output::css::styles_page;
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;

@@ -14,7 +14,7 @@ use tabwire_shared::TabId;
 
 use super::NoParams;
 use crate::mcp::context::ToolContext;
-use crate::mcp::render::memory::{memory_usage, Earlier};
+use crate::mcp::output::memory::{memory_usage, Earlier};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;

@@ -9,11 +9,11 @@ use tabwire_shared::requests::{self, NetworkRequests};
 use tabwire_shared::{NetworkList, NetworkRequest, NETWORK_BYTES_KEPT, NETWORK_REQUESTS_KEPT};
 
 use crate::mcp::context::ToolContext;
-use crate::mcp::output::{self, network::Detail, network::Keys};
-use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
-use crate::mcp::render::network::{
+use crate::mcp::output::network::{
     check_resource_types, listing, redact_headers, show_body, ShownBody,
 };
+use crate::mcp::output::{self, network::Detail, network::Keys};
+use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
 use crate::mcp::render::page_text;
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
