@@ -5,6 +5,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use tabwire_shared::{DialogInfo, DialogKind, TabId};
 
+use crate::mcp::render::page_text;
+use crate::mcp::response::Section;
+
 /// The `structuredContent` key of the open dialog section.
 #[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -39,6 +42,26 @@ impl Dialog {
             message: info.message.clone(),
             default_value: info.default_prompt.clone(),
         }
+    }
+}
+
+/// The open dialog section of a reply about `page`.
+pub fn section(page: TabId, info: &DialogInfo) -> Section {
+    let mut line = format!(
+        "Page {page} shows a {} dialog: {}.",
+        info.kind,
+        page_text::quoted(&info.message)
+    );
+    if let Some(default) = &info.default_prompt {
+        line.push_str(&format!(" Default answer: {}.", page_text::quoted(default)));
+    }
+    line.push_str(" It blocks the page's scripts: call handle_dialog to accept or dismiss it.");
+    Section {
+        title: "Open dialog",
+        lines: vec![line],
+        data: super::entries(&Keys {
+            dialog: Some(Dialog::new(page, info)),
+        }),
     }
 }
 

@@ -5,7 +5,9 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use tabwire_shared::Emulation;
+use tabwire_shared::{Emulation, TabId};
+
+use crate::mcp::response::Section;
 
 /// The `structuredContent` key of the emulation section.
 #[derive(Debug, Default, Serialize, JsonSchema)]
@@ -15,6 +17,21 @@ pub struct Keys<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub emulation: Option<&'a Emulation>,
+}
+
+/// The emulation section of a reply about `page`: what it emulates, in words and as
+/// data.
+pub fn section(page: TabId, emulation: &Emulation) -> Section {
+    Section {
+        title: "Emulation",
+        lines: vec![format!(
+            "Page {page} emulates: {}. Call emulate to change or clear it.",
+            describe_emulation(emulation).join("; ")
+        )],
+        data: super::entries(&Keys {
+            emulation: Some(emulation),
+        }),
+    }
 }
 
 /// Emulated settings in words, for the agent.

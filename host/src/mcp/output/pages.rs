@@ -5,6 +5,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use tabwire_shared::{TabId, TabInfo};
 
+use crate::mcp::response::Section;
+
 /// The `structuredContent` key of the pages section.
 #[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -44,6 +46,39 @@ impl Page {
             user_active: page.user_active,
             crashed: page.crashed,
         }
+    }
+}
+
+/// The pages section: one line per page, its marks after it.
+pub fn section(pages: &[TabInfo], selected: Option<TabId>) -> Section {
+    let mut lines = Vec::with_capacity(pages.len().max(1));
+    let mut list = Vec::with_capacity(pages.len());
+    for page in pages {
+        let mut marks = String::new();
+        if Some(page.id) == selected {
+            marks.push_str(" [selected]");
+        }
+        if page.user_active {
+            marks.push_str(" [user's active tab]");
+        }
+        if page.crashed {
+            marks.push_str(" [renderer crashed: reload it with navigate_page {type: reload}]");
+        }
+        let title = if page.title.is_empty() {
+            "(no title)"
+        } else {
+            &page.title
+        };
+        lines.push(format!("{}: {title} <{}>{marks}", page.id, page.url));
+        list.push(Page::new(page, Some(page.id) == selected));
+    }
+    if pages.is_empty() {
+        lines.push(crate::mcp::context::NO_PAGE.to_owned());
+    }
+    Section {
+        title: "Pages",
+        lines,
+        data: super::entries(&Keys { pages: Some(list) }),
     }
 }
 

@@ -5,6 +5,9 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use tabwire_shared::TabId;
 
+use crate::mcp::render::page_text;
+use crate::mcp::response::Section;
+
 /// The `structuredContent` key of the section on the element the user pointed at.
 #[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -27,6 +30,30 @@ pub struct Pointed {
     pub role: String,
     /// Its accessible name.
     pub name: String,
+}
+
+/// The section on the element the user pointed at.
+pub fn section(pointed: &crate::mcp::context::Pointed) -> Section {
+    let name = if pointed.name.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", page_text::quoted(&pointed.name))
+    };
+    Section {
+        title: "The user pointed at",
+        lines: vec![format!(
+            "uid={} {}{name} on page {}: the element the user means (input tools take this uid).",
+            pointed.uid, pointed.role, pointed.page
+        )],
+        data: super::entries(&Keys {
+            user_pointed_at: Some(Pointed {
+                page_id: pointed.page,
+                uid: pointed.uid.clone(),
+                role: pointed.role.clone(),
+                name: pointed.name.clone(),
+            }),
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,6 @@ use tabwire_shared::{DialogInfo, Emulation, TabId, TabInfo};
 use super::gather::GatheredSnapshot;
 use super::snapshot;
 use super::{Image, Section, SnapshotRequest, ToolOutput, INLINE_IMAGE_LIMIT};
-use crate::mcp::output::emulation::describe_emulation;
 use crate::mcp::output::snapshot::Keys as SnapshotKeys;
 use crate::mcp::output::SavedFile;
 use crate::mcp::output::{self, dialog, emulation, image, message, pages, pointed, results};
@@ -171,15 +170,7 @@ impl Sections {
     }
 
     pub(super) fn emulation(&mut self, page: TabId, emulation: &Emulation) {
-        self.heading("Emulation");
-        let described = describe_emulation(emulation);
-        self.line(&format!(
-            "Page {page} emulates: {}. Call emulate to change or clear it.",
-            described.join("; ")
-        ));
-        self.data.extend(output::entries(&emulation::Keys {
-            emulation: Some(emulation),
-        }));
+        self.section(&emulation::section(page, emulation));
     }
 
     /// Returns the image content block to add, if the image goes inline.
@@ -224,70 +215,15 @@ impl Sections {
     }
 
     pub(super) fn dialog(&mut self, page: TabId, dialog: &DialogInfo) {
-        self.heading("Open dialog");
-        let mut line = format!(
-            "Page {page} shows a {} dialog: {}.",
-            dialog.kind,
-            page_text::quoted(&dialog.message)
-        );
-        if let Some(default) = &dialog.default_prompt {
-            line.push_str(&format!(" Default answer: {}.", page_text::quoted(default)));
-        }
-        line.push_str(" It blocks the page's scripts: call handle_dialog to accept or dismiss it.");
-        self.line(&line);
-        self.data.extend(output::entries(&dialog::Keys {
-            dialog: Some(dialog::Dialog::new(page, dialog)),
-        }));
+        self.section(&dialog::section(page, dialog));
     }
 
     pub(super) fn pointed(&mut self, pointed: &crate::mcp::context::Pointed) {
-        self.heading("The user pointed at");
-        let name = if pointed.name.is_empty() {
-            String::new()
-        } else {
-            format!(" {}", page_text::quoted(&pointed.name))
-        };
-        self.line(&format!(
-            "uid={} {}{name} on page {}: the element the user means (input tools take this uid).",
-            pointed.uid, pointed.role, pointed.page
-        ));
-        self.data.extend(output::entries(&pointed::Keys {
-            user_pointed_at: Some(pointed::Pointed {
-                page_id: pointed.page,
-                uid: pointed.uid.clone(),
-                role: pointed.role.clone(),
-                name: pointed.name.clone(),
-            }),
-        }));
+        self.section(&pointed::section(pointed));
     }
 
     pub(super) fn pages(&mut self, pages: &[TabInfo], selected: Option<TabId>) {
-        self.heading("Pages");
-        let mut list = Vec::with_capacity(pages.len());
-        for page in pages {
-            let mut marks = String::new();
-            if Some(page.id) == selected {
-                marks.push_str(" [selected]");
-            }
-            if page.user_active {
-                marks.push_str(" [user's active tab]");
-            }
-            if page.crashed {
-                marks.push_str(" [renderer crashed: reload it with navigate_page {type: reload}]");
-            }
-            let title = if page.title.is_empty() {
-                "(no title)"
-            } else {
-                &page.title
-            };
-            self.line(&format!("{}: {title} <{}>{marks}", page.id, page.url));
-            list.push(pages::Page::new(page, Some(page.id) == selected));
-        }
-        if pages.is_empty() {
-            self.line(crate::mcp::context::NO_PAGE);
-        }
-        self.data
-            .extend(output::entries(&pages::Keys { pages: Some(list) }));
+        self.section(&pages::section(pages, selected));
     }
 
     /// Writes the snapshot section; whether the agent now holds the page's whole tree
