@@ -39,7 +39,7 @@ pub mod schema;
 pub mod server;
 pub mod snapshot;
 pub mod spill;
-pub mod structured;
+
 pub mod third_party_schema;
 pub mod tool;
 pub mod tools;

@@ -29,6 +29,7 @@ pub mod results;
 pub mod saved_file;
 pub mod schema;
 pub mod snapshot;
+pub mod snapshot_tree;
 pub mod third_party;
 pub mod webmcp;
 

@@ -2,7 +2,7 @@
 //! only what changed since the last whole one, and what the reply says about it.
 //!
 //! The tree's nodes carry their states as fields, so a node is built as a JSON object
-//! ([`crate::mcp::structured`]); [`Node`] and [`Fold`] say what it holds.
+//! ([`super::snapshot_tree`]); [`Node`] and [`Fold`] say what it holds.
 
 use std::path::PathBuf;
 

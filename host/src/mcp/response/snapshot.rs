@@ -9,12 +9,12 @@ use tabwire_shared::TabId;
 use super::gather::GatheredSnapshot;
 use super::SnapshotRequest;
 use crate::mcp::output::snapshot::{self as keys, Keys};
+use crate::mcp::output::snapshot_tree;
 use crate::mcp::output::{self, snapshot::Fold};
 use crate::mcp::render::page_text;
 use crate::mcp::render::snapshot::{self as render, LEGEND};
 use crate::mcp::snapshot::changes::{self, Changes};
 use crate::mcp::snapshot::fold::{self, Row, View};
-use crate::mcp::structured;
 
 /// Changes are sent instead of the whole tree only when their text is at most this
 /// share of the whole tree's.
@@ -213,7 +213,7 @@ pub(super) fn body(
 /// `{folded, like, lines, unfold}` among the children they stand for.
 fn view_tree(view: &View) -> Value {
     let items = view.rows.iter().map(|row| match row {
-        Row::Node { node, depth, .. } => (*depth, structured::node_fields(node)),
+        Row::Node { node, depth, .. } => (*depth, snapshot_tree::node_fields(node)),
         Row::Fold(fold) => {
             let fields = Fold {
                 folded: fold.count,
@@ -224,7 +224,7 @@ fn view_tree(view: &View) -> Value {
             (fold.depth, output::entries(&fields))
         }
     });
-    structured::one_root(structured::forest(items))
+    snapshot_tree::one_root(snapshot_tree::forest(items))
 }
 
 /// The changes since snapshot `since`.
@@ -323,20 +323,20 @@ fn changes_data(since: u64, changes: &Changes) -> keys::Changes {
             let items = placed.nodes.iter().map(|node| {
                 (
                     node.depth.saturating_sub(placed.depth),
-                    structured::node_fields(node),
+                    snapshot_tree::node_fields(node),
                 )
             });
             keys::Placed {
                 parent: placed.parent.to_owned(),
                 position: placed.position,
-                nodes: structured::forest(items),
+                nodes: snapshot_tree::forest(items),
             }
         })
         .collect();
     let changed = changes
         .changed
         .iter()
-        .map(|node| Value::Object(structured::node_fields(node)))
+        .map(|node| Value::Object(snapshot_tree::node_fields(node)))
         .collect();
     keys::Changes {
         note: format!(

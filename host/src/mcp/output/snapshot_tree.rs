@@ -1,9 +1,9 @@
-//! `structuredContent` shapes for data whose text form is not JSON already.
+//! The snapshot as `structuredContent`: a tree of nodes, each with its states as fields.
 //!
-//! Where Chrome DevTools for Agents has a shape, this is it (a client written against
-//! its `--experimentalStructuredContent` output reads ours), with tabwire's extra fields
-//! beside it: a snapshot is a tree of `{id, role, name, …, children}`, a page is
-//! `{id, url, title, selected}`. Everything the text shows is here too.
+//! It is Chrome DevTools for Agents' shape (a client written against its
+//! `--experimentalStructuredContent` output reads ours): a tree of
+//! `{id, role, name, …, children}`, the states beside them. Everything the text shows
+//! is here too. What a node may hold is declared in [`super::snapshot::Node`].
 
 use serde_json::{json, Map, Value};
 use tabwire_shared::{Snapshot, SnapshotNode};
