@@ -71,6 +71,35 @@ mod tests {
         panic!("docs/results.md's table of output sections is stale: run scripts/gen-results-table and commit it");
     }
 
+    /// The hand-written table of shapes above the generated one names only keys there
+    /// are.
+    #[test]
+    fn the_shapes_docs_results_md_describes_are_keys_there_are() {
+        let doc = std::fs::read_to_string(RESULTS_MD).unwrap();
+        let schema = super::super::output_schema();
+        let properties = schema["properties"].as_object().unwrap();
+        let shapes = doc
+            .split("## The structured shapes")
+            .nth(1)
+            .and_then(|rest| rest.split(START).next())
+            .unwrap();
+        let mut named = 0;
+        for row in shapes.lines().filter(|l| l.starts_with("| `")) {
+            let first = row.split('|').nth(1).unwrap_or("");
+            for key in first.split('`').skip(1).step_by(2) {
+                let numbered = key.trim_start_matches("result");
+                let result = key.starts_with("result")
+                    && matches!(
+                        numbered.trim_start_matches(|c: char| c.is_ascii_digit()),
+                        "" | "File"
+                    );
+                assert!(properties.contains_key(key) || result, "{key}");
+                named += 1;
+            }
+        }
+        assert!(named > 20, "{named}");
+    }
+
     #[test]
     fn every_key_of_the_schema_is_in_the_table() {
         let table = table();
