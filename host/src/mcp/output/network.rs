@@ -114,28 +114,55 @@ pub struct Detail<'a> {
     pub bodies_unread: Option<&'a str>,
 }
 
+/// Which of a request's two bodies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// What the page sent.
+    Request,
+    /// What the server answered.
+    Response,
+}
+
+impl Side {
+    /// The side in a sentence ("no request body") and in a saved file's name.
+    pub fn word(self) -> &'static str {
+        match self {
+            Side::Request => "request",
+            Side::Response => "response",
+        }
+    }
+
+    /// The body's label in the text.
+    pub fn label(self) -> &'static str {
+        match self {
+            Side::Request => "Request body",
+            Side::Response => "Response body",
+        }
+    }
+}
+
 impl<'a> Detail<'a> {
-    /// The `request` or `response` body shown whole.
-    pub fn body(&mut self, what: &str) -> &mut Option<String> {
-        match what {
-            "request" => &mut self.request_body,
-            _ => &mut self.response_body,
+    /// The body of `side` shown whole.
+    pub fn body(&mut self, side: Side) -> &mut Option<String> {
+        match side {
+            Side::Request => &mut self.request_body,
+            Side::Response => &mut self.response_body,
         }
     }
 
-    /// The file the `request` or `response` body was saved to.
-    pub fn body_file(&mut self, what: &str) -> &mut Option<PathBuf> {
-        match what {
-            "request" => &mut self.request_body_file,
-            _ => &mut self.response_body_file,
+    /// The file the body of `side` was saved to.
+    pub fn body_file(&mut self, side: Side) -> &mut Option<PathBuf> {
+        match side {
+            Side::Request => &mut self.request_body_file,
+            Side::Response => &mut self.response_body_file,
         }
     }
 
-    /// How the saved `request` or `response` body begins.
-    pub fn body_preview(&mut self, what: &str) -> &mut Option<String> {
-        match what {
-            "request" => &mut self.request_body_preview,
-            _ => &mut self.response_body_preview,
+    /// How the saved body of `side` begins.
+    pub fn body_preview(&mut self, side: Side) -> &mut Option<String> {
+        match side {
+            Side::Request => &mut self.request_body_preview,
+            Side::Response => &mut self.response_body_preview,
         }
     }
 
@@ -350,9 +377,9 @@ pub(super) fn sample() -> serde_json::Map<String, serde_json::Value> {
     let mut headers = BTreeMap::new();
     headers.insert("accept".to_string(), "*/*".to_string());
     let mut detail = Detail::new(&request, headers, BTreeMap::new());
-    detail.request_body = Some("{}".into());
-    detail.response_body_file = Some("/tmp/r.bin".into());
-    detail.response_body_preview = Some("…".into());
+    *detail.body(Side::Request) = Some("{}".into());
+    *detail.body_file(Side::Response) = Some("/tmp/r.bin".into());
+    *detail.body_preview(Side::Response) = Some("…".into());
     super::entries(&Keys {
         network_requests: Some(vec![Listed::new(&request)]),
         network_request: Some(detail),

@@ -15,7 +15,7 @@ use super::SavedFile;
 struct Keys {
     /// The value a script or a page's tool returned, as JSON.
     result: Value,
-    /// A result too long to show: where it was saved and how it begins.
+    /// Output too long to show inline: where it was saved and how it begins.
     result_file: SavedFile,
 }
 

@@ -128,15 +128,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "prints the schema"]
-    fn print() {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&output_schema()).unwrap()
-        );
-    }
-
-    #[test]
     fn the_schema_is_valid_and_refuses_unknown_keys() {
         let validator = validator();
         let good = json!({

@@ -26,7 +26,7 @@ pub struct Keys<'a> {
     /// What was wrong with what the page offered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub third_party_tool_problems: Option<&'a [String]>,
-    /// A tool list too long to show: where it was saved and how it begins.
+    /// Output too long to show inline: where it was saved and how it begins.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub third_party_developer_tools_file: Option<SavedFile>,
     /// Why there is no list, or what the list shown leaves out.

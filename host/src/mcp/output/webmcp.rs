@@ -22,7 +22,7 @@ pub struct Keys<'a> {
     /// What was wrong with what the page registered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub webmcp_tool_problems: Option<&'a [String]>,
-    /// A list too long to show: where it was saved and how it begins.
+    /// Output too long to show inline: where it was saved and how it begins.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub webmcp_tools_file: Option<SavedFile>,
 }

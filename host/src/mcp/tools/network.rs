@@ -12,7 +12,8 @@ use crate::mcp::context::ToolContext;
 use crate::mcp::output::network::{
     check_resource_types, listing, redact_headers, show_body, ShownBody,
 };
-use crate::mcp::output::{self, network::Detail, network::Keys};
+use crate::mcp::output::network::{Detail, Keys, Side};
+use crate::mcp::output::{self};
 use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
 use crate::mcp::render::page_text;
 use crate::mcp::response::{Response, Section};
@@ -181,10 +182,11 @@ pub(crate) fn describe(
         }
     }
     let mut data = Detail::new(r, request_headers.clone(), response_headers.clone());
-    for (what, body, path) in [
-        ("request", &r.request_body, request_path),
-        ("response", &r.response_body, response_path),
+    for (side, body, path) in [
+        (Side::Request, &r.request_body, request_path),
+        (Side::Response, &r.response_body, response_path),
     ] {
+        let what = side.word();
         let Some(body) = body else {
             if path.is_some() {
                 return Err(ToolError::new(format!(
@@ -194,11 +196,7 @@ pub(crate) fn describe(
             }
             continue;
         };
-        let label = if what == "request" {
-            "Request body"
-        } else {
-            "Response body"
-        };
+        let label = side.label();
         let truncated = if body.truncated {
             " (truncated by the browser at 10 MiB)"
         } else {
@@ -208,18 +206,18 @@ pub(crate) fn describe(
             ShownBody::Inline(text) => {
                 lines.push(format!("{label}{truncated}:"));
                 lines.extend(page_text::fenced("text", &text));
-                *data.body(what) = Some(text);
+                *data.body(side) = Some(text);
             }
             ShownBody::File(path, bytes, preview) => {
                 lines.push(format!(
                     "{label}{truncated}: {bytes} bytes saved to {}",
                     path.display()
                 ));
-                *data.body_file(what) = Some(path.clone());
+                *data.body_file(side) = Some(path.clone());
                 if let Some(preview) = preview {
                     lines.push(preview.about);
                     lines.extend(preview.begins);
-                    *data.body_preview(what) = Some(preview.data);
+                    *data.body_preview(side) = Some(preview.data);
                 }
             }
         }
