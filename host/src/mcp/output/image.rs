@@ -31,6 +31,22 @@ pub struct Image {
     pub file_path: Option<PathBuf>,
 }
 
+impl Image {
+    /// The image in words: its size and type, attached, saved, or both.
+    pub fn line(&self) -> String {
+        let mut line = format!("The image ({} bytes, {})", self.bytes, self.mime_type);
+        if self.attached {
+            line.push_str(" is attached");
+        }
+        if let Some(path) = &self.file_path {
+            line.push_str(if self.attached { " and" } else { "" });
+            line.push_str(&format!(" was saved to {}", path.display()));
+        }
+        line.push('.');
+        line
+    }
+}
+
 #[cfg(test)]
 pub(super) fn sample() -> serde_json::Map<String, serde_json::Value> {
     super::entries(&Keys {

@@ -193,24 +193,15 @@ impl Sections {
             None if self.structured => spill::to_private_file("screenshot", extension, &bytes).ok(),
             None => None,
         };
-        let mut line = format!("The image ({} bytes, {})", bytes.len(), image.mime_type);
-        if inline {
-            line.push_str(" is attached");
-        }
-        if let Some(path) = &saved {
-            line.push_str(if inline { " and" } else { "" });
-            line.push_str(&format!(" was saved to {}", path.display()));
-        }
-        line.push('.');
-        self.line(&line);
-        self.data.extend(output::entries(&image::Keys {
-            image: Some(image::Image {
-                mime_type: image.mime_type.clone(),
-                bytes: bytes.len(),
-                attached: inline,
-                file_path: saved,
-            }),
-        }));
+        let shown = image::Image {
+            mime_type: image.mime_type.clone(),
+            bytes: bytes.len(),
+            attached: inline,
+            file_path: saved,
+        };
+        self.line(&shown.line());
+        self.data
+            .extend(output::entries(&image::Keys { image: Some(shown) }));
         Ok(inline.then(|| ContentBlock::image(image.data.clone(), image.mime_type.clone())))
     }
 
