@@ -24,7 +24,7 @@ pub mod context;
 pub mod filters;
 pub mod known;
 pub mod not_offered;
-pub mod output_schema;
+pub mod output;
 pub mod page_tools;
 pub mod paginate;
 pub mod pipeline;
@@ -39,7 +39,7 @@ pub mod schema;
 pub mod server;
 pub mod snapshot;
 pub mod spill;
-pub mod structured;
+
 pub mod third_party_schema;
 pub mod tool;
 pub mod tools;

@@ -1,5 +1,7 @@
 //! Pagination of long lists (console messages, network requests), in one place.
 
+use super::output::{self, lists};
+
 /// Default number of entries on a page of a list.
 pub const DEFAULT_PAGE_SIZE: usize = 50;
 
@@ -33,14 +35,14 @@ pub fn tell_dropped(
     let Some(note) = dropped.note(things, count, bytes) else {
         return;
     };
-    data.insert(
-        "dropped".into(),
-        serde_json::json!({
-            "forCount": dropped.for_count,
-            "forSpace": dropped.for_space,
-            "note": note,
+    data.extend(output::entries(&lists::Keys {
+        dropped: Some(lists::Dropped {
+            for_count: dropped.for_count,
+            for_space: dropped.for_space,
+            note: note.clone(),
         }),
-    );
+        ..lists::Keys::default()
+    }));
     lines.push(note);
 }
 
@@ -67,18 +69,18 @@ pub struct Page {
 impl Page {
     /// The page's position as `structuredContent`'s `pagination`, in the shape Chrome
     /// DevTools for Agents uses, with the summary line and the list's total beside it.
-    pub fn pagination(&self) -> serde_json::Value {
-        serde_json::json!({
-            "currentPage": self.index,
-            "totalPages": self.pages,
-            "hasNextPage": self.index + 1 < self.pages,
-            "hasPreviousPage": self.index > 0,
-            "startIndex": self.start,
-            "endIndex": self.end,
-            "invalidPage": self.invalid,
-            "total": self.total,
-            "summary": self.summary,
-        })
+    pub fn pagination(&self) -> lists::Pagination {
+        lists::Pagination {
+            current_page: self.index,
+            total_pages: self.pages,
+            has_next_page: self.index + 1 < self.pages,
+            has_previous_page: self.index > 0,
+            start_index: self.start,
+            end_index: self.end,
+            invalid_page: self.invalid,
+            total: self.total,
+            summary: self.summary.clone(),
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use serde_json::Value;
 use tabwire_shared::TabId;
 
 use super::context::ToolContext;
+use super::output;
 use super::registry::Registry;
 use super::response::{render, Response};
 use super::schema::{expected_arguments, PAGE_ID};
@@ -57,7 +58,10 @@ fn head_with(result: &mut CallToolResult, line: &str) {
         None => result.content.insert(0, ContentBlock::text(line)),
     }
     if let Some(Value::Object(structured)) = result.structured_content.as_mut() {
-        structured.insert("versionMismatch".to_owned(), Value::from(line));
+        structured.extend(output::entries(&output::message::Keys {
+            version_mismatch: Some(line.to_owned()),
+            ..Default::default()
+        }));
     }
 }
 

@@ -17,7 +17,7 @@ use tabwire_shared::names::display_name;
 use super::budget;
 use super::client_arguments::{self, CallOrder};
 use super::context::ToolContext;
-use super::output_schema::output_schema;
+use super::output::output_schema;
 use super::page_tools::{PageToolSet, PREFIX};
 use super::pipeline::{call_tool, call_tool_as, plain_error};
 use super::registry::Registry;

@@ -19,8 +19,8 @@ use super::write::write;
 use super::{Gathered, GatheredSnapshot, Response, Section, SnapshotRequest};
 use crate::mcp::budget::DEFAULT_RESULT_CHARS;
 use crate::mcp::context::Pointed;
+use crate::mcp::output::{console, css, webmcp};
 use crate::mcp::render::page_text::{hostile_cases, inline, structure};
-use crate::mcp::render::{console, css, webmcp};
 use crate::mcp::snapshot::memory::Base;
 use crate::mcp::ToolError;
 
@@ -161,7 +161,7 @@ fn network_section(evil: &str, spill: bool) -> Section {
     Section {
         title: "Network request",
         lines,
-        data: Section::entry("networkRequest", data),
+        data,
     }
 }
 

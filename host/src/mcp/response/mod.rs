@@ -35,7 +35,7 @@ use super::context::ToolContext;
 use super::snapshot::memory::Base;
 use super::ToolError;
 
-pub use super::render::emulation::describe_emulation;
+pub use super::output::emulation::describe_emulation;
 pub use gather::{Gathered, GatheredSnapshot};
 pub use snapshot::VIEWPORT as VIEWPORT_NOTE;
 pub use third_party::COMPACT_ABOVE;

@@ -2,16 +2,18 @@
 //! section at a time, each from the same data.
 
 use rmcp::model::{CallToolResult, ContentBlock};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tabwire_shared::{DialogInfo, Emulation, TabId, TabInfo};
 
 use super::gather::GatheredSnapshot;
 use super::snapshot;
 use super::{Image, Section, SnapshotRequest, ToolOutput, INLINE_IMAGE_LIMIT};
-use crate::mcp::render::emulation::describe_emulation;
+use crate::mcp::output::snapshot::Keys as SnapshotKeys;
+use crate::mcp::output::SavedFile;
+use crate::mcp::output::{self, dialog, emulation, image, message, pages, pointed, results};
 use crate::mcp::render::page_text;
 use crate::mcp::render::snapshot::LEGEND;
-use crate::mcp::{spill, structured, ToolError};
+use crate::mcp::{spill, ToolError};
 
 /// Text and structured output written side by side.
 pub(super) struct Sections {
@@ -87,7 +89,10 @@ impl Sections {
         for line in lines {
             self.line(line);
         }
-        self.data.insert("message".into(), json!(lines.join("\n")));
+        self.data.extend(output::entries(&message::Keys {
+            message: Some(lines.join("\n")),
+            ..Default::default()
+        }));
     }
 
     pub(super) fn error(&mut self, error: &ToolError) {
@@ -102,8 +107,10 @@ impl Sections {
             }
             None => self.line(&error.message),
         }
-        self.data
-            .insert("errorMessage".into(), json!(error.message));
+        self.data.extend(output::entries(&message::Keys {
+            error_message: Some(error.message.clone()),
+            ..Default::default()
+        }));
     }
 
     pub(super) fn output(&mut self, output: &ToolOutput, key: &str) {
@@ -112,7 +119,7 @@ impl Sections {
         let room = self.room();
         if pretty.chars().count() + 12 <= room {
             self.fenced("json", &pretty);
-            self.data.insert(key.into(), output.value.clone());
+            self.data.extend(results::value(key, &output.value));
             return;
         }
         match spill::to_private_file(key, "json", pretty.as_bytes()) {
@@ -127,10 +134,13 @@ impl Sections {
                 for line in &preview.begins {
                     self.line(line);
                 }
-                self.data.insert(
-                    format!("{key}File"),
-                    json!({"filePath": path, "preview": preview.data}),
-                );
+                self.data.extend(results::saved(
+                    key,
+                    SavedFile {
+                        file_path: path,
+                        preview: preview.data,
+                    },
+                ));
             }
             Err(e) => self.late_error(&e),
         }
@@ -144,7 +154,10 @@ impl Sections {
             Some(earlier) => format!("{earlier}\n{}", error.message),
             None => error.message.clone(),
         };
-        self.data.insert("errorMessage".into(), json!(message));
+        self.data.extend(output::entries(&message::Keys {
+            error_message: Some(message),
+            ..Default::default()
+        }));
         self.failed_late = true;
     }
 
@@ -157,16 +170,7 @@ impl Sections {
     }
 
     pub(super) fn emulation(&mut self, page: TabId, emulation: &Emulation) {
-        self.heading("Emulation");
-        let described = describe_emulation(emulation);
-        self.line(&format!(
-            "Page {page} emulates: {}. Call emulate to change or clear it.",
-            described.join("; ")
-        ));
-        self.data.insert(
-            "emulation".into(),
-            serde_json::to_value(emulation).unwrap_or(Value::Null),
-        );
+        self.section(&emulation::section(page, emulation));
     }
 
     /// Returns the image content block to add, if the image goes inline.
@@ -189,86 +193,28 @@ impl Sections {
             None if self.structured => spill::to_private_file("screenshot", extension, &bytes).ok(),
             None => None,
         };
-        let mut data = json!({"mimeType": image.mime_type, "bytes": bytes.len()});
-        let mut line = format!("The image ({} bytes, {})", bytes.len(), image.mime_type);
-        if inline {
-            line.push_str(" is attached");
-            data["attached"] = json!(true);
-        }
-        if let Some(path) = &saved {
-            line.push_str(if inline { " and" } else { "" });
-            line.push_str(&format!(" was saved to {}", path.display()));
-            data["filePath"] = json!(path);
-        }
-        line.push('.');
-        self.line(&line);
-        self.data.insert("image".into(), data);
+        let shown = image::Image {
+            mime_type: image.mime_type.clone(),
+            bytes: bytes.len(),
+            attached: inline,
+            file_path: saved,
+        };
+        self.line(&shown.line());
+        self.data
+            .extend(output::entries(&image::Keys { image: Some(shown) }));
         Ok(inline.then(|| ContentBlock::image(image.data.clone(), image.mime_type.clone())))
     }
 
     pub(super) fn dialog(&mut self, page: TabId, dialog: &DialogInfo) {
-        self.heading("Open dialog");
-        let mut line = format!(
-            "Page {page} shows a {} dialog: {}.",
-            dialog.kind,
-            page_text::quoted(&dialog.message)
-        );
-        if let Some(default) = &dialog.default_prompt {
-            line.push_str(&format!(" Default answer: {}.", page_text::quoted(default)));
-        }
-        line.push_str(" It blocks the page's scripts: call handle_dialog to accept or dismiss it.");
-        self.line(&line);
-        self.data.insert(
-            "dialog".into(),
-            json!({"pageId": page, "type": dialog.kind, "message": dialog.message,
-                   "defaultValue": dialog.default_prompt}),
-        );
+        self.section(&dialog::section(page, dialog));
     }
 
     pub(super) fn pointed(&mut self, pointed: &crate::mcp::context::Pointed) {
-        self.heading("The user pointed at");
-        let name = if pointed.name.is_empty() {
-            String::new()
-        } else {
-            format!(" {}", page_text::quoted(&pointed.name))
-        };
-        self.line(&format!(
-            "uid={} {}{name} on page {}: the element the user means (input tools take this uid).",
-            pointed.uid, pointed.role, pointed.page
-        ));
-        self.data.insert(
-            "userPointedAt".into(),
-            json!({"pageId": pointed.page, "uid": pointed.uid, "role": pointed.role,
-                   "name": pointed.name}),
-        );
+        self.section(&pointed::section(pointed));
     }
 
     pub(super) fn pages(&mut self, pages: &[TabInfo], selected: Option<TabId>) {
-        self.heading("Pages");
-        let mut list = Vec::with_capacity(pages.len());
-        for page in pages {
-            let mut marks = String::new();
-            if Some(page.id) == selected {
-                marks.push_str(" [selected]");
-            }
-            if page.user_active {
-                marks.push_str(" [user's active tab]");
-            }
-            if page.crashed {
-                marks.push_str(" [renderer crashed: reload it with navigate_page {type: reload}]");
-            }
-            let title = if page.title.is_empty() {
-                "(no title)"
-            } else {
-                &page.title
-            };
-            self.line(&format!("{}: {title} <{}>{marks}", page.id, page.url));
-            list.push(structured::page_entry(page, Some(page.id) == selected));
-        }
-        if pages.is_empty() {
-            self.line(crate::mcp::context::NO_PAGE);
-        }
-        self.data.insert("pages".into(), Value::Array(list));
+        self.section(&pages::section(pages, selected));
     }
 
     /// Writes the snapshot section; whether the agent now holds the page's whole tree
@@ -284,7 +230,7 @@ impl Sections {
         let nodes = body.nodes;
         let number = gathered.number;
         if let Some(path) = &request.file_path {
-            self.data.extend(body.about.clone());
+            self.data.extend(output::entries(&body.about));
             spill::write_file(path, &body.text)?;
             // What the file holds (a subtree, the viewport, folded) is said here too,
             // for clients that show only the text.
@@ -297,7 +243,10 @@ impl Sections {
                 "Snapshot {number} of page {page} ({nodes} nodes) saved to {}.",
                 path.display()
             ));
-            self.data.insert("snapshotFilePath".into(), json!(path));
+            self.data.extend(output::entries(&SnapshotKeys {
+                snapshot_file_path: Some(path.clone()),
+                ..Default::default()
+            }));
             return Ok(body.whole);
         }
         let room = self.room();
@@ -330,7 +279,10 @@ impl Sections {
             fit = (fit * room / chars * 9 / 10).max(500);
             folded = snapshot::body(gathered, request, self.structured, Some(fit));
         }
-        self.data.insert("snapshotFilePath".into(), json!(path));
+        self.data.extend(output::entries(&SnapshotKeys {
+            snapshot_file_path: Some(path),
+            ..Default::default()
+        }));
         let whole = folded.whole;
         self.place_snapshot(folded, Some(&saved));
         Ok(whole)
@@ -341,7 +293,7 @@ impl Sections {
     fn snapshot_chars(&self, body: &snapshot::Body) -> usize {
         let header: usize = body.header.iter().map(|l| l.chars().count() + 1).sum();
         let tree = if self.structured {
-            body.tree.1.to_string().chars().count()
+            body.tree.json_chars()
         } else {
             0
         };
@@ -350,7 +302,7 @@ impl Sections {
 
     /// Writes `body` inline: its header, `note` (where the whole tree went), the tree.
     fn place_snapshot(&mut self, body: snapshot::Body, note: Option<&str>) {
-        self.data.extend(body.about);
+        self.data.extend(output::entries(&body.about));
         for line in &body.header {
             self.line(line);
         }
@@ -358,10 +310,7 @@ impl Sections {
             self.line(note);
         }
         self.text.push_str(&body.text);
-        let (key, tree) = body.tree;
-        if !tree.is_null() {
-            self.data.insert(key.into(), tree);
-        }
+        self.data.extend(body.tree.entries());
     }
 
     pub(super) fn finish(self, is_error: bool, image: Option<ContentBlock>) -> CallToolResult {

@@ -3,16 +3,18 @@
 //! `structuredContent` made from the same data. Where it goes (inline, a file) is
 //! [`super::sections`]'s business.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tabwire_shared::TabId;
 
 use super::gather::GatheredSnapshot;
 use super::SnapshotRequest;
+use crate::mcp::output::snapshot::{self as keys, Keys};
+use crate::mcp::output::snapshot_tree;
+use crate::mcp::output::{self, snapshot::Fold};
 use crate::mcp::render::page_text;
 use crate::mcp::render::snapshot::{self as render, LEGEND};
 use crate::mcp::snapshot::changes::{self, Changes};
 use crate::mcp::snapshot::fold::{self, Row, View};
-use crate::mcp::structured;
 
 /// Changes are sent instead of the whole tree only when their text is at most this
 /// share of the whole tree's.
@@ -30,15 +32,53 @@ pub(super) struct Body {
     pub header: Vec<String>,
     /// The tree (or the changes) as text.
     pub text: String,
-    /// The tree (or the changes) as structured content: its key and value.
-    pub tree: (&'static str, Value),
+    /// The tree (or the changes) as structured content.
+    pub tree: Tree,
     /// The structured entries that say what the header says.
-    pub about: Map<String, Value>,
+    pub about: Keys,
     /// How many nodes the snapshot has.
     pub nodes: usize,
     /// Whether the agent, given this, holds the page's whole tree (every node, or the
     /// changes to the whole tree it had): what later changes can be said against.
     pub whole: bool,
+}
+
+/// The tree, or the changes, as structured content.
+pub(super) enum Tree {
+    /// Structured output is off.
+    Unasked,
+    /// The tree (`null` for a snapshot without nodes).
+    Whole(Value),
+    /// The changes since a whole snapshot.
+    Changes(keys::Changes),
+}
+
+impl Tree {
+    /// How many characters its JSON takes.
+    pub fn json_chars(&self) -> usize {
+        let json = match self {
+            Tree::Unasked => Value::Null.to_string(),
+            Tree::Whole(tree) => tree.to_string(),
+            Tree::Changes(changes) => serde_json::to_string(changes).unwrap_or_default(),
+        };
+        json.chars().count()
+    }
+
+    /// Its `structuredContent` entry (none for a tree without nodes).
+    pub fn entries(self) -> Map<String, Value> {
+        let keys = match self {
+            Tree::Unasked | Tree::Whole(Value::Null) => Keys::default(),
+            Tree::Whole(tree) => Keys {
+                snapshot: Some(tree),
+                ..Keys::default()
+            },
+            Tree::Changes(changes) => Keys {
+                snapshot_changes: Some(changes),
+                ..Keys::default()
+            },
+        };
+        output::entries(&keys)
+    }
 }
 
 /// The text of every node the request asks for, nothing folded: what a file holds when
@@ -91,17 +131,19 @@ pub(super) fn body(
         && nodes.len() == snapshot.nodes.len()
         && !view.folded()
         && view.cut.is_none();
-    let mut about = Map::new();
-    about.insert("snapshotId".into(), json!(gathered.number));
-    about.insert("snapshotPageId".into(), json!(gathered.page));
+    let mut about = Keys {
+        snapshot_id: Some(gathered.number),
+        snapshot_page_id: Some(gathered.page),
+        ..Keys::default()
+    };
     let mut first = format!("Snapshot {} of page {}", gathered.number, gathered.page);
     if let Some(root) = nodes.first().filter(|_| request.uid.is_some()) {
         first.push_str(&format!(": the subtree of {}", root.uid));
-        about.insert("snapshotRoot".into(), json!(root.uid));
+        about.snapshot_root = Some(root.uid.clone());
     }
     if request.viewport {
         first.push_str(", only what is in the viewport");
-        about.insert("snapshotViewport".into(), json!(VIEWPORT));
+        about.snapshot_viewport = Some(VIEWPORT);
     }
     if view.folded() || (fit.is_some() && view.cut.is_some()) {
         match (view.max_chars, fit) {
@@ -111,14 +153,14 @@ pub(super) fn body(
                      starting with \u{2026} stands for siblings like the ones above it \
                      (take_snapshot with unfold=[<parent uid>] or uid=<uid> shows them)"
                 ));
-                about.insert("snapshotMaxChars".into(), json!(max));
+                about.snapshot_max_chars = Some(max);
             }
             (Some(max), None) => {
                 first.push_str(&format!(
                     ", folded to fit maxChars={max}: a line starting with \u{2026} stands for \
                      siblings like the ones above it"
                 ));
-                about.insert("snapshotMaxChars".into(), json!(max));
+                about.snapshot_max_chars = Some(max);
             }
             _ => {}
         }
@@ -127,7 +169,7 @@ pub(super) fn body(
     let mut header = vec![first];
     if let Some(why) = why_whole {
         header.push(format!("The whole tree: {why}."));
-        about.insert("snapshotWhole".into(), json!(why));
+        about.snapshot_whole = Some(why.clone());
     }
     if request.viewport {
         header.push(VIEWPORT.into());
@@ -138,7 +180,7 @@ pub(super) fn body(
             view.unknown_unfold.join(", ")
         );
         header.push(note.clone());
-        about.insert("snapshotNote".into(), json!(note));
+        about.snapshot_note = Some(note);
     }
     header.push(LEGEND.into());
 
@@ -150,47 +192,39 @@ pub(super) fn body(
         };
         text.push_str(&note);
         text.push('\n');
-        about.insert("snapshotCut".into(), cut_data(cut, note));
+        about.snapshot_cut = Some(keys::Cut::new(cut, note));
     }
     let tree = if structured {
-        view_tree(&view)
+        Tree::Whole(view_tree(&view))
     } else {
-        Value::Null
+        Tree::Unasked
     };
     Body {
         header,
         text,
-        tree: ("snapshot", tree),
+        tree,
         about,
         nodes: snapshot.nodes.len(),
         whole,
     }
 }
 
-fn cut_data(cut: &fold::Cut, note: String) -> Value {
-    let rest: Vec<Value> = cut
-        .rest
-        .iter()
-        .map(|rest| json!({"parent": rest.parent, "from": rest.from, "children": rest.children}))
-        .collect();
-    json!({"maxChars": cut.max_chars, "lines": cut.lines, "rest": rest, "note": note})
-}
-
 /// A view as a tree: nodes as in a whole snapshot, folds as
 /// `{folded, like, lines, unfold}` among the children they stand for.
 fn view_tree(view: &View) -> Value {
     let items = view.rows.iter().map(|row| match row {
-        Row::Node { node, depth, .. } => (*depth, structured::node_fields(node)),
+        Row::Node { node, depth, .. } => (*depth, snapshot_tree::node_fields(node)),
         Row::Fold(fold) => {
-            let mut fields = Map::new();
-            fields.insert("folded".into(), json!(fold.count));
-            fields.insert("like".into(), json!(fold.like));
-            fields.insert("lines".into(), json!(fold.lines));
-            fields.insert("unfold".into(), json!(fold.parent));
-            (fold.depth, fields)
+            let fields = Fold {
+                folded: fold.count,
+                like: fold.like.iter().map(|role| role.to_string()).collect(),
+                lines: fold.lines,
+                unfold: fold.parent.to_string(),
+            };
+            (fold.depth, output::entries(&fields))
         }
     });
-    structured::one_root(structured::forest(items))
+    snapshot_tree::one_root(snapshot_tree::forest(items))
 }
 
 /// The changes since snapshot `since`.
@@ -260,18 +294,20 @@ fn changes_body(
         }
     }
     let tree = if structured {
-        changes_data(since, changes)
+        Tree::Changes(changes_data(since, changes))
     } else {
-        Value::Null
+        Tree::Unasked
     };
-    let mut about = Map::new();
-    about.insert("snapshotId".into(), json!(number));
-    about.insert("snapshotPageId".into(), json!(page));
-    about.insert("snapshotSince".into(), json!(since));
+    let about = Keys {
+        snapshot_id: Some(number),
+        snapshot_page_id: Some(page),
+        snapshot_since: Some(since),
+        ..Keys::default()
+    };
     Body {
         header,
         text,
-        tree: ("snapshotChanges", tree),
+        tree,
         about,
         nodes: gathered.snapshot.nodes.len(),
         whole: true,
@@ -279,42 +315,39 @@ fn changes_body(
 }
 
 /// The changes as structured content, complete without the text.
-fn changes_data(since: u64, changes: &Changes) -> Value {
-    let placed: Vec<Value> = changes
+fn changes_data(since: u64, changes: &Changes) -> keys::Changes {
+    let placed = changes
         .placed
         .iter()
         .map(|placed| {
             let items = placed.nodes.iter().map(|node| {
                 (
                     node.depth.saturating_sub(placed.depth),
-                    structured::node_fields(node),
+                    snapshot_tree::node_fields(node),
                 )
             });
-            json!({
-                "parent": placed.parent,
-                "position": placed.position,
-                "nodes": structured::forest(items),
-            })
+            keys::Placed {
+                parent: placed.parent.to_owned(),
+                position: placed.position,
+                nodes: snapshot_tree::forest(items),
+            }
         })
         .collect();
-    let changed: Vec<Value> = changes
+    let changed = changes
         .changed
         .iter()
-        .map(|node| Value::Object(structured::node_fields(node)))
+        .map(|node| Value::Object(snapshot_tree::node_fields(node)))
         .collect();
-    let mut data = json!({
-        "note": format!(
+    keys::Changes {
+        note: format!(
             "Only the changes since snapshot {since}: removed uids (with what was under \
              them), changed nodes as they are now, and nodes added or moved (with what \
              is under them) at their position among their parent's children now, 0 \
              first. take_snapshot gives the whole tree."
         ),
-        "removed": changes.removed,
-        "changed": changed,
-        "placed": placed,
-    });
-    if let Some(url) = changes.url {
-        data["url"] = json!(url);
+        removed: changes.removed.iter().map(|uid| uid.to_string()).collect(),
+        changed,
+        placed,
+        url: changes.url.map(str::to_owned),
     }
-    data
 }

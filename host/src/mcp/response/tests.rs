@@ -557,7 +557,7 @@ fn changes_about_as_long_as_the_tree_or_on_another_document_send_it_whole() {
 
 #[test]
 fn folded_cut_and_changed_snapshots_match_the_output_schema() {
-    let schema = Value::Object(crate::mcp::output_schema::output_schema());
+    let schema = Value::Object(crate::mcp::output::output_schema());
     let validator = jsonschema::validator_for(&schema).expect("a valid schema");
     let mut now = shop(1..12);
     now.nodes[4].name = "Renamed".into();

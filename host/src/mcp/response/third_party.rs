@@ -1,11 +1,12 @@
 //! The third-party tools section of a reply: in full, by name only when a big set
 //! comes with another tool's reply, or a note saying why there is no list.
 
-use serde_json::{json, Value};
 use tabwire_shared::{Discovery, TabId};
 
 use super::sections::Sections;
-use crate::mcp::render::third_party::{first_line, listing, no_tools, refusal, SECTION_TITLE};
+use crate::mcp::output::third_party::{first_line, listing, no_tools, refusal, SECTION_TITLE};
+use crate::mcp::output::third_party::{Keys, Names};
+use crate::mcp::output::SavedFile;
 use crate::mcp::spill;
 
 /// Past this many tools, a listing that comes with another tool's reply shows names
@@ -25,8 +26,13 @@ impl Sections {
             return;
         }
         if discovery.groups.is_empty() && discovery.problems.is_empty() {
-            self.data
-                .insert("thirdPartyDeveloperTools".into(), json!([]));
+            self.data.extend(
+                Keys {
+                    third_party_developer_tools: Some(&[]),
+                    ..Keys::default()
+                }
+                .entries(),
+            );
             self.third_party_note(&no_tools(page, discovery));
             return;
         }
@@ -34,23 +40,29 @@ impl Sections {
         if compact && count > COMPACT_ABOVE {
             return self.third_party_names(page, discovery, count);
         }
-        let groups = serde_json::to_value(&discovery.groups).unwrap_or(Value::Null);
+        let groups = Keys {
+            third_party_developer_tools: Some(&discovery.groups),
+            ..Keys::default()
+        };
+        let groups_chars =
+            serde_json::to_string(&discovery.groups).map_or(4, |json| json.chars().count());
         let list = listing(page, discovery);
-        let longest = list.chars().count().max(groups.to_string().chars().count());
+        let longest = list.chars().count().max(groups_chars);
         let room = self.room();
         if longest <= room {
             self.text.push_str(&list);
             if discovery.groups.is_empty() {
-                self.data.insert(
-                    "thirdPartyDeveloperToolsNote".into(),
-                    json!(no_tools(page, discovery)),
+                let note = no_tools(page, discovery);
+                self.data.extend(
+                    Keys {
+                        third_party_developer_tools_note: Some(&note),
+                        ..Keys::default()
+                    }
+                    .entries(),
                 );
             }
-            self.data.insert("thirdPartyDeveloperTools".into(), groups);
-            if !discovery.problems.is_empty() {
-                self.data
-                    .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
-            }
+            self.data.extend(groups.entries());
+            self.problems(discovery, false);
             return;
         }
         // A page offering more than a reply can hold: every description and schema goes
@@ -116,37 +128,69 @@ impl Sections {
         for line in &lines {
             self.line(line);
         }
-        let names: Vec<Value> = discovery
+        let names = discovery
             .groups
             .iter()
-            .map(|group| {
-                let tools: Vec<&str> = group.tools.iter().map(|t| t.name.as_str()).collect();
-                json!({"group": group.name, "tools": tools, "more": 0})
+            .map(|group| Names {
+                group: &group.name,
+                tools: group.tools.iter().map(|t| t.name.as_str()).collect(),
+                more: 0,
             })
             .collect();
-        self.data
-            .insert("thirdPartyDeveloperToolsNote".into(), json!(note));
-        self.data
-            .insert("thirdPartyDeveloperToolNames".into(), Value::Array(names));
-        self.data.insert(
-            "thirdPartyDeveloperToolsFile".into(),
-            json!({"filePath": path, "preview": spill::preview(list, None)}),
-        );
-        if !discovery.problems.is_empty() {
+        // In the order a client reads them: the sentence, the names, the file.
+        for keys in [
+            Keys {
+                third_party_developer_tools_note: Some(&note),
+                ..Keys::default()
+            },
+            Keys {
+                third_party_developer_tool_names: Some(names),
+                ..Keys::default()
+            },
+            Keys {
+                third_party_developer_tools_file: Some(SavedFile {
+                    file_path: path.to_path_buf(),
+                    preview: spill::preview(list, None),
+                }),
+                ..Keys::default()
+            },
+        ] {
+            self.data.extend(keys.entries());
+        }
+        self.problems(discovery, true);
+    }
+
+    /// What was wrong with what the page offered, if anything; said in the text too
+    /// when `say` (a full listing says it in its own text).
+    fn problems(&mut self, discovery: &Discovery, say: bool) {
+        if discovery.problems.is_empty() {
+            return;
+        }
+        if say {
             self.line("Problems with what the page offered:");
             for problem in &discovery.problems {
                 self.line(&format!("- {problem}"));
             }
-            self.data
-                .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
         }
+        self.data.extend(
+            Keys {
+                third_party_tool_problems: Some(&discovery.problems),
+                ..Keys::default()
+            }
+            .entries(),
+        );
     }
 
     /// A line about third-party tools that is not a list of them.
     pub(super) fn third_party_note(&mut self, note: &str) {
         self.line(note);
-        self.data
-            .insert("thirdPartyDeveloperToolsNote".into(), json!(note));
+        self.data.extend(
+            Keys {
+                third_party_developer_tools_note: Some(note),
+                ..Keys::default()
+            }
+            .entries(),
+        );
     }
 
     /// A big tool set, by name only (up to [`COMPACT_NAMES_CHARS`]), and its problems.
@@ -160,8 +204,13 @@ impl Sections {
         );
         self.line(&note);
         // A client that shows only the JSON gets the sentence too.
-        self.data
-            .insert("thirdPartyDeveloperToolsNote".into(), json!(note));
+        self.data.extend(
+            Keys {
+                third_party_developer_tools_note: Some(&note),
+                ..Keys::default()
+            }
+            .entries(),
+        );
         for group in &discovery.groups {
             let shown: Vec<&str> = group
                 .tools
@@ -187,17 +236,19 @@ impl Sections {
                 group.tools.len(),
                 shown.join(", ")
             ));
-            groups.push(json!({"group": group.name, "tools": shown, "more": more}));
+            groups.push(Names {
+                group: &group.name,
+                tools: shown,
+                more,
+            });
         }
-        self.data
-            .insert("thirdPartyDeveloperToolNames".into(), Value::Array(groups));
-        if !discovery.problems.is_empty() {
-            self.line("Problems with what the page offered:");
-            for problem in &discovery.problems {
-                self.line(&format!("- {problem}"));
+        self.data.extend(
+            Keys {
+                third_party_developer_tool_names: Some(groups),
+                ..Keys::default()
             }
-            self.data
-                .insert("thirdPartyToolProblems".into(), json!(discovery.problems));
-        }
+            .entries(),
+        );
+        self.problems(discovery, true);
     }
 }

@@ -6,7 +6,7 @@ use rmcp::model::CallToolResult;
 
 use super::sections::Sections;
 use super::{Gathered, Response, ThirdParty};
-use crate::mcp::render::third_party::SECTION_TITLE;
+use crate::mcp::output::third_party::SECTION_TITLE;
 use crate::mcp::ToolError;
 
 /// A reply, and what it gave the agent that the session must remember.

@@ -1,14 +1,14 @@
 //! Debugging: the console messages, exceptions and browser issues a page produced.
 
+use crate::mcp::output;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::json;
 use tabwire_shared::requests::{self, ListConsole};
 use tabwire_shared::{CONSOLE_BYTES_KEPT, CONSOLE_MESSAGES_KEPT};
 
 use crate::mcp::context::ToolContext;
+use crate::mcp::output::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
-use crate::mcp::render::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
@@ -121,7 +121,10 @@ impl Tool for GetConsoleMessage {
         response.add_section(Section {
             title: "Console message",
             lines: detail(&message),
-            data: Section::entry("consoleMessage", json!(message)),
+            data: output::entries(&output::console::Keys {
+                console_message: Some(&message),
+                ..Default::default()
+            }),
         });
         Ok(())
     }

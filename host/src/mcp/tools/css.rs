@@ -2,11 +2,11 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+
 use tabwire_shared::requests;
 
 use crate::mcp::context::ToolContext;
-use crate::mcp::render::css::styles_page;
+use crate::mcp::output::css::styles_page;
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
@@ -71,87 +71,4 @@ impl Tool for GetCssStyles {
         });
         Ok(())
     }
-}
-
-/// The schema of the `cssStyles` entry of `structuredContent`.
-pub fn output_schema() -> Value {
-    let located = json!({
-        "type": "object",
-        "properties": {
-            "url": {"type": "string"},
-            "line": {"type": "integer"},
-            "column": {"type": "integer"},
-            "inline": {"type": "boolean", "description": "In a <style> element of the document at url."},
-            "constructed": {"type": "boolean"}
-        },
-        "required": ["url", "line", "column"]
-    });
-    let element = json!({
-        "type": "object",
-        "description": "The element a container query is about.",
-        "properties": {
-            "selector": {"type": "string"},
-            "uid": {"type": "string", "description": "Its snapshot uid."}
-        },
-        "required": ["selector"]
-    });
-    json!({
-        "type": "object",
-        "description": "One page of the CSS rules that apply to the element, the rules that weigh most first.",
-        "properties": {
-            "uid": {"type": "string"},
-            "element": {"type": "string", "description": "The element as a simple selector."},
-            "rules": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "kind": {"enum": ["inline", "matched", "attributes", "inherited", "pseudo", "keyframe", "positionTry", "property", "registeredProperty", "fontFace", "fontFeatureValues", "fontPaletteValues", "counterStyle"]},
-                        "selector": {"type": "string"},
-                        "matchingSelectors": {"type": "array", "items": {"type": "string"}},
-                        "origin": {"enum": ["author", "userAgent", "injected", "inspector"]},
-                        "source": located,
-                        "wrappers": {
-                            "type": "array",
-                            "description": "The at-rules around the rule, outermost first.",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "kind": {"enum": ["layer", "media", "container", "scope", "supports", "startingStyle", "nesting", "keyframes", "fontFeatureValues"]},
-                                    "text": {"type": "string"},
-                                    "container": element.clone()
-                                },
-                                "required": ["kind", "text"]
-                            }
-                        },
-                        "inheritedFrom": {
-                            "type": "object",
-                            "properties": {
-                                "selector": {"type": "string"},
-                                "depth": {"type": "integer", "description": "1 for the parent."},
-                                "uid": {"type": "string", "description": "The ancestor's snapshot uid."}
-                            },
-                            "required": ["selector", "depth"]
-                        },
-                        "pseudo": {"type": "string"},
-                        "declarations": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "name": {"type": "string"},
-                                    "value": {"type": "string"},
-                                    "important": {"type": "boolean"},
-                                    "status": {"enum": ["active", "overridden", "invalid", "disabled"]}
-                                },
-                                "required": ["name", "value", "status"]
-                            }
-                        }
-                    },
-                    "required": ["kind", "selector", "origin", "declarations"]
-                }
-            }
-        },
-        "required": ["uid", "element", "rules"]
-    })
 }

@@ -9,13 +9,12 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use serde_json::{json, Value};
 use tabwire_shared::requests::{self, MemoryUsage};
 use tabwire_shared::TabId;
 
 use super::NoParams;
 use crate::mcp::context::ToolContext;
-use crate::mcp::render::memory::{memory_usage, Earlier};
+use crate::mcp::output::memory::{memory_usage, Earlier};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
@@ -74,68 +73,4 @@ fn remember(tab: TabId, usage: MemoryUsage) -> Option<(Instant, MemoryUsage)> {
     previous
         .get_or_insert_with(HashMap::new)
         .insert(tab, (Instant::now(), usage))
-}
-
-/// The schema of the `memoryUsage` entry of `structuredContent`.
-pub fn output_schema() -> Value {
-    let figures = [
-        ("jsHeapUsedBytes", "Bytes of the JavaScript heap in use."),
-        (
-            "jsHeapTotalBytes",
-            "Bytes the JavaScript heap has reserved.",
-        ),
-        (
-            "embedderHeapUsedBytes",
-            "Bytes of Blink's heap (DOM and other objects scripts reach).",
-        ),
-        (
-            "backingStorageBytes",
-            "Bytes of array buffers and other backing stores.",
-        ),
-        ("documents", "Documents alive, detached ones included."),
-        ("frames", "Frames."),
-        ("nodes", "DOM nodes alive, attached or not."),
-        ("layoutObjects", "Layout objects."),
-        ("jsEventListeners", "Event listeners added from JavaScript."),
-        (
-            "detachedScriptStates",
-            "Script states of documents that are gone but still referenced.",
-        ),
-    ];
-    let mut properties = serde_json::Map::new();
-    let mut changes = serde_json::Map::new();
-    changes.insert(
-        "seconds".into(),
-        json!({"type": "number", "description": "How long ago the previous reading was."}),
-    );
-    for (key, description) in figures {
-        properties.insert(
-            key.into(),
-            json!({"type": "number", "description": description}),
-        );
-        changes.insert(key.into(), json!({"type": "number"}));
-    }
-    properties.insert(
-        "scope".into(),
-        json!({"type": "string", "description": "What the figures cover."}),
-    );
-    properties.insert(
-        "sincePrevious".into(),
-        json!({
-            "type": "object",
-            "description": "Each figure's change since the previous reading of the same page.",
-            "properties": changes,
-        }),
-    );
-    let required: Vec<&str> = figures
-        .iter()
-        .map(|(key, _)| *key)
-        .chain(["scope"])
-        .collect();
-    json!({
-        "type": "object",
-        "description": "The page's memory figures (its renderer process's).",
-        "properties": properties,
-        "required": required,
-    })
 }

@@ -4,15 +4,17 @@ use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 use tabwire_shared::requests::{self, NetworkRequests};
 use tabwire_shared::{NetworkList, NetworkRequest, NETWORK_BYTES_KEPT, NETWORK_REQUESTS_KEPT};
 
 use crate::mcp::context::ToolContext;
-use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
-use crate::mcp::render::network::{
+use crate::mcp::output::network::{
     check_resource_types, listing, redact_headers, show_body, ShownBody,
 };
+use crate::mcp::output::network::{Detail, Keys, Side};
+use crate::mcp::output::{self};
+use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
 use crate::mcp::render::page_text;
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -135,21 +137,21 @@ impl Tool for GetNetworkRequest {
         response.add_section(Section {
             title: "Network request",
             lines,
-            data: Section::entry("networkRequest", data),
+            data,
         });
         Ok(())
     }
 }
 
-/// The lines and structured form of one request; a body longer than `body_chars`
-/// goes to a file.
+/// The lines and `structuredContent` entries of one request; a body longer than
+/// `body_chars` goes to a file.
 pub(crate) fn describe(
     r: &NetworkRequest,
     redact: bool,
     request_path: Option<&std::path::Path>,
     response_path: Option<&std::path::Path>,
     body_chars: usize,
-) -> Result<(Vec<String>, Value), ToolError> {
+) -> Result<(Vec<String>, Map<String, Value>), ToolError> {
     let mut lines = vec![format!("reqid={} {} {}", r.id, r.method, r.url)];
     let status = match (&r.failure, r.status) {
         (Some(failure), _) => format!("failed: {failure}"),
@@ -179,11 +181,12 @@ pub(crate) fn describe(
             }
         }
     }
-    let mut bodies = serde_json::Map::new();
-    for (what, body, path) in [
-        ("request", &r.request_body, request_path),
-        ("response", &r.response_body, response_path),
+    let mut data = Detail::new(r, request_headers.clone(), response_headers.clone());
+    for (side, body, path) in [
+        (Side::Request, &r.request_body, request_path),
+        (Side::Response, &r.response_body, response_path),
     ] {
+        let what = side.word();
         let Some(body) = body else {
             if path.is_some() {
                 return Err(ToolError::new(format!(
@@ -193,11 +196,7 @@ pub(crate) fn describe(
             }
             continue;
         };
-        let label = if what == "request" {
-            "Request body"
-        } else {
-            "Response body"
-        };
+        let label = side.label();
         let truncated = if body.truncated {
             " (truncated by the browser at 10 MiB)"
         } else {
@@ -207,34 +206,28 @@ pub(crate) fn describe(
             ShownBody::Inline(text) => {
                 lines.push(format!("{label}{truncated}:"));
                 lines.extend(page_text::fenced("text", &text));
-                bodies.insert(format!("{what}Body"), json!(text));
+                *data.body(side) = Some(text);
             }
             ShownBody::File(path, bytes, preview) => {
                 lines.push(format!(
                     "{label}{truncated}: {bytes} bytes saved to {}",
                     path.display()
                 ));
-                bodies.insert(format!("{what}BodyFile"), json!(path));
+                *data.body_file(side) = Some(path.clone());
                 if let Some(preview) = preview {
                     lines.push(preview.about);
                     lines.extend(preview.begins);
-                    bodies.insert(format!("{what}BodyPreview"), json!(preview.data));
+                    *data.body_preview(side) = Some(preview.data);
                 }
             }
         }
     }
     if let Some(why) = &r.bodies_unread {
         lines.push(why.clone());
-        bodies.insert("bodiesUnread".into(), json!(why));
     }
-    let mut data = json!({
-        "reqid": r.id, "method": r.method, "url": r.url, "status": r.status,
-        "statusText": r.status_text, "failure": r.failure, "resourceType": r.resource_type,
-        "mimeType": r.mime_type, "durationMs": r.duration_ms,
-        "requestHeaders": request_headers, "responseHeaders": response_headers,
+    let data = output::entries(&Keys {
+        network_request: Some(data),
+        ..Keys::default()
     });
-    if let Value::Object(map) = &mut data {
-        map.extend(bodies);
-    }
     Ok((lines, data))
 }

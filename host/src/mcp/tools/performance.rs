@@ -13,13 +13,13 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::json;
 use tabwire_shared::{
     Navigate, Navigation, NodeUids, ReadTrace, StartTrace, StopTrace, TabId, MAX_NODE_UIDS,
 };
 
 use super::DEFAULT_TIMEOUT_MS;
 use crate::mcp::context::ToolContext;
+use crate::mcp::output::{self, performance};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::spill;
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -222,15 +222,15 @@ impl Tool for PerformanceAnalyzeInsight {
         response.add_section(Section {
             title: "Performance insight",
             lines,
-            data: Section::entry(
-                "performanceInsight",
-                json!({
-                    "insightSetId": set.id,
-                    "insightName": p.insight_name,
-                    "url": set.url,
-                    "details": data,
+            data: output::entries(&performance::Keys {
+                performance_insight: Some(performance::Insight {
+                    insight_set_id: &set.id,
+                    insight_name: &p.insight_name,
+                    url: &set.url,
+                    details: data,
                 }),
-            ),
+                ..performance::Keys::default()
+            }),
         });
         Ok(())
     }
@@ -351,18 +351,19 @@ async fn stop_and_report(
         analysis.map_err(|e| ToolError::new(format!("Could not analyse the trace: {e}.")))?;
     name_elements(ctx, tab, &mut report).await;
     let lines = trace::text::summary(&report);
-    let mut data = json!({
-        "durationMs": report.duration_ms,
-        "insightSets": report.insight_sets,
+    let data = output::entries(&performance::Keys {
+        performance_trace: Some(performance::Trace {
+            duration_ms: report.duration_ms,
+            insight_sets: &report.insight_sets,
+            file_path: file_path.map(|path| path.display().to_string()),
+        }),
+        ..performance::Keys::default()
     });
-    if let Some(path) = file_path {
-        data["filePath"] = json!(path.display().to_string());
-    }
     *LAST.lock().unwrap_or_else(|e| e.into_inner()) = Some(report);
     response.add_section(Section {
         title: "Performance insights",
         lines,
-        data: Section::entry("performanceTrace", data),
+        data,
     });
     Ok(())
 }

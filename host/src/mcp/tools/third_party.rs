@@ -14,7 +14,7 @@ use tabwire_shared::{ErrorCode, ExecuteTool, InvokeWebMcpTool, ToolResult};
 
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
-use crate::mcp::render::third_party::refusal;
+use crate::mcp::output::third_party::refusal;
 use crate::mcp::response::{Response, SnapshotRequest};
 use crate::mcp::third_party_schema::{find_tool, parse_params, validate};
 use crate::mcp::tool::{Category, Tool, ToolSpec};

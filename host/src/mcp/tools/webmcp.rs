@@ -16,9 +16,10 @@ use tabwire_shared::{ErrorCode, InvokeWebMcpTool};
 
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
+use crate::mcp::output::third_party::first_line;
+use crate::mcp::output::webmcp::{listing, outcome_data, SECTION_TITLE};
+use crate::mcp::output::{self, webmcp::Keys, SavedFile};
 use crate::mcp::render::page_text;
-use crate::mcp::render::third_party::first_line;
-use crate::mcp::render::webmcp::{listing, outcome_data, tool_data, SECTION_TITLE};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::spill;
 use crate::mcp::tool::{Category, Tool, ToolSpec};
@@ -56,13 +57,11 @@ impl Tool for ListWebMcpTools {
             .await?;
         let tools = offered(&listed);
         let lines = listing(page, &tools, &listed.problems);
-        let mut data = Section::entry(
-            "webmcpTools",
-            Value::Array(tools.iter().map(tool_data).collect()),
-        );
-        if !listed.problems.is_empty() {
-            data.insert("webmcpToolProblems".into(), json!(listed.problems));
-        }
+        let data = output::entries(&Keys {
+            webmcp_tools: Some(tools.iter().map(output::webmcp::Tool::new).collect()),
+            webmcp_tool_problems: (!listed.problems.is_empty()).then_some(&listed.problems[..]),
+            ..Keys::default()
+        });
         // The file holds the lines as the reply would show them: each one line.
         let text = lines
             .iter()
@@ -108,10 +107,13 @@ impl Tool for ListWebMcpTools {
         response.add_section(Section {
             title: SECTION_TITLE,
             lines,
-            data: Section::entry(
-                "webmcpToolsFile",
-                json!({"filePath": path, "preview": preview}),
-            ),
+            data: output::entries(&Keys {
+                webmcp_tools_file: Some(SavedFile {
+                    file_path: path,
+                    preview,
+                }),
+                ..Keys::default()
+            }),
         });
         Ok(())
     }

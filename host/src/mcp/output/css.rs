@@ -2,14 +2,184 @@
 //! precedence first, written as CSS (each rule inside the at-rules around it, where it
 //! is written in a comment above it, losing declarations tagged `[overridden]`, the
 //! at-rules it uses last), and the same rules as `structuredContent`.
+//!
+//! The rules are the extension's ([`tabwire_shared::css`]); [`shape`] says how they
+//! serialise, and the schema test checks a rule with every field set against it.
 
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value};
 use tabwire_shared::css::{
     CssRule, CssStyles, Element, RuleKind, RuleOrigin, SourceLocation, WrapperKind,
 };
 
-use super::page_text;
+use super::lists;
 use crate::mcp::paginate::paginate;
+use crate::mcp::render::page_text;
+
+/// The `structuredContent` key of the CSS section (its position is in `pagination`).
+#[derive(Debug, Default, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Keys<'a> {
+    /// One page of the CSS rules that apply to the element, the rules that weigh most
+    /// first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub css_styles: Option<Styles<'a>>,
+}
+
+/// One page of an element's rules.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Styles<'a> {
+    /// The element's uid, as asked for.
+    pub uid: &'a str,
+    /// The element as a simple selector.
+    pub element: &'a str,
+    /// The rules of the page shown.
+    #[schemars(with = "Vec<shape::Rule>")]
+    pub rules: &'a [CssRule],
+}
+
+/// How the extension's rules serialise ([`CssRule`] and what it holds), as schemas.
+mod shape {
+    use schemars::JsonSchema;
+
+    /// A rule (or inline style) and its declarations, as [`CssRule`] serialises.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    pub(super) struct Rule {
+        kind: RuleKind,
+        selector: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        matching_selectors: Vec<String>,
+        origin: RuleOrigin,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source: Option<Located>,
+        /// The at-rules around the rule, outermost first.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        wrappers: Vec<Wrapper>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        inherited_from: Option<Ancestor>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pseudo: Option<String>,
+        declarations: Vec<Declaration>,
+    }
+
+    /// What kind of style a rule is.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    enum RuleKind {
+        Inline,
+        Matched,
+        Attributes,
+        Inherited,
+        Pseudo,
+        Keyframe,
+        PositionTry,
+        Property,
+        RegisteredProperty,
+        FontFace,
+        FontFeatureValues,
+        FontPaletteValues,
+        CounterStyle,
+    }
+
+    /// Where a rule's style sheet came from.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    enum RuleOrigin {
+        Author,
+        UserAgent,
+        Injected,
+        Inspector,
+    }
+
+    /// Where a rule is written.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Located {
+        url: String,
+        line: u32,
+        column: u32,
+        /// In a <style> element of the document at url.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        inline: bool,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        constructed: bool,
+    }
+
+    /// An at-rule (or nesting parent) around a rule.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Wrapper {
+        kind: WrapperKind,
+        text: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        container: Option<Container>,
+    }
+
+    /// The kinds of at-rule around a rule.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    enum WrapperKind {
+        Layer,
+        Media,
+        Container,
+        Scope,
+        Supports,
+        StartingStyle,
+        Nesting,
+        Keyframes,
+        FontFeatureValues,
+    }
+
+    /// The element a container query is about.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Container {
+        selector: String,
+        /// Its snapshot uid.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        uid: Option<String>,
+    }
+
+    /// The ancestor an inherited rule applies to.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Ancestor {
+        selector: String,
+        /// 1 for the parent.
+        depth: u32,
+        /// The ancestor's snapshot uid.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        uid: Option<String>,
+    }
+
+    /// One declaration of a rule.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    struct Declaration {
+        name: String,
+        value: String,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        important: bool,
+        status: DeclarationStatus,
+    }
+
+    /// Whether a declaration applies.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    enum DeclarationStatus {
+        Active,
+        Overridden,
+        Invalid,
+        Disabled,
+    }
+}
 
 /// Rules per page when the agent does not say.
 pub const DEFAULT_PAGE_SIZE: usize = 10;
@@ -52,12 +222,17 @@ pub fn styles_page(
         let indent = if from.is_some() { 1 } else { 0 };
         write_rule(&mut lines, rule, indent);
     }
-    let mut data = Map::new();
-    data.insert(
-        "cssStyles".into(),
-        json!({"uid": uid, "element": styles.element, "rules": shown}),
-    );
-    data.insert("pagination".into(), page.pagination());
+    let mut data = super::entries(&Keys {
+        css_styles: Some(Styles {
+            uid,
+            element: &styles.element,
+            rules: shown,
+        }),
+    });
+    data.extend(super::entries(&lists::Keys {
+        pagination: Some(page.pagination()),
+        ..lists::Keys::default()
+    }));
     (lines, data)
 }
 
@@ -173,6 +348,53 @@ fn source(rule: &CssRule) -> Option<String> {
 /// Text made safe to put inside a CSS comment.
 fn comment_safe(text: &str) -> String {
     text.replace("*/", "* /")
+}
+
+#[cfg(test)]
+pub(super) fn sample() -> serde_json::Map<String, serde_json::Value> {
+    use tabwire_shared::css::{
+        Ancestor, Declaration, DeclarationStatus, Element, RuleKind, RuleOrigin, SourceLocation,
+        Wrapper, WrapperKind,
+    };
+    let rule = CssRule {
+        matching_selectors: vec!["p".into()],
+        origin: RuleOrigin::UserAgent,
+        source: Some(SourceLocation {
+            url: "http://x/a.css".into(),
+            line: 1,
+            column: 2,
+            inline: true,
+            constructed: true,
+        }),
+        wrappers: vec![Wrapper {
+            kind: WrapperKind::StartingStyle,
+            text: String::new(),
+            container: Some(Element {
+                selector: "div".into(),
+                uid: Some("1_2".into()),
+            }),
+        }],
+        inherited_from: Some(Ancestor {
+            selector: "body".into(),
+            depth: 2,
+            uid: Some("1_1".into()),
+        }),
+        pseudo: Some("::before".into()),
+        declarations: vec![Declaration {
+            name: "color".into(),
+            value: "red".into(),
+            important: true,
+            status: DeclarationStatus::Overridden,
+        }],
+        ..CssRule::new(RuleKind::RegisteredProperty, "p, q")
+    };
+    super::entries(&Keys {
+        css_styles: Some(Styles {
+            uid: "1_3",
+            element: "p#x",
+            rules: &[rule],
+        }),
+    })
 }
 
 #[cfg(test)]

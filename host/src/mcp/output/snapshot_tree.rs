@@ -1,30 +1,15 @@
-//! `structuredContent` shapes for data whose text form is not JSON already.
+//! The snapshot as `structuredContent`: a tree of nodes, each with its states as fields.
 //!
-//! Where Chrome DevTools for Agents has a shape, this is it (a client written against
-//! its `--experimentalStructuredContent` output reads ours), with tabwire's extra fields
-//! beside it: a snapshot is a tree of `{id, role, name, …, children}`, a page is
-//! `{id, url, title, selected}`. Everything the text shows is here too.
+//! It is Chrome DevTools for Agents' shape (a client written against its
+//! `--experimentalStructuredContent` output reads ours): a tree of
+//! `{id, role, name, …, children}`, the states beside them. Everything the text shows
+//! is here too. What a node may hold is declared in [`super::snapshot::Node`].
 
 use serde_json::{json, Map, Value};
-use tabwire_shared::{Snapshot, SnapshotNode, TabInfo};
+use tabwire_shared::{Snapshot, SnapshotNode};
 
 /// How deep a structured snapshot nests (the text indents as deep as the tree goes).
 pub const MAX_TREE_DEPTH: u32 = 100;
-
-/// A page of the page list.
-pub fn page_entry(page: &TabInfo, selected: bool) -> Value {
-    let mut entry = json!({
-        "id": page.id,
-        "url": page.url,
-        "title": page.title,
-        "selected": selected,
-        "userActive": page.user_active,
-    });
-    if page.crashed {
-        entry["crashed"] = Value::Bool(true);
-    }
-    entry
-}
 
 /// The snapshot as a tree: each node `{id, role, name?, value?, <state>: …, children?}`.
 ///
