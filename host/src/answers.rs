@@ -40,3 +40,17 @@ pub fn unanswered(reason: &str, cause: Departure) -> WireError {
     };
     WireError::new(ErrorCode::BrowserDisconnected, message)
 }
+
+/// The error for a call the native host never passed on, because the browser had gone
+/// (`reason`) before the call could reach it: nothing ran. The link sends such a call
+/// again once a browser is back; only an older link shows the words.
+pub fn not_delivered(reason: &str) -> WireError {
+    WireError::new(
+        ErrorCode::NotDelivered,
+        format!(
+            "The browser's side had gone before tabwire's native host could pass the command \
+             on ({reason}): it did not run. Retry once the browser's tabwire extension is \
+             connected again."
+        ),
+    )
+}

@@ -35,6 +35,10 @@ pub enum ErrorCode {
     NotShared,
     /// The browser is not connected (said by the relay or the host, not the extension).
     BrowserDisconnected,
+    /// The relay never passed the command on: the browser had gone before it could.
+    /// Nothing ran, so the command may be sent again (said by the relay; the link sends
+    /// it again once a browser is back).
+    NotDelivered,
     /// Anything else: a bug or an unexpected browser answer.
     Internal,
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use tabwire_shared::backoff::Backoff;
 use tabwire_shared::framing::{encode, MAX_ON_SOCKET};
-use tabwire_shared::{Envelope, Event, FromExtension, ToExtension};
+use tabwire_shared::{Envelope, ErrorCode, Event, FromExtension, ToExtension};
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior};
@@ -223,7 +223,13 @@ fn handle_incoming(shared: &Shared, body: &[u8]) -> Handled {
     match (envelope.id, envelope.body) {
         (Some(id), FromExtension::Reply(result)) => match shared.take_pending(id) {
             Some(tx) => {
-                let _ = tx.send(Outcome::Answered(result));
+                let outcome = match result {
+                    // The relay never passed it on: as if the connection had dropped
+                    // before it was sent.
+                    Err(e) if e.code == ErrorCode::NotDelivered => Outcome::NotDelivered,
+                    result => Outcome::Answered(result),
+                };
+                let _ = tx.send(outcome);
             }
             None => tracing::debug!(id, "reply to a call nobody awaits (timed out?)"),
         },

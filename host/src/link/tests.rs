@@ -330,6 +330,21 @@ async fn an_idempotent_call_whose_relay_died_is_sent_again_to_the_next_one() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_call_the_relay_never_passed_on_is_sent_again_even_if_not_safe_to_repeat() {
+    let mut relay = TestRelay::with_browser("1").await;
+    let link = Link::spawn(relay.socket.clone(), hello());
+    assert!(link.wait_for_browser(LONG).await);
+    let call = call_later(&link, evaluate());
+    let (id, _) = next_call(&mut relay).await;
+    let never = crate::answers::not_delivered("Chrome closed the port");
+    let answer = Envelope::request(id, FromExtension::Reply(Err(never)));
+    relay.browser.send(&answer).await;
+    let msg = answer_next_call(&mut relay, Reply::new(&json!(1)).unwrap()).await;
+    assert_eq!(msg["body"]["call"]["command"], "evaluate");
+    assert_eq!(call.await.unwrap(), Ok(Reply::new(&json!(1)).unwrap()));
+}
+
+#[tokio::test(start_paused = true)]
 async fn link_reconnects_and_says_hello_again_when_a_new_relay_appears() {
     let (_dir, socket) = socket_path();
     let link = Link::spawn(socket.clone(), hello());

@@ -45,7 +45,7 @@ use tabwire_shared::{
     WireError,
 };
 
-use crate::answers::unanswered;
+use crate::answers::{not_delivered, unanswered};
 
 /// A relay connection's id, as stamped into `Envelope::client`.
 pub type ClientId = u64;
@@ -64,6 +64,10 @@ pub enum Delivery {
 struct Pending {
     client: ClientId,
     client_id: u64,
+    /// The number of its last frame among all those queued for the browser, once
+    /// queued ([`Relay::queued_up_to`]): whether that frame was written tells whether
+    /// the extension may have received it.
+    last_frame: Option<u64>,
 }
 
 /// The routing state: connected clients, pending requests, the browser's hello.
@@ -190,6 +194,7 @@ impl Relay {
                         Pending {
                             client: from,
                             client_id,
+                            last_frame: None,
                         },
                     );
                 }
@@ -400,23 +405,61 @@ impl Relay {
         self.notify_all(reason, Departure::Undecided)
     }
 
-    /// The browser went away (`cause`: quit, or still running): tell every client, then
-    /// answer every pending request. The notice goes first, so a client knows why
-    /// before any of its calls wakes up.
-    pub fn browser_gone(&mut self, reason: &str, cause: Departure) -> Vec<Delivery> {
+    /// The frames queued for the browser so far number `queued`: the requests just
+    /// passed on are among them.
+    pub fn queued_up_to(&mut self, queued: u64) {
+        for pending in self.pending.values_mut() {
+            pending.last_frame.get_or_insert(queued);
+        }
+    }
+
+    /// The browser went away (`cause`: quit, or still running), after the first
+    /// `written` frames queued for it were written: tell every client, then answer
+    /// every pending request — as never delivered when its frames were not all
+    /// written (the client may send it again), else as unanswered (it may have run).
+    /// The notice goes first, so a client knows why before any of its calls wakes up.
+    pub fn browser_gone(&mut self, reason: &str, cause: Departure, written: u64) -> Vec<Delivery> {
         self.browser_hello = None;
         self.extension = None;
         self.extension_pings = ExtensionPings::default();
-        let mut out = self.notify_all(reason, cause);
         let mut pending: Vec<_> = self.pending.drain().collect();
         pending.sort_by_key(|(global, _)| *global);
-        let err = unanswered(reason, cause);
+        let (written, not_written): (Vec<_>, Vec<_>) = pending
+            .into_iter()
+            .map(|(_, p)| p)
+            .partition(|p| p.last_frame.is_some_and(|last| last <= written));
+        // Those that did not run are answered before the notice, which ends a client's
+        // other calls as ones that may have run.
+        let mut out: Vec<Delivery> = not_written
+            .into_iter()
+            .filter_map(|p| self.reply_error(p.client, p.client_id, not_delivered(reason)))
+            .collect();
+        out.extend(self.notify_all(reason, cause));
+        let unanswered = unanswered(reason, cause);
         out.extend(
-            pending
+            written
                 .into_iter()
-                .filter_map(|(_, p)| self.reply_error(p.client, p.client_id, err.clone())),
+                .filter_map(|p| self.reply_error(p.client, p.client_id, unanswered.clone())),
         );
         out
+    }
+
+    /// A frame from client `from` that came after the browser went: a call in it is
+    /// answered as never delivered (nothing more is passed on).
+    pub fn too_late(&mut self, from: ClientId, body: &[u8], reason: &str) -> Vec<Delivery> {
+        let Ok(envelope) = serde_json::from_slice::<RawEnvelope>(body) else {
+            return Vec::new();
+        };
+        match (
+            serde_json::from_str::<ClientMessage>(envelope.body.get()),
+            envelope.id,
+        ) {
+            (Ok(ClientMessage::Call(_)), Some(id)) if self.clients.contains_key(&from) => self
+                .reply_error(from, id, not_delivered(reason))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// `BrowserDisconnected` for every client.
@@ -824,8 +867,10 @@ mod tests {
         let (a, _) = relay.client_connected();
         let (b, _) = relay.client_connected();
         relay.from_client(a, &request(10));
+        relay.queued_up_to(1);
         relay.from_client(a, &request(11));
-        let out = relay.browser_gone("Chrome closed the port", Departure::BrowserRunning);
+        relay.queued_up_to(2);
+        let out = relay.browser_gone("Chrome closed the port", Departure::BrowserRunning, 2);
         let got_a = to_client(&out, a);
         assert_eq!(got_a.len(), 3);
         assert_eq!(
@@ -844,16 +889,61 @@ mod tests {
     }
 
     #[test]
+    fn a_request_whose_frames_were_never_written_is_answered_as_not_delivered() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        relay.from_client(a, &request(10));
+        relay.queued_up_to(1);
+        relay.from_client(a, &request(11));
+        relay.queued_up_to(2);
+        // The pipe to Chrome broke after the first frame.
+        let out = relay.browser_gone("Chrome closed the port", Departure::BrowserRunning, 1);
+        let got = to_client(&out, a);
+        assert_eq!(got.len(), 3);
+        // Never written, so it did not run: answered before the notice.
+        assert_eq!(got[0]["id"], json!(11));
+        let error = &got[0]["body"]["reply"]["Err"];
+        assert_eq!(error["code"], json!("notDelivered"));
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains("did not run"), "{message}");
+        assert_eq!(got[1]["body"]["event"]["cause"], json!("browserRunning"));
+        assert_eq!(got[2]["id"], json!(10));
+        assert_eq!(
+            got[2]["body"]["reply"]["Err"]["code"],
+            json!("browserDisconnected"),
+            "written: it may have run"
+        );
+    }
+
+    #[test]
+    fn a_call_that_comes_after_the_browser_went_is_answered_as_not_delivered() {
+        let mut relay = Relay::new();
+        let (a, _) = relay.client_connected();
+        relay.from_client(a, &request(1));
+        relay.browser_closing("Chrome closed the port");
+        let out = relay.too_late(a, &request(4), "Chrome closed the port");
+        let got = to_client(&out, a);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0]["id"], json!(4));
+        assert_eq!(
+            got[0]["body"]["reply"]["Err"]["code"],
+            json!("notDelivered")
+        );
+        assert!(relay.too_late(a, b"not json", "gone").is_empty());
+    }
+
+    #[test]
     fn a_closing_browser_is_announced_at_once_and_its_requests_held() {
         let mut relay = Relay::new();
         let (a, _) = relay.client_connected();
         relay.from_client(a, &request(10));
+        relay.queued_up_to(1);
         let out = relay.browser_closing("Chrome closed the port");
         let got = to_client(&out, a);
         assert_eq!(got.len(), 1);
         assert_eq!(got[0]["body"]["event"]["cause"], json!("undecided"));
         assert_eq!(relay.pending_count(), 1, "answered with the second word");
-        let out = relay.browser_gone("the browser quit", Departure::BrowserQuit);
+        let out = relay.browser_gone("the browser quit", Departure::BrowserQuit, 1);
         assert_eq!(to_client(&out, a).len(), 2);
         assert_eq!(relay.pending_count(), 0);
     }
@@ -863,7 +953,8 @@ mod tests {
         let mut relay = Relay::new();
         let (a, _) = relay.client_connected();
         relay.from_client(a, &request(3));
-        let out = relay.browser_gone("the browser quit", Departure::BrowserQuit);
+        relay.queued_up_to(1);
+        let out = relay.browser_gone("the browser quit", Departure::BrowserQuit, 1);
         let got = to_client(&out, a);
         assert_eq!(got[0]["body"]["event"]["cause"], json!("browserQuit"));
         let message = got[1]["body"]["reply"]["Err"]["message"].as_str().unwrap();

@@ -18,6 +18,8 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tabwire_shared::framing::encode;
@@ -123,12 +125,19 @@ where
     let (inputs, mut input_rx) = mpsc::channel::<Input>(256);
     let browser_reader = tokio::spawn(read_browser(browser_in, inputs.clone()));
     let (to_browser, to_browser_rx) = mpsc::unbounded_channel();
-    let browser_writer = tokio::spawn(write_browser(browser_out, to_browser_rx, inputs.clone()));
+    let written = Arc::new(AtomicU64::new(0));
+    let browser_writer = tokio::spawn(write_browser(
+        browser_out,
+        to_browser_rx,
+        Arc::clone(&written),
+        inputs.clone(),
+    ));
 
     let mut state = Loop {
         relay: Relay::new(),
         clients: HashMap::new(),
         to_browser,
+        queued: 0,
         inputs,
         most_clients: 0,
         left: 0,
@@ -172,10 +181,22 @@ where
         .await;
     let reason = gone.reason(cause);
     tracing::info!(%reason, ?cause, "browser gone; relay stopping");
-    let out = state.relay.browser_gone(&reason, cause);
+    // Calls that came after the loop ended were never passed on.
+    while let Ok(input) = input_rx.try_recv() {
+        if let Input::ClientFrame(client, body) = input {
+            let out = state.relay.too_late(client, &body, &reason);
+            state.deliver(out);
+        }
+    }
+    // Requests whose frames never reached Chrome's pipe did not run: the relay says so,
+    // from the writer's count once it has stopped for good.
+    browser_writer.abort();
+    let _ = browser_writer.await;
+    let out = state
+        .relay
+        .browser_gone(&reason, cause, written.load(Ordering::Acquire));
     state.deliver(out);
     state.shut_down().await;
-    browser_writer.abort();
     reason
 }
 
@@ -184,6 +205,8 @@ struct Loop {
     relay: Relay,
     clients: HashMap<ClientId, ClientHandle>,
     to_browser: mpsc::UnboundedSender<Vec<u8>>,
+    /// How many frames were queued for the browser (the writer counts those written).
+    queued: u64,
     inputs: mpsc::Sender<Input>,
     /// The most clients connected at once since memory was last given back.
     most_clients: usize,
@@ -300,6 +323,7 @@ impl Loop {
                 Delivery::Browser(frame) => {
                     // If the writer has died it has already reported the browser gone.
                     let _ = self.to_browser.send(frame);
+                    self.queued += 1;
                 }
                 Delivery::Client(client, frame) => {
                     let Some(handle) = self.clients.get(&client) else {
@@ -314,6 +338,7 @@ impl Loop {
                 }
             }
         }
+        self.relay.queued_up_to(self.queued);
         for client in stuck {
             self.drop_client(client);
         }
@@ -368,9 +393,12 @@ async fn read_browser<R: AsyncRead + Unpin>(input: R, inputs: mpsc::Sender<Input
     }
 }
 
+/// Writes the frames queued for the browser, in order, counting in `written` those
+/// written whole.
 async fn write_browser<W: AsyncWrite + Unpin>(
     mut out: W,
     mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+    written: Arc<AtomicU64>,
     inputs: mpsc::Sender<Input>,
 ) {
     while let Some(frame) = frames.recv().await {
@@ -379,6 +407,7 @@ async fn write_browser<W: AsyncWrite + Unpin>(
             let _ = inputs.send(Input::BrowserGone(gone)).await;
             return;
         }
+        written.fetch_add(1, Ordering::Release);
     }
 }
 
