@@ -39,6 +39,7 @@ use crate::cdp::dom::{DomDisable, DomEnable, DomResolveNode};
 use crate::cdp::world::RuntimeCallFunctionIn;
 use crate::cdp::{CallArgument, PageEvent};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
 
@@ -283,11 +284,8 @@ fn announced_sheets(
 impl super::Handle for tabwire_shared::requests::GetCssStyles {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         engine.css_styles(self.tab_id, &self.uid).await
     }
 }

@@ -41,6 +41,7 @@ use crate::cdp::{
     CallArgument, CdpCommand, FrameTree, PageGetFrameTree, RuntimeCallFunctionOn, RuntimeEvaluate,
 };
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::json_text;
 use crate::signals::Subscription;
@@ -623,11 +624,8 @@ fn not_asked_again(about: About) -> Discovery {
 impl super::Handle for tabwire_shared::DiscoverTools {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         engine.tabs_read();
         engine
             .discover_tools(

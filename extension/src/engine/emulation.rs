@@ -19,6 +19,7 @@ use crate::cdp::emulation::{
     NetworkSetExtraHttpHeaders, ScreenOrientation,
 };
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 
 /// How long the reload that makes touch or mobile emulation take effect may take.
@@ -252,11 +253,8 @@ fn set_value<T: Clone>(change: &Change<T>) -> Option<T> {
 impl super::Handle for tabwire_shared::Emulate {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         use crate::signals::within;
         let limit = super::BROWSER_CALL_LIMIT_MS + 10_000;
         within(

@@ -30,6 +30,7 @@ use crate::cdp::{
     RuntimeEvaluate, RuntimeReleaseObjectGroup,
 };
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::Subscription;
 
@@ -418,11 +419,8 @@ fn explain_refusal(tab: TabId, message: String) -> EngineError {
 impl super::Handle for tabwire_shared::Evaluate {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         engine
             .evaluate(self.tab_id, &self.function, self.args, self.timeout_ms)
             .await

@@ -31,6 +31,7 @@ use super::{page, Engine};
 use crate::cdp::refusal::Refusal;
 use crate::cdp::{CallArgument, PageEvent, RuntimeCallFunctionOn, RuntimeGetProperties};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
 
@@ -288,11 +289,8 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
 impl super::Handle for ExecuteTool {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         let (result, elements) = engine.execute_tool(self).await?;
         Ok(tabwire_shared::ToolResult { result, elements })
     }

@@ -36,6 +36,7 @@ use crate::cdp::input::{
 };
 use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
 
@@ -551,11 +552,8 @@ pub(super) fn element_error(error: EngineError, uid: &str) -> EngineError {
 impl super::Handle for tabwire_shared::Input {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         engine
             .input(self.tab_id, &self.action, self.timeout_ms)
             .await

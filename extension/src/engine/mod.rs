@@ -42,6 +42,7 @@ mod background;
 mod bounded;
 mod collect;
 mod console;
+mod context;
 mod css;
 mod dialog;
 mod discovery;
@@ -98,6 +99,7 @@ use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{Signals, TabSignal};
+use context::Cx;
 
 /// A request the engine carries out. Each one's handler sits at the end of the module
 /// that implements it; [`Engine::run`] only picks the handler, and the request's
@@ -109,13 +111,9 @@ trait Handle: Request {
     /// collected before the crash) say `false`.
     const NEEDS_RENDERER: bool;
 
-    /// Carries out the request for the agent `session`, already let through the
-    /// [`access`] gate and alone on its tab.
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        session: &str,
-    ) -> Result<Self::Reply, EngineError>;
+    /// Carries out the request for the agent whose call `cx` is, already let through
+    /// the [`access`] gate and alone on its tab.
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError>;
 }
 
 use preamble::BROWSER_CALL_LIMIT_MS;
@@ -380,7 +378,9 @@ impl<C: Chrome + 'static> Engine<C> {
     /// user cancelled the bar, the tab closed or crashed. The next command re-attaches.
     pub fn on_debugger_detached(&self, tab: TabId, reason: &str) {
         self.forget_session(tab);
-        self.trace_lost(tab, &format!("the debugger was detached: {reason}"));
+        self.traces
+            .borrow_mut()
+            .lost(tab, &format!("the debugger was detached: {reason}"));
         self.signals
             .publish(tab, &TabSignal::Detached(reason.to_owned()));
         self.post_event(Event::TabDetached {
@@ -421,7 +421,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// A tab was closed (`chrome.tabs.onRemoved`).
     pub fn on_tab_removed(&self, tab: TabId) {
         self.tab_changed(tab);
-        self.trace_lost(tab, "the page was closed");
+        self.traces.borrow_mut().lost(tab, "the page was closed");
         self.tabs.remove(tab);
         self.signals.publish(tab, &TabSignal::Closed);
         // Those who shared the tab hear of it before it leaves their scopes.
@@ -545,7 +545,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// and puts its answer in the reply that carries it.
     async fn answer<R: Handle>(&self, session: &str, request: R) -> Result<Reply, EngineError> {
         self.check_not_crashed(&request)?;
-        Ok(request.handle(self, session).await?.into_reply())
+        Ok(request.handle(&Cx::new(self, session)).await?.into_reply())
     }
 
     fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {

@@ -28,6 +28,7 @@ use crate::cdp::{
     PageNavigateToHistoryEntry, PageReload, RuntimeEvaluate,
 };
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{within, Subscription, TabSignal};
 
@@ -421,11 +422,8 @@ fn describe(to: &Navigation) -> String {
 impl super::Handle for tabwire_shared::Navigate {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         engine
             .navigate(self.tab_id, &self.to, self.timeout_ms)
             .await

@@ -17,6 +17,7 @@ use crate::cdp::capture::{
 };
 use crate::cdp::input::{DomGetBoxModel, DomScrollIntoViewIfNeeded, Rect};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::Subscription;
 
@@ -164,11 +165,8 @@ impl<C: Chrome + 'static> Engine<C> {
 impl super::Handle for Screenshot {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         let data = engine.screenshot(&self).await?;
         Ok(tabwire_shared::Image {
             data,

@@ -32,6 +32,7 @@ use super::Engine;
 use crate::cdp::dom::DomGetFrameOwner;
 use crate::cdp::{FrameTree, PageGetFrameTree};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::Subscription;
 
@@ -424,11 +425,8 @@ fn splice(mut parts: Vec<FramePart>) -> Vec<SnapshotNode> {
 impl super::Handle for tabwire_shared::TakeSnapshot {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         let options = WalkOptions {
             verbose: self.verbose,
             viewport: self.viewport,

@@ -5,6 +5,7 @@ use tabwire_shared::{TabId, TabInfo};
 
 use super::Engine;
 use crate::chrome::{Chrome, TabState, WindowState};
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::TabSignal;
 
@@ -149,11 +150,8 @@ fn user_window(windows: &[WindowState], last_focused: Option<i64>) -> Option<i64
 impl super::Handle for tabwire_shared::ListTabs {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let (engine, session) = (cx.engine(), cx.session());
         engine.tabs_read();
         let mut tabs = engine
             .bounded("list the tabs", engine.list_tabs())
@@ -168,11 +166,8 @@ impl super::Handle for tabwire_shared::ListTabs {
 impl super::Handle for tabwire_shared::ActivateTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         engine
             .bounded("activate the page", engine.activate_tab(self.tab_id))
             .await?
@@ -183,11 +178,8 @@ impl super::Handle for tabwire_shared::ActivateTab {
 impl super::Handle for tabwire_shared::CloseTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         engine
             .bounded("close the page", engine.close_tab(self.tab_id))
             .await?
@@ -198,11 +190,8 @@ impl super::Handle for tabwire_shared::CloseTab {
 impl super::Handle for tabwire_shared::NewTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let (engine, session) = (cx.engine(), cx.session());
         let agents_own = engine.sharing.borrow().agent_profile();
         let background = self.background.unwrap_or(!agents_own);
         engine

@@ -41,6 +41,7 @@ use crate::cdp::webmcp::{WebMcpCancelInvocation, WebMcpEnable, WebMcpInvokeTool}
 use crate::cdp::world::RuntimeEvaluateIn;
 use crate::cdp::{PageEvent, PageGetFrameTree};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
 
@@ -471,11 +472,8 @@ fn domain_missing(message: &str) -> bool {
 impl super::Handle for tabwire_shared::ListWebMcpTools {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         let mut watch = engine.ready(self.tab_id).await?;
         let tools = engine.webmcp_tools(self.tab_id, &mut watch).await?;
         if tools.tools.is_empty() {
@@ -489,11 +487,8 @@ impl super::Handle for tabwire_shared::ListWebMcpTools {
 impl super::Handle for tabwire_shared::InvokeWebMcpTool {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let engine = cx.engine();
         engine
             .invoke_webmcp(
                 self.tab_id,

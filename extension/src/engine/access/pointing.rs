@@ -18,6 +18,8 @@ use crate::cdp::dom::OverlaySetInspectMode;
 use crate::cdp::events::PointingEvent;
 use crate::chrome::Chrome;
 use crate::engine::axtree::node_facts;
+use crate::engine::context::Cx;
+use crate::engine::node_uids::node_uids;
 use crate::engine::Engine;
 
 /// A pick under way: which tab, for which agent.
@@ -166,7 +168,10 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         let group = self.next_object_group();
         let uid = self
-            .bounded("name the element", self.node_uids(tab, &[node], &group))
+            .bounded(
+                "name the element",
+                node_uids(&Cx::new(self, session), tab, &[node], &group),
+            )
             .await;
         self.release_objects(tab, group);
         let uid = match uid {

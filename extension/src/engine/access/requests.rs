@@ -12,6 +12,7 @@ use tabwire_shared::requests::{RequestTab, TabRequestAnswer, MAX_REASON_CHARS};
 use tabwire_shared::TabId;
 
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::engine::Engine;
 use crate::error::EngineError;
 use crate::signals::within;
@@ -219,11 +220,8 @@ impl<C: Chrome + 'static> Engine<C> {
 impl crate::engine::Handle for RequestTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let (engine, session) = (cx.engine(), cx.session());
         if engine.sharing.borrow().agent_profile() {
             let Some(front) = engine.users_tab().await? else {
                 return Ok(TabRequestAnswer::Unanswered);

@@ -1,0 +1,268 @@
+//! What a command's handler receives: [`Cx`], the engine's shared steps for one agent's
+//! call, and nothing else.
+//!
+//! mini-redis hands each command only what it needs (`apply(db, dst)`); here a
+//! command's [`Handle`](super::Handle) gets a `Cx`: the calling agent, the browser,
+//! and the steps commands share — the tab made [`ready`](Cx::ready) (attached, no
+//! dialog open, watched), work run [`in_time`](Cx::in_time) or
+//! [`bounded`](Cx::bounded), typed CDP commands sent while the tab is watched, the
+//! node a uid names, the tab's document and collectors read and changed through
+//! narrow accessors. Who may use which tab, the user's settings, the native port's
+//! health and what is saved across restarts are not in it: a command cannot reach
+//! them, whatever file it lives in.
+//!
+//! Each method says which step it is; the work behind it is the engine's core, so a
+//! step is written once and every command takes the same one.
+
+use std::future::Future;
+
+use tabwire_shared::{DialogInfo, Event, TabId};
+
+use super::collect::Collectors;
+use super::document::Document;
+use super::trace::Traces;
+use super::uids::FrameKey;
+use super::Engine;
+use crate::cdp::CdpCommand;
+use crate::cdp::FrameTree;
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::Subscription;
+
+/// One agent's call, as its command's handler sees the engine: the shared steps, the
+/// browser, and the tab state commands may read and change.
+pub struct Cx<'a, C: Chrome> {
+    engine: &'a Engine<C>,
+    session: &'a str,
+}
+
+impl<'a, C: Chrome + 'static> Cx<'a, C> {
+    /// The context of a call from the agent `session` (only [`Engine::answer`] makes
+    /// one).
+    pub(super) fn new(engine: &'a Engine<C>, session: &'a str) -> Self {
+        Self { engine, session }
+    }
+
+    /// The engine behind the context, for the commands not yet moved onto the
+    /// context's steps; it goes once none needs it.
+    pub(super) fn engine(&self) -> &'a Engine<C> {
+        self.engine
+    }
+
+    /// The agent the call is from (its session key).
+    pub fn session(&self) -> &'a str {
+        self.session
+    }
+
+    /// The browser, for what is not CDP on one tab: its windows and tabs, the clock.
+    pub fn chrome(&self) -> &'a C {
+        &self.engine.chrome
+    }
+
+    /// Gets `tab` ready for a command that works in its page: attached, no dialog
+    /// open, and watched from now on.
+    pub async fn ready(&self, tab: TabId) -> Result<Subscription, EngineError> {
+        self.engine.ready(tab).await
+    }
+
+    /// Attaches the debugger to `tab` if needed, and watches the tab from now on (a
+    /// dialog may be open: for the commands that answer it, or work beside it).
+    pub async fn attached(&self, tab: TabId) -> Result<Subscription, EngineError> {
+        self.engine.attached(tab).await
+    }
+
+    /// Attaches the debugger to `tab` unless it already is, without watching it.
+    pub async fn ensure_attached(&self, tab: TabId) -> Result<(), EngineError> {
+        self.engine.ensure_attached(tab).await
+    }
+
+    /// Refuses to work in `tab` while a JavaScript dialog blocks it.
+    pub fn no_dialog(&self, tab: TabId) -> Result<(), EngineError> {
+        self.engine.no_dialog(tab)
+    }
+
+    /// Runs a command's `work` on `tab` within `timeout_ms`: `None` if time ran out.
+    /// A failure because the debugger lost the tab says whether the tab closed.
+    pub async fn in_time<T>(
+        &self,
+        tab: TabId,
+        timeout_ms: u64,
+        work: impl Future<Output = Result<T, EngineError>>,
+    ) -> Result<Option<T>, EngineError> {
+        self.engine.in_time(tab, timeout_ms, work).await
+    }
+
+    /// Bounds a plain browser call by the limit of a command without its own
+    /// ([`BROWSER_CALL_LIMIT_MS`](super::preamble::BROWSER_CALL_LIMIT_MS)).
+    pub async fn bounded<T>(
+        &self,
+        action: &'static str,
+        work: impl Future<Output = T>,
+    ) -> Result<T, EngineError> {
+        self.engine.bounded(action, work).await
+    }
+
+    /// Sends a typed CDP command to an attached tab, unwatched (a clean-up that must
+    /// not fail the command, a read that needs no watch).
+    pub async fn send<T: CdpCommand>(
+        &self,
+        tab: TabId,
+        command: &T,
+    ) -> Result<T::Returns, EngineError> {
+        self.engine.send(tab, command).await
+    }
+
+    /// Sends a typed CDP command in one session of an attached tab (`None`: the tab's
+    /// own; else a cross-site iframe's child session), unwatched.
+    #[allow(dead_code)] // used by the commands moved next
+    pub async fn send_in<T: CdpCommand>(
+        &self,
+        tab: TabId,
+        session: Option<&str>,
+        command: &T,
+    ) -> Result<T::Returns, EngineError> {
+        self.engine.send_in(tab, session, command).await
+    }
+
+    /// Sends a typed CDP command while watching the tab: a detach, a closed tab or a
+    /// dialog ends the wait at once with the error that says so.
+    pub async fn send_watched<T: CdpCommand>(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        command: &T,
+    ) -> Result<T::Returns, EngineError> {
+        self.engine.send_watched(tab, watch, command).await
+    }
+
+    /// [`send_watched`](Self::send_watched) in one session of the tab (`None`: its
+    /// own).
+    #[allow(dead_code)] // used by the commands moved next
+    pub async fn send_watched_in<T: CdpCommand>(
+        &self,
+        tab: TabId,
+        session: Option<&str>,
+        watch: &mut Subscription,
+        command: &T,
+    ) -> Result<T::Returns, EngineError> {
+        self.engine
+            .send_watched_in(tab, session, watch, command)
+            .await
+    }
+
+    /// Runs `work` while watching the tab, as [`send_watched`](Self::send_watched)
+    /// does for one command.
+    #[allow(dead_code)] // used by the commands moved next
+    pub async fn watched<T>(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        work: impl Future<Output = Result<T, EngineError>>,
+    ) -> Result<T, EngineError> {
+        self.engine.watched(tab, watch, work).await
+    }
+
+    /// Watches `tab` from now on, without attaching it (the tab's signals: closed,
+    /// detached, a dialog, its page's events).
+    pub fn watch(&self, tab: TabId) -> Subscription {
+        self.engine.signals.subscribe(tab)
+    }
+
+    /// The error to report for a command in `tab` that failed with `error`: the cause
+    /// the watch saw (a detach, the tab closing, a dialog) rather than Chrome's words.
+    pub async fn explain_failure(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+        error: EngineError,
+    ) -> EngineError {
+        self.engine.explain_failure(tab, watch, error).await
+    }
+
+    /// The JavaScript dialog open in `tab`, as far as CDP told.
+    pub fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {
+        self.engine.open_dialog(tab)
+    }
+
+    /// The dialog in `tab` is gone without Chrome saying so: forgets it and tells the
+    /// agents, as its closing event would have.
+    pub fn forget_dialog(&self, tab: TabId) {
+        let removed = (self.engine.tabs)
+            .update(tab, |t| t.attachment.dialog.take())
+            .flatten();
+        if removed.is_some() {
+            self.engine.post_event(Event::DialogClosed { tab_id: tab });
+        }
+    }
+
+    /// A name for a new group of remote objects, released together at the end.
+    pub fn next_object_group(&self) -> String {
+        self.engine.next_object_group()
+    }
+
+    /// Frees a group of remote objects without delaying the reply, in the tab's
+    /// session and the child sessions the group reached.
+    pub fn release_objects(&self, tab: TabId, object_group: String) {
+        self.engine.release_objects(tab, object_group);
+    }
+
+    /// Runs `f` on the tab's console and network collectors, if the tab is attached.
+    pub fn with_collectors<T>(
+        &self,
+        tab: TabId,
+        f: impl FnOnce(&mut Collectors) -> T,
+    ) -> Option<T> {
+        self.engine.with_collectors(tab, f)
+    }
+
+    /// The agent is reading `tab`'s console: its next message is news again.
+    pub fn console_read(&self, tab: TabId) {
+        self.engine.console_read(tab);
+    }
+
+    /// Brings the tab's document state up to date with its main frame (a new loader
+    /// is a new document, with no uids yet); returns the frame tree.
+    pub async fn sync_document(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+    ) -> Result<FrameTree, EngineError> {
+        self.engine.sync_document(tab, watch).await
+    }
+
+    /// Runs `f` on the tab's document state, if it is known (after
+    /// [`sync_document`](Self::sync_document)).
+    pub fn with_document<T>(&self, tab: TabId, f: impl FnOnce(&mut Document) -> T) -> Option<T> {
+        self.engine.with_document(tab, f)
+    }
+
+    /// The next snapshot number (engine-wide, so uids never repeat across documents).
+    pub fn next_snapshot_number(&self) -> u64 {
+        self.engine.next_snapshot_number()
+    }
+
+    /// The context of `frame`'s isolated world, with the snapshot walker in it.
+    pub async fn ready_world(&self, tab: TabId, frame: &FrameKey) -> Result<i64, EngineError> {
+        self.engine.ready_world(tab, frame).await
+    }
+
+    /// The uid of a DOM node (by backend id) in `frame`'s world: `pin`ned if asked.
+    pub async fn uid_in_world(
+        &self,
+        tab: TabId,
+        frame: &FrameKey,
+        backend: i64,
+        number: u64,
+        pin: bool,
+        group: &str,
+    ) -> Result<Option<String>, EngineError> {
+        (self.engine)
+            .uid_in_world(tab, frame, backend, number, pin, group)
+            .await
+    }
+
+    /// Runs `f` on every tab's performance trace.
+    pub fn with_traces<T>(&self, f: impl FnOnce(&mut Traces) -> T) -> T {
+        f(&mut self.engine.traces.borrow_mut())
+    }
+}
