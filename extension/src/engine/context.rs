@@ -15,16 +15,19 @@
 //! step is written once and every command takes the same one.
 
 use std::future::Future;
+use std::rc::Rc;
 
 use tabwire_shared::{DialogInfo, Event, TabId};
 
 use super::collect::Collectors;
-use super::document::Document;
+use super::document::{Document, Kit, NodeRef};
 use super::trace::Traces;
 use super::uids::FrameKey;
+use super::world::WalkerCall;
 use super::Engine;
+use crate::cdp::input::Rect;
 use crate::cdp::CdpCommand;
-use crate::cdp::FrameTree;
+use crate::cdp::{FrameTree, RemoteObject};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::Subscription;
@@ -114,7 +117,6 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// Sends a typed CDP command in one session of an attached tab (`None`: the tab's
     /// own; else a cross-site iframe's child session), unwatched.
-    #[allow(dead_code)] // used by the commands moved next
     pub async fn send_in<T: CdpCommand>(
         &self,
         tab: TabId,
@@ -137,7 +139,6 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// [`send_watched`](Self::send_watched) in one session of the tab (`None`: its
     /// own).
-    #[allow(dead_code)] // used by the commands moved next
     pub async fn send_watched_in<T: CdpCommand>(
         &self,
         tab: TabId,
@@ -152,7 +153,6 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// Runs `work` while watching the tab, as [`send_watched`](Self::send_watched)
     /// does for one command.
-    #[allow(dead_code)] // used by the commands moved next
     pub async fn watched<T>(
         &self,
         tab: TabId,
@@ -264,5 +264,75 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// Runs `f` on every tab's performance trace.
     pub fn with_traces<T>(&self, f: impl FnOnce(&mut Traces) -> T) -> T {
         f(&mut self.engine.traces.borrow_mut())
+    }
+
+    /// The DOM node a uid names in the tab's current document (objects made kept in
+    /// `group`); a uid of another document, or whose node left, is stale.
+    pub async fn node_for_uid(
+        &self,
+        tab: TabId,
+        uid: &str,
+        group: &str,
+    ) -> Result<NodeRef, EngineError> {
+        self.engine.node_for_uid(tab, uid, group).await
+    }
+
+    /// Where a cross-site frame (child `session`) shows in the tab's viewport.
+    pub async fn frame_viewport(&self, tab: TabId, session: &str) -> Result<Rect, EngineError> {
+        self.engine.frame_viewport(tab, session).await
+    }
+
+    /// Turns DevTools' overlay on in `tab`'s session if it is not, so mouse moves reach
+    /// a page not in front at once.
+    pub async fn overlay_on(&self, tab: TabId) -> Result<(), EngineError> {
+        self.engine.overlay_on(tab).await
+    }
+
+    /// Runs `work` as a task of its own, after the reply if need be (a clean-up); it
+    /// gets a [`Background`] to make its own context from.
+    pub fn in_background<F>(&self, work: impl FnOnce(Background<C>) -> F)
+    where
+        F: Future<Output = ()> + 'static,
+    {
+        let session = self.session.to_owned();
+        self.engine
+            .in_background(move |engine| work(Background { engine, session }));
+    }
+
+    /// Calls a snapshot-walker method in `frame`'s isolated world (made, and the
+    /// walker installed, if need be); the answer's object is kept in `group`, and with
+    /// it comes the context that answered.
+    pub async fn call_walker(
+        &self,
+        tab: TabId,
+        frame: &FrameKey,
+        call: impl Fn(i64) -> WalkerCall,
+        group: &str,
+    ) -> Result<(i64, RemoteObject), EngineError> {
+        self.engine.call_walker(tab, frame, call, group).await
+    }
+
+    /// The id of a frame's main-world JavaScript context, if Chrome announced it.
+    pub fn main_world(&self, tab: TabId, frame: &str) -> Option<i64> {
+        self.engine.main_world(tab, frame)
+    }
+
+    /// Forgets the tab's kit if it is still `kit` (Chrome no longer knows its
+    /// objects), releasing what may be left of it.
+    pub fn drop_kit(&self, tab: TabId, kit: &Kit) {
+        self.engine.drop_kit(tab, kit);
+    }
+}
+
+/// A call's context for a task that outlives the call ([`Cx::in_background`]).
+pub struct Background<C: Chrome> {
+    engine: Rc<Engine<C>>,
+    session: String,
+}
+
+impl<C: Chrome + 'static> Background<C> {
+    /// The context, for as long as the task holds this.
+    pub fn cx(&self) -> Cx<'_, C> {
+        Cx::new(&self.engine, &self.session)
     }
 }

@@ -13,6 +13,7 @@ use std::future::Future;
 use tabwire_shared::TabId;
 
 use super::Engine;
+use crate::cdp::RuntimeReleaseObjectGroup;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{within, Subscription};
@@ -70,5 +71,23 @@ impl<C: Chrome + 'static> Engine<C> {
                 action,
                 timeout_ms: BROWSER_CALL_LIMIT_MS,
             })
+    }
+
+    /// Frees the call's remote objects (the global object's handle) without delaying
+    /// the reply, in the tab's session and the child sessions the group reached.
+    pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
+        self.release_objects_in_children(tab, &object_group);
+        self.in_background(move |engine| async move {
+            let release = RuntimeReleaseObjectGroup { object_group };
+            // Nothing to do if it fails: the page may be gone, taking its objects along.
+            let _ = engine.send(tab, &release).await;
+        });
+    }
+
+    /// A name for a new group of remote objects, released together at the end.
+    pub(super) fn next_object_group(&self) -> String {
+        let n = self.object_groups.get();
+        self.object_groups.set(n + 1);
+        format!("tabwire-evaluate-{n}")
     }
 }
