@@ -21,6 +21,7 @@ use tabwire_shared::{DialogInfo, Event, TabId};
 
 use super::collect::Collectors;
 use super::document::{Document, Kit, NodeRef};
+use super::tab::{Attachment, ChildSession};
 use super::trace::Traces;
 use super::uids::FrameKey;
 use super::world::WalkerCall;
@@ -321,6 +322,75 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// objects), releasing what may be left of it.
     pub fn drop_kit(&self, tab: TabId, kit: &Kit) {
         self.engine.drop_kit(tab, kit);
+    }
+
+    /// The state half of [`sync_document`](Self::sync_document), for a frame tree
+    /// fetched along with other commands.
+    pub fn adopt_frame_tree(&self, tab: TabId, tree: &FrameTree) {
+        self.engine.adopt_frame_tree(tab, tree);
+    }
+
+    /// The token and URL of the tab's document, if the debugger is attached and the
+    /// document known: what is known without asking Chrome.
+    pub fn known_document(&self, tab: TabId) -> Option<(String, String)> {
+        self.engine.known_document(tab)
+    }
+
+    /// The tab's cross-site frames: each one's child session and record.
+    pub fn cross_site_frames(&self, tab: TabId) -> Vec<(String, ChildSession)> {
+        self.engine.cross_site_frames(tab)
+    }
+
+    /// Releases an object group of one session of the tab (`None`: its own), in the
+    /// background.
+    pub fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
+        self.engine.release_objects_in(tab, session, group);
+    }
+
+    /// One walker call in a known context of `frame`'s world (no new world made):
+    /// `None` when the context is gone or has no walker.
+    pub async fn walker_call_in(
+        &self,
+        tab: TabId,
+        frame: &FrameKey,
+        context: i64,
+        call: &WalkerCall,
+        group: &str,
+    ) -> Result<Option<RemoteObject>, EngineError> {
+        (self.engine)
+            .walker_call_in(tab, frame, context, call, group)
+            .await
+    }
+
+    /// Whether the tab's own session has the WebMCP domain on.
+    pub fn webmcp_enabled(&self, tab: TabId) -> bool {
+        self.engine.webmcp_enabled(tab)
+    }
+
+    /// The agent read the list of tabs: the next change is news again.
+    pub fn tabs_read(&self) {
+        self.engine.tabs_read();
+    }
+
+    /// Reads what the tab's debugging session found (its frames' contexts, child
+    /// sessions, WebMCP tools), if the engine knows the tab.
+    pub fn attachment<T>(&self, tab: TabId, f: impl FnOnce(&Attachment) -> T) -> Option<T> {
+        self.engine.tabs.read(tab, |t| f(&t.attachment))
+    }
+
+    /// Changes what the tab's debugging session found, if the engine knows the tab.
+    pub fn update_attachment<T>(
+        &self,
+        tab: TabId,
+        f: impl FnOnce(&mut Attachment) -> T,
+    ) -> Option<T> {
+        self.engine.tabs.update(tab, |t| f(&mut t.attachment))
+    }
+
+    /// Enables the WebMCP domain in a cross-site frame's session (a failure leaves
+    /// its tools unlisted).
+    pub async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
+        self.engine.enable_child_webmcp(tab, session).await;
     }
 }
 
