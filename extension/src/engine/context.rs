@@ -17,11 +17,11 @@
 use std::future::Future;
 use std::rc::Rc;
 
-use tabwire_shared::{DialogInfo, Event, TabId};
+use tabwire_shared::{DialogInfo, Emulation, Event, TabId, TabInfo};
 
 use super::collect::Collectors;
 use super::document::{Document, Kit, NodeRef};
-use super::tab::{Attachment, ChildSession};
+use super::tab::{Attachment, ChildSession, TabGuard};
 use super::trace::Traces;
 use super::uids::FrameKey;
 use super::world::WalkerCall;
@@ -29,9 +29,9 @@ use super::Engine;
 use crate::cdp::input::Rect;
 use crate::cdp::CdpCommand;
 use crate::cdp::{FrameTree, RemoteObject};
-use crate::chrome::Chrome;
+use crate::chrome::{Chrome, TabState};
 use crate::error::EngineError;
-use crate::signals::Subscription;
+use crate::signals::{Subscription, TabSignal};
 
 /// One agent's call, as its command's handler sees the engine: the shared steps, the
 /// browser, and the tab state commands may read and change.
@@ -45,6 +45,15 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// one).
     pub(super) fn new(engine: &'a Engine<C>, session: &'a str) -> Self {
         Self { engine, session }
+    }
+
+    /// A context for the engine's own work on no agent's behalf (emulation applied
+    /// again on attach).
+    pub(super) fn of_engine(engine: &'a Engine<C>) -> Self {
+        Self {
+            engine,
+            session: "",
+        }
     }
 
     /// The engine behind the context, for the commands not yet moved onto the
@@ -391,6 +400,80 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// its tools unlisted).
     pub async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
         self.engine.enable_child_webmcp(tab, session).await;
+    }
+
+    /// What `tab` emulates (nothing if never set).
+    pub fn emulation(&self, tab: TabId) -> Emulation {
+        (self.engine.tabs)
+            .read(tab, |t| t.emulation.clone())
+            .unwrap_or_default()
+    }
+
+    /// Notes what `tab` emulates now (applied again on each attach).
+    pub fn set_emulation(&self, tab: TabId, emulation: Emulation) {
+        self.engine.tabs.write(tab, |t| t.emulation = emulation);
+    }
+
+    /// Whether our debugger is attached to `tab`.
+    pub fn is_attached(&self, tab: TabId) -> bool {
+        self.engine.tabs.is_attached(tab)
+    }
+
+    /// Lets go of `tab` but keeps what was collected and emulated in it for the next
+    /// attach.
+    pub async fn detach_keeping_collectors(&self, tab: TabId) {
+        self.engine.detach_keeping_collectors(tab).await;
+    }
+
+    /// Notes that `tab`'s renderer crashed, or has a renderer again.
+    pub fn crash_changed(&self, tab: TabId, crashed: bool) {
+        self.engine.crash_changed(tab, crashed);
+    }
+
+    /// The browser's state of `tab`; a tab the browser does not have is
+    /// [`EngineError::NoSuchTab`].
+    pub async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
+        self.engine.existing_tab(tab).await
+    }
+
+    /// `tab` as the agent is shown it (`user_active`: the tab the user looks at).
+    pub fn describe(&self, tab: &TabState, user_active: bool) -> TabInfo {
+        self.engine.describe(tab, user_active)
+    }
+
+    /// Refuses a destination on the user's blocklist.
+    pub fn check_destination(&self, url: &str) -> Result<(), EngineError> {
+        self.engine.check_destination(url)
+    }
+
+    /// Whether the calling agent may use `tab`.
+    pub fn may_use(&self, tab: TabId) -> bool {
+        self.engine.sharing.borrow().may_use(self.session, tab)
+    }
+
+    /// Whether the browser is the agent's own (one it launched), not the user's.
+    pub fn agents_own_browser(&self) -> bool {
+        self.engine.sharing.borrow().agent_profile()
+    }
+
+    /// Puts a tab the agent opened into its scope; false if the agent is gone.
+    pub async fn adopt_tab(&self, tab: &TabState) -> bool {
+        self.engine.adopt_tab(self.session, tab).await
+    }
+
+    /// Waits for `tab` to be free and takes it (a tab this command opened).
+    pub async fn lock_tab(&self, tab: TabId) -> TabGuard {
+        self.engine.tabs.lock(tab).await
+    }
+
+    /// A command used `tab`: its idle timer starts again.
+    pub fn note_used(&self, tab: TabId) {
+        self.engine.note_used(tab);
+    }
+
+    /// `tab` is closing: the command running on it stops, saying so.
+    pub fn closing(&self, tab: TabId) {
+        self.engine.signals.publish(tab, &TabSignal::Closing);
     }
 }
 

@@ -10,7 +10,7 @@
 
 use tabwire_shared::{Change, Emulation, EmulationChanges, NetworkConditions, TabId, Viewport};
 
-use super::Engine;
+use super::navigate::navigate;
 use crate::cdp::emulation::{
     EmulationClearDeviceMetricsOverride, EmulationClearGeolocationOverride,
     EmulationSetCpuThrottlingRate, EmulationSetDeviceMetricsOverride, EmulationSetEmulatedMedia,
@@ -25,221 +25,214 @@ use crate::error::EngineError;
 /// How long the reload that makes touch or mobile emulation take effect may take.
 const RELOAD_LIMIT_MS: u64 = 10_000;
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Applies `changes` to `tab`; everything it now emulates.
-    pub(super) async fn emulate(
-        &self,
-        tab: TabId,
-        changes: &EmulationChanges,
-    ) -> Result<Emulation, EngineError> {
-        self.ensure_attached(tab).await?;
-        let before = self.emulation(tab).viewport;
-        let now = self.apply_changes(tab, changes).await?;
-        // Touch support and the mobile viewport are fixed when a document starts: like
-        // the reference, reload the page when they change so they take effect.
-        let traits =
-            |v: &Option<Viewport>| v.as_ref().map(|v| (v.mobile, v.touch)).unwrap_or_default();
-        if traits(&before) != traits(&now.viewport) {
-            let reload = tabwire_shared::Navigation::Reload {
-                ignore_cache: false,
-            };
-            self.navigate(tab, &reload, RELOAD_LIMIT_MS).await?;
-        }
-        Ok(now)
-    }
-
-    /// Sends the commands for `changes` and records the outcome.
-    async fn apply_changes(
-        &self,
-        tab: TabId,
-        changes: &EmulationChanges,
-    ) -> Result<Emulation, EngineError> {
-        let mut now = self.emulation(tab);
-        if let Some(change) = &changes.network {
-            let value = set_value(change);
-            self.apply_network(tab, value.as_ref()).await?;
-            now.network = value;
-        }
-        if let Some(change) = &changes.cpu_throttling_rate {
-            let value = set_value(change);
-            self.apply_cpu(tab, value).await?;
-            now.cpu_throttling_rate = value;
-        }
-        if let Some(change) = &changes.viewport {
-            let value = set_value(change);
-            self.apply_viewport(tab, value.as_ref()).await?;
-            now.viewport = value;
-        }
-        if let Some(change) = &changes.user_agent {
-            let value = set_value(change);
-            self.apply_user_agent(tab, value.as_deref()).await?;
-            now.user_agent = value;
-        }
-        if let Some(change) = &changes.color_scheme {
-            let value = set_value(change);
-            self.apply_color_scheme(tab, value.as_deref()).await?;
-            now.color_scheme = value;
-        }
-        if let Some(change) = &changes.geolocation {
-            let value = set_value(change);
-            match &value {
-                Some(place) => {
-                    let set = EmulationSetGeolocationOverride {
-                        latitude: place.latitude,
-                        longitude: place.longitude,
-                        accuracy: place.accuracy,
-                    };
-                    self.send(tab, &set).await?;
-                }
-                None => {
-                    self.send(tab, &EmulationClearGeolocationOverride {})
-                        .await?;
-                }
-            }
-            now.geolocation = value;
-        }
-        if let Some(change) = &changes.extra_http_headers {
-            let value = set_value(change).filter(|h| !h.is_empty());
-            let headers = NetworkSetExtraHttpHeaders {
-                headers: value.clone().unwrap_or_default(),
-            };
-            self.send(tab, &headers).await?;
-            now.extra_http_headers = value;
-        }
-        self.set_emulation(tab, now.clone());
-        Ok(now)
-    }
-
-    /// What `tab` emulates (nothing if never set).
-    pub(super) fn emulation(&self, tab: TabId) -> Emulation {
-        self.tabs
-            .read(tab, |t| t.emulation.clone())
-            .unwrap_or_default()
-    }
-
-    fn set_emulation(&self, tab: TabId, emulation: Emulation) {
-        self.tabs.write(tab, |t| t.emulation = emulation);
-    }
-
-    /// Applies everything `tab` emulates again (after the debugger re-attached).
-    pub(super) async fn reapply_emulation(&self, tab: TabId) {
-        let emulation = self.emulation(tab);
-        if emulation.is_empty() {
-            return;
-        }
-        let changes = EmulationChanges {
-            network: emulation.network.map(Change::Set),
-            cpu_throttling_rate: emulation.cpu_throttling_rate.map(Change::Set),
-            viewport: emulation.viewport.map(Change::Set),
-            user_agent: emulation.user_agent.map(Change::Set),
-            color_scheme: emulation.color_scheme.map(Change::Set),
-            geolocation: emulation.geolocation.map(Change::Set),
-            extra_http_headers: emulation.extra_http_headers.map(Change::Set),
+/// Applies `changes` to `tab`; everything it now emulates.
+pub(super) async fn emulate<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    changes: &EmulationChanges,
+) -> Result<Emulation, EngineError> {
+    cx.ensure_attached(tab).await?;
+    let before = cx.emulation(tab).viewport;
+    let now = apply_changes(cx, tab, changes).await?;
+    // Touch support and the mobile viewport are fixed when a document starts: like
+    // the reference, reload the page when they change so they take effect.
+    let traits = |v: &Option<Viewport>| v.as_ref().map(|v| (v.mobile, v.touch)).unwrap_or_default();
+    if traits(&before) != traits(&now.viewport) {
+        let reload = tabwire_shared::Navigation::Reload {
+            ignore_cache: false,
         };
-        if let Err(error) = self.apply_changes(tab, &changes).await {
-            self.chrome.log(&format!(
-                "tabwire: could not emulate again on tab {tab}: {error}"
-            ));
-        }
+        navigate(cx, tab, &reload, RELOAD_LIMIT_MS).await?;
     }
+    Ok(now)
+}
 
-    async fn apply_network(
-        &self,
-        tab: TabId,
-        conditions: Option<&NetworkConditions>,
-    ) -> Result<(), EngineError> {
-        let command = match conditions {
-            Some(c) => NetworkEmulateNetworkConditions {
-                offline: c.offline,
-                latency: c.latency_ms,
-                download_throughput: c.download_bytes_per_sec,
-                upload_throughput: c.upload_bytes_per_sec,
-            },
-            None => NetworkEmulateNetworkConditions {
-                offline: false,
-                latency: 0.0,
-                download_throughput: -1.0,
-                upload_throughput: -1.0,
-            },
-        };
-        self.send(tab, &command).await?;
-        Ok(())
+/// Sends the commands for `changes` and records the outcome.
+async fn apply_changes<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    changes: &EmulationChanges,
+) -> Result<Emulation, EngineError> {
+    let mut now = cx.emulation(tab);
+    if let Some(change) = &changes.network {
+        let value = set_value(change);
+        apply_network(cx, tab, value.as_ref()).await?;
+        now.network = value;
     }
-
-    async fn apply_cpu(&self, tab: TabId, rate: Option<f64>) -> Result<(), EngineError> {
-        let rate = EmulationSetCpuThrottlingRate {
-            rate: rate.unwrap_or(1.0),
-        };
-        self.send(tab, &rate).await?;
-        Ok(())
+    if let Some(change) = &changes.cpu_throttling_rate {
+        let value = set_value(change);
+        apply_cpu(cx, tab, value).await?;
+        now.cpu_throttling_rate = value;
     }
-
-    async fn apply_viewport(
-        &self,
-        tab: TabId,
-        viewport: Option<&Viewport>,
-    ) -> Result<(), EngineError> {
-        match viewport {
-            Some(v) => {
-                let metrics = EmulationSetDeviceMetricsOverride {
-                    width: v.width,
-                    height: v.height,
-                    device_scale_factor: v.device_scale_factor,
-                    mobile: v.mobile,
-                    screen_orientation: Some(if v.landscape {
-                        ScreenOrientation {
-                            kind: "landscapePrimary",
-                            angle: 90,
-                        }
-                    } else {
-                        ScreenOrientation {
-                            kind: "portraitPrimary",
-                            angle: 0,
-                        }
-                    }),
+    if let Some(change) = &changes.viewport {
+        let value = set_value(change);
+        apply_viewport(cx, tab, value.as_ref()).await?;
+        now.viewport = value;
+    }
+    if let Some(change) = &changes.user_agent {
+        let value = set_value(change);
+        apply_user_agent(cx, tab, value.as_deref()).await?;
+        now.user_agent = value;
+    }
+    if let Some(change) = &changes.color_scheme {
+        let value = set_value(change);
+        apply_color_scheme(cx, tab, value.as_deref()).await?;
+        now.color_scheme = value;
+    }
+    if let Some(change) = &changes.geolocation {
+        let value = set_value(change);
+        match &value {
+            Some(place) => {
+                let set = EmulationSetGeolocationOverride {
+                    latitude: place.latitude,
+                    longitude: place.longitude,
+                    accuracy: place.accuracy,
                 };
-                self.send(tab, &metrics).await?;
-                let touch = EmulationSetTouchEmulationEnabled {
-                    enabled: v.touch,
-                    max_touch_points: v.touch.then_some(1),
-                };
-                self.send(tab, &touch).await?;
+                cx.send(tab, &set).await?;
             }
             None => {
-                self.send(tab, &EmulationClearDeviceMetricsOverride {})
-                    .await?;
-                let touch = EmulationSetTouchEmulationEnabled {
-                    enabled: false,
-                    max_touch_points: None,
-                };
-                self.send(tab, &touch).await?;
+                cx.send(tab, &EmulationClearGeolocationOverride {}).await?;
             }
         }
-        Ok(())
+        now.geolocation = value;
     }
-
-    async fn apply_user_agent(&self, tab: TabId, agent: Option<&str>) -> Result<(), EngineError> {
-        let set = EmulationSetUserAgentOverride {
-            user_agent: agent.unwrap_or("").to_owned(),
+    if let Some(change) = &changes.extra_http_headers {
+        let value = set_value(change).filter(|h| !h.is_empty());
+        let headers = NetworkSetExtraHttpHeaders {
+            headers: value.clone().unwrap_or_default(),
         };
-        self.send(tab, &set).await?;
-        Ok(())
+        cx.send(tab, &headers).await?;
+        now.extra_http_headers = value;
     }
+    cx.set_emulation(tab, now.clone());
+    Ok(now)
+}
 
-    async fn apply_color_scheme(
-        &self,
-        tab: TabId,
-        scheme: Option<&str>,
-    ) -> Result<(), EngineError> {
-        let media = EmulationSetEmulatedMedia {
-            features: vec![MediaFeature {
-                name: "prefers-color-scheme",
-                value: scheme.unwrap_or("").to_owned(),
-            }],
-        };
-        self.send(tab, &media).await?;
-        Ok(())
+/// Applies everything `tab` emulates again (after the debugger re-attached).
+pub(in crate::engine) async fn reapply_emulation<C: Chrome + 'static>(cx: &Cx<'_, C>, tab: TabId) {
+    let emulation = cx.emulation(tab);
+    if emulation.is_empty() {
+        return;
     }
+    let changes = EmulationChanges {
+        network: emulation.network.map(Change::Set),
+        cpu_throttling_rate: emulation.cpu_throttling_rate.map(Change::Set),
+        viewport: emulation.viewport.map(Change::Set),
+        user_agent: emulation.user_agent.map(Change::Set),
+        color_scheme: emulation.color_scheme.map(Change::Set),
+        geolocation: emulation.geolocation.map(Change::Set),
+        extra_http_headers: emulation.extra_http_headers.map(Change::Set),
+    };
+    if let Err(error) = apply_changes(cx, tab, &changes).await {
+        cx.chrome().log(&format!(
+            "tabwire: could not emulate again on tab {tab}: {error}"
+        ));
+    }
+}
+
+async fn apply_network<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    conditions: Option<&NetworkConditions>,
+) -> Result<(), EngineError> {
+    let command = match conditions {
+        Some(c) => NetworkEmulateNetworkConditions {
+            offline: c.offline,
+            latency: c.latency_ms,
+            download_throughput: c.download_bytes_per_sec,
+            upload_throughput: c.upload_bytes_per_sec,
+        },
+        None => NetworkEmulateNetworkConditions {
+            offline: false,
+            latency: 0.0,
+            download_throughput: -1.0,
+            upload_throughput: -1.0,
+        },
+    };
+    cx.send(tab, &command).await?;
+    Ok(())
+}
+
+async fn apply_cpu<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    rate: Option<f64>,
+) -> Result<(), EngineError> {
+    let rate = EmulationSetCpuThrottlingRate {
+        rate: rate.unwrap_or(1.0),
+    };
+    cx.send(tab, &rate).await?;
+    Ok(())
+}
+
+async fn apply_viewport<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    viewport: Option<&Viewport>,
+) -> Result<(), EngineError> {
+    match viewport {
+        Some(v) => {
+            let metrics = EmulationSetDeviceMetricsOverride {
+                width: v.width,
+                height: v.height,
+                device_scale_factor: v.device_scale_factor,
+                mobile: v.mobile,
+                screen_orientation: Some(if v.landscape {
+                    ScreenOrientation {
+                        kind: "landscapePrimary",
+                        angle: 90,
+                    }
+                } else {
+                    ScreenOrientation {
+                        kind: "portraitPrimary",
+                        angle: 0,
+                    }
+                }),
+            };
+            cx.send(tab, &metrics).await?;
+            let touch = EmulationSetTouchEmulationEnabled {
+                enabled: v.touch,
+                max_touch_points: v.touch.then_some(1),
+            };
+            cx.send(tab, &touch).await?;
+        }
+        None => {
+            cx.send(tab, &EmulationClearDeviceMetricsOverride {})
+                .await?;
+            let touch = EmulationSetTouchEmulationEnabled {
+                enabled: false,
+                max_touch_points: None,
+            };
+            cx.send(tab, &touch).await?;
+        }
+    }
+    Ok(())
+}
+
+async fn apply_user_agent<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    agent: Option<&str>,
+) -> Result<(), EngineError> {
+    let set = EmulationSetUserAgentOverride {
+        user_agent: agent.unwrap_or("").to_owned(),
+    };
+    cx.send(tab, &set).await?;
+    Ok(())
+}
+
+async fn apply_color_scheme<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    scheme: Option<&str>,
+) -> Result<(), EngineError> {
+    let media = EmulationSetEmulatedMedia {
+        features: vec![MediaFeature {
+            name: "prefers-color-scheme",
+            value: scheme.unwrap_or("").to_owned(),
+        }],
+    };
+    cx.send(tab, &media).await?;
+    Ok(())
 }
 
 fn set_value<T: Clone>(change: &Change<T>) -> Option<T> {
@@ -254,12 +247,11 @@ impl super::Handle for tabwire_shared::Emulate {
     const NEEDS_RENDERER: bool = true;
 
     async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
-        let engine = cx.engine();
         use crate::signals::within;
         let limit = super::BROWSER_CALL_LIMIT_MS + 10_000;
         within(
-            engine.chrome.sleep(limit),
-            engine.emulate(self.tab_id, &self.changes),
+            cx.chrome().sleep(limit),
+            emulate(cx, self.tab_id, &self.changes),
         )
         .await
         .ok_or(crate::error::EngineError::BrowserTimeout {

@@ -13,6 +13,7 @@ use tabwire_shared::TabId;
 
 use crate::json_text;
 
+use super::context::Cx;
 use super::Engine;
 use crate::cdp::dom::{DomEnable, OverlayEnable};
 use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
@@ -151,7 +152,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     .log(&format!("tabwire: {what} failed on tab {tab}: {error}"));
             }
         }
-        self.reapply_emulation(tab).await;
+        super::emulation::reapply_emulation(&Cx::of_engine(self), tab).await;
         Ok(())
     }
 
