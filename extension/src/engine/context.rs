@@ -17,7 +17,8 @@
 use std::future::Future;
 use std::rc::Rc;
 
-use tabwire_shared::{DialogInfo, Emulation, Event, TabId, TabInfo};
+use tabwire_shared::requests::RequestTab;
+use tabwire_shared::{DialogInfo, Emulation, Event, TabId, TabInfo, TabRequestAnswer};
 
 use super::collect::Collectors;
 use super::document::{Document, Kit, NodeRef};
@@ -54,17 +55,6 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
             engine,
             session: "",
         }
-    }
-
-    /// The engine behind the context, for the commands not yet moved onto the
-    /// context's steps; it goes once none needs it.
-    pub(super) fn engine(&self) -> &'a Engine<C> {
-        self.engine
-    }
-
-    /// The agent the call is from (its session key).
-    pub fn session(&self) -> &'a str {
-        self.session
     }
 
     /// The browser, for what is not CDP on one tab: its windows and tabs, the clock.
@@ -474,6 +464,20 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// `tab` is closing: the command running on it stops, saying so.
     pub fn closing(&self, tab: TabId) {
         self.engine.signals.publish(tab, &TabSignal::Closing);
+    }
+
+    /// The tab the user is looking at, if any.
+    pub async fn users_tab(&self) -> Result<Option<TabState>, EngineError> {
+        self.engine.users_tab().await
+    }
+
+    /// Asks the user to share the tab in front with the calling agent, and waits for
+    /// the answer within the request's time.
+    pub async fn ask_user_for_tab(
+        &self,
+        request: RequestTab,
+    ) -> Result<TabRequestAnswer, EngineError> {
+        self.engine.ask_user(self.session, request).await
     }
 }
 

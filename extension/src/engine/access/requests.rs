@@ -186,7 +186,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Waits for the user's answer to a request of `session`, within `timeout_ms`.
-    async fn ask_user(
+    pub(in crate::engine) async fn ask_user(
         &self,
         session: &str,
         request: RequestTab,
@@ -221,16 +221,15 @@ impl crate::engine::Handle for RequestTab {
     const NEEDS_RENDERER: bool = false;
 
     async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
-        let (engine, session) = (cx.engine(), cx.session());
-        if engine.sharing.borrow().agent_profile() {
-            let Some(front) = engine.users_tab().await? else {
+        if cx.agents_own_browser() {
+            let Some(front) = cx.users_tab().await? else {
                 return Ok(TabRequestAnswer::Unanswered);
             };
             return Ok(TabRequestAnswer::Shared {
-                tab: engine.describe(&front, true),
+                tab: cx.describe(&front, true),
             });
         }
-        engine.ask_user(session, self).await
+        cx.ask_user_for_tab(self).await
     }
 }
 
