@@ -520,7 +520,7 @@ mod tests {
         let error = h.failed(1, ErrorCode::Timeout, "https://slow.test/");
         assert!(error.message.contains("3000 ms"));
         assert_eq!(
-            h.engine.signals.live(),
+            h.engine.signals().live(),
             0,
             "the abandoned wait unsubscribed"
         );

@@ -144,7 +144,7 @@ fn a_closed_tab_forgets_its_emulation() {
     h.engine.on_tab_removed(10);
     assert!(h
         .engine
-        .tabs
+        .tabs()
         .read(10, |t| t.emulation.clone())
         .unwrap_or_default()
         .is_empty());

@@ -44,7 +44,7 @@ pub struct Cx<'a, C: Chrome> {
 impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// The context of a call from the agent `session` (only [`Engine::answer`] makes
     /// one).
-    pub(super) fn new(engine: &'a Engine<C>, session: &'a str) -> Self {
+    pub(in crate::engine) fn new(engine: &'a Engine<C>, session: &'a str) -> Self {
         Self { engine, session }
     }
 

@@ -324,7 +324,7 @@ impl<C: Chrome + 'static> Engine<C> {
 }
 
 /// The error a signal means for a command waiting on `tab`, if it ends the wait.
-pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
+pub(in crate::engine) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
     match signal {
         TabSignal::Closed => Some(EngineError::ClosedDuringCommand(tab)),
         TabSignal::Closing => Some(EngineError::ClosedByAgent(tab)),
