@@ -12,28 +12,33 @@
 //! console and network reads of an attached tab, answered from what was collected.
 //!
 //! Every call passes the [`access`] gate first: an agent may touch only the tabs the
-//! user shared with it. Under [`access`]: `scopes` keeps who may use which tab (plain
+//! user shared with it. Under `access`: `scopes` keeps who may use which tab (plain
 //! data), `share` carries a change of scope out in the browser (groups, badges,
 //! releasing a tab), `agents` follows agents coming and going, `popup` is what the user
-//! clicks. [`settings`] holds the user's choices, [`idle_detach`] lets go of tabs no
-//! command used for a while, [`liveness`] keeps the native port honest, [`persist`]
-//! survives worker restarts, [`announce`] tells agents' servers when the tabs they hold
+//! clicks. [`settings`] holds the user's choices, `idle_detach` lets go of tabs no
+//! command used for a while, [`liveness`] keeps the native port honest, `persist`
+//! survives worker restarts, `announce` tells agents' servers when the tabs they hold
 //! changed.
 //!
-//! The commands live in their own modules ([`tabs`], [`navigate`], [`evaluate`],
+//! The engine is in two parts. Its [`core`] holds the [`Engine`] and all its state
+//! (private to the core), the entry points, and every concern that is not a command:
+//! the [`access`] gate, the debugger's sessions ([`session`], and the child sessions of
+//! cross-site iframes, `oopif`), the document each tab shows ([`document`]: where its
+//! [`uids`] come from, pinned elements, tool registry), tabwire's isolated world in each
+//! frame ([`world`], where the snapshot walker keeps the uids), the collectors
+//! ([`collect`]), idle detach, liveness, saving and announcing. The commands live
+//! outside it, each in its own module ([`tabs`], [`navigate`], [`evaluate`],
 //! [`snapshot`], [`discovery`], [`execute`], [`input`] — whose `settle` waits, after an
-//! action, until the page has reacted — and the smaller ones beside them); most begin
-//! and end with the steps in [`preamble`] (attached, no dialog open, watched, within
-//! the time limit). [`session`] attaches the debugger and sends typed CDP commands
-//! while watching the tab (the typed events come in through `crate::cdp::events`), in
-//! the tab's own session or in the child session of a cross-site iframe ([`oopif`]);
-//! [`document`] keeps what is known about the document each tab shows (where its
-//! [`uids`] come from, pinned elements, tool registry); [`world`] is tabwire's isolated
-//! world in each frame, where the snapshot walker keeps the uids; [`collect`] holds a
-//! tab's console and network collectors; [`axtree`] turns Chrome's accessibility trees
-//! into snapshot nodes, for comparing the walker with them; [`elements`] moves elements
-//! between uids and page objects; [`page`] holds the page-side scripts. Nothing here knows
-//! about the extension platform: see `crate::shell` for that.
+//! action, until the page has reacted — and the smaller ones beside them), and reach
+//! the engine only through the context their handler receives ([`context::Cx`]): the
+//! calling agent's call, with the steps commands share (attached, no dialog open,
+//! watched, within the time limit, typed CDP commands sent while watching, the node a
+//! uid names) and narrow accessors to the tab's state. A command's work is plain
+//! functions taking that context; none is a method of the engine. [`elements`] moves
+//! elements between uids and page objects for the commands that need it; [`axtree`]
+//! turns Chrome's accessibility trees into snapshot nodes, for comparing the walker with
+//! them; [`page`] holds the page-side scripts. Nothing here knows about the extension
+//! platform: see `crate::shell` for that.
 
 pub mod axtree;
 mod bounded;

@@ -2,14 +2,17 @@
 //! call, and nothing else.
 //!
 //! mini-redis hands each command only what it needs (`apply(db, dst)`); here a
-//! command's [`Handle`](super::Handle) gets a `Cx`: the calling agent, the browser,
+//! command's `Handle` gets a `Cx`: the calling agent's call, the browser,
 //! and the steps commands share — the tab made [`ready`](Cx::ready) (attached, no
 //! dialog open, watched), work run [`in_time`](Cx::in_time) or
 //! [`bounded`](Cx::bounded), typed CDP commands sent while the tab is watched, the
 //! node a uid names, the tab's document and collectors read and changed through
-//! narrow accessors. Who may use which tab, the user's settings, the native port's
-//! health and what is saved across restarts are not in it: a command cannot reach
-//! them, whatever file it lives in.
+//! narrow accessors. Who may use which tab is in it only as the calling agent's own
+//! questions (may it use this tab, take into its scope the tab it opened, ask the user
+//! for the tab in front); the user's settings, the native port's health and what is
+//! saved across restarts are not in it at all. The engine's fields are private to the
+//! core, and a `Cx` does not hand its engine out: a command cannot reach past it,
+//! whatever file it lives in.
 //!
 //! Each method says which step it is; the work behind it is the engine's core, so a
 //! step is written once and every command takes the same one.
