@@ -248,7 +248,7 @@ impl super::Handle for tabwire_shared::Emulate {
 
     async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
         use crate::signals::within;
-        let limit = super::preamble::BROWSER_CALL_LIMIT_MS + 10_000;
+        let limit = super::context::BROWSER_CALL_LIMIT_MS + 10_000;
         within(
             cx.chrome().sleep(limit),
             emulate(cx, self.tab_id, &self.changes),

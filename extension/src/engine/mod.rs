@@ -75,7 +75,7 @@ pub use crate::chrome::TabChange;
 pub use access::popup::PopupState;
 
 // The core's modules, as the commands name them.
-use self::core::{access, collect, context, document, liveness, preamble, session, world};
+use self::core::{access, collect, context, document, liveness, session, world};
 
 #[cfg(test)]
 mod fake;

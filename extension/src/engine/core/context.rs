@@ -14,8 +14,16 @@
 //! core, and a `Cx` does not hand its engine out: a command cannot reach past it,
 //! whatever file it lives in.
 //!
-//! Each method says which step it is; the work behind it is the engine's core, so a
-//! step is written once and every command takes the same one.
+//! A command that works in a page first gets its tab [`ready`](Cx::ready): the
+//! debugger attached, no JavaScript dialog blocking the page, and the tab watched from
+//! then on (so a detach, a closed tab or a dialog ends its CDP waits). Its work then
+//! runs [`in_time`](Cx::in_time): within the command's time limit, with a failure
+//! caused by the tab closing told apart from one caused by the tab leaving what the
+//! debugger may follow. Plain browser calls without a limit of their own are
+//! [`bounded`](Cx::bounded) instead.
+//!
+//! Each method says which step it is, written once here or in the core behind it, so
+//! every command takes the same one.
 
 use std::future::Future;
 use std::rc::Rc;
@@ -35,7 +43,10 @@ use crate::cdp::CdpCommand;
 use crate::cdp::{FrameTree, RemoteObject};
 use crate::chrome::{Chrome, TabState};
 use crate::error::EngineError;
-use crate::signals::{Subscription, TabSignal};
+use crate::signals::{within, Subscription, TabSignal};
+
+/// How long a command without its own time limit may wait for Chrome.
+pub const BROWSER_CALL_LIMIT_MS: u64 = 15_000;
 
 /// One agent's call, as its command's handler sees the engine: the shared steps, the
 /// browser, and the tab state commands may read and change.
@@ -68,13 +79,16 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// Gets `tab` ready for a command that works in its page: attached, no dialog
     /// open, and watched from now on.
     pub async fn ready(&self, tab: TabId) -> Result<Subscription, EngineError> {
-        self.engine.ready(tab).await
+        let watch = self.attached(tab).await?;
+        self.no_dialog(tab)?;
+        Ok(watch)
     }
 
     /// Attaches the debugger to `tab` if needed, and watches the tab from now on (a
     /// dialog may be open: for the commands that answer it, or work beside it).
     pub async fn attached(&self, tab: TabId) -> Result<Subscription, EngineError> {
-        self.engine.attached(tab).await
+        self.engine.ensure_attached(tab).await?;
+        Ok(self.engine.signals.subscribe(tab))
     }
 
     /// Attaches the debugger to `tab` unless it already is, without watching it.
@@ -84,7 +98,10 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// Refuses to work in `tab` while a JavaScript dialog blocks it.
     pub fn no_dialog(&self, tab: TabId) -> Result<(), EngineError> {
-        self.engine.no_dialog(tab)
+        match self.engine.open_dialog(tab) {
+            Some(dialog) => Err(EngineError::DialogOpen { tab, dialog }),
+            None => Ok(()),
+        }
     }
 
     /// Runs a command's `work` on `tab` within `timeout_ms`: `None` if time ran out.
@@ -95,17 +112,26 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         timeout_ms: u64,
         work: impl Future<Output = Result<T, EngineError>>,
     ) -> Result<Option<T>, EngineError> {
-        self.engine.in_time(tab, timeout_ms, work).await
+        match within(self.chrome().sleep(timeout_ms), work).await {
+            Some(Ok(done)) => Ok(Some(done)),
+            Some(Err(error)) => Err(self.engine.confirm_closed(tab, error).await),
+            None => Ok(None),
+        }
     }
 
     /// Bounds a plain browser call by the limit of a command without its own
-    /// ([`BROWSER_CALL_LIMIT_MS`](super::preamble::BROWSER_CALL_LIMIT_MS)).
+    /// ([`BROWSER_CALL_LIMIT_MS`]).
     pub async fn bounded<T>(
         &self,
         action: &'static str,
         work: impl Future<Output = T>,
     ) -> Result<T, EngineError> {
-        self.engine.bounded(action, work).await
+        within(self.chrome().sleep(BROWSER_CALL_LIMIT_MS), work)
+            .await
+            .ok_or(EngineError::BrowserTimeout {
+                action,
+                timeout_ms: BROWSER_CALL_LIMIT_MS,
+            })
     }
 
     /// Sends a typed CDP command to an attached tab, unwatched (a clean-up that must

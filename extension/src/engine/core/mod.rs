@@ -1,7 +1,7 @@
 //! The engine's core: the [`Engine`] and its state, and what is not a command — the
 //! entry points the shell calls, who may use which tab ([`access`]), the debugger's
 //! sessions ([`session`], [`oopif`]), the documents and worlds of each tab
-//! ([`document`], [`world`]), and the steps commands share ([`preamble`]).
+//! ([`document`], [`world`]), and the steps commands share ([`context`]).
 //!
 //! Commands live outside it, in the engine's other modules, and reach it only through
 //! the context their handler receives ([`context::Cx`]): the engine's fields are
@@ -9,7 +9,6 @@
 
 pub(super) mod access;
 pub(super) mod announce;
-mod background;
 pub(super) mod collect;
 pub(super) mod context;
 pub(super) mod document;
@@ -17,7 +16,6 @@ mod idle_detach;
 pub(super) mod liveness;
 pub(super) mod oopif;
 mod persist;
-pub(super) mod preamble;
 pub(super) mod session;
 mod tab_events;
 pub(super) mod tabs;
@@ -25,6 +23,7 @@ mod webmcp_events;
 pub(super) mod world;
 
 use std::cell::{Cell, RefCell};
+use std::future::Future;
 use std::rc::{Rc, Weak};
 
 use serde_json::Value;
@@ -39,7 +38,7 @@ use super::{console, emulation, network, page, settings, snapshot, tab, trace, u
 #[cfg(test)]
 use super::{fake, TabChange};
 use crate::cdp::events::Incoming;
-use crate::cdp::PageEvent;
+use crate::cdp::{PageEvent, RuntimeReleaseObjectGroup};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{Signals, TabSignal};
@@ -449,6 +448,37 @@ impl<C: Chrome + 'static> Engine<C> {
 
     pub(in crate::engine) fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {
         self.tabs.dialog(tab)
+    }
+
+    /// Runs `work(engine)` as a task of its own: work that outlives the call or event
+    /// that started it (timers, saves, cleanup after a departure). A task holds the
+    /// engine strongly while it runs; the engine holds only a weak reference to
+    /// itself, so a dropped engine starts no new tasks.
+    pub(super) fn in_background<F>(&self, work: impl FnOnce(Rc<Self>) -> F)
+    where
+        F: Future<Output = ()> + 'static,
+    {
+        if let Some(engine) = self.me.upgrade() {
+            self.chrome.spawn(Box::pin(work(engine)));
+        }
+    }
+
+    /// Frees the call's remote objects (the global object's handle) without delaying
+    /// the reply, in the tab's session and the child sessions the group reached.
+    pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
+        self.release_objects_in_children(tab, &object_group);
+        self.in_background(move |engine| async move {
+            let release = RuntimeReleaseObjectGroup { object_group };
+            // Nothing to do if it fails: the page may be gone, taking its objects along.
+            let _ = engine.send(tab, &release).await;
+        });
+    }
+
+    /// A name for a new group of remote objects, released together at the end.
+    pub(super) fn next_object_group(&self) -> String {
+        let n = self.object_groups.get();
+        self.object_groups.set(n + 1);
+        format!("tabwire-evaluate-{n}")
     }
 
     /// Posts an event: about a tab, to the agents that may see that tab; else to all.

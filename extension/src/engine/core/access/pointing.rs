@@ -62,7 +62,8 @@ impl<C: Chrome + 'static> Engine<C> {
             return Err("That tab is not shared with that agent.".to_owned());
         }
         self.stop_pointing().await;
-        self.ready(tab)
+        Cx::new(self, session)
+            .ready(tab)
             .await
             .map_err(|e| format!("tabwire could not reach the tab: {e}"))?;
         let inspect = OverlaySetInspectMode {
@@ -167,12 +168,8 @@ impl<C: Chrome + 'static> Engine<C> {
                 .log("tabwire: the tab pointed in is no longer shared with the agent");
         }
         let group = self.next_object_group();
-        let uid = self
-            .bounded(
-                "name the element",
-                node_uids(&Cx::new(self, session), tab, &[node], &group),
-            )
-            .await;
+        let cx = Cx::new(self, session);
+        let uid = (cx.bounded("name the element", node_uids(&cx, tab, &[node], &group))).await;
         self.release_objects(tab, group);
         let uid = match uid {
             Ok(Ok(uids)) => uids.into_iter().next().flatten(),
