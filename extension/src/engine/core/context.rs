@@ -28,6 +28,8 @@
 use std::future::Future;
 use std::rc::Rc;
 
+use futures::future::join_all;
+
 use tabwire_shared::requests::RequestTab;
 use tabwire_shared::{DialogInfo, Emulation, Event, TabId, TabInfo, TabRequestAnswer};
 
@@ -507,6 +509,48 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         request: RequestTab,
     ) -> Result<TabRequestAnswer, EngineError> {
         self.engine.ask_user(self.session, request).await
+    }
+
+    /// The uids of `nodes` (backend node ids) in `tab`'s main frame; `None` for a
+    /// node that left the page.
+    pub async fn node_uids(
+        &self,
+        tab: TabId,
+        nodes: &[i64],
+        group: &str,
+    ) -> Result<Vec<Option<String>>, EngineError> {
+        let mut watch = self.ready(tab).await?;
+        self.sync_document(tab, &mut watch).await?;
+        let main = self
+            .with_document(tab, |d| FrameKey::tab(d.frame_id.clone()))
+            .ok_or(EngineError::StaleTools(tab))?;
+        // Made once, before the nodes go there side by side.
+        self.ready_world(tab, &main).await?;
+        let number = self.next_snapshot_number();
+        let found = join_all(nodes.iter().map(|node| {
+            let main = &main;
+            async move {
+                match self
+                    .uid_in_world(tab, main, *node, number, false, group)
+                    .await
+                {
+                    Ok(uid) => Ok(uid),
+                    // "No node with given id found": it left the page.
+                    Err(EngineError::Cdp { .. }) => Ok(None),
+                    Err(other) => Err(other),
+                }
+            }
+        }))
+        .await;
+        let mut uids = Vec::with_capacity(found.len());
+        for uid in found {
+            let uid = uid?;
+            if let Some(uid) = &uid {
+                self.with_document(tab, |d| d.uids.learn(uid, &main));
+            }
+            uids.push(uid);
+        }
+        Ok(uids)
     }
 }
 

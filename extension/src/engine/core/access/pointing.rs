@@ -19,7 +19,6 @@ use crate::cdp::events::PointingEvent;
 use crate::chrome::Chrome;
 use crate::engine::axtree::node_facts;
 use crate::engine::context::Cx;
-use crate::engine::node_uids::node_uids;
 use crate::engine::Engine;
 
 /// A pick under way: which tab, for which agent.
@@ -169,7 +168,7 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         let group = self.next_object_group();
         let cx = Cx::new(self, session);
-        let uid = (cx.bounded("name the element", node_uids(&cx, tab, &[node], &group))).await;
+        let uid = (cx.bounded("name the element", cx.node_uids(tab, &[node], &group))).await;
         self.release_objects(tab, group);
         let uid = match uid {
             Ok(Ok(uids)) => uids.into_iter().next().flatten(),
