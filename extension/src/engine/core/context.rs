@@ -57,9 +57,11 @@ pub struct Cx<'a, C: Chrome> {
     session: &'a str,
 }
 
+// The call: the browser, the tab made ready, and the limits its work runs within.
 impl<'a, C: Chrome + 'static> Cx<'a, C> {
-    /// The context of a call from the agent `session` (only [`Engine::answer`] makes
-    /// one).
+    /// The context of a call from the agent `session`: made by `Engine::answer` for
+    /// each call, and for the user's pick of an element, on behalf of the agent it is
+    /// for.
     pub(in crate::engine) fn new(engine: &'a Engine<C>, session: &'a str) -> Self {
         Self { engine, session }
     }
@@ -106,6 +108,12 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         }
     }
 
+    /// Watches `tab` from now on, without attaching it (the tab's signals: closed,
+    /// detached, a dialog, its page's events).
+    pub fn watch(&self, tab: TabId) -> Subscription {
+        self.engine.signals.subscribe(tab)
+    }
+
     /// Runs a command's `work` on `tab` within `timeout_ms`: `None` if time ran out.
     /// A failure because the debugger lost the tab says whether the tab closed.
     pub async fn in_time<T>(
@@ -136,6 +144,21 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
             })
     }
 
+    /// Runs `work` as a task of its own, after the reply if need be (a clean-up); it
+    /// gets a [`Background`] to make its own context from.
+    pub fn in_background<F>(&self, work: impl FnOnce(Background<C>) -> F)
+    where
+        F: Future<Output = ()> + 'static,
+    {
+        let session = self.session.to_owned();
+        self.engine
+            .in_background(move |engine| work(Background { engine, session }));
+    }
+}
+
+// CDP in the tab's sessions (its own, and a cross-site iframe's child session), and the
+// remote objects it makes.
+impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// Sends a typed CDP command to an attached tab, unwatched (a clean-up that must
     /// not fail the command, a read that needs no watch).
     pub async fn send<T: CdpCommand>(
@@ -193,12 +216,6 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         self.engine.watched(tab, watch, work).await
     }
 
-    /// Watches `tab` from now on, without attaching it (the tab's signals: closed,
-    /// detached, a dialog, its page's events).
-    pub fn watch(&self, tab: TabId) -> Subscription {
-        self.engine.signals.subscribe(tab)
-    }
-
     /// The error to report for a command in `tab` that failed with `error`: the cause
     /// the watch saw (a detach, the tab closing, a dialog) rather than Chrome's words.
     pub async fn explain_failure(
@@ -208,22 +225,6 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         error: EngineError,
     ) -> EngineError {
         self.engine.explain_failure(tab, watch, error).await
-    }
-
-    /// The JavaScript dialog open in `tab`, as far as CDP told.
-    pub fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {
-        self.engine.open_dialog(tab)
-    }
-
-    /// The dialog in `tab` is gone without Chrome saying so: forgets it and tells the
-    /// agents, as its closing event would have.
-    pub fn forget_dialog(&self, tab: TabId) {
-        let removed = (self.engine.tabs)
-            .update(tab, |t| t.attachment.dialog.take())
-            .flatten();
-        if removed.is_some() {
-            self.engine.post_event(Event::DialogClosed { tab_id: tab });
-        }
     }
 
     /// A name for a new group of remote objects, released together at the end.
@@ -237,80 +238,10 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         self.engine.release_objects(tab, object_group);
     }
 
-    /// Runs `f` on the tab's console and network collectors, if the tab is attached.
-    pub fn with_collectors<T>(
-        &self,
-        tab: TabId,
-        f: impl FnOnce(&mut Collectors) -> T,
-    ) -> Option<T> {
-        self.engine.with_collectors(tab, f)
-    }
-
-    /// The agent is reading `tab`'s console: its next message is news again.
-    pub fn console_read(&self, tab: TabId) {
-        self.engine.console_read(tab);
-    }
-
-    /// Brings the tab's document state up to date with its main frame (a new loader
-    /// is a new document, with no uids yet); returns the frame tree.
-    pub async fn sync_document(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-    ) -> Result<FrameTree, EngineError> {
-        self.engine.sync_document(tab, watch).await
-    }
-
-    /// Runs `f` on the tab's document state, if it is known (after
-    /// [`sync_document`](Self::sync_document)).
-    pub fn with_document<T>(&self, tab: TabId, f: impl FnOnce(&mut Document) -> T) -> Option<T> {
-        self.engine.with_document(tab, f)
-    }
-
-    /// The next snapshot number (engine-wide, so uids never repeat across documents).
-    pub fn next_snapshot_number(&self) -> u64 {
-        self.engine.next_snapshot_number()
-    }
-
-    /// The context of `frame`'s isolated world, with the snapshot walker in it.
-    pub async fn ready_world(&self, tab: TabId, frame: &FrameKey) -> Result<i64, EngineError> {
-        self.engine.ready_world(tab, frame).await
-    }
-
-    /// The uid of a DOM node (by backend id) in `frame`'s world: `pin`ned if asked.
-    pub async fn uid_in_world(
-        &self,
-        tab: TabId,
-        frame: &FrameKey,
-        backend: i64,
-        number: u64,
-        pin: bool,
-        group: &str,
-    ) -> Result<Option<String>, EngineError> {
-        (self.engine)
-            .uid_in_world(tab, frame, backend, number, pin, group)
-            .await
-    }
-
-    /// Runs `f` on every tab's performance trace.
-    pub fn with_traces<T>(&self, f: impl FnOnce(&mut Traces) -> T) -> T {
-        f(&mut self.engine.traces.borrow_mut())
-    }
-
-    /// The DOM node a uid names in the tab's current document (objects made kept in
-    /// `group`); a uid of another document, or whose node left, is stale.
-    pub async fn node_for_uid(
-        &self,
-        tab: TabId,
-        uid: &str,
-        group: &str,
-    ) -> Result<NodeRef, EngineError> {
-        self.engine.node_for_uid(tab, uid, group).await
-    }
-
-    /// Where a cross-site frame (child `session`) shows in the tab's viewport.
-    pub async fn frame_viewport(&self, tab: TabId, session: &str) -> Result<Rect, EngineError> {
-        self.engine.frame_viewport(tab, session).await
+    /// Releases an object group of one session of the tab (`None`: its own), in the
+    /// background.
+    pub fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
+        self.engine.release_objects_in(tab, session, group);
     }
 
     /// Turns DevTools' overlay on in `tab`'s session if it is not, so mouse moves reach
@@ -319,39 +250,33 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         self.engine.overlay_on(tab).await
     }
 
-    /// Runs `work` as a task of its own, after the reply if need be (a clean-up); it
-    /// gets a [`Background`] to make its own context from.
-    pub fn in_background<F>(&self, work: impl FnOnce(Background<C>) -> F)
-    where
-        F: Future<Output = ()> + 'static,
-    {
-        let session = self.session.to_owned();
-        self.engine
-            .in_background(move |engine| work(Background { engine, session }));
+    /// The tab's cross-site frames: each one's child session and record.
+    pub fn cross_site_frames(&self, tab: TabId) -> Vec<(String, ChildSession)> {
+        self.engine.cross_site_frames(tab)
     }
 
-    /// Calls a snapshot-walker method in `frame`'s isolated world (made, and the
-    /// walker installed, if need be); the answer's object is kept in `group`, and with
-    /// it comes the context that answered.
-    pub async fn call_walker(
-        &self,
-        tab: TabId,
-        frame: &FrameKey,
-        call: impl Fn(i64) -> WalkerCall,
-        group: &str,
-    ) -> Result<(i64, RemoteObject), EngineError> {
-        self.engine.call_walker(tab, frame, call, group).await
+    /// Where a cross-site frame (child `session`) shows in the tab's viewport.
+    pub async fn frame_viewport(&self, tab: TabId, session: &str) -> Result<Rect, EngineError> {
+        self.engine.frame_viewport(tab, session).await
     }
 
     /// The id of a frame's main-world JavaScript context, if Chrome announced it.
     pub fn main_world(&self, tab: TabId, frame: &str) -> Option<i64> {
         self.engine.main_world(tab, frame)
     }
+}
 
-    /// Forgets the tab's kit if it is still `kit` (Chrome no longer knows its
-    /// objects), releasing what may be left of it.
-    pub fn drop_kit(&self, tab: TabId, kit: &Kit) {
-        self.engine.drop_kit(tab, kit);
+// The document the tab shows, tabwire's isolated world in each frame, and the uids the
+// walker gives out there.
+impl<'a, C: Chrome + 'static> Cx<'a, C> {
+    /// Brings the tab's document state up to date with its main frame (a new loader
+    /// is a new document, with no uids yet); returns the frame tree.
+    pub async fn sync_document(
+        &self,
+        tab: TabId,
+        watch: &mut Subscription,
+    ) -> Result<FrameTree, EngineError> {
+        self.engine.sync_document(tab, watch).await
     }
 
     /// The state half of [`sync_document`](Self::sync_document), for a frame tree
@@ -366,15 +291,39 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         self.engine.known_document(tab)
     }
 
-    /// The tab's cross-site frames: each one's child session and record.
-    pub fn cross_site_frames(&self, tab: TabId) -> Vec<(String, ChildSession)> {
-        self.engine.cross_site_frames(tab)
+    /// Runs `f` on the tab's document state, if it is known (after
+    /// [`sync_document`](Self::sync_document)).
+    pub fn with_document<T>(&self, tab: TabId, f: impl FnOnce(&mut Document) -> T) -> Option<T> {
+        self.engine.with_document(tab, f)
     }
 
-    /// Releases an object group of one session of the tab (`None`: its own), in the
-    /// background.
-    pub fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
-        self.engine.release_objects_in(tab, session, group);
+    /// Forgets the tab's kit if it is still `kit` (Chrome no longer knows its
+    /// objects), releasing what may be left of it.
+    pub fn drop_kit(&self, tab: TabId, kit: &Kit) {
+        self.engine.drop_kit(tab, kit);
+    }
+
+    /// The next snapshot number (engine-wide, so uids never repeat across documents).
+    pub fn next_snapshot_number(&self) -> u64 {
+        self.engine.next_snapshot_number()
+    }
+
+    /// The context of `frame`'s isolated world, with the snapshot walker in it.
+    pub async fn ready_world(&self, tab: TabId, frame: &FrameKey) -> Result<i64, EngineError> {
+        self.engine.ready_world(tab, frame).await
+    }
+
+    /// Calls a snapshot-walker method in `frame`'s isolated world (made, and the
+    /// walker installed, if need be); the answer's object is kept in `group`, and with
+    /// it comes the context that answered.
+    pub async fn call_walker(
+        &self,
+        tab: TabId,
+        frame: &FrameKey,
+        call: impl Fn(i64) -> WalkerCall,
+        group: &str,
+    ) -> Result<(i64, RemoteObject), EngineError> {
+        self.engine.call_walker(tab, frame, call, group).await
     }
 
     /// One walker call in a known context of `frame`'s world (no new world made):
@@ -392,123 +341,30 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
             .await
     }
 
-    /// Whether the tab's own session has the WebMCP domain on.
-    pub fn webmcp_enabled(&self, tab: TabId) -> bool {
-        self.engine.webmcp_enabled(tab)
-    }
-
-    /// The agent read the list of tabs: the next change is news again.
-    pub fn tabs_read(&self) {
-        self.engine.tabs_read();
-    }
-
-    /// Reads what the tab's debugging session found (its frames' contexts, child
-    /// sessions, WebMCP tools), if the engine knows the tab.
-    pub fn attachment<T>(&self, tab: TabId, f: impl FnOnce(&Attachment) -> T) -> Option<T> {
-        self.engine.tabs.read(tab, |t| f(&t.attachment))
-    }
-
-    /// Changes what the tab's debugging session found, if the engine knows the tab.
-    pub fn update_attachment<T>(
+    /// The uid of a DOM node (by backend id) in `frame`'s world: `pin`ned if asked.
+    pub async fn uid_in_world(
         &self,
         tab: TabId,
-        f: impl FnOnce(&mut Attachment) -> T,
-    ) -> Option<T> {
-        self.engine.tabs.update(tab, |t| f(&mut t.attachment))
+        frame: &FrameKey,
+        backend: i64,
+        number: u64,
+        pin: bool,
+        group: &str,
+    ) -> Result<Option<String>, EngineError> {
+        (self.engine)
+            .uid_in_world(tab, frame, backend, number, pin, group)
+            .await
     }
 
-    /// Enables the WebMCP domain in a cross-site frame's session (a failure leaves
-    /// its tools unlisted).
-    pub async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
-        self.engine.enable_child_webmcp(tab, session).await;
-    }
-
-    /// What `tab` emulates (nothing if never set).
-    pub fn emulation(&self, tab: TabId) -> Emulation {
-        (self.engine.tabs)
-            .read(tab, |t| t.emulation.clone())
-            .unwrap_or_default()
-    }
-
-    /// Notes what `tab` emulates now (applied again on each attach).
-    pub fn set_emulation(&self, tab: TabId, emulation: Emulation) {
-        self.engine.tabs.write(tab, |t| t.emulation = emulation);
-    }
-
-    /// Whether our debugger is attached to `tab`.
-    pub fn is_attached(&self, tab: TabId) -> bool {
-        self.engine.tabs.is_attached(tab)
-    }
-
-    /// Lets go of `tab` but keeps what was collected and emulated in it for the next
-    /// attach.
-    pub async fn detach_keeping_collectors(&self, tab: TabId) {
-        self.engine.detach_keeping_collectors(tab).await;
-    }
-
-    /// Notes that `tab`'s renderer crashed, or has a renderer again.
-    pub fn crash_changed(&self, tab: TabId, crashed: bool) {
-        self.engine.crash_changed(tab, crashed);
-    }
-
-    /// The browser's state of `tab`; a tab the browser does not have is
-    /// [`EngineError::NoSuchTab`].
-    pub async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
-        self.engine.existing_tab(tab).await
-    }
-
-    /// `tab` as the agent is shown it (`user_active`: the tab the user looks at).
-    pub fn describe(&self, tab: &TabState, user_active: bool) -> TabInfo {
-        self.engine.describe(tab, user_active)
-    }
-
-    /// Refuses a destination on the user's blocklist.
-    pub fn check_destination(&self, url: &str) -> Result<(), EngineError> {
-        self.engine.check_destination(url)
-    }
-
-    /// Whether the calling agent may use `tab`.
-    pub fn may_use(&self, tab: TabId) -> bool {
-        self.engine.sharing.borrow().may_use(self.session, tab)
-    }
-
-    /// Whether the browser is the agent's own (one it launched), not the user's.
-    pub fn agents_own_browser(&self) -> bool {
-        self.engine.sharing.borrow().agent_profile()
-    }
-
-    /// Puts a tab the agent opened into its scope; false if the agent is gone.
-    pub async fn adopt_tab(&self, tab: &TabState) -> bool {
-        self.engine.adopt_tab(self.session, tab).await
-    }
-
-    /// Waits for `tab` to be free and takes it (a tab this command opened).
-    pub async fn lock_tab(&self, tab: TabId) -> TabGuard {
-        self.engine.tabs.lock(tab).await
-    }
-
-    /// A command used `tab`: its idle timer starts again.
-    pub fn note_used(&self, tab: TabId) {
-        self.engine.note_used(tab);
-    }
-
-    /// `tab` is closing: the command running on it stops, saying so.
-    pub fn closing(&self, tab: TabId) {
-        self.engine.signals.publish(tab, &TabSignal::Closing);
-    }
-
-    /// The tab the user is looking at, if any.
-    pub async fn users_tab(&self) -> Result<Option<TabState>, EngineError> {
-        self.engine.users_tab().await
-    }
-
-    /// Asks the user to share the tab in front with the calling agent, and waits for
-    /// the answer within the request's time.
-    pub async fn ask_user_for_tab(
+    /// The DOM node a uid names in the tab's current document (objects made kept in
+    /// `group`); a uid of another document, or whose node left, is stale.
+    pub async fn node_for_uid(
         &self,
-        request: RequestTab,
-    ) -> Result<TabRequestAnswer, EngineError> {
-        self.engine.ask_user(self.session, request).await
+        tab: TabId,
+        uid: &str,
+        group: &str,
+    ) -> Result<NodeRef, EngineError> {
+        self.engine.node_for_uid(tab, uid, group).await
     }
 
     /// The uids of `nodes` (backend node ids) in `tab`'s main frame; `None` for a
@@ -551,6 +407,167 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
             uids.push(uid);
         }
         Ok(uids)
+    }
+}
+
+// What the engine keeps about the tab: its session's findings, dialog, collectors,
+// emulation, trace, lock.
+impl<'a, C: Chrome + 'static> Cx<'a, C> {
+    /// Whether our debugger is attached to `tab`.
+    pub fn is_attached(&self, tab: TabId) -> bool {
+        self.engine.tabs.is_attached(tab)
+    }
+
+    /// Reads what the tab's debugging session found (its frames' contexts, child
+    /// sessions, WebMCP tools), if the engine knows the tab.
+    pub fn attachment<T>(&self, tab: TabId, f: impl FnOnce(&Attachment) -> T) -> Option<T> {
+        self.engine.tabs.read(tab, |t| f(&t.attachment))
+    }
+
+    /// Changes what the tab's debugging session found, if the engine knows the tab.
+    pub fn update_attachment<T>(
+        &self,
+        tab: TabId,
+        f: impl FnOnce(&mut Attachment) -> T,
+    ) -> Option<T> {
+        self.engine.tabs.update(tab, |t| f(&mut t.attachment))
+    }
+
+    /// The JavaScript dialog open in `tab`, as far as CDP told.
+    pub fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {
+        self.engine.open_dialog(tab)
+    }
+
+    /// The dialog in `tab` is gone without Chrome saying so: forgets it and tells the
+    /// agents, as its closing event would have.
+    pub fn forget_dialog(&self, tab: TabId) {
+        let removed = (self.engine.tabs)
+            .update(tab, |t| t.attachment.dialog.take())
+            .flatten();
+        if removed.is_some() {
+            self.engine.post_event(Event::DialogClosed { tab_id: tab });
+        }
+    }
+
+    /// Runs `f` on the tab's console and network collectors, if the tab is attached.
+    pub fn with_collectors<T>(
+        &self,
+        tab: TabId,
+        f: impl FnOnce(&mut Collectors) -> T,
+    ) -> Option<T> {
+        self.engine.with_collectors(tab, f)
+    }
+
+    /// The agent is reading `tab`'s console: its next message is news again.
+    pub fn console_read(&self, tab: TabId) {
+        self.engine.console_read(tab);
+    }
+
+    /// What `tab` emulates (nothing if never set).
+    pub fn emulation(&self, tab: TabId) -> Emulation {
+        (self.engine.tabs)
+            .read(tab, |t| t.emulation.clone())
+            .unwrap_or_default()
+    }
+
+    /// Notes what `tab` emulates now (applied again on each attach).
+    pub fn set_emulation(&self, tab: TabId, emulation: Emulation) {
+        self.engine.tabs.write(tab, |t| t.emulation = emulation);
+    }
+
+    /// Runs `f` on every tab's performance trace.
+    pub fn with_traces<T>(&self, f: impl FnOnce(&mut Traces) -> T) -> T {
+        f(&mut self.engine.traces.borrow_mut())
+    }
+
+    /// Whether the tab's own session has the WebMCP domain on.
+    pub fn webmcp_enabled(&self, tab: TabId) -> bool {
+        self.engine.webmcp_enabled(tab)
+    }
+
+    /// Enables the WebMCP domain in a cross-site frame's session (a failure leaves
+    /// its tools unlisted).
+    pub async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
+        self.engine.enable_child_webmcp(tab, session).await;
+    }
+
+    /// Notes that `tab`'s renderer crashed, or has a renderer again.
+    pub fn crash_changed(&self, tab: TabId, crashed: bool) {
+        self.engine.crash_changed(tab, crashed);
+    }
+
+    /// Lets go of `tab` but keeps what was collected and emulated in it for the next
+    /// attach.
+    pub async fn detach_keeping_collectors(&self, tab: TabId) {
+        self.engine.detach_keeping_collectors(tab).await;
+    }
+
+    /// Waits for `tab` to be free and takes it (a tab this command opened).
+    pub async fn lock_tab(&self, tab: TabId) -> TabGuard {
+        self.engine.tabs.lock(tab).await
+    }
+
+    /// A command used `tab`: its idle timer starts again.
+    pub fn note_used(&self, tab: TabId) {
+        self.engine.note_used(tab);
+    }
+
+    /// `tab` is closing: the command running on it stops, saying so.
+    pub fn closing(&self, tab: TabId) {
+        self.engine.signals.publish(tab, &TabSignal::Closing);
+    }
+}
+
+// The browser's tabs, and the calling agent's scope as the agent itself may ask about it.
+impl<'a, C: Chrome + 'static> Cx<'a, C> {
+    /// The browser's state of `tab`; a tab the browser does not have is
+    /// [`EngineError::NoSuchTab`].
+    pub async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
+        self.engine.existing_tab(tab).await
+    }
+
+    /// `tab` as the agent is shown it (`user_active`: the tab the user looks at).
+    pub fn describe(&self, tab: &TabState, user_active: bool) -> TabInfo {
+        self.engine.describe(tab, user_active)
+    }
+
+    /// The tab the user is looking at, if any.
+    pub async fn users_tab(&self) -> Result<Option<TabState>, EngineError> {
+        self.engine.users_tab().await
+    }
+
+    /// The agent read the list of tabs: the next change is news again.
+    pub fn tabs_read(&self) {
+        self.engine.tabs_read();
+    }
+
+    /// Refuses a destination on the user's blocklist.
+    pub fn check_destination(&self, url: &str) -> Result<(), EngineError> {
+        self.engine.check_destination(url)
+    }
+
+    /// Whether the calling agent may use `tab`.
+    pub fn may_use(&self, tab: TabId) -> bool {
+        self.engine.sharing.borrow().may_use(self.session, tab)
+    }
+
+    /// Whether the browser is the agent's own (one it launched), not the user's.
+    pub fn agents_own_browser(&self) -> bool {
+        self.engine.sharing.borrow().agent_profile()
+    }
+
+    /// Puts a tab the agent opened into its scope; false if the agent is gone.
+    pub async fn adopt_tab(&self, tab: &TabState) -> bool {
+        self.engine.adopt_tab(self.session, tab).await
+    }
+
+    /// Asks the user to share the tab in front with the calling agent, and waits for
+    /// the answer within the request's time.
+    pub async fn ask_user_for_tab(
+        &self,
+        request: RequestTab,
+    ) -> Result<TabRequestAnswer, EngineError> {
+        self.engine.ask_user(self.session, request).await
     }
 }
 
