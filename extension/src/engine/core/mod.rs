@@ -12,6 +12,7 @@ pub(super) mod announce;
 pub(super) mod collect;
 pub(super) mod context;
 pub(super) mod document;
+pub(super) mod emulation;
 mod idle_detach;
 pub(super) mod liveness;
 pub(super) mod oopif;
@@ -34,7 +35,7 @@ use tabwire_shared::{
 };
 
 // The engine's other modules, as the core's own modules name them.
-use super::{console, emulation, network, page, settings, snapshot, tab, trace, uids, Handle};
+use super::{console, network, page, settings, snapshot, tab, trace, uids, Handle};
 #[cfg(test)]
 use super::{fake, TabChange};
 use crate::cdp::events::Incoming;
