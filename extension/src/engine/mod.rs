@@ -59,6 +59,7 @@ mod navigate;
 mod network;
 mod node_uids;
 pub mod page;
+mod request_tab;
 mod resize;
 mod screenshot;
 mod settings;

@@ -12,7 +12,6 @@ use tabwire_shared::requests::{RequestTab, TabRequestAnswer, MAX_REASON_CHARS};
 use tabwire_shared::TabId;
 
 use crate::chrome::Chrome;
-use crate::engine::context::Cx;
 use crate::engine::Engine;
 use crate::error::EngineError;
 use crate::signals::within;
@@ -212,24 +211,6 @@ impl<C: Chrome + 'static> Engine<C> {
             // Out of time, or replaced by a newer request of the same agent.
             None | Some(Err(_)) => Ok(TabRequestAnswer::Unanswered),
         }
-    }
-}
-
-/// Asks the user for the tab in front. In a browser that is the agent's own, every tab
-/// is the agent's already: the tab in front is the answer at once.
-impl crate::engine::Handle for RequestTab {
-    const NEEDS_RENDERER: bool = false;
-
-    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
-        if cx.agents_own_browser() {
-            let Some(front) = cx.users_tab().await? else {
-                return Ok(TabRequestAnswer::Unanswered);
-            };
-            return Ok(TabRequestAnswer::Shared {
-                tab: cx.describe(&front, true),
-            });
-        }
-        cx.ask_user_for_tab(self).await
     }
 }
 
