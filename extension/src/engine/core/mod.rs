@@ -1,11 +1,18 @@
 //! The engine's core: the [`Engine`] and its state, and what is not a command — the
-//! entry points the shell calls, who may use which tab ([`access`]), the debugger's
-//! sessions ([`session`], [`oopif`]), the documents and worlds of each tab
-//! ([`document`], [`world`]), and the steps commands share ([`context`]).
+//! entry points the shell calls (here), who may use which tab ([`access`]), the
+//! debugger's sessions ([`session`], and cross-site iframes' child sessions,
+//! [`oopif`]), the documents and worlds of each tab ([`document`], [`world`]), the
+//! collectors ([`collect`]), what a tab emulates ([`emulation`]), the page's WebMCP
+//! tools as their events tell them (`webmcp_events`), the browser's tabs as agents are
+//! shown them ([`tabs`]), and the engine's upkeep: `idle_detach`, [`liveness`],
+//! `persist`, [`announce`], `tab_events`.
 //!
 //! Commands live outside it, in the engine's other modules, and reach it only through
-//! the context their handler receives ([`context::Cx`]): the engine's fields are
-//! private to this module, so the compiler keeps that boundary.
+//! the context their handler receives ([`context::Cx`], with the steps commands share):
+//! the engine's fields are private to this module, and a `Cx` does not hand its engine
+//! out, so the compiler keeps that boundary. What the core takes from beside the
+//! commands is state kept with the command that reads it (the console and network
+//! logs, the traces, WebMCP's tools, a frame's walk), never a command's work.
 
 pub(super) mod access;
 pub(super) mod announce;
