@@ -2,7 +2,7 @@
 // buttons pressed. Every decision is made in the worker (Rust); nothing is cached here.
 // Opening the popup shares nothing: sharing is a "Share this tab with …" button. The
 // worker names the one share button that may take the focus when the popup opens
-// (`focusOnOpen`, see engine/access/opening_focus.rs); otherwise nothing is focused and
+// (`focusOnOpen`, see engine/core/access/opening_focus.rs); otherwise nothing is focused and
 // the user moves with Tab. When the worker restarts, the port drops: the popup says so,
 // connects again and renders the new worker's state.
 const wanted = new URLSearchParams(location.search).get('tab');

@@ -29,12 +29,12 @@ use tabwire_shared::{
 };
 
 use super::bounded::{let_go_oldest, Bounds};
-use super::Engine;
 use crate::cdp::console::{
     ConsoleApiCalled, ExceptionThrown, IssueAdded, LogEntryAdded, StackTrace,
 };
 use crate::cdp::events::ConsoleEvent;
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 
 /// Longest text in a list (the full text is one `ConsoleMessage` away).
@@ -373,55 +373,48 @@ pub fn keep(mut text: String, max: usize) -> String {
     text
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// One page of the console messages collected for `tab`.
-    pub(super) async fn console_page(
-        &self,
-        tab: TabId,
-        preserved: bool,
-        query: listing::Query<'_>,
-    ) -> Result<ConsolePage, EngineError> {
-        self.ensure_attached(tab).await?;
-        let empty = || listing::page(std::iter::empty(), query, LIST_TEXT_CHARS);
-        Ok(self
-            .with_collectors(tab, |c| c.console.page(c.generation, preserved, query))
-            .unwrap_or_else(empty))
-    }
+/// One page of the console messages collected for `tab`.
+pub(super) async fn console_page<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    preserved: bool,
+    query: listing::Query<'_>,
+) -> Result<ConsolePage, EngineError> {
+    cx.ensure_attached(tab).await?;
+    let empty = || listing::page(std::iter::empty(), query, LIST_TEXT_CHARS);
+    Ok(cx
+        .with_collectors(tab, |c| c.console.page(c.generation, preserved, query))
+        .unwrap_or_else(empty))
+}
 
-    /// One console message of `tab`, in full.
-    pub(super) async fn console_message(
-        &self,
-        tab: TabId,
-        id: u64,
-    ) -> Result<ConsoleMessage, EngineError> {
-        self.ensure_attached(tab).await?;
-        self.with_collectors(tab, |c| c.console.get(c.generation, id))
-            .flatten()
-            .ok_or(EngineError::NoConsoleMessage { id, tab })
-    }
+/// One console message of `tab`, in full.
+pub(super) async fn console_message<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    id: u64,
+) -> Result<ConsoleMessage, EngineError> {
+    cx.ensure_attached(tab).await?;
+    cx.with_collectors(tab, |c| c.console.get(c.generation, id))
+        .flatten()
+        .ok_or(EngineError::NoConsoleMessage { id, tab })
 }
 
 /// Reads one page of the tab's console.
 impl super::Handle for tabwire_shared::ListConsole {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine.console_read(self.tab_id);
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        cx.console_read(self.tab_id);
         let query = listing::Query {
             types: &self.types,
             page_size: self.page_size,
             page_idx: self.page_idx,
         };
-        engine
-            .bounded(
-                "read the console",
-                engine.console_page(self.tab_id, self.include_preserved, query),
-            )
-            .await?
+        cx.bounded(
+            "read the console",
+            console_page(cx, self.tab_id, self.include_preserved, query),
+        )
+        .await?
     }
 }
 
@@ -429,17 +422,12 @@ impl super::Handle for tabwire_shared::ListConsole {
 impl super::Handle for tabwire_shared::GetConsoleMessage {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine
-            .bounded(
-                "read the console",
-                engine.console_message(self.tab_id, self.id),
-            )
-            .await?
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        cx.bounded(
+            "read the console",
+            console_message(cx, self.tab_id, self.id),
+        )
+        .await?
     }
 }
 

@@ -30,8 +30,8 @@ use std::collections::HashMap;
 use tabwire_shared::css::CssStyles;
 use tabwire_shared::TabId;
 
+use super::input::element;
 use super::uids::FrameKey;
-use super::Engine;
 use crate::cdp::css::{
     CssDisable, CssEnable, CssGetMatchedStyles, DomGetDocument, DomRequestNode, StyleSheetHeader,
 };
@@ -39,8 +39,10 @@ use crate::cdp::dom::{DomDisable, DomEnable, DomResolveNode};
 use crate::cdp::world::RuntimeCallFunctionIn;
 use crate::cdp::{CallArgument, PageEvent};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
+use named::{name_elements, query_containers};
 
 /// How long reading an element's styles may take.
 const CSS_LIMIT_MS: u64 = 10_000;
@@ -82,140 +84,134 @@ const LINEAGE: &str = r#"function (element, max) {
   return out;
 }"#;
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// The styles of the element `uid` names in `tab`.
-    async fn css_styles(&self, tab: TabId, uid: &str) -> Result<CssStyles, EngineError> {
-        let stale = || EngineError::StaleUid(uid.to_owned());
-        let frame = self
-            .with_document(tab, |d| d.uids.frame_of(uid).cloned())
-            .flatten()
-            .ok_or_else(stale)?;
-        let group = self.next_object_group();
-        let read = self.in_time(
-            tab,
-            CSS_LIMIT_MS,
-            self.read_styles(tab, uid, &frame, &group),
-        );
-        let read = read.await;
-        self.release_objects(tab, group);
-        // Off again whatever happened (a call cut short by its time limit included);
-        // a cross-site frame's DOM domain too, which only this call turned on.
-        let session = frame.session;
-        self.in_background(move |engine| async move {
-            let session = session.as_deref();
-            let _ = engine.send_in(tab, session, &CssDisable {}).await;
-            if session.is_some() {
-                let _ = engine.send_in(tab, session, &DomDisable {}).await;
-            }
-        });
-        read?.ok_or(EngineError::BrowserTimeout {
-            action: "reading the element's CSS",
-            timeout_ms: CSS_LIMIT_MS,
-        })
-    }
-
-    async fn read_styles(
-        &self,
-        tab: TabId,
-        uid: &str,
-        frame: &FrameKey,
-        group: &str,
-    ) -> Result<CssStyles, EngineError> {
-        let mut watch = self.ready(tab).await?;
-        self.sync_document(tab, &mut watch).await?;
-        let stale = || EngineError::StaleUid(uid.to_owned());
-        let node = self.element(tab, &mut watch, uid, group).await?;
-        let session = node.session.as_deref();
-        let context = self.ready_world(tab, frame).await?;
-        let resolve = DomResolveNode {
-            backend_node_id: node.backend,
-            object_group: group.to_owned(),
-            execution_context_id: Some(context),
-        };
-        let object = self
-            .send_watched_in(tab, session, &mut watch, &resolve)
-            .await;
-        let object = object.map_err(|_| stale())?.object.object_id;
-        let call = |function: &str, arguments, by_value| {
-            in_world(context, group, function, arguments, by_value)
-        };
-        let enclosing = call(
-            ENCLOSING_ELEMENT,
-            vec![CallArgument::object(object.ok_or_else(stale)?)],
-            false,
-        );
-        let element = self
-            .send_watched_in(tab, session, &mut watch, &enclosing)
-            .await?;
-        let element = element
-            .result
-            .object_id
-            .filter(|_| element.exception_details.is_none())
-            .ok_or_else(|| {
-                EngineError::UnreadablePageData(format!(
-                    "uid \"{uid}\" names neither an element nor a node inside one"
-                ))
-            })?;
-        let lineage = call(
-            LINEAGE,
-            vec![
-                CallArgument::object(element.clone()),
-                CallArgument::value(MAX_LINEAGE.into()),
-            ],
-            true,
-        );
-        let lineage = self
-            .send_watched_in(tab, session, &mut watch, &lineage)
-            .await?;
-        let lineage: Vec<String> = lineage
-            .result
-            .value
-            .and_then(|v| serde_json::from_value(v).ok())
-            .unwrap_or_default();
+/// The styles of the element `uid` names in `tab`.
+async fn css_styles<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    uid: &str,
+) -> Result<CssStyles, EngineError> {
+    let stale = || EngineError::StaleUid(uid.to_owned());
+    let frame = cx
+        .with_document(tab, |d| d.uids.frame_of(uid).cloned())
+        .flatten()
+        .ok_or_else(stale)?;
+    let group = cx.next_object_group();
+    let read = cx.in_time(tab, CSS_LIMIT_MS, read_styles(cx, tab, uid, &frame, &group));
+    let read = read.await;
+    cx.release_objects(tab, group);
+    // Off again whatever happened (a call cut short by its time limit included);
+    // a cross-site frame's DOM domain too, which only this call turned on.
+    let session = frame.session;
+    cx.in_background(move |bg| async move {
+        let cx = &bg.cx();
+        let session = session.as_deref();
+        let _ = cx.send_in(tab, session, &CssDisable {}).await;
         if session.is_some() {
-            self.send_watched_in(tab, session, &mut watch, &DomEnable {})
-                .await?;
+            let _ = cx.send_in(tab, session, &DomDisable {}).await;
         }
-        self.send_watched_in(tab, session, &mut watch, &DomGetDocument { depth: 0 })
+    });
+    read?.ok_or(EngineError::BrowserTimeout {
+        action: "reading the element's CSS",
+        timeout_ms: CSS_LIMIT_MS,
+    })
+}
+
+async fn read_styles<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    uid: &str,
+    frame: &FrameKey,
+    group: &str,
+) -> Result<CssStyles, EngineError> {
+    let mut watch = cx.ready(tab).await?;
+    cx.sync_document(tab, &mut watch).await?;
+    let stale = || EngineError::StaleUid(uid.to_owned());
+    let node = element(cx, tab, &mut watch, uid, group).await?;
+    let session = node.session.as_deref();
+    let context = cx.ready_world(tab, frame).await?;
+    let resolve = DomResolveNode {
+        backend_node_id: node.backend,
+        object_group: group.to_owned(),
+        execution_context_id: Some(context),
+    };
+    let object = cx.send_watched_in(tab, session, &mut watch, &resolve).await;
+    let object = object.map_err(|_| stale())?.object.object_id;
+    let call = |function: &str, arguments, by_value| {
+        in_world(context, group, function, arguments, by_value)
+    };
+    let enclosing = call(
+        ENCLOSING_ELEMENT,
+        vec![CallArgument::object(object.ok_or_else(stale)?)],
+        false,
+    );
+    let element = cx
+        .send_watched_in(tab, session, &mut watch, &enclosing)
+        .await?;
+    let element = element
+        .result
+        .object_id
+        .filter(|_| element.exception_details.is_none())
+        .ok_or_else(|| {
+            EngineError::UnreadablePageData(format!(
+                "uid \"{uid}\" names neither an element nor a node inside one"
+            ))
+        })?;
+    let lineage = call(
+        LINEAGE,
+        vec![
+            CallArgument::object(element.clone()),
+            CallArgument::value(MAX_LINEAGE.into()),
+        ],
+        true,
+    );
+    let lineage = cx
+        .send_watched_in(tab, session, &mut watch, &lineage)
+        .await?;
+    let lineage: Vec<String> = lineage
+        .result
+        .value
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    if session.is_some() {
+        cx.send_watched_in(tab, session, &mut watch, &DomEnable {})
             .await?;
-        let request = DomRequestNode {
-            object_id: element.clone(),
-        };
-        let node_id = self
-            .send_watched_in(tab, session, &mut watch, &request)
-            .await?
-            .node_id;
-        if node_id == 0 {
-            return Err(stale());
-        }
-        self.send_watched_in(tab, session, &mut watch, &CssEnable {})
-            .await?;
-        let sheets = announced_sheets(&mut watch, session);
-        let matched = self
-            .send_watched_in(tab, session, &mut watch, &CssGetMatchedStyles { node_id })
-            .await?;
-        let place = Place {
-            tab,
-            frame,
-            context,
-            group,
-        };
-        let containers = self
-            .query_containers(&place, &mut watch, node_id, &matched)
-            .await;
-        let mut styles = cascade::cascade(&cascade::Matched {
-            styles: &matched,
-            sheets: &sheets,
-            lineage: &lineage,
-            containers: &containers
-                .iter()
-                .map(|(t, c)| (t.clone(), c.element.clone()))
-                .collect(),
-        });
-        self.name_elements(&place, &mut watch, &element, &containers, &mut styles)
-            .await;
-        Ok(styles)
     }
+    cx.send_watched_in(tab, session, &mut watch, &DomGetDocument { depth: 0 })
+        .await?;
+    let request = DomRequestNode {
+        object_id: element.clone(),
+    };
+    let node_id = cx
+        .send_watched_in(tab, session, &mut watch, &request)
+        .await?
+        .node_id;
+    if node_id == 0 {
+        return Err(stale());
+    }
+    cx.send_watched_in(tab, session, &mut watch, &CssEnable {})
+        .await?;
+    let sheets = announced_sheets(&mut watch, session);
+    let matched = cx
+        .send_watched_in(tab, session, &mut watch, &CssGetMatchedStyles { node_id })
+        .await?;
+    let place = Place {
+        tab,
+        frame,
+        context,
+        group,
+    };
+    let containers = query_containers(cx, &place, &mut watch, node_id, &matched).await;
+    let mut styles = cascade::cascade(&cascade::Matched {
+        styles: &matched,
+        sheets: &sheets,
+        lineage: &lineage,
+        containers: &containers
+            .iter()
+            .map(|(t, c)| (t.clone(), c.element.clone()))
+            .collect(),
+    });
+    name_elements(cx, &place, &mut watch, &element, &containers, &mut styles).await;
+    Ok(styles)
 }
 
 /// Where a reading runs: the tab, the frame whose document holds the element (its
@@ -283,11 +279,7 @@ fn announced_sheets(
 impl super::Handle for tabwire_shared::requests::GetCssStyles {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine.css_styles(self.tab_id, &self.uid).await
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        css_styles(cx, self.tab_id, &self.uid).await
     }
 }

@@ -5,87 +5,68 @@
 //! `DialogClosed`; should that event not come (or Chrome say no dialog is showing),
 //! the engine clears its record and posts `DialogClosed` itself.
 
-use tabwire_shared::{Event, TabId};
+use tabwire_shared::TabId;
 
-use super::Engine;
 use crate::cdp::capture::PageHandleJavaScriptDialog;
 use crate::cdp::refusal::Refusal;
 use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::TabSignal;
 
 /// How long to wait for Chrome to confirm the dialog closed.
 const CLOSE_NOTICE_MS: u64 = 1_000;
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Answers the dialog open in `tab`.
-    pub(super) async fn handle_dialog(
-        &self,
-        tab: TabId,
-        accept: bool,
-        prompt_text: Option<String>,
-    ) -> Result<(), EngineError> {
-        if self.open_dialog(tab).is_none() {
+/// Answers the dialog open in `tab`.
+pub(super) async fn handle_dialog<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    accept: bool,
+    prompt_text: Option<String>,
+) -> Result<(), EngineError> {
+    if cx.open_dialog(tab).is_none() {
+        return Err(EngineError::NoDialog(tab));
+    }
+    let mut watch = cx.watch(tab);
+    let answer = PageHandleJavaScriptDialog {
+        accept,
+        prompt_text,
+    };
+    match cx.send(tab, &answer).await {
+        Ok(_) => {}
+        Err(EngineError::Cdp { message, .. })
+            if Refusal::of(&message) == Some(Refusal::NoDialog) =>
+        {
+            cx.forget_dialog(tab);
             return Err(EngineError::NoDialog(tab));
         }
-        let mut watch = self.signals.subscribe(tab);
-        let answer = PageHandleJavaScriptDialog {
-            accept,
-            prompt_text,
-        };
-        match self.send(tab, &answer).await {
-            Ok(_) => {}
-            Err(EngineError::Cdp { message, .. })
-                if Refusal::of(&message) == Some(Refusal::NoDialog) =>
-            {
-                self.forget_dialog(tab);
-                return Err(EngineError::NoDialog(tab));
-            }
-            Err(error) => return Err(self.explain_failure(tab, &mut watch, error).await),
-        }
-        let closed = watch.watch(self.chrome.sleep(CLOSE_NOTICE_MS), |signal| match signal {
-            TabSignal::Page(PageEvent::DialogClosed) | TabSignal::Closed => Some(()),
-            TabSignal::Closing => Some(()),
-            TabSignal::Detached(_) | TabSignal::Withdrawn(_) => Some(()),
-            TabSignal::Page(PageEvent::TargetCrashed) => Some(()),
-            TabSignal::Page(_) | TabSignal::InFrame { .. } | TabSignal::Updated(_) => None,
-        });
-        if closed.await.is_ok() {
-            // No notice came: clear the record ourselves.
-            self.forget_dialog(tab);
-        }
-        Ok(())
+        Err(error) => return Err(cx.explain_failure(tab, &mut watch, error).await),
     }
-
-    fn forget_dialog(&self, tab: TabId) {
-        let removed = self
-            .tabs
-            .update(tab, |t| t.attachment.dialog.take())
-            .flatten();
-        if removed.is_some() {
-            self.post_event(Event::DialogClosed { tab_id: tab });
-        }
+    let closed = watch.watch(cx.chrome().sleep(CLOSE_NOTICE_MS), |signal| match signal {
+        TabSignal::Page(PageEvent::DialogClosed) | TabSignal::Closed => Some(()),
+        TabSignal::Closing => Some(()),
+        TabSignal::Detached(_) | TabSignal::Withdrawn(_) => Some(()),
+        TabSignal::Page(PageEvent::TargetCrashed) => Some(()),
+        TabSignal::Page(_) | TabSignal::InFrame { .. } | TabSignal::Updated(_) => None,
+    });
+    if closed.await.is_ok() {
+        // No notice came: clear the record ourselves.
+        cx.forget_dialog(tab);
     }
+    Ok(())
 }
 
 /// Answers the tab's dialog.
 impl super::Handle for tabwire_shared::HandleDialog {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine
-            .bounded("answer the dialog", async {
-                engine.ensure_attached(self.tab_id).await?;
-                engine
-                    .handle_dialog(self.tab_id, self.accept, self.prompt_text)
-                    .await
-            })
-            .await?
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        cx.bounded("answer the dialog", async {
+            cx.ensure_attached(self.tab_id).await?;
+            handle_dialog(cx, self.tab_id, self.accept, self.prompt_text).await
+        })
+        .await?
     }
 }
 

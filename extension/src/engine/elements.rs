@@ -19,9 +19,9 @@ use tabwire_shared::TabId;
 
 use super::uids::FrameKey;
 use super::world::WalkerCall;
-use super::Engine;
 use crate::cdp::dom::{DomDescribeNode, DomResolveNode};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::Subscription;
 
@@ -149,136 +149,135 @@ pub fn insert_uids(text: &str, uids: &[String]) -> Result<String, String> {
     Ok(out)
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Remote objects for the elements `uids` name, made in the JavaScript context
-    /// `context` (the world of the call they are passed to) and kept in `group`.
-    /// An unknown uid, or one whose element is gone, is [`EngineError::StaleUid`]. The
-    /// tab is watched through `watch` meanwhile, like [`watched`](Self::watched) does.
-    pub(super) async fn element_objects(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        uids: &[String],
-        group: &str,
-        context: Option<i64>,
-    ) -> Result<Vec<String>, EngineError> {
-        let resolve = self.resolve_elements(tab, uids, group, context);
-        self.watched(tab, watch, resolve).await
-    }
+/// Remote objects for the elements `uids` name, made in the JavaScript context
+/// `context` (the world of the call they are passed to) and kept in `group`.
+/// An unknown uid, or one whose element is gone, is [`EngineError::StaleUid`]. The
+/// tab is watched through `watch` meanwhile, like [`watched`](Self::watched) does.
+pub(super) async fn element_objects<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    uids: &[String],
+    group: &str,
+    context: Option<i64>,
+) -> Result<Vec<String>, EngineError> {
+    let resolve = resolve_elements(cx, tab, uids, group, context);
+    cx.watched(tab, watch, resolve).await
+}
 
-    async fn resolve_elements(
-        &self,
-        tab: TabId,
-        uids: &[String],
-        group: &str,
-        context: Option<i64>,
-    ) -> Result<Vec<String>, EngineError> {
-        let nodes = join_all(uids.iter().map(|uid| self.node_for_uid(tab, uid, group)))
-            .await
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()?;
-        // The page's scripts run in the page's renderer; a cross-site frame's elements
-        // live in another.
-        if let Some(at) = nodes.iter().position(|node| node.session.is_some()) {
-            return Err(EngineError::InCrossSiteFrame {
-                uid: uids[at].clone(),
-                what: "the page's scripts (evaluate_script, third-party tools) cannot reach",
-                instead: "Act on it with the input tools by its uid (click, fill, hover, drag, \
-                          upload_file, take_screenshot), or pass an element of the page itself.",
-            });
-        }
-        let resolved = join_all(nodes.iter().map(|node| {
-            let resolve = DomResolveNode {
-                backend_node_id: node.backend,
-                object_group: group.to_owned(),
-                execution_context_id: context,
-            };
-            async move { self.send(tab, &resolve).await }
-        }))
-        .await;
-        uids.iter()
-            .zip(resolved)
-            .map(|(uid, outcome)| match outcome {
-                Ok(found) => found
-                    .object
-                    .object_id
-                    .ok_or_else(|| EngineError::StaleUid(uid.clone())),
-                // "No node with given id found": the element left the page.
-                Err(EngineError::Cdp { .. }) => Err(EngineError::StaleUid(uid.clone())),
-                Err(other) => Err(other),
-            })
-            .collect()
-    }
-
-    /// The uids of page nodes handed back as remote objects (of the main frame's
-    /// document or a same-origin frame's), pinned for snapshots; the objects this
-    /// makes are kept in `group`.
-    pub(super) async fn uids_of_objects(
-        &self,
-        tab: TabId,
-        objects: Vec<String>,
-        group: &str,
-    ) -> Result<Vec<String>, EngineError> {
-        let main = self
-            .with_document(tab, |d| FrameKey::tab(d.frame_id.clone()))
-            .ok_or(EngineError::StaleTools(tab))?;
-        self.uids_of_objects_in(tab, &main, objects, group).await
-    }
-
-    /// [`uids_of_objects`](Self::uids_of_objects) for nodes of `frame`'s document (a
-    /// cross-site frame's too: its objects are of its session).
-    pub(super) async fn uids_of_objects_in(
-        &self,
-        tab: TabId,
-        frame: &FrameKey,
-        objects: Vec<String>,
-        group: &str,
-    ) -> Result<Vec<String>, EngineError> {
-        // Made once, before the nodes go there side by side.
-        self.ready_world(tab, frame).await?;
-        let number = self.next_snapshot_number();
-        let named = join_all(objects.into_iter().map(|object_id| async move {
-            let describe = DomDescribeNode {
-                backend_node_id: None,
-                object_id: Some(object_id),
-            };
-            let session = frame.session.as_deref();
-            let node = self.send_in(tab, session, &describe).await?;
-            let node = node.node.backend_node_id;
-            self.uid_in_world(tab, frame, node, number, true, group)
-                .await?
-                .ok_or_else(|| {
-                    EngineError::UnreadablePageData(
-                        "an element the tool returned could not be named".to_owned(),
-                    )
-                })
-        }))
-        .await;
-        let mut uids = Vec::with_capacity(named.len());
-        for uid in named {
-            let uid = uid?;
-            let dropped = self
-                .with_document(tab, |d| {
-                    d.uids.learn(&uid, frame);
-                    d.pins.pin(&uid)
-                })
-                .ok_or(EngineError::StaleTools(tab))?;
-            if let Some(oldest) = dropped {
-                self.unpin(tab, frame, oldest);
-            }
-            uids.push(uid);
-        }
-        Ok(uids)
-    }
-
-    /// Lets the world stop showing a pinned element (best effort, in the background).
-    fn unpin(&self, tab: TabId, frame: &FrameKey, uid: String) {
-        let frame = frame.clone();
-        self.in_background(move |engine| async move {
-            let unpin = |_| WalkerCall::Unpin(uid.clone());
-            let _ = engine.call_walker(tab, &frame, unpin, "").await;
+async fn resolve_elements<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    uids: &[String],
+    group: &str,
+    context: Option<i64>,
+) -> Result<Vec<String>, EngineError> {
+    let nodes = join_all(uids.iter().map(|uid| cx.node_for_uid(tab, uid, group)))
+        .await
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
+    // The page's scripts run in the page's renderer; a cross-site frame's elements
+    // live in another.
+    if let Some(at) = nodes.iter().position(|node| node.session.is_some()) {
+        return Err(EngineError::InCrossSiteFrame {
+            uid: uids[at].clone(),
+            what: "the page's scripts (evaluate_script, third-party tools) cannot reach",
+            instead: "Act on it with the input tools by its uid (click, fill, hover, drag, \
+                      upload_file, take_screenshot), or pass an element of the page itself.",
         });
     }
+    let resolved = join_all(nodes.iter().map(|node| {
+        let resolve = DomResolveNode {
+            backend_node_id: node.backend,
+            object_group: group.to_owned(),
+            execution_context_id: context,
+        };
+        async move { cx.send(tab, &resolve).await }
+    }))
+    .await;
+    uids.iter()
+        .zip(resolved)
+        .map(|(uid, outcome)| match outcome {
+            Ok(found) => found
+                .object
+                .object_id
+                .ok_or_else(|| EngineError::StaleUid(uid.clone())),
+            // "No node with given id found": the element left the page.
+            Err(EngineError::Cdp { .. }) => Err(EngineError::StaleUid(uid.clone())),
+            Err(other) => Err(other),
+        })
+        .collect()
+}
+
+/// The uids of page nodes handed back as remote objects (of the main frame's
+/// document or a same-origin frame's), pinned for snapshots; the objects this
+/// makes are kept in `group`.
+pub(super) async fn uids_of_objects<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    objects: Vec<String>,
+    group: &str,
+) -> Result<Vec<String>, EngineError> {
+    let main = cx
+        .with_document(tab, |d| FrameKey::tab(d.frame_id.clone()))
+        .ok_or(EngineError::StaleTools(tab))?;
+    uids_of_objects_in(cx, tab, &main, objects, group).await
+}
+
+/// [`uids_of_objects`](uids_of_objects) for nodes of `frame`'s document (a
+/// cross-site frame's too: its objects are of its session).
+pub(super) async fn uids_of_objects_in<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    frame: &FrameKey,
+    objects: Vec<String>,
+    group: &str,
+) -> Result<Vec<String>, EngineError> {
+    // Made once, before the nodes go there side by side.
+    cx.ready_world(tab, frame).await?;
+    let number = cx.next_snapshot_number();
+    let named = join_all(objects.into_iter().map(|object_id| async move {
+        let describe = DomDescribeNode {
+            backend_node_id: None,
+            object_id: Some(object_id),
+        };
+        let session = frame.session.as_deref();
+        let node = cx.send_in(tab, session, &describe).await?;
+        let node = node.node.backend_node_id;
+        cx.uid_in_world(tab, frame, node, number, true, group)
+            .await?
+            .ok_or_else(|| {
+                EngineError::UnreadablePageData(
+                    "an element the tool returned could not be named".to_owned(),
+                )
+            })
+    }))
+    .await;
+    let mut uids = Vec::with_capacity(named.len());
+    for uid in named {
+        let uid = uid?;
+        let dropped = cx
+            .with_document(tab, |d| {
+                d.uids.learn(&uid, frame);
+                d.pins.pin(&uid)
+            })
+            .ok_or(EngineError::StaleTools(tab))?;
+        if let Some(oldest) = dropped {
+            unpin(cx, tab, frame, oldest);
+        }
+        uids.push(uid);
+    }
+    Ok(uids)
+}
+
+/// Lets the world stop showing a pinned element (best effort, in the background).
+fn unpin<C: Chrome + 'static>(cx: &Cx<'_, C>, tab: TabId, frame: &FrameKey, uid: String) {
+    let frame = frame.clone();
+    cx.in_background(move |bg| async move {
+        let cx = &bg.cx();
+        let unpin = |_| WalkerCall::Unpin(uid.clone());
+        let _ = cx.call_walker(tab, &frame, unpin, "").await;
+    });
 }
 
 #[cfg(test)]

@@ -3,265 +3,54 @@
 //!
 //! The engine keeps what each tab emulates (across detaches, until the tab closes) and
 //! applies it all again when the debugger re-attaches, since Chrome forgets every
-//! override with the session. A change is applied first and recorded only once Chrome
-//! took it, so the state returned is what is in force. Turning touch or mobile
+//! override with the session: the commands for a change, and that record, are the
+//! core's (`core/emulation.rs`). A change is applied first and recorded only once
+//! Chrome took it, so the state returned is what is in force. Turning touch or mobile
 //! emulation on or off reloads the page (as the reference does): both are fixed when
 //! a document starts.
 
-use tabwire_shared::{Change, Emulation, EmulationChanges, NetworkConditions, TabId, Viewport};
+use tabwire_shared::{Emulation, EmulationChanges, TabId, Viewport};
 
-use super::Engine;
-use crate::cdp::emulation::{
-    EmulationClearDeviceMetricsOverride, EmulationClearGeolocationOverride,
-    EmulationSetCpuThrottlingRate, EmulationSetDeviceMetricsOverride, EmulationSetEmulatedMedia,
-    EmulationSetGeolocationOverride, EmulationSetTouchEmulationEnabled,
-    EmulationSetUserAgentOverride, MediaFeature, NetworkEmulateNetworkConditions,
-    NetworkSetExtraHttpHeaders, ScreenOrientation,
-};
+use super::core::emulation::apply_changes;
+use super::navigate::navigate;
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 
 /// How long the reload that makes touch or mobile emulation take effect may take.
 const RELOAD_LIMIT_MS: u64 = 10_000;
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Applies `changes` to `tab`; everything it now emulates.
-    pub(super) async fn emulate(
-        &self,
-        tab: TabId,
-        changes: &EmulationChanges,
-    ) -> Result<Emulation, EngineError> {
-        self.ensure_attached(tab).await?;
-        let before = self.emulation(tab).viewport;
-        let now = self.apply_changes(tab, changes).await?;
-        // Touch support and the mobile viewport are fixed when a document starts: like
-        // the reference, reload the page when they change so they take effect.
-        let traits =
-            |v: &Option<Viewport>| v.as_ref().map(|v| (v.mobile, v.touch)).unwrap_or_default();
-        if traits(&before) != traits(&now.viewport) {
-            let reload = tabwire_shared::Navigation::Reload {
-                ignore_cache: false,
-            };
-            self.navigate(tab, &reload, RELOAD_LIMIT_MS).await?;
-        }
-        Ok(now)
-    }
-
-    /// Sends the commands for `changes` and records the outcome.
-    async fn apply_changes(
-        &self,
-        tab: TabId,
-        changes: &EmulationChanges,
-    ) -> Result<Emulation, EngineError> {
-        let mut now = self.emulation(tab);
-        if let Some(change) = &changes.network {
-            let value = set_value(change);
-            self.apply_network(tab, value.as_ref()).await?;
-            now.network = value;
-        }
-        if let Some(change) = &changes.cpu_throttling_rate {
-            let value = set_value(change);
-            self.apply_cpu(tab, value).await?;
-            now.cpu_throttling_rate = value;
-        }
-        if let Some(change) = &changes.viewport {
-            let value = set_value(change);
-            self.apply_viewport(tab, value.as_ref()).await?;
-            now.viewport = value;
-        }
-        if let Some(change) = &changes.user_agent {
-            let value = set_value(change);
-            self.apply_user_agent(tab, value.as_deref()).await?;
-            now.user_agent = value;
-        }
-        if let Some(change) = &changes.color_scheme {
-            let value = set_value(change);
-            self.apply_color_scheme(tab, value.as_deref()).await?;
-            now.color_scheme = value;
-        }
-        if let Some(change) = &changes.geolocation {
-            let value = set_value(change);
-            match &value {
-                Some(place) => {
-                    let set = EmulationSetGeolocationOverride {
-                        latitude: place.latitude,
-                        longitude: place.longitude,
-                        accuracy: place.accuracy,
-                    };
-                    self.send(tab, &set).await?;
-                }
-                None => {
-                    self.send(tab, &EmulationClearGeolocationOverride {})
-                        .await?;
-                }
-            }
-            now.geolocation = value;
-        }
-        if let Some(change) = &changes.extra_http_headers {
-            let value = set_value(change).filter(|h| !h.is_empty());
-            let headers = NetworkSetExtraHttpHeaders {
-                headers: value.clone().unwrap_or_default(),
-            };
-            self.send(tab, &headers).await?;
-            now.extra_http_headers = value;
-        }
-        self.set_emulation(tab, now.clone());
-        Ok(now)
-    }
-
-    /// What `tab` emulates (nothing if never set).
-    pub(super) fn emulation(&self, tab: TabId) -> Emulation {
-        self.tabs
-            .read(tab, |t| t.emulation.clone())
-            .unwrap_or_default()
-    }
-
-    fn set_emulation(&self, tab: TabId, emulation: Emulation) {
-        self.tabs.write(tab, |t| t.emulation = emulation);
-    }
-
-    /// Applies everything `tab` emulates again (after the debugger re-attached).
-    pub(super) async fn reapply_emulation(&self, tab: TabId) {
-        let emulation = self.emulation(tab);
-        if emulation.is_empty() {
-            return;
-        }
-        let changes = EmulationChanges {
-            network: emulation.network.map(Change::Set),
-            cpu_throttling_rate: emulation.cpu_throttling_rate.map(Change::Set),
-            viewport: emulation.viewport.map(Change::Set),
-            user_agent: emulation.user_agent.map(Change::Set),
-            color_scheme: emulation.color_scheme.map(Change::Set),
-            geolocation: emulation.geolocation.map(Change::Set),
-            extra_http_headers: emulation.extra_http_headers.map(Change::Set),
+/// Applies `changes` to `tab`; everything it now emulates.
+pub(super) async fn emulate<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    changes: &EmulationChanges,
+) -> Result<Emulation, EngineError> {
+    cx.ensure_attached(tab).await?;
+    let before = cx.emulation(tab).viewport;
+    let now = apply_changes(cx, tab, changes).await?;
+    // Touch support and the mobile viewport are fixed when a document starts: like
+    // the reference, reload the page when they change so they take effect.
+    let traits = |v: &Option<Viewport>| v.as_ref().map(|v| (v.mobile, v.touch)).unwrap_or_default();
+    if traits(&before) != traits(&now.viewport) {
+        let reload = tabwire_shared::Navigation::Reload {
+            ignore_cache: false,
         };
-        if let Err(error) = self.apply_changes(tab, &changes).await {
-            self.chrome.log(&format!(
-                "tabwire: could not emulate again on tab {tab}: {error}"
-            ));
-        }
+        navigate(cx, tab, &reload, RELOAD_LIMIT_MS).await?;
     }
-
-    async fn apply_network(
-        &self,
-        tab: TabId,
-        conditions: Option<&NetworkConditions>,
-    ) -> Result<(), EngineError> {
-        let command = match conditions {
-            Some(c) => NetworkEmulateNetworkConditions {
-                offline: c.offline,
-                latency: c.latency_ms,
-                download_throughput: c.download_bytes_per_sec,
-                upload_throughput: c.upload_bytes_per_sec,
-            },
-            None => NetworkEmulateNetworkConditions {
-                offline: false,
-                latency: 0.0,
-                download_throughput: -1.0,
-                upload_throughput: -1.0,
-            },
-        };
-        self.send(tab, &command).await?;
-        Ok(())
-    }
-
-    async fn apply_cpu(&self, tab: TabId, rate: Option<f64>) -> Result<(), EngineError> {
-        let rate = EmulationSetCpuThrottlingRate {
-            rate: rate.unwrap_or(1.0),
-        };
-        self.send(tab, &rate).await?;
-        Ok(())
-    }
-
-    async fn apply_viewport(
-        &self,
-        tab: TabId,
-        viewport: Option<&Viewport>,
-    ) -> Result<(), EngineError> {
-        match viewport {
-            Some(v) => {
-                let metrics = EmulationSetDeviceMetricsOverride {
-                    width: v.width,
-                    height: v.height,
-                    device_scale_factor: v.device_scale_factor,
-                    mobile: v.mobile,
-                    screen_orientation: Some(if v.landscape {
-                        ScreenOrientation {
-                            kind: "landscapePrimary",
-                            angle: 90,
-                        }
-                    } else {
-                        ScreenOrientation {
-                            kind: "portraitPrimary",
-                            angle: 0,
-                        }
-                    }),
-                };
-                self.send(tab, &metrics).await?;
-                let touch = EmulationSetTouchEmulationEnabled {
-                    enabled: v.touch,
-                    max_touch_points: v.touch.then_some(1),
-                };
-                self.send(tab, &touch).await?;
-            }
-            None => {
-                self.send(tab, &EmulationClearDeviceMetricsOverride {})
-                    .await?;
-                let touch = EmulationSetTouchEmulationEnabled {
-                    enabled: false,
-                    max_touch_points: None,
-                };
-                self.send(tab, &touch).await?;
-            }
-        }
-        Ok(())
-    }
-
-    async fn apply_user_agent(&self, tab: TabId, agent: Option<&str>) -> Result<(), EngineError> {
-        let set = EmulationSetUserAgentOverride {
-            user_agent: agent.unwrap_or("").to_owned(),
-        };
-        self.send(tab, &set).await?;
-        Ok(())
-    }
-
-    async fn apply_color_scheme(
-        &self,
-        tab: TabId,
-        scheme: Option<&str>,
-    ) -> Result<(), EngineError> {
-        let media = EmulationSetEmulatedMedia {
-            features: vec![MediaFeature {
-                name: "prefers-color-scheme",
-                value: scheme.unwrap_or("").to_owned(),
-            }],
-        };
-        self.send(tab, &media).await?;
-        Ok(())
-    }
-}
-
-fn set_value<T: Clone>(change: &Change<T>) -> Option<T> {
-    match change {
-        Change::Set(value) => Some(value.clone()),
-        Change::Clear => None,
-    }
+    Ok(now)
 }
 
 /// Changes what the tab emulates, given longer than a plain browser call.
 impl super::Handle for tabwire_shared::Emulate {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
         use crate::signals::within;
-        let limit = super::BROWSER_CALL_LIMIT_MS + 10_000;
+        let limit = super::context::BROWSER_CALL_LIMIT_MS + 10_000;
         within(
-            engine.chrome.sleep(limit),
-            engine.emulate(self.tab_id, &self.changes),
+            cx.chrome().sleep(limit),
+            emulate(cx, self.tab_id, &self.changes),
         )
         .await
         .ok_or(crate::error::EngineError::BrowserTimeout {

@@ -22,290 +22,263 @@ use serde_json::Value;
 use crate::json_text;
 use tabwire_shared::TabId;
 
-use super::elements::{find_uid_refs, UidRefs};
-use super::{page, Engine};
+use super::elements::{element_objects, find_uid_refs, UidRefs};
+use super::page;
 use crate::cdp::refusal::Refusal;
 use crate::cdp::{
     CallArgument, CdpCommand, Evaluated, RemoteObject, RuntimeCallFunctionOn, RuntimeCompileScript,
-    RuntimeEvaluate, RuntimeReleaseObjectGroup,
+    RuntimeEvaluate,
 };
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::Subscription;
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Runs `function(...args)` in `tab` and returns its JSON result.
-    pub(super) async fn evaluate(
-        &self,
-        tab: TabId,
-        function: &str,
-        args: Vec<Value>,
-        timeout_ms: u64,
-    ) -> Result<Value, EngineError> {
-        let run = self.call_in_page(tab, function, args);
-        self.in_time(tab, timeout_ms, run)
-            .await?
-            .ok_or(EngineError::EvaluateTimeout(timeout_ms))
+/// Runs `function(...args)` in `tab` and returns its JSON result.
+pub(super) async fn evaluate<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    function: &str,
+    args: Vec<Value>,
+    timeout_ms: u64,
+) -> Result<Value, EngineError> {
+    let run = call_in_page(cx, tab, function, args);
+    cx.in_time(tab, timeout_ms, run)
+        .await?
+        .ok_or(EngineError::EvaluateTimeout(timeout_ms))
+}
+
+async fn call_in_page<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    function: &str,
+    args: Vec<Value>,
+) -> Result<Value, EngineError> {
+    let mut watch = cx.ready(tab).await?;
+    // Each call's remote objects get their own group, released when it is done.
+    let group = cx.next_object_group();
+
+    let compile = RuntimeCompileScript {
+        expression: format!("({function}\n)"),
+        source_url: String::new(),
+        persist_script: false,
+    };
+    let compiled = cx.send_watched(tab, &mut watch, &compile).await?;
+    if let Some(details) = compiled.exception_details {
+        return Err(EngineError::SyntaxError(details.describe()));
     }
 
-    async fn call_in_page(
-        &self,
-        tab: TabId,
-        function: &str,
-        args: Vec<Value>,
-    ) -> Result<Value, EngineError> {
-        let mut watch = self.ready(tab).await?;
-        // Each call's remote objects get their own group, released when it is done.
-        let group = self.next_object_group();
+    let global = RuntimeEvaluate {
+        expression: "this".to_owned(),
+        object_group: group.clone(),
+        return_by_value: false,
+    };
+    let global = cx.send_watched(tab, &mut watch, &global).await?;
+    let Some(global_id) = global.result.object_id else {
+        return Err(EngineError::UnexpectedAnswer {
+            method: RuntimeEvaluate::METHOD,
+            detail: "no global object".to_owned(),
+        });
+    };
 
-        let compile = RuntimeCompileScript {
-            expression: format!("({function}\n)"),
-            source_url: String::new(),
-            persist_script: false,
-        };
-        let compiled = self.send_watched(tab, &mut watch, &compile).await?;
-        if let Some(details) = compiled.exception_details {
-            return Err(EngineError::SyntaxError(details.describe()));
-        }
-
-        let global = RuntimeEvaluate {
-            expression: "this".to_owned(),
-            object_group: group.clone(),
-            return_by_value: false,
-        };
-        let global = self.send_watched(tab, &mut watch, &global).await?;
-        let Some(global_id) = global.result.object_id else {
-            return Err(EngineError::UnexpectedAnswer {
-                method: RuntimeEvaluate::METHOD,
-                detail: "no global object".to_owned(),
-            });
-        };
-
-        let refs: Vec<UidRefs> = args.iter().map(find_uid_refs).collect();
-        let by_value = refs.iter().all(|r| r.uids.is_empty()) && !args.iter().any(travels_as_text);
-        let arguments = if by_value {
-            args.into_iter().map(CallArgument::value).collect()
-        } else {
-            let elements = self
-                .element_arguments(tab, &mut watch, &global_id, refs, &group)
-                .await;
-            match elements {
-                Ok(arguments) => arguments,
-                Err(error) => {
-                    self.release_objects(tab, group);
-                    return Err(error);
-                }
+    let refs: Vec<UidRefs> = args.iter().map(find_uid_refs).collect();
+    let by_value = refs.iter().all(|r| r.uids.is_empty()) && !args.iter().any(travels_as_text);
+    let arguments = if by_value {
+        args.into_iter().map(CallArgument::value).collect()
+    } else {
+        let elements = element_arguments(cx, tab, &mut watch, &global_id, refs, &group).await;
+        match elements {
+            Ok(arguments) => arguments,
+            Err(error) => {
+                cx.release_objects(tab, group);
+                return Err(error);
             }
-        };
-        let call = RuntimeCallFunctionOn {
-            function_declaration: function.to_owned(),
-            object_id: global_id.clone(),
-            arguments,
-            object_group: group.clone(),
-            return_by_value: false,
-            await_promise: true,
-            user_gesture: true,
-        };
-        let outcome = match self.send_watched(tab, &mut watch, &call).await {
-            Ok(evaluated) => {
-                self.read_result(tab, &mut watch, &global_id, evaluated, &group)
-                    .await
-            }
-            Err(other) => Err(other),
-        };
-        self.release_objects(tab, group);
-        match outcome {
-            Err(EngineError::Cdp { message, .. }) => Err(explain_refusal(tab, message)),
-            other => other,
         }
+    };
+    let call = RuntimeCallFunctionOn {
+        function_declaration: function.to_owned(),
+        object_id: global_id.clone(),
+        arguments,
+        object_group: group.clone(),
+        return_by_value: false,
+        await_promise: true,
+        user_gesture: true,
+    };
+    let outcome = match cx.send_watched(tab, &mut watch, &call).await {
+        Ok(evaluated) => read_result(cx, tab, &mut watch, &global_id, evaluated, &group).await,
+        Err(other) => Err(other),
+    };
+    cx.release_objects(tab, group);
+    match outcome {
+        Err(EngineError::Cdp { message, .. }) => Err(explain_refusal(tab, message)),
+        other => other,
     }
+}
 
-    /// The JSON of a call's result: an object as the page-side text of it (keys in the
-    /// page's order), anything else as Chrome describes it.
-    async fn read_result(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        global: &str,
-        evaluated: Evaluated,
-        group: &str,
-    ) -> Result<Value, EngineError> {
-        if let Some(thrown) = thrown_object(&evaluated) {
-            let written = self.json_text(tab, watch, global, thrown, group).await?;
-            return match &written.result.value {
-                Some(Value::String(text)) if written.exception_details.is_none() => {
-                    Err(EngineError::Threw(describe_thrown(text)))
-                }
-                _ => into_json(evaluated),
+/// The JSON of a call's result: an object as the page-side text of it (keys in the
+/// page's order), anything else as Chrome describes it.
+async fn read_result<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    global: &str,
+    evaluated: Evaluated,
+    group: &str,
+) -> Result<Value, EngineError> {
+    if let Some(thrown) = thrown_object(&evaluated) {
+        let written = json_text(cx, tab, watch, global, thrown, group).await?;
+        return match &written.result.value {
+            Some(Value::String(text)) if written.exception_details.is_none() => {
+                Err(EngineError::Threw(describe_thrown(text)))
+            }
+            _ => into_json(evaluated),
+        };
+    }
+    let result = &evaluated.result;
+    let plain_object = evaluated.exception_details.is_none()
+        && result.kind == "object"
+        && !matches!(result.subtype.as_deref(), Some("node" | "window" | "null"));
+    let Some(object) = result.object_id.clone().filter(|_| plain_object) else {
+        return into_json(evaluated);
+    };
+    let written = json_text(cx, tab, watch, global, object.clone(), group).await?;
+    if let Some(details) = written.exception_details {
+        // A cycle, or a `toJSON` that threw: the value has no JSON form.
+        return Err(EngineError::NotSerializable(details.describe()));
+    }
+    match &written.result.value {
+        Some(Value::String(text)) => {
+            let too_deep = || {
+                EngineError::ResultTooBig(format!(
+                    "nested more than {} levels deep",
+                    page::MAX_DEPTH
+                ))
             };
-        }
-        let result = &evaluated.result;
-        let plain_object = evaluated.exception_details.is_none()
-            && result.kind == "object"
-            && !matches!(result.subtype.as_deref(), Some("node" | "window" | "null"));
-        let Some(object) = result.object_id.clone().filter(|_| plain_object) else {
-            return into_json(evaluated);
-        };
-        let written = self
-            .json_text(tab, watch, global, object.clone(), group)
-            .await?;
-        if let Some(details) = written.exception_details {
-            // A cycle, or a `toJSON` that threw: the value has no JSON form.
-            return Err(EngineError::NotSerializable(details.describe()));
-        }
-        match &written.result.value {
-            Some(Value::String(text)) => {
-                let too_deep = || {
-                    EngineError::ResultTooBig(format!(
-                        "nested more than {} levels deep",
-                        page::MAX_DEPTH
-                    ))
-                };
-                let value: Value = json_text::parse(text).map_err(|e| {
-                    // The parser stops at 128 levels: deeper than tabwire carries anyway.
-                    if e.to_string().starts_with("recursion limit exceeded") {
-                        too_deep()
-                    } else {
-                        EngineError::UnreadablePageData(format!("the result's JSON text: {e}"))
-                    }
-                })?;
-                if depth(&value) > page::MAX_DEPTH as usize {
-                    return Err(too_deep());
+            let value: Value = json_text::parse(text).map_err(|e| {
+                // The parser stops at 128 levels: deeper than tabwire carries anyway.
+                if e.to_string().starts_with("recursion limit exceeded") {
+                    too_deep()
+                } else {
+                    EngineError::UnreadablePageData(format!("the result's JSON text: {e}"))
                 }
-                return Ok(value);
+            })?;
+            if depth(&value) > page::MAX_DEPTH as usize {
+                return Err(too_deep());
             }
-            Some(Value::Number(length)) => {
-                return Err(EngineError::ResultTooBig(format!(
-                    "{length} characters of JSON, more than the {} tabwire carries",
-                    page::MAX_RESULT_TEXT
-                )));
-            }
-            _ => {}
+            return Ok(value);
         }
-        if written.result.kind == "undefined" && written.result.object_id.is_none() {
-            // The page broke JSON.stringify before tabwire attached: read it by value.
-            let itself = RuntimeCallFunctionOn {
-                function_declaration: page::ITSELF.to_owned(),
-                object_id: object,
-                arguments: Vec::new(),
-                object_group: group.to_owned(),
-                return_by_value: true,
-                await_promise: false,
-                user_gesture: false,
-            };
-            return into_json(self.send_watched(tab, watch, &itself).await?);
+        Some(Value::Number(length)) => {
+            return Err(EngineError::ResultTooBig(format!(
+                "{length} characters of JSON, more than the {} tabwire carries",
+                page::MAX_RESULT_TEXT
+            )));
         }
-        into_json(written)
+        _ => {}
     }
-
-    /// `object` written as JSON text page-side, with the builtins captured before the
-    /// page ran: a string, or the length when longer than tabwire carries.
-    async fn json_text(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        global: &str,
-        object: String,
-        group: &str,
-    ) -> Result<Evaluated, EngineError> {
-        let stringify = RuntimeCallFunctionOn {
-            function_declaration: page::STRINGIFY.to_owned(),
-            object_id: global.to_owned(),
-            arguments: vec![
-                CallArgument::object(object),
-                CallArgument::value(Value::from(page::MAX_RESULT_TEXT)),
-            ],
+    if written.result.kind == "undefined" && written.result.object_id.is_none() {
+        // The page broke JSON.stringify before tabwire attached: read it by value.
+        let itself = RuntimeCallFunctionOn {
+            function_declaration: page::ITSELF.to_owned(),
+            object_id: object,
+            arguments: Vec::new(),
             object_group: group.to_owned(),
             return_by_value: true,
             await_promise: false,
             user_gesture: false,
         };
-        self.send_watched(tab, watch, &stringify).await
+        return into_json(cx.send_watched(tab, watch, &itself).await?);
     }
+    into_json(written)
+}
 
-    /// The call's arguments with their uids resolved: an argument that is a uid
-    /// object becomes the element; one with uids or nulls inside is built page-side.
-    async fn element_arguments(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        global: &str,
-        refs: Vec<UidRefs>,
-        group: &str,
-    ) -> Result<Vec<CallArgument>, EngineError> {
-        self.sync_document(tab, watch).await?;
-        let frame = self
-            .with_document(tab, |d| d.frame_id.clone())
-            .unwrap_or_default();
-        let context = self.main_world(tab, &frame);
-        let mut arguments = Vec::with_capacity(refs.len());
-        for arg in refs {
-            if arg.uids.is_empty() && !travels_as_text(&arg.value) {
-                arguments.push(CallArgument::value(arg.value));
-                continue;
+/// `object` written as JSON text page-side, with the builtins captured before the
+/// page ran: a string, or the length when longer than tabwire carries.
+async fn json_text<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    global: &str,
+    object: String,
+    group: &str,
+) -> Result<Evaluated, EngineError> {
+    let stringify = RuntimeCallFunctionOn {
+        function_declaration: page::STRINGIFY.to_owned(),
+        object_id: global.to_owned(),
+        arguments: vec![
+            CallArgument::object(object),
+            CallArgument::value(Value::from(page::MAX_RESULT_TEXT)),
+        ],
+        object_group: group.to_owned(),
+        return_by_value: true,
+        await_promise: false,
+        user_gesture: false,
+    };
+    cx.send_watched(tab, watch, &stringify).await
+}
+
+/// The call's arguments with their uids resolved: an argument that is a uid
+/// object becomes the element; one with uids or nulls inside is built page-side.
+async fn element_arguments<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    global: &str,
+    refs: Vec<UidRefs>,
+    group: &str,
+) -> Result<Vec<CallArgument>, EngineError> {
+    cx.sync_document(tab, watch).await?;
+    let frame = cx
+        .with_document(tab, |d| d.frame_id.clone())
+        .unwrap_or_default();
+    let context = cx.main_world(tab, &frame);
+    let mut arguments = Vec::with_capacity(refs.len());
+    for arg in refs {
+        if arg.uids.is_empty() && !travels_as_text(&arg.value) {
+            arguments.push(CallArgument::value(arg.value));
+            continue;
+        }
+        let objects = element_objects(cx, tab, watch, &arg.uids, group, context).await?;
+        if arg.paths.len() == 1 && arg.paths[0].is_empty() {
+            arguments.extend(objects.into_iter().map(CallArgument::object));
+            continue;
+        }
+        let mut splice_args = vec![
+            CallArgument::value(Value::String(arg.value.to_string())),
+            CallArgument::value(Value::from(arg.paths)),
+        ];
+        splice_args.extend(objects.into_iter().map(CallArgument::object));
+        let splice = RuntimeCallFunctionOn {
+            function_declaration: page::SPLICE.to_owned(),
+            object_id: global.to_owned(),
+            arguments: splice_args,
+            object_group: group.to_owned(),
+            return_by_value: false,
+            await_promise: false,
+            user_gesture: false,
+        };
+        let spliced = cx.send_watched(tab, watch, &splice).await?;
+        match (spliced.exception_details, spliced.result) {
+            (
+                None,
+                RemoteObject {
+                    object_id: Some(object),
+                    ..
+                },
+            ) => arguments.push(CallArgument::object(object)),
+            // A primitive (a top-level `null`): passed by value, as well as
+            // chrome.debugger allows (it turns a `null` argument into `undefined`).
+            (None, primitive) => {
+                arguments.push(CallArgument::value(primitive.value.unwrap_or_default()))
             }
-            let objects = self
-                .element_objects(tab, watch, &arg.uids, group, context)
-                .await?;
-            if arg.paths.len() == 1 && arg.paths[0].is_empty() {
-                arguments.extend(objects.into_iter().map(CallArgument::object));
-                continue;
-            }
-            let mut splice_args = vec![
-                CallArgument::value(Value::String(arg.value.to_string())),
-                CallArgument::value(Value::from(arg.paths)),
-            ];
-            splice_args.extend(objects.into_iter().map(CallArgument::object));
-            let splice = RuntimeCallFunctionOn {
-                function_declaration: page::SPLICE.to_owned(),
-                object_id: global.to_owned(),
-                arguments: splice_args,
-                object_group: group.to_owned(),
-                return_by_value: false,
-                await_promise: false,
-                user_gesture: false,
-            };
-            let spliced = self.send_watched(tab, watch, &splice).await?;
-            match (spliced.exception_details, spliced.result) {
-                (
-                    None,
-                    RemoteObject {
-                        object_id: Some(object),
-                        ..
-                    },
-                ) => arguments.push(CallArgument::object(object)),
-                // A primitive (a top-level `null`): passed by value, as well as
-                // chrome.debugger allows (it turns a `null` argument into `undefined`).
-                (None, primitive) => {
-                    arguments.push(CallArgument::value(primitive.value.unwrap_or_default()))
-                }
-                (Some(details), _) => {
-                    return Err(EngineError::UnreadablePageData(format!(
-                        "putting elements into an argument failed: {}",
-                        details.describe()
-                    )))
-                }
+            (Some(details), _) => {
+                return Err(EngineError::UnreadablePageData(format!(
+                    "putting elements into an argument failed: {}",
+                    details.describe()
+                )))
             }
         }
-        Ok(arguments)
     }
-
-    /// Frees the call's remote objects (the global object's handle) without delaying
-    /// the reply, in the tab's session and the child sessions the group reached.
-    pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
-        self.release_objects_in_children(tab, &object_group);
-        self.in_background(move |engine| async move {
-            let release = RuntimeReleaseObjectGroup { object_group };
-            // Nothing to do if it fails: the page may be gone, taking its objects along.
-            let _ = engine.send(tab, &release).await;
-        });
-    }
-
-    pub(super) fn next_object_group(&self) -> String {
-        let n = self.object_groups.get();
-        self.object_groups.set(n + 1);
-        format!("tabwire-evaluate-{n}")
-    }
+    Ok(arguments)
 }
 
 /// How deeply a JSON value nests (a scalar is 0), counted without recursion.
@@ -418,14 +391,8 @@ fn explain_refusal(tab: TabId, message: String) -> EngineError {
 impl super::Handle for tabwire_shared::Evaluate {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine
-            .evaluate(self.tab_id, &self.function, self.args, self.timeout_ms)
-            .await
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        evaluate(cx, self.tab_id, &self.function, self.args, self.timeout_ms).await
     }
 }
 

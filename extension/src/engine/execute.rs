@@ -25,12 +25,13 @@ use tabwire_shared::{ExecuteTool, TabId};
 
 use super::discovery::is_stale;
 use super::document::Kit;
-use super::elements::{find_uid_refs, insert_uids};
+use super::elements::{element_objects, find_uid_refs, insert_uids, uids_of_objects};
+use super::page;
 use super::session::interruption;
-use super::{page, Engine};
 use crate::cdp::refusal::Refusal;
 use crate::cdp::{CallArgument, PageEvent, RuntimeCallFunctionOn, RuntimeGetProperties};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
 
@@ -59,207 +60,197 @@ struct Outcome {
     run: u64,
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Runs the tool `call` names; its JSON-safe result and the uids of the elements in
-    /// it.
-    pub(super) async fn execute_tool(
-        &self,
-        call: ExecuteTool,
-    ) -> Result<(Value, Vec<String>), EngineError> {
-        let tab = call.tab_id;
-        let group = self.next_object_group();
-        let work = self.run_tool(tab, &call, &group);
-        match self.in_time(tab, call.timeout_ms, work).await? {
-            Some(done) => Ok(done),
-            None => {
-                // The run was dropped midway, before it could let its objects go.
-                self.release_objects(tab, group);
-                Err(EngineError::ToolTimeout {
-                    tool: call.tool,
-                    timeout_ms: call.timeout_ms,
-                })
-            }
-        }
-    }
-
-    async fn run_tool(
-        &self,
-        tab: TabId,
-        call: &ExecuteTool,
-        group: &str,
-    ) -> Result<(Value, Vec<String>), EngineError> {
-        let mut watch = self.ready(tab).await?;
-        let (token, kit, tools, frame) = self
-            .with_document(tab, |d| {
-                (d.token.clone(), d.kit.clone(), d.tools, d.frame_id.clone())
+/// Runs the tool `call` names; its JSON-safe result and the uids of the elements in
+/// it.
+pub(super) async fn execute_tool<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    call: ExecuteTool,
+) -> Result<(Value, Vec<String>), EngineError> {
+    let tab = call.tab_id;
+    let group = cx.next_object_group();
+    let work = run_tool(cx, tab, &call, &group);
+    match cx.in_time(tab, call.timeout_ms, work).await? {
+        Some(done) => Ok(done),
+        None => {
+            // The run was dropped midway, before it could let its objects go.
+            cx.release_objects(tab, group);
+            Err(EngineError::ToolTimeout {
+                tool: call.tool,
+                timeout_ms: call.timeout_ms,
             })
-            .ok_or(EngineError::StaleTools(tab))?;
-        if token != call.document {
-            return Err(EngineError::StaleTools(tab));
         }
-        if !tools {
-            return Err(EngineError::ToolNotFound(call.tool.clone()));
-        }
-        // Its context went: the tools went with it.
-        let kit = kit.ok_or(EngineError::StaleTools(tab))?;
-
-        let outcome = self
-            .call_tool(tab, &mut watch, call, &kit, &frame, group)
-            .await;
-        // Only elements (passed in or handed back) put objects in the group: a plain
-        // call's reply goes out without a release racing it to the browser.
-        let plain = find_uid_refs(&call.args).uids.is_empty()
-            && outcome
-                .as_ref()
-                .is_ok_and(|(_, elements)| elements.is_empty());
-        if !plain {
-            self.release_objects(tab, group.to_owned());
-        }
-        outcome
     }
+}
 
-    async fn call_tool(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        call: &ExecuteTool,
-        kit: &Kit,
-        frame: &str,
-        group: &str,
-    ) -> Result<(Value, Vec<String>), EngineError> {
-        let refs = find_uid_refs(&call.args);
-        let context = self.main_world(tab, frame);
-        let elements = self
-            .element_objects(tab, watch, &refs.uids, group, context)
-            .await?;
-        let mut arguments = vec![
-            CallArgument::value(Value::String(call.tool.clone())),
-            // Absent (not null, which chrome.debugger drops anyway) for "any group".
-            match &call.group {
-                Some(group) => CallArgument::value(Value::String(group.clone())),
-                None => CallArgument::value(Value::Bool(false)),
-            },
-            // As text: chrome.debugger drops the `null` members of objects.
-            CallArgument::value(Value::String(refs.value.to_string())),
-            CallArgument::value(Value::from(refs.paths)),
-            CallArgument::value(page::result_limits()),
-        ];
-        arguments.extend(elements.into_iter().map(CallArgument::object));
-        let run = RuntimeCallFunctionOn {
-            function_declaration: page::EXECUTE.to_owned(),
-            object_id: kit.object_id.clone(),
-            arguments,
-            object_group: group.to_owned(),
-            return_by_value: true,
-            await_promise: true,
-            user_gesture: true,
-        };
-        let ran = match watch
-            .watch(self.send(tab, &run), |s| tool_interruption(tab, s))
+async fn run_tool<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    call: &ExecuteTool,
+    group: &str,
+) -> Result<(Value, Vec<String>), EngineError> {
+    let mut watch = cx.ready(tab).await?;
+    let (token, kit, tools, frame) = cx
+        .with_document(tab, |d| {
+            (d.token.clone(), d.kit.clone(), d.tools, d.frame_id.clone())
+        })
+        .ok_or(EngineError::StaleTools(tab))?;
+    if token != call.document {
+        return Err(EngineError::StaleTools(tab));
+    }
+    if !tools {
+        return Err(EngineError::ToolNotFound(call.tool.clone()));
+    }
+    // Its context went: the tools went with it.
+    let kit = kit.ok_or(EngineError::StaleTools(tab))?;
+
+    let outcome = call_tool(cx, tab, &mut watch, call, &kit, &frame, group).await;
+    // Only elements (passed in or handed back) put objects in the group: a plain
+    // call's reply goes out without a release racing it to the browser.
+    let plain = find_uid_refs(&call.args).uids.is_empty()
+        && outcome
+            .as_ref()
+            .is_ok_and(|(_, elements)| elements.is_empty());
+    if !plain {
+        cx.release_objects(tab, group.to_owned());
+    }
+    outcome
+}
+
+async fn call_tool<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    call: &ExecuteTool,
+    kit: &Kit,
+    frame: &str,
+    group: &str,
+) -> Result<(Value, Vec<String>), EngineError> {
+    let refs = find_uid_refs(&call.args);
+    let context = cx.main_world(tab, frame);
+    let elements = element_objects(cx, tab, watch, &refs.uids, group, context).await?;
+    let mut arguments = vec![
+        CallArgument::value(Value::String(call.tool.clone())),
+        // Absent (not null, which chrome.debugger drops anyway) for "any group".
+        match &call.group {
+            Some(group) => CallArgument::value(Value::String(group.clone())),
+            None => CallArgument::value(Value::Bool(false)),
+        },
+        // As text: chrome.debugger drops the `null` members of objects.
+        CallArgument::value(Value::String(refs.value.to_string())),
+        CallArgument::value(Value::from(refs.paths)),
+        CallArgument::value(page::result_limits()),
+    ];
+    arguments.extend(elements.into_iter().map(CallArgument::object));
+    let run = RuntimeCallFunctionOn {
+        function_declaration: page::EXECUTE.to_owned(),
+        object_id: kit.object_id.clone(),
+        arguments,
+        object_group: group.to_owned(),
+        return_by_value: true,
+        await_promise: true,
+        user_gesture: true,
+    };
+    let ran = match watch
+        .watch(cx.send(tab, &run), |s| tool_interruption(tab, s))
+        .await?
+    {
+        Ok(ran) => ran,
+        Err(error) => {
+            if is_stale(&error) {
+                cx.drop_kit(tab, kit);
+            }
+            let error = cx.explain_failure(tab, watch, error).await;
+            return Err(explain_refusal(tab, error));
+        }
+    };
+    if let Some(details) = ran.exception_details {
+        return Err(EngineError::UnreadablePageData(format!(
+            "the tool runner failed in the page: {}",
+            details.describe()
+        )));
+    }
+    let outcome: Outcome = ran
+        .result
+        .value
+        .and_then(|value| serde_json::from_value(value).ok())
+        .ok_or_else(|| EngineError::UnreadablePageData("the tool runner's outcome".to_owned()))?;
+    page::check_length(
+        &outcome.text,
+        page::MAX_RESULT_TEXT_READ,
+        "the tool's result text",
+    )
+    .map_err(EngineError::UnreadablePageData)?;
+    match outcome.status {
+        Status::Ok => {}
+        Status::Threw => {
+            return Err(EngineError::ToolThrew {
+                tool: call.tool.clone(),
+                error: outcome.text,
+            })
+        }
+        Status::NotFound => {
+            let name = match &call.group {
+                Some(group) => format!("{} (in group {group})", call.tool),
+                None => call.tool.clone(),
+            };
+            return Err(EngineError::ToolNotFound(name));
+        }
+    }
+    let uids = if outcome.nodes == 0 {
+        vec![]
+    } else {
+        let objects = result_nodes(cx, tab, watch, kit, group, outcome.run).await?;
+        cx.watched(tab, watch, uids_of_objects(cx, tab, objects, group))
             .await?
-        {
-            Ok(ran) => ran,
-            Err(error) => {
-                if is_stale(&error) {
-                    self.drop_kit(tab, kit);
-                }
-                let error = self.explain_failure(tab, watch, error).await;
-                return Err(explain_refusal(tab, error));
-            }
-        };
-        if let Some(details) = ran.exception_details {
-            return Err(EngineError::UnreadablePageData(format!(
-                "the tool runner failed in the page: {}",
-                details.describe()
-            )));
+    };
+    let text = insert_uids(&outcome.text, &uids).map_err(EngineError::UnreadablePageData)?;
+    let result: Value = json_text::parse(&text)
+        .map_err(|e| EngineError::UnreadablePageData(format!("the tool's result: {e}")))?;
+    let mut elements = Vec::with_capacity(uids.len());
+    for uid in uids {
+        if !elements.contains(&uid) {
+            elements.push(uid);
         }
-        let outcome: Outcome = ran
-            .result
-            .value
-            .and_then(|value| serde_json::from_value(value).ok())
-            .ok_or_else(|| {
-                EngineError::UnreadablePageData("the tool runner's outcome".to_owned())
-            })?;
-        page::check_length(
-            &outcome.text,
-            page::MAX_RESULT_TEXT_READ,
-            "the tool's result text",
-        )
-        .map_err(EngineError::UnreadablePageData)?;
-        match outcome.status {
-            Status::Ok => {}
-            Status::Threw => {
-                return Err(EngineError::ToolThrew {
-                    tool: call.tool.clone(),
-                    error: outcome.text,
-                })
-            }
-            Status::NotFound => {
-                let name = match &call.group {
-                    Some(group) => format!("{} (in group {group})", call.tool),
-                    None => call.tool.clone(),
-                };
-                return Err(EngineError::ToolNotFound(name));
-            }
-        }
-        let uids = if outcome.nodes == 0 {
-            vec![]
-        } else {
-            let objects = self
-                .result_nodes(tab, watch, kit, group, outcome.run)
-                .await?;
-            self.watched(tab, watch, self.uids_of_objects(tab, objects, group))
-                .await?
-        };
-        let text = insert_uids(&outcome.text, &uids).map_err(EngineError::UnreadablePageData)?;
-        let result: Value = json_text::parse(&text)
-            .map_err(|e| EngineError::UnreadablePageData(format!("the tool's result: {e}")))?;
-        let mut elements = Vec::with_capacity(uids.len());
-        for uid in uids {
-            if !elements.contains(&uid) {
-                elements.push(uid);
-            }
-        }
-        Ok((result, elements))
     }
+    Ok((result, elements))
+}
 
-    /// The nodes of run `run`'s result, as remote objects in `group`, in order.
-    async fn result_nodes(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        kit: &Kit,
-        group: &str,
-        run: u64,
-    ) -> Result<Vec<String>, EngineError> {
-        let take = RuntimeCallFunctionOn {
-            function_declaration: page::TAKE_NODES.to_owned(),
-            object_id: kit.object_id.clone(),
-            arguments: vec![CallArgument::value(Value::from(run))],
-            object_group: group.to_owned(),
-            return_by_value: false,
-            await_promise: false,
-            user_gesture: false,
-        };
-        let taken = self.send_watched(tab, watch, &take).await?;
-        let Some(array) = taken.result.object_id else {
-            return Err(EngineError::UnreadablePageData(
-                "the tool result's elements".to_owned(),
-            ));
-        };
-        let read = RuntimeGetProperties {
-            object_id: array,
-            own_properties: true,
-        };
-        let properties = self.send_watched(tab, watch, &read).await?;
-        let mut slots: Vec<(usize, String)> = properties
-            .result
-            .into_iter()
-            .filter_map(|p| Some((p.name.parse::<usize>().ok()?, p.value?.object_id?)))
-            .collect();
-        slots.sort_by_key(|(index, _)| *index);
-        Ok(slots.into_iter().map(|(_, object)| object).collect())
-    }
+/// The nodes of run `run`'s result, as remote objects in `group`, in order.
+async fn result_nodes<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    kit: &Kit,
+    group: &str,
+    run: u64,
+) -> Result<Vec<String>, EngineError> {
+    let take = RuntimeCallFunctionOn {
+        function_declaration: page::TAKE_NODES.to_owned(),
+        object_id: kit.object_id.clone(),
+        arguments: vec![CallArgument::value(Value::from(run))],
+        object_group: group.to_owned(),
+        return_by_value: false,
+        await_promise: false,
+        user_gesture: false,
+    };
+    let taken = cx.send_watched(tab, watch, &take).await?;
+    let Some(array) = taken.result.object_id else {
+        return Err(EngineError::UnreadablePageData(
+            "the tool result's elements".to_owned(),
+        ));
+    };
+    let read = RuntimeGetProperties {
+        object_id: array,
+        own_properties: true,
+    };
+    let properties = cx.send_watched(tab, watch, &read).await?;
+    let mut slots: Vec<(usize, String)> = properties
+        .result
+        .into_iter()
+        .filter_map(|p| Some((p.name.parse::<usize>().ok()?, p.value?.object_id?)))
+        .collect();
+    slots.sort_by_key(|(index, _)| *index);
+    Ok(slots.into_iter().map(|(_, object)| object).collect())
 }
 
 /// What ends a running tool early: what ends any command, and the page navigating.
@@ -288,12 +279,8 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
 impl super::Handle for ExecuteTool {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        let (result, elements) = engine.execute_tool(self).await?;
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let (result, elements) = execute_tool(cx, self).await?;
         Ok(tabwire_shared::ToolResult { result, elements })
     }
 }

@@ -3,28 +3,31 @@
 //! The Performance domain is on only for the call: while on, Chrome keeps counting
 //! for us, which nothing else needs.
 
-use tabwire_shared::requests::MemoryUsage;
-use tabwire_shared::TabId;
+use tabwire_shared::requests::{GetMemoryUsage, MemoryUsage};
 
-use super::Engine;
 use crate::cdp::memory::{
     PerformanceDisable, PerformanceEnable, PerformanceGetMetrics, RuntimeGetHeapUsage,
 };
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 
-impl<C: Chrome + 'static> Engine<C> {
-    async fn memory_usage(&self, tab: TabId) -> Result<MemoryUsage, EngineError> {
-        let mut watch = self.ready(tab).await?;
-        let heap = self
+/// Reads the tab's memory figures.
+impl super::Handle for GetMemoryUsage {
+    const NEEDS_RENDERER: bool = true;
+
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<MemoryUsage, EngineError> {
+        let tab = self.tab_id;
+        let mut watch = cx.ready(tab).await?;
+        let heap = cx
             .send_watched(tab, &mut watch, &RuntimeGetHeapUsage {})
             .await?;
-        self.send_watched(tab, &mut watch, &PerformanceEnable {})
+        cx.send_watched(tab, &mut watch, &PerformanceEnable {})
             .await?;
-        let metrics = self
+        let metrics = cx
             .send_watched(tab, &mut watch, &PerformanceGetMetrics {})
             .await;
-        let _ = self.send(tab, &PerformanceDisable {}).await;
+        let _ = cx.send(tab, &PerformanceDisable {}).await;
         let metrics = metrics?;
         Ok(MemoryUsage {
             js_heap_used: heap.used_size,
@@ -38,18 +41,6 @@ impl<C: Chrome + 'static> Engine<C> {
             js_event_listeners: metrics.get("JSEventListeners"),
             detached_script_states: metrics.get("DetachedScriptStates"),
         })
-    }
-}
-
-impl super::Handle for tabwire_shared::requests::GetMemoryUsage {
-    const NEEDS_RENDERER: bool = true;
-
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine.memory_usage(self.tab_id).await
     }
 }
 

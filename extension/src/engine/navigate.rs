@@ -21,13 +21,14 @@ use std::future::Future;
 use tabwire_shared::{Navigation, TabId, TabInfo};
 
 use super::session::interruption;
-use super::Engine;
+use super::tabs::tab_info;
 use crate::cdp::refusal::Refusal;
 use crate::cdp::{
     PageEvent, PageGetFrameTree, PageGetNavigationHistory, PageNavigate,
     PageNavigateToHistoryEntry, PageReload, RuntimeEvaluate,
 };
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{within, Subscription, TabSignal};
 
@@ -50,226 +51,222 @@ enum Expected {
     Load,
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Navigates `tab` and waits for the load; the tab as it is afterwards.
-    pub(super) async fn navigate(
-        &self,
-        tab: TabId,
-        to: &Navigation,
-        timeout_ms: u64,
-    ) -> Result<TabInfo, EngineError> {
-        if let Navigation::Url { url } = to {
-            check_url(url)?;
-            check_reachable(url)?;
-            self.check_destination(url)?;
-        }
-        let target = RefCell::new(describe(to));
-        let load = self.start_and_wait(tab, to, &target);
-        let outcome = self.loaded_within(tab, load, &target, timeout_ms).await;
-        // A renderer found crashed when the debugger came (which then let go) takes no
-        // CDP commands; one that crashed under this navigation is not tried again.
-        let crashed_before =
-            matches!(outcome, Err(EngineError::RendererCrashed(_))) && !self.tabs.is_attached(tab);
-        match (outcome, to) {
-            (Err(error), Navigation::Url { url })
-                if crashed_before || unreachable_from_here(&error) =>
-            {
-                self.navigate_without_debugger(tab, url, timeout_ms).await
-            }
-            (Err(_), Navigation::Reload { .. }) if crashed_before => {
-                let url = self.existing_tab(tab).await?.url;
-                self.navigate_without_debugger(tab, &url, timeout_ms).await
-            }
-            (outcome, _) => outcome,
-        }
+/// Navigates `tab` and waits for the load; the tab as it is afterwards.
+pub(super) async fn navigate<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    to: &Navigation,
+    timeout_ms: u64,
+) -> Result<TabInfo, EngineError> {
+    if let Navigation::Url { url } = to {
+        check_url(url)?;
+        check_reachable(url)?;
+        cx.check_destination(url)?;
     }
-
-    /// Takes a tab the debugger cannot work in (it shows, or was left pending on, a
-    /// browser page) to `url` with the tabs API, which needs no debugger; once the tab
-    /// says it has loaded, attaches again. Bounded by `timeout_ms` like a navigation.
-    async fn navigate_without_debugger(
-        &self,
-        tab: TabId,
-        url: &str,
-        timeout_ms: u64,
-    ) -> Result<TabInfo, EngineError> {
-        if self.tabs.is_attached(tab) {
-            self.detach_keeping_collectors(tab).await;
+    let target = RefCell::new(describe(to));
+    let load = start_and_wait(cx, tab, to, &target);
+    let outcome = loaded_within(cx, tab, load, &target, timeout_ms).await;
+    // A renderer found crashed when the debugger came (which then let go) takes no
+    // CDP commands; one that crashed under this navigation is not tried again.
+    let crashed_before =
+        matches!(outcome, Err(EngineError::RendererCrashed(_))) && !cx.is_attached(tab);
+    match (outcome, to) {
+        (Err(error), Navigation::Url { url })
+            if crashed_before || unreachable_from_here(&error) =>
+        {
+            navigate_without_debugger(cx, tab, url, timeout_ms).await
         }
-        // Subscribed first: the load may finish before the update's answer comes.
-        let mut watch = self.signals.subscribe(tab);
-        self.bounded("navigate the page", self.chrome.navigate_tab(tab, url))
-            .await??;
-        self.chrome.log(&format!(
-            "tabwire: tab {tab} was out of the debugger's reach; sent it to {url} without it"
-        ));
-        let load = async {
-            loop {
-                match watch.next().await {
-                    TabSignal::Updated(change) if change.status.as_deref() == Some("complete") => {
-                        break
-                    }
-                    signal @ (TabSignal::Closed | TabSignal::Closing | TabSignal::Withdrawn(_)) => {
-                        return Err(interruption(tab, &signal)
-                            .unwrap_or(EngineError::ClosedDuringCommand(tab)))
-                    }
-                    _ => {}
-                }
-            }
-            self.crash_changed(tab, false);
-            self.ensure_attached(tab).await
-        };
-        let target = RefCell::new(url.to_owned());
-        self.loaded_within(tab, load, &target, timeout_ms).await
+        (Err(_), Navigation::Reload { .. }) if crashed_before => {
+            let url = cx.existing_tab(tab).await?.url;
+            navigate_without_debugger(cx, tab, &url, timeout_ms).await
+        }
+        (outcome, _) => outcome,
     }
+}
 
-    /// Waits for a tab that was created at `url` (not navigated there) to finish
-    /// loading it; the tab as it is afterwards. The load may be over, or not even
-    /// committed, by the time the debugger attaches: the frame tree and the document's
-    /// ready state, read after subscribing to the tab's events, say how far it got.
-    pub(super) async fn await_opened(
-        &self,
-        tab: TabId,
-        url: &str,
-        timeout_ms: u64,
-    ) -> Result<TabInfo, EngineError> {
-        let target = RefCell::new(url.to_owned());
-        let load = async {
-            let mut watch = self.attached(tab).await?;
-            let tree = self
-                .send_watched(tab, &mut watch, &PageGetFrameTree {})
-                .await?;
-            let expected = if matches!(tree.frame_tree.frame.url.as_str(), "" | "about:blank") {
-                // Still the tab's first, empty document.
-                Expected::NewDocument { loader: None }
-            } else {
-                // A page that redefines `document.readyState` only makes this wait
-                // for a load that has been: the timeout still bounds it.
-                let ready = RuntimeEvaluate {
-                    expression: "document.readyState".to_owned(),
-                    object_group: "tabwire-load".to_owned(),
-                    return_by_value: true,
-                };
-                let state = self.send_watched(tab, &mut watch, &ready).await?;
-                if state.result.value.as_ref().and_then(|v| v.as_str()) == Some("complete") {
-                    return Ok(());
+/// Takes a tab the debugger cannot work in (it shows, or was left pending on, a
+/// browser page) to `url` with the tabs API, which needs no debugger; once the tab
+/// says it has loaded, attaches again. Bounded by `timeout_ms` like a navigation.
+async fn navigate_without_debugger<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    url: &str,
+    timeout_ms: u64,
+) -> Result<TabInfo, EngineError> {
+    if cx.is_attached(tab) {
+        cx.detach_keeping_collectors(tab).await;
+    }
+    // Subscribed first: the load may finish before the update's answer comes.
+    let mut watch = cx.watch(tab);
+    cx.bounded("navigate the page", cx.chrome().navigate_tab(tab, url))
+        .await??;
+    cx.chrome().log(&format!(
+        "tabwire: tab {tab} was out of the debugger's reach; sent it to {url} without it"
+    ));
+    let load = async {
+        loop {
+            match watch.next().await {
+                TabSignal::Updated(change) if change.status.as_deref() == Some("complete") => break,
+                signal @ (TabSignal::Closed | TabSignal::Closing | TabSignal::Withdrawn(_)) => {
+                    return Err(
+                        interruption(tab, &signal).unwrap_or(EngineError::ClosedDuringCommand(tab))
+                    )
                 }
-                Expected::Load
+                _ => {}
+            }
+        }
+        cx.crash_changed(tab, false);
+        cx.ensure_attached(tab).await
+    };
+    let target = RefCell::new(url.to_owned());
+    loaded_within(cx, tab, load, &target, timeout_ms).await
+}
+
+/// Waits for a tab that was created at `url` (not navigated there) to finish
+/// loading it; the tab as it is afterwards. The load may be over, or not even
+/// committed, by the time the debugger attaches: the frame tree and the document's
+/// ready state, read after subscribing to the tab's events, say how far it got.
+pub(super) async fn await_opened<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    url: &str,
+    timeout_ms: u64,
+) -> Result<TabInfo, EngineError> {
+    let target = RefCell::new(url.to_owned());
+    let load = async {
+        let mut watch = cx.attached(tab).await?;
+        let tree = cx
+            .send_watched(tab, &mut watch, &PageGetFrameTree {})
+            .await?;
+        let expected = if matches!(tree.frame_tree.frame.url.as_str(), "" | "about:blank") {
+            // Still the tab's first, empty document.
+            Expected::NewDocument { loader: None }
+        } else {
+            // A page that redefines `document.readyState` only makes this wait
+            // for a load that has been: the timeout still bounds it.
+            let ready = RuntimeEvaluate {
+                expression: "document.readyState".to_owned(),
+                object_group: "tabwire-load".to_owned(),
+                return_by_value: true,
             };
-            wait_for_load(tab, &mut watch, &expected).await
-        };
-        self.loaded_within(tab, load, &target, timeout_ms).await
-    }
-
-    /// Runs `load` within `timeout_ms`; the tab as it is afterwards.
-    async fn loaded_within(
-        &self,
-        tab: TabId,
-        load: impl Future<Output = Result<(), EngineError>>,
-        target: &RefCell<String>,
-        timeout_ms: u64,
-    ) -> Result<TabInfo, EngineError> {
-        let timed_out = || EngineError::LoadTimeout {
-            tab,
-            target: target.borrow().clone(),
-            timeout_ms,
-        };
-        self.in_time(tab, timeout_ms, load)
-            .await?
-            .ok_or_else(timed_out)?;
-        self.bounded("describe the page", self.tab_info(tab))
-            .await?
-    }
-
-    async fn start_and_wait(
-        &self,
-        tab: TabId,
-        to: &Navigation,
-        target: &RefCell<String>,
-    ) -> Result<(), EngineError> {
-        let mut watch = self.ready(tab).await?;
-        let expected = match to {
-            Navigation::Url { url } => self.go_to_url(tab, &mut watch, url).await?,
-            Navigation::Reload { ignore_cache } => {
-                let reload = PageReload {
-                    ignore_cache: *ignore_cache,
-                };
-                self.send_watched(tab, &mut watch, &reload).await?;
-                Expected::NewDocument { loader: None }
+            let state = cx.send_watched(tab, &mut watch, &ready).await?;
+            if state.result.value.as_ref().and_then(|v| v.as_str()) == Some("complete") {
+                return Ok(());
             }
-            Navigation::Back => self.step_history(tab, &mut watch, -1, target).await?,
-            Navigation::Forward => self.step_history(tab, &mut watch, 1, target).await?,
+            Expected::Load
         };
         wait_for_load(tab, &mut watch, &expected).await
-    }
+    };
+    loaded_within(cx, tab, load, &target, timeout_ms).await
+}
 
-    async fn go_to_url(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        url: &str,
-    ) -> Result<Expected, EngineError> {
-        let command = PageNavigate {
-            url: url.to_owned(),
-        };
-        let answer = match self.send_watched(tab, watch, &command).await {
-            Err(EngineError::Cdp { message, .. })
-                if Refusal::of(&message) == Some(Refusal::InvalidUrl) =>
-            {
-                return Err(EngineError::InvalidUrl(url.to_owned()))
-            }
-            other => other?,
-        };
-        if let Some(error) = answer.error_text.filter(|e| !e.is_empty()) {
-            if error == ABORTED && is_data_url(url) && !answer.is_download {
-                return Err(EngineError::DataUrlNavigation);
-            }
-            if error != ABORTED {
-                // Chrome shows its error page next; until that commits, CDP answers the
-                // next command with "Not attached to an active page". Let it settle.
-                let shown = wait_for_load(tab, watch, &Expected::NewDocument { loader: None });
-                let _ = within(self.chrome.sleep(ERROR_PAGE_SETTLE_MS), shown).await;
-            }
-            return Err(EngineError::LoadFailed {
-                url: url.to_owned(),
-                error,
-            });
+/// Runs `load` within `timeout_ms`; the tab as it is afterwards.
+async fn loaded_within<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    load: impl Future<Output = Result<(), EngineError>>,
+    target: &RefCell<String>,
+    timeout_ms: u64,
+) -> Result<TabInfo, EngineError> {
+    let timed_out = || EngineError::LoadTimeout {
+        tab,
+        target: target.borrow().clone(),
+        timeout_ms,
+    };
+    cx.in_time(tab, timeout_ms, load)
+        .await?
+        .ok_or_else(timed_out)?;
+    cx.bounded("describe the page", tab_info(cx, tab)).await?
+}
+
+async fn start_and_wait<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    to: &Navigation,
+    target: &RefCell<String>,
+) -> Result<(), EngineError> {
+    let mut watch = cx.ready(tab).await?;
+    let expected = match to {
+        Navigation::Url { url } => go_to_url(cx, tab, &mut watch, url).await?,
+        Navigation::Reload { ignore_cache } => {
+            let reload = PageReload {
+                ignore_cache: *ignore_cache,
+            };
+            cx.send_watched(tab, &mut watch, &reload).await?;
+            Expected::NewDocument { loader: None }
         }
-        Ok(match answer.loader_id {
-            Some(loader) => Expected::NewDocument {
-                loader: Some(loader),
-            },
-            None => Expected::SameDocument {
-                frame: answer.frame_id,
-            },
-        })
-    }
+        Navigation::Back => step_history(cx, tab, &mut watch, -1, target).await?,
+        Navigation::Forward => step_history(cx, tab, &mut watch, 1, target).await?,
+    };
+    wait_for_load(tab, &mut watch, &expected).await
+}
 
-    async fn step_history(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        step: i64,
-        target: &RefCell<String>,
-    ) -> Result<Expected, EngineError> {
-        let history = self
-            .send_watched(tab, watch, &PageGetNavigationHistory {})
-            .await?;
-        let entry = usize::try_from(history.current_index + step)
-            .ok()
-            .and_then(|index| history.entries.get(index))
-            .ok_or(EngineError::NoHistoryEntry {
-                tab,
-                direction: if step < 0 { "previous" } else { "next" },
-            })?;
-        *target.borrow_mut() = entry.url.clone();
-        let tree = self.send_watched(tab, watch, &PageGetFrameTree {}).await?;
-        let command = PageNavigateToHistoryEntry { entry_id: entry.id };
-        self.send_watched(tab, watch, &command).await?;
-        Ok(Expected::Either {
-            frame: tree.frame_tree.frame.id,
-        })
+async fn go_to_url<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    url: &str,
+) -> Result<Expected, EngineError> {
+    let command = PageNavigate {
+        url: url.to_owned(),
+    };
+    let answer = match cx.send_watched(tab, watch, &command).await {
+        Err(EngineError::Cdp { message, .. })
+            if Refusal::of(&message) == Some(Refusal::InvalidUrl) =>
+        {
+            return Err(EngineError::InvalidUrl(url.to_owned()))
+        }
+        other => other?,
+    };
+    if let Some(error) = answer.error_text.filter(|e| !e.is_empty()) {
+        if error == ABORTED && is_data_url(url) && !answer.is_download {
+            return Err(EngineError::DataUrlNavigation);
+        }
+        if error != ABORTED {
+            // Chrome shows its error page next; until that commits, CDP answers the
+            // next command with "Not attached to an active page". Let it settle.
+            let shown = wait_for_load(tab, watch, &Expected::NewDocument { loader: None });
+            let _ = within(cx.chrome().sleep(ERROR_PAGE_SETTLE_MS), shown).await;
+        }
+        return Err(EngineError::LoadFailed {
+            url: url.to_owned(),
+            error,
+        });
     }
+    Ok(match answer.loader_id {
+        Some(loader) => Expected::NewDocument {
+            loader: Some(loader),
+        },
+        None => Expected::SameDocument {
+            frame: answer.frame_id,
+        },
+    })
+}
+
+async fn step_history<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    step: i64,
+    target: &RefCell<String>,
+) -> Result<Expected, EngineError> {
+    let history = cx
+        .send_watched(tab, watch, &PageGetNavigationHistory {})
+        .await?;
+    let entry = usize::try_from(history.current_index + step)
+        .ok()
+        .and_then(|index| history.entries.get(index))
+        .ok_or(EngineError::NoHistoryEntry {
+            tab,
+            direction: if step < 0 { "previous" } else { "next" },
+        })?;
+    *target.borrow_mut() = entry.url.clone();
+    let tree = cx.send_watched(tab, watch, &PageGetFrameTree {}).await?;
+    let command = PageNavigateToHistoryEntry { entry_id: entry.id };
+    cx.send_watched(tab, watch, &command).await?;
+    Ok(Expected::Either {
+        frame: tree.frame_tree.frame.id,
+    })
 }
 
 /// Waits for the event that ends a navigation.
@@ -421,14 +418,8 @@ fn describe(to: &Navigation) -> String {
 impl super::Handle for tabwire_shared::Navigate {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine
-            .navigate(self.tab_id, &self.to, self.timeout_ms)
-            .await
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        navigate(cx, self.tab_id, &self.to, self.timeout_ms).await
     }
 }
 
@@ -529,7 +520,7 @@ mod tests {
         let error = h.failed(1, ErrorCode::Timeout, "https://slow.test/");
         assert!(error.message.contains("3000 ms"));
         assert_eq!(
-            h.engine.signals.live(),
+            h.engine.signals().live(),
             0,
             "the abandoned wait unsubscribed"
         );

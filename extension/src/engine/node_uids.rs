@@ -4,60 +4,14 @@
 //! with the backend id) and handed to the walker, which gives it the uid it has or a
 //! new one, kept for as long as the node lives; the engine notes which world gave it,
 //! as for a snapshot's uids. A node Chrome no longer knows (it left the page) gets
-//! none. The objects made go in a group released at the end.
+//! none. The objects made go in a group released at the end. The naming is the
+//! context's [`Cx::node_uids`], which the user's pick of an element uses too.
 
-use futures::future::join_all;
 use tabwire_shared::requests::{NodeUids, MAX_NODE_UIDS};
-use tabwire_shared::TabId;
 
-use super::uids::FrameKey;
-use super::Engine;
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
-
-impl<C: Chrome + 'static> Engine<C> {
-    /// The uids of `nodes` (backend node ids) in `tab`'s main frame; `None` for a
-    /// node that left the page.
-    pub(in crate::engine) async fn node_uids(
-        &self,
-        tab: TabId,
-        nodes: &[i64],
-        group: &str,
-    ) -> Result<Vec<Option<String>>, EngineError> {
-        let mut watch = self.ready(tab).await?;
-        self.sync_document(tab, &mut watch).await?;
-        let main = self
-            .with_document(tab, |d| FrameKey::tab(d.frame_id.clone()))
-            .ok_or(EngineError::StaleTools(tab))?;
-        // Made once, before the nodes go there side by side.
-        self.ready_world(tab, &main).await?;
-        let number = self.next_snapshot_number();
-        let found = join_all(nodes.iter().map(|node| {
-            let main = &main;
-            async move {
-                match self
-                    .uid_in_world(tab, main, *node, number, false, group)
-                    .await
-                {
-                    Ok(uid) => Ok(uid),
-                    // "No node with given id found": it left the page.
-                    Err(EngineError::Cdp { .. }) => Ok(None),
-                    Err(other) => Err(other),
-                }
-            }
-        }))
-        .await;
-        let mut uids = Vec::with_capacity(found.len());
-        for uid in found {
-            let uid = uid?;
-            if let Some(uid) = &uid {
-                self.with_document(tab, |d| d.uids.learn(uid, &main));
-            }
-            uids.push(uid);
-        }
-        Ok(uids)
-    }
-}
 
 /// Names the nodes.
 impl super::Handle for NodeUids {
@@ -65,15 +19,14 @@ impl super::Handle for NodeUids {
 
     async fn handle<C: Chrome + 'static>(
         self,
-        engine: &Engine<C>,
-        _session: &str,
+        cx: &Cx<'_, C>,
     ) -> Result<Vec<Option<String>>, EngineError> {
         // Past the bound, nodes are not looked for (the host asks in pieces).
         let asked = self.backend_node_ids.len().min(MAX_NODE_UIDS);
-        let group = engine.next_object_group();
-        let work = engine.node_uids(self.tab_id, &self.backend_node_ids[..asked], &group);
-        let answer = engine.bounded("name the trace's elements", work).await;
-        engine.release_objects(self.tab_id, group);
+        let group = cx.next_object_group();
+        let work = cx.node_uids(self.tab_id, &self.backend_node_ids[..asked], &group);
+        let answer = cx.bounded("name the trace's elements", work).await;
+        cx.release_objects(self.tab_id, group);
         let mut uids = answer??;
         uids.resize(self.backend_node_ids.len(), None);
         Ok(uids)

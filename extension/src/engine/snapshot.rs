@@ -28,13 +28,14 @@ use super::axtree::FRAME_NOT_CAPTURED;
 use super::document::KeptWalk;
 use super::uids::FrameKey;
 use super::world::{WalkOptions, WalkerCall};
-use super::Engine;
 use crate::cdp::dom::DomGetFrameOwner;
 use crate::cdp::{FrameTree, PageGetFrameTree};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::Subscription;
 
+use hybrid::complete_walk;
 pub use lines::Walk;
 use lines::WalkText;
 
@@ -49,335 +50,323 @@ struct FramePart {
     owner: Option<(usize, String)>,
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Takes a snapshot of `tab`.
-    pub(super) async fn snapshot(
-        &self,
-        tab: TabId,
-        options: WalkOptions,
-    ) -> Result<Snapshot, EngineError> {
-        let work = self.take_snapshot(tab, options);
-        self.in_time(tab, SNAPSHOT_LIMIT_MS, work)
-            .await?
-            .ok_or(EngineError::BrowserTimeout {
-                action: "take the accessibility snapshot",
-                timeout_ms: SNAPSHOT_LIMIT_MS,
-            })
-    }
-
-    async fn take_snapshot(
-        &self,
-        tab: TabId,
-        options: WalkOptions,
-    ) -> Result<Snapshot, EngineError> {
-        let mut watch = self.ready(tab).await?;
-        let known = self.with_document(tab, |d| d.frame_id.clone());
-        let (tree, walked) = match known {
-            Some(frame) => {
-                let main = FrameKey::tab(frame);
-                let both = async {
-                    let (tree, walk) = futures::join!(
-                        self.send(tab, &PageGetFrameTree {}),
-                        self.walk_frame(tab, &main, options)
-                    );
-                    Ok((tree?.frame_tree, Some((main.clone(), walk?))))
-                };
-                self.watched(tab, &mut watch, both).await?
-            }
-            None => (self.sync_document(tab, &mut watch).await?, None),
-        };
-        self.adopt_frame_tree(tab, &tree);
-        let main = FrameKey::tab(tree.frame.id.clone());
-        let walk = match walked {
-            // The walk of the frame the tree names as the main frame.
-            Some((frame, walk)) if frame == main => walk,
-            _ => {
-                let walk = self.walk_frame(tab, &main, options);
-                self.watched(tab, &mut watch, walk).await?
-            }
-        };
-        let mut parts = vec![FramePart {
-            frame: main,
-            nodes: walk.nodes,
-            owner: None,
-        }];
-        self.walk_child_frames(tab, &mut watch, &tree, &mut parts, options)
-            .await?;
-        self.walk_cross_site_frames(tab, &mut watch, &mut parts, options)
-            .await?;
-        let walked: HashSet<FrameKey> = parts.iter().map(|p| p.frame.clone()).collect();
-        self.with_document(tab, |d| {
-            d.uids.begin_snapshot();
-            for part in &parts {
-                let mut last = None;
-                for node in &part.nodes {
-                    // Most uids share a few numbers: each is looked up once in a row.
-                    let number = super::uids::number_of(&node.uid);
-                    if number != last {
-                        d.uids.learn(&node.uid, &part.frame);
-                        last = number;
-                    }
-                }
-            }
-            let pinned = d.pins.numbers();
-            d.uids.trim(|number| pinned.contains(&number));
-            d.walks
-                .retain(|(frame, kept), _| *kept != options || walked.contains(frame));
-        });
-        let nodes = splice(parts);
-        let title = match nodes.first() {
-            Some(root) if root.role == "RootWebArea" => root.name.clone(),
-            _ => String::new(),
-        };
-        Ok(Snapshot {
-            url: tree.frame.full_url(),
-            title,
-            nodes,
+/// Takes a snapshot of `tab`.
+pub(super) async fn snapshot<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    options: WalkOptions,
+) -> Result<Snapshot, EngineError> {
+    let work = take_snapshot(cx, tab, options);
+    cx.in_time(tab, SNAPSHOT_LIMIT_MS, work)
+        .await?
+        .ok_or(EngineError::BrowserTimeout {
+            action: "take the accessibility snapshot",
+            timeout_ms: SNAPSHOT_LIMIT_MS,
         })
-    }
+}
 
-    /// Walks `frame` in its world; the kept walk when the walker says nothing changed.
-    async fn walk_frame(
-        &self,
-        tab: TabId,
-        frame: &FrameKey,
-        options: WalkOptions,
-    ) -> Result<Walk, EngineError> {
-        let kept = self
-            .with_document(tab, |d| d.walks.get(&(frame.clone(), options)).cloned())
-            .flatten();
-        let number = self.next_snapshot_number();
-        let since = |context: i64| {
-            kept.as_ref()
-                .filter(|k| k.context == context)
-                .map(|k| k.walk.gen)
-        };
-        let (context, text) = self.take_walk(tab, frame, number, options, since).await?;
-        let (context, walk, fresh) = match text {
-            WalkText::Walked(walk) => (context, walk, true),
-            WalkText::Unchanged(gen) => match kept {
-                Some(kept) if kept.context == context && kept.walk.gen == gen => {
-                    (context, kept.walk, false)
-                }
-                // Nothing kept of that generation after all: a walk of the whole frame.
-                _ => match self
-                    .take_walk(tab, frame, number, options, |_| None)
-                    .await?
-                {
-                    (context, WalkText::Walked(walk)) => (context, walk, true),
-                    (_, WalkText::Unchanged(_)) => {
-                        return Err(EngineError::UnreadablePageData(
-                            "the snapshot walker answered \"unchanged\" to a first walk".to_owned(),
-                        ))
-                    }
-                },
-            },
-        };
-        let gen = walk.gen;
-        let (context, walk) = self
-            .complete_walk(tab, frame, context, walk, number, options)
-            .await?;
-        if fresh || walk.gen != gen {
-            let keep = KeptWalk {
-                context,
-                walk: walk.clone(),
+async fn take_snapshot<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    options: WalkOptions,
+) -> Result<Snapshot, EngineError> {
+    let mut watch = cx.ready(tab).await?;
+    let known = cx.with_document(tab, |d| d.frame_id.clone());
+    let (tree, walked) = match known {
+        Some(frame) => {
+            let main = FrameKey::tab(frame);
+            let both = async {
+                let (tree, walk) = futures::join!(
+                    cx.send(tab, &PageGetFrameTree {}),
+                    walk_frame(cx, tab, &main, options)
+                );
+                Ok((tree?.frame_tree, Some((main.clone(), walk?))))
             };
-            self.with_document(tab, |d| d.walks.insert((frame.clone(), options), keep));
+            cx.watched(tab, &mut watch, both).await?
         }
-        Ok(walk)
-    }
-
-    /// One `take` in `frame`'s world, read.
-    async fn take_walk(
-        &self,
-        tab: TabId,
-        frame: &FrameKey,
-        number: u64,
-        options: WalkOptions,
-        since: impl Fn(i64) -> Option<u64>,
-    ) -> Result<(i64, WalkText), EngineError> {
-        let take = |context| WalkerCall::Take {
-            number,
-            options,
-            since: since(context),
-        };
-        let (context, answer) = self.call_walker(tab, frame, take, "").await?;
-        let text = match answer.value {
-            Some(serde_json::Value::String(text)) => text,
-            other => {
-                return Err(EngineError::UnreadablePageData(format!(
-                    "the snapshot walker answered {} instead of text",
-                    other.map_or_else(|| answer.kind.clone(), |v| v.to_string())
-                )))
-            }
-        };
-        let read = lines::read(&text).map_err(|e| {
-            EngineError::UnreadablePageData(format!("the snapshot walker's answer, {e}"))
-        })?;
-        Ok((context, read))
-    }
-
-    /// Walks the frames of the tab's process that the walks so far could not enter,
-    /// level by level, each in its own world, noting under which line each goes.
-    async fn walk_child_frames(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        tree: &FrameTree,
-        parts: &mut Vec<FramePart>,
-        options: WalkOptions,
-    ) -> Result<(), EngineError> {
-        let mut frontier: Vec<(&FrameTree, usize)> =
-            tree.child_frames.iter().map(|child| (child, 0)).collect();
-        let group = self.next_object_group();
-        let mut used_group = false;
-        while !frontier.is_empty() {
-            // The `<iframe>` lines of each part: uid → whether the walk left it out.
-            let iframes: Vec<HashMap<&str, bool>> = parts.iter().map(iframe_lines).collect();
-            frontier.retain(|(_, part)| iframes[*part].values().any(|uncaptured| *uncaptured));
-            if frontier.is_empty() {
-                break;
-            }
-            used_group = true;
-            let number = self.next_snapshot_number();
-            let owners = join_all(frontier.iter().map(|(child, part)| {
-                let walker = &parts[*part].frame;
-                self.owner_uid(tab, walker, &child.frame.id, number, &group)
-            }));
-            let owners = self.watched(tab, watch, async { Ok(owners.await) }).await?;
-            let mut next = Vec::new();
-            let mut to_walk = Vec::new();
-            for ((child, part), owner) in frontier.into_iter().zip(owners) {
-                // An `<iframe>` the walk does not show: nor is its frame shown.
-                let Some(owner) = owner else { continue };
-                match iframes[part].get(owner.as_str()) {
-                    Some(true) => to_walk.push((child, part, owner)),
-                    // Walked in place, with the walk of its parent.
-                    Some(false) => next.extend(child.child_frames.iter().map(|c| (c, part))),
-                    None => {}
+        None => (cx.sync_document(tab, &mut watch).await?, None),
+    };
+    cx.adopt_frame_tree(tab, &tree);
+    let main = FrameKey::tab(tree.frame.id.clone());
+    let walk = match walked {
+        // The walk of the frame the tree names as the main frame.
+        Some((frame, walk)) if frame == main => walk,
+        _ => {
+            let walk = walk_frame(cx, tab, &main, options);
+            cx.watched(tab, &mut watch, walk).await?
+        }
+    };
+    let mut parts = vec![FramePart {
+        frame: main,
+        nodes: walk.nodes,
+        owner: None,
+    }];
+    walk_child_frames(cx, tab, &mut watch, &tree, &mut parts, options).await?;
+    walk_cross_site_frames(cx, tab, &mut watch, &mut parts, options).await?;
+    let walked: HashSet<FrameKey> = parts.iter().map(|p| p.frame.clone()).collect();
+    cx.with_document(tab, |d| {
+        d.uids.begin_snapshot();
+        for part in &parts {
+            let mut last = None;
+            for node in &part.nodes {
+                // Most uids share a few numbers: each is looked up once in a row.
+                let number = super::uids::number_of(&node.uid);
+                if number != last {
+                    d.uids.learn(&node.uid, &part.frame);
+                    last = number;
                 }
             }
-            drop(iframes);
-            let walks = join_all(to_walk.iter().map(|(child, _, _)| async move {
-                let frame = FrameKey::tab(child.frame.id.clone());
-                let walk = self.walk_frame(tab, &frame, options).await;
-                (frame, walk)
-            }));
-            let walks = self.watched(tab, watch, async { Ok(walks.await) }).await?;
-            for ((child, part, owner), (frame, walk)) in to_walk.into_iter().zip(walks) {
-                // A frame that went away meanwhile is left out.
-                let Ok(walk) = walk else { continue };
-                next.extend(child.child_frames.iter().map(|c| (c, parts.len())));
-                parts.push(FramePart {
-                    frame,
-                    nodes: walk.nodes,
-                    owner: Some((part, owner)),
-                });
-            }
-            frontier = next;
         }
-        if used_group {
-            self.release_objects(tab, group);
-        }
-        Ok(())
-    }
+        let pinned = d.pins.numbers();
+        d.uids.trim(|number| pinned.contains(&number));
+        d.walks
+            .retain(|(frame, kept), _| *kept != options || walked.contains(frame));
+    });
+    let nodes = splice(parts);
+    let title = match nodes.first() {
+        Some(root) if root.role == "RootWebArea" => root.name.clone(),
+        _ => String::new(),
+    };
+    Ok(Snapshot {
+        url: tree.frame.full_url(),
+        title,
+        nodes,
+    })
+}
 
-    /// Walks the tab's cross-site frames, each in its world in its own child session,
-    /// a level at a time (a frame nested in another after it), noting under which
-    /// `<iframe>` line each goes: the one of its parent frame's walk that
-    /// `DOM.getFrameOwner` names in the parent's session. A frame that went away
-    /// meanwhile, or whose `<iframe>` no walk shows, is left out.
-    async fn walk_cross_site_frames(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        parts: &mut Vec<FramePart>,
-        options: WalkOptions,
-    ) -> Result<(), EngineError> {
-        let mut pending = self.cross_site_frames(tab);
-        let group = self.next_object_group();
-        let mut used = Vec::new();
-        loop {
-            let walked =
-                |session: &Option<String>| parts.iter().any(|p| p.frame.session == *session);
-            let (ready, rest): (Vec<_>, Vec<_>) = pending
-                .into_iter()
-                .partition(|(_, child)| walked(&child.parent));
-            pending = rest;
-            if ready.is_empty() {
-                break;
+/// Walks `frame` in its world; the kept walk when the walker says nothing changed.
+async fn walk_frame<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    frame: &FrameKey,
+    options: WalkOptions,
+) -> Result<Walk, EngineError> {
+    let kept = cx
+        .with_document(tab, |d| d.walks.get(&(frame.clone(), options)).cloned())
+        .flatten();
+    let number = cx.next_snapshot_number();
+    let since = |context: i64| {
+        kept.as_ref()
+            .filter(|k| k.context == context)
+            .map(|k| k.walk.gen)
+    };
+    let (context, text) = take_walk(cx, tab, frame, number, options, since).await?;
+    let (context, walk, fresh) = match text {
+        WalkText::Walked(walk) => (context, walk, true),
+        WalkText::Unchanged(gen) => match kept {
+            Some(kept) if kept.context == context && kept.walk.gen == gen => {
+                (context, kept.walk, false)
             }
-            let number = self.next_snapshot_number();
-            let found = join_all(ready.iter().map(|(session, child)| {
-                let parts = &*parts;
-                let group = &group;
-                async move {
-                    let tree = self.send_in(tab, Some(session), &PageGetFrameTree {});
-                    let owner = DomGetFrameOwner {
-                        frame_id: child.frame_id.clone(),
-                    };
-                    let owner = self.send_in(tab, child.parent.as_deref(), &owner);
-                    let (tree, owner) = futures::join!(tree, owner);
-                    let root = tree.ok()?.frame_tree.frame;
-                    // The part of the frame's parent frame, else the parent session's first.
-                    let in_parent = |p: &FramePart| p.frame.session == child.parent;
-                    let part = (parts.iter())
-                        .position(|p| {
-                            in_parent(p) && Some(&p.frame.frame) == root.parent_id.as_ref()
-                        })
-                        .or_else(|| parts.iter().position(in_parent))?;
-                    let backend = owner.ok()?.backend_node_id;
-                    let walker = &parts[part].frame;
-                    let uid = self
-                        .uid_in_world(tab, walker, backend, number, false, group)
-                        .await
-                        .ok()??;
-                    let frame = FrameKey {
-                        session: Some(session.clone()),
-                        frame: root.id,
-                    };
-                    let walk = self.walk_frame(tab, &frame, options).await.ok()?;
-                    Some((frame, walk, part, uid))
+            // Nothing kept of that generation after all: a walk of the whole frame.
+            _ => match take_walk(cx, tab, frame, number, options, |_| None).await? {
+                (context, WalkText::Walked(walk)) => (context, walk, true),
+                (_, WalkText::Unchanged(_)) => {
+                    return Err(EngineError::UnreadablePageData(
+                        "the snapshot walker answered \"unchanged\" to a first walk".to_owned(),
+                    ))
                 }
-            }));
-            let found = self.watched(tab, watch, async { Ok(found.await) }).await?;
-            used.extend(ready.into_iter().filter_map(|(_, child)| child.parent));
-            for (frame, walk, part, owner) in found.into_iter().flatten() {
-                parts.push(FramePart {
-                    frame,
-                    nodes: walk.nodes,
-                    owner: Some((part, owner)),
-                });
+            },
+        },
+    };
+    let gen = walk.gen;
+    let (context, walk) = complete_walk(cx, tab, frame, context, walk, number, options).await?;
+    if fresh || walk.gen != gen {
+        let keep = KeptWalk {
+            context,
+            walk: walk.clone(),
+        };
+        cx.with_document(tab, |d| d.walks.insert((frame.clone(), options), keep));
+    }
+    Ok(walk)
+}
+
+/// One `take` in `frame`'s world, read.
+async fn take_walk<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    frame: &FrameKey,
+    number: u64,
+    options: WalkOptions,
+    since: impl Fn(i64) -> Option<u64>,
+) -> Result<(i64, WalkText), EngineError> {
+    let take = |context| WalkerCall::Take {
+        number,
+        options,
+        since: since(context),
+    };
+    let (context, answer) = cx.call_walker(tab, frame, take, "").await?;
+    let text = match answer.value {
+        Some(serde_json::Value::String(text)) => text,
+        other => {
+            return Err(EngineError::UnreadablePageData(format!(
+                "the snapshot walker answered {} instead of text",
+                other.map_or_else(|| answer.kind.clone(), |v| v.to_string())
+            )))
+        }
+    };
+    let read = lines::read(&text).map_err(|e| {
+        EngineError::UnreadablePageData(format!("the snapshot walker's answer, {e}"))
+    })?;
+    Ok((context, read))
+}
+
+/// Walks the frames of the tab's process that the walks so far could not enter,
+/// level by level, each in its own world, noting under which line each goes.
+async fn walk_child_frames<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    tree: &FrameTree,
+    parts: &mut Vec<FramePart>,
+    options: WalkOptions,
+) -> Result<(), EngineError> {
+    let mut frontier: Vec<(&FrameTree, usize)> =
+        tree.child_frames.iter().map(|child| (child, 0)).collect();
+    let group = cx.next_object_group();
+    let mut used_group = false;
+    while !frontier.is_empty() {
+        // The `<iframe>` lines of each part: uid → whether the walk left it out.
+        let iframes: Vec<HashMap<&str, bool>> = parts.iter().map(iframe_lines).collect();
+        frontier.retain(|(_, part)| iframes[*part].values().any(|uncaptured| *uncaptured));
+        if frontier.is_empty() {
+            break;
+        }
+        used_group = true;
+        let number = cx.next_snapshot_number();
+        let owners = join_all(frontier.iter().map(|(child, part)| {
+            let walker = &parts[*part].frame;
+            owner_uid(cx, tab, walker, &child.frame.id, number, &group)
+        }));
+        let owners = cx.watched(tab, watch, async { Ok(owners.await) }).await?;
+        let mut next = Vec::new();
+        let mut to_walk = Vec::new();
+        for ((child, part), owner) in frontier.into_iter().zip(owners) {
+            // An `<iframe>` the walk does not show: nor is its frame shown.
+            let Some(owner) = owner else { continue };
+            match iframes[part].get(owner.as_str()) {
+                Some(true) => to_walk.push((child, part, owner)),
+                // Walked in place, with the walk of its parent.
+                Some(false) => next.extend(child.child_frames.iter().map(|c| (c, part))),
+                None => {}
             }
         }
-        used.sort();
-        used.dedup();
-        for session in used {
-            self.release_objects_in(tab, Some(session), group.clone());
+        drop(iframes);
+        let walks = join_all(to_walk.iter().map(|(child, _, _)| async move {
+            let frame = FrameKey::tab(child.frame.id.clone());
+            let walk = walk_frame(cx, tab, &frame, options).await;
+            (frame, walk)
+        }));
+        let walks = cx.watched(tab, watch, async { Ok(walks.await) }).await?;
+        for ((child, part, owner), (frame, walk)) in to_walk.into_iter().zip(walks) {
+            // A frame that went away meanwhile is left out.
+            let Ok(walk) = walk else { continue };
+            next.extend(child.child_frames.iter().map(|c| (c, parts.len())));
+            parts.push(FramePart {
+                frame,
+                nodes: walk.nodes,
+                owner: Some((part, owner)),
+            });
         }
-        self.release_objects(tab, group);
-        Ok(())
+        frontier = next;
     }
+    if used_group {
+        cx.release_objects(tab, group);
+    }
+    Ok(())
+}
 
-    /// The uid of a frame's `<iframe>` element in the world of `walker` (whose walk
-    /// shows it), if the frame still has one.
-    async fn owner_uid(
-        &self,
-        tab: TabId,
-        walker: &FrameKey,
-        frame: &str,
-        number: u64,
-        group: &str,
-    ) -> Option<String> {
-        let owner = DomGetFrameOwner {
-            frame_id: frame.to_owned(),
-        };
-        let backend = self.send(tab, &owner).await.ok()?.backend_node_id;
-        self.uid_in_world(tab, walker, backend, number, false, group)
-            .await
-            .ok()
-            .flatten()
+/// Walks the tab's cross-site frames, each in its world in its own child session,
+/// a level at a time (a frame nested in another after it), noting under which
+/// `<iframe>` line each goes: the one of its parent frame's walk that
+/// `DOM.getFrameOwner` names in the parent's session. A frame that went away
+/// meanwhile, or whose `<iframe>` no walk shows, is left out.
+async fn walk_cross_site_frames<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    parts: &mut Vec<FramePart>,
+    options: WalkOptions,
+) -> Result<(), EngineError> {
+    let mut pending = cx.cross_site_frames(tab);
+    let group = cx.next_object_group();
+    let mut used = Vec::new();
+    loop {
+        let walked = |session: &Option<String>| parts.iter().any(|p| p.frame.session == *session);
+        let (ready, rest): (Vec<_>, Vec<_>) = pending
+            .into_iter()
+            .partition(|(_, child)| walked(&child.parent));
+        pending = rest;
+        if ready.is_empty() {
+            break;
+        }
+        let number = cx.next_snapshot_number();
+        let found = join_all(ready.iter().map(|(session, child)| {
+            let parts = &*parts;
+            let group = &group;
+            async move {
+                let tree = cx.send_in(tab, Some(session), &PageGetFrameTree {});
+                let owner = DomGetFrameOwner {
+                    frame_id: child.frame_id.clone(),
+                };
+                let owner = cx.send_in(tab, child.parent.as_deref(), &owner);
+                let (tree, owner) = futures::join!(tree, owner);
+                let root = tree.ok()?.frame_tree.frame;
+                // The part of the frame's parent frame, else the parent session's first.
+                let in_parent = |p: &FramePart| p.frame.session == child.parent;
+                let part = (parts.iter())
+                    .position(|p| in_parent(p) && Some(&p.frame.frame) == root.parent_id.as_ref())
+                    .or_else(|| parts.iter().position(in_parent))?;
+                let backend = owner.ok()?.backend_node_id;
+                let walker = &parts[part].frame;
+                let uid = cx
+                    .uid_in_world(tab, walker, backend, number, false, group)
+                    .await
+                    .ok()??;
+                let frame = FrameKey {
+                    session: Some(session.clone()),
+                    frame: root.id,
+                };
+                let walk = walk_frame(cx, tab, &frame, options).await.ok()?;
+                Some((frame, walk, part, uid))
+            }
+        }));
+        let found = cx.watched(tab, watch, async { Ok(found.await) }).await?;
+        used.extend(ready.into_iter().filter_map(|(_, child)| child.parent));
+        for (frame, walk, part, owner) in found.into_iter().flatten() {
+            parts.push(FramePart {
+                frame,
+                nodes: walk.nodes,
+                owner: Some((part, owner)),
+            });
+        }
     }
+    used.sort();
+    used.dedup();
+    for session in used {
+        cx.release_objects_in(tab, Some(session), group.clone());
+    }
+    cx.release_objects(tab, group);
+    Ok(())
+}
+
+/// The uid of a frame's `<iframe>` element in the world of `walker` (whose walk
+/// shows it), if the frame still has one.
+async fn owner_uid<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    walker: &FrameKey,
+    frame: &str,
+    number: u64,
+    group: &str,
+) -> Option<String> {
+    let owner = DomGetFrameOwner {
+        frame_id: frame.to_owned(),
+    };
+    let backend = cx.send(tab, &owner).await.ok()?.backend_node_id;
+    cx.uid_in_world(tab, walker, backend, number, false, group)
+        .await
+        .ok()
+        .flatten()
 }
 
 /// The `<iframe>` lines of a part, by uid: whether each is one the walk left out.
@@ -424,16 +413,12 @@ fn splice(mut parts: Vec<FramePart>) -> Vec<SnapshotNode> {
 impl super::Handle for tabwire_shared::TakeSnapshot {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
         let options = WalkOptions {
             verbose: self.verbose,
             viewport: self.viewport,
         };
-        engine.snapshot(self.tab_id, options).await
+        snapshot(cx, self.tab_id, options).await
     }
 }
 

@@ -3,163 +3,127 @@
 
 use tabwire_shared::{TabId, TabInfo};
 
-use super::Engine;
-use crate::chrome::{Chrome, TabState, WindowState};
+use super::core::tabs::user_window;
+use super::navigate::{await_opened, navigate};
+use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
-use crate::signals::TabSignal;
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Every tab of every normal window, window order then tab order, marking the tab
-    /// the user is looking at and any open dialog.
-    pub(super) async fn list_tabs(&self) -> Result<Vec<TabInfo>, EngineError> {
-        let (windows, last_focused) = futures::join!(
-            self.chrome.normal_windows(),
-            self.chrome.last_focused_window()
-        );
-        let (windows, last_focused) = (windows?, last_focused?);
-        let user_window = user_window(&windows, last_focused);
-        let tabs = windows
-            .iter()
-            .flat_map(|window| &window.tabs)
-            .map(|tab| {
-                let user_active = tab.active && Some(tab.window_id) == user_window;
-                self.describe(tab, user_active)
-            })
-            .collect();
-        Ok(tabs)
+/// Every tab of every normal window, window order then tab order, marking the tab
+/// the user is looking at and any open dialog.
+pub(super) async fn list_tabs<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+) -> Result<Vec<TabInfo>, EngineError> {
+    let (windows, last_focused) = futures::join!(
+        cx.chrome().normal_windows(),
+        cx.chrome().last_focused_window()
+    );
+    let (windows, last_focused) = (windows?, last_focused?);
+    let user_window = user_window(&windows, last_focused);
+    let tabs = windows
+        .iter()
+        .flat_map(|window| &window.tabs)
+        .map(|tab| {
+            let user_active = tab.active && Some(tab.window_id) == user_window;
+            cx.describe(tab, user_active)
+        })
+        .collect();
+    Ok(tabs)
+}
+
+/// One tab as [`list_tabs`](list_tabs) would show it.
+pub(super) async fn tab_info<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+) -> Result<TabInfo, EngineError> {
+    if let Some(info) = list_tabs(cx).await?.into_iter().find(|t| t.id == tab) {
+        return Ok(info);
     }
-
-    /// One tab as [`list_tabs`](Self::list_tabs) would show it.
-    pub(super) async fn tab_info(&self, tab: TabId) -> Result<TabInfo, EngineError> {
-        if let Some(info) = self.list_tabs().await?.into_iter().find(|t| t.id == tab) {
-            return Ok(info);
-        }
-        // Not in a normal window (a popup, say): still describe it.
-        match self.chrome.tab(tab).await? {
-            Some(state) => Ok(self.describe(&state, false)),
-            None => Err(EngineError::NoSuchTab(tab)),
-        }
-    }
-
-    /// Selects a tab and brings its window to the front.
-    pub(super) async fn activate_tab(&self, tab: TabId) -> Result<(), EngineError> {
-        let state = self.existing_tab(tab).await?;
-        self.chrome.activate_tab(tab).await?;
-        self.chrome.focus_window(state.window_id).await?;
-        Ok(())
-    }
-
-    /// Closes a tab, unless it is the browser's last one. It does not wait for a
-    /// command running on the tab: that command is stopped, and says the page closed.
-    pub(super) async fn close_tab(&self, tab: TabId) -> Result<(), EngineError> {
-        self.existing_tab(tab).await?;
-        let windows = self.chrome.normal_windows().await?;
-        let open_tabs: usize = windows.iter().map(|w| w.tabs.len()).sum();
-        if open_tabs <= 1 {
-            return Err(EngineError::LastTab(tab));
-        }
-        self.signals.publish(tab, &TabSignal::Closing);
-        self.chrome.remove_tab(tab).await?;
-        Ok(())
-    }
-
-    /// Opens a blank tab for `opener` (it joins that agent's scope), then navigates it
-    /// like `Navigate` does and waits for the load. A blocklisted destination is
-    /// refused before anything opens; if the opener was disconnected meanwhile, the
-    /// new tab is closed untouched. A `data:` URL, which Chrome lets an extension open
-    /// only in a new tab (see [`navigate`](super::navigate)), is where the tab starts.
-    pub(super) async fn new_tab(
-        &self,
-        opener: &str,
-        url: &str,
-        background: bool,
-        timeout_ms: u64,
-    ) -> Result<TabInfo, EngineError> {
-        super::navigate::check_url(url)?;
-        super::navigate::check_reachable(url)?;
-        self.check_destination(url)?;
-        let starts_there = super::navigate::is_data_url(url);
-        let first = if starts_there { url } else { "about:blank" };
-        let created = self
-            .bounded("open a page", self.chrome.create_tab(first, !background))
-            .await??;
-        if !self.adopt_tab(opener, &created).await {
-            if let Err(error) = self.chrome.remove_tab(created.id).await {
-                self.chrome.log(&format!(
-                    "tabwire: could not close tab {} opened for a disconnected agent: {error}",
-                    created.id
-                ));
-            }
-            return Err(EngineError::Revoked);
-        }
-        let to = tabwire_shared::Navigation::Url {
-            url: url.to_owned(),
-        };
-        let _tab = self.tabs.lock(created.id).await;
-        let outcome = if starts_there {
-            self.await_opened(created.id, url, timeout_ms).await
-        } else {
-            self.navigate(created.id, &to, timeout_ms).await
-        };
-        // Used or not, the tab is let go after the idle time like any other.
-        self.note_used(created.id);
-        outcome
-    }
-
-    /// The tab the user is looking at: the active tab of the last focused normal window.
-    pub(super) async fn users_tab(&self) -> Result<Option<TabState>, EngineError> {
-        let windows = self.chrome.normal_windows().await?;
-        let last_focused = self.chrome.last_focused_window().await?;
-        let Some(window) = user_window(&windows, last_focused) else {
-            return Ok(None);
-        };
-        let window = windows.into_iter().find(|w| w.id == window);
-        Ok(window.and_then(|w| w.tabs.into_iter().find(|t| t.active)))
-    }
-
-    pub(super) async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
-        self.chrome
-            .tab(tab)
-            .await?
-            .ok_or(EngineError::NoSuchTab(tab))
-    }
-
-    pub(in crate::engine) fn describe(&self, tab: &TabState, user_active: bool) -> TabInfo {
-        TabInfo {
-            id: tab.id,
-            window_id: tab.window_id,
-            url: tab.url.clone(),
-            title: tab.title.clone(),
-            user_active,
-            dialog: self.open_dialog(tab.id),
-            crashed: self.tabs.read(tab.id, |t| t.crashed).unwrap_or(false),
-        }
+    // Not in a normal window (a popup, say): still describe it.
+    match cx.chrome().tab(tab).await? {
+        Some(state) => Ok(cx.describe(&state, false)),
+        None => Err(EngineError::NoSuchTab(tab)),
     }
 }
 
-/// The window the user is looking at: the last focused one if it is a normal window,
-/// else the first normal window (headless browsers may have no focused window).
-fn user_window(windows: &[WindowState], last_focused: Option<i64>) -> Option<i64> {
-    last_focused
-        .filter(|id| windows.iter().any(|w| w.id == *id))
-        .or_else(|| windows.first().map(|w| w.id))
+/// Selects a tab and brings its window to the front.
+pub(super) async fn activate_tab<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+) -> Result<(), EngineError> {
+    let state = cx.existing_tab(tab).await?;
+    cx.chrome().activate_tab(tab).await?;
+    cx.chrome().focus_window(state.window_id).await?;
+    Ok(())
+}
+
+/// Closes a tab, unless it is the browser's last one. It does not wait for a
+/// command running on the tab: that command is stopped, and says the page closed.
+pub(super) async fn close_tab<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+) -> Result<(), EngineError> {
+    cx.existing_tab(tab).await?;
+    let windows = cx.chrome().normal_windows().await?;
+    let open_tabs: usize = windows.iter().map(|w| w.tabs.len()).sum();
+    if open_tabs <= 1 {
+        return Err(EngineError::LastTab(tab));
+    }
+    cx.closing(tab);
+    cx.chrome().remove_tab(tab).await?;
+    Ok(())
+}
+
+/// Opens a blank tab for the calling agent (it joins the agent's scope), then navigates it
+/// like `Navigate` does and waits for the load. A blocklisted destination is
+/// refused before anything opens; if the agent was disconnected meanwhile, the
+/// new tab is closed untouched. A `data:` URL, which Chrome lets an extension open
+/// only in a new tab (see [`navigate`](super::navigate)), is where the tab starts.
+pub(super) async fn new_tab<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    url: &str,
+    background: bool,
+    timeout_ms: u64,
+) -> Result<TabInfo, EngineError> {
+    super::navigate::check_url(url)?;
+    super::navigate::check_reachable(url)?;
+    cx.check_destination(url)?;
+    let starts_there = super::navigate::is_data_url(url);
+    let first = if starts_there { url } else { "about:blank" };
+    let created = cx
+        .bounded("open a page", cx.chrome().create_tab(first, !background))
+        .await??;
+    if !cx.adopt_tab(&created).await {
+        if let Err(error) = cx.chrome().remove_tab(created.id).await {
+            cx.chrome().log(&format!(
+                "tabwire: could not close tab {} opened for a disconnected agent: {error}",
+                created.id
+            ));
+        }
+        return Err(EngineError::Revoked);
+    }
+    let to = tabwire_shared::Navigation::Url {
+        url: url.to_owned(),
+    };
+    let _tab = cx.lock_tab(created.id).await;
+    let outcome = if starts_there {
+        await_opened(cx, created.id, url, timeout_ms).await
+    } else {
+        navigate(cx, created.id, &to, timeout_ms).await
+    };
+    // Used or not, the tab is let go after the idle time like any other.
+    cx.note_used(created.id);
+    outcome
 }
 
 /// Lists the tabs the agent may see.
 impl super::Handle for tabwire_shared::ListTabs {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine.tabs_read();
-        let mut tabs = engine
-            .bounded("list the tabs", engine.list_tabs())
-            .await??;
-        let sharing = engine.sharing.borrow();
-        tabs.retain(|t| sharing.may_use(session, t.id));
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        cx.tabs_read();
+        let mut tabs = cx.bounded("list the tabs", list_tabs(cx)).await??;
+        tabs.retain(|t| cx.may_use(t.id));
         Ok(tabs)
     }
 }
@@ -168,13 +132,8 @@ impl super::Handle for tabwire_shared::ListTabs {
 impl super::Handle for tabwire_shared::ActivateTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine
-            .bounded("activate the page", engine.activate_tab(self.tab_id))
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        cx.bounded("activate the page", activate_tab(cx, self.tab_id))
             .await?
     }
 }
@@ -183,13 +142,8 @@ impl super::Handle for tabwire_shared::ActivateTab {
 impl super::Handle for tabwire_shared::CloseTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine
-            .bounded("close the page", engine.close_tab(self.tab_id))
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        cx.bounded("close the page", close_tab(cx, self.tab_id))
             .await?
     }
 }
@@ -198,16 +152,10 @@ impl super::Handle for tabwire_shared::CloseTab {
 impl super::Handle for tabwire_shared::NewTab {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        let agents_own = engine.sharing.borrow().agent_profile();
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let agents_own = cx.agents_own_browser();
         let background = self.background.unwrap_or(!agents_own);
-        engine
-            .new_tab(session, &self.url, background, self.timeout_ms)
-            .await
+        new_tab(cx, &self.url, background, self.timeout_ms).await
     }
 }
 

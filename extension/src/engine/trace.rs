@@ -6,7 +6,7 @@
 //! (`Tracing.tracingComplete`), which is read with `IO.read` a chunk per request and
 //! closed at its end or when the host discards it. What each tab is doing is kept
 //! here ([`Traces`]); a debugger detach or the tab closing ends the recording in
-//! Chrome, and [`Engine::trace_lost`] notes why, so a later stop says so.
+//! Chrome, and [`Traces::lost`] notes why, so a later stop says so.
 //!
 //! While it records, focus emulation is on: it makes Chrome keep the tab visible, so a
 //! tab the user is not looking at still draws frames (and its paints, LCP and layout
@@ -19,11 +19,11 @@ use std::collections::HashMap;
 
 use tabwire_shared::{TabId, TraceChunk, TRACE_CHUNK_BYTES, TRACE_STOP};
 
-use super::Engine;
 use crate::cdp::emulation::EmulationSetFocusEmulationEnabled;
 use crate::cdp::tracing::{IoClose, IoRead, TracingEnd, TracingStart};
 use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{within, TabSignal};
 
@@ -60,195 +60,198 @@ impl Traces {
     }
 }
 
-impl<C: Chrome + 'static> Engine<C> {
+impl Traces {
     /// The debugger left `tab` (`reason`, in words) or the tab closed: Chrome ended its
     /// trace and closed its stream.
-    pub(super) fn trace_lost(&self, tab: TabId, reason: &str) {
-        let mut traces = self.traces.borrow_mut();
-        if traces.active(tab) {
-            traces.tabs.insert(tab, TraceState::Lost(reason.to_owned()));
+    pub(super) fn lost(&mut self, tab: TabId, reason: &str) {
+        if self.active(tab) {
+            self.tabs.insert(tab, TraceState::Lost(reason.to_owned()));
         }
     }
+}
 
-    fn trace_state(&self, tab: TabId) -> Option<TraceState> {
-        self.traces.borrow().tabs.get(&tab).cloned()
-    }
+fn trace_state<C: Chrome + 'static>(cx: &Cx<'_, C>, tab: TabId) -> Option<TraceState> {
+    cx.with_traces(|traces| traces.tabs.get(&tab).cloned())
+}
 
-    fn set_trace(&self, tab: TabId, state: Option<TraceState>) {
-        let mut traces = self.traces.borrow_mut();
-        match state {
-            Some(state) => traces.tabs.insert(tab, state),
-            None => traces.tabs.remove(&tab),
-        };
-    }
+fn set_trace<C: Chrome + 'static>(cx: &Cx<'_, C>, tab: TabId, state: Option<TraceState>) {
+    cx.with_traces(|traces| match state {
+        Some(state) => traces.tabs.insert(tab, state),
+        None => traces.tabs.remove(&tab),
+    });
+}
 
-    async fn start_trace(&self, tab: TabId, css_selector_stats: bool) -> Result<(), EngineError> {
-        let mut watch = self.ready(tab).await?;
-        match self.trace_state(tab) {
-            Some(TraceState::Recording) => return Err(EngineError::AlreadyTracing(tab)),
-            // A stream the host never finished reading: its trace is of no more use.
-            Some(TraceState::Stopped { stream }) => {
-                let _ = self.send(tab, &IoClose { handle: stream }).await;
-            }
-            Some(TraceState::Lost(_)) | None => {}
+async fn start_trace<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    css_selector_stats: bool,
+) -> Result<(), EngineError> {
+    let mut watch = cx.ready(tab).await?;
+    match trace_state(cx, tab) {
+        Some(TraceState::Recording) => return Err(EngineError::AlreadyTracing(tab)),
+        // A stream the host never finished reading: its trace is of no more use.
+        Some(TraceState::Stopped { stream }) => {
+            let _ = cx.send(tab, &IoClose { handle: stream }).await;
         }
-        self.set_trace(tab, None);
-        let start = TracingStart::performance_panel(css_selector_stats);
-        match self.send_watched(tab, &mut watch, &start).await {
-            Ok(_) => {
-                self.set_trace(tab, Some(TraceState::Recording));
-                // A tab not in front draws nothing, so it would record no paint: no
-                // LCP, no layout shift. Focus emulation makes Chrome keep it visible
-                // (drawing) until the trace stops. Best effort: without it the
-                // analysis says that no frame was drawn.
-                let _ = self
-                    .send(tab, &EmulationSetFocusEmulationEnabled { enabled: true })
-                    .await;
-                Ok(())
-            }
-            Err(EngineError::Cdp { message, .. }) => {
-                Err(EngineError::TraceRefused { tab, message })
-            }
-            Err(other) => Err(other),
-        }
+        Some(TraceState::Lost(_)) | None => {}
     }
-
-    async fn stop_trace(&self, tab: TabId) -> Result<TraceChunk, EngineError> {
-        match self.trace_state(tab) {
-            Some(TraceState::Recording) => {}
-            Some(TraceState::Lost(why)) => {
-                self.set_trace(tab, None);
-                return Err(EngineError::NotTracing {
-                    tab,
-                    why: format!(": the trace was lost ({why})"),
-                });
-            }
-            Some(TraceState::Stopped { .. }) | None => {
-                return Err(EngineError::NotTracing {
-                    tab,
-                    why: String::new(),
-                })
-            }
+    set_trace(cx, tab, None);
+    let start = TracingStart::performance_panel(css_selector_stats);
+    match cx.send_watched(tab, &mut watch, &start).await {
+        Ok(_) => {
+            set_trace(cx, tab, Some(TraceState::Recording));
+            // A tab not in front draws nothing, so it would record no paint: no
+            // LCP, no layout shift. Focus emulation makes Chrome keep it visible
+            // (drawing) until the trace stops. Best effort: without it the
+            // analysis says that no frame was drawn.
+            let _ = cx
+                .send(tab, &EmulationSetFocusEmulationEnabled { enabled: true })
+                .await;
+            Ok(())
         }
-        let mut watch = self.attached(tab).await?;
-        // From here on the recording is over, whatever happens.
-        self.set_trace(tab, None);
-        let _ = self
-            .send(tab, &EmulationSetFocusEmulationEnabled { enabled: false })
-            .await;
-        self.send_watched(tab, &mut watch, &TracingEnd {}).await?;
-        let limit = TRACE_STOP.as_millis() as u64;
-        let complete = async {
-            loop {
-                match watch.next().await {
-                    TabSignal::Page(PageEvent::TracingComplete { stream, data_loss }) => {
-                        return Ok((stream, data_loss))
-                    }
-                    TabSignal::Closed | TabSignal::Closing => {
-                        return Err(EngineError::ClosedDuringCommand(tab))
-                    }
-                    TabSignal::Detached(reason) => {
-                        return Err(EngineError::DetachedDuringCommand { tab, reason })
-                    }
-                    TabSignal::Withdrawn(reason) => {
-                        return Err(EngineError::WithdrawnDuringCommand { tab, reason })
-                    }
-                    _ => {}
-                }
-            }
-        };
-        let (stream, data_loss) = within(self.chrome.sleep(limit), complete)
-            .await
-            .ok_or(EngineError::TraceTimeout { timeout_ms: limit })??;
-        let stream = stream.ok_or(EngineError::UnexpectedAnswer {
-            method: "Tracing.tracingComplete",
-            detail: "no stream".into(),
-        })?;
-        self.set_trace(
-            tab,
-            Some(TraceState::Stopped {
-                stream: stream.clone(),
-            }),
-        );
-        let mut chunk = self.read_trace(tab, stream).await?;
-        chunk.data_loss = data_loss;
-        Ok(chunk)
+        Err(EngineError::Cdp { message, .. }) => Err(EngineError::TraceRefused { tab, message }),
+        Err(other) => Err(other),
     }
+}
 
-    /// Reads up to [`TRACE_CHUNK_BYTES`] of `stream`; at its end, closes it.
-    async fn read_trace(&self, tab: TabId, stream: String) -> Result<TraceChunk, EngineError> {
-        if self.trace_state(tab)
-            != Some(TraceState::Stopped {
-                stream: stream.clone(),
-            })
-        {
+async fn stop_trace<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+) -> Result<TraceChunk, EngineError> {
+    match trace_state(cx, tab) {
+        Some(TraceState::Recording) => {}
+        Some(TraceState::Lost(why)) => {
+            set_trace(cx, tab, None);
             return Err(EngineError::NotTracing {
                 tab,
-                why: ": its trace was already read, or discarded".into(),
+                why: format!(": the trace was lost ({why})"),
             });
         }
-        let mut watch = self.attached(tab).await?;
-        let mut data = String::new();
-        let mut eof = false;
-        while data.len() + READ_BYTES <= TRACE_CHUNK_BYTES && !eof {
-            let read = IoRead {
-                handle: stream.clone(),
-                size: READ_BYTES,
-            };
-            let piece = match self.send_watched(tab, &mut watch, &read).await {
-                Ok(piece) => piece,
-                Err(error) => {
-                    self.close_trace(tab, &stream).await;
-                    return Err(error);
+        Some(TraceState::Stopped { .. }) | None => {
+            return Err(EngineError::NotTracing {
+                tab,
+                why: String::new(),
+            })
+        }
+    }
+    let mut watch = cx.attached(tab).await?;
+    // From here on the recording is over, whatever happens.
+    set_trace(cx, tab, None);
+    let _ = cx
+        .send(tab, &EmulationSetFocusEmulationEnabled { enabled: false })
+        .await;
+    cx.send_watched(tab, &mut watch, &TracingEnd {}).await?;
+    let limit = TRACE_STOP.as_millis() as u64;
+    let complete = async {
+        loop {
+            match watch.next().await {
+                TabSignal::Page(PageEvent::TracingComplete { stream, data_loss }) => {
+                    return Ok((stream, data_loss))
                 }
-            };
-            if piece.base64_encoded {
-                self.close_trace(tab, &stream).await;
-                return Err(EngineError::UnexpectedAnswer {
-                    method: "IO.read",
-                    detail: "the trace came compressed".into(),
-                });
+                TabSignal::Closed | TabSignal::Closing => {
+                    return Err(EngineError::ClosedDuringCommand(tab))
+                }
+                TabSignal::Detached(reason) => {
+                    return Err(EngineError::DetachedDuringCommand { tab, reason })
+                }
+                TabSignal::Withdrawn(reason) => {
+                    return Err(EngineError::WithdrawnDuringCommand { tab, reason })
+                }
+                _ => {}
             }
-            data.push_str(&piece.data);
-            eof = piece.eof;
         }
-        if eof {
-            self.close_trace(tab, &stream).await;
-        }
-        Ok(TraceChunk {
-            stream,
-            data,
-            eof,
-            data_loss: false,
-        })
-    }
+    };
+    let (stream, data_loss) = within(cx.chrome().sleep(limit), complete)
+        .await
+        .ok_or(EngineError::TraceTimeout { timeout_ms: limit })??;
+    let stream = stream.ok_or(EngineError::UnexpectedAnswer {
+        method: "Tracing.tracingComplete",
+        detail: "no stream".into(),
+    })?;
+    set_trace(
+        cx,
+        tab,
+        Some(TraceState::Stopped {
+            stream: stream.clone(),
+        }),
+    );
+    let mut chunk = read_trace(cx, tab, stream).await?;
+    chunk.data_loss = data_loss;
+    Ok(chunk)
+}
 
-    /// Closes a trace's stream and forgets it.
-    async fn close_trace(&self, tab: TabId, stream: &str) {
-        self.set_trace(tab, None);
-        let close = IoClose {
-            handle: stream.to_owned(),
-        };
-        let _ = self.send(tab, &close).await;
+/// Reads up to [`TRACE_CHUNK_BYTES`] of `stream`; at its end, closes it.
+async fn read_trace<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    stream: String,
+) -> Result<TraceChunk, EngineError> {
+    if trace_state(cx, tab)
+        != Some(TraceState::Stopped {
+            stream: stream.clone(),
+        })
+    {
+        return Err(EngineError::NotTracing {
+            tab,
+            why: ": its trace was already read, or discarded".into(),
+        });
     }
+    let mut watch = cx.attached(tab).await?;
+    let mut data = String::new();
+    let mut eof = false;
+    while data.len() + READ_BYTES <= TRACE_CHUNK_BYTES && !eof {
+        let read = IoRead {
+            handle: stream.clone(),
+            size: READ_BYTES,
+        };
+        let piece = match cx.send_watched(tab, &mut watch, &read).await {
+            Ok(piece) => piece,
+            Err(error) => {
+                close_trace(cx, tab, &stream).await;
+                return Err(error);
+            }
+        };
+        if piece.base64_encoded {
+            close_trace(cx, tab, &stream).await;
+            return Err(EngineError::UnexpectedAnswer {
+                method: "IO.read",
+                detail: "the trace came compressed".into(),
+            });
+        }
+        data.push_str(&piece.data);
+        eof = piece.eof;
+    }
+    if eof {
+        close_trace(cx, tab, &stream).await;
+    }
+    Ok(TraceChunk {
+        stream,
+        data,
+        eof,
+        data_loss: false,
+    })
+}
+
+/// Closes a trace's stream and forgets it.
+async fn close_trace<C: Chrome + 'static>(cx: &Cx<'_, C>, tab: TabId, stream: &str) {
+    set_trace(cx, tab, None);
+    let close = IoClose {
+        handle: stream.to_owned(),
+    };
+    let _ = cx.send(tab, &close).await;
 }
 
 /// Starts recording.
 impl super::Handle for tabwire_shared::StartTrace {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<(), EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<(), EngineError> {
         let tab = self.tab_id;
-        engine
-            .bounded(
-                "start a performance trace",
-                engine.start_trace(tab, self.css_selector_stats),
-            )
-            .await?
+        cx.bounded(
+            "start a performance trace",
+            start_trace(cx, tab, self.css_selector_stats),
+        )
+        .await?
     }
 }
 
@@ -256,12 +259,8 @@ impl super::Handle for tabwire_shared::StartTrace {
 impl super::Handle for tabwire_shared::StopTrace {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<TraceChunk, EngineError> {
-        engine.stop_trace(self.tab_id).await
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<TraceChunk, EngineError> {
+        stop_trace(cx, self.tab_id).await
     }
 }
 
@@ -269,19 +268,15 @@ impl super::Handle for tabwire_shared::StopTrace {
 impl super::Handle for tabwire_shared::ReadTrace {
     const NEEDS_RENDERER: bool = false;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<TraceChunk, EngineError> {
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<TraceChunk, EngineError> {
         let tab = self.tab_id;
         if self.discard {
-            if engine.trace_state(tab)
+            if trace_state(cx, tab)
                 == Some(TraceState::Stopped {
                     stream: self.stream.clone(),
                 })
             {
-                engine.close_trace(tab, &self.stream).await;
+                close_trace(cx, tab, &self.stream).await;
             }
             return Ok(TraceChunk {
                 stream: self.stream,
@@ -290,11 +285,7 @@ impl super::Handle for tabwire_shared::ReadTrace {
                 data_loss: false,
             });
         }
-        engine
-            .bounded(
-                "read a performance trace",
-                engine.read_trace(tab, self.stream),
-            )
+        cx.bounded("read a performance trace", read_trace(cx, tab, self.stream))
             .await?
     }
 }

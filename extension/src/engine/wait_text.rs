@@ -8,97 +8,94 @@
 use serde_json::Value;
 use tabwire_shared::TabId;
 
-use super::{page, Engine};
+use super::page;
 use crate::cdp::{CallArgument, PageEvent, RuntimeCallFunctionOn, RuntimeEvaluate};
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Waits until one of `texts` appears in `tab`; that text.
-    pub(super) async fn wait_for_text(
-        &self,
-        tab: TabId,
-        texts: &[String],
-        timeout_ms: u64,
-    ) -> Result<String, EngineError> {
-        let work = self.watch_for_text(tab, texts, timeout_ms);
-        let timed_out = || EngineError::TextTimeout {
-            tab,
-            texts: quote_all(texts),
-            timeout_ms,
-        };
-        self.in_time(tab, timeout_ms, work)
-            .await?
-            .flatten()
-            .ok_or_else(timed_out)
-    }
+/// Waits until one of `texts` appears in `tab`; that text.
+pub(super) async fn wait_for_text<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    texts: &[String],
+    timeout_ms: u64,
+) -> Result<String, EngineError> {
+    let work = watch_for_text(cx, tab, texts, timeout_ms);
+    let timed_out = || EngineError::TextTimeout {
+        tab,
+        texts: quote_all(texts),
+        timeout_ms,
+    };
+    cx.in_time(tab, timeout_ms, work)
+        .await?
+        .flatten()
+        .ok_or_else(timed_out)
+}
 
-    async fn watch_for_text(
-        &self,
-        tab: TabId,
-        texts: &[String],
-        timeout_ms: u64,
-    ) -> Result<Option<String>, EngineError> {
-        let mut watch = self.ready(tab).await?;
-        loop {
-            let group = self.next_object_group();
-            let outcome = self
-                .look_for_text(tab, &mut watch, texts, timeout_ms, &group)
-                .await;
-            self.release_objects(tab, group);
-            match outcome {
-                Ok(found) => return Ok(found),
-                // The document went away under the wait: look in the next one.
-                Err(EngineError::Cdp { .. } | EngineError::Navigated(_)) => {
-                    next_document(tab, &mut watch).await?;
-                }
-                Err(other) => return Err(other),
+async fn watch_for_text<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    texts: &[String],
+    timeout_ms: u64,
+) -> Result<Option<String>, EngineError> {
+    let mut watch = cx.ready(tab).await?;
+    loop {
+        let group = cx.next_object_group();
+        let outcome = look_for_text(cx, tab, &mut watch, texts, timeout_ms, &group).await;
+        cx.release_objects(tab, group);
+        match outcome {
+            Ok(found) => return Ok(found),
+            // The document went away under the wait: look in the next one.
+            Err(EngineError::Cdp { .. } | EngineError::Navigated(_)) => {
+                next_document(tab, &mut watch).await?;
             }
+            Err(other) => return Err(other),
         }
     }
+}
 
-    async fn look_for_text(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        texts: &[String],
-        timeout_ms: u64,
-        group: &str,
-    ) -> Result<Option<String>, EngineError> {
-        let global = RuntimeEvaluate {
-            expression: "this".to_owned(),
-            object_group: group.to_owned(),
-            return_by_value: false,
-        };
-        let global = self.send_watched(tab, watch, &global).await?;
-        let Some(global) = global.result.object_id else {
-            return Err(EngineError::Navigated(tab));
-        };
-        let call = RuntimeCallFunctionOn {
-            function_declaration: page::WAIT_TEXT.to_owned(),
-            object_id: global,
-            arguments: vec![
-                CallArgument::value(Value::from(texts.to_vec())),
-                CallArgument::value(Value::from(timeout_ms)),
-            ],
-            object_group: group.to_owned(),
-            return_by_value: true,
-            await_promise: true,
-            user_gesture: false,
-        };
-        let answer = self.send_watched(tab, watch, &call).await?;
-        if let Some(details) = answer.exception_details {
-            return Err(EngineError::UnreadablePageData(format!(
-                "the page's text could not be read: {}",
-                details.describe()
-            )));
-        }
-        Ok(answer
-            .result
-            .value
-            .and_then(|v| v.as_str().map(str::to_owned)))
+async fn look_for_text<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    texts: &[String],
+    timeout_ms: u64,
+    group: &str,
+) -> Result<Option<String>, EngineError> {
+    let global = RuntimeEvaluate {
+        expression: "this".to_owned(),
+        object_group: group.to_owned(),
+        return_by_value: false,
+    };
+    let global = cx.send_watched(tab, watch, &global).await?;
+    let Some(global) = global.result.object_id else {
+        return Err(EngineError::Navigated(tab));
+    };
+    let call = RuntimeCallFunctionOn {
+        function_declaration: page::WAIT_TEXT.to_owned(),
+        object_id: global,
+        arguments: vec![
+            CallArgument::value(Value::from(texts.to_vec())),
+            CallArgument::value(Value::from(timeout_ms)),
+        ],
+        object_group: group.to_owned(),
+        return_by_value: true,
+        await_promise: true,
+        user_gesture: false,
+    };
+    let answer = cx.send_watched(tab, watch, &call).await?;
+    if let Some(details) = answer.exception_details {
+        return Err(EngineError::UnreadablePageData(format!(
+            "the page's text could not be read: {}",
+            details.describe()
+        )));
     }
+    Ok(answer
+        .result
+        .value
+        .and_then(|v| v.as_str().map(str::to_owned)))
 }
 
 /// Waits until the tab has a new main-world JavaScript context (the next document).
@@ -132,13 +129,7 @@ fn quote_all(texts: &[String]) -> String {
 impl super::Handle for tabwire_shared::WaitForText {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine
-            .wait_for_text(self.tab_id, &self.texts, self.timeout_ms)
-            .await
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        wait_for_text(cx, self.tab_id, &self.texts, self.timeout_ms).await
     }
 }

@@ -32,15 +32,15 @@ use futures::future::join_all;
 use serde_json::Value;
 use tabwire_shared::origin::Origin;
 use tabwire_shared::webmcp::{WebMcpOutcome, WebMcpTool, WebMcpTools};
-use tabwire_shared::{Event, TabId};
+use tabwire_shared::TabId;
 
 use super::execute::tool_interruption;
 use super::uids::FrameKey;
-use super::Engine;
 use crate::cdp::webmcp::{WebMcpCancelInvocation, WebMcpEnable, WebMcpInvokeTool};
 use crate::cdp::world::RuntimeEvaluateIn;
-use crate::cdp::{PageEvent, PageGetFrameTree};
+use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::error::EngineError;
 use crate::signals::{Subscription, TabSignal};
 
@@ -154,277 +154,194 @@ impl WebMcpState {
     }
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Takes in a page event of the tab's own session; tells the agents when the
-    /// tools changed.
-    pub(super) fn track_webmcp(&self, tab: TabId, event: &PageEvent) {
-        let changed = self
-            .tabs
-            .update(tab, |t| {
-                let state = &mut t.attachment.webmcp;
-                state.track(event) && state.enabled
-            })
-            .unwrap_or(false);
-        if changed {
-            self.webmcp_changed(tab);
-        }
-    }
-
-    /// Takes in a page event of a cross-site frame's session; tells the agents when
-    /// its tools changed.
-    pub(super) fn track_child_webmcp(&self, tab: TabId, session: &str, event: &PageEvent) {
-        let changed = self
-            .tabs
-            .update(tab, |t| {
-                let state = &mut t.attachment.children.get_mut(session)?.webmcp;
-                Some(state.track(event) && state.enabled)
-            })
-            .flatten()
-            .unwrap_or(false);
-        if changed {
-            self.webmcp_changed(tab);
-        }
-    }
-
-    /// Tells the agents the tab's WebMCP tools changed, once until they ask again.
-    pub(super) fn webmcp_changed(&self, tab: TabId) {
-        let tell = self
-            .tabs
-            .update(tab, |t| {
-                !std::mem::replace(&mut t.attachment.webmcp.announced, true)
-            })
-            .unwrap_or(false);
-        if tell {
-            self.post_event(Event::WebMcpChanged { tab_id: tab });
-        }
-    }
-
-    /// Whether the tab's own session has the WebMCP domain on (a new cross-site frame
-    /// then gets it too).
-    pub(super) fn webmcp_enabled(&self, tab: TabId) -> bool {
-        self.tabs
-            .read(tab, |t| t.attachment.webmcp.enabled)
-            .unwrap_or(false)
-    }
-
-    /// Enables the WebMCP domain in a cross-site frame's session; a failure (the
-    /// frame gone, its renderer without the domain) leaves its tools unlisted. The
-    /// tools it announces before it answers are news to the agents. The frame's URL,
-    /// which its tools are shown with, is read anew: a frame attached while its
-    /// `<iframe>` was still blank committed its document before its Page domain was
-    /// on to say so.
-    pub(super) async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
-        let (enabled, tree) = futures::join!(
-            self.send_in(tab, Some(session), &WebMcpEnable {}),
-            self.send_in(tab, Some(session), &PageGetFrameTree {}),
-        );
-        if enabled.is_err() {
-            return;
-        }
-        let frame = tree.ok().map(|t| t.frame_tree.frame);
-        let announced = self
-            .tabs
-            .update(tab, |t| {
-                let child = t.attachment.children.get_mut(session)?;
-                child.webmcp.enabled = true;
-                if let Some(frame) = frame.filter(|f| f.id == child.frame_id) {
-                    child.url = frame.url;
-                }
-                Some(!child.webmcp.tools.is_empty())
-            })
-            .flatten()
-            .unwrap_or(false);
-        if announced {
-            self.webmcp_changed(tab);
-        }
-    }
-
-    /// The page's WebMCP tools (all of them, debugging ones included, the tab's own
-    /// session's first, then each cross-site frame's), with the document they belong
-    /// to; the domain is enabled first in each session that has not.
-    pub(super) async fn webmcp_tools(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-    ) -> Result<WebMcpTools, EngineError> {
-        if !self.webmcp_enabled(tab) {
-            match self.send_watched(tab, watch, &WebMcpEnable {}).await {
-                Ok(_) => {}
-                Err(EngineError::Cdp { message, .. }) if domain_missing(&message) => {
-                    return Err(EngineError::WebMcpUnavailable(format!(
-                        "Chrome has no WebMCP DevTools domain: {message}"
-                    )))
-                }
-                Err(error) => return Err(error),
+/// The page's WebMCP tools (all of them, debugging ones included, the tab's own
+/// session's first, then each cross-site frame's), with the document they belong
+/// to; the domain is enabled first in each session that has not.
+pub(super) async fn webmcp_tools<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+) -> Result<WebMcpTools, EngineError> {
+    if !cx.webmcp_enabled(tab) {
+        match cx.send_watched(tab, watch, &WebMcpEnable {}).await {
+            Ok(_) => {}
+            Err(EngineError::Cdp { message, .. }) if domain_missing(&message) => {
+                return Err(EngineError::WebMcpUnavailable(format!(
+                    "Chrome has no WebMCP DevTools domain: {message}"
+                )))
             }
-            self.tabs
-                .update(tab, |t| t.attachment.webmcp.enabled = true);
+            Err(error) => return Err(error),
         }
-        let frames = self.cross_site_frames(tab);
-        let off = (frames.iter())
-            .filter(|(_, child)| !child.webmcp.enabled)
-            .map(|(session, _)| self.enable_child_webmcp(tab, session));
-        self.watched(tab, watch, async {
-            join_all(off).await;
-            Ok(())
-        })
-        .await?;
-        let document = match self.with_document(tab, |d| d.token.clone()) {
-            Some(token) => token,
-            None => {
-                self.sync_document(tab, watch).await?;
-                self.with_document(tab, |d| d.token.clone())
-                    .unwrap_or_default()
-            }
-        };
-        let (tools, problems) = self
-            .tabs
-            .update(tab, |t| {
-                let attachment = &mut t.attachment;
-                attachment.webmcp.announced = false;
-                let mut tools = attachment.webmcp.tools.clone();
-                let mut problems = attachment.webmcp.problems.clone();
-                for child in attachment.children.values() {
-                    let origin = Origin::of(&child.url).to_string();
-                    for tool in &child.webmcp.tools {
-                        if tools.len() == MAX_TOOLS {
-                            problems.push(format!(
-                                "WebMCP tools of the frame {origin} left out: the page and \
-                                 its frames registered more than {MAX_TOOLS} tools."
-                            ));
-                            break;
-                        }
-                        tools.push(WebMcpTool {
-                            cross_site_origin: Some(origin.clone()),
-                            ..tool.clone()
-                        });
+        cx.update_attachment(tab, |a| a.webmcp.enabled = true);
+    }
+    let frames = cx.cross_site_frames(tab);
+    let off = (frames.iter())
+        .filter(|(_, child)| !child.webmcp.enabled)
+        .map(|(session, _)| cx.enable_child_webmcp(tab, session));
+    cx.watched(tab, watch, async {
+        join_all(off).await;
+        Ok(())
+    })
+    .await?;
+    let document = match cx.with_document(tab, |d| d.token.clone()) {
+        Some(token) => token,
+        None => {
+            cx.sync_document(tab, watch).await?;
+            cx.with_document(tab, |d| d.token.clone())
+                .unwrap_or_default()
+        }
+    };
+    let (tools, problems) = cx
+        .update_attachment(tab, |attachment| {
+            attachment.webmcp.announced = false;
+            let mut tools = attachment.webmcp.tools.clone();
+            let mut problems = attachment.webmcp.problems.clone();
+            for child in attachment.children.values() {
+                let origin = Origin::of(&child.url).to_string();
+                for tool in &child.webmcp.tools {
+                    if tools.len() == MAX_TOOLS {
+                        problems.push(format!(
+                            "WebMCP tools of the frame {origin} left out: the page and \
+                             its frames registered more than {MAX_TOOLS} tools."
+                        ));
+                        break;
                     }
-                    let room = MAX_PROBLEMS.saturating_sub(problems.len());
-                    problems.extend(child.webmcp.problems.iter().take(room).cloned());
+                    tools.push(WebMcpTool {
+                        cross_site_origin: Some(origin.clone()),
+                        ..tool.clone()
+                    });
                 }
-                problems.truncate(MAX_PROBLEMS);
-                (tools, problems)
-            })
-            .unwrap_or_default();
-        Ok(WebMcpTools {
-            document,
-            tools,
-            problems,
+                let room = MAX_PROBLEMS.saturating_sub(problems.len());
+                problems.extend(child.webmcp.problems.iter().take(room).cloned());
+            }
+            problems.truncate(MAX_PROBLEMS);
+            (tools, problems)
         })
-    }
+        .unwrap_or_default();
+    Ok(WebMcpTools {
+        document,
+        tools,
+        problems,
+    })
+}
 
-    /// The child session whose WebMCP reported `tool` (`None`: the tab's own).
-    fn webmcp_session_of(&self, tab: TabId, tool: &WebMcpTool) -> Option<String> {
-        tool.cross_site_origin.as_ref()?;
-        self.tabs
-            .read(tab, |t| {
-                (t.attachment.children.iter())
-                    .find(|(_, child)| {
-                        (child.webmcp.tools.iter())
-                            .any(|known| known.frame_id == tool.frame_id && known.name == tool.name)
-                    })
-                    .map(|(session, _)| session.clone())
+/// The child session whose WebMCP reported `tool` (`None`: the tab's own).
+fn webmcp_session_of<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    tool: &WebMcpTool,
+) -> Option<String> {
+    tool.cross_site_origin.as_ref()?;
+    cx.attachment(tab, |a| {
+        (a.children.iter())
+            .find(|(_, child)| {
+                (child.webmcp.tools.iter())
+                    .any(|known| known.frame_id == tool.frame_id && known.name == tool.name)
             })
-            .flatten()
-    }
+            .map(|(session, _)| session.clone())
+    })
+    .flatten()
+}
 
-    /// Refuses a page without `document.modelContext`: the domain answers in any
-    /// browser, the feature is what may be off. Asked in tabwire's world (the page
-    /// cannot fake it there); a world that cannot be asked does not refuse.
-    async fn check_webmcp_feature(&self, tab: TabId) -> Result<(), EngineError> {
-        let Some(frame) = self.with_document(tab, |d| d.frame_id.clone()) else {
-            return Ok(());
-        };
-        let Ok(context) = self.ready_world(tab, &FrameKey::tab(frame)).await else {
-            return Ok(());
-        };
-        let ask = RuntimeEvaluateIn {
-            expression: "typeof document.modelContext".to_owned(),
-            context_id: context,
-            return_by_value: true,
-            silent: true,
-        };
-        let answer = self.send(tab, &ask).await;
-        match answer.ok().and_then(|a| a.result.value) {
-            Some(Value::String(kind)) if kind == "undefined" => Err(
-                EngineError::WebMcpUnavailable("the page has no document.modelContext".to_owned()),
-            ),
-            _ => Ok(()),
-        }
+/// Refuses a page without `document.modelContext`: the domain answers in any
+/// browser, the feature is what may be off. Asked in tabwire's world (the page
+/// cannot fake it there); a world that cannot be asked does not refuse.
+async fn check_webmcp_feature<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+) -> Result<(), EngineError> {
+    let Some(frame) = cx.with_document(tab, |d| d.frame_id.clone()) else {
+        return Ok(());
+    };
+    let Ok(context) = cx.ready_world(tab, &FrameKey::tab(frame)).await else {
+        return Ok(());
+    };
+    let ask = RuntimeEvaluateIn {
+        expression: "typeof document.modelContext".to_owned(),
+        context_id: context,
+        return_by_value: true,
+        silent: true,
+    };
+    let answer = cx.send(tab, &ask).await;
+    match answer.ok().and_then(|a| a.result.value) {
+        Some(Value::String(kind)) if kind == "undefined" => Err(EngineError::WebMcpUnavailable(
+            "the page has no document.modelContext".to_owned(),
+        )),
+        _ => Ok(()),
     }
+}
 
-    /// Runs the WebMCP tool `tool` of document `document` with `input`: the one of
-    /// frame `frame` if given, else the main frame's, else the first registered.
-    pub(super) async fn invoke_webmcp(
-        &self,
-        tab: TabId,
-        document: &str,
-        tool: &str,
-        frame: Option<&str>,
-        input: Value,
-        timeout_ms: u64,
-    ) -> Result<WebMcpOutcome, EngineError> {
-        // The run under way, and the session it runs in.
-        let started: RefCell<Option<(Option<String>, String)>> = RefCell::new(None);
-        let work = async {
-            let mut watch = self.ready(tab).await?;
-            let tools = self.webmcp_tools(tab, &mut watch).await?;
-            if tools.document != document {
-                return Err(EngineError::StaleTools(tab));
-            }
-            let main = self.with_document(tab, |d| d.frame_id.clone());
-            let found = tools
-                .tools
-                .iter()
-                .filter(|t| t.name == tool && frame.is_none_or(|f| t.frame_id == f))
-                .min_by_key(|t| Some(&t.frame_id) != main.as_ref())
-                .ok_or_else(|| EngineError::WebMcpToolNotFound(tool.to_owned()))?;
-            let session = self.webmcp_session_of(tab, found);
-            if found.cross_site_origin.is_some() && session.is_none() {
-                // The frame went away since the listing.
-                return Err(EngineError::WebMcpToolNotFound(tool.to_owned()));
-            }
-            let invoke = WebMcpInvokeTool {
-                frame_id: found.frame_id.clone(),
-                tool_name: tool.to_owned(),
-                input,
-            };
-            let invocation = self
-                .send_watched_in(tab, session.as_deref(), &mut watch, &invoke)
-                .await?;
-            let id = invocation.invocation_id;
-            *started.borrow_mut() = Some((session.clone(), id.clone()));
-            let outcome = answer_of(tab, &mut watch, session.as_deref(), &id)
-                .await
-                .map_err(|error| match error {
-                    // The frame's document went (or the frame did), and the run with it.
-                    EngineError::Navigated(_) if session.is_some() => {
-                        EngineError::WebMcpFrameGone(tool.to_owned())
-                    }
-                    other => other,
-                });
-            if outcome.is_ok() {
-                started.borrow_mut().take();
-            }
-            outcome
-        };
-        let ended = self.in_time(tab, timeout_ms, work).await;
-        let unanswered = started.borrow_mut().take();
-        if let Some((session, invocation_id)) = unanswered {
-            // Best effort: the page may be gone already.
-            let cancel = WebMcpCancelInvocation { invocation_id };
-            let _ = self
-                .bounded(
-                    "cancel the WebMCP run",
-                    self.send_in(tab, session.as_deref(), &cancel),
-                )
-                .await;
+/// Runs the WebMCP tool `tool` of document `document` with `input`: the one of
+/// frame `frame` if given, else the main frame's, else the first registered.
+pub(super) async fn invoke_webmcp<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    document: &str,
+    tool: &str,
+    frame: Option<&str>,
+    input: Value,
+    timeout_ms: u64,
+) -> Result<WebMcpOutcome, EngineError> {
+    // The run under way, and the session it runs in.
+    let started: RefCell<Option<(Option<String>, String)>> = RefCell::new(None);
+    let work = async {
+        let mut watch = cx.ready(tab).await?;
+        let tools = webmcp_tools(cx, tab, &mut watch).await?;
+        if tools.document != document {
+            return Err(EngineError::StaleTools(tab));
         }
-        ended?.ok_or_else(|| EngineError::WebMcpTimeout {
-            tool: tool.to_owned(),
-            timeout_ms,
-        })
+        let main = cx.with_document(tab, |d| d.frame_id.clone());
+        let found = tools
+            .tools
+            .iter()
+            .filter(|t| t.name == tool && frame.is_none_or(|f| t.frame_id == f))
+            .min_by_key(|t| Some(&t.frame_id) != main.as_ref())
+            .ok_or_else(|| EngineError::WebMcpToolNotFound(tool.to_owned()))?;
+        let session = webmcp_session_of(cx, tab, found);
+        if found.cross_site_origin.is_some() && session.is_none() {
+            // The frame went away since the listing.
+            return Err(EngineError::WebMcpToolNotFound(tool.to_owned()));
+        }
+        let invoke = WebMcpInvokeTool {
+            frame_id: found.frame_id.clone(),
+            tool_name: tool.to_owned(),
+            input,
+        };
+        let invocation = cx
+            .send_watched_in(tab, session.as_deref(), &mut watch, &invoke)
+            .await?;
+        let id = invocation.invocation_id;
+        *started.borrow_mut() = Some((session.clone(), id.clone()));
+        let outcome = answer_of(tab, &mut watch, session.as_deref(), &id)
+            .await
+            .map_err(|error| match error {
+                // The frame's document went (or the frame did), and the run with it.
+                EngineError::Navigated(_) if session.is_some() => {
+                    EngineError::WebMcpFrameGone(tool.to_owned())
+                }
+                other => other,
+            });
+        if outcome.is_ok() {
+            started.borrow_mut().take();
+        }
+        outcome
+    };
+    let ended = cx.in_time(tab, timeout_ms, work).await;
+    let unanswered = started.borrow_mut().take();
+    if let Some((session, invocation_id)) = unanswered {
+        // Best effort: the page may be gone already.
+        let cancel = WebMcpCancelInvocation { invocation_id };
+        let _ = cx
+            .bounded(
+                "cancel the WebMCP run",
+                cx.send_in(tab, session.as_deref(), &cancel),
+            )
+            .await;
     }
+    ended?.ok_or_else(|| EngineError::WebMcpTimeout {
+        tool: tool.to_owned(),
+        timeout_ms,
+    })
 }
 
 /// Waits for run `id`'s answer, told in `session` (a cross-site frame's, or the
@@ -471,15 +388,11 @@ fn domain_missing(message: &str) -> bool {
 impl super::Handle for tabwire_shared::ListWebMcpTools {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        let mut watch = engine.ready(self.tab_id).await?;
-        let tools = engine.webmcp_tools(self.tab_id, &mut watch).await?;
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        let mut watch = cx.ready(self.tab_id).await?;
+        let tools = webmcp_tools(cx, self.tab_id, &mut watch).await?;
         if tools.tools.is_empty() {
-            engine.check_webmcp_feature(self.tab_id).await?;
+            check_webmcp_feature(cx, self.tab_id).await?;
         }
         Ok(tools)
     }
@@ -489,21 +402,17 @@ impl super::Handle for tabwire_shared::ListWebMcpTools {
 impl super::Handle for tabwire_shared::InvokeWebMcpTool {
     const NEEDS_RENDERER: bool = true;
 
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        _session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        engine
-            .invoke_webmcp(
-                self.tab_id,
-                &self.document,
-                &self.tool,
-                self.frame_id.as_deref(),
-                self.input,
-                self.timeout_ms,
-            )
-            .await
+    async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
+        invoke_webmcp(
+            cx,
+            self.tab_id,
+            &self.document,
+            &self.tool,
+            self.frame_id.as_deref(),
+            self.input,
+            self.timeout_ms,
+        )
+        .await
     }
 }
 

@@ -142,5 +142,10 @@ fn a_closed_tab_forgets_its_emulation() {
         },
     );
     h.engine.on_tab_removed(10);
-    assert!(h.engine.emulation(10).is_empty());
+    assert!(h
+        .engine
+        .tabs()
+        .read(10, |t| t.emulation.clone())
+        .unwrap_or_default()
+        .is_empty());
 }

@@ -24,11 +24,15 @@ use serde_json::Value;
 use tabwire_shared::keys::parse_combo;
 use tabwire_shared::{ActivationKey, KeyboardClick, RaisedWindow, TabId};
 
+use super::settle::settle;
 use super::Progress;
+use super::{element, element_object};
 use crate::cdp::RuntimeCallFunctionOn;
 use crate::chrome::Chrome;
+use crate::engine::context::Cx;
 use crate::engine::input::element_error;
-use crate::engine::{page, Engine};
+use crate::engine::keyboard::press_combo;
+use crate::engine::page;
 use crate::error::EngineError;
 use crate::signals::Subscription;
 
@@ -80,109 +84,101 @@ impl Clicker {
     }
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Clicks `uid` from the keyboard (see the module docs), then waits for the
-    /// effects like any action; the URL navigated to, if any. `raised` is why a
-    /// mouse press would have brought the window forward.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) async fn click_from_keyboard(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        uid: &str,
-        group: &str,
-        raised: RaisedWindow,
-        main: &str,
-        watcher: Option<&str>,
-        progress: &Progress,
-    ) -> Result<Option<String>, EngineError> {
-        let node = self.element(tab, watch, uid, group).await?;
-        let session = node.session.as_deref();
-        let object = self.element_object(tab, watch, &node, uid, group).await?;
-        let arm = RuntimeCallFunctionOn {
-            function_declaration: page::KEYCLICK.to_owned(),
-            object_id: object,
-            arguments: vec![],
-            object_group: group.to_owned(),
-            return_by_value: false,
-            await_promise: false,
-            user_gesture: false,
-        };
-        let armed = self
-            .send_watched_in(tab, session, watch, &arm)
-            .await
-            .map_err(|e| element_error(e, uid))?;
-        let unreadable = || {
-            EngineError::UnreadablePageData(
-                "the element could not be readied for a click from the keyboard".to_owned(),
-            )
-        };
-        if armed.exception_details.is_some() {
-            return Err(unreadable());
-        }
-        let clicker = armed.result.object_id.ok_or_else(unreadable)?;
-        let ready = self
-            .read_clicker(tab, session, watch, &clicker, page::KEYCLICK_READ)
-            .await?
-            .ok_or_else(unreadable)?;
-        let Some(key) = ready.key else {
-            return Err(EngineError::NoKeyboardClick {
-                tab,
-                uid: uid.to_owned(),
-                raised,
-                what: ready.what,
-            });
-        };
-        progress
-            .from_keyboard
-            .set(Some(KeyboardClick { key, raised }));
-        let combo = parse_combo(key.name()).map_err(EngineError::InvalidKey)?;
-        self.press_combo(tab, watch, &combo).await?;
-        let navigated = self
-            .settle(tab, watch, main, watcher, &progress.navigating)
-            .await?;
-        if progress.navigating.get() {
-            return Ok(navigated);
-        }
-        match self
-            .read_clicker(tab, session, watch, &clicker, page::KEYCLICK_DONE)
-            .await?
-        {
-            Some(done) if !done.clicked() => Err(EngineError::KeyboardClickNotReceived {
-                tab,
-                uid: uid.to_owned(),
-                raised,
-                key: key.name(),
-            }),
-            // Clicked, or its document went away: the key took effect.
-            _ => Ok(navigated),
-        }
+/// Clicks `uid` from the keyboard (see the module docs), then waits for the
+/// effects like any action; the URL navigated to, if any. `raised` is why a
+/// mouse press would have brought the window forward.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn click_from_keyboard<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    uid: &str,
+    group: &str,
+    raised: RaisedWindow,
+    main: &str,
+    watcher: Option<&str>,
+    progress: &Progress,
+) -> Result<Option<String>, EngineError> {
+    let node = element(cx, tab, watch, uid, group).await?;
+    let session = node.session.as_deref();
+    let object = element_object(cx, tab, watch, &node, uid, group).await?;
+    let arm = RuntimeCallFunctionOn {
+        function_declaration: page::KEYCLICK.to_owned(),
+        object_id: object,
+        arguments: vec![],
+        object_group: group.to_owned(),
+        return_by_value: false,
+        await_promise: false,
+        user_gesture: false,
+    };
+    let armed = cx
+        .send_watched_in(tab, session, watch, &arm)
+        .await
+        .map_err(|e| element_error(e, uid))?;
+    let unreadable = || {
+        EngineError::UnreadablePageData(
+            "the element could not be readied for a click from the keyboard".to_owned(),
+        )
+    };
+    if armed.exception_details.is_some() {
+        return Err(unreadable());
     }
+    let clicker = armed.result.object_id.ok_or_else(unreadable)?;
+    let ready = read_clicker(cx, tab, session, watch, &clicker, page::KEYCLICK_READ)
+        .await?
+        .ok_or_else(unreadable)?;
+    let Some(key) = ready.key else {
+        return Err(EngineError::NoKeyboardClick {
+            tab,
+            uid: uid.to_owned(),
+            raised,
+            what: ready.what,
+        });
+    };
+    progress
+        .from_keyboard
+        .set(Some(KeyboardClick { key, raised }));
+    let combo = parse_combo(key.name()).map_err(EngineError::InvalidKey)?;
+    press_combo(cx, tab, watch, &combo).await?;
+    let navigated = settle(cx, tab, watch, main, watcher, &progress.navigating).await?;
+    if progress.navigating.get() {
+        return Ok(navigated);
+    }
+    match read_clicker(cx, tab, session, watch, &clicker, page::KEYCLICK_DONE).await? {
+        Some(done) if !done.clicked() => Err(EngineError::KeyboardClickNotReceived {
+            tab,
+            uid: uid.to_owned(),
+            raised,
+            key: key.name(),
+        }),
+        // Clicked, or its document went away: the key took effect.
+        _ => Ok(navigated),
+    }
+}
 
-    /// Calls `function` (a `KEYCLICK_*` reader) on the clicker; `None` when the page
-    /// would not say (its document gone, or the clicker broken).
-    async fn read_clicker(
-        &self,
-        tab: TabId,
-        session: Option<&str>,
-        watch: &mut Subscription,
-        clicker: &str,
-        function: &str,
-    ) -> Result<Option<Clicker>, EngineError> {
-        let read = RuntimeCallFunctionOn {
-            function_declaration: function.to_owned(),
-            object_id: clicker.to_owned(),
-            arguments: vec![],
-            object_group: String::new(),
-            return_by_value: true,
-            await_promise: false,
-            user_gesture: false,
-        };
-        match self.send_watched_in(tab, session, watch, &read).await {
-            Ok(answer) => Ok(answer.result.value.as_ref().and_then(Clicker::read)),
-            Err(EngineError::Cdp { .. }) => Ok(None),
-            Err(other) => Err(other),
-        }
+/// Calls `function` (a `KEYCLICK_*` reader) on the clicker; `None` when the page
+/// would not say (its document gone, or the clicker broken).
+async fn read_clicker<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    session: Option<&str>,
+    watch: &mut Subscription,
+    clicker: &str,
+    function: &str,
+) -> Result<Option<Clicker>, EngineError> {
+    let read = RuntimeCallFunctionOn {
+        function_declaration: function.to_owned(),
+        object_id: clicker.to_owned(),
+        arguments: vec![],
+        object_group: String::new(),
+        return_by_value: true,
+        await_promise: false,
+        user_gesture: false,
+    };
+    match cx.send_watched_in(tab, session, watch, &read).await {
+        Ok(answer) => Ok(answer.result.value.as_ref().and_then(Clicker::read)),
+        Err(EngineError::Cdp { .. }) => Ok(None),
+        Err(other) => Err(other),
     }
 }
 

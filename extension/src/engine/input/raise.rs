@@ -33,7 +33,7 @@
 use tabwire_shared::{InputAction, TabId};
 
 use crate::chrome::Chrome;
-use crate::engine::Engine;
+use crate::engine::context::Cx;
 use crate::error::{EngineError, RaisedWindow as Raised};
 
 /// Whether `action` sends mouse events.
@@ -49,82 +49,83 @@ fn presses(action: &InputAction) -> bool {
     )
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Makes sure mouse events reach `tab` at once (see the module docs): the overlay
-    /// on, or turned on now. When Chrome will not turn it on, a tab in front still
-    /// gets its input (it draws frames); one that is not gets an error naming the
-    /// ways out instead of 5 s per mouse move.
-    pub(super) async fn overlay_for_mouse(&self, tab: TabId) -> Result<(), EngineError> {
-        let Err(error) = self.overlay_on(tab).await else {
-            return Ok(());
-        };
-        let Some(state) = self.chrome.tab(tab).await? else {
-            return Err(EngineError::NoSuchTab(tab));
-        };
-        let windows = self.chrome.normal_windows().await?;
-        let minimized = windows
-            .iter()
-            .any(|w| w.id == state.window_id && w.minimized);
-        if state.active && !minimized {
-            self.chrome.log(&format!(
-                "tabwire: Overlay.enable failed on tab {tab} (in front): {error}"
-            ));
-            return Ok(());
-        }
-        Err(EngineError::MouseWouldWait {
-            tab,
-            reason: error.to_string(),
-        })
+/// Makes sure mouse events reach `tab` at once (see the module docs): the overlay
+/// on, or turned on now. When Chrome will not turn it on, a tab in front still
+/// gets its input (it draws frames); one that is not gets an error naming the
+/// ways out instead of 5 s per mouse move.
+pub(super) async fn overlay_for_mouse<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+) -> Result<(), EngineError> {
+    let Err(error) = cx.overlay_on(tab).await else {
+        return Ok(());
+    };
+    let Some(state) = cx.chrome().tab(tab).await? else {
+        return Err(EngineError::NoSuchTab(tab));
+    };
+    let windows = cx.chrome().normal_windows().await?;
+    let minimized = windows
+        .iter()
+        .any(|w| w.id == state.window_id && w.minimized);
+    if state.active && !minimized {
+        cx.chrome().log(&format!(
+            "tabwire: Overlay.enable failed on tab {tab} (in front): {error}"
+        ));
+        return Ok(());
     }
+    Err(EngineError::MouseWouldWait {
+        tab,
+        reason: error.to_string(),
+    })
+}
 
-    /// Why a mouse press of `action` in `tab` would bring the tab's window to the
-    /// front (see the module docs); `None` when it would not, or `action` presses
-    /// nothing.
-    pub(super) async fn raising_press(
-        &self,
-        tab: TabId,
-        action: &InputAction,
-    ) -> Result<Option<Raised>, EngineError> {
-        if !presses(action) {
-            return Ok(None);
-        }
-        let Some(state) = self.chrome.tab(tab).await? else {
-            return Err(EngineError::NoSuchTab(tab));
-        };
-        if !state.active {
-            return Ok(None);
-        }
-        let windows = self.chrome.normal_windows().await?;
-        let Some(own) = windows.iter().find(|w| w.id == state.window_id) else {
-            return Ok(None);
-        };
-        let last_focused = self.chrome.last_focused_window().await?;
-        Ok(if own.minimized {
-            Some(Raised::Minimized)
-        } else if last_focused.is_some_and(|w| w != own.id) {
-            Some(Raised::Behind)
-        } else if !own.focused {
-            Some(Raised::BrowserBehind)
-        } else {
-            None
-        })
+/// Why a mouse press of `action` in `tab` would bring the tab's window to the
+/// front (see the module docs); `None` when it would not, or `action` presses
+/// nothing.
+pub(super) async fn raising_press<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    action: &InputAction,
+) -> Result<Option<Raised>, EngineError> {
+    if !presses(action) {
+        return Ok(None);
     }
+    let Some(state) = cx.chrome().tab(tab).await? else {
+        return Err(EngineError::NoSuchTab(tab));
+    };
+    if !state.active {
+        return Ok(None);
+    }
+    let windows = cx.chrome().normal_windows().await?;
+    let Some(own) = windows.iter().find(|w| w.id == state.window_id) else {
+        return Ok(None);
+    };
+    let last_focused = cx.chrome().last_focused_window().await?;
+    Ok(if own.minimized {
+        Some(Raised::Minimized)
+    } else if last_focused.is_some_and(|w| w != own.id) {
+        Some(Raised::Behind)
+    } else if !own.focused {
+        Some(Raised::BrowserBehind)
+    } else {
+        None
+    })
+}
 
-    /// How `action` is to be made in `tab`: with the mouse (`None`), or, for a single
-    /// click whose press would bring the window forward, from the keyboard (the
-    /// reason; see [`keyclick`](super::keyclick)). Any other press that would bring it
-    /// forward is refused, before anything is sent.
-    pub(super) async fn keyboard_instead(
-        &self,
-        tab: TabId,
-        action: &InputAction,
-    ) -> Result<Option<Raised>, EngineError> {
-        match self.raising_press(tab, action).await? {
-            None => Ok(None),
-            Some(raised) if matches!(action, InputAction::Click { double: false, .. }) => {
-                Ok(Some(raised))
-            }
-            Some(raised) => Err(EngineError::PressWouldRaiseWindow { tab, raised }),
+/// How `action` is to be made in `tab`: with the mouse (`None`), or, for a single
+/// click whose press would bring the window forward, from the keyboard (the
+/// reason; see [`keyclick`](super::keyclick)). Any other press that would bring it
+/// forward is refused, before anything is sent.
+pub(super) async fn keyboard_instead<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    action: &InputAction,
+) -> Result<Option<Raised>, EngineError> {
+    match raising_press(cx, tab, action).await? {
+        None => Ok(None),
+        Some(raised) if matches!(action, InputAction::Click { double: false, .. }) => {
+            Ok(Some(raised))
         }
+        Some(raised) => Err(EngineError::PressWouldRaiseWindow { tab, raised }),
     }
 }

@@ -20,7 +20,9 @@ use tabwire_shared::{InputAction, TabId};
 use crate::cdp::capture::{Clip, PageCaptureScreenshot};
 use crate::cdp::RuntimeCallFunctionOn;
 use crate::chrome::Chrome;
-use crate::engine::{page, Engine};
+use crate::engine::context::Cx;
+use crate::engine::page;
+use crate::engine::screenshot::capture_drawn;
 use crate::error::EngineError;
 use crate::signals::Subscription;
 
@@ -76,101 +78,99 @@ pub(super) fn proof(action: &InputAction) -> Option<Proof> {
     }
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// What the watcher has seen so far; `None` when the page would not say (its
-    /// document went away, or it broke the watcher).
-    pub(super) async fn received(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        watcher: &str,
-    ) -> Result<Option<Received>, EngineError> {
-        let ask = RuntimeCallFunctionOn {
-            function_declaration: page::RECEIVED.to_owned(),
-            object_id: watcher.to_owned(),
-            arguments: vec![],
-            object_group: String::new(),
-            return_by_value: true,
-            await_promise: false,
-            user_gesture: false,
-        };
-        match self.send_watched(tab, watch, &ask).await {
-            Ok(answer) => Ok(answer.result.value.as_ref().and_then(Received::read)),
-            Err(EngineError::Cdp { .. }) => Ok(None),
-            Err(other) => Err(other),
-        }
+/// What the watcher has seen so far; `None` when the page would not say (its
+/// document went away, or it broke the watcher).
+pub(super) async fn received<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    watcher: &str,
+) -> Result<Option<Received>, EngineError> {
+    let ask = RuntimeCallFunctionOn {
+        function_declaration: page::RECEIVED.to_owned(),
+        object_id: watcher.to_owned(),
+        arguments: vec![],
+        object_group: String::new(),
+        return_by_value: true,
+        await_promise: false,
+        user_gesture: false,
+    };
+    match cx.send_watched(tab, watch, &ask).await {
+        Ok(answer) => Ok(answer.result.value.as_ref().and_then(Received::read)),
+        Err(EngineError::Cdp { .. }) => Ok(None),
+        Err(other) => Err(other),
     }
+}
 
-    /// Has a document that has not drawn yet draw one frame, so that Chrome lets
-    /// presses and keys through to it; the tab stays where it is. On a loaded machine
-    /// the first capture can come back before the document counts its first paint:
-    /// it is asked again, up to [`DRAW_ATTEMPTS`] captures in all.
-    pub(super) async fn draw_first_frame(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        watcher: &str,
-    ) -> Result<(), EngineError> {
-        for _ in 0..DRAW_ATTEMPTS {
-            if !matches!(self.received(tab, watch, watcher).await?, Some(r) if !r.painted) {
-                return Ok(());
-            }
-            self.draw_one_frame(tab, watch).await?;
-        }
-        Ok(())
-    }
-
-    /// Has Chrome draw one frame of the tab: a one-pixel capture inside a screencast.
-    async fn draw_one_frame(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-    ) -> Result<(), EngineError> {
-        let pixel = PageCaptureScreenshot {
-            format: "jpeg",
-            quality: Some(1),
-            clip: Some(Clip {
-                x: 0.0,
-                y: 0.0,
-                width: 1.0,
-                height: 1.0,
-                scale: 1.0,
-            }),
-            from_surface: true,
-            capture_beyond_viewport: false,
-            optimize_for_speed: true,
-        };
-        // A frame that does not come leaves the check after the dispatch to tell.
-        match self.capture_drawn(tab, watch, &pixel).await {
-            Ok(_) | Err(EngineError::Cdp { .. } | EngineError::UnexpectedAnswer { .. }) => Ok(()),
-            Err(other) => Err(other),
-        }
-    }
-
-    /// Fails when the page shows no sign of `action` (see the module docs);
-    /// `in_main_frame`: every event was aimed at the main frame's document. A page
-    /// that would not say (its document gone) counts as reached.
-    pub(super) async fn confirm_received(
-        &self,
-        tab: TabId,
-        watch: &mut Subscription,
-        watcher: &str,
-        action: &InputAction,
-        in_main_frame: bool,
-    ) -> Result<(), EngineError> {
-        let Some((event, seen)) = proof(action) else {
+/// Has a document that has not drawn yet draw one frame, so that Chrome lets
+/// presses and keys through to it; the tab stays where it is. On a loaded machine
+/// the first capture can come back before the document counts its first paint:
+/// it is asked again, up to [`DRAW_ATTEMPTS`] captures in all.
+pub(super) async fn draw_first_frame<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    watcher: &str,
+) -> Result<(), EngineError> {
+    for _ in 0..DRAW_ATTEMPTS {
+        if !matches!(received(cx, tab, watch, watcher).await?, Some(r) if !r.painted) {
             return Ok(());
-        };
-        match self.received(tab, watch, watcher).await? {
-            Some(received) if !seen(&received) && (in_main_frame || !received.painted) => {
-                Err(EngineError::InputNotReceived {
-                    tab,
-                    action: action_name(action),
-                    event,
-                })
-            }
-            _ => Ok(()),
         }
+        draw_one_frame(cx, tab, watch).await?;
+    }
+    Ok(())
+}
+
+/// Has Chrome draw one frame of the tab: a one-pixel capture inside a screencast.
+async fn draw_one_frame<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+) -> Result<(), EngineError> {
+    let pixel = PageCaptureScreenshot {
+        format: "jpeg",
+        quality: Some(1),
+        clip: Some(Clip {
+            x: 0.0,
+            y: 0.0,
+            width: 1.0,
+            height: 1.0,
+            scale: 1.0,
+        }),
+        from_surface: true,
+        capture_beyond_viewport: false,
+        optimize_for_speed: true,
+    };
+    // A frame that does not come leaves the check after the dispatch to tell.
+    match capture_drawn(cx, tab, watch, &pixel).await {
+        Ok(_) | Err(EngineError::Cdp { .. } | EngineError::UnexpectedAnswer { .. }) => Ok(()),
+        Err(other) => Err(other),
+    }
+}
+
+/// Fails when the page shows no sign of `action` (see the module docs);
+/// `in_main_frame`: every event was aimed at the main frame's document. A page
+/// that would not say (its document gone) counts as reached.
+pub(super) async fn confirm_received<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    watch: &mut Subscription,
+    watcher: &str,
+    action: &InputAction,
+    in_main_frame: bool,
+) -> Result<(), EngineError> {
+    let Some((event, seen)) = proof(action) else {
+        return Ok(());
+    };
+    match received(cx, tab, watch, watcher).await? {
+        Some(received) if !seen(&received) && (in_main_frame || !received.painted) => {
+            Err(EngineError::InputNotReceived {
+                tab,
+                action: action_name(action),
+                event,
+            })
+        }
+        _ => Ok(()),
     }
 }
 

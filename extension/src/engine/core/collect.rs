@@ -53,7 +53,7 @@ impl Collectors {
 
 impl<C: Chrome + 'static> Engine<C> {
     /// Runs `f` on the tab's collectors, if the tab is attached.
-    pub(super) fn with_collectors<T>(
+    pub(in crate::engine) fn with_collectors<T>(
         &self,
         tab: TabId,
         f: impl FnOnce(&mut Collectors) -> T,

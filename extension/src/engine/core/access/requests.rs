@@ -185,7 +185,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Waits for the user's answer to a request of `session`, within `timeout_ms`.
-    async fn ask_user(
+    pub(in crate::engine) async fn ask_user(
         &self,
         session: &str,
         request: RequestTab,
@@ -211,28 +211,6 @@ impl<C: Chrome + 'static> Engine<C> {
             // Out of time, or replaced by a newer request of the same agent.
             None | Some(Err(_)) => Ok(TabRequestAnswer::Unanswered),
         }
-    }
-}
-
-/// Asks the user for the tab in front. In a browser that is the agent's own, every tab
-/// is the agent's already: the tab in front is the answer at once.
-impl crate::engine::Handle for RequestTab {
-    const NEEDS_RENDERER: bool = false;
-
-    async fn handle<C: Chrome + 'static>(
-        self,
-        engine: &Engine<C>,
-        session: &str,
-    ) -> Result<Self::Reply, EngineError> {
-        if engine.sharing.borrow().agent_profile() {
-            let Some(front) = engine.users_tab().await? else {
-                return Ok(TabRequestAnswer::Unanswered);
-            };
-            return Ok(TabRequestAnswer::Shared {
-                tab: engine.describe(&front, true),
-            });
-        }
-        engine.ask_user(session, self).await
     }
 }
 

@@ -13,6 +13,7 @@ use tabwire_shared::TabId;
 
 use crate::json_text;
 
+use super::context::Cx;
 use super::Engine;
 use crate::cdp::dom::{DomEnable, OverlayEnable};
 use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
@@ -151,7 +152,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     .log(&format!("tabwire: {what} failed on tab {tab}: {error}"));
             }
         }
-        self.reapply_emulation(tab).await;
+        super::emulation::reapply_emulation(&Cx::of_engine(self), tab).await;
         Ok(())
     }
 
@@ -323,7 +324,7 @@ impl<C: Chrome + 'static> Engine<C> {
 }
 
 /// The error a signal means for a command waiting on `tab`, if it ends the wait.
-pub(super) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
+pub(in crate::engine) fn interruption(tab: TabId, signal: &TabSignal) -> Option<EngineError> {
     match signal {
         TabSignal::Closed => Some(EngineError::ClosedDuringCommand(tab)),
         TabSignal::Closing => Some(EngineError::ClosedByAgent(tab)),

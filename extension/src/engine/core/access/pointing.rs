@@ -18,6 +18,7 @@ use crate::cdp::dom::OverlaySetInspectMode;
 use crate::cdp::events::PointingEvent;
 use crate::chrome::Chrome;
 use crate::engine::axtree::node_facts;
+use crate::engine::context::Cx;
 use crate::engine::Engine;
 
 /// A pick under way: which tab, for which agent.
@@ -60,7 +61,8 @@ impl<C: Chrome + 'static> Engine<C> {
             return Err("That tab is not shared with that agent.".to_owned());
         }
         self.stop_pointing().await;
-        self.ready(tab)
+        Cx::new(self, session)
+            .ready(tab)
             .await
             .map_err(|e| format!("tabwire could not reach the tab: {e}"))?;
         let inspect = OverlaySetInspectMode {
@@ -165,9 +167,8 @@ impl<C: Chrome + 'static> Engine<C> {
                 .log("tabwire: the tab pointed in is no longer shared with the agent");
         }
         let group = self.next_object_group();
-        let uid = self
-            .bounded("name the element", self.node_uids(tab, &[node], &group))
-            .await;
+        let cx = Cx::new(self, session);
+        let uid = (cx.bounded("name the element", cx.node_uids(tab, &[node], &group))).await;
         self.release_objects(tab, group);
         let uid = match uid {
             Ok(Ok(uids)) => uids.into_iter().next().flatten(),

@@ -1,0 +1,842 @@
+//! The engine's core: the [`Engine`] and its state, and what is not a command — the
+//! entry points the shell calls (here), who may use which tab ([`access`]), the
+//! debugger's sessions ([`session`], and cross-site iframes' child sessions,
+//! [`oopif`]), the documents and worlds of each tab ([`document`], [`world`]), the
+//! collectors ([`collect`]), what a tab emulates ([`emulation`]), the page's WebMCP
+//! tools as their events tell them (`webmcp_events`), the browser's tabs as agents are
+//! shown them ([`tabs`]), and the engine's upkeep: `idle_detach`, [`liveness`],
+//! `persist`, [`announce`], `tab_events`.
+//!
+//! Commands live outside it, in the engine's other modules, and reach it only through
+//! the context their handler receives ([`context::Cx`], with the steps commands share):
+//! the engine's fields are private to this module, and a `Cx` does not hand its engine
+//! out, so the compiler keeps that boundary. What the core takes from beside the
+//! commands is state kept with the command that reads it (the console and network
+//! logs, the traces, WebMCP's tools, a frame's walk), never a command's work.
+
+pub(super) mod access;
+pub(super) mod announce;
+pub(super) mod collect;
+pub(super) mod context;
+pub(super) mod document;
+pub(super) mod emulation;
+mod idle_detach;
+pub(super) mod liveness;
+pub(super) mod oopif;
+mod persist;
+pub(super) mod session;
+mod tab_events;
+pub(super) mod tabs;
+mod webmcp_events;
+pub(super) mod world;
+
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::rc::{Rc, Weak};
+
+use serde_json::Value;
+use tabwire_shared::pieces::{Joined, Joiner, Piece, Refused};
+use tabwire_shared::{
+    Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, Reply, TabId, ToExtension,
+    WireError,
+};
+
+// The engine's other modules, as the core's own modules name them.
+use super::{console, network, page, settings, snapshot, tab, trace, uids, Handle};
+#[cfg(test)]
+use super::{fake, TabChange};
+use crate::cdp::events::Incoming;
+use crate::cdp::{PageEvent, RuntimeReleaseObjectGroup};
+use crate::chrome::Chrome;
+use crate::error::EngineError;
+use crate::signals::{Signals, TabSignal};
+
+/// The extension's brain, generic over the browser it drives.
+pub struct Engine<C: Chrome> {
+    chrome: C,
+    signals: Rc<Signals>,
+    /// What the engine knows about each tab.
+    tabs: tab::Tabs,
+    /// Counts native-port connections, so a reply meant for a previous connection is
+    /// not delivered to a new host that never asked for it.
+    connection: Cell<u64>,
+    /// Counts evaluations, to name their CDP object groups.
+    object_groups: Cell<u64>,
+    /// Counts snapshots (engine-wide), to number uids.
+    snapshots: Cell<u64>,
+    /// Counts documents seen, to name tool discoveries.
+    documents_made: Cell<u64>,
+    /// The agents and the tabs shared with each.
+    sharing: RefCell<access::scopes::Sharing>,
+    /// The user's settings.
+    settings: RefCell<settings::Settings>,
+    /// When each tab was last used, for idle detach.
+    idle: RefCell<idle_detach::Idle>,
+    /// The native port's health.
+    live: RefCell<liveness::Liveness>,
+    /// Messages from the host that come in pieces, being joined
+    /// ([`tabwire_shared::pieces`]); a new one for each connection.
+    pieces: RefCell<Joiner>,
+    /// A save of the state is scheduled.
+    save_pending: Cell<bool>,
+    /// A [`TabsChanged`](Event::TabsChanged) went out and no server has read the tabs
+    /// since ([`announce`]).
+    tabs_announced: Cell<bool>,
+    /// The agents' scopes as last announced ([`announce`]), as a fingerprint.
+    scopes_announced: Cell<Option<u64>>,
+    /// Names this run of the browser, kept across worker restarts ([`persist`]); empty
+    /// until restored.
+    instance: RefCell<String>,
+    /// Each tab's performance trace.
+    traces: RefCell<trace::Traces>,
+    /// The titles tabwire gave its tab groups, this run and earlier ones
+    /// ([`access::leftovers`]).
+    made_groups: RefCell<Vec<String>>,
+    /// Agents' requests for the tab in front, waiting for the user
+    /// ([`access::requests`]).
+    tab_requests: RefCell<access::requests::TabRequests>,
+    /// The user's pick of an element for an agent, while under way
+    /// ([`access::pointing`]).
+    pointing: RefCell<Option<access::pointing::Pointing>>,
+    /// The engine itself, for background tasks that outlive a command's borrow.
+    me: Weak<Engine<C>>,
+}
+
+impl<C: Chrome + 'static> Engine<C> {
+    /// An engine driving `chrome`, with nothing attached yet.
+    pub fn new(chrome: C) -> Rc<Self> {
+        Rc::new_cyclic(|me| Self {
+            chrome,
+            signals: Rc::default(),
+            tabs: tab::Tabs::default(),
+            connection: Cell::new(0),
+            object_groups: Cell::new(0),
+            snapshots: Cell::new(0),
+            documents_made: Cell::new(0),
+            sharing: RefCell::default(),
+            settings: RefCell::default(),
+            idle: RefCell::default(),
+            live: RefCell::default(),
+            pieces: RefCell::default(),
+            save_pending: Cell::new(false),
+            tabs_announced: Cell::new(false),
+            scopes_announced: Cell::new(None),
+            instance: RefCell::default(),
+            traces: RefCell::default(),
+            made_groups: RefCell::default(),
+            tab_requests: RefCell::default(),
+            pointing: RefCell::default(),
+            me: me.clone(),
+        })
+    }
+
+    /// What the engine knows about each tab, for tests outside the core.
+    #[cfg(test)]
+    pub(in crate::engine) fn tabs(&self) -> &tab::Tabs {
+        &self.tabs
+    }
+
+    /// The tabs' signals, for tests outside the core.
+    #[cfg(test)]
+    pub(in crate::engine) fn signals(&self) -> &Signals {
+        &self.signals
+    }
+
+    /// The native port is (re)connected: greet the host with the extension's version.
+    pub fn on_port_connected(&self, version: &str) {
+        let connection = self.connection.get() + 1;
+        self.connection.set(connection);
+        self.new_connection();
+        *self.pieces.borrow_mut() = Joiner::new();
+        version.clone_into(&mut self.live.borrow_mut().own_version);
+        self.post_event(Event::BrowserConnected {
+            version: version.to_owned(),
+            instance: self.instance.borrow().clone(),
+            pieces: tabwire_shared::pieces::VERSION,
+        });
+        self.start_heartbeat(connection);
+        self.chrome.state_changed();
+    }
+
+    /// A message arrived from the native host (JSON text of an `Envelope<ToExtension>`).
+    /// Malformed messages are logged and ignored, or answered with an error if they
+    /// carry an id, so the host never waits for a reply that will not come. A message
+    /// too big for one native message comes in pieces, joined here first.
+    pub fn on_port_message(self: &Rc<Self>, json: &str) {
+        let envelope: Envelope<ToExtension> = match serde_json::from_str(json) {
+            Ok(envelope) => envelope,
+            Err(error) => return self.reject_malformed(json, &error),
+        };
+        // Any message proves the host alive.
+        self.heard_from_host();
+        let (id, client) = (envelope.id, envelope.client);
+        match envelope.body {
+            ToExtension::Piece(piece) => self.on_piece(id, client, piece),
+            body => self.on_message(id, client, body),
+        }
+    }
+
+    /// One piece of a message: joined with those before it, and the message carried
+    /// out once whole.
+    fn on_piece(self: &Rc<Self>, id: Option<u64>, client: Option<u64>, piece: Piece) {
+        let joined = self.pieces.borrow_mut().take(id, client, piece);
+        match joined {
+            Joined::Waiting => {}
+            Joined::Whole(json) => match serde_json::from_str::<Envelope<ToExtension>>(&json) {
+                Ok(envelope) => self.on_message(envelope.id, envelope.client, envelope.body),
+                Err(error) => self.reject_malformed(&json, &error),
+            },
+            Joined::Refused(refused) => refused.iter().for_each(|r| self.refuse_pieces(r)),
+        }
+    }
+
+    /// Answers a request that came in pieces and could not be joined.
+    fn refuse_pieces(&self, refused: &Refused) {
+        let error = refused.error();
+        self.chrome.log(&format!(
+            "tabwire: a message from the host in pieces was refused: {}",
+            refused.broken
+        ));
+        if let Some(id) = refused.id {
+            self.post_reply(id, refused.client, Err(error));
+        }
+    }
+
+    /// A whole message from the host (as it came, or joined from pieces).
+    fn on_message(self: &Rc<Self>, id: Option<u64>, client: Option<u64>, body: ToExtension) {
+        if let ToExtension::ClientGone = body {
+            self.pieces.borrow_mut().forget(client);
+        } else if let Some(refused) = self.pieces.borrow_mut().interrupted(client) {
+            self.refuse_pieces(&refused);
+        }
+        match (body, id) {
+            (ToExtension::Call(command), Some(id)) => self.start_call(id, client, command),
+            (ToExtension::Call(_), None) => {
+                self.chrome.log("tabwire: ignored a call without an id")
+            }
+            (ToExtension::Hello(hello), _) => match client {
+                Some(client) => self.on_hello(client, &hello),
+                None => self.chrome.log("tabwire: ignored a hello without a client"),
+            },
+            (ToExtension::HostReady(info), _) => self.on_host_ready(client, &info),
+            (ToExtension::Pong { .. }, _) => self.on_pong(client),
+            (ToExtension::Ping { seq }, _) => self.on_ping(client, seq),
+            (ToExtension::ClientGone, _) => match client {
+                Some(client) => self.on_client_gone(client),
+                None => self
+                    .chrome
+                    .log("tabwire: ignored a departure without a client"),
+            },
+            // Only a message joined from pieces gets here with a piece in it.
+            (ToExtension::Piece(_), id) => {
+                self.chrome
+                    .log("tabwire: a message joined from pieces was a piece itself");
+                if let Some(id) = id {
+                    let error = WireError::new(
+                        ErrorCode::Internal,
+                        "The request came as pieces of pieces, which the extension does not \
+                         join. Send it again; if it keeps happening, report it as a tabwire bug.",
+                    );
+                    self.post_reply(id, client, Err(error));
+                }
+            }
+        }
+    }
+
+    /// A CDP event from an attached tab's own session.
+    pub fn on_cdp_event(&self, tab: TabId, method: &str, params: &Value) {
+        self.on_session_event(tab, None, method, params);
+    }
+
+    /// A CDP event from an attached tab (`chrome.debugger.onEvent`): from its own
+    /// session (`None`) or from a child session (a cross-site iframe, [`oopif`]),
+    /// whose events never touch the tab's document or waits.
+    pub fn on_session_event(
+        &self,
+        tab: TabId,
+        session: Option<&str>,
+        method: &str,
+        params: &Value,
+    ) {
+        let incoming = Incoming::parse(method, params);
+        if let Some(Incoming::Target(event)) = incoming {
+            return self.on_target_event(tab, session, event);
+        }
+        if let Some(session) = session {
+            return self.on_child_event(tab, session, incoming);
+        }
+        let event = match incoming {
+            Some(Incoming::Page(event)) => event,
+            Some(Incoming::Target(_)) => return,
+            Some(Incoming::Console(event)) => {
+                // What the domains replay on a re-attach is collected already.
+                let replaying = self.tabs.read(tab, |t| t.attachment.replaying);
+                if replaying != Some(true)
+                    && self.with_collectors(tab, |c| c.on_console(event)) == Some(true)
+                {
+                    self.console_changed(tab);
+                }
+                return;
+            }
+            Some(Incoming::Network(event)) => {
+                self.with_collectors(tab, |c| c.on_network(event));
+                return;
+            }
+            Some(Incoming::Pointing(event)) => return self.on_pointing_event(tab, event),
+            None => return,
+        };
+        if let PageEvent::TargetCrashed | PageEvent::ReloadedAfterCrash = event {
+            self.crash_changed(tab, event == PageEvent::TargetCrashed);
+        }
+        if let PageEvent::FrameNavigated {
+            is_main: true,
+            loader_id,
+            url,
+            ..
+        } = &event
+        {
+            self.crash_changed(tab, false);
+            self.with_collectors(tab, |c| c.on_navigation(loader_id));
+            self.leave_if_navigated_to_blocklist(tab, url);
+            self.tab_changed(tab);
+        }
+        match &event {
+            PageEvent::DialogOpening(dialog) => {
+                self.tabs
+                    .write(tab, |t| t.attachment.dialog = Some(dialog.clone()));
+                self.post_event(Event::DialogOpened {
+                    tab_id: tab,
+                    dialog: dialog.clone(),
+                });
+            }
+            PageEvent::DialogClosed => {
+                self.tabs.update(tab, |t| t.attachment.dialog = None);
+                self.post_event(Event::DialogClosed { tab_id: tab });
+            }
+            _ => self.track_document(tab, &event),
+        }
+        self.track_webmcp(tab, &event);
+        self.signals.publish(tab, &TabSignal::Page(event));
+    }
+
+    /// Chrome ended our debugging session on a tab (`chrome.debugger.onDetach`): the
+    /// user cancelled the bar, the tab closed or crashed. The next command re-attaches.
+    pub fn on_debugger_detached(&self, tab: TabId, reason: &str) {
+        self.forget_session(tab);
+        self.traces
+            .borrow_mut()
+            .lost(tab, &format!("the debugger was detached: {reason}"));
+        self.signals
+            .publish(tab, &TabSignal::Detached(reason.to_owned()));
+        self.post_event(Event::TabDetached {
+            tab_id: tab,
+            reason: reason.to_owned(),
+        });
+    }
+
+    /// Notes that `tab`'s renderer crashed, or has a renderer again; agents' page lists
+    /// show it.
+    fn crash_changed(&self, tab: TabId, crashed: bool) {
+        let changed = if crashed {
+            !self
+                .tabs
+                .write(tab, |t| std::mem::replace(&mut t.crashed, true))
+        } else {
+            self.tabs
+                .update(tab, |t| std::mem::replace(&mut t.crashed, false))
+                .unwrap_or(false)
+        };
+        if changed {
+            self.tab_changed(tab);
+        }
+    }
+
+    /// Refuses a request that needs its tab's renderer ([`Handle::NEEDS_RENDERER`])
+    /// when that renderer crashed.
+    pub(in crate::engine) fn check_not_crashed<R: Handle>(
+        &self,
+        request: &R,
+    ) -> Result<(), EngineError> {
+        let Some(tab) = request.tab().filter(|_| R::NEEDS_RENDERER) else {
+            return Ok(());
+        };
+        if self.tabs.read(tab, |t| t.crashed) == Some(true) {
+            return Err(EngineError::RendererCrashed(tab));
+        }
+        Ok(())
+    }
+
+    /// A tab was closed (`chrome.tabs.onRemoved`).
+    pub fn on_tab_removed(&self, tab: TabId) {
+        self.tab_changed(tab);
+        self.traces.borrow_mut().lost(tab, "the page was closed");
+        self.tabs.remove(tab);
+        self.signals.publish(tab, &TabSignal::Closed);
+        // Those who shared the tab hear of it before it leaves their scopes.
+        self.post_event(Event::TabClosed { tab_id: tab });
+        if !self.sharing.borrow_mut().tab_removed(tab).is_empty() {
+            self.scopes_changed();
+        }
+    }
+
+    /// Forgets everything about a tab's debugging session, collectors included (its
+    /// emulation stays).
+    fn forget_session(&self, tab: TabId) {
+        self.tabs.update(tab, tab::Tab::end_session);
+    }
+
+    fn reject_malformed(&self, json: &str, error: &serde_json::Error) {
+        let id = serde_json::from_str::<Envelope<Value>>(json)
+            .ok()
+            .map(|e| (e.id, e.client));
+        let shown: String = json.chars().take(200).collect();
+        self.chrome.log(&format!(
+            "tabwire: malformed message from the host ({error}): {shown}"
+        ));
+        if let Some((Some(id), client)) = id {
+            let error = WireError::new(
+                tabwire_shared::ErrorCode::InvalidArgument,
+                format!(
+                    "The extension did not understand this request ({error}). Are tabwire \
+                     and its browser extension the same version?"
+                ),
+            );
+            self.post_reply(id, client, Err(error));
+        }
+    }
+
+    fn start_call(self: &Rc<Self>, id: u64, client: Option<u64>, command: Command) {
+        let engine = Rc::clone(self);
+        let connection = self.connection.get();
+        self.chrome.spawn(Box::pin(async move {
+            let outcome = engine.call(client, command).await;
+            if engine.connection.get() == connection {
+                engine.post_reply(id, client, outcome);
+            } else {
+                engine.chrome.log(&format!(
+                    "tabwire: dropped the reply to {id}: its host is gone"
+                ));
+            }
+        }));
+    }
+
+    /// Lets a call through the [`access`] gate, then runs it, alone on its tab.
+    async fn call(&self, client: Option<u64>, command: Command) -> Result<Reply, WireError> {
+        let session = self.caller(client)?;
+        let now = self.chrome.now_ms();
+        self.sharing.borrow_mut().touch(&session, now);
+        self.live.borrow_mut().last_command_ms = Some(now);
+        let Some(tab) = command.tab_id() else {
+            let outcome = self.run(&session, command).await;
+            self.scopes_changed();
+            return outcome;
+        };
+        // Out of scope: refused at once, without waiting for the tab.
+        self.check_scope(&session, tab)?;
+        let outcome = if let Command::CloseTab(_) = command {
+            // Closing does not queue behind a command running on the tab: it stops it.
+            self.check_access(&session, tab).await?;
+            self.run(&session, command).await
+        } else if reads_collected(&command) && self.tabs.collecting(tab) {
+            // What was collected is answered from memory, while a command (a long
+            // script) runs on the tab.
+            self.check_access(&session, tab).await?;
+            self.run(&session, command).await
+        } else {
+            let _tab = self.tabs.lock(tab).await;
+            // Checked while holding the tab: the user may have stopped sharing it, or
+            // it may have gone to a blocklisted site, while the call waited.
+            self.check_access(&session, tab).await?;
+            self.run(&session, command).await
+        };
+        self.note_used(tab);
+        self.scopes_changed();
+        outcome
+    }
+
+    pub(in crate::engine) fn open_dialog(&self, tab: TabId) -> Option<DialogInfo> {
+        self.tabs.dialog(tab)
+    }
+
+    /// Runs `work(engine)` as a task of its own: work that outlives the call or event
+    /// that started it (timers, saves, cleanup after a departure). A task holds the
+    /// engine strongly while it runs; the engine holds only a weak reference to
+    /// itself, so a dropped engine starts no new tasks.
+    pub(super) fn in_background<F>(&self, work: impl FnOnce(Rc<Self>) -> F)
+    where
+        F: Future<Output = ()> + 'static,
+    {
+        if let Some(engine) = self.me.upgrade() {
+            self.chrome.spawn(Box::pin(work(engine)));
+        }
+    }
+
+    /// Frees the call's remote objects (the global object's handle) without delaying
+    /// the reply, in the tab's session and the child sessions the group reached.
+    pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
+        self.release_objects_in_children(tab, &object_group);
+        self.in_background(move |engine| async move {
+            let release = RuntimeReleaseObjectGroup { object_group };
+            // Nothing to do if it fails: the page may be gone, taking its objects along.
+            let _ = engine.send(tab, &release).await;
+        });
+    }
+
+    /// A name for a new group of remote objects, released together at the end.
+    pub(super) fn next_object_group(&self) -> String {
+        let n = self.object_groups.get();
+        self.object_groups.set(n + 1);
+        format!("tabwire-evaluate-{n}")
+    }
+
+    /// Posts an event: about a tab, to the agents that may see that tab; else to all.
+    pub(in crate::engine) fn post_event(&self, event: Event) {
+        let tab = match &event {
+            Event::TabDetached { tab_id, .. }
+            | Event::ConsoleChanged { tab_id }
+            | Event::WebMcpChanged { tab_id }
+            | Event::TabClosed { tab_id }
+            | Event::DialogOpened { tab_id, .. }
+            | Event::DialogClosed { tab_id }
+            | Event::UserPointed { tab_id, .. } => Some(*tab_id),
+            Event::BrowserConnected { .. }
+            | Event::BrowserDisconnected { .. }
+            | Event::TabsChanged
+            | Event::Revoked { .. } => None,
+        };
+        match tab.and_then(|tab| self.sharing.borrow().audience(tab)) {
+            None => self
+                .chrome
+                .post(&Envelope::notice(FromExtension::Event(event))),
+            Some(clients) => {
+                for client in clients {
+                    self.post_to(client, event.clone());
+                }
+            }
+        }
+    }
+
+    /// Posts an event to one agent's server.
+    fn post_to(&self, client: u64, event: Event) {
+        self.chrome.post(&Envelope {
+            id: None,
+            client: Some(client),
+            body: FromExtension::Event(event),
+        });
+    }
+
+    /// Posts a reply, or, when it is more than the native port carries, an error that
+    /// says so (Chrome would drop the whole message, and the agent wait in vain).
+    fn post_reply(&self, id: u64, client: Option<u64>, outcome: Result<Reply, WireError>) {
+        let mut envelope = Envelope {
+            id: Some(id),
+            client,
+            body: FromExtension::Reply(outcome),
+        };
+        let size = encoded_len(&envelope);
+        if size > MAX_REPLY_BYTES {
+            envelope.body = FromExtension::Reply(Err(WireError::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "The answer is {:.1} MiB, more than a browser extension may send to \
+                     tabwire ({} MiB a message). Ask for less: a smaller part of the page (a \
+                     clip, an element, a page of results) or a shorter result.",
+                    size as f64 / (1024.0 * 1024.0),
+                    tabwire_shared::framing::MAX_FROM_BROWSER / (1024 * 1024)
+                ),
+            )));
+        }
+        self.chrome.post(&envelope);
+    }
+}
+
+/// Whether `command` only reads what the tab's collectors hold (the console, the
+/// network requests): answered at once while the tab is attached and collecting, not
+/// queued behind the command running on the tab. Reading a request's bodies may still
+/// ask the browser, within its own limit.
+fn reads_collected(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::ListConsole(_)
+            | Command::ConsoleMessage(_)
+            | Command::NetworkRequests(_)
+            | Command::NetworkRequest(_)
+    )
+}
+
+/// The largest reply posted to the native host: Chrome's 64 MiB for a message to a
+/// native host, less room for the envelope's own bytes.
+pub const MAX_REPLY_BYTES: usize = tabwire_shared::framing::MAX_FROM_BROWSER - 64 * 1024;
+
+/// How many bytes `value` takes as JSON, counted without building the text.
+fn encoded_len(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => usize::MAX,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fake::{commands, Answer, Arg, Harness};
+    use serde_json::json;
+    use tabwire_shared::framing::MAX_TO_BROWSER;
+    use tabwire_shared::pieces::PIECE_BUDGET;
+    use tabwire_shared::{Command, Envelope, ErrorCode, Evaluate, Event, Reply, ToExtension};
+
+    #[test]
+    fn a_reply_the_native_port_cannot_carry_becomes_an_error_saying_so() {
+        let h = Harness::new();
+        let huge = "x".repeat(super::MAX_REPLY_BYTES + 1);
+        h.engine
+            .post_reply(7, Some(1), Ok(Reply::new(&huge).unwrap()));
+        let error = h.reply(7).expect("a reply").unwrap_err();
+        assert_eq!(error.code, ErrorCode::InvalidArgument);
+        assert!(error.message.contains("64 MiB"), "{}", error.message);
+        h.engine
+            .post_reply(8, Some(1), Ok(Reply::new("small").unwrap()));
+        assert!(h.reply(8).expect("a reply").is_ok());
+    }
+
+    #[test]
+    fn connecting_announces_the_browser() {
+        let mut h = Harness::new();
+        h.engine.on_port_connected("1.2.3");
+        h.settle();
+        assert_eq!(
+            h.events(),
+            vec![Event::BrowserConnected {
+                version: "1.2.3".into(),
+                instance: String::new(),
+                pieces: tabwire_shared::pieces::VERSION,
+            }]
+        );
+    }
+
+    #[test]
+    fn malformed_messages_are_ignored_or_answered() {
+        let mut h = Harness::new();
+        h.engine.on_port_message("not json");
+        h.engine
+            .on_port_message(r#"{"id": 4, "body": {"call": {"command": "fly"}}}"#);
+        h.settle();
+        let reply = h.reply(4).expect("an answer to a request with an id");
+        assert_eq!(reply.unwrap_err().code, ErrorCode::InvalidArgument);
+        assert_eq!(h.fake.posted().len(), 1);
+        assert_eq!(h.fake.logs().len(), 2);
+    }
+
+    #[test]
+    fn hello_and_client_gone_track_agents() {
+        let mut h = Harness::strict();
+        h.hello(3, "k1", "claude");
+        assert_eq!(h.engine.sharing.borrow().caller(Some(3)), Ok("k1".into()));
+        h.gone(3);
+        assert!(h.engine.sharing.borrow().agent("k1").is_none());
+        assert!(h.fake.posted().is_empty(), "hello gets no reply");
+    }
+
+    #[test]
+    fn tab_removal_and_detach_are_announced() {
+        let mut h = Harness::new();
+        h.engine.on_debugger_detached(10, "canceled_by_user");
+        h.engine.on_tab_removed(11);
+        h.settle();
+        assert_eq!(
+            h.events(),
+            vec![
+                Event::TabDetached {
+                    tab_id: 10,
+                    reason: "canceled_by_user".into()
+                },
+                Event::TabClosed { tab_id: 11 }
+            ]
+        );
+    }
+
+    #[test]
+    fn dialogs_are_announced_and_remembered() {
+        let mut h = Harness::new();
+        h.engine.on_cdp_event(
+            10,
+            "Page.javascriptDialogOpening",
+            &json!({"type": "alert", "message": "hi", "defaultPrompt": "", "url": "x"}),
+        );
+        assert!(h.engine.open_dialog(10).is_some());
+        h.engine
+            .on_cdp_event(10, "Page.javascriptDialogClosed", &json!({"result": true}));
+        assert!(h.engine.open_dialog(10).is_none());
+        h.settle();
+        assert!(matches!(
+            &h.events()[..],
+            [Event::DialogOpened { tab_id: 10, dialog }, Event::DialogClosed { tab_id: 10 }]
+                if dialog.kind == tabwire_shared::DialogKind::Alert && dialog.message == "hi" && dialog.default_prompt.is_none()
+        ));
+    }
+
+    #[test]
+    fn replies_for_a_previous_connection_are_dropped() {
+        let mut h = Harness::new();
+        h.engine.on_port_connected("1");
+        h.host_ready(true);
+        h.fake.hold("Runtime.callFunctionOn");
+        h.call(1, commands::evaluate_one(10, 1000));
+        h.settle();
+        h.engine.on_port_connected("1");
+        h.host_ready(true);
+        h.fake
+            .release_held(json!({"result": {"type": "number", "value": 1}}));
+        h.settle();
+        assert!(h.reply(1).is_none());
+    }
+
+    /// The JSON texts of the pieces of client 1's request `id` for `command`, cut at
+    /// `budget` bytes, the message named `message`.
+    fn in_pieces(id: u64, command: impl Into<Command>, budget: usize, message: u64) -> Vec<String> {
+        let mut envelope = Envelope::request(id, ToExtension::Call(command.into()));
+        envelope.client = Some(1);
+        let text = serde_json::to_string(&envelope).unwrap();
+        tabwire_shared::pieces::split(&text, message, budget)
+            .into_iter()
+            .map(|piece| {
+                let mut envelope = Envelope::request(id, ToExtension::Piece(piece));
+                envelope.client = Some(1);
+                serde_json::to_string(&envelope).unwrap()
+            })
+            .collect()
+    }
+
+    fn script(id: i64) -> tabwire_shared::Evaluate {
+        tabwire_shared::Evaluate {
+            tab_id: 10,
+            function: format!("(s) => s.length + {id}"),
+            args: vec![json!("é😀\"x")],
+            timeout_ms: 2000,
+        }
+    }
+
+    fn answers_scripts(h: &Harness) {
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            Answer::value(json!({"result": {"type": "number", "value": 4}})),
+        );
+    }
+
+    #[test]
+    fn a_call_too_big_for_one_native_message_is_joined_and_carried_out() {
+        let mut h = Harness::new();
+        answers_scripts(&h);
+        let big: String = "é😀\"x".chars().cycle().take(1_000_000).collect();
+        let mut command = script(0);
+        command.args = vec![json!(big)];
+        let pieces = in_pieces(1, command, PIECE_BUDGET, 1);
+        assert!(pieces.len() >= 3, "{} pieces", pieces.len());
+        for piece in &pieces {
+            assert!(piece.len() <= MAX_TO_BROWSER);
+            h.engine.on_port_message(piece);
+            assert!(
+                h.fake.posted().is_empty(),
+                "nothing runs before the last piece"
+            );
+        }
+        h.settle();
+        assert_eq!(h.reply_to::<Evaluate>(1).unwrap(), Ok(json!(4)));
+        let calls = h.fake.function_calls(10);
+        assert_eq!(calls[0].arguments, [Arg::value(big)]);
+        assert_eq!(h.engine.pieces.borrow().held(), 0);
+    }
+
+    #[test]
+    fn a_call_whose_pieces_arrive_broken_fails_saying_so_and_the_next_works() {
+        let mut h = Harness::new();
+        answers_scripts(&h);
+        let pieces = in_pieces(1, script(1), 40, 1);
+        let count = pieces.len();
+        // The second piece lost.
+        for (i, piece) in pieces.iter().enumerate() {
+            if i != 1 {
+                h.engine.on_port_message(piece);
+            }
+        }
+        h.settle();
+        let error = h.failed(
+            1,
+            ErrorCode::Internal,
+            &format!("piece 2 of {count} is missing"),
+        );
+        assert!(
+            error.message.contains("nothing was run"),
+            "{}",
+            error.message
+        );
+        assert!(h.fake.function_calls(10).is_empty());
+        assert_eq!(h.fake.posted().len(), 1, "answered once");
+
+        // A piece twice.
+        let pieces = in_pieces(2, script(2), 40, 2);
+        h.engine.on_port_message(&pieces[0]);
+        h.engine.on_port_message(&pieces[0]);
+        h.settle();
+        let count = pieces.len();
+        h.failed(
+            2,
+            ErrorCode::Internal,
+            &format!("piece 1 of {count} came again"),
+        );
+
+        // Another message in the middle of the pieces: the pieces' request fails, the
+        // other runs.
+        let pieces = in_pieces(3, script(3), 40, 3);
+        h.engine.on_port_message(&pieces[0]);
+        h.call(4, script(4));
+        h.settle();
+        h.failed(3, ErrorCode::Internal, "another message came after piece 1");
+        assert!(h.reply(4).unwrap().is_ok());
+
+        // Pieces of another version.
+        let pieces: Vec<String> = in_pieces(5, script(5), 40, 4)
+            .into_iter()
+            .map(|p| p.replace(r#""v":1"#, r#""v":7"#))
+            .collect();
+        pieces.iter().for_each(|p| h.engine.on_port_message(p));
+        h.settle();
+        h.failed(5, ErrorCode::Internal, "pieces are of version 7");
+
+        // And the link still joins the next one.
+        for piece in in_pieces(6, script(6), 40, 5) {
+            h.engine.on_port_message(&piece);
+        }
+        h.settle();
+        assert!(h.reply(6).unwrap().is_ok());
+        assert_eq!(h.engine.pieces.borrow().held(), 0);
+    }
+
+    #[test]
+    fn pieces_are_let_go_when_their_client_or_the_port_goes() {
+        let mut h = Harness::new();
+        let pieces = in_pieces(1, script(1), 40, 1);
+        h.engine.on_port_message(&pieces[0]);
+        assert!(h.engine.pieces.borrow().held() > 0);
+        h.gone(1);
+        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        h.engine.on_port_message(&pieces[1]);
+        h.settle();
+        h.failed(1, ErrorCode::Internal, "piece 1 of");
+
+        let pieces = in_pieces(2, script(2), 40, 2);
+        h.engine.on_port_message(&pieces[0]);
+        h.engine.on_port_disconnected(None);
+        assert_eq!(h.engine.pieces.borrow().held(), 0);
+    }
+}
