@@ -45,7 +45,7 @@ pub(super) fn host_stopped() -> WireError {
 }
 
 /// How long the extension lets its native host go without answering before it starts
-/// a new one, in words for the agent (`extension/src/engine/liveness.rs`).
+/// a new one, in words for the agent (`extension/src/engine/core/liveness.rs`).
 const HOST_REPLACED_WITHIN: &str = "about 20 s";
 
 /// The error for a call whose native host stopped answering while it waited (frozen,
