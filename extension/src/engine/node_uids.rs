@@ -69,14 +69,7 @@ mod tests {
         assert_eq!(uids.len(), 2);
         assert_eq!(uids[1], None);
         let uid = uids[0].clone().expect("a uid for the button");
-        h.call(
-            2,
-            TakeSnapshot {
-                tab_id: 10,
-                verbose: false,
-                viewport: false,
-            },
-        );
+        h.call(2, TakeSnapshot::whole(10));
         h.settle();
         let Ok(snapshot) = h.reply_to::<TakeSnapshot>(2).expect("a reply") else {
             panic!("no snapshot");

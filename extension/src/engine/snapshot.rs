@@ -22,12 +22,12 @@ pub(super) mod lines;
 use std::collections::{HashMap, HashSet};
 
 use futures::future::join_all;
-use tabwire_shared::{Snapshot, SnapshotNode, TabId};
+use tabwire_shared::{Snapshot, SnapshotNode, TabId, WalkOptions};
 
 use super::axtree::FRAME_NOT_CAPTURED;
 use super::document::KeptWalk;
 use super::uids::FrameKey;
-use super::world::{WalkOptions, WalkerCall};
+use super::world::WalkerCall;
 use crate::cdp::dom::DomGetFrameOwner;
 use crate::cdp::{FrameTree, PageGetFrameTree};
 use crate::chrome::Chrome;
@@ -414,11 +414,7 @@ impl super::Handle for tabwire_shared::TakeSnapshot {
     const NEEDS_RENDERER: bool = true;
 
     async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
-        let options = WalkOptions {
-            verbose: self.verbose,
-            viewport: self.viewport,
-        };
-        snapshot(cx, self.tab_id, options).await
+        snapshot(cx, self.tab_id, self.walk).await
     }
 }
 
@@ -435,8 +431,10 @@ mod tests {
             id,
             TakeSnapshot {
                 tab_id: 10,
-                verbose,
-                viewport: false,
+                walk: WalkOptions {
+                    verbose,
+                    viewport: false,
+                },
             },
         );
         h.settle();

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tabwire_shared::origin::OriginPolicy;
 use tabwire_shared::{
     Command, DialogInfo, DiscoverTools, Discovery, Emulation, ErrorCode, Event, ListTabs, Reply,
-    Request, Snapshot, TabId, TabInfo, TakeSnapshot, WireError,
+    Request, Snapshot, TabId, TabInfo, TakeSnapshot, WalkOptions, WireError,
 };
 
 use super::known::Known;
@@ -520,20 +520,9 @@ impl ToolContext {
         self.session.discovery(page)
     }
 
-    /// An accessibility snapshot of `page`: every node (`verbose`), or only what is on
-    /// screen (`viewport`).
-    pub async fn snapshot(
-        &self,
-        page: TabId,
-        verbose: bool,
-        viewport: bool,
-    ) -> Result<Snapshot, ToolError> {
-        self.request(TakeSnapshot {
-            tab_id: page,
-            verbose,
-            viewport,
-        })
-        .await
+    /// An accessibility snapshot of `page`, walked as `walk` says.
+    pub async fn snapshot(&self, page: TabId, walk: WalkOptions) -> Result<Snapshot, ToolError> {
+        self.request(TakeSnapshot { tab_id: page, walk }).await
     }
 }
 

@@ -23,11 +23,11 @@
 
 use std::collections::HashMap;
 
-use tabwire_shared::TabId;
+use tabwire_shared::{TabId, WalkOptions};
 
 use super::snapshot::lines::Walk;
 use super::uids::{FrameKey, Pins, UidIndex};
-use super::world::{WalkOptions, WalkerCall};
+use super::world::WalkerCall;
 use super::Engine;
 use crate::cdp::dom::DomDescribeNode;
 use crate::cdp::{FrameTree, PageEvent, PageGetFrameTree};

@@ -21,8 +21,9 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Value};
-use tabwire_shared::TabId;
+use serde::Serialize;
+use serde_json::Value;
+use tabwire_shared::{TabId, WalkOptions};
 
 use super::uids::FrameKey;
 use super::{page, Engine};
@@ -126,13 +127,15 @@ impl Worlds {
     }
 }
 
-/// The walker options of a snapshot, as the walker takes them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct WalkOptions {
-    /// Every node the walk sees, none left out.
-    pub verbose: bool,
-    /// Only what is in the viewport (and its ancestors).
-    pub viewport: bool,
+/// `take`'s `opts`: the walk options as the wire carries them (the one
+/// [`WalkOptions`] from the tool to the walker), and the generation the engine holds a
+/// walk of.
+#[derive(Serialize)]
+struct TakeOpts<'a> {
+    #[serde(flatten)]
+    walk: &'a WalkOptions,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    since: Option<u64>,
 }
 
 /// One call of a walker method.
@@ -188,10 +191,13 @@ impl WalkerCall {
                 options,
                 since,
             } => {
-                let mut opts = json!({"verbose": options.verbose, "viewport": options.viewport});
-                if let Some(since) = since {
-                    opts["since"] = Value::from(*since);
-                }
+                let opts = TakeOpts {
+                    walk: options,
+                    since: *since,
+                };
+                // Booleans and a number always serialise; a null `opts` would be the
+                // walker's defaults.
+                let opts = serde_json::to_value(opts).unwrap_or(Value::Null);
                 (
                     TAKE,
                     vec![
@@ -511,6 +517,7 @@ fn refusal(error: &EngineError) -> Option<Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn worlds_follow_their_contexts() {
@@ -565,11 +572,25 @@ mod tests {
             },
             since: Some(8),
         };
+        let (_, arguments) = take.parts();
+        assert_eq!(
+            serde_json::to_value(arguments).unwrap(),
+            json!([{"value": 3}, {"value": {"verbose": true, "since": 8}}]),
+            "the options as the wire has them, viewport left off when false"
+        );
+        let take = WalkerCall::Take {
+            number: 3,
+            options: WalkOptions {
+                verbose: false,
+                viewport: true,
+            },
+            since: Some(8),
+        };
         let (declaration, arguments) = take.parts();
         assert_eq!(declaration, TAKE);
         assert_eq!(
             serde_json::to_value(arguments).unwrap(),
-            json!([{"value": 3}, {"value": {"verbose": true, "viewport": false, "since": 8}}])
+            json!([{"value": 3}, {"value": {"verbose": false, "viewport": true, "since": 8}}])
         );
         assert!(take.by_value());
         assert!(!WalkerCall::Resolve("1_1".into()).by_value());

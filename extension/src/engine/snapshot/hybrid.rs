@@ -30,11 +30,11 @@ use std::collections::HashSet;
 
 use futures::future::join_all;
 use serde_json::{json, Value};
-use tabwire_shared::TabId;
+use tabwire_shared::{TabId, WalkOptions};
 
 use super::super::axtree::node_facts;
 use super::super::uids::FrameKey;
-use super::super::world::{WalkOptions, WalkerCall};
+use super::super::world::WalkerCall;
 use super::lines::{Walk, WalkText};
 use super::take_walk;
 use crate::cdp::accessibility::AccessibilityGetPartialAxTree;

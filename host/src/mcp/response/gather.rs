@@ -170,17 +170,15 @@ async fn snapshot_of_page(
     request: &SnapshotRequest,
 ) -> Result<GatheredSnapshot, ToolError> {
     let (page, _guard) = page_for_extras(ctx).await?;
-    let snapshot = ctx
-        .snapshot(page, request.verbose, request.viewport)
-        .await?;
+    let snapshot = ctx.snapshot(page, request.walk).await?;
     let memory = ctx.snapshots();
     let number = memory.number();
-    let since = request.changes.then(|| memory.base(page)).flatten();
+    let since = request.view.changes.then(|| memory.base(page)).flatten();
     GatheredSnapshot::new(
         page,
         number,
         Arc::new(snapshot),
         since,
-        request.uid.as_deref(),
+        request.view.uid.as_deref(),
     )
 }

@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
-use tabwire_shared::Discovery;
+use tabwire_shared::{Discovery, WalkOptions};
 
 use super::context::ToolContext;
 use super::snapshot::memory::Base;
@@ -41,21 +41,30 @@ pub use snapshot::VIEWPORT as VIEWPORT_NOTE;
 pub use third_party::COMPACT_ABOVE;
 pub use write::Written;
 
-/// How a snapshot is wanted.
+/// How a snapshot is wanted, in the two parts that act in two places: what the walk in
+/// the page takes in (sent as it is in [`TakeSnapshot`](tabwire_shared::TakeSnapshot)),
+/// and what of the snapshot it brings back the agent is shown.
 #[derive(Debug, Clone, Default)]
 pub struct SnapshotRequest {
-    /// Every node, not only the interesting ones.
-    pub verbose: bool,
-    /// Write it to this file and say only where it is.
-    pub file_path: Option<PathBuf>,
+    /// What the page walks.
+    pub walk: WalkOptions,
+    /// What the agent is shown of it.
+    pub view: SnapshotView,
+}
+
+/// What the agent is shown of a snapshot, cut here from the snapshot the extension
+/// sent: the page walks the whole tree for these, since the changes since the last
+/// whole snapshot can only be found from a whole one, and this program keeps it.
+#[derive(Debug, Clone, Default)]
+pub struct SnapshotView {
     /// Only the subtree of the node with this uid.
     pub uid: Option<String>,
     /// Fold runs of similar siblings (then cut, said where) to fit this many characters.
     pub max_chars: Option<usize>,
     /// Never fold the children of these uids.
     pub unfold: Vec<String>,
-    /// Only what is on screen.
-    pub viewport: bool,
+    /// Write it to this file and say only where it is.
+    pub file_path: Option<PathBuf>,
     /// Answer with the changes since the last whole snapshot of the page when they
     /// are shorter (after an action), else with the whole tree.
     pub changes: bool,
@@ -65,7 +74,18 @@ impl SnapshotRequest {
     /// The changes since the last whole snapshot, or the whole tree.
     pub fn changes() -> Self {
         Self {
-            changes: true,
+            view: SnapshotView {
+                changes: true,
+                ..SnapshotView::default()
+            },
+            ..Self::default()
+        }
+    }
+
+    /// A view of the page's interesting nodes, as the default walk finds them.
+    pub fn view(view: SnapshotView) -> Self {
+        Self {
+            view,
             ..Self::default()
         }
     }

@@ -229,7 +229,7 @@ impl Sections {
         self.heading("Page snapshot");
         let nodes = body.nodes;
         let number = gathered.number;
-        if let Some(path) = &request.file_path {
+        if let Some(path) = &request.view.file_path {
             self.data.extend(output::entries(&body.about));
             spill::write_file(path, &body.text)?;
             // What the file holds (a subtree, the viewport, folded) is said here too,
@@ -266,7 +266,7 @@ impl Sections {
             unfolded.chars().count(),
             path.display()
         );
-        let asked = request.max_chars.unwrap_or(usize::MAX);
+        let asked = request.view.max_chars.unwrap_or(usize::MAX);
         let mut fit = room.saturating_sub(saved.len() + 800).min(asked).max(500);
         let mut folded = snapshot::body(gathered, request, self.structured, Some(fit));
         // The JSON tree of structured output is longer than its text: fold further

@@ -4,7 +4,7 @@
 //! [`super::sections`]'s business.
 
 use serde_json::{Map, Value};
-use tabwire_shared::TabId;
+use tabwire_shared::{TabId, WalkOptions};
 
 use super::gather::GatheredSnapshot;
 use super::SnapshotRequest;
@@ -104,8 +104,8 @@ pub(super) fn body(
     let snapshot = &gathered.snapshot;
     let nodes = gathered.asked_nodes();
     let base_depth = nodes.first().map_or(0, |n| n.depth);
-    let max_chars = fit.or(request.max_chars);
-    let view = fold::view(nodes, base_depth, max_chars, &request.unfold);
+    let max_chars = fit.or(request.view.max_chars);
+    let view = fold::view(nodes, base_depth, max_chars, &request.view.unfold);
     let mut text = render::format_rows(&view.rows);
     let mut why_whole = None;
     if let Some(base) = gathered.since.as_ref().filter(|_| fit.is_none()) {
@@ -126,8 +126,8 @@ pub(super) fn body(
             }
         }
     }
-    let whole = !request.verbose
-        && !request.viewport
+    // Only the default walk is a base: a verbose or viewport tree is another tree.
+    let whole = request.walk == WalkOptions::default()
         && nodes.len() == snapshot.nodes.len()
         && !view.folded()
         && view.cut.is_none();
@@ -137,11 +137,11 @@ pub(super) fn body(
         ..Keys::default()
     };
     let mut first = format!("Snapshot {} of page {}", gathered.number, gathered.page);
-    if let Some(root) = nodes.first().filter(|_| request.uid.is_some()) {
+    if let Some(root) = nodes.first().filter(|_| request.view.uid.is_some()) {
         first.push_str(&format!(": the subtree of {}", root.uid));
         about.snapshot_root = Some(root.uid.clone());
     }
-    if request.viewport {
+    if request.walk.viewport {
         first.push_str(", only what is in the viewport");
         about.snapshot_viewport = Some(VIEWPORT);
     }
@@ -171,7 +171,7 @@ pub(super) fn body(
         header.push(format!("The whole tree: {why}."));
         about.snapshot_whole = Some(why.clone());
     }
-    if request.viewport {
+    if request.walk.viewport {
         header.push(VIEWPORT.into());
     }
     if !view.unknown_unfold.is_empty() {

@@ -76,7 +76,7 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 
 use super::write::write;
-use super::{Gathered, GatheredSnapshot, Image, Response, Section, SnapshotRequest};
+use super::{Gathered, GatheredSnapshot, Image, Response, Section, SnapshotRequest, SnapshotView};
 use crate::mcp::budget::DEFAULT_RESULT_CHARS;
 use crate::mcp::ToolError;
 
@@ -356,10 +356,10 @@ fn a_snapshot_to_a_file() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let path = dir.path().join("snap.txt");
     let mut response = Response::default();
-    response.include_snapshot(SnapshotRequest {
+    response.include_snapshot(SnapshotRequest::view(SnapshotView {
         file_path: Some(path.clone()),
-        ..SnapshotRequest::default()
-    });
+        ..SnapshotView::default()
+    }));
     let gathered = Gathered {
         snapshot: Some(whole(snapshot())),
         ..Gathered::default()
@@ -461,7 +461,7 @@ fn snapshot_reply(
         snapshot.number,
         snapshot.snapshot,
         snapshot.since,
-        request.uid.as_deref(),
+        request.view.uid.as_deref(),
     )
     .expect("the request's uid is in the snapshot");
     let mut response = Response::default();
@@ -484,21 +484,21 @@ fn after(base: tabwire_shared::Snapshot, now: tabwire_shared::Snapshot) -> Gathe
 
 #[test]
 fn a_subtree_folded_to_a_budget() {
-    let request = SnapshotRequest {
+    let request = SnapshotRequest::view(SnapshotView {
         uid: Some("1_2".into()),
         max_chars: Some(300),
-        ..SnapshotRequest::default()
-    };
+        ..SnapshotView::default()
+    });
     insta::assert_snapshot!(snapshot_reply(request, whole(shop(0..480)), true));
 }
 
 #[test]
 fn a_budget_folding_cannot_meet_is_cut_and_says_so() {
-    let request = SnapshotRequest {
+    let request = SnapshotRequest::view(SnapshotView {
         max_chars: Some(120),
         unfold: vec!["1_2".into(), "7_7".into()],
-        ..SnapshotRequest::default()
-    };
+        ..SnapshotView::default()
+    });
     insta::assert_snapshot!(snapshot_reply(request, whole(shop(0..10)), true));
 }
 
@@ -564,19 +564,19 @@ fn folded_cut_and_changed_snapshots_match_the_output_schema() {
     now.url = "http://127.0.0.1/shop#2".into();
     let cases = [
         (
-            SnapshotRequest {
+            SnapshotRequest::view(SnapshotView {
                 uid: Some("1_2".into()),
                 max_chars: Some(300),
-                ..SnapshotRequest::default()
-            },
+                ..SnapshotView::default()
+            }),
             whole(shop(0..480)),
         ),
         (
-            SnapshotRequest {
+            SnapshotRequest::view(SnapshotView {
                 max_chars: Some(120),
                 unfold: vec!["1_2".into()],
-                ..SnapshotRequest::default()
-            },
+                ..SnapshotView::default()
+            }),
             whole(shop(0..10)),
         ),
         (SnapshotRequest::changes(), after(shop(0..40), now)),

@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use tabwire_shared::WalkOptions;
 
 use crate::mcp::context::ToolContext;
-use crate::mcp::response::{Response, SnapshotRequest};
+use crate::mcp::response::{Response, SnapshotRequest, SnapshotView};
 use crate::mcp::tool::{Category, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
@@ -59,16 +60,28 @@ impl Tool for TakeSnapshot {
         params: TakeSnapshotParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
-        response.include_snapshot(SnapshotRequest {
-            verbose: params.verbose,
-            file_path: params.file_path,
-            uid: params.uid,
-            max_chars: params.max_chars,
-            unfold: params.unfold,
-            viewport: params.viewport,
-            changes: false,
-        });
+        response.include_snapshot(params.into());
         Ok(())
+    }
+}
+
+/// The one place the tool's arguments part into what the page walks and what the agent
+/// is shown of the walk (see docs/architecture.md, "A snapshot, and what a uid names").
+impl From<TakeSnapshotParams> for SnapshotRequest {
+    fn from(params: TakeSnapshotParams) -> Self {
+        SnapshotRequest {
+            walk: WalkOptions {
+                verbose: params.verbose,
+                viewport: params.viewport,
+            },
+            view: SnapshotView {
+                uid: params.uid,
+                max_chars: params.max_chars,
+                unfold: params.unfold,
+                file_path: params.file_path,
+                changes: false,
+            },
+        }
     }
 }
 
@@ -157,7 +170,7 @@ mod tests {
         let result = take(&ctx, json!({"viewport": true})).await;
         let asked = pages.asked.lock().unwrap().clone();
         assert_eq!(asked.len(), 1);
-        assert!(asked[0].viewport && !asked[0].verbose && asked[0].tab_id == 7);
+        assert!(asked[0].walk.viewport && !asked[0].walk.verbose && asked[0].tab_id == 7);
         assert!(
             text(&result).contains("only what is in the viewport"),
             "{}",
@@ -169,7 +182,7 @@ mod tests {
             crate::mcp::response::VIEWPORT_NOTE
         );
         take(&ctx, json!({})).await;
-        assert!(!pages.asked.lock().unwrap()[1].viewport);
+        assert!(!pages.asked.lock().unwrap()[1].walk.viewport);
     }
 
     #[tokio::test]

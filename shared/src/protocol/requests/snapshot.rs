@@ -13,6 +13,19 @@ use serde::{Deserialize, Serialize};
 pub struct TakeSnapshot {
     /// The tab.
     pub tab_id: TabId,
+    /// What the walk in the page takes in; its fields sit beside `tabId` on the wire.
+    #[serde(flatten)]
+    pub walk: WalkOptions,
+}
+
+/// The options that change what the walker in the page writes, and nothing else: one
+/// type from the host, which builds it from a tool's arguments, through the wire, to
+/// the extension, which keeps each frame's last walk under it and hands it to the
+/// walker as its `opts`. What the host shows of a snapshot (a subtree, a budget, a
+/// file, the changes) is not here: the host cuts it from the whole snapshot it is sent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WalkOptions {
     /// Every node of the tree, not only the interesting ones.
     pub verbose: bool,
     /// Only what is on screen: nodes whose boxes meet the viewport, and their
@@ -27,8 +40,7 @@ impl TakeSnapshot {
     pub fn whole(tab_id: TabId) -> Self {
         TakeSnapshot {
             tab_id,
-            verbose: false,
-            viewport: false,
+            walk: WalkOptions::default(),
         }
     }
 }
@@ -42,5 +54,19 @@ impl Request for TakeSnapshot {
     }
     fn timeout(&self) -> Duration {
         CAPTURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Command;
+
+    #[test]
+    fn a_request_without_viewport_reads_and_writes_as_it_always_did() {
+        let old = r#"{"command":"snapshot","tabId":3,"verbose":false}"#;
+        let read: Command = serde_json::from_str(old).unwrap();
+        assert_eq!(read, Command::Snapshot(TakeSnapshot::whole(3)));
+        assert_eq!(serde_json::to_string(&read).unwrap(), old);
     }
 }
