@@ -164,6 +164,31 @@ mod tests {
         result.content[0].as_text().unwrap().text.clone()
     }
 
+    #[test]
+    fn the_arguments_part_into_what_the_page_walks_and_what_the_agent_is_shown() {
+        let params: TakeSnapshotParams = serde_json::from_value(json!({
+            "verbose": true, "viewport": true, "uid": "1_2", "maxChars": 300,
+            "unfold": ["1_3"], "filePath": "/tmp/s.txt"
+        }))
+        .unwrap();
+        let request = SnapshotRequest::from(params);
+        assert_eq!(
+            request.walk,
+            WalkOptions {
+                verbose: true,
+                viewport: true
+            }
+        );
+        let view = request.view;
+        assert_eq!(view.uid.as_deref(), Some("1_2"));
+        assert_eq!(
+            (view.max_chars, view.unfold),
+            (Some(300), vec!["1_3".into()])
+        );
+        assert_eq!(view.file_path, Some(PathBuf::from("/tmp/s.txt")));
+        assert!(!view.changes, "take_snapshot answers with the tree");
+    }
+
     #[tokio::test]
     async fn viewport_goes_to_the_extension_and_is_said_in_the_reply() {
         let (ctx, pages) = context(vec![page(&["A"])]);

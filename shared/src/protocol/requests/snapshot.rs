@@ -22,7 +22,8 @@ pub struct TakeSnapshot {
 /// type from the host, which builds it from a tool's arguments, through the wire, to
 /// the extension, which keeps each frame's last walk under it and hands it to the
 /// walker as its `opts`. What the host shows of a snapshot (a subtree, a budget, a
-/// file, the changes) is not here: the host cuts it from the whole snapshot it is sent.
+/// file, the changes) is not here: the host cuts that from the snapshot it is sent, as
+/// it alone keeps the page's last whole snapshot to find the changes against.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WalkOptions {
