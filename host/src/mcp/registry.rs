@@ -1,51 +1,14 @@
-//! The one list of tools, sorted by name, filtered by the agent's category switches.
+//! The tools an agent may call: every group's list ([`tools::GROUPS`]), sorted by
+//! name, filtered by the agent's category switches.
 
 use std::collections::HashMap;
 
-use super::tool::{Category, ErasedTool, Registered};
+use super::tool::{Category, ErasedTool};
 use super::tools;
 
-/// Every tool tabwire offers, before category switches apply.
+/// Every tool tabwire offers, before category switches apply: each group's own list.
 fn all_tools() -> Vec<Box<dyn ErasedTool>> {
-    vec![
-        Box::new(Registered::new(tools::pages::ListPages)),
-        Box::new(Registered::new(tools::pages::SelectPage)),
-        Box::new(Registered::new(tools::pages::NewPage)),
-        Box::new(Registered::new(tools::pages::RequestPage)),
-        Box::new(Registered::new(tools::pages::NavigatePage)),
-        Box::new(Registered::new(tools::pages::ClosePage)),
-        Box::new(Registered::new(tools::script::EvaluateScript)),
-        Box::new(Registered::new(tools::snapshot::TakeSnapshot)),
-        Box::new(Registered::new(tools::third_party::ListThirdPartyTools)),
-        Box::new(Registered::new(tools::third_party::ExecuteThirdPartyTool)),
-        Box::new(Registered::new(tools::webmcp::ListWebMcpTools)),
-        Box::new(Registered::new(tools::webmcp::ExecuteWebMcpTool)),
-        Box::new(Registered::new(tools::pages::WaitFor)),
-        Box::new(Registered::new(tools::input::Click)),
-        Box::new(Registered::new(tools::input::ClickAt)),
-        Box::new(Registered::new(tools::input::Hover)),
-        Box::new(Registered::new(tools::input::Fill)),
-        Box::new(Registered::new(tools::input::FillForm)),
-        Box::new(Registered::new(tools::input::TypeText)),
-        Box::new(Registered::new(tools::input::PressKey)),
-        Box::new(Registered::new(tools::input::Drag)),
-        Box::new(Registered::new(tools::input::UploadFile)),
-        Box::new(Registered::new(tools::input::HandleDialog)),
-        Box::new(Registered::new(tools::screenshot::TakeScreenshot)),
-        Box::new(Registered::new(tools::console::ListConsoleMessages)),
-        Box::new(Registered::new(tools::console::GetConsoleMessage)),
-        Box::new(Registered::new(tools::network::ListNetworkRequests)),
-        Box::new(Registered::new(tools::network::GetNetworkRequest)),
-        Box::new(Registered::new(tools::emulation::Emulate)),
-        Box::new(Registered::new(tools::emulation::ResizePage)),
-        Box::new(Registered::new(tools::performance::PerformanceStartTrace)),
-        Box::new(Registered::new(tools::performance::PerformanceStopTrace)),
-        Box::new(Registered::new(
-            tools::performance::PerformanceAnalyzeInsight,
-        )),
-        Box::new(Registered::new(tools::css::GetCssStyles)),
-        Box::new(Registered::new(tools::memory::GetMemoryUsage)),
-    ]
+    tools::GROUPS.iter().flat_map(|group| group()).collect()
 }
 
 /// The tools this agent may call.

@@ -10,7 +10,7 @@ use crate::mcp::context::ToolContext;
 use crate::mcp::output::console::{check_types, detail, listing, page_idx, page_size};
 use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
 use crate::mcp::response::{Response, Section};
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// Arguments of `list_console_messages`.
@@ -128,4 +128,12 @@ impl Tool for GetConsoleMessage {
         });
         Ok(())
     }
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![
+        Box::new(Registered::new(ListConsoleMessages)),
+        Box::new(Registered::new(GetConsoleMessage)),
+    ]
 }

@@ -8,7 +8,7 @@ use tabwire_shared::requests;
 use crate::mcp::context::ToolContext;
 use crate::mcp::output::css::styles_page;
 use crate::mcp::response::{Response, Section};
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// Arguments of `get_css_styles`.
@@ -71,4 +71,9 @@ impl Tool for GetCssStyles {
         });
         Ok(())
     }
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![Box::new(Registered::new(GetCssStyles))]
 }

@@ -10,7 +10,7 @@ use tabwire_shared::{Change, EmulationChanges, Geolocation, NetworkConditions, V
 
 use crate::mcp::context::ToolContext;
 use crate::mcp::response::{describe_emulation, Response};
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// Arguments of `emulate`. Each argument left out keeps its current setting.
@@ -295,6 +295,14 @@ impl Tool for ResizePage {
         response.line(format!("Resized the page to {}x{}.", p.width, p.height));
         Ok(())
     }
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![
+        Box::new(Registered::new(Emulate)),
+        Box::new(Registered::new(ResizePage)),
+    ]
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use tabwire_shared::{Acted, Event, InputAction, KeyboardClick};
 use super::DEFAULT_TIMEOUT_MS;
 use crate::mcp::context::ToolContext;
 use crate::mcp::response::{Response, SnapshotRequest};
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// Carries out one action and states its outcome.
@@ -570,4 +570,20 @@ impl Tool for HandleDialog {
         });
         Ok(())
     }
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![
+        Box::new(Registered::new(Click)),
+        Box::new(Registered::new(ClickAt)),
+        Box::new(Registered::new(Hover)),
+        Box::new(Registered::new(Fill)),
+        Box::new(Registered::new(FillForm)),
+        Box::new(Registered::new(TypeText)),
+        Box::new(Registered::new(PressKey)),
+        Box::new(Registered::new(Drag)),
+        Box::new(Registered::new(UploadFile)),
+        Box::new(Registered::new(HandleDialog)),
+    ]
 }

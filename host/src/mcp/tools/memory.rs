@@ -16,7 +16,7 @@ use super::NoParams;
 use crate::mcp::context::ToolContext;
 use crate::mcp::output::memory::{memory_usage, Earlier};
 use crate::mcp::response::{Response, Section};
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// Each page's previous reading, to say what changed since.
@@ -73,4 +73,9 @@ fn remember(tab: TabId, usage: MemoryUsage) -> Option<(Instant, MemoryUsage)> {
     previous
         .get_or_insert_with(HashMap::new)
         .insert(tab, (Instant::now(), usage))
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![Box::new(Registered::new(GetMemoryUsage))]
 }

@@ -1,4 +1,6 @@
-//! The tools, one file per category; one unit struct per tool.
+//! The tools, one file per category; one unit struct per tool, and each file's
+//! `tools()` lists its own (in [`GROUPS`]), so a new tool in a category is written in
+//! that category's file alone.
 
 pub mod console;
 pub mod css;
@@ -13,6 +15,26 @@ pub mod script;
 pub mod snapshot;
 pub mod third_party;
 pub mod webmcp;
+
+/// A group's list of its tools.
+pub type Group = fn() -> Vec<Box<dyn super::tool::ErasedTool>>;
+
+/// Every group's list of tools ([`super::registry`] takes them all).
+pub const GROUPS: &[Group] = &[
+    pages::tools,
+    script::tools,
+    snapshot::tools,
+    third_party::tools,
+    webmcp::tools,
+    input::tools,
+    screenshot::tools,
+    console::tools,
+    network::tools,
+    emulation::tools,
+    performance::tools,
+    css::tools,
+    memory::tools,
+];
 
 /// Default time limit for loads and scripts, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;

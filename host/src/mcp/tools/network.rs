@@ -17,7 +17,7 @@ use crate::mcp::output::{self};
 use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
 use crate::mcp::render::page_text;
 use crate::mcp::response::{Response, Section};
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// Arguments of `list_network_requests`.
@@ -230,4 +230,12 @@ pub(crate) fn describe(
         ..Keys::default()
     });
     Ok((lines, data))
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![
+        Box::new(Registered::new(ListNetworkRequests)),
+        Box::new(Registered::new(GetNetworkRequest)),
+    ]
 }

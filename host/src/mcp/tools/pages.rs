@@ -8,7 +8,7 @@ use tabwire_shared::{ActivateTab, CloseTab, Navigate, Navigation, NewTab, TabId,
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
 use crate::mcp::response::Response;
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// `list_pages`
@@ -436,4 +436,17 @@ impl Tool for WaitFor {
         response.line(format!("Found {text:?} on the page."));
         Ok(())
     }
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![
+        Box::new(Registered::new(ListPages)),
+        Box::new(Registered::new(SelectPage)),
+        Box::new(Registered::new(NewPage)),
+        Box::new(Registered::new(RequestPage)),
+        Box::new(Registered::new(NavigatePage)),
+        Box::new(Registered::new(ClosePage)),
+        Box::new(Registered::new(WaitFor)),
+    ]
 }

@@ -22,7 +22,7 @@ use crate::mcp::context::ToolContext;
 use crate::mcp::output::{self, performance};
 use crate::mcp::response::{Response, Section};
 use crate::mcp::spill;
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 use tabwire_trace::{self as trace, Report, MAX_TRACE_BYTES};
 
@@ -376,6 +376,15 @@ async fn tab_url(ctx: &ToolContext, tab: TabId) -> String {
         .and_then(|tabs| tabs.into_iter().find(|t| t.id == tab))
         .map(|t| t.url)
         .unwrap_or_default()
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![
+        Box::new(Registered::new(PerformanceStartTrace)),
+        Box::new(Registered::new(PerformanceStopTrace)),
+        Box::new(Registered::new(PerformanceAnalyzeInsight)),
+    ]
 }
 
 #[cfg(test)]

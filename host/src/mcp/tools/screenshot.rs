@@ -8,7 +8,7 @@ use tabwire_shared::{ImageFormat, Screenshot};
 
 use crate::mcp::context::ToolContext;
 use crate::mcp::response::{Image, Response};
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// Arguments of `take_screenshot`.
@@ -108,4 +108,9 @@ impl Tool for TakeScreenshot {
         });
         Ok(())
     }
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![Box::new(Registered::new(TakeScreenshot))]
 }

@@ -8,7 +8,7 @@ use tabwire_shared::Evaluate;
 use super::Timeout;
 use crate::mcp::context::ToolContext;
 use crate::mcp::response::Response;
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// Arguments of `evaluate_script`.
@@ -62,4 +62,9 @@ impl Tool for EvaluateScript {
         response.add_output("Script result", value);
         Ok(())
     }
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![Box::new(Registered::new(EvaluateScript))]
 }

@@ -8,7 +8,7 @@ use tabwire_shared::WalkOptions;
 
 use crate::mcp::context::ToolContext;
 use crate::mcp::response::{Response, SnapshotRequest, SnapshotView};
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// Arguments of `take_snapshot`.
@@ -83,6 +83,11 @@ impl From<TakeSnapshotParams> for SnapshotRequest {
             },
         }
     }
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![Box::new(Registered::new(TakeSnapshot))]
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::mcp::context::ToolContext;
 use crate::mcp::output::third_party::refusal;
 use crate::mcp::response::{Response, SnapshotRequest};
 use crate::mcp::third_party_schema::{find_tool, parse_params, validate};
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// `list_3p_developer_tools`
@@ -196,6 +196,14 @@ fn webmcp_result(
         None => response.line("Tool returned no result."),
     }
     Ok(())
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![
+        Box::new(Registered::new(ListThirdPartyTools)),
+        Box::new(Registered::new(ExecuteThirdPartyTool)),
+    ]
 }
 
 #[cfg(test)]

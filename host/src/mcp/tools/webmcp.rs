@@ -22,7 +22,7 @@ use crate::mcp::output::{self, webmcp::Keys, SavedFile};
 use crate::mcp::render::page_text;
 use crate::mcp::response::{Response, Section};
 use crate::mcp::spill;
-use crate::mcp::tool::{Category, Tool, ToolSpec};
+use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;
 
 /// `list_webmcp_tools`
@@ -228,6 +228,14 @@ fn parse_input(input: Option<&Value>) -> Result<Value, ToolError> {
     } else {
         Err(fail("Parsed input is not an object"))
     }
+}
+
+/// This group's tools, for the registry.
+pub fn tools() -> Vec<Box<dyn ErasedTool>> {
+    vec![
+        Box::new(Registered::new(ListWebMcpTools)),
+        Box::new(Registered::new(ExecuteWebMcpTool)),
+    ]
 }
 
 #[cfg(test)]
