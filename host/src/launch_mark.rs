@@ -167,7 +167,17 @@ mod tests {
             Err(ClaimError::Taken)
         ));
         drop(first);
-        let again = LaunchMark::claim(dir.path()).unwrap();
+        // A child another test forks holds every open file (and so the lock) until its
+        // exec closes them: the claim is tried again until that moment has passed.
+        let again = (0..2000)
+            .find_map(|_| match LaunchMark::claim(dir.path()) {
+                Ok(mark) => Some(mark),
+                Err(_) => {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                    None
+                }
+            })
+            .expect("the folder is free again once the first claim is dropped");
         assert!(is_launched(dir.path()));
         drop(again);
         assert!(!is_launched(dir.path()));

@@ -195,7 +195,7 @@ fn every_command_keeps_its_json() {
 /// Declares [`read_back`]: the JSON of a request's reply read as that request's reply
 /// type and written again, for every request of the list.
 macro_rules! declare_read_back {
-    ($($module:ident { $($variant:ident($request:ident))+ })*) => {
+    ($($module:ident { $($request:ident $(= $wire:literal)?)+ })*) => {
         /// Reads `golden` as the reply type of the request named `request` and writes it
         /// back; `false` for a name that is no request.
         fn read_back(request: &str, golden: &str) -> bool {

@@ -125,13 +125,13 @@ impl<C: Chrome + 'static> Engine<C> {
 /// ([`tabwire_shared::with_commands`]), so a new command needs no line here: only its
 /// [`Handle`] implementation.
 macro_rules! declare_run {
-    ($($module:ident { $($variant:ident($request:ident))+ })*) => {
+    ($($module:ident { $($request:ident $(= $wire:literal)?)+ })*) => {
         impl<C: Chrome + 'static> Engine<C> {
             /// Hands the command to its request's [`Handle`] implementation, in the
             /// command's own module.
             async fn run(&self, session: &str, command: Command) -> Result<Reply, WireError> {
                 match command {
-                    $($(Command::$variant(request) => self.answer(session, request).await,)+)*
+                    $($(Command::$request(request) => self.answer(session, request).await,)+)*
                 }
             }
         }

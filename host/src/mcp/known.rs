@@ -164,7 +164,7 @@ mod tests {
     #[test]
     fn only_announced_reads_are_kept() {
         let known = Known::default();
-        let snapshot = Command::Snapshot(TakeSnapshot::whole(1));
+        let snapshot = Command::TakeSnapshot(TakeSnapshot::whole(1));
         known.keep_reply(known.generation(), &snapshot, &Reply::new(&()).unwrap());
         assert!(known.reply(&snapshot).is_none());
     }
@@ -237,7 +237,7 @@ mod through_the_context {
                     problems: vec![],
                 })
                 .unwrap(),
-                Command::Snapshot(TakeSnapshot { .. }) => Reply::new(&tabwire_shared::Snapshot {
+                Command::TakeSnapshot(TakeSnapshot { .. }) => Reply::new(&tabwire_shared::Snapshot {
                     url: "https://a.test/".into(),
                     title: "A".into(),
                     nodes: vec![],

@@ -253,7 +253,7 @@ mod tests {
                     }
                     // 2,500 short buttons: about 50,000 characters as text, twice that
                     // as a JSON tree.
-                    Command::Snapshot(TakeSnapshot { .. }) => {
+                    Command::TakeSnapshot(TakeSnapshot { .. }) => {
                         Ok(Reply::new(&tabwire_shared::Snapshot {
                             url: "http://127.0.0.1/".into(),
                             title: "T".into(),

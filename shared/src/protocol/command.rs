@@ -57,52 +57,53 @@ pub const CAPTURE: Duration = Duration::from_secs(30);
 /// Declares [`Command`] with one newtype variant per request, and what it answers for
 /// any of them (called back by [`with_commands!`](crate::with_commands)).
 macro_rules! declare_command {
-    ($($module:ident { $($variant:ident($request:ident))+ })*) => {
+    ($($module:ident { $($request:ident $(= $wire:literal)?)+ })*) => {
         /// A command the extension carries out in the browser: one of the requests.
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "command", rename_all = "camelCase")]
         pub enum Command {
             $($(
                 #[doc = concat!("See [`", stringify!($request), "`].")]
-                $variant($request),
+                $(#[serde(rename = $wire)])?
+                $request($request),
             )+)*
         }
 
         $($(impl From<$request> for Command {
             fn from(request: $request) -> Self {
-                Command::$variant(request)
+                Command::$request(request)
             }
         })+)*
 
         impl Command {
             /// How many kinds of command there are (tests check each is covered).
-            pub const COUNT: usize = [$($(stringify!($variant)),+),*].len();
+            pub const COUNT: usize = [$($(stringify!($request)),+),*].len();
 
             /// [`Request::RESENDABLE`] of the command.
             pub fn is_idempotent(&self) -> bool {
                 match self {
-                    $($(Command::$variant(_) => <$request as Request>::RESENDABLE,)+)*
+                    $($(Command::$request(_) => <$request as Request>::RESENDABLE,)+)*
                 }
             }
 
             /// [`Request::CHANGES_ANNOUNCED`] of the command.
             pub fn changes_are_announced(&self) -> bool {
                 match self {
-                    $($(Command::$variant(_) => <$request as Request>::CHANGES_ANNOUNCED,)+)*
+                    $($(Command::$request(_) => <$request as Request>::CHANGES_ANNOUNCED,)+)*
                 }
             }
 
             /// [`Request::LEAVES_TABS_ALONE`] of the command.
             pub fn leaves_tabs_alone(&self) -> bool {
                 match self {
-                    $($(Command::$variant(_) => <$request as Request>::LEAVES_TABS_ALONE,)+)*
+                    $($(Command::$request(_) => <$request as Request>::LEAVES_TABS_ALONE,)+)*
                 }
             }
 
             /// [`Request::tab`] of the command.
             pub fn tab_id(&self) -> Option<TabId> {
                 match self {
-                    $($(Command::$variant(request) => request.tab(),)+)*
+                    $($(Command::$request(request) => request.tab(),)+)*
                 }
             }
 
@@ -110,7 +111,7 @@ macro_rules! declare_command {
             /// [`REPLY_MARGIN`].
             pub fn reply_timeout(&self) -> Duration {
                 let own = match self {
-                    $($(Command::$variant(request) => request.timeout(),)+)*
+                    $($(Command::$request(request) => request.timeout(),)+)*
                 };
                 own.saturating_add(REPLY_MARGIN)
             }
@@ -124,41 +125,41 @@ crate::with_commands!(declare_command);
 /// made per command (the `requests` modules, [`Command`], the extension's dispatch, the
 /// golden reply tests) is made from this list and none can miss a command.
 ///
-/// Each line is a file of `protocol/requests/` and the commands declared in it, each
-/// as `Variant(Request)`: the [`Command`] variant (its camelCase name is the wire's
-/// `"command"`) and the request struct. `$callback` receives
-/// `$($module:ident { $($variant:ident($request:ident))+ })*`; the request names are
-/// plain identifiers, so its expansion needs them in scope (`use
+/// Each line is a file of `protocol/requests/` and the requests declared in it. A
+/// request's [`Command`] variant has its name; the wire's `"command"` is that name in
+/// camelCase, or the one given after `=` (names older than the request's). `$callback`
+/// receives `$($module:ident { $($request:ident $(= $wire:literal)?)+ })*`; the request
+/// names are plain identifiers, so its expansion needs them in scope (`use
 /// tabwire_shared::requests::*`) when it names them.
 #[macro_export]
 macro_rules! with_commands {
     ($callback:ident) => {
         $callback! {
-            list_tabs { ListTabs(ListTabs) }
-            activate_tab { ActivateTab(ActivateTab) }
-            new_tab { NewTab(NewTab) }
-            navigate { Navigate(Navigate) }
-            close_tab { CloseTab(CloseTab) }
-            evaluate { Evaluate(Evaluate) }
-            snapshot { Snapshot(TakeSnapshot) }
-            discover_tools { DiscoverTools(DiscoverTools) }
-            execute_tool { ExecuteTool(ExecuteTool) }
-            input { Input(Input) }
-            wait_for_text { WaitForText(WaitForText) }
-            handle_dialog { HandleDialog(HandleDialog) }
-            screenshot { Screenshot(Screenshot) }
-            list_console { ListConsole(ListConsole) }
-            console_message { ConsoleMessage(GetConsoleMessage) }
-            network_requests { NetworkRequests(NetworkRequests) }
-            network_request { NetworkRequest(GetNetworkRequest) }
-            emulate { Emulate(Emulate) }
-            resize_page { ResizePage(ResizePage) }
-            trace { StartTrace(StartTrace) StopTrace(StopTrace) ReadTrace(ReadTrace) }
-            css_styles { CssStyles(GetCssStyles) }
-            node_uids { NodeUids(NodeUids) }
-            webmcp { ListWebMcpTools(ListWebMcpTools) InvokeWebMcpTool(InvokeWebMcpTool) }
-            memory_usage { MemoryUsage(GetMemoryUsage) }
-            request_tab { RequestTab(RequestTab) }
+            list_tabs { ListTabs }
+            activate_tab { ActivateTab }
+            new_tab { NewTab }
+            navigate { Navigate }
+            close_tab { CloseTab }
+            evaluate { Evaluate }
+            snapshot { TakeSnapshot = "snapshot" }
+            discover_tools { DiscoverTools }
+            execute_tool { ExecuteTool }
+            input { Input }
+            wait_for_text { WaitForText }
+            handle_dialog { HandleDialog }
+            screenshot { Screenshot }
+            list_console { ListConsole }
+            console_message { GetConsoleMessage = "consoleMessage" }
+            network_requests { NetworkRequests }
+            network_request { GetNetworkRequest = "networkRequest" }
+            emulate { Emulate }
+            resize_page { ResizePage }
+            trace { StartTrace StopTrace ReadTrace }
+            css_styles { GetCssStyles = "cssStyles" }
+            node_uids { NodeUids }
+            webmcp { ListWebMcpTools InvokeWebMcpTool }
+            memory_usage { GetMemoryUsage = "memoryUsage" }
+            request_tab { RequestTab }
         }
     };
 }

@@ -558,9 +558,9 @@ fn reads_collected(command: &Command) -> bool {
     matches!(
         command,
         Command::ListConsole(_)
-            | Command::ConsoleMessage(_)
+            | Command::GetConsoleMessage(_)
             | Command::NetworkRequests(_)
-            | Command::NetworkRequest(_)
+            | Command::GetNetworkRequest(_)
     )
 }
 

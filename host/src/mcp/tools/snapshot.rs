@@ -113,7 +113,7 @@ mod tests {
     impl Browser for Pages {
         fn call(&self, command: Command) -> BoxFuture<'_, Result<Reply, WireError>> {
             let reply = match command {
-                Command::Snapshot(request) => {
+                Command::TakeSnapshot(request) => {
                     self.asked.lock().unwrap().push(request);
                     let mut trees = self.trees.lock().unwrap();
                     let snapshot = if trees.len() > 1 {

@@ -8,7 +8,7 @@
 
 /// Declares each file of the list as a module and re-exports what it makes public.
 macro_rules! declare_modules {
-    ($($module:ident { $($variant:ident($request:ident))+ })*) => {
+    ($($module:ident { $($request:ident $(= $wire:literal)?)+ })*) => {
         $(
             mod $module;
             pub use $module::*;

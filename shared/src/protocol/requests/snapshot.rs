@@ -67,7 +67,7 @@ mod tests {
     fn a_request_without_viewport_reads_and_writes_as_it_always_did() {
         let old = r#"{"command":"snapshot","tabId":3,"verbose":false}"#;
         let read: Command = serde_json::from_str(old).unwrap();
-        assert_eq!(read, Command::Snapshot(TakeSnapshot::whole(3)));
+        assert_eq!(read, Command::TakeSnapshot(TakeSnapshot::whole(3)));
         assert_eq!(serde_json::to_string(&read).unwrap(), old);
     }
 }
