@@ -460,7 +460,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// The agent is reading `tab`'s console: its next message is news again.
     pub fn console_read(&self, tab: TabId) {
-        self.engine.console_read(tab);
+        super::announce::console_read(&self.engine.tabs, tab);
     }
 
     /// What `tab` emulates (nothing if never set).
@@ -538,7 +538,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// The agent read the list of tabs: the next change is news again.
     pub fn tabs_read(&self) {
-        self.engine.tabs_read();
+        self.engine.announced.tabs_read();
     }
 
     /// Refuses a destination on the user's blocklist.

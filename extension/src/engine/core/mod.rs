@@ -79,11 +79,8 @@ pub struct Engine<C: Chrome> {
     pieces: RefCell<Joiner>,
     /// A save of the state is scheduled.
     save_pending: Cell<bool>,
-    /// A [`TabsChanged`](Event::TabsChanged) went out and no server has read the tabs
-    /// since ([`announce`]).
-    tabs_announced: Cell<bool>,
-    /// The agents' scopes as last announced ([`announce`]), as a fingerprint.
-    scopes_announced: Cell<Option<u64>>,
+    /// What agents' servers were last told ([`announce`]).
+    announced: announce::Announced,
     /// Names this run of the browser, kept across worker restarts ([`persist`]); empty
     /// until restored.
     instance: RefCell<String>,
@@ -119,8 +116,7 @@ impl<C: Chrome + 'static> Engine<C> {
             live: RefCell::default(),
             pieces: RefCell::default(),
             save_pending: Cell::new(false),
-            tabs_announced: Cell::new(false),
-            scopes_announced: Cell::new(None),
+            announced: announce::Announced::default(),
             instance: RefCell::default(),
             traces: RefCell::default(),
             made_groups: RefCell::default(),
@@ -243,6 +239,31 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// `chrome.tabs.onCreated`, `onMoved`, `onAttached` and `onDetached`: `tab` opened,
+    /// or moved within or between windows.
+    pub fn on_tab_moved(&self, tab: TabId) {
+        self.tab_changed(tab);
+    }
+
+    /// `chrome.tabs.onReplaced` and `chrome.windows.onFocusChanged`: tab ids, or the
+    /// user's tab, changed.
+    pub fn on_tabs_changed(&self) {
+        self.post_news(self.announced.tabs_changed());
+    }
+
+    /// Something changed in `tab`: news for agents' servers if some agent may see it.
+    fn tab_changed(&self, tab: TabId) {
+        let news = self.announced.tab_changed(&self.sharing.borrow(), tab);
+        self.post_news(news);
+    }
+
+    /// Posts the event [`announce`] found to be news, if any.
+    fn post_news(&self, news: Option<Event>) {
+        if let Some(event) = news {
+            self.post_event(event);
+        }
+    }
+
     /// A CDP event from an attached tab's own session.
     pub fn on_cdp_event(&self, tab: TabId, method: &str, params: &Value) {
         self.on_session_event(tab, None, method, params);
@@ -274,7 +295,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 if replaying != Some(true)
                     && self.with_collectors(tab, |c| c.on_console(event)) == Some(true)
                 {
-                    self.console_changed(tab);
+                    self.post_news(announce::console_changed(&self.tabs, tab));
                 }
                 return;
             }

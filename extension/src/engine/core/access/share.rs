@@ -258,7 +258,8 @@ impl<C: Chrome + 'static> Engine<C> {
         self.end_pointing_out_of_scope();
         self.schedule_save();
         self.chrome.state_changed();
-        self.announce_scopes();
+        let news = self.announced.scopes_changed(&self.sharing.borrow());
+        self.post_news(news);
     }
 }
 
