@@ -492,6 +492,60 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// A command on `tab` finished: start (or push back) its idle timer
+    /// ([`idle_detach`]).
+    pub(super) fn note_used(&self, tab: TabId) {
+        if self.idle_limit_ms() == 0 {
+            return;
+        }
+        let now = self.chrome.now_ms();
+        self.tabs.write(tab, |t| t.last_used = Some(now));
+        let Some(generation) = self.idle.borrow_mut().arm(tab) else {
+            return;
+        };
+        self.in_background(move |engine| async move {
+            engine.watch_idle(tab, generation).await;
+            engine.idle.borrow_mut().stopped(tab, generation);
+        });
+    }
+
+    /// The idle delay changed: every attached tab's idle time counts from now, under
+    /// the new delay (a tab attached while it was 0 gets its timer only now).
+    pub(super) fn rearm_idle_timers(&self) {
+        self.idle.borrow_mut().new_delay();
+        let attached = self.tabs.attached();
+        for tab in attached {
+            self.note_used(tab);
+        }
+    }
+
+    fn idle_limit_ms(&self) -> u64 {
+        idle_detach::limit_ms(&self.settings.borrow(), &self.sharing.borrow())
+    }
+
+    /// Runs `tab`'s idle timer of `generation` until [`Idle`](idle_detach::Idle) says
+    /// it stops, or lets the tab go.
+    async fn watch_idle(&self, tab: TabId, generation: u64) {
+        loop {
+            let limit = self.idle_limit_ms();
+            let last = self.tabs.read(tab, |t| t.last_used).flatten();
+            let busy = self.tabs.busy(tab) || self.traces.borrow().active(tab);
+            let now = self.chrome.now_ms();
+            let next = self.idle.borrow().next(generation, limit, last, now, busy);
+            match next {
+                idle_detach::Next::Stop => return,
+                idle_detach::Next::Sleep(ms) => self.chrome.sleep(ms).await,
+                idle_detach::Next::Detach => break,
+            }
+        }
+        let _tab = self.tabs.lock(tab).await;
+        self.tabs.update(tab, |t| t.last_used = None);
+        if self.tabs.is_attached(tab) {
+            self.detach_keeping_collectors(tab).await;
+            self.chrome.state_changed();
+        }
+    }
+
     /// Frees the call's remote objects (the global object's handle) without delaying
     /// the reply, in the tab's session and the child sessions the group reached.
     pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
