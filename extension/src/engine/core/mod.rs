@@ -77,13 +77,10 @@ pub struct Engine<C: Chrome> {
     /// Messages from the host that come in pieces, being joined
     /// ([`tabwire_shared::pieces`]); a new one for each connection.
     pieces: RefCell<Joiner>,
-    /// A save of the state is scheduled.
-    save_pending: Cell<bool>,
+    /// This run's name and the pending save ([`persist`]).
+    persist: persist::Persist,
     /// What agents' servers were last told ([`announce`]).
     announced: announce::Announced,
-    /// Names this run of the browser, kept across worker restarts ([`persist`]); empty
-    /// until restored.
-    instance: RefCell<String>,
     /// Each tab's performance trace.
     traces: RefCell<trace::Traces>,
     /// The titles tabwire gave its tab groups, this run and earlier ones
@@ -115,9 +112,8 @@ impl<C: Chrome + 'static> Engine<C> {
             idle: RefCell::default(),
             live: RefCell::default(),
             pieces: RefCell::default(),
-            save_pending: Cell::new(false),
+            persist: persist::Persist::default(),
             announced: announce::Announced::default(),
-            instance: RefCell::default(),
             traces: RefCell::default(),
             made_groups: RefCell::default(),
             tab_requests: RefCell::default(),
@@ -147,7 +143,7 @@ impl<C: Chrome + 'static> Engine<C> {
         version.clone_into(&mut self.live.borrow_mut().own_version);
         self.post_event(Event::BrowserConnected {
             version: version.to_owned(),
-            instance: self.instance.borrow().clone(),
+            instance: self.persist.instance(),
             pieces: tabwire_shared::pieces::VERSION,
         });
         self.start_heartbeat(connection);
@@ -490,6 +486,76 @@ impl<C: Chrome + 'static> Engine<C> {
         if let Some(engine) = self.me.upgrade() {
             self.chrome.spawn(Box::pin(work(engine)));
         }
+    }
+
+    /// Reads back the settings and what a previous worker saved ([`persist`]). Call
+    /// once, before the native port opens; unreadable storage is logged and ignored.
+    pub async fn restore(&self) {
+        self.load_settings().await;
+        self.load_made_groups().await;
+        self.restore_saved().await;
+        // Only now are this run's groups known (a worker restart keeps them).
+        self.dissolve_leftover_groups().await;
+    }
+
+    /// Takes back the state a previous worker of this browser run saved.
+    async fn restore_saved(&self) {
+        let saved = match persist::read_saved(&self.chrome, &self.persist).await {
+            persist::Restored::Unreadable => return,
+            persist::Restored::Fresh => return self.schedule_save(),
+            persist::Restored::Saved(saved) => saved,
+        };
+        let bump = |cell: &Cell<u64>, saved: u64| cell.set(cell.get().max(saved));
+        bump(&self.snapshots, saved.counters.snapshots);
+        bump(&self.documents_made, saved.counters.documents);
+        bump(&self.object_groups, saved.counters.object_groups);
+        let now = self.chrome.now_ms();
+        let has_agents = !saved.sharing.agents.is_empty();
+        self.sharing.borrow_mut().restore(saved.sharing, now);
+        for (tab, group) in saved.grouped {
+            self.tabs.write(tab, |t| t.group = tab::Group::In(group));
+        }
+        for tab in saved.attached {
+            // Ours from before (its state is lost): let go, the next command re-attaches.
+            let _ = self.chrome.detach_debugger(tab).await;
+        }
+        if has_agents {
+            self.start_grace_timer();
+        }
+        self.schedule_save();
+        self.chrome.state_changed();
+    }
+
+    /// Reads the user's settings from `chrome.storage.local`.
+    pub(super) async fn load_settings(&self) {
+        if let Some(read) = persist::load_settings(&self.chrome).await {
+            *self.settings.borrow_mut() = read;
+        }
+    }
+
+    /// Saves the settings to `chrome.storage.local`.
+    pub(super) async fn store_settings(&self) -> Result<(), String> {
+        let settings = self.settings.borrow().clone();
+        persist::store_settings(&self.chrome, &settings).await
+    }
+
+    /// Saves the state soon (once, however many changes come before).
+    pub(super) fn schedule_save(&self) {
+        if !self.persist.wants_save() {
+            return;
+        }
+        self.in_background(|engine| async move {
+            let value = engine.persist.saving(persist::Parts {
+                sharing: &engine.sharing.borrow(),
+                tabs: &engine.tabs,
+                counters: persist::Counters {
+                    snapshots: engine.snapshots.get(),
+                    documents: engine.documents_made.get(),
+                    object_groups: engine.object_groups.get(),
+                },
+            });
+            persist::store_saved(&engine.chrome, value).await;
+        });
     }
 
     /// A command on `tab` finished: start (or push back) its idle timer
