@@ -35,10 +35,10 @@ use std::future::Future;
 use std::rc::{Rc, Weak};
 
 use serde_json::Value;
-use tabwire_shared::pieces::{Joined, Joiner, Piece, Refused};
+use tabwire_shared::pieces::{Joined, Piece, Refused};
 use tabwire_shared::{
-    Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, Reply, TabId, ToExtension,
-    WireError,
+    Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, HostInfo, Reply, TabId,
+    ToExtension, WireError,
 };
 
 // The engine's other modules, as the core's own modules name them.
@@ -57,9 +57,6 @@ pub struct Engine<C: Chrome> {
     signals: Rc<Signals>,
     /// What the engine knows about each tab.
     tabs: tab::Tabs,
-    /// Counts native-port connections, so a reply meant for a previous connection is
-    /// not delivered to a new host that never asked for it.
-    connection: Cell<u64>,
     /// Counts evaluations, to name their CDP object groups.
     object_groups: Cell<u64>,
     /// Counts snapshots (engine-wide), to number uids.
@@ -72,11 +69,8 @@ pub struct Engine<C: Chrome> {
     settings: RefCell<settings::Settings>,
     /// When each tab was last used, for idle detach.
     idle: RefCell<idle_detach::Idle>,
-    /// The native port's health.
-    live: RefCell<liveness::Liveness>,
-    /// Messages from the host that come in pieces, being joined
-    /// ([`tabwire_shared::pieces`]); a new one for each connection.
-    pieces: RefCell<Joiner>,
+    /// The native port: its connection, health and pieces ([`liveness`]).
+    port: liveness::Port,
     /// This run's name and the pending save ([`persist`]).
     persist: persist::Persist,
     /// What agents' servers were last told ([`announce`]).
@@ -103,15 +97,13 @@ impl<C: Chrome + 'static> Engine<C> {
             chrome,
             signals: Rc::default(),
             tabs: tab::Tabs::default(),
-            connection: Cell::new(0),
             object_groups: Cell::new(0),
             snapshots: Cell::new(0),
             documents_made: Cell::new(0),
             sharing: RefCell::default(),
             settings: RefCell::default(),
             idle: RefCell::default(),
-            live: RefCell::default(),
-            pieces: RefCell::default(),
+            port: liveness::Port::default(),
             persist: persist::Persist::default(),
             announced: announce::Announced::default(),
             traces: RefCell::default(),
@@ -136,11 +128,10 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The native port is (re)connected: greet the host with the extension's version.
     pub fn on_port_connected(&self, version: &str) {
-        let connection = self.connection.get() + 1;
-        self.connection.set(connection);
-        self.new_connection();
-        *self.pieces.borrow_mut() = Joiner::new();
-        version.clone_into(&mut self.live.borrow_mut().own_version);
+        let connection = self.port.connected(version);
+        // Until the new host says `HostReady`, the browser is taken to be the user's
+        // own (strict sharing).
+        self.sharing.borrow_mut().set_agent_profile(false);
         self.post_event(Event::BrowserConnected {
             version: version.to_owned(),
             instance: self.persist.instance(),
@@ -160,7 +151,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Err(error) => return self.reject_malformed(json, &error),
         };
         // Any message proves the host alive.
-        self.heard_from_host();
+        self.port.heard(self.chrome.now_ms());
         let (id, client) = (envelope.id, envelope.client);
         match envelope.body {
             ToExtension::Piece(piece) => self.on_piece(id, client, piece),
@@ -171,7 +162,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// One piece of a message: joined with those before it, and the message carried
     /// out once whole.
     fn on_piece(self: &Rc<Self>, id: Option<u64>, client: Option<u64>, piece: Piece) {
-        let joined = self.pieces.borrow_mut().take(id, client, piece);
+        let joined = self.port.pieces().take(id, client, piece);
         match joined {
             Joined::Waiting => {}
             Joined::Whole(json) => match serde_json::from_str::<Envelope<ToExtension>>(&json) {
@@ -194,11 +185,85 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// Pings the host on connection number `connection` until that connection is
+    /// replaced or closed, and reopens the port if the host falls silent
+    /// ([`liveness`]).
+    fn start_heartbeat(&self, connection: u64) {
+        self.in_background(move |engine| async move {
+            loop {
+                engine.chrome.sleep(liveness::PING_EVERY_MS).await;
+                let beat = engine.port.beat(connection, engine.chrome.now_ms());
+                match beat {
+                    liveness::Beat::Stop => return,
+                    liveness::Beat::Silent => {
+                        engine
+                            .chrome
+                            .log("tabwire: the native host stopped answering; reconnecting");
+                        engine.port_lost(liveness::PortDrop::Silent);
+                        engine.chrome.reopen_port();
+                        return;
+                    }
+                    liveness::Beat::Ping(seq) => engine
+                        .chrome
+                        .post(&Envelope::notice(FromExtension::Ping { seq })),
+                }
+            }
+        });
+    }
+
+    /// Chrome refused to open the native port at all (`connectNative` threw): kept for
+    /// the popup; the shell retries.
+    pub fn on_port_refused(&self, error: &str) {
+        self.port.refused(error);
+        self.chrome.state_changed();
+    }
+
+    /// The host introduced itself. Only the host may: what comes from the relay's
+    /// clients always carries their `client` id, and is ignored here.
+    fn on_host_ready(&self, client: Option<u64>, info: &HostInfo) {
+        if let Some(client) = client {
+            return self.chrome.log(&format!(
+                "tabwire: ignored a host introduction from relay client {client}"
+            ));
+        }
+        self.port.host_ready(&info.version);
+        self.sharing
+            .borrow_mut()
+            .set_agent_profile(info.agent_profile);
+        self.chrome.state_changed();
+    }
+
+    /// The host answered a ping (a client's `Pong` is ignored, like its `HostReady`).
+    fn on_pong(&self, client: Option<u64>) {
+        if let Some(client) = client {
+            return self.chrome.log(&format!(
+                "tabwire: ignored a pong from relay client {client}"
+            ));
+        }
+        self.port.pong(self.chrome.now_ms());
+        self.chrome.state_changed();
+    }
+
+    /// The host pinged (for an agent that waits for a reply, to learn whether the
+    /// extension still answers): answered at once. A client's ping is ignored, like its
+    /// `Pong`: the host answers those itself.
+    fn on_ping(&self, client: Option<u64>, seq: u64) {
+        if let Some(client) = client {
+            return self.chrome.log(&format!(
+                "tabwire: ignored a ping from relay client {client}"
+            ));
+        }
+        self.chrome.post(&Envelope::notice(FromExtension::Pong {
+            seq,
+            extension: None,
+        }));
+    }
+
     /// A whole message from the host (as it came, or joined from pieces).
     fn on_message(self: &Rc<Self>, id: Option<u64>, client: Option<u64>, body: ToExtension) {
         if let ToExtension::ClientGone = body {
-            self.pieces.borrow_mut().forget(client);
-        } else if let Some(refused) = self.pieces.borrow_mut().interrupted(client) {
+            self.port.pieces().forget(client);
+        } else if let Some(refused) = self.port.pieces().interrupted(client) {
             self.refuse_pieces(&refused);
         }
         match (body, id) {
@@ -424,10 +489,10 @@ impl<C: Chrome + 'static> Engine<C> {
 
     fn start_call(self: &Rc<Self>, id: u64, client: Option<u64>, command: Command) {
         let engine = Rc::clone(self);
-        let connection = self.connection.get();
+        let connection = self.port.connection();
         self.chrome.spawn(Box::pin(async move {
             let outcome = engine.call(client, command).await;
-            if engine.connection.get() == connection {
+            if engine.port.connection() == connection {
                 engine.post_reply(id, client, outcome);
             } else {
                 engine.chrome.log(&format!(
@@ -442,7 +507,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let session = self.caller(client)?;
         let now = self.chrome.now_ms();
         self.sharing.borrow_mut().touch(&session, now);
-        self.live.borrow_mut().last_command_ms = Some(now);
+        self.port.called(now);
         let Some(tab) = command.tab_id() else {
             let outcome = self.run(&session, command).await;
             self.scopes_changed();
@@ -895,7 +960,7 @@ mod tests {
         assert_eq!(h.reply_to::<Evaluate>(1).unwrap(), Ok(json!(4)));
         let calls = h.fake.function_calls(10);
         assert_eq!(calls[0].arguments, [Arg::value(big)]);
-        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        assert_eq!(h.engine.port.pieces().held(), 0);
     }
 
     #[test]
@@ -960,7 +1025,7 @@ mod tests {
         }
         h.settle();
         assert!(h.reply(6).unwrap().is_ok());
-        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        assert_eq!(h.engine.port.pieces().held(), 0);
     }
 
     #[test]
@@ -968,9 +1033,9 @@ mod tests {
         let mut h = Harness::new();
         let pieces = in_pieces(1, script(1), 40, 1);
         h.engine.on_port_message(&pieces[0]);
-        assert!(h.engine.pieces.borrow().held() > 0);
+        assert!(h.engine.port.pieces().held() > 0);
         h.gone(1);
-        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        assert_eq!(h.engine.port.pieces().held(), 0);
         h.engine.on_port_message(&pieces[1]);
         h.settle();
         h.failed(1, ErrorCode::Internal, "piece 1 of");
@@ -978,6 +1043,6 @@ mod tests {
         let pieces = in_pieces(2, script(2), 40, 2);
         h.engine.on_port_message(&pieces[0]);
         h.engine.on_port_disconnected(None);
-        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        assert_eq!(h.engine.port.pieces().held(), 0);
     }
 }

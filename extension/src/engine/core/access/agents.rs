@@ -90,19 +90,14 @@ impl<C: Chrome + 'static> Engine<C> {
     /// any): every connection is gone; agents wait out the grace period.
     pub fn on_port_disconnected(&self, error: Option<&str>) {
         // A message half-joined will not be finished: its host is gone.
-        *self.pieces.borrow_mut() = tabwire_shared::pieces::Joiner::new();
+        self.port.forget_pieces();
         self.port_lost(PortDrop::from_chrome(error));
     }
 
     /// The native port is gone, for `why` (kept for the popup). Called for the shell,
     /// and by the heartbeat when it gives up on a port.
     pub(in crate::engine) fn port_lost(&self, why: PortDrop) {
-        {
-            let mut live = self.live.borrow_mut();
-            live.port_open = false;
-            live.host_ready = false;
-            live.last_drop = Some(why);
-        }
+        self.port.lost(why);
         let now = self.chrome.now_ms();
         self.sharing.borrow_mut().port_dropped(now);
         self.start_grace_timer();

@@ -240,7 +240,7 @@ impl<C: Chrome + 'static> Engine<C> {
             },
             None => None,
         };
-        let live = self.live.borrow().clone();
+        let live = self.port.liveness();
         let sharing = self.sharing.borrow();
         let settings = self.settings.borrow();
         let agent_ref = |session: &String| {
