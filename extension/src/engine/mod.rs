@@ -64,6 +64,7 @@ mod resize;
 mod screenshot;
 mod settings;
 mod snapshot;
+mod state;
 mod tab;
 mod tabs;
 mod trace;

@@ -35,8 +35,8 @@ use tabwire_shared::{DialogInfo, Emulation, Event, TabId, TabInfo, TabRequestAns
 
 use super::collect::Collectors;
 use super::document::{Document, Kit, NodeRef};
+use super::state::traces::Traces;
 use super::tab::{Attachment, ChildSession, TabGuard};
-use super::trace::Traces;
 use super::uids::FrameKey;
 use super::world::WalkerCall;
 use super::Engine;

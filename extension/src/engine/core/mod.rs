@@ -42,7 +42,7 @@ use tabwire_shared::{
 };
 
 // The engine's other modules, as the core's own modules name them.
-use super::{console, network, page, settings, snapshot, tab, trace, uids, Handle};
+use super::{console, network, page, settings, snapshot, state, tab, uids, Handle};
 #[cfg(test)]
 use super::{fake, TabChange};
 use crate::cdp::events::Incoming;
@@ -76,7 +76,7 @@ pub struct Engine<C: Chrome> {
     /// What agents' servers were last told ([`announce`]).
     announced: announce::Announced,
     /// Each tab's performance trace.
-    traces: RefCell<trace::Traces>,
+    traces: RefCell<state::traces::Traces>,
     /// The titles tabwire gave its tab groups, this run and earlier ones
     /// ([`access::leftovers`]).
     made_groups: RefCell<Vec<String>>,
