@@ -10,8 +10,8 @@
 use crate::cdp::events::{ConsoleEvent, NetworkEvent};
 use tabwire_shared::TabId;
 
-use super::console::ConsoleLog;
-use super::network::NetworkLog;
+use super::state::console_log::ConsoleLog;
+use super::state::network_log::NetworkLog;
 use super::Engine;
 use crate::chrome::Chrome;
 

@@ -42,9 +42,9 @@ use tabwire_shared::{
 };
 
 // The engine's other modules, as the core's own modules name them.
-use super::{console, network, page, settings, snapshot, state, tab, uids, Handle};
 #[cfg(test)]
 use super::{fake, TabChange};
+use super::{page, settings, snapshot, state, tab, uids, Handle};
 use crate::cdp::events::Incoming;
 use crate::cdp::{PageEvent, RuntimeReleaseObjectGroup};
 use crate::chrome::Chrome;

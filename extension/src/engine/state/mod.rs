@@ -5,5 +5,7 @@
 //! `network_log`, `engine/trace.rs` drives `traces`, `engine/webmcp.rs` reads
 //! `webmcp`).
 
+pub(super) mod console_log;
+pub(super) mod network_log;
 pub(super) mod traces;
 pub(super) mod webmcp;
