@@ -193,6 +193,15 @@ impl Tabs {
         self.0.borrow_mut().get_mut(&tab).map(f)
     }
 
+    /// Runs `f` on the tab's collectors, if the tab is attached.
+    pub fn with_collectors<T>(
+        &self,
+        tab: TabId,
+        f: impl FnOnce(&mut Collectors) -> T,
+    ) -> Option<T> {
+        self.update(tab, |t| t.collectors.as_mut().map(f)).flatten()
+    }
+
     /// Whether our debugger is attached to `tab`.
     pub fn is_attached(&self, tab: TabId) -> bool {
         self.read(tab, |t| t.attachment.attached).unwrap_or(false)

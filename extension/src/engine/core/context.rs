@@ -455,7 +455,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         tab: TabId,
         f: impl FnOnce(&mut Collectors) -> T,
     ) -> Option<T> {
-        self.engine.with_collectors(tab, f)
+        self.engine.tabs.with_collectors(tab, f)
     }
 
     /// The agent is reading `tab`'s console: its next message is news again.
@@ -523,17 +523,17 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// The browser's state of `tab`; a tab the browser does not have is
     /// [`EngineError::NoSuchTab`].
     pub async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
-        self.engine.existing_tab(tab).await
+        super::tabs::existing_tab(&self.engine.chrome, tab).await
     }
 
     /// `tab` as the agent is shown it (`user_active`: the tab the user looks at).
     pub fn describe(&self, tab: &TabState, user_active: bool) -> TabInfo {
-        self.engine.describe(tab, user_active)
+        super::tabs::describe(&self.engine.tabs, tab, user_active)
     }
 
     /// The tab the user is looking at, if any.
     pub async fn users_tab(&self) -> Result<Option<TabState>, EngineError> {
-        self.engine.users_tab().await
+        super::tabs::users_tab(&self.engine.chrome).await
     }
 
     /// The agent read the list of tabs: the next change is news again.

@@ -131,7 +131,7 @@ mod tests {
         );
         h.advance(20_000);
         assert!(!h.fake.is_attached(10));
-        assert!(h.engine.with_collectors(10, |_| ()).is_some());
+        assert!(h.engine.tabs.with_collectors(10, |_| ()).is_some());
         h.call(3, commands::list_console(10));
         h.settle();
         assert!(h.fake.is_attached(10), "the next command re-attaches");

@@ -354,14 +354,14 @@ impl<C: Chrome + 'static> Engine<C> {
                 // What the domains replay on a re-attach is collected already.
                 let replaying = self.tabs.read(tab, |t| t.attachment.replaying);
                 if replaying != Some(true)
-                    && self.with_collectors(tab, |c| c.on_console(event)) == Some(true)
+                    && self.tabs.with_collectors(tab, |c| c.on_console(event)) == Some(true)
                 {
                     self.post_news(announce::console_changed(&self.tabs, tab));
                 }
                 return;
             }
             Some(Incoming::Network(event)) => {
-                self.with_collectors(tab, |c| c.on_network(event));
+                self.tabs.with_collectors(tab, |c| c.on_network(event));
                 return;
             }
             Some(Incoming::Pointing(event)) => return self.on_pointing_event(tab, event),
@@ -378,7 +378,8 @@ impl<C: Chrome + 'static> Engine<C> {
         } = &event
         {
             self.crash_changed(tab, false);
-            self.with_collectors(tab, |c| c.on_navigation(loader_id));
+            self.tabs
+                .with_collectors(tab, |c| c.on_navigation(loader_id));
             self.leave_if_navigated_to_blocklist(tab, url);
             self.tab_changed(tab);
         }

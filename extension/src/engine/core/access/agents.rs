@@ -11,6 +11,7 @@ use tabwire_shared::{ClientHello, Event};
 
 use super::scopes::Greeting;
 use crate::chrome::Chrome;
+use crate::engine::core::tabs;
 use crate::engine::liveness::PortDrop;
 use crate::engine::Engine;
 
@@ -118,7 +119,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Shares the user's current tab with a newly connected agent, if it may be.
     async fn auto_share(&self, session: &str) {
-        let Ok(Some(tab)) = self.users_tab().await else {
+        let Ok(Some(tab)) = tabs::users_tab(&self.chrome).await else {
             return;
         };
         if let Err(reason) = self.share_tab(session, tab.id).await {

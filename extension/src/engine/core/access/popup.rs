@@ -15,6 +15,7 @@ use tabwire_shared::TabId;
 use super::opening_focus::share_to_focus;
 use super::status_line::{status_line, StatusLine};
 use crate::chrome::{Chrome, TabState};
+use crate::engine::core::tabs;
 use crate::engine::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
 use crate::engine::Engine;
 
@@ -225,7 +226,11 @@ impl<C: Chrome + 'static> Engine<C> {
     pub async fn popup_target(&self, tab: Option<TabId>) -> Option<TabId> {
         match tab {
             Some(tab) => Some(tab),
-            None => self.users_tab().await.ok().flatten().map(|t| t.id),
+            None => tabs::users_tab(&self.chrome)
+                .await
+                .ok()
+                .flatten()
+                .map(|t| t.id),
         }
     }
 

@@ -12,6 +12,7 @@ use tabwire_shared::requests::{RequestTab, TabRequestAnswer, MAX_REASON_CHARS};
 use tabwire_shared::TabId;
 
 use crate::chrome::Chrome;
+use crate::engine::core::tabs;
 use crate::engine::Engine;
 use crate::error::EngineError;
 use crate::signals::within;
@@ -201,10 +202,12 @@ impl<C: Chrome + 'static> Engine<C> {
         self.show_requests().await;
         match answer {
             Some(Ok(Answer::Shared(tab))) => {
-                let state = self.existing_tab(tab).await?;
-                let front = self.users_tab().await?.is_some_and(|t| t.id == tab);
+                let state = tabs::existing_tab(&self.chrome, tab).await?;
+                let front = tabs::users_tab(&self.chrome)
+                    .await?
+                    .is_some_and(|t| t.id == tab);
                 Ok(TabRequestAnswer::Shared {
-                    tab: self.describe(&state, front),
+                    tab: tabs::describe(&self.tabs, &state, front),
                 })
             }
             Some(Ok(Answer::Declined)) => Ok(TabRequestAnswer::Declined),

@@ -350,7 +350,7 @@ mod tests {
         assert!(!h.fake.is_attached(10));
         assert_eq!(h.fake.group_of(10), None);
         assert_eq!(h.fake.badge(10).unwrap().0, "");
-        assert!(h.engine.with_collectors(10, |_| ()).is_none());
+        assert!(h.engine.tabs.with_collectors(10, |_| ()).is_none());
     }
 
     #[test]
