@@ -482,7 +482,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// Whether the tab's own session has the WebMCP domain on.
     pub fn webmcp_enabled(&self, tab: TabId) -> bool {
-        self.engine.webmcp_enabled(tab)
+        super::webmcp_events::enabled(&self.engine.tabs, tab)
     }
 
     /// Enables the WebMCP domain in a cross-site frame's session (a failure leaves

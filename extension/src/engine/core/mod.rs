@@ -398,7 +398,7 @@ impl<C: Chrome + 'static> Engine<C> {
             }
             _ => self.track_document(tab, &event),
         }
-        self.track_webmcp(tab, &event);
+        self.post_news(webmcp_events::track(&self.tabs, tab, &event));
         self.signals.publish(tab, &TabSignal::Page(event));
     }
 
