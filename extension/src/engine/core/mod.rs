@@ -79,7 +79,7 @@ pub struct Engine<C: Chrome> {
     traces: RefCell<state::traces::Traces>,
     /// The titles tabwire gave its tab groups, this run and earlier ones
     /// ([`access::leftovers`]).
-    made_groups: RefCell<Vec<String>>,
+    made_groups: access::leftovers::MadeGroups,
     /// Agents' requests for the tab in front, waiting for the user
     /// ([`access::requests`]).
     tab_requests: RefCell<access::requests::TabRequests>,
@@ -107,7 +107,7 @@ impl<C: Chrome + 'static> Engine<C> {
             persist: persist::Persist::default(),
             announced: announce::Announced::default(),
             traces: RefCell::default(),
-            made_groups: RefCell::default(),
+            made_groups: access::leftovers::MadeGroups::default(),
             tab_requests: RefCell::default(),
             pointing: RefCell::default(),
             me: me.clone(),
@@ -558,10 +558,24 @@ impl<C: Chrome + 'static> Engine<C> {
     /// once, before the native port opens; unreadable storage is logged and ignored.
     pub async fn restore(&self) {
         self.load_settings().await;
-        self.load_made_groups().await;
+        self.made_groups.load(&self.chrome).await;
         self.restore_saved().await;
         // Only now are this run's groups known (a worker restart keeps them).
         self.dissolve_leftover_groups().await;
+    }
+
+    /// `chrome.tabGroups.onCreated` / `onUpdated`: a group appeared or was renamed; one
+    /// of an earlier run that no agent holds is dissolved ([`access::leftovers`]).
+    pub fn on_group_changed_by_browser(&self) {
+        self.in_background(|engine| async move {
+            engine.dissolve_leftover_groups().await;
+        });
+    }
+
+    async fn dissolve_leftover_groups(&self) {
+        (self.made_groups)
+            .dissolve_leftovers(&self.chrome, &self.sharing)
+            .await;
     }
 
     /// Takes back the state a previous worker of this browser run saved.

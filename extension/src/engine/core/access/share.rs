@@ -218,7 +218,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Titles and colours an agent's group.
     pub(in crate::engine) async fn style_group(&self, group: i64, name: &str, color: &str) {
-        self.remember_group_title(name).await;
+        self.made_groups.remember(&self.chrome, name).await;
         if let Err(error) = self.chrome.style_group(group, name, color).await {
             self.chrome.log(&format!(
                 "tabwire: could not name tab group {group}: {error}"
