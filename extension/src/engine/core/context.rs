@@ -567,7 +567,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         &self,
         request: RequestTab,
     ) -> Result<TabRequestAnswer, EngineError> {
-        self.engine.ask_user(self.session, request).await
+        self.engine.asking().ask(self.session, request).await
     }
 }
 

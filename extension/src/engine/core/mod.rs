@@ -564,6 +564,16 @@ impl<C: Chrome + 'static> Engine<C> {
         self.dissolve_leftover_groups().await;
     }
 
+    /// What an agent's request for the tab in front reaches ([`access::requests`]).
+    fn asking(&self) -> access::requests::Asking<'_, C> {
+        access::requests::Asking {
+            chrome: &self.chrome,
+            requests: &self.tab_requests,
+            sharing: &self.sharing,
+            tabs: &self.tabs,
+        }
+    }
+
     /// `chrome.tabGroups.onCreated` / `onUpdated`: a group appeared or was renamed; one
     /// of an earlier run that no agent holds is dissolved ([`access::leftovers`]).
     pub fn on_group_changed_by_browser(&self) {

@@ -80,7 +80,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let gone = self.sharing.borrow_mut().client_gone(client);
         if let Some((session, agent)) = gone {
             self.in_background(|engine| async move {
-                engine.forget_requests(&session).await;
+                engine.asking().forget(&session).await;
                 engine.drop_shares(agent).await;
             });
         }

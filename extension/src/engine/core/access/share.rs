@@ -89,7 +89,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 },
             );
         }
-        self.forget_requests(session).await;
+        self.asking().forget(session).await;
         if let Some(agent) = agent {
             self.drop_shares(agent).await;
         }
