@@ -7,12 +7,25 @@
 //! shown them ([`tabs`]), and the engine's upkeep: `idle_detach`, [`liveness`],
 //! `persist`, [`announce`], `tab_events`.
 //!
+//! A concern that is not the engine's whole owns its state as a value the engine holds
+//! in a field, and its functions take only what they need (a part of the engine, the
+//! `Chrome`, or a small struct of borrowed parts): [`announce::Announced`],
+//! `idle_detach::Idle`, `persist::Persist`, [`liveness::Port`],
+//! [`access::leftovers::MadeGroups`], [`access::requests::Asking`], and the functions
+//! over the [`Tabs`](super::tab::Tabs) of `webmcp_events` and [`tabs`]. They decide
+//! and return what is to be done (an event that is news, a timer's next step, a
+//! heartbeat); the engine, here, does it — posting, and the background tasks that need
+//! the engine itself. What still extends the engine from beside this file (the rest of
+//! `access`, `session`, `oopif`, `document`, `world`, `tab_events`) is work that
+//! reaches most of it.
+//!
 //! Commands live outside it, in the engine's other modules, and reach it only through
 //! the context their handler receives ([`context::Cx`], with the steps commands share):
 //! the engine's fields are private to this module, and a `Cx` does not hand its engine
-//! out, so the compiler keeps that boundary. What the core takes from beside the
-//! commands is state kept with the command that reads it (the console and network
-//! logs, the traces, WebMCP's tools, a frame's walk), never a command's work.
+//! out, so the compiler keeps that boundary. The state the core holds for commands
+//! (the console and network logs, the traces, WebMCP's tools) lives in `engine/state/`,
+//! so the core imports no command's module — but a frame's walk, still
+//! `snapshot::lines::Walk`.
 
 pub(super) mod access;
 pub(super) mod announce;
