@@ -295,6 +295,24 @@ mod tests {
     }
 
     #[test]
+    fn a_heartbeat_pings_stops_with_its_connection_and_gives_up_on_a_silent_host() {
+        use super::{Beat, Port};
+        let port = Port::default();
+        let first = port.connected("1");
+        assert_eq!(port.beat(first, 0), Beat::Ping(1));
+        assert_eq!(port.beat(first, 1), Beat::Ping(2));
+        port.host_ready("1");
+        port.heard(10);
+        assert_eq!(port.beat(first, 10 + PONG_WITHIN_MS - 1), Beat::Ping(3));
+        assert_eq!(port.beat(first, 10 + PONG_WITHIN_MS), Beat::Silent);
+        let second = port.connected("1");
+        assert_eq!(port.beat(first, 0), Beat::Stop, "replaced");
+        assert_eq!(port.beat(second, 0), Beat::Ping(4));
+        port.lost(PortDrop::Closed);
+        assert_eq!(port.beat(second, 0), Beat::Stop, "closed");
+    }
+
+    #[test]
     fn the_host_is_pinged_and_a_silent_one_is_reconnected() {
         let mut h = Harness::strict();
         h.engine.on_port_connected("1");
