@@ -26,7 +26,10 @@
 //! cross-site iframes, `oopif`), the document each tab shows ([`document`]: where its
 //! [`uids`] come from, pinned elements, tool registry), tabwire's isolated world in each
 //! frame ([`world`], where the snapshot walker keeps the uids), the collectors
-//! ([`collect`]), idle detach, liveness, saving and announcing. The commands live
+//! ([`collect`]), idle detach, liveness, saving and announcing — each of the last a
+//! value the engine holds, owning its state. The state the core holds for the commands
+//! that read it (console and network logs, traces, WebMCP tools) is in `state`, apart
+//! from both. The commands live
 //! outside it, each in its own module ([`tabs`], [`navigate`], [`evaluate`],
 //! [`snapshot`], [`discovery`], [`execute`], [`input`] — whose `settle` waits, after an
 //! action, until the page has reacted — and the smaller ones beside them), and reach
@@ -64,6 +67,7 @@ mod resize;
 mod screenshot;
 mod settings;
 mod snapshot;
+mod state;
 mod tab;
 mod tabs;
 mod trace;

@@ -88,7 +88,7 @@ pub struct Attachment {
     /// group releases it there too.
     pub groups_in_children: HashMap<String, BTreeSet<String>>,
     /// The page's WebMCP tools, as this session's `WebMCP` events told them.
-    pub webmcp: super::webmcp::WebMcpState,
+    pub webmcp: super::state::webmcp::WebMcpState,
     /// DevTools' overlay is on in this session, so mouse moves reach the page at once
     /// when it is not in front (`Engine::overlay_on`).
     pub overlay: bool,
@@ -115,7 +115,7 @@ pub struct ChildSession {
     pub contexts: HashMap<String, i64>,
     /// The frame's WebMCP tools, as this session's `WebMCP` events told them (the
     /// domain is per renderer: the tab's session does not report them).
-    pub webmcp: super::webmcp::WebMcpState,
+    pub webmcp: super::state::webmcp::WebMcpState,
 }
 
 /// How many child sessions a tab keeps (a page with more cross-site iframes has
@@ -191,6 +191,15 @@ impl Tabs {
     /// Changes `tab`'s state only if the engine knows the tab.
     pub fn update<T>(&self, tab: TabId, f: impl FnOnce(&mut Tab) -> T) -> Option<T> {
         self.0.borrow_mut().get_mut(&tab).map(f)
+    }
+
+    /// Runs `f` on the tab's collectors, if the tab is attached.
+    pub fn with_collectors<T>(
+        &self,
+        tab: TabId,
+        f: impl FnOnce(&mut Collectors) -> T,
+    ) -> Option<T> {
+        self.update(tab, |t| t.collectors.as_mut().map(f)).flatten()
     }
 
     /// Whether our debugger is attached to `tab`.

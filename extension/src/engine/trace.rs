@@ -5,8 +5,9 @@
 //! browser until it is read: `Tracing.end` makes Chrome flush it and name a stream
 //! (`Tracing.tracingComplete`), which is read with `IO.read` a chunk per request and
 //! closed at its end or when the host discards it. What each tab is doing is kept
-//! here ([`Traces`]); a debugger detach or the tab closing ends the recording in
-//! Chrome, and [`Traces::lost`] notes why, so a later stop says so.
+//! in the engine's state ([`Traces`], `engine/state/traces.rs`); a debugger detach or
+//! the tab closing ends the recording in Chrome, and [`Traces::lost`] notes why, so a
+//! later stop says so.
 //!
 //! While it records, focus emulation is on: it makes Chrome keep the tab visible, so a
 //! tab the user is not looking at still draws frames (and its paints, LCP and layout
@@ -15,8 +16,6 @@
 //!
 //! The trace itself is not read here: the host parses it.
 
-use std::collections::HashMap;
-
 use tabwire_shared::{TabId, TraceChunk, TRACE_CHUNK_BYTES, TRACE_STOP};
 
 use crate::cdp::emulation::EmulationSetFocusEmulationEnabled;
@@ -24,61 +23,21 @@ use crate::cdp::tracing::{IoClose, IoRead, TracingEnd, TracingStart};
 use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
 use crate::engine::context::Cx;
+use crate::engine::state::traces::TraceState;
+#[cfg(doc)]
+use crate::engine::state::traces::Traces;
 use crate::error::EngineError;
 use crate::signals::{within, TabSignal};
 
 /// How much one `IO.read` asks for.
 const READ_BYTES: usize = 1 << 20;
 
-/// What a tab's trace is doing.
-#[derive(Debug, Clone, PartialEq)]
-enum TraceState {
-    /// Recording.
-    Recording,
-    /// Stopped; its stream is being read.
-    Stopped {
-        /// The stream.
-        stream: String,
-    },
-    /// Ended by Chrome before it was stopped: why, for the agent.
-    Lost(String),
-}
-
-/// Every tab's trace.
-#[derive(Debug, Default)]
-pub(super) struct Traces {
-    tabs: HashMap<TabId, TraceState>,
-}
-
-impl Traces {
-    /// Whether `tab` records or has a stream open (idle detach leaves it alone).
-    pub(super) fn active(&self, tab: TabId) -> bool {
-        matches!(
-            self.tabs.get(&tab),
-            Some(TraceState::Recording | TraceState::Stopped { .. })
-        )
-    }
-}
-
-impl Traces {
-    /// The debugger left `tab` (`reason`, in words) or the tab closed: Chrome ended its
-    /// trace and closed its stream.
-    pub(super) fn lost(&mut self, tab: TabId, reason: &str) {
-        if self.active(tab) {
-            self.tabs.insert(tab, TraceState::Lost(reason.to_owned()));
-        }
-    }
-}
-
 fn trace_state<C: Chrome + 'static>(cx: &Cx<'_, C>, tab: TabId) -> Option<TraceState> {
-    cx.with_traces(|traces| traces.tabs.get(&tab).cloned())
+    cx.with_traces(|traces| traces.get(tab))
 }
 
 fn set_trace<C: Chrome + 'static>(cx: &Cx<'_, C>, tab: TabId, state: Option<TraceState>) {
-    cx.with_traces(|traces| match state {
-        Some(state) => traces.tabs.insert(tab, state),
-        None => traces.tabs.remove(&tab),
-    });
+    cx.with_traces(|traces| traces.set(tab, state));
 }
 
 async fn start_trace<C: Chrome + 'static>(

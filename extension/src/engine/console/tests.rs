@@ -125,7 +125,11 @@ fn a_page_logging_large_messages_keeps_the_newest_within_the_bytes_and_says_so()
     for i in 0..400 {
         log_big(&h, i, 100_000);
     }
-    let bytes = h.engine.with_collectors(10, |c| c.console.bytes()).unwrap();
+    let bytes = h
+        .engine
+        .tabs()
+        .with_collectors(10, |c| c.console.bytes())
+        .unwrap();
     assert!(bytes <= CONSOLE_BYTES_KEPT, "{bytes} bytes kept");
     let page = page_of(&mut h, 2, false, &[], 10_000, None);
     let kept = page.entries.len();
@@ -173,7 +177,11 @@ fn one_huge_message_is_cut_with_a_marker_and_its_arguments_too() {
         "{}",
         &arg[arg.len() - 40..]
     );
-    let bytes = h.engine.with_collectors(10, |c| c.console.bytes()).unwrap();
+    let bytes = h
+        .engine
+        .tabs()
+        .with_collectors(10, |c| c.console.bytes())
+        .unwrap();
     assert!(bytes < 150_000, "{bytes} bytes for one capped message");
 }
 
@@ -359,7 +367,7 @@ fn repeats_do_not_fold_across_navigations() {
 
 /// Whether tab `tab` still holds collectors (console and network).
 fn collects(h: &Harness, tab: i64) -> bool {
-    h.engine.with_collectors(tab, |_| ()).is_some()
+    h.engine.tabs().with_collectors(tab, |_| ()).is_some()
 }
 
 /// Fills tab 10's console as agent "k1" (client 1) in the user's own browser.

@@ -4,9 +4,9 @@
 //! the last tool discovery of each page, and answers from them while they are current.
 //! What makes them stale happens here: a tab opens, closes, moves, navigates, is
 //! retitled or activated, a window takes focus, a page commits a new document, what is
-//! shared changes ([`tabs_changed`](Engine::tabs_changed): one [`Event::TabsChanged`]
-//! to every server; a change in one tab only if some agent may see it), or a page logs ([`console_changed`](Engine::console_changed): one
-//! [`Event::ConsoleChanged`] to those who share the tab). Each is sent once, and then
+//! shared changes ([`Announced::tabs_changed`]: one [`Event::TabsChanged`] to every
+//! server; a change in one tab only if some agent may see it), or a page logs
+//! ([`console_changed`]: one [`Event::ConsoleChanged`] to those who share the tab). Each is sent once, and then
 //! no more until some server reads again (`ListTabs` or `DiscoverTools`, `ListConsole`
 //! on that tab): a server that heard it holds nothing current until it reads, so a
 //! second event would tell it nothing. A read re-arms its event before it looks, so a
@@ -14,88 +14,77 @@
 //! is under way does not keep what the read returns).
 //!
 //! The events carry nothing more: what changed, and how, is for the next read to say.
+//! Nothing here posts: each function returns the event that is news, if any, and the
+//! engine posts it.
 
+use std::cell::Cell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use tabwire_shared::{Event, TabId};
 
-use super::Engine;
-use crate::chrome::Chrome;
+use super::access::scopes::Sharing;
+use super::tab::Tabs;
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Something a tab list or tool discovery shows may have changed: say so, once.
-    pub(super) fn tabs_changed(&self) {
-        if !self.tabs_announced.replace(true) {
-            self.post_event(Event::TabsChanged);
-        }
+/// What agents' servers were last told, so that each change is news once until they
+/// read again.
+#[derive(Debug, Default)]
+pub(super) struct Announced {
+    /// A [`TabsChanged`](Event::TabsChanged) went out and no server has read the tabs
+    /// since.
+    tabs: Cell<bool>,
+    /// The agents' scopes as last announced, as a fingerprint.
+    scopes: Cell<Option<u64>>,
+}
+
+impl Announced {
+    /// Something a tab list or tool discovery shows may have changed: the event to
+    /// post, the first time only.
+    pub(super) fn tabs_changed(&self) -> Option<Event> {
+        (!self.tabs.replace(true)).then_some(Event::TabsChanged)
     }
 
     /// Something changed in `tab`: news only if some agent may see the tab (a change
     /// in a tab nobody shares alters no agent's list, and is nobody's business).
-    pub(super) fn tab_changed(&self, tab: TabId) {
-        let seen = {
-            let sharing = self.sharing.borrow();
-            sharing.agent_profile() || !sharing.sharers(tab).is_empty()
-        };
-        if seen {
-            self.tabs_changed();
-        }
+    pub(super) fn tab_changed(&self, sharing: &Sharing, tab: TabId) -> Option<Event> {
+        let seen = sharing.agent_profile() || !sharing.sharers(tab).is_empty();
+        seen.then(|| self.tabs_changed()).flatten()
     }
 
     /// A server is reading the tabs: the next change is news again.
     pub(super) fn tabs_read(&self) {
-        self.tabs_announced.set(false);
+        self.tabs.set(false);
     }
 
-    /// `tab` collected a console message: say so to those who share it, once until
-    /// someone lists its console.
-    pub(super) fn console_changed(&self, tab: TabId) {
-        if !self
-            .tabs
-            .write(tab, |t| std::mem::replace(&mut t.console_announced, true))
-        {
-            self.post_event(Event::ConsoleChanged { tab_id: tab });
-        }
-    }
-
-    /// A server is listing `tab`'s console (or the tab is gone): its next message is
-    /// news again.
-    pub(super) fn console_read(&self, tab: TabId) {
-        self.tabs.update(tab, |t| t.console_announced = false);
-    }
-
-    /// `chrome.tabs.onCreated`, `onMoved`, `onAttached` and `onDetached`: `tab` opened,
-    /// or moved within or between windows.
-    pub fn on_tab_moved(&self, tab: TabId) {
-        self.tab_changed(tab);
-    }
-
-    /// `chrome.tabs.onReplaced` and `chrome.windows.onFocusChanged`: tab ids, or the
-    /// user's tab, changed.
-    pub fn on_tabs_changed(&self) {
-        self.tabs_changed();
-    }
-
-    /// Announces a change of the agents' scopes (what each may see), if there was one
-    /// since the last time this was asked.
-    pub(super) fn announce_scopes(&self) {
+    /// The agents' scopes (what each may see) may have changed: news if they did since
+    /// the last time this was asked.
+    pub(super) fn scopes_changed(&self, sharing: &Sharing) -> Option<Event> {
         let mut hasher = DefaultHasher::new();
-        {
-            let sharing = self.sharing.borrow();
-            sharing.agent_profile().hash(&mut hasher);
-            for (session, tabs) in sharing.scopes().filter(|(_, tabs)| !tabs.is_empty()) {
-                (session, tabs).hash(&mut hasher);
-            }
+        sharing.agent_profile().hash(&mut hasher);
+        for (session, tabs) in sharing.scopes().filter(|(_, tabs)| !tabs.is_empty()) {
+            (session, tabs).hash(&mut hasher);
         }
         let fingerprint = Some(hasher.finish());
         // The first look has nothing to compare with: servers that connected since the
         // worker started hold nothing from before it.
-        let before = self.scopes_announced.replace(fingerprint);
-        if before.is_some() && before != fingerprint {
-            self.tabs_changed();
-        }
+        let before = self.scopes.replace(fingerprint);
+        (before.is_some() && before != fingerprint)
+            .then(|| self.tabs_changed())
+            .flatten()
     }
+}
+
+/// `tab` collected a console message: news for those who share it, once until someone
+/// lists its console.
+pub(super) fn console_changed(tabs: &Tabs, tab: TabId) -> Option<Event> {
+    let announced = tabs.write(tab, |t| std::mem::replace(&mut t.console_announced, true));
+    (!announced).then_some(Event::ConsoleChanged { tab_id: tab })
+}
+
+/// A server is listing `tab`'s console (or the tab is gone): its next message is news
+/// again.
+pub(super) fn console_read(tabs: &Tabs, tab: TabId) {
+    tabs.update(tab, |t| t.console_announced = false);
 }
 
 #[cfg(test)]

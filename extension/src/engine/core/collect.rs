@@ -5,15 +5,13 @@
 //! enabled, so what `Runtime.enable`, `Log.enable` and `Audits.enable` replay is kept)
 //! and dropped when it detaches or the tab closes (a later attach replays the console
 //! again). Every main-frame document the tab commits is a new *navigation*: the
-//! generation counter goes up, and what is older than the last three is dropped.
+//! generation counter goes up, and what is older than the last three is dropped. A
+//! tab's collectors are reached through its state (`Tabs::with_collectors`).
 
 use crate::cdp::events::{ConsoleEvent, NetworkEvent};
-use tabwire_shared::TabId;
 
-use super::console::ConsoleLog;
-use super::network::NetworkLog;
-use super::Engine;
-use crate::chrome::Chrome;
+use super::state::console_log::ConsoleLog;
+use super::state::network_log::NetworkLog;
 
 /// How many navigations are kept: the current one and two before it.
 pub const KEPT_NAVIGATIONS: u64 = 3;
@@ -48,18 +46,5 @@ impl Collectors {
         self.network.prune(oldest);
         // The requests that fetched this document belong to it, not to the one before.
         self.network.adopt(loader, self.generation);
-    }
-}
-
-impl<C: Chrome + 'static> Engine<C> {
-    /// Runs `f` on the tab's collectors, if the tab is attached.
-    pub(in crate::engine) fn with_collectors<T>(
-        &self,
-        tab: TabId,
-        f: impl FnOnce(&mut Collectors) -> T,
-    ) -> Option<T> {
-        self.tabs
-            .update(tab, |t| t.collectors.as_mut().map(f))
-            .flatten()
     }
 }

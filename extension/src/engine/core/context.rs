@@ -35,8 +35,8 @@ use tabwire_shared::{DialogInfo, Emulation, Event, TabId, TabInfo, TabRequestAns
 
 use super::collect::Collectors;
 use super::document::{Document, Kit, NodeRef};
+use super::state::traces::Traces;
 use super::tab::{Attachment, ChildSession, TabGuard};
-use super::trace::Traces;
 use super::uids::FrameKey;
 use super::world::WalkerCall;
 use super::Engine;
@@ -455,12 +455,12 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         tab: TabId,
         f: impl FnOnce(&mut Collectors) -> T,
     ) -> Option<T> {
-        self.engine.with_collectors(tab, f)
+        self.engine.tabs.with_collectors(tab, f)
     }
 
     /// The agent is reading `tab`'s console: its next message is news again.
     pub fn console_read(&self, tab: TabId) {
-        self.engine.console_read(tab);
+        super::announce::console_read(&self.engine.tabs, tab);
     }
 
     /// What `tab` emulates (nothing if never set).
@@ -482,7 +482,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// Whether the tab's own session has the WebMCP domain on.
     pub fn webmcp_enabled(&self, tab: TabId) -> bool {
-        self.engine.webmcp_enabled(tab)
+        super::webmcp_events::enabled(&self.engine.tabs, tab)
     }
 
     /// Enables the WebMCP domain in a cross-site frame's session (a failure leaves
@@ -523,22 +523,22 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// The browser's state of `tab`; a tab the browser does not have is
     /// [`EngineError::NoSuchTab`].
     pub async fn existing_tab(&self, tab: TabId) -> Result<TabState, EngineError> {
-        self.engine.existing_tab(tab).await
+        super::tabs::existing_tab(&self.engine.chrome, tab).await
     }
 
     /// `tab` as the agent is shown it (`user_active`: the tab the user looks at).
     pub fn describe(&self, tab: &TabState, user_active: bool) -> TabInfo {
-        self.engine.describe(tab, user_active)
+        super::tabs::describe(&self.engine.tabs, tab, user_active)
     }
 
     /// The tab the user is looking at, if any.
     pub async fn users_tab(&self) -> Result<Option<TabState>, EngineError> {
-        self.engine.users_tab().await
+        super::tabs::users_tab(&self.engine.chrome).await
     }
 
     /// The agent read the list of tabs: the next change is news again.
     pub fn tabs_read(&self) {
-        self.engine.tabs_read();
+        self.engine.announced.tabs_read();
     }
 
     /// Refuses a destination on the user's blocklist.
@@ -567,7 +567,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         &self,
         request: RequestTab,
     ) -> Result<TabRequestAnswer, EngineError> {
-        self.engine.ask_user(self.session, request).await
+        self.engine.asking().ask(self.session, request).await
     }
 }
 

@@ -7,18 +7,21 @@
 //! command's attach, and so do the uids of a page that did not change meanwhile (they
 //! name nodes by backend id). The third-party tool registry lives in page objects that
 //! die with the session: the next call discovers the tools again.
+//!
+//! [`Idle`] keeps the timers and decides what each does next ([`Idle::next`]); the
+//! engine runs them, as they need the engine itself to detach.
 
 use std::collections::HashMap;
 
 use tabwire_shared::TabId;
 
-use super::Engine;
-use crate::chrome::Chrome;
+use super::access::scopes::Sharing;
+use super::settings::Settings;
 
 /// Which tabs have a timer running (when each was last used is the tab's
 /// [`last_used`](super::tab::Tab::last_used)).
 #[derive(Debug, Default)]
-pub struct Idle {
+pub(super) struct Idle {
     /// The tabs with a timer, and the generation of timers it belongs to.
     armed: HashMap<TabId, u64>,
     /// Bumped when the delay changes: timers of an older generation (asleep for the
@@ -26,77 +29,74 @@ pub struct Idle {
     generation: u64,
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// A command on `tab` finished: start (or push back) its idle timer.
-    pub(super) fn note_used(&self, tab: TabId) {
-        if self.idle_limit_ms() == 0 {
-            return;
-        }
-        let now = self.chrome.now_ms();
-        self.tabs.write(tab, |t| t.last_used = Some(now));
-        let mut idle = self.idle.borrow_mut();
-        let generation = idle.generation;
-        if idle.armed.insert(tab, generation) == Some(generation) {
-            return;
-        }
-        drop(idle);
-        self.in_background(move |engine| async move {
-            engine.watch_idle(tab, generation).await;
-            let mut idle = engine.idle.borrow_mut();
-            if idle.armed.get(&tab) == Some(&generation) {
-                idle.armed.remove(&tab);
-            }
-        });
+/// What a tab's idle timer does next.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Next {
+    /// Nothing more: the delay changed, the tab is gone, or idle detach is off.
+    Stop,
+    /// Sleep this many milliseconds and look again.
+    Sleep(u64),
+    /// The tab went unused for the whole delay: let it go.
+    Detach,
+}
+
+impl Idle {
+    /// `tab` was used: the generation of a timer to start for it, unless it has one in
+    /// the current generation already.
+    pub(super) fn arm(&mut self, tab: TabId) -> Option<u64> {
+        let generation = self.generation;
+        (self.armed.insert(tab, generation) != Some(generation)).then_some(generation)
     }
 
-    /// The idle delay changed: every attached tab's idle time counts from now, under
-    /// the new delay (a tab attached while it was 0 gets its timer only now).
-    pub(super) fn rearm_idle_timers(&self) {
-        self.idle.borrow_mut().generation += 1;
-        let attached = self.tabs.attached();
-        for tab in attached {
-            self.note_used(tab);
+    /// The timer of `generation` on `tab` stopped.
+    pub(super) fn stopped(&mut self, tab: TabId, generation: u64) {
+        if self.armed.get(&tab) == Some(&generation) {
+            self.armed.remove(&tab);
         }
     }
 
-    fn idle_limit_ms(&self) -> u64 {
-        let agent_profile = self.sharing.borrow().agent_profile();
-        let seconds = self.settings.borrow().idle_detach_seconds(agent_profile);
-        seconds.saturating_mul(1000)
+    /// The delay changed: the running timers stop when they wake.
+    pub(super) fn new_delay(&mut self) {
+        self.generation += 1;
     }
 
-    async fn watch_idle(&self, tab: TabId, generation: u64) {
-        loop {
-            if self.idle.borrow().generation != generation {
-                return;
-            }
-            let limit = self.idle_limit_ms();
-            let Some(last) = self.tabs.read(tab, |t| t.last_used).flatten() else {
-                return;
-            };
-            if limit == 0 {
-                return;
-            }
-            let now = self.chrome.now_ms();
-            let due = last.saturating_add(limit);
-            if now < due {
-                self.chrome.sleep(due - now).await;
-                continue;
-            }
-            if self.tabs.busy(tab) || self.traces.borrow().active(tab) {
-                // A command runs (or waits): it pushes the time back when it ends.
-                self.chrome.sleep(limit).await;
-                continue;
-            }
-            let _tab = self.tabs.lock(tab).await;
-            self.tabs.update(tab, |t| t.last_used = None);
-            if self.tabs.is_attached(tab) {
-                self.detach_keeping_collectors(tab).await;
-                self.chrome.state_changed();
-            }
-            return;
+    /// What the timer of `generation` does next, under a delay of `limit_ms`, for a
+    /// tab last used at `last_used` (`None`: gone, or let go already), now `now_ms`,
+    /// `busy` while a command runs (or waits) on it, or a trace records it.
+    pub(super) fn next(
+        &self,
+        generation: u64,
+        limit_ms: u64,
+        last_used: Option<u64>,
+        now_ms: u64,
+        busy: bool,
+    ) -> Next {
+        if self.generation != generation {
+            return Next::Stop;
         }
+        let Some(last) = last_used else {
+            return Next::Stop;
+        };
+        if limit_ms == 0 {
+            return Next::Stop;
+        }
+        let due = last.saturating_add(limit_ms);
+        if now_ms < due {
+            return Next::Sleep(due - now_ms);
+        }
+        if busy {
+            // The command pushes the time back when it ends.
+            return Next::Sleep(limit_ms);
+        }
+        Next::Detach
     }
+}
+
+/// The idle delay in milliseconds (0: never let go), as the user's settings say for
+/// this kind of browser.
+pub(super) fn limit_ms(settings: &Settings, sharing: &Sharing) -> u64 {
+    let seconds = settings.idle_detach_seconds(sharing.agent_profile());
+    seconds.saturating_mul(1000)
 }
 
 #[cfg(test)]
@@ -131,12 +131,36 @@ mod tests {
         );
         h.advance(20_000);
         assert!(!h.fake.is_attached(10));
-        assert!(h.engine.with_collectors(10, |_| ()).is_some());
+        assert!(h.engine.tabs.with_collectors(10, |_| ()).is_some());
         h.call(3, commands::list_console(10));
         h.settle();
         assert!(h.fake.is_attached(10), "the next command re-attaches");
         let reply = format!("{:?}", h.reply(3).unwrap());
         assert!(reply.contains("hi"), "{reply}");
+    }
+
+    #[test]
+    fn a_timer_sleeps_until_due_waits_out_a_busy_tab_and_stops_on_a_new_delay() {
+        use super::{Idle, Next};
+        let mut idle = Idle::default();
+        let generation = idle.arm(10).unwrap();
+        assert_eq!(idle.arm(10), None, "one timer a tab");
+        assert_eq!(
+            idle.next(generation, 100, Some(50), 60, false),
+            Next::Sleep(90)
+        );
+        assert_eq!(
+            idle.next(generation, 100, Some(50), 150, true),
+            Next::Sleep(100)
+        );
+        assert_eq!(
+            idle.next(generation, 100, Some(50), 150, false),
+            Next::Detach
+        );
+        assert_eq!(idle.next(generation, 100, None, 150, false), Next::Stop);
+        idle.new_delay();
+        assert_eq!(idle.next(generation, 100, Some(50), 150, false), Next::Stop);
+        assert!(idle.arm(10).is_some(), "the new delay's timer");
     }
 
     #[test]

@@ -15,11 +15,14 @@
 //! `runtime.lastError`) until a host speaks again, so the popup can say what went
 //! wrong and what to run ([`Liveness::not_connected_why`]) even while the shell keeps
 //! retrying.
+//!
+//! [`Port`] owns all the engine knows of the native port (which connection this is, its
+//! health, the messages coming in pieces on it) and decides each heartbeat
+//! ([`Port::beat`]); the engine does the posting and the reopening.
 
-use tabwire_shared::{Envelope, FromExtension, HostInfo};
+use std::cell::{Cell, RefCell, RefMut};
 
-use super::Engine;
-use crate::chrome::Chrome;
+use tabwire_shared::pieces::Joiner;
 
 /// How often to ping the host.
 pub const PING_EVERY_MS: u64 = 5_000;
@@ -158,114 +161,119 @@ impl PortDrop {
     }
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Starts pinging the host on connection number `connection`; stops when that
-    /// connection is replaced or closed.
-    pub(super) fn start_heartbeat(&self, connection: u64) {
-        self.in_background(move |engine| async move {
-            loop {
-                engine.chrome.sleep(PING_EVERY_MS).await;
-                if engine.connection.get() != connection || !engine.live.borrow().port_open {
-                    return;
-                }
-                if engine.host_silent() {
-                    engine
-                        .chrome
-                        .log("tabwire: the native host stopped answering; reconnecting");
-                    engine.port_lost(PortDrop::Silent);
-                    engine.chrome.reopen_port();
-                    return;
-                }
-                let seq = {
-                    let mut live = engine.live.borrow_mut();
-                    live.seq += 1;
-                    live.seq
-                };
-                engine
-                    .chrome
-                    .post(&Envelope::notice(FromExtension::Ping { seq }));
-            }
-        });
-    }
+/// The native port as the engine knows it.
+#[derive(Debug, Default)]
+pub(super) struct Port {
+    /// Counts native-port connections, so a reply meant for a previous connection is
+    /// not delivered to a new host that never asked for it.
+    connection: Cell<u64>,
+    /// The port's health.
+    live: RefCell<Liveness>,
+    /// Messages from the host that come in pieces, being joined
+    /// ([`tabwire_shared::pieces`]); a new one for each connection.
+    pieces: RefCell<Joiner>,
+}
 
-    /// A new connection knows nothing of its host yet: until that host says
-    /// `HostReady`, the browser is taken to be the user's own (strict sharing).
-    pub(super) fn new_connection(&self) {
-        {
-            let mut live = self.live.borrow_mut();
-            live.port_open = true;
-            live.host_ready = false;
-            live.host_version = None;
-            live.last_pong_ms = None;
-        }
-        self.sharing.borrow_mut().set_agent_profile(false);
-    }
+/// What the heartbeat does when it wakes.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Beat {
+    /// Its connection was replaced or closed: it ends.
+    Stop,
+    /// The host promised heartbeats and has not answered for too long: give up on the
+    /// port and open it again.
+    Silent,
+    /// Ping the host with this number.
+    Ping(u64),
+}
 
-    /// A message came from the host: it is alive, and what ended an earlier connection
-    /// is over.
-    pub(super) fn heard_from_host(&self) {
+impl Port {
+    /// The port is (re)connected, by this extension of `version`: the new connection's
+    /// number. A new connection knows nothing of its host yet, and nothing it sent in
+    /// pieces.
+    pub(super) fn connected(&self, version: &str) -> u64 {
+        let connection = self.connection.get() + 1;
+        self.connection.set(connection);
         let mut live = self.live.borrow_mut();
-        live.last_pong_ms = Some(self.chrome.now_ms());
+        live.port_open = true;
+        live.host_ready = false;
+        live.host_version = None;
+        live.last_pong_ms = None;
+        version.clone_into(&mut live.own_version);
+        *self.pieces.borrow_mut() = Joiner::new();
+        connection
+    }
+
+    /// The current connection's number.
+    pub(super) fn connection(&self) -> u64 {
+        self.connection.get()
+    }
+
+    /// A message came from the host at `now_ms`: it is alive, and what ended an
+    /// earlier connection is over.
+    pub(super) fn heard(&self, now_ms: u64) {
+        let mut live = self.live.borrow_mut();
+        live.last_pong_ms = Some(now_ms);
         live.last_drop = None;
     }
 
-    /// Chrome refused to open the native port at all (`connectNative` threw): kept for
-    /// the popup; the shell retries.
-    pub fn on_port_refused(&self, error: &str) {
+    /// The host answered a ping at `now_ms`.
+    pub(super) fn pong(&self, now_ms: u64) {
+        self.live.borrow_mut().last_pong_ms = Some(now_ms);
+    }
+
+    /// The host introduced itself, of `version`: it is held to heartbeats now.
+    pub(super) fn host_ready(&self, version: &str) {
+        let mut live = self.live.borrow_mut();
+        live.host_ready = true;
+        live.host_version = Some(version.to_owned());
+    }
+
+    /// Chrome refused to open the port, saying `error`.
+    pub(super) fn refused(&self, error: &str) {
         self.live.borrow_mut().last_drop = Some(PortDrop::from_chrome(Some(error)));
-        self.chrome.state_changed();
     }
 
-    /// The host introduced itself. Only the host may: what comes from the relay's
-    /// clients always carries their `client` id, and is ignored here.
-    pub(super) fn on_host_ready(&self, client: Option<u64>, info: &HostInfo) {
-        if let Some(client) = client {
-            return self.chrome.log(&format!(
-                "tabwire: ignored a host introduction from relay client {client}"
-            ));
-        }
-        {
-            let mut live = self.live.borrow_mut();
-            live.host_ready = true;
-            live.host_version = Some(info.version.clone());
-        }
-        self.sharing
-            .borrow_mut()
-            .set_agent_profile(info.agent_profile);
-        self.chrome.state_changed();
+    /// The port is gone, for `why` (kept for the popup).
+    pub(super) fn lost(&self, why: PortDrop) {
+        let mut live = self.live.borrow_mut();
+        live.port_open = false;
+        live.host_ready = false;
+        live.last_drop = Some(why);
     }
 
-    /// The host answered a ping (a client's `Pong` is ignored, like its `HostReady`).
-    pub(super) fn on_pong(&self, client: Option<u64>) {
-        if let Some(client) = client {
-            return self.chrome.log(&format!(
-                "tabwire: ignored a pong from relay client {client}"
-            ));
-        }
-        self.live.borrow_mut().last_pong_ms = Some(self.chrome.now_ms());
-        self.chrome.state_changed();
+    /// An agent called at `now_ms`.
+    pub(super) fn called(&self, now_ms: u64) {
+        self.live.borrow_mut().last_command_ms = Some(now_ms);
     }
 
-    /// The host pinged (for an agent that waits for a reply, to learn whether the
-    /// extension still answers): answered at once. A client's ping is ignored, like its
-    /// `Pong`: the host answers those itself.
-    pub(super) fn on_ping(&self, client: Option<u64>, seq: u64) {
-        if let Some(client) = client {
-            return self.chrome.log(&format!(
-                "tabwire: ignored a ping from relay client {client}"
-            ));
+    /// The heartbeat of `connection` woke at `now_ms`: what it does.
+    pub(super) fn beat(&self, connection: u64, now_ms: u64) -> Beat {
+        let mut live = self.live.borrow_mut();
+        if self.connection.get() != connection || !live.port_open {
+            return Beat::Stop;
         }
-        self.chrome.post(&Envelope::notice(FromExtension::Pong {
-            seq,
-            extension: None,
-        }));
-    }
-
-    /// A host that promised heartbeats has not answered for too long.
-    fn host_silent(&self) -> bool {
-        let live = self.live.borrow();
+        // A host that promised heartbeats has not answered for too long.
         let heard = live.last_pong_ms.unwrap_or_default();
-        live.host_ready && self.chrome.now_ms().saturating_sub(heard) >= PONG_WITHIN_MS
+        if live.host_ready && now_ms.saturating_sub(heard) >= PONG_WITHIN_MS {
+            return Beat::Silent;
+        }
+        live.seq += 1;
+        Beat::Ping(live.seq)
+    }
+
+    /// The port's health as it is now, for the popup.
+    pub(super) fn liveness(&self) -> Liveness {
+        self.live.borrow().clone()
+    }
+
+    /// The port closed: a message half-joined will not be finished.
+    pub(super) fn forget_pieces(&self) {
+        *self.pieces.borrow_mut() = Joiner::new();
+    }
+
+    /// The messages being joined from pieces.
+    pub(super) fn pieces(&self) -> RefMut<'_, Joiner> {
+        self.pieces.borrow_mut()
     }
 }
 
@@ -287,6 +295,24 @@ mod tests {
     }
 
     #[test]
+    fn a_heartbeat_pings_stops_with_its_connection_and_gives_up_on_a_silent_host() {
+        use super::{Beat, Port};
+        let port = Port::default();
+        let first = port.connected("1");
+        assert_eq!(port.beat(first, 0), Beat::Ping(1));
+        assert_eq!(port.beat(first, 1), Beat::Ping(2));
+        port.host_ready("1");
+        port.heard(10);
+        assert_eq!(port.beat(first, 10 + PONG_WITHIN_MS - 1), Beat::Ping(3));
+        assert_eq!(port.beat(first, 10 + PONG_WITHIN_MS), Beat::Silent);
+        let second = port.connected("1");
+        assert_eq!(port.beat(first, 0), Beat::Stop, "replaced");
+        assert_eq!(port.beat(second, 0), Beat::Ping(4));
+        port.lost(PortDrop::Closed);
+        assert_eq!(port.beat(second, 0), Beat::Stop, "closed");
+    }
+
+    #[test]
     fn the_host_is_pinged_and_a_silent_one_is_reconnected() {
         let mut h = Harness::strict();
         h.engine.on_port_connected("1");
@@ -304,8 +330,8 @@ mod tests {
         // PONG_WITHIN_MS.
         h.advance(PONG_WITHIN_MS - 2 * PING_EVERY_MS);
         assert_eq!(h.fake.reopened(), 1);
-        assert!(!h.engine.live.borrow().port_open);
-        let why = h.engine.live.borrow().not_connected_why().unwrap();
+        assert!(!h.engine.port.liveness().port_open);
+        let why = h.engine.port.liveness().not_connected_why().unwrap();
         assert!(why.contains("stopped answering heartbeats"), "{why}");
     }
 
@@ -397,7 +423,7 @@ mod tests {
             !h.engine.sharing.borrow().agent_profile(),
             "a client cannot"
         );
-        assert!(!h.engine.live.borrow().host_ready);
+        assert!(!h.engine.port.liveness().host_ready);
         let pong = json!({"client": 1, "body": {"pong": {"seq": 1}}});
         h.engine.on_port_message(&pong.to_string());
         let logs = h.fake.logs();

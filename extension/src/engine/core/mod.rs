@@ -7,12 +7,25 @@
 //! shown them ([`tabs`]), and the engine's upkeep: `idle_detach`, [`liveness`],
 //! `persist`, [`announce`], `tab_events`.
 //!
+//! A concern that is not the engine's whole owns its state as a value the engine holds
+//! in a field, and its functions take only what they need (a part of the engine, the
+//! `Chrome`, or a small struct of borrowed parts): [`announce::Announced`],
+//! `idle_detach::Idle`, `persist::Persist`, [`liveness::Port`],
+//! [`access::leftovers::MadeGroups`], [`access::requests::Asking`], and the functions
+//! over the [`Tabs`](super::tab::Tabs) of `webmcp_events` and [`tabs`]. They decide
+//! and return what is to be done (an event that is news, a timer's next step, a
+//! heartbeat); the engine, here, does it — posting, and the background tasks that need
+//! the engine itself. What still extends the engine from beside this file (the rest of
+//! `access`, `session`, `oopif`, `document`, `world`, `tab_events`) is work that
+//! reaches most of it.
+//!
 //! Commands live outside it, in the engine's other modules, and reach it only through
 //! the context their handler receives ([`context::Cx`], with the steps commands share):
 //! the engine's fields are private to this module, and a `Cx` does not hand its engine
-//! out, so the compiler keeps that boundary. What the core takes from beside the
-//! commands is state kept with the command that reads it (the console and network
-//! logs, the traces, WebMCP's tools, a frame's walk), never a command's work.
+//! out, so the compiler keeps that boundary. The state the core holds for commands
+//! (the console and network logs, the traces, WebMCP's tools) lives in `engine/state/`,
+//! so the core imports no command's module — but a frame's walk, still
+//! `snapshot::lines::Walk`.
 
 pub(super) mod access;
 pub(super) mod announce;
@@ -35,16 +48,16 @@ use std::future::Future;
 use std::rc::{Rc, Weak};
 
 use serde_json::Value;
-use tabwire_shared::pieces::{Joined, Joiner, Piece, Refused};
+use tabwire_shared::pieces::{Joined, Piece, Refused};
 use tabwire_shared::{
-    Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, Reply, TabId, ToExtension,
-    WireError,
+    Command, DialogInfo, Envelope, ErrorCode, Event, FromExtension, HostInfo, Reply, TabId,
+    ToExtension, WireError,
 };
 
 // The engine's other modules, as the core's own modules name them.
-use super::{console, network, page, settings, snapshot, tab, trace, uids, Handle};
 #[cfg(test)]
 use super::{fake, TabChange};
+use super::{page, settings, snapshot, state, tab, uids, Handle};
 use crate::cdp::events::Incoming;
 use crate::cdp::{PageEvent, RuntimeReleaseObjectGroup};
 use crate::chrome::Chrome;
@@ -57,9 +70,6 @@ pub struct Engine<C: Chrome> {
     signals: Rc<Signals>,
     /// What the engine knows about each tab.
     tabs: tab::Tabs,
-    /// Counts native-port connections, so a reply meant for a previous connection is
-    /// not delivered to a new host that never asked for it.
-    connection: Cell<u64>,
     /// Counts evaluations, to name their CDP object groups.
     object_groups: Cell<u64>,
     /// Counts snapshots (engine-wide), to number uids.
@@ -72,26 +82,17 @@ pub struct Engine<C: Chrome> {
     settings: RefCell<settings::Settings>,
     /// When each tab was last used, for idle detach.
     idle: RefCell<idle_detach::Idle>,
-    /// The native port's health.
-    live: RefCell<liveness::Liveness>,
-    /// Messages from the host that come in pieces, being joined
-    /// ([`tabwire_shared::pieces`]); a new one for each connection.
-    pieces: RefCell<Joiner>,
-    /// A save of the state is scheduled.
-    save_pending: Cell<bool>,
-    /// A [`TabsChanged`](Event::TabsChanged) went out and no server has read the tabs
-    /// since ([`announce`]).
-    tabs_announced: Cell<bool>,
-    /// The agents' scopes as last announced ([`announce`]), as a fingerprint.
-    scopes_announced: Cell<Option<u64>>,
-    /// Names this run of the browser, kept across worker restarts ([`persist`]); empty
-    /// until restored.
-    instance: RefCell<String>,
+    /// The native port: its connection, health and pieces ([`liveness`]).
+    port: liveness::Port,
+    /// This run's name and the pending save ([`persist`]).
+    persist: persist::Persist,
+    /// What agents' servers were last told ([`announce`]).
+    announced: announce::Announced,
     /// Each tab's performance trace.
-    traces: RefCell<trace::Traces>,
+    traces: RefCell<state::traces::Traces>,
     /// The titles tabwire gave its tab groups, this run and earlier ones
     /// ([`access::leftovers`]).
-    made_groups: RefCell<Vec<String>>,
+    made_groups: access::leftovers::MadeGroups,
     /// Agents' requests for the tab in front, waiting for the user
     /// ([`access::requests`]).
     tab_requests: RefCell<access::requests::TabRequests>,
@@ -109,21 +110,17 @@ impl<C: Chrome + 'static> Engine<C> {
             chrome,
             signals: Rc::default(),
             tabs: tab::Tabs::default(),
-            connection: Cell::new(0),
             object_groups: Cell::new(0),
             snapshots: Cell::new(0),
             documents_made: Cell::new(0),
             sharing: RefCell::default(),
             settings: RefCell::default(),
             idle: RefCell::default(),
-            live: RefCell::default(),
-            pieces: RefCell::default(),
-            save_pending: Cell::new(false),
-            tabs_announced: Cell::new(false),
-            scopes_announced: Cell::new(None),
-            instance: RefCell::default(),
+            port: liveness::Port::default(),
+            persist: persist::Persist::default(),
+            announced: announce::Announced::default(),
             traces: RefCell::default(),
-            made_groups: RefCell::default(),
+            made_groups: access::leftovers::MadeGroups::default(),
             tab_requests: RefCell::default(),
             pointing: RefCell::default(),
             me: me.clone(),
@@ -144,14 +141,13 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The native port is (re)connected: greet the host with the extension's version.
     pub fn on_port_connected(&self, version: &str) {
-        let connection = self.connection.get() + 1;
-        self.connection.set(connection);
-        self.new_connection();
-        *self.pieces.borrow_mut() = Joiner::new();
-        version.clone_into(&mut self.live.borrow_mut().own_version);
+        let connection = self.port.connected(version);
+        // Until the new host says `HostReady`, the browser is taken to be the user's
+        // own (strict sharing).
+        self.sharing.borrow_mut().set_agent_profile(false);
         self.post_event(Event::BrowserConnected {
             version: version.to_owned(),
-            instance: self.instance.borrow().clone(),
+            instance: self.persist.instance(),
             pieces: tabwire_shared::pieces::VERSION,
         });
         self.start_heartbeat(connection);
@@ -168,7 +164,7 @@ impl<C: Chrome + 'static> Engine<C> {
             Err(error) => return self.reject_malformed(json, &error),
         };
         // Any message proves the host alive.
-        self.heard_from_host();
+        self.port.heard(self.chrome.now_ms());
         let (id, client) = (envelope.id, envelope.client);
         match envelope.body {
             ToExtension::Piece(piece) => self.on_piece(id, client, piece),
@@ -179,7 +175,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// One piece of a message: joined with those before it, and the message carried
     /// out once whole.
     fn on_piece(self: &Rc<Self>, id: Option<u64>, client: Option<u64>, piece: Piece) {
-        let joined = self.pieces.borrow_mut().take(id, client, piece);
+        let joined = self.port.pieces().take(id, client, piece);
         match joined {
             Joined::Waiting => {}
             Joined::Whole(json) => match serde_json::from_str::<Envelope<ToExtension>>(&json) {
@@ -202,11 +198,85 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// Pings the host on connection number `connection` until that connection is
+    /// replaced or closed, and reopens the port if the host falls silent
+    /// ([`liveness`]).
+    fn start_heartbeat(&self, connection: u64) {
+        self.in_background(move |engine| async move {
+            loop {
+                engine.chrome.sleep(liveness::PING_EVERY_MS).await;
+                let beat = engine.port.beat(connection, engine.chrome.now_ms());
+                match beat {
+                    liveness::Beat::Stop => return,
+                    liveness::Beat::Silent => {
+                        engine
+                            .chrome
+                            .log("tabwire: the native host stopped answering; reconnecting");
+                        engine.port_lost(liveness::PortDrop::Silent);
+                        engine.chrome.reopen_port();
+                        return;
+                    }
+                    liveness::Beat::Ping(seq) => engine
+                        .chrome
+                        .post(&Envelope::notice(FromExtension::Ping { seq })),
+                }
+            }
+        });
+    }
+
+    /// Chrome refused to open the native port at all (`connectNative` threw): kept for
+    /// the popup; the shell retries.
+    pub fn on_port_refused(&self, error: &str) {
+        self.port.refused(error);
+        self.chrome.state_changed();
+    }
+
+    /// The host introduced itself. Only the host may: what comes from the relay's
+    /// clients always carries their `client` id, and is ignored here.
+    fn on_host_ready(&self, client: Option<u64>, info: &HostInfo) {
+        if let Some(client) = client {
+            return self.chrome.log(&format!(
+                "tabwire: ignored a host introduction from relay client {client}"
+            ));
+        }
+        self.port.host_ready(&info.version);
+        self.sharing
+            .borrow_mut()
+            .set_agent_profile(info.agent_profile);
+        self.chrome.state_changed();
+    }
+
+    /// The host answered a ping (a client's `Pong` is ignored, like its `HostReady`).
+    fn on_pong(&self, client: Option<u64>) {
+        if let Some(client) = client {
+            return self.chrome.log(&format!(
+                "tabwire: ignored a pong from relay client {client}"
+            ));
+        }
+        self.port.pong(self.chrome.now_ms());
+        self.chrome.state_changed();
+    }
+
+    /// The host pinged (for an agent that waits for a reply, to learn whether the
+    /// extension still answers): answered at once. A client's ping is ignored, like its
+    /// `Pong`: the host answers those itself.
+    fn on_ping(&self, client: Option<u64>, seq: u64) {
+        if let Some(client) = client {
+            return self.chrome.log(&format!(
+                "tabwire: ignored a ping from relay client {client}"
+            ));
+        }
+        self.chrome.post(&Envelope::notice(FromExtension::Pong {
+            seq,
+            extension: None,
+        }));
+    }
+
     /// A whole message from the host (as it came, or joined from pieces).
     fn on_message(self: &Rc<Self>, id: Option<u64>, client: Option<u64>, body: ToExtension) {
         if let ToExtension::ClientGone = body {
-            self.pieces.borrow_mut().forget(client);
-        } else if let Some(refused) = self.pieces.borrow_mut().interrupted(client) {
+            self.port.pieces().forget(client);
+        } else if let Some(refused) = self.port.pieces().interrupted(client) {
             self.refuse_pieces(&refused);
         }
         match (body, id) {
@@ -243,6 +313,31 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// `chrome.tabs.onCreated`, `onMoved`, `onAttached` and `onDetached`: `tab` opened,
+    /// or moved within or between windows.
+    pub fn on_tab_moved(&self, tab: TabId) {
+        self.tab_changed(tab);
+    }
+
+    /// `chrome.tabs.onReplaced` and `chrome.windows.onFocusChanged`: tab ids, or the
+    /// user's tab, changed.
+    pub fn on_tabs_changed(&self) {
+        self.post_news(self.announced.tabs_changed());
+    }
+
+    /// Something changed in `tab`: news for agents' servers if some agent may see it.
+    fn tab_changed(&self, tab: TabId) {
+        let news = self.announced.tab_changed(&self.sharing.borrow(), tab);
+        self.post_news(news);
+    }
+
+    /// Posts the event [`announce`] found to be news, if any.
+    fn post_news(&self, news: Option<Event>) {
+        if let Some(event) = news {
+            self.post_event(event);
+        }
+    }
+
     /// A CDP event from an attached tab's own session.
     pub fn on_cdp_event(&self, tab: TabId, method: &str, params: &Value) {
         self.on_session_event(tab, None, method, params);
@@ -272,14 +367,14 @@ impl<C: Chrome + 'static> Engine<C> {
                 // What the domains replay on a re-attach is collected already.
                 let replaying = self.tabs.read(tab, |t| t.attachment.replaying);
                 if replaying != Some(true)
-                    && self.with_collectors(tab, |c| c.on_console(event)) == Some(true)
+                    && self.tabs.with_collectors(tab, |c| c.on_console(event)) == Some(true)
                 {
-                    self.console_changed(tab);
+                    self.post_news(announce::console_changed(&self.tabs, tab));
                 }
                 return;
             }
             Some(Incoming::Network(event)) => {
-                self.with_collectors(tab, |c| c.on_network(event));
+                self.tabs.with_collectors(tab, |c| c.on_network(event));
                 return;
             }
             Some(Incoming::Pointing(event)) => return self.on_pointing_event(tab, event),
@@ -296,7 +391,8 @@ impl<C: Chrome + 'static> Engine<C> {
         } = &event
         {
             self.crash_changed(tab, false);
-            self.with_collectors(tab, |c| c.on_navigation(loader_id));
+            self.tabs
+                .with_collectors(tab, |c| c.on_navigation(loader_id));
             self.leave_if_navigated_to_blocklist(tab, url);
             self.tab_changed(tab);
         }
@@ -315,7 +411,7 @@ impl<C: Chrome + 'static> Engine<C> {
             }
             _ => self.track_document(tab, &event),
         }
-        self.track_webmcp(tab, &event);
+        self.post_news(webmcp_events::track(&self.tabs, tab, &event));
         self.signals.publish(tab, &TabSignal::Page(event));
     }
 
@@ -407,10 +503,10 @@ impl<C: Chrome + 'static> Engine<C> {
 
     fn start_call(self: &Rc<Self>, id: u64, client: Option<u64>, command: Command) {
         let engine = Rc::clone(self);
-        let connection = self.connection.get();
+        let connection = self.port.connection();
         self.chrome.spawn(Box::pin(async move {
             let outcome = engine.call(client, command).await;
-            if engine.connection.get() == connection {
+            if engine.port.connection() == connection {
                 engine.post_reply(id, client, outcome);
             } else {
                 engine.chrome.log(&format!(
@@ -425,7 +521,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let session = self.caller(client)?;
         let now = self.chrome.now_ms();
         self.sharing.borrow_mut().touch(&session, now);
-        self.live.borrow_mut().last_command_ms = Some(now);
+        self.port.called(now);
         let Some(tab) = command.tab_id() else {
             let outcome = self.run(&session, command).await;
             self.scopes_changed();
@@ -468,6 +564,154 @@ impl<C: Chrome + 'static> Engine<C> {
     {
         if let Some(engine) = self.me.upgrade() {
             self.chrome.spawn(Box::pin(work(engine)));
+        }
+    }
+
+    /// Reads back the settings and what a previous worker saved ([`persist`]). Call
+    /// once, before the native port opens; unreadable storage is logged and ignored.
+    pub async fn restore(&self) {
+        self.load_settings().await;
+        self.made_groups.load(&self.chrome).await;
+        self.restore_saved().await;
+        // Only now are this run's groups known (a worker restart keeps them).
+        self.dissolve_leftover_groups().await;
+    }
+
+    /// What an agent's request for the tab in front reaches ([`access::requests`]).
+    fn asking(&self) -> access::requests::Asking<'_, C> {
+        access::requests::Asking {
+            chrome: &self.chrome,
+            requests: &self.tab_requests,
+            sharing: &self.sharing,
+            tabs: &self.tabs,
+        }
+    }
+
+    /// `chrome.tabGroups.onCreated` / `onUpdated`: a group appeared or was renamed; one
+    /// of an earlier run that no agent holds is dissolved ([`access::leftovers`]).
+    pub fn on_group_changed_by_browser(&self) {
+        self.in_background(|engine| async move {
+            engine.dissolve_leftover_groups().await;
+        });
+    }
+
+    async fn dissolve_leftover_groups(&self) {
+        (self.made_groups)
+            .dissolve_leftovers(&self.chrome, &self.sharing)
+            .await;
+    }
+
+    /// Takes back the state a previous worker of this browser run saved.
+    async fn restore_saved(&self) {
+        let saved = match persist::read_saved(&self.chrome, &self.persist).await {
+            persist::Restored::Unreadable => return,
+            persist::Restored::Fresh => return self.schedule_save(),
+            persist::Restored::Saved(saved) => saved,
+        };
+        let bump = |cell: &Cell<u64>, saved: u64| cell.set(cell.get().max(saved));
+        bump(&self.snapshots, saved.counters.snapshots);
+        bump(&self.documents_made, saved.counters.documents);
+        bump(&self.object_groups, saved.counters.object_groups);
+        let now = self.chrome.now_ms();
+        let has_agents = !saved.sharing.agents.is_empty();
+        self.sharing.borrow_mut().restore(saved.sharing, now);
+        for (tab, group) in saved.grouped {
+            self.tabs.write(tab, |t| t.group = tab::Group::In(group));
+        }
+        for tab in saved.attached {
+            // Ours from before (its state is lost): let go, the next command re-attaches.
+            let _ = self.chrome.detach_debugger(tab).await;
+        }
+        if has_agents {
+            self.start_grace_timer();
+        }
+        self.schedule_save();
+        self.chrome.state_changed();
+    }
+
+    /// Reads the user's settings from `chrome.storage.local`.
+    pub(super) async fn load_settings(&self) {
+        if let Some(read) = persist::load_settings(&self.chrome).await {
+            *self.settings.borrow_mut() = read;
+        }
+    }
+
+    /// Saves the settings to `chrome.storage.local`.
+    pub(super) async fn store_settings(&self) -> Result<(), String> {
+        let settings = self.settings.borrow().clone();
+        persist::store_settings(&self.chrome, &settings).await
+    }
+
+    /// Saves the state soon (once, however many changes come before).
+    pub(super) fn schedule_save(&self) {
+        if !self.persist.wants_save() {
+            return;
+        }
+        self.in_background(|engine| async move {
+            let value = engine.persist.saving(persist::Parts {
+                sharing: &engine.sharing.borrow(),
+                tabs: &engine.tabs,
+                counters: persist::Counters {
+                    snapshots: engine.snapshots.get(),
+                    documents: engine.documents_made.get(),
+                    object_groups: engine.object_groups.get(),
+                },
+            });
+            persist::store_saved(&engine.chrome, value).await;
+        });
+    }
+
+    /// A command on `tab` finished: start (or push back) its idle timer
+    /// ([`idle_detach`]).
+    pub(super) fn note_used(&self, tab: TabId) {
+        if self.idle_limit_ms() == 0 {
+            return;
+        }
+        let now = self.chrome.now_ms();
+        self.tabs.write(tab, |t| t.last_used = Some(now));
+        let Some(generation) = self.idle.borrow_mut().arm(tab) else {
+            return;
+        };
+        self.in_background(move |engine| async move {
+            engine.watch_idle(tab, generation).await;
+            engine.idle.borrow_mut().stopped(tab, generation);
+        });
+    }
+
+    /// The idle delay changed: every attached tab's idle time counts from now, under
+    /// the new delay (a tab attached while it was 0 gets its timer only now).
+    pub(super) fn rearm_idle_timers(&self) {
+        self.idle.borrow_mut().new_delay();
+        let attached = self.tabs.attached();
+        for tab in attached {
+            self.note_used(tab);
+        }
+    }
+
+    fn idle_limit_ms(&self) -> u64 {
+        idle_detach::limit_ms(&self.settings.borrow(), &self.sharing.borrow())
+    }
+
+    /// Runs `tab`'s idle timer of `generation` until [`Idle`](idle_detach::Idle) says
+    /// it stops, or lets the tab go.
+    async fn watch_idle(&self, tab: TabId, generation: u64) {
+        loop {
+            let limit = self.idle_limit_ms();
+            let last = self.tabs.read(tab, |t| t.last_used).flatten();
+            let busy = self.tabs.busy(tab) || self.traces.borrow().active(tab);
+            let now = self.chrome.now_ms();
+            let next = self.idle.borrow().next(generation, limit, last, now, busy);
+            match next {
+                idle_detach::Next::Stop => return,
+                idle_detach::Next::Sleep(ms) => self.chrome.sleep(ms).await,
+                idle_detach::Next::Detach => break,
+            }
+        }
+        let _tab = self.tabs.lock(tab).await;
+        self.tabs.update(tab, |t| t.last_used = None);
+        if self.tabs.is_attached(tab) {
+            self.detach_keeping_collectors(tab).await;
+            self.chrome.state_changed();
         }
     }
 
@@ -754,7 +998,7 @@ mod tests {
         assert_eq!(h.reply_to::<Evaluate>(1).unwrap(), Ok(json!(4)));
         let calls = h.fake.function_calls(10);
         assert_eq!(calls[0].arguments, [Arg::value(big)]);
-        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        assert_eq!(h.engine.port.pieces().held(), 0);
     }
 
     #[test]
@@ -819,7 +1063,7 @@ mod tests {
         }
         h.settle();
         assert!(h.reply(6).unwrap().is_ok());
-        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        assert_eq!(h.engine.port.pieces().held(), 0);
     }
 
     #[test]
@@ -827,9 +1071,9 @@ mod tests {
         let mut h = Harness::new();
         let pieces = in_pieces(1, script(1), 40, 1);
         h.engine.on_port_message(&pieces[0]);
-        assert!(h.engine.pieces.borrow().held() > 0);
+        assert!(h.engine.port.pieces().held() > 0);
         h.gone(1);
-        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        assert_eq!(h.engine.port.pieces().held(), 0);
         h.engine.on_port_message(&pieces[1]);
         h.settle();
         h.failed(1, ErrorCode::Internal, "piece 1 of");
@@ -837,6 +1081,6 @@ mod tests {
         let pieces = in_pieces(2, script(2), 40, 2);
         h.engine.on_port_message(&pieces[0]);
         h.engine.on_port_disconnected(None);
-        assert_eq!(h.engine.pieces.borrow().held(), 0);
+        assert_eq!(h.engine.port.pieces().held(), 0);
     }
 }

@@ -42,12 +42,15 @@ use tabwire_shared::TabId;
 use futures::future::join_all;
 
 use super::tab::{ChildSession, MAX_CHILD_SESSIONS};
-use super::Engine;
+use super::{webmcp_events, Engine};
 use crate::cdp::dom::DomGetFrameOwner;
 use crate::cdp::events::{Incoming, TargetEvent};
 use crate::cdp::input::{DomGetBoxModel, Rect};
 use crate::cdp::target::{AttachedToTarget, TargetDetachFromTarget, TargetSetAutoAttach};
-use crate::cdp::{PageEnable, PageEvent, RuntimeEnable, RuntimeReleaseObjectGroup};
+use crate::cdp::webmcp::WebMcpEnable;
+use crate::cdp::{
+    PageEnable, PageEvent, PageGetFrameTree, RuntimeEnable, RuntimeReleaseObjectGroup,
+};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::TabSignal;
@@ -62,6 +65,22 @@ const MAX_NOTED_GROUPS: usize = 1_000;
 const MAX_CONTEXTS: usize = 1_000;
 
 impl<C: Chrome + 'static> Engine<C> {
+    /// Enables the WebMCP domain in a cross-site frame's session; a failure (the
+    /// frame gone, its renderer without the domain) leaves its tools unlisted.
+    pub(super) async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
+        let (enabled, tree) = futures::join!(
+            self.send_in(tab, Some(session), &WebMcpEnable {}),
+            self.send_in(tab, Some(session), &PageGetFrameTree {}),
+        );
+        if enabled.is_err() {
+            return;
+        }
+        let frame = tree.ok().map(|t| t.frame_tree.frame);
+        self.post_news(webmcp_events::child_enabled(
+            &self.tabs, tab, session, frame,
+        ));
+    }
+
     /// Asks Chrome to attach us to the cross-site iframes of the tab (`session`:
     /// `None`), or of a cross-site iframe (its child session), now and as they come.
     pub(super) async fn attach_children(
@@ -104,7 +123,7 @@ impl<C: Chrome + 'static> Engine<C> {
             .unwrap_or_default();
         let (tools_gone, gone) = tools_gone;
         if tools_gone {
-            self.webmcp_changed(tab);
+            self.post_news(webmcp_events::changed_in(&self.tabs, tab));
         }
         // What runs in a frame that went waits for it no more: its contexts are gone.
         for session in gone {
@@ -185,7 +204,7 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         // A frame that came after the page's WebMCP tools were asked for: its tools
         // are followed from the start, as the page's are.
-        if self.webmcp_enabled(tab) {
+        if webmcp_events::enabled(&self.tabs, tab) {
             self.enable_child_webmcp(tab, session).await;
         }
         for (what, outcome) in [
@@ -330,7 +349,8 @@ impl<C: Chrome + 'static> Engine<C> {
             .flatten()
             .is_some();
         if known {
-            self.track_child_webmcp(tab, session, &event);
+            let news = webmcp_events::track_child(&self.tabs, tab, session, &event);
+            self.post_news(news);
         }
         // What an upload acting in the frame waits for (its chooser is reported in
         // the frame's session; a drag is reported in the tab's), the style sheets the

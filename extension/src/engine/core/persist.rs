@@ -4,21 +4,24 @@
 //! new one starts empty. What must survive goes to `chrome.storage.session` (kept until
 //! the browser quits): the agents' scopes and tab groups, the revoked sessions, the
 //! tabs our debugger was attached to, and the counters that number snapshots, documents
-//! and object groups (so uids never repeat). [`Engine::restore`] reads it back before
+//! and object groups (so uids never repeat). The engine's `restore` reads it back before
 //! the native port opens; the agents then reconnect with their session keys and find
 //! their tabs again. Debugger sessions the old worker left are detached, so the next
 //! command attaches afresh with its domains enabled.
+//!
+//! [`Persist`] holds this run's name and whether a save is due; the functions here
+//! read and write storage through the [`Chrome`] they are given and log what fails.
 
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabwire_shared::TabId;
 
-use super::access::scopes::SavedSharing;
+use super::access::scopes::{SavedSharing, Sharing};
 use super::settings::{self, Settings};
-use super::tab::Group;
-use super::Engine;
+use super::tab::Tabs;
 use crate::chrome::{Chrome, StorageArea};
 
 /// The storage key of the saved state.
@@ -27,15 +30,15 @@ const KEY: &str = "engine";
 /// Everything a restarted worker needs.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Saved {
+pub(super) struct Saved {
     #[serde(default)]
-    sharing: SavedSharing,
+    pub(super) sharing: SavedSharing,
     #[serde(default)]
-    attached: Vec<TabId>,
+    pub(super) attached: Vec<TabId>,
     #[serde(default)]
-    grouped: BTreeMap<TabId, i64>,
+    pub(super) grouped: BTreeMap<TabId, i64>,
     #[serde(default)]
-    counters: Counters,
+    pub(super) counters: Counters,
     /// Names this run of the browser (see [`Event::BrowserConnected`]).
     ///
     /// [`Event::BrowserConnected`]: tabwire_shared::Event::BrowserConnected
@@ -46,136 +49,132 @@ struct Saved {
 /// The engine's numbering.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Counters {
+pub(super) struct Counters {
     #[serde(default)]
-    snapshots: u64,
+    pub(super) snapshots: u64,
     #[serde(default)]
-    documents: u64,
+    pub(super) documents: u64,
     #[serde(default)]
-    object_groups: u64,
+    pub(super) object_groups: u64,
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Reads back the settings and what a previous worker saved. Call once, before
-    /// the native port opens; unreadable storage is logged and ignored.
-    pub async fn restore(&self) {
-        self.load_settings().await;
-        self.load_made_groups().await;
-        self.restore_saved().await;
-        // Only now are this run's groups known (a worker restart keeps them).
-        self.dissolve_leftover_groups().await;
+/// What a save is made of, borrowed from the engine.
+pub(super) struct Parts<'a> {
+    pub(super) sharing: &'a Sharing,
+    pub(super) tabs: &'a Tabs,
+    pub(super) counters: Counters,
+}
+
+/// This browser run's name and the pending save: what persisting keeps between calls.
+#[derive(Debug, Default)]
+pub(super) struct Persist {
+    /// A save of the state is scheduled.
+    pending: Cell<bool>,
+    /// Names this run of the browser, kept across worker restarts; empty until
+    /// restored.
+    instance: RefCell<String>,
+}
+
+impl Persist {
+    /// This run of the browser's name (empty before [`read_saved`]).
+    pub(super) fn instance(&self) -> String {
+        self.instance.borrow().clone()
     }
 
-    /// Takes back the state a previous worker of this browser run saved.
-    async fn restore_saved(&self) {
-        let stored = match self.chrome.storage_get(StorageArea::Session, KEY).await {
-            Ok(stored) => stored,
-            Err(error) => {
-                return self
-                    .chrome
-                    .log(&format!("tabwire: could not read the saved state: {error}"))
-            }
-        };
-        // A fresh browser run unless a previous worker of this run saved its name.
-        *self.instance.borrow_mut() = format!("{:x}", self.chrome.now_ms());
-        let Some(stored) = stored else {
-            return self.schedule_save();
-        };
-        let saved: Saved = match serde_json::from_value(stored) {
-            Ok(saved) => saved,
-            Err(error) => {
-                return self.chrome.log(&format!(
-                    "tabwire: ignored an unreadable saved state: {error}"
-                ))
-            }
-        };
-        if !saved.instance.is_empty() {
-            *self.instance.borrow_mut() = saved.instance;
-        }
-        let bump = |cell: &std::cell::Cell<u64>, saved: u64| cell.set(cell.get().max(saved));
-        bump(&self.snapshots, saved.counters.snapshots);
-        bump(&self.documents_made, saved.counters.documents);
-        bump(&self.object_groups, saved.counters.object_groups);
-        let now = self.chrome.now_ms();
-        let has_agents = !saved.sharing.agents.is_empty();
-        self.sharing.borrow_mut().restore(saved.sharing, now);
-        for (tab, group) in saved.grouped {
-            self.tabs.write(tab, |t| t.group = Group::In(group));
-        }
-        for tab in saved.attached {
-            // Ours from before (its state is lost): let go, the next command re-attaches.
-            let _ = self.chrome.detach_debugger(tab).await;
-        }
-        if has_agents {
-            self.start_grace_timer();
-        }
-        self.schedule_save();
-        self.chrome.state_changed();
+    /// Something to save changed: whether a save must be scheduled (not if one is
+    /// already, however many changes come before it runs).
+    pub(super) fn wants_save(&self) -> bool {
+        !self.pending.replace(true)
     }
 
-    /// Reads the user's settings from `chrome.storage.local`.
-    pub(super) async fn load_settings(&self) {
-        match self
-            .chrome
-            .storage_get(StorageArea::Local, settings::KEY)
-            .await
-        {
-            Ok(stored) => {
-                let (read, note) = Settings::read(&stored.unwrap_or(Value::Null));
-                if let Some(note) = note {
-                    self.chrome.log(&note);
-                }
-                *self.settings.borrow_mut() = read;
-            }
-            Err(error) => self
-                .chrome
-                .log(&format!("tabwire: could not read the settings: {error}")),
-        }
-    }
-
-    /// Saves the settings to `chrome.storage.local`.
-    pub(super) async fn store_settings(&self) -> Result<(), String> {
-        let value = serde_json::to_value(&*self.settings.borrow()).map_err(|e| e.to_string())?;
-        self.chrome
-            .storage_set(StorageArea::Local, settings::KEY, value)
-            .await
-            .map_err(|e| e.0)
-    }
-
-    /// Saves the state soon (once, however many changes come before).
-    pub(super) fn schedule_save(&self) {
-        if self.save_pending.replace(true) {
-            return;
-        }
-        self.in_background(|engine| async move {
-            engine.save_pending.set(false);
-            let value = engine.saved();
-            if let Err(error) = engine
-                .chrome
-                .storage_set(StorageArea::Session, KEY, value)
-                .await
-            {
-                engine
-                    .chrome
-                    .log(&format!("tabwire: could not save the state: {error}"));
-            }
-        });
-    }
-
-    fn saved(&self) -> Value {
+    /// The scheduled save runs: what it stores (later changes schedule another).
+    pub(super) fn saving(&self, parts: Parts<'_>) -> Value {
+        self.pending.set(false);
         let saved = Saved {
-            sharing: self.sharing.borrow().saved(),
-            attached: self.tabs.attached().into_iter().collect(),
-            grouped: self.tabs.groups(),
-            counters: Counters {
-                snapshots: self.snapshots.get(),
-                documents: self.documents_made.get(),
-                object_groups: self.object_groups.get(),
-            },
-            instance: self.instance.borrow().clone(),
+            sharing: parts.sharing.saved(),
+            attached: parts.tabs.attached().into_iter().collect(),
+            grouped: parts.tabs.groups(),
+            counters: parts.counters,
+            instance: self.instance(),
         };
         serde_json::to_value(saved).unwrap_or(Value::Null)
     }
+}
+
+/// What [`read_saved`] found.
+pub(super) enum Restored {
+    /// Storage could not be read, or held something unreadable (logged): nothing to do.
+    Unreadable,
+    /// Nothing saved: a fresh browser run, whose new name is to be saved.
+    Fresh,
+    /// What a previous worker of this run saved, to take back.
+    Saved(Saved),
+}
+
+/// Reads back what a previous worker of this browser run saved, naming the run (a
+/// fresh name unless that worker saved one).
+pub(super) async fn read_saved(chrome: &impl Chrome, persist: &Persist) -> Restored {
+    let stored = match chrome.storage_get(StorageArea::Session, KEY).await {
+        Ok(stored) => stored,
+        Err(error) => {
+            chrome.log(&format!("tabwire: could not read the saved state: {error}"));
+            return Restored::Unreadable;
+        }
+    };
+    // A fresh browser run unless a previous worker of this run saved its name.
+    *persist.instance.borrow_mut() = format!("{:x}", chrome.now_ms());
+    let Some(stored) = stored else {
+        return Restored::Fresh;
+    };
+    let saved: Saved = match serde_json::from_value(stored) {
+        Ok(saved) => saved,
+        Err(error) => {
+            chrome.log(&format!(
+                "tabwire: ignored an unreadable saved state: {error}"
+            ));
+            return Restored::Unreadable;
+        }
+    };
+    if !saved.instance.is_empty() {
+        persist.instance.borrow_mut().clone_from(&saved.instance);
+    }
+    Restored::Saved(saved)
+}
+
+/// Stores `value`, the state [`Persist::saving`] made, for a restarted worker.
+pub(super) async fn store_saved(chrome: &impl Chrome, value: Value) {
+    if let Err(error) = chrome.storage_set(StorageArea::Session, KEY, value).await {
+        chrome.log(&format!("tabwire: could not save the state: {error}"));
+    }
+}
+
+/// Reads the user's settings from `chrome.storage.local` (`None` if unreadable, logged).
+pub(super) async fn load_settings(chrome: &impl Chrome) -> Option<Settings> {
+    match chrome.storage_get(StorageArea::Local, settings::KEY).await {
+        Ok(stored) => {
+            let (read, note) = Settings::read(&stored.unwrap_or(Value::Null));
+            if let Some(note) = note {
+                chrome.log(&note);
+            }
+            Some(read)
+        }
+        Err(error) => {
+            chrome.log(&format!("tabwire: could not read the settings: {error}"));
+            None
+        }
+    }
+}
+
+/// Saves the settings to `chrome.storage.local`.
+pub(super) async fn store_settings(
+    chrome: &impl Chrome,
+    settings: &Settings,
+) -> Result<(), String> {
+    let value = serde_json::to_value(settings).map_err(|e| e.to_string())?;
+    chrome
+        .storage_set(StorageArea::Local, settings::KEY, value)
+        .await
+        .map_err(|e| e.0)
 }
 
 #[cfg(test)]
@@ -222,12 +221,12 @@ mod tests {
     fn the_browser_run_keeps_its_name_across_worker_restarts() {
         let mut h = Harness::strict();
         h.restart_worker();
-        let named = h.engine.instance.borrow().clone();
+        let named = h.engine.persist.instance();
         assert!(!named.is_empty());
         h.settle();
         h.advance(5_000);
         h.restart_worker();
-        assert_eq!(*h.engine.instance.borrow(), named);
+        assert_eq!(h.engine.persist.instance(), named);
         h.engine.on_port_connected("1.0");
         h.settle();
         assert!(h.events().iter().any(|e| matches!(

@@ -41,7 +41,7 @@ impl<C: Chrome + 'static> Engine<C> {
     /// `chrome.tabs.onActivated`: the popup's default tab, and the user's tab in agents'
     /// lists, may have changed.
     pub fn on_tab_activated(&self) {
-        self.tabs_changed();
+        self.on_tabs_changed();
         self.chrome.state_changed();
     }
 

@@ -1,97 +1,82 @@
 //! The page's WebMCP tools as the `WebMCP` domain's events tell them, kept per
 //! session as they come (the tab's own and each cross-site frame's), and the domain
 //! turned on in a cross-site frame that joins a tab whose own session has it. What
-//! the commands do with them is `super::super::webmcp`.
+//! the commands do with them is `engine/webmcp.rs`. Each function here returns the
+//! [`Event::WebMcpChanged`] that is news, if any, for the engine to post; enabling the
+//! domain in a frame's session is the engine's (`oopif`), which hands the outcome to
+//! [`child_enabled`].
 
 use tabwire_shared::{Event, TabId};
 
-use super::Engine;
-use crate::cdp::webmcp::WebMcpEnable;
-use crate::cdp::{PageEvent, PageGetFrameTree};
-use crate::chrome::Chrome;
+use super::tab::Tabs;
+use crate::cdp::{Frame, PageEvent};
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Takes in a page event of the tab's own session; tells the agents when the
-    /// tools changed.
-    pub(super) fn track_webmcp(&self, tab: TabId, event: &PageEvent) {
-        let changed = self
-            .tabs
-            .update(tab, |t| {
-                let state = &mut t.attachment.webmcp;
-                state.track(event) && state.enabled
-            })
-            .unwrap_or(false);
-        if changed {
-            self.webmcp_changed(tab);
-        }
-    }
+/// Takes in a page event of the tab's own session: news when the tools changed.
+pub(super) fn track(tabs: &Tabs, tab: TabId, event: &PageEvent) -> Option<Event> {
+    let changed = tabs
+        .update(tab, |t| {
+            let state = &mut t.attachment.webmcp;
+            state.track(event) && state.enabled
+        })
+        .unwrap_or(false);
+    changed.then(|| changed_in(tabs, tab)).flatten()
+}
 
-    /// Takes in a page event of a cross-site frame's session; tells the agents when
-    /// its tools changed.
-    pub(super) fn track_child_webmcp(&self, tab: TabId, session: &str, event: &PageEvent) {
-        let changed = self
-            .tabs
-            .update(tab, |t| {
-                let state = &mut t.attachment.children.get_mut(session)?.webmcp;
-                Some(state.track(event) && state.enabled)
-            })
-            .flatten()
-            .unwrap_or(false);
-        if changed {
-            self.webmcp_changed(tab);
-        }
-    }
+/// Takes in a page event of a cross-site frame's session: news when its tools changed.
+pub(super) fn track_child(
+    tabs: &Tabs,
+    tab: TabId,
+    session: &str,
+    event: &PageEvent,
+) -> Option<Event> {
+    let changed = tabs
+        .update(tab, |t| {
+            let state = &mut t.attachment.children.get_mut(session)?.webmcp;
+            Some(state.track(event) && state.enabled)
+        })
+        .flatten()
+        .unwrap_or(false);
+    changed.then(|| changed_in(tabs, tab)).flatten()
+}
 
-    /// Tells the agents the tab's WebMCP tools changed, once until they ask again.
-    pub(super) fn webmcp_changed(&self, tab: TabId) {
-        let tell = self
-            .tabs
-            .update(tab, |t| {
-                !std::mem::replace(&mut t.attachment.webmcp.announced, true)
-            })
-            .unwrap_or(false);
-        if tell {
-            self.post_event(Event::WebMcpChanged { tab_id: tab });
-        }
-    }
+/// The tab's WebMCP tools changed: news for the agents once until they ask again.
+pub(super) fn changed_in(tabs: &Tabs, tab: TabId) -> Option<Event> {
+    let tell = tabs
+        .update(tab, |t| {
+            !std::mem::replace(&mut t.attachment.webmcp.announced, true)
+        })
+        .unwrap_or(false);
+    tell.then_some(Event::WebMcpChanged { tab_id: tab })
+}
 
-    /// Whether the tab's own session has the WebMCP domain on (a new cross-site frame
-    /// then gets it too).
-    pub(super) fn webmcp_enabled(&self, tab: TabId) -> bool {
-        self.tabs
-            .read(tab, |t| t.attachment.webmcp.enabled)
-            .unwrap_or(false)
-    }
+/// Whether the tab's own session has the WebMCP domain on (a new cross-site frame
+/// then gets it too).
+pub(super) fn enabled(tabs: &Tabs, tab: TabId) -> bool {
+    tabs.read(tab, |t| t.attachment.webmcp.enabled)
+        .unwrap_or(false)
+}
 
-    /// Enables the WebMCP domain in a cross-site frame's session; a failure (the
-    /// frame gone, its renderer without the domain) leaves its tools unlisted. The
-    /// tools it announces before it answers are news to the agents. The frame's URL,
-    /// which its tools are shown with, is read anew: a frame attached while its
-    /// `<iframe>` was still blank committed its document before its Page domain was
-    /// on to say so.
-    pub(super) async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
-        let (enabled, tree) = futures::join!(
-            self.send_in(tab, Some(session), &WebMcpEnable {}),
-            self.send_in(tab, Some(session), &PageGetFrameTree {}),
-        );
-        if enabled.is_err() {
-            return;
-        }
-        let frame = tree.ok().map(|t| t.frame_tree.frame);
-        let announced = self
-            .tabs
-            .update(tab, |t| {
-                let child = t.attachment.children.get_mut(session)?;
-                child.webmcp.enabled = true;
-                if let Some(frame) = frame.filter(|f| f.id == child.frame_id) {
-                    child.url = frame.url;
-                }
-                Some(!child.webmcp.tools.is_empty())
-            })
-            .flatten()
-            .unwrap_or(false);
-        if announced {
-            self.webmcp_changed(tab);
-        }
-    }
+/// The WebMCP domain is on in a cross-site frame's `session`, whose frame is now
+/// `frame` as its session reads it (its tools are shown with its URL, read anew: a
+/// frame attached while its `<iframe>` was still blank committed its document before
+/// its Page domain was on to say so). The tools it announced before it answered are
+/// news to the agents.
+pub(super) fn child_enabled(
+    tabs: &Tabs,
+    tab: TabId,
+    session: &str,
+    frame: Option<Frame>,
+) -> Option<Event> {
+    let announced = tabs
+        .update(tab, |t| {
+            let child = t.attachment.children.get_mut(session)?;
+            child.webmcp.enabled = true;
+            if let Some(frame) = frame.filter(|f| f.id == child.frame_id) {
+                child.url = frame.url;
+            }
+            Some(!child.webmcp.tools.is_empty())
+        })
+        .flatten()
+        .unwrap_or(false);
+    announced.then(|| changed_in(tabs, tab)).flatten()
 }

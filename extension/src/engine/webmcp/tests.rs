@@ -6,7 +6,7 @@ use tabwire_shared::{requests::*, ErrorCode, Event, WireError};
 
 use super::super::fake::page::navigate_to;
 use super::super::fake::{Answer, Harness};
-use super::{MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS};
+use crate::engine::state::webmcp::{MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS};
 
 fn tool(name: &str, annotations: Value) -> Value {
     json!({"name": name, "description": format!("{name} tool"), "frameId": "main",

@@ -11,6 +11,7 @@ use tabwire_shared::{ClientHello, Event};
 
 use super::scopes::Greeting;
 use crate::chrome::Chrome;
+use crate::engine::core::tabs;
 use crate::engine::liveness::PortDrop;
 use crate::engine::Engine;
 
@@ -79,7 +80,7 @@ impl<C: Chrome + 'static> Engine<C> {
         let gone = self.sharing.borrow_mut().client_gone(client);
         if let Some((session, agent)) = gone {
             self.in_background(|engine| async move {
-                engine.forget_requests(&session).await;
+                engine.asking().forget(&session).await;
                 engine.drop_shares(agent).await;
             });
         }
@@ -90,19 +91,14 @@ impl<C: Chrome + 'static> Engine<C> {
     /// any): every connection is gone; agents wait out the grace period.
     pub fn on_port_disconnected(&self, error: Option<&str>) {
         // A message half-joined will not be finished: its host is gone.
-        *self.pieces.borrow_mut() = tabwire_shared::pieces::Joiner::new();
+        self.port.forget_pieces();
         self.port_lost(PortDrop::from_chrome(error));
     }
 
     /// The native port is gone, for `why` (kept for the popup). Called for the shell,
     /// and by the heartbeat when it gives up on a port.
     pub(in crate::engine) fn port_lost(&self, why: PortDrop) {
-        {
-            let mut live = self.live.borrow_mut();
-            live.port_open = false;
-            live.host_ready = false;
-            live.last_drop = Some(why);
-        }
+        self.port.lost(why);
         let now = self.chrome.now_ms();
         self.sharing.borrow_mut().port_dropped(now);
         self.start_grace_timer();
@@ -123,7 +119,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Shares the user's current tab with a newly connected agent, if it may be.
     async fn auto_share(&self, session: &str) {
-        let Ok(Some(tab)) = self.users_tab().await else {
+        let Ok(Some(tab)) = tabs::users_tab(&self.chrome).await else {
             return;
         };
         if let Err(reason) = self.share_tab(session, tab.id).await {

@@ -9,9 +9,14 @@
 //! list (a user who names a group exactly like an agent's loses only the grouping).
 //! A group that Chrome saved closed (not open in any window) is out of the extension
 //! API's reach until the user reopens it, when it is dissolved like the others.
+//!
+//! [`MadeGroups`] keeps the titles; it is given the [`Chrome`] to store them and to
+//! dissolve groups, and the agents' [`Sharing`] to know which groups are held.
 
+use std::cell::RefCell;
+
+use super::scopes::Sharing;
 use crate::chrome::{Chrome, StorageArea};
-use crate::engine::Engine;
 
 /// The storage key of the titles tabwire gave its groups.
 const KEY: &str = "madeGroups";
@@ -19,13 +24,19 @@ const KEY: &str = "madeGroups";
 /// How many titles are remembered (the most recent).
 const REMEMBERED: usize = 64;
 
-impl<C: Chrome + 'static> Engine<C> {
+/// The titles tabwire gave its tab groups, this run and earlier ones.
+#[derive(Debug, Default)]
+pub(in crate::engine) struct MadeGroups {
+    titles: RefCell<Vec<String>>,
+}
+
+impl MadeGroups {
     /// Reads the titles earlier runs gave their groups.
-    pub(in crate::engine) async fn load_made_groups(&self) {
-        let stored = match self.chrome.storage_get(StorageArea::Local, KEY).await {
+    pub(in crate::engine) async fn load(&self, chrome: &impl Chrome) {
+        let stored = match chrome.storage_get(StorageArea::Local, KEY).await {
             Ok(stored) => stored,
             Err(error) => {
-                return self.chrome.log(&format!(
+                return chrome.log(&format!(
                     "tabwire: could not read the titles of its tab groups: {error}"
                 ))
             }
@@ -33,13 +44,13 @@ impl<C: Chrome + 'static> Engine<C> {
         let titles: Vec<String> = stored
             .and_then(|v| serde_json::from_value(v).ok())
             .unwrap_or_default();
-        *self.made_groups.borrow_mut() = titles;
+        *self.titles.borrow_mut() = titles;
     }
 
     /// Notes that tabwire titled a group `title`, so a later run knows it as ours.
-    pub(in crate::engine) async fn remember_group_title(&self, title: &str) {
+    pub(in crate::engine) async fn remember(&self, chrome: &impl Chrome, title: &str) {
         let titles = {
-            let mut made = self.made_groups.borrow_mut();
+            let mut made = self.titles.borrow_mut();
             if made.last().is_some_and(|t| t == title) {
                 return;
             }
@@ -49,36 +60,36 @@ impl<C: Chrome + 'static> Engine<C> {
             made.drain(..excess);
             made.clone()
         };
-        let stored = self
-            .chrome
+        let stored = chrome
             .storage_set(StorageArea::Local, KEY, serde_json::json!(titles))
             .await;
         if let Err(error) = stored {
-            self.chrome.log(&format!(
+            chrome.log(&format!(
                 "tabwire: could not save the title of its tab group: {error}"
             ));
         }
     }
 
     /// Dissolves every open group tabwire titled in an earlier run that no agent holds
-    /// now. Run at start-up and when a group appears (a restored session's groups
-    /// come after the worker started).
-    pub(in crate::engine) async fn dissolve_leftover_groups(&self) {
-        if self.sharing.borrow().agent_profile() || self.made_groups.borrow().is_empty() {
+    /// now (in `sharing`, read anew for each group). Run at start-up and when a group
+    /// appears (a restored session's groups come after the worker started).
+    pub(in crate::engine) async fn dissolve_leftovers(
+        &self,
+        chrome: &impl Chrome,
+        sharing: &RefCell<Sharing>,
+    ) {
+        if sharing.borrow().agent_profile() || self.titles.borrow().is_empty() {
             return;
         }
-        let groups = match self.chrome.tab_groups().await {
+        let groups = match chrome.tab_groups().await {
             Ok(groups) => groups,
             Err(error) => {
-                return self
-                    .chrome
-                    .log(&format!("tabwire: could not list tab groups: {error}"))
+                return chrome.log(&format!("tabwire: could not list tab groups: {error}"))
             }
         };
         for group in groups {
-            let ours = self.made_groups.borrow().contains(&group.title);
-            let held = self
-                .sharing
+            let ours = self.titles.borrow().contains(&group.title);
+            let held = sharing
                 .borrow()
                 .agents()
                 .values()
@@ -86,20 +97,13 @@ impl<C: Chrome + 'static> Engine<C> {
             if !ours || held {
                 continue;
             }
-            if let Err(error) = self.chrome.dissolve_group(group.id).await {
-                self.chrome.log(&format!(
+            if let Err(error) = chrome.dissolve_group(group.id).await {
+                chrome.log(&format!(
                     "tabwire: could not remove the left-over tab group {}: {error}",
                     group.id
                 ));
             }
         }
-    }
-
-    /// `chrome.tabGroups.onCreated` / `onUpdated`: a group appeared or was renamed.
-    pub fn on_group_changed_by_browser(&self) {
-        self.in_background(|engine| async move {
-            engine.dissolve_leftover_groups().await;
-        });
     }
 }
 

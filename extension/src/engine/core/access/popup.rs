@@ -13,8 +13,10 @@ use tabwire_shared::version::Mismatch;
 use tabwire_shared::TabId;
 
 use super::opening_focus::share_to_focus;
+use super::requests::Answer;
 use super::status_line::{status_line, StatusLine};
 use crate::chrome::{Chrome, TabState};
+use crate::engine::core::tabs;
 use crate::engine::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
 use crate::engine::Engine;
 
@@ -225,7 +227,11 @@ impl<C: Chrome + 'static> Engine<C> {
     pub async fn popup_target(&self, tab: Option<TabId>) -> Option<TabId> {
         match tab {
             Some(tab) => Some(tab),
-            None => self.users_tab().await.ok().flatten().map(|t| t.id),
+            None => tabs::users_tab(&self.chrome)
+                .await
+                .ok()
+                .flatten()
+                .map(|t| t.id),
         }
     }
 
@@ -240,7 +246,7 @@ impl<C: Chrome + 'static> Engine<C> {
             },
             None => None,
         };
-        let live = self.live.borrow().clone();
+        let live = self.port.liveness();
         let sharing = self.sharing.borrow();
         let settings = self.settings.borrow();
         let agent_ref = |session: &String| {
@@ -354,6 +360,24 @@ impl<C: Chrome + 'static> Engine<C> {
                 blocklist: settings.blocklist.clone(),
             },
         }
+    }
+
+    /// The user answered request `id` in the popup opened on `tab`
+    /// ([`requests`](super::requests)). The error is for the user.
+    async fn answer_request(&self, id: u64, tab: TabId, share: bool) -> Result<(), String> {
+        let Some(session) = self.tab_requests.borrow().session_of(id) else {
+            return Err(
+                "That request is no longer waiting (the agent stopped waiting or left).".to_owned(),
+            );
+        };
+        let answer = if share {
+            self.share_tab(&session, tab).await?;
+            Answer::Shared(tab)
+        } else {
+            Answer::Declined
+        };
+        self.asking().answered(id, answer).await;
+        Ok(())
     }
 
     /// Carries out a popup button (JSON text of a [`PopupAction`]). The error is for

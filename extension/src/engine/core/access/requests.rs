@@ -7,12 +7,16 @@
 //! a newer one takes its place (the older is answered as unanswered). A request ends
 //! with its agent, too (disconnected, or its server gone).
 
+use std::cell::RefCell;
+
 use futures::channel::oneshot;
 use tabwire_shared::requests::{RequestTab, TabRequestAnswer, MAX_REASON_CHARS};
 use tabwire_shared::TabId;
 
+use super::scopes::Sharing;
 use crate::chrome::Chrome;
-use crate::engine::Engine;
+use crate::engine::core::tabs;
+use crate::engine::tab::Tabs;
 use crate::error::EngineError;
 use crate::signals::within;
 
@@ -126,12 +130,26 @@ fn shown_reason(raw: &str) -> String {
         .unwrap_or_else(|| "(no reason given)".to_owned())
 }
 
-impl<C: Chrome + 'static> Engine<C> {
+/// What a request of an agent reaches in the engine: the browser (the button's badge
+/// and notification, the tab shared), the waiting requests, the agents (their names)
+/// and the tabs (the one shared, described).
+pub(in crate::engine) struct Asking<'a, C> {
+    /// The browser.
+    pub(in crate::engine) chrome: &'a C,
+    /// The requests waiting.
+    pub(in crate::engine) requests: &'a RefCell<TabRequests>,
+    /// The agents, for their names.
+    pub(in crate::engine) sharing: &'a RefCell<Sharing>,
+    /// The tabs, to describe the one shared.
+    pub(in crate::engine) tabs: &'a Tabs,
+}
+
+impl<C: Chrome + 'static> Asking<'_, C> {
     /// Shows the waiting requests on tabwire's button (a badge and a notification),
     /// or takes them down when none waits.
-    pub(in crate::engine) async fn show_requests(&self) {
+    pub(in crate::engine) async fn show(&self) {
         let line = {
-            let requests = self.tab_requests.borrow().waiting();
+            let requests = self.requests.borrow().waiting();
             let sharing = self.sharing.borrow();
             requests.last().map(|r| {
                 let name = sharing
@@ -153,58 +171,43 @@ impl<C: Chrome + 'static> Engine<C> {
         self.chrome.state_changed();
     }
 
-    /// The user answered request `id` in the popup opened on `tab`. The error is for
-    /// the user.
-    pub(in crate::engine) async fn answer_request(
-        &self,
-        id: u64,
-        tab: TabId,
-        share: bool,
-    ) -> Result<(), String> {
-        let Some(session) = self.tab_requests.borrow().session_of(id) else {
-            return Err(
-                "That request is no longer waiting (the agent stopped waiting or left).".to_owned(),
-            );
-        };
-        let answer = if share {
-            self.share_tab(&session, tab).await?;
-            Answer::Shared(tab)
-        } else {
-            Answer::Declined
-        };
-        self.tab_requests.borrow_mut().answer(id, answer);
-        self.show_requests().await;
-        Ok(())
+    /// The user's answer to request `id` (the tab is shared already, if it was):
+    /// noted, and the button updated.
+    pub(in crate::engine) async fn answered(&self, id: u64, answer: Answer) {
+        self.requests.borrow_mut().answer(id, answer);
+        self.show().await;
     }
 
     /// The agent `session` is gone: its requests end.
-    pub(in crate::engine) async fn forget_requests(&self, session: &str) {
-        if self.tab_requests.borrow_mut().forget_agent(session) {
-            self.show_requests().await;
+    pub(in crate::engine) async fn forget(&self, session: &str) {
+        if self.requests.borrow_mut().forget_agent(session) {
+            self.show().await;
         }
     }
 
     /// Waits for the user's answer to a request of `session`, within `timeout_ms`.
-    pub(in crate::engine) async fn ask_user(
+    pub(in crate::engine) async fn ask(
         &self,
         session: &str,
         request: RequestTab,
     ) -> Result<TabRequestAnswer, EngineError> {
         let now = self.chrome.now_ms();
         let (id, heard) =
-            self.tab_requests
+            self.requests
                 .borrow_mut()
                 .ask(session, shown_reason(&request.reason), now);
-        self.show_requests().await;
+        self.show().await;
         let answer = within(self.chrome.sleep(request.timeout_ms), heard).await;
-        self.tab_requests.borrow_mut().withdraw(id);
-        self.show_requests().await;
+        self.requests.borrow_mut().withdraw(id);
+        self.show().await;
         match answer {
             Some(Ok(Answer::Shared(tab))) => {
-                let state = self.existing_tab(tab).await?;
-                let front = self.users_tab().await?.is_some_and(|t| t.id == tab);
+                let state = tabs::existing_tab(self.chrome, tab).await?;
+                let front = tabs::users_tab(self.chrome)
+                    .await?
+                    .is_some_and(|t| t.id == tab);
                 Ok(TabRequestAnswer::Shared {
-                    tab: self.describe(&state, front),
+                    tab: tabs::describe(self.tabs, &state, front),
                 })
             }
             Some(Ok(Answer::Declined)) => Ok(TabRequestAnswer::Declined),

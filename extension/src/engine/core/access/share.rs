@@ -89,7 +89,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 },
             );
         }
-        self.forget_requests(session).await;
+        self.asking().forget(session).await;
         if let Some(agent) = agent {
             self.drop_shares(agent).await;
         }
@@ -218,7 +218,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// Titles and colours an agent's group.
     pub(in crate::engine) async fn style_group(&self, group: i64, name: &str, color: &str) {
-        self.remember_group_title(name).await;
+        self.made_groups.remember(&self.chrome, name).await;
         if let Err(error) = self.chrome.style_group(group, name, color).await {
             self.chrome.log(&format!(
                 "tabwire: could not name tab group {group}: {error}"
@@ -258,7 +258,8 @@ impl<C: Chrome + 'static> Engine<C> {
         self.end_pointing_out_of_scope();
         self.schedule_save();
         self.chrome.state_changed();
-        self.announce_scopes();
+        let news = self.announced.scopes_changed(&self.sharing.borrow());
+        self.post_news(news);
     }
 }
 
@@ -349,7 +350,7 @@ mod tests {
         assert!(!h.fake.is_attached(10));
         assert_eq!(h.fake.group_of(10), None);
         assert_eq!(h.fake.badge(10).unwrap().0, "");
-        assert!(h.engine.with_collectors(10, |_| ()).is_none());
+        assert!(h.engine.tabs.with_collectors(10, |_| ()).is_none());
     }
 
     #[test]
