@@ -280,7 +280,7 @@ pub enum EngineError {
     )]
     StaleUid(String),
 
-    /// `ExecuteTool` named a discovery of a document the page no longer shows.
+    /// `RunThirdPartyTool` named a discovery of a document the page no longer shows.
     #[error(
         "The third-party tools of page {0} were found in a document the page no longer shows \
          (it navigated or reloaded). Discover them again with list_3p_developer_tools."

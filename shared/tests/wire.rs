@@ -97,15 +97,15 @@ const REPLIES: &[(&str, &str)] = &[
         r#"{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"link","states":["url=/a?b=c","description=\"Opens the \\\"menu\\\"\"","valuetext=\"\"","not-in-accessibility-tree"]}]}"#,
     ),
     (
-        "DiscoverTools",
+        "DiscoverThirdPartyTools",
         r#"{"document":"d1","url":"u","origin":"http://localhost:8080","refused":false,"groups":[{"name":"g","description":"G","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"}}]},{"name":"h","tools":[]}],"problems":["p"]}"#,
     ),
     (
-        "DiscoverTools",
+        "DiscoverThirdPartyTools",
         r#"{"document":"d1","url":"u","origin":"file://","refused":true,"groups":[]}"#,
     ),
     (
-        "DiscoverTools",
+        "DiscoverThirdPartyTools",
         r#"{"document":"d1","url":"u","origin":"file://","refused":false,"groups":[{"name":"WebMCP Tools","description":"Tools exposed via WebMCP","tools":[{"name":"t","description":"T","inputSchema":{},"annotations":{"debugging":true}}],"webmcp":true}]}"#,
     ),
     (
@@ -122,7 +122,7 @@ const REPLIES: &[(&str, &str)] = &[
         r#"{"status":"Error","error":"Error: boom"}"#,
     ),
     (
-        "ExecuteTool",
+        "RunThirdPartyTool",
         r#"{"result":{"uid":"1_3"},"elements":["1_3"]}"#,
     ),
     ("Input", r#"{"navigatedTo":"https://b.test/"}"#),
@@ -298,4 +298,17 @@ fn heartbeats_keep_their_json_both_ways() {
             ..
         }
     ));
+}
+
+#[test]
+fn a_commands_name_is_its_wire_name() {
+    for golden in COMMANDS {
+        let command: Command = serde_json::from_str(golden).unwrap();
+        let wire: serde_json::Value = serde_json::from_str(golden).unwrap();
+        assert_eq!(
+            command.name(),
+            wire["command"].as_str().unwrap(),
+            "{golden}"
+        );
+    }
 }

@@ -1,4 +1,4 @@
-//! `DiscoverTools`: asks a page for its third-party developer tools.
+//! `DiscoverThirdPartyTools`: asks a page for its third-party developer tools.
 //!
 //! 1. The origin policy first, on the tab's URL (or, when the debugger is attached and
 //!    the document known, on the document's URL as last seen: a document keeps its
@@ -9,7 +9,7 @@
 //!    listener nothing is dispatched.
 //! 3. [`page::DISCOVER`], called on the document's [`Kit`]: dispatches the event,
 //!    validates what comes back and keeps the tools in the kit's private registry for
-//!    `ExecuteTool`; it answers with the names, descriptions and schemas as JSON text,
+//!    `RunThirdPartyTool`; it answers with the names, descriptions and schemas as JSON text,
 //!    parsed here as untrusted input.
 //!
 //! 4. The page's WebMCP tools marked for debugging (`annotations.debugging`) come
@@ -614,7 +614,7 @@ fn not_asked_again(about: About) -> Discovery {
 }
 
 /// Asks the page for its tools.
-impl super::Handle for tabwire_shared::DiscoverTools {
+impl super::Handle for tabwire_shared::DiscoverThirdPartyTools {
     const NEEDS_RENDERER: bool = true;
 
     async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {

@@ -1,4 +1,4 @@
-//! `ExecuteTool`: runs one third-party tool of the page's current discovery.
+//! `RunThirdPartyTool`: runs one third-party tool of the page's current discovery.
 //!
 //! The call names the discovery's document; a page that has since navigated or
 //! reloaded answers [`EngineError::StaleTools`] (the host discovers again and
@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::json_text;
-use tabwire_shared::{ExecuteTool, TabId};
+use tabwire_shared::{RunThirdPartyTool, TabId};
 
 use super::discovery::is_stale;
 use super::document::Kit;
@@ -64,7 +64,7 @@ struct Outcome {
 /// it.
 pub(super) async fn execute_tool<C: Chrome + 'static>(
     cx: &Cx<'_, C>,
-    call: ExecuteTool,
+    call: RunThirdPartyTool,
 ) -> Result<(Value, Vec<String>), EngineError> {
     let tab = call.tab_id;
     let group = cx.next_object_group();
@@ -85,7 +85,7 @@ pub(super) async fn execute_tool<C: Chrome + 'static>(
 async fn run_tool<C: Chrome + 'static>(
     cx: &Cx<'_, C>,
     tab: TabId,
-    call: &ExecuteTool,
+    call: &RunThirdPartyTool,
     group: &str,
 ) -> Result<(Value, Vec<String>), EngineError> {
     let mut watch = cx.ready(tab).await?;
@@ -120,7 +120,7 @@ async fn call_tool<C: Chrome + 'static>(
     cx: &Cx<'_, C>,
     tab: TabId,
     watch: &mut Subscription,
-    call: &ExecuteTool,
+    call: &RunThirdPartyTool,
     kit: &Kit,
     frame: &str,
     group: &str,
@@ -276,12 +276,12 @@ fn explain_refusal(tab: TabId, error: EngineError) -> EngineError {
 }
 
 /// Runs the page's tool.
-impl super::Handle for ExecuteTool {
+impl super::Handle for RunThirdPartyTool {
     const NEEDS_RENDERER: bool = true;
 
     async fn handle<C: Chrome + 'static>(self, cx: &Cx<'_, C>) -> Result<Self::Reply, EngineError> {
         let (result, elements) = execute_tool(cx, self).await?;
-        Ok(tabwire_shared::ToolResult { result, elements })
+        Ok(tabwire_shared::ThirdPartyResult { result, elements })
     }
 }
 

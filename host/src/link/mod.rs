@@ -348,8 +348,5 @@ pub fn new_session_key() -> String {
 
 /// The command's wire name (`listTabs`, `evaluate`, ...), for messages.
 fn command_name(command: &Command) -> String {
-    serde_json::to_value(command)
-        .ok()
-        .and_then(|v| v.get("command")?.as_str().map(str::to_owned))
-        .unwrap_or_else(|| "unknown".to_owned())
+    command.name()
 }

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use tabwire_shared::origin::OriginPolicy;
 use tabwire_shared::{
-    Command, DialogInfo, DiscoverTools, Discovery, Emulation, ErrorCode, Event, ListTabs, Reply,
-    Request, Snapshot, TabId, TabInfo, TakeSnapshot, WalkOptions, WireError,
+    Command, DialogInfo, DiscoverThirdPartyTools, Discovery, Emulation, ErrorCode, Event, ListTabs,
+    Reply, Request, Snapshot, TabId, TabInfo, TakeSnapshot, WalkOptions, WireError,
 };
 
 use super::known::Known;
@@ -390,8 +390,10 @@ impl ToolContext {
 
     /// Sends a request to the browser and brings back its typed reply.
     pub async fn request<R: Request>(&self, request: R) -> Result<R::Reply, ToolError> {
-        let reply = self.call(request.into()).await?;
-        answer::<R>(reply)
+        let command: Command = request.into();
+        let name = command.name();
+        let reply = self.call(command).await?;
+        answer::<R>(reply, &name)
     }
 
     /// Sends a command to the browser. One that may change the tabs makes what the
@@ -435,12 +437,12 @@ impl ToolContext {
     pub async fn read<R: Request>(&self, request: R) -> Result<R::Reply, ToolError> {
         let command = request.into();
         if let Some(reply) = self.session.known.reply(&command) {
-            return answer::<R>(reply);
+            return answer::<R>(reply, &command.name());
         }
         let generation = self.session.known.generation();
         let reply = self.call(command.clone()).await?;
         self.session.known.keep_reply(generation, &command, &reply);
-        answer::<R>(reply)
+        answer::<R>(reply, &command.name())
     }
 
     /// Every tab of every normal window (see [`read`](Self::read)).
@@ -495,7 +497,7 @@ impl ToolContext {
         };
         let generation = self.session.known.generation();
         let discovery = self
-            .request(DiscoverTools {
+            .request(DiscoverThirdPartyTools {
                 tab_id: page,
                 allowed_origins: policy.patterns().to_vec(),
                 timeout_ms: DISCOVERY_TIMEOUT_MS,
@@ -529,16 +531,13 @@ impl ToolContext {
 /// How long a page may take to answer tool discovery.
 pub const DISCOVERY_TIMEOUT_MS: u64 = 5_000;
 
-/// `R`'s reply read as its reply type. A reply that does not read is no fault of the
-/// agent's: the extension wrote another shape, so it and this program are of different
-/// versions (or tabwire has a bug), and the error says what to do about it. This is
-/// the one place a reply is read.
-fn answer<R: Request>(reply: Reply) -> Result<R::Reply, ToolError> {
+/// `R`'s reply (to the command named `name`) read as its reply type. A reply that does
+/// not read is no fault of the agent's: the extension wrote another shape, so it and
+/// this program are of different versions (or tabwire has a bug), and the error says
+/// what to do about it. This is the one place a reply is read.
+fn answer<R: Request>(reply: Reply, name: &str) -> Result<R::Reply, ToolError> {
     reply.read().map_err(|error| {
-        let request = std::any::type_name::<R>()
-            .rsplit("::")
-            .next()
-            .unwrap_or("a request");
-        ToolError::new(tabwire_shared::version::unreadable_reply(request, &error))
+        let request = format!("`{name}`");
+        ToolError::new(tabwire_shared::version::unreadable_reply(&request, &error))
     })
 }

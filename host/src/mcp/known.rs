@@ -228,21 +228,25 @@ mod through_the_context {
                     crashed: false,
                 }])
                 .unwrap(),
-                Command::DiscoverTools(DiscoverTools { .. }) => Reply::new(&Discovery {
-                    document: "L1.1".into(),
-                    url: "https://a.test/".into(),
-                    origin: "https://a.test".into(),
-                    refused: false,
-                    groups: vec![],
-                    problems: vec![],
-                })
-                .unwrap(),
-                Command::TakeSnapshot(TakeSnapshot { .. }) => Reply::new(&tabwire_shared::Snapshot {
-                    url: "https://a.test/".into(),
-                    title: "A".into(),
-                    nodes: vec![],
-                })
-                .unwrap(),
+                Command::DiscoverThirdPartyTools(DiscoverThirdPartyTools { .. }) => {
+                    Reply::new(&Discovery {
+                        document: "L1.1".into(),
+                        url: "https://a.test/".into(),
+                        origin: "https://a.test".into(),
+                        refused: false,
+                        groups: vec![],
+                        problems: vec![],
+                    })
+                    .unwrap()
+                }
+                Command::TakeSnapshot(TakeSnapshot { .. }) => {
+                    Reply::new(&tabwire_shared::Snapshot {
+                        url: "https://a.test/".into(),
+                        title: "A".into(),
+                        nodes: vec![],
+                    })
+                    .unwrap()
+                }
                 Command::ListConsole(ListConsole { .. }) => {
                     Reply::new(&tabwire_shared::ConsolePage {
                         entries: vec![],
@@ -263,7 +267,7 @@ mod through_the_context {
             };
             let name = match command {
                 Command::ListTabs(ListTabs) => "listTabs",
-                Command::DiscoverTools(DiscoverTools { .. }) => "discoverTools",
+                Command::DiscoverThirdPartyTools(DiscoverThirdPartyTools { .. }) => "discoverTools",
                 Command::ListConsole(ListConsole { .. }) => "listConsole",
                 _ => "other",
             };

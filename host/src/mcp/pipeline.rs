@@ -230,7 +230,7 @@ mod tests {
                         Ok(Reply::new(&json!(args)).unwrap())
                     }
                     // A page that describes its one tool at great length.
-                    Command::DiscoverTools(DiscoverTools { .. }) => {
+                    Command::DiscoverThirdPartyTools(DiscoverThirdPartyTools { .. }) => {
                         Ok(Reply::new(&tabwire_shared::Discovery {
                             document: "d".into(),
                             url: "http://127.0.0.1/".into(),
@@ -350,7 +350,7 @@ mod tests {
         assert_eq!(result.is_error, Some(true));
         let text = text(&result);
         assert!(
-            text.contains("reply to Screenshot could not be read"),
+            text.contains("reply to `screenshot` could not be read"),
             "{text}"
         );
         assert!(text.contains("different versions"), "{text}");

@@ -379,7 +379,7 @@ mod tests {
     use tabwire_shared::origin::OriginPolicy;
     use tabwire_shared::requests::ListTabs;
     use tabwire_shared::{
-        Command, Discovery, ExecuteTool, Reply, TabInfo, ToolDefinition, ToolGroup, WireError,
+        Command, Discovery, Reply, RunThirdPartyTool, TabInfo, ToolDefinition, ToolGroup, WireError,
     };
 
     /// Tab 1, whose page offers the tools named in `tools` (changeable between calls),
@@ -387,7 +387,7 @@ mod tests {
     #[derive(Default)]
     struct ToolPage {
         tools: Mutex<Vec<&'static str>>,
-        runs: Mutex<Vec<ExecuteTool>>,
+        runs: Mutex<Vec<RunThirdPartyTool>>,
     }
 
     impl Browser for ToolPage {
@@ -403,7 +403,7 @@ mod tests {
                     crashed: false,
                 }])
                 .unwrap(),
-                Command::DiscoverTools(_) => Reply::new(&Discovery {
+                Command::DiscoverThirdPartyTools(_) => Reply::new(&Discovery {
                     document: "d".into(),
                     url: "http://127.0.0.1/".into(),
                     origin: "http://127.0.0.1".into(),
@@ -427,9 +427,9 @@ mod tests {
                     problems: vec![],
                 })
                 .unwrap(),
-                Command::ExecuteTool(run) => {
+                Command::RunThirdPartyTool(run) => {
                     lock(&self.runs).push(run);
-                    Reply::new(&tabwire_shared::ToolResult {
+                    Reply::new(&tabwire_shared::ThirdPartyResult {
                         result: json!(42),
                         elements: vec![],
                     })

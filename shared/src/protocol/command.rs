@@ -79,6 +79,13 @@ macro_rules! declare_command {
             /// How many kinds of command there are (tests check each is covered).
             pub const COUNT: usize = [$($(stringify!($request)),+),*].len();
 
+            /// Its name on the wire (`"command"`), as errors and logs name it.
+            pub fn name(&self) -> String {
+                match self {
+                    $($(Command::$request(_) => wire_name(stringify!($request), &[$($wire)?]),)+)*
+                }
+            }
+
             /// [`Request::RESENDABLE`] of the command.
             pub fn is_idempotent(&self) -> bool {
                 match self {
@@ -121,6 +128,19 @@ macro_rules! declare_command {
 
 crate::with_commands!(declare_command);
 
+/// A command's name on the wire: the one the list gives, else its request's name in
+/// camelCase (as serde writes the variant).
+fn wire_name(request: &str, given: &[&str]) -> String {
+    if let Some(given) = given.first() {
+        return (*given).to_owned();
+    }
+    let mut chars = request.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
 /// The one list of commands: calls the macro `$callback` with it, so that each thing
 /// made per command (the `requests` modules, [`Command`], the extension's dispatch, the
 /// golden reply tests) is made from this list and none can miss a command.
@@ -142,8 +162,8 @@ macro_rules! with_commands {
             close_tab { CloseTab }
             evaluate { Evaluate }
             snapshot { TakeSnapshot = "snapshot" }
-            discover_tools { DiscoverTools }
-            execute_tool { ExecuteTool }
+            discover_tools { DiscoverThirdPartyTools = "discoverTools" }
+            execute_tool { RunThirdPartyTool = "executeTool" }
             input { Input }
             wait_for_text { WaitForText }
             handle_dialog { HandleDialog }

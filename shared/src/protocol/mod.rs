@@ -222,7 +222,7 @@ pub struct SnapshotNode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Discovery {
-    /// Opaque token naming the document the tools live in; [`ExecuteTool`]
+    /// Opaque token naming the document the tools live in; [`RunThirdPartyTool`]
     /// quotes it back so a reload or navigation is noticed.
     pub document: String,
     /// The page's URL.
@@ -408,7 +408,7 @@ pub enum Event {
         reason: String,
     },
     /// What [`ListTabs`] answers, or a page's document (and so what
-    /// [`DiscoverTools`] would find), may have changed: a tab opened, closed,
+    /// [`DiscoverThirdPartyTools`] would find), may have changed: a tab opened, closed,
     /// moved, navigated, was retitled or activated, a window took focus, or what is
     /// shared changed. Sent to every client, at most once between two such commands
     /// from any client (a client that heard it holds nothing current until it asks).
@@ -421,7 +421,7 @@ pub enum Event {
         tab_id: TabId,
     },
     /// The tools a tab's page registered with WebMCP changed (`WebMCP.toolsAdded` or
-    /// `toolsRemoved`): what [`DiscoverTools`] and [`ListWebMcpTools`] answer for it
+    /// `toolsRemoved`): what [`DiscoverThirdPartyTools`] and [`ListWebMcpTools`] answer for it
     /// may have changed. Sent to the agents that share the tab, at most once between
     /// two of those commands on it from any client.
     WebMcpChanged {

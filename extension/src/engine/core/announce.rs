@@ -7,7 +7,7 @@
 //! shared changes ([`Announced::tabs_changed`]: one [`Event::TabsChanged`] to every
 //! server; a change in one tab only if some agent may see it), or a page logs
 //! ([`console_changed`]: one [`Event::ConsoleChanged`] to those who share the tab). Each is sent once, and then
-//! no more until some server reads again (`ListTabs` or `DiscoverTools`, `ListConsole`
+//! no more until some server reads again (`ListTabs` or `DiscoverThirdPartyTools`, `ListConsole`
 //! on that tab): a server that heard it holds nothing current until it reads, so a
 //! second event would tell it nothing. A read re-arms its event before it looks, so a
 //! change made while it runs is announced (a server that sees an event while its read
@@ -119,7 +119,7 @@ mod tests {
         h.engine.on_tabs_changed();
         h.call(
             1,
-            DiscoverTools {
+            DiscoverThirdPartyTools {
                 tab_id: 10,
                 allowed_origins: vec!["*".into()],
                 timeout_ms: 1_000,

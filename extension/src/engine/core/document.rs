@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use tabwire_shared::{TabId, WalkOptions};
 
-use super::snapshot::lines::Walk;
+use super::state::walk::Walk;
 use super::uids::{FrameKey, Pins, UidIndex};
 use super::world::WalkerCall;
 use super::Engine;

@@ -23,9 +23,8 @@
 //! the context their handler receives ([`context::Cx`], with the steps commands share):
 //! the engine's fields are private to this module, and a `Cx` does not hand its engine
 //! out, so the compiler keeps that boundary. The state the core holds for commands
-//! (the console and network logs, the traces, WebMCP's tools) lives in `engine/state/`,
-//! so the core imports no command's module — but a frame's walk, still
-//! `snapshot::lines::Walk`.
+//! (the console and network logs, the traces, WebMCP's tools, each frame's walk) lives
+//! in `engine/state/`, so the core imports no command's module.
 
 pub(super) mod access;
 pub(super) mod announce;
@@ -57,7 +56,7 @@ use tabwire_shared::{
 // The engine's other modules, as the core's own modules name them.
 #[cfg(test)]
 use super::{fake, TabChange};
-use super::{page, settings, snapshot, state, tab, uids, Handle};
+use super::{page, settings, state, tab, uids, Handle};
 use crate::cdp::events::Incoming;
 use crate::cdp::{PageEvent, RuntimeReleaseObjectGroup};
 use crate::chrome::Chrome;

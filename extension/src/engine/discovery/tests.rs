@@ -11,8 +11,8 @@ use super::super::fake::{Answer, Arg, Harness};
 use crate::engine::page::{DISCOVER, KIT, MAX_REPORT_TEXT_READ};
 
 /// Discovering `tab`'s tools with `allowed` origins, two seconds at most.
-fn discover_tools(tab: i64, allowed: &[&str]) -> DiscoverTools {
-    DiscoverTools {
+fn discover_tools(tab: i64, allowed: &[&str]) -> DiscoverThirdPartyTools {
+    DiscoverThirdPartyTools {
         tab_id: tab,
         allowed_origins: allowed.iter().map(|s| s.to_string()).collect(),
         timeout_ms: 2000,
@@ -23,7 +23,7 @@ fn discover_tools(tab: i64, allowed: &[&str]) -> DiscoverTools {
 fn discover(h: &mut Harness, id: u64, tab: i64, allowed: &[&str]) -> Discovery {
     h.call(id, discover_tools(tab, allowed));
     h.settle();
-    match h.reply_to::<DiscoverTools>(id).expect("a reply") {
+    match h.reply_to::<DiscoverThirdPartyTools>(id).expect("a reply") {
         Ok(discovery) => discovery,
         other => panic!("expected a discovery, got {other:?}"),
     }
@@ -89,7 +89,7 @@ fn a_page_that_never_answers_gives_what_arrived_within_the_timeout() {
     h.settle();
     assert!(h.reply(1).is_none());
     h.advance(2000);
-    let Ok(discovery) = h.reply_to::<DiscoverTools>(1).unwrap() else {
+    let Ok(discovery) = h.reply_to::<DiscoverThirdPartyTools>(1).unwrap() else {
         panic!("expected a discovery");
     };
     assert!(discovery.groups.is_empty());
@@ -107,7 +107,7 @@ fn a_document_that_timed_out_is_not_asked_again_automatically() {
     assert!(h.reply(1).is_some(), "the first discovery timed out");
     let before = dispatched(&h);
     // For another tool's reply: answered at once, the page not asked.
-    let automatic = DiscoverTools {
+    let automatic = DiscoverThirdPartyTools {
         tab_id: 10,
         allowed_origins: vec!["https://a.test".into()],
         timeout_ms: 2000,
@@ -115,7 +115,10 @@ fn a_document_that_timed_out_is_not_asked_again_automatically() {
     };
     h.call(2, automatic);
     h.settle();
-    let Ok(discovery) = h.reply_to::<DiscoverTools>(2).expect("answered at once") else {
+    let Ok(discovery) = h
+        .reply_to::<DiscoverThirdPartyTools>(2)
+        .expect("answered at once")
+    else {
         panic!("expected a discovery");
     };
     assert!(

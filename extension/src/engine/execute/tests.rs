@@ -15,7 +15,7 @@ fn discovered(h: &mut Harness) -> String {
     let id = 1000 + h.fake.posted().len() as u64;
     h.call(
         id,
-        DiscoverTools {
+        DiscoverThirdPartyTools {
             tab_id: 10,
             allowed_origins: vec!["https://a.test".into()],
             timeout_ms: 2000,
@@ -23,14 +23,17 @@ fn discovered(h: &mut Harness) -> String {
         },
     );
     h.settle();
-    match h.reply_to::<DiscoverTools>(id).expect("a discovery") {
+    match h
+        .reply_to::<DiscoverThirdPartyTools>(id)
+        .expect("a discovery")
+    {
         Ok(discovery) => discovery.document,
         other => panic!("{other:?}"),
     }
 }
 
-fn execute(document: &str, args: Value, timeout_ms: u64) -> ExecuteTool {
-    ExecuteTool {
+fn execute(document: &str, args: Value, timeout_ms: u64) -> RunThirdPartyTool {
+    RunThirdPartyTool {
         tab_id: 10,
         document: document.to_owned(),
         tool: "t".into(),
@@ -40,11 +43,15 @@ fn execute(document: &str, args: Value, timeout_ms: u64) -> ExecuteTool {
     }
 }
 
-fn run(h: &mut Harness, id: u64, command: ExecuteTool) -> Result<(Value, Vec<String>), WireError> {
+fn run(
+    h: &mut Harness,
+    id: u64,
+    command: RunThirdPartyTool,
+) -> Result<(Value, Vec<String>), WireError> {
     h.call(id, command);
     h.settle();
-    let reply = h.reply_to::<ExecuteTool>(id).expect("a reply");
-    reply.map(|ToolResult { result, elements }| (result, elements))
+    let reply = h.reply_to::<RunThirdPartyTool>(id).expect("a reply");
+    reply.map(|ThirdPartyResult { result, elements }| (result, elements))
 }
 
 /// A run of the page's tool runner (`page/execute.js`), its arguments by name.

@@ -23,21 +23,7 @@ pub enum WalkText {
     Walked(Walk),
 }
 
-/// One frame's walk.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Walk {
-    /// The walker's generation when it walked: what a later walk asks about.
-    pub gen: u64,
-    /// The document's URL when it was walked.
-    pub url: String,
-    /// The nodes kept, depth-first, the root first.
-    pub nodes: Vec<SnapshotNode>,
-    /// Custom-element hosts whose role, name or states Chrome may know better
-    /// (ElementInternals): asked about at every snapshot.
-    pub ask: Vec<String>,
-    /// Hosts of closed shadow roots the walker has not been handed yet.
-    pub closed: Vec<String>,
-}
+pub use crate::engine::state::walk::Walk;
 
 /// The fields a node line has before its states.
 const FIXED_FIELDS: usize = 5;

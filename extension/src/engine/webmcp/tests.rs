@@ -242,7 +242,7 @@ fn debugging_tools_lead_the_discovery_as_their_own_group() {
     );
     h.call(
         2,
-        DiscoverTools {
+        DiscoverThirdPartyTools {
             tab_id: 10,
             allowed_origins: vec!["https://a.test".into()],
             timeout_ms: 2000,
@@ -250,7 +250,7 @@ fn debugging_tools_lead_the_discovery_as_their_own_group() {
         },
     );
     h.settle();
-    let Some(Ok(discovery)) = h.reply_to::<DiscoverTools>(2) else {
+    let Some(Ok(discovery)) = h.reply_to::<DiscoverThirdPartyTools>(2) else {
         panic!("{:?}", h.reply(2));
     };
     assert_eq!(discovery.groups.len(), 1);

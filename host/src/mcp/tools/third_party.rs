@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 use tabwire_shared::webmcp::WebMcpOutcome;
-use tabwire_shared::{ErrorCode, ExecuteTool, InvokeWebMcpTool, ToolResult};
+use tabwire_shared::{ErrorCode, InvokeWebMcpTool, RunThirdPartyTool, ThirdPartyResult};
 
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
@@ -155,7 +155,7 @@ async fn run_tool(
         let outcome = ctx.request(run).await?;
         return webmcp_result(&tool.name, outcome, response);
     }
-    let request = ExecuteTool {
+    let request = RunThirdPartyTool {
         tab_id: page,
         document: discovery.document.clone(),
         tool: tool.name.clone(),
@@ -163,7 +163,7 @@ async fn run_tool(
         args: args.clone(),
         timeout_ms,
     };
-    let ToolResult { result, elements } = ctx.request(request).await?;
+    let ThirdPartyResult { result, elements } = ctx.request(request).await?;
     if !elements.is_empty() {
         response.line(format!(
             "Tool {} returned {} element{}: {}.",
@@ -234,10 +234,10 @@ mod tests {
             sent.push(command.clone());
             let discoveries = sent
                 .iter()
-                .filter(|c| matches!(c, Command::DiscoverTools(_)))
+                .filter(|c| matches!(c, Command::DiscoverThirdPartyTools(_)))
                 .count();
             let outcome = match command {
-                Command::DiscoverTools(_) => Ok(Reply::new(&Discovery {
+                Command::DiscoverThirdPartyTools(_) => Ok(Reply::new(&Discovery {
                     document: format!("d{discoveries}"),
                     url: "http://127.0.0.1/".into(),
                     origin: "http://127.0.0.1".into(),
@@ -269,7 +269,7 @@ mod tests {
                     problems: vec![],
                 })
                 .unwrap()),
-                Command::ExecuteTool(_) | Command::InvokeWebMcpTool(_) => {
+                Command::RunThirdPartyTool(_) | Command::InvokeWebMcpTool(_) => {
                     self.runs.lock().unwrap().remove(0)
                 }
                 _ => Ok(Reply::new(&()).unwrap()),
@@ -304,7 +304,7 @@ mod tests {
         let sent = page.sent.lock().unwrap();
         sent.iter()
             .filter_map(|c| match c {
-                Command::ExecuteTool(ExecuteTool {
+                Command::RunThirdPartyTool(RunThirdPartyTool {
                     tab_id: 1,
                     document,
                     tool,
@@ -321,7 +321,7 @@ mod tests {
     #[tokio::test]
     async fn stale_tools_are_discovered_again_and_run_once_more() {
         let stale = WireError::new(ErrorCode::StaleTools, "the page navigated");
-        let result = Reply::new(&tabwire_shared::ToolResult {
+        let result = Reply::new(&tabwire_shared::ThirdPartyResult {
             result: json!(1),
             elements: vec![],
         })

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// event).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DiscoverTools {
+pub struct DiscoverThirdPartyTools {
     /// The tab.
     pub tab_id: TabId,
     /// Origins allowed to present tools ([`crate::origin::OriginPolicy`] patterns).
@@ -25,7 +25,7 @@ pub struct DiscoverTools {
     pub automatic: bool,
 }
 
-impl Request for DiscoverTools {
+impl Request for DiscoverThirdPartyTools {
     type Reply = Discovery;
     const RESENDABLE: bool = true;
     const LEAVES_TABS_ALONE: bool = true;

@@ -6,12 +6,12 @@ use crate::protocol::{Request, TabId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Runs one third-party developer tool found by [`super::DiscoverTools`]; fails with
+/// Runs one third-party developer tool found by [`super::DiscoverThirdPartyTools`]; fails with
 /// [`crate::ErrorCode::StaleTools`] when the page's document is no longer the one
 /// `document` names.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ExecuteTool {
+pub struct RunThirdPartyTool {
     /// The tab.
     pub tab_id: TabId,
     /// The [`Discovery::document`](crate::Discovery::document) the tool was found in.
@@ -28,8 +28,8 @@ pub struct ExecuteTool {
     pub timeout_ms: u64,
 }
 
-impl Request for ExecuteTool {
-    type Reply = ToolResult;
+impl Request for RunThirdPartyTool {
+    type Reply = ThirdPartyResult;
     const RESENDABLE: bool = false;
     const LEAVES_TABS_ALONE: bool = false;
     fn tab(&self) -> Option<TabId> {
@@ -40,10 +40,10 @@ impl Request for ExecuteTool {
     }
 }
 
-/// What [`ExecuteTool`] answers: the tool's result, made JSON-safe.
+/// What [`RunThirdPartyTool`] answers: the tool's result, made JSON-safe.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ToolResult {
+pub struct ThirdPartyResult {
     /// The result: elements replaced by `{"uid": …}`, cycles, functions, class
     /// instances and other non-JSON values replaced by descriptive strings.
     pub result: Value,

@@ -108,14 +108,14 @@ mod tests {
             CloseTab { tab_id }.into(),
             commands::evaluate_one(tab_id, 100),
             TakeSnapshot::whole(tab_id).into(),
-            DiscoverTools {
+            DiscoverThirdPartyTools {
                 tab_id,
                 allowed_origins: vec![],
                 timeout_ms: 100,
                 automatic: false,
             }
             .into(),
-            ExecuteTool {
+            RunThirdPartyTool {
                 tab_id,
                 document: "d".into(),
                 tool: "t".into(),
