@@ -10,6 +10,8 @@
 //! profile listing the extension, the relay socket accepting, the browser holding its
 //! profile's lock, the browser process gone.
 
+use std::time::Duration;
+
 use serde_json::json;
 
 use crate::doctor::{Browser, Home};
@@ -79,12 +81,24 @@ async fn uninstall_removes_a_folders_registration_and_the_agent_is_told_to_insta
         ],
     );
 
-    // The browser quits: the agent hears it.
+    // The browser quits: the agent hears it. Until its server has heard the native
+    // host's goodbye, it may answer the tab list from what it knows: asked again, bounded.
     browser.quit().await;
-    agent
-        .err("list_pages", json!({}))
-        .await
-        .says("the browser quit");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let reply = agent.call("list_pages", json!({})).await;
+        if reply.is_error {
+            reply.says("the browser quit");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "list_pages still answered 10 s after the browser quit:\n{}\nserver log:\n{}",
+            reply.text,
+            agent.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 
     // Started again, it finds no native host to start: that is what the agent hears.
     let mut browser = Browser::start(&home, &profile, true);
