@@ -218,7 +218,7 @@ impl Link {
         command: Command,
         reply_timeout: Duration,
     ) -> Result<Outcome, WireError> {
-        let name = command_name(&command);
+        let name = command.name();
         let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
         let frame = encode(
             &Envelope::request(id, ToExtension::Call(command)),
@@ -344,9 +344,4 @@ pub fn new_session_key() -> String {
         bytes[8..12].copy_from_slice(&std::process::id().to_le_bytes());
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The command's wire name (`listTabs`, `evaluate`, ...), for messages.
-fn command_name(command: &Command) -> String {
-    command.name()
 }

@@ -446,7 +446,7 @@ impl Relay {
 
     /// A frame from client `from` that came after the browser went: a call in it is
     /// answered as never delivered (nothing more is passed on).
-    pub fn too_late(&mut self, from: ClientId, body: &[u8], reason: &str) -> Vec<Delivery> {
+    pub fn too_late(&self, from: ClientId, body: &[u8], reason: &str) -> Vec<Delivery> {
         let Ok(envelope) = serde_json::from_slice::<RawEnvelope>(body) else {
             return Vec::new();
         };
