@@ -122,7 +122,7 @@ mod tests {
             exe: PathBuf::from("/usr/lib/chromium/chromium"),
             user_data_dir: dir.to_path_buf(),
             loaded_extensions: Vec::new(),
-            age: None,
+            started: None,
             socket: None,
         }
     }

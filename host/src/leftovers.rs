@@ -199,7 +199,7 @@ mod tests {
                 exe: PathBuf::from("/usr/lib/chromium/chromium"),
                 user_data_dir: PathBuf::from("/p"),
                 loaded_extensions: Vec::new(),
-                age: None,
+                started: None,
                 socket: None,
             }],
             native_hosts: vec![NativeHost {

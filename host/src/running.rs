@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use crate::paths::{self, Browser};
 
@@ -30,8 +30,9 @@ pub struct Process {
     pub exe: Option<PathBuf>,
     /// Its command line, the program first.
     pub args: Vec<String>,
-    /// How long it has run, where `/proc` tells.
-    pub age: Option<Duration>,
+    /// When it started, by the wall clock, where `/proc` tells. A moment, not an age:
+    /// an age read here goes stale while the caller does other work.
+    pub started: Option<SystemTime>,
     dir: PathBuf,
 }
 
@@ -59,31 +60,33 @@ impl Process {
 /// Every live process under `proc_root` (normally `/proc`); `None` if it cannot be read.
 pub fn processes(proc_root: &Path) -> Option<Vec<Process>> {
     let entries = fs::read_dir(proc_root).ok()?;
-    let now = fs::read_to_string(proc_root.join("uptime"))
+    // The moment of boot by the wall clock: start times in `/proc` count from it.
+    let boot = fs::read_to_string(proc_root.join("uptime"))
         .ok()
-        .and_then(|text| parse_uptime(&text));
+        .and_then(|text| parse_uptime(&text))
+        .and_then(|uptime| SystemTime::now().checked_sub(uptime));
     let mut found: Vec<Process> = entries
         .flatten()
         .filter_map(|entry| {
             let pid = entry.file_name().to_str()?.parse().ok()?;
-            read_process(&entry.path(), pid, now)
+            read_process(&entry.path(), pid, boot)
         })
         .collect();
     found.sort_by_key(|p| p.pid);
     Some(found)
 }
 
-/// One process; `None` if it is gone (or a zombie) or its files are unreadable. `now`
-/// is the time since boot.
-fn read_process(dir: &Path, pid: u32, now: Option<Duration>) -> Option<Process> {
+/// One process; `None` if it is gone (or a zombie) or its files are unreadable. `boot`
+/// is when the machine booted, by the wall clock.
+fn read_process(dir: &Path, pid: u32, boot: Option<SystemTime>) -> Option<Process> {
     let stat = fs::read_to_string(dir.join("stat")).ok()?;
     let (ppid, gone) = parse_stat(&stat)?;
     if gone {
         return None;
     }
-    let age = now
+    let started = boot
         .zip(parse_start(&stat, clock_ticks()?))
-        .map(|(now, started)| now.saturating_sub(started));
+        .and_then(|(boot, since_boot)| boot.checked_add(since_boot));
     let uid = parse_uid(&fs::read_to_string(dir.join("status")).ok()?)?;
     let args = split_nul(&fs::read(dir.join("cmdline")).unwrap_or_default());
     let exe = fs::read_link(dir.join("exe")).ok().map(strip_deleted);
@@ -93,7 +96,7 @@ fn read_process(dir: &Path, pid: u32, now: Option<Duration>) -> Option<Process> 
         uid,
         exe,
         args,
-        age,
+        started,
         dir: dir.to_path_buf(),
     })
 }
@@ -242,8 +245,8 @@ pub struct RunningBrowser {
     pub user_data_dir: PathBuf,
     /// The unpacked extension folders its command line loads (`--load-extension`).
     pub loaded_extensions: Vec<PathBuf>,
-    /// How long it has run, where `/proc` tells.
-    pub age: Option<Duration>,
+    /// When it started, by the wall clock, where `/proc` tells.
+    pub started: Option<SystemTime>,
     /// The relay socket a native host it starts serves (it inherits the browser's
     /// environment), where that environment can be read.
     pub socket: Option<PathBuf>,
@@ -260,7 +263,7 @@ impl RunningBrowser {
             exe: PathBuf::from("/usr/lib/chromium/chromium"),
             user_data_dir: user_data_dir.to_path_buf(),
             loaded_extensions: Vec::new(),
-            age: None,
+            started: None,
             socket: socket.map(PathBuf::from),
         }
     }
@@ -303,7 +306,7 @@ pub fn as_browser(process: &Process) -> Option<RunningBrowser> {
         exe,
         user_data_dir,
         loaded_extensions,
-        age: process.age,
+        started: process.started,
         socket: socket_of(&env),
     })
 }
@@ -585,10 +588,15 @@ mod tests {
             running.browsers[1].socket,
             Some(PathBuf::from("/home/me/.cache/tabwire/relay.sock"))
         );
+        // Started 1,000 ticks after a boot 100 s ago.
         let ticks = clock_ticks().unwrap();
-        assert_eq!(
-            running.browsers[0].age,
-            Some(Duration::from_secs(100) - Duration::from_millis(1000 * 1000 / ticks))
+        let age = SystemTime::now()
+            .duration_since(running.browsers[0].started.unwrap())
+            .unwrap();
+        let expected = Duration::from_secs(100) - Duration::from_millis(1000 * 1000 / ticks);
+        assert!(
+            age >= expected && age < expected + Duration::from_secs(5),
+            "{age:?} since it started, expected {expected:?}"
         );
         assert!(scan(&root.join("missing"), 7).is_none());
     }

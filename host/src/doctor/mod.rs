@@ -120,8 +120,8 @@ pub async fn run(args: DoctorArgs) -> anyhow::Result<bool> {
         .iter()
         .flat_map(|r| &r.browsers)
         .filter(|b| browsers.pids.contains(&b.pid))
-        .filter_map(|b| b.age)
-        .min();
+        .filter_map(|b| b.started)
+        .max();
     let serving = relay::Serving {
         hosts: &hosts,
         newest_browser,

@@ -15,7 +15,7 @@ use std::fs;
 #[cfg(unix)]
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use tabwire_shared::version::Mismatch;
 use tabwire_shared::ClientHello;
@@ -37,19 +37,22 @@ const CONNECT_WAIT: Duration = Duration::from_secs(2);
 pub const WORKER_START: Duration = Duration::from_secs(30);
 
 /// What runs that may serve the relay: the native hosts of the browsers checked, and
-/// how long ago the newest of those browsers started (where that can be seen).
+/// when the newest of those browsers started (where that can be seen).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Serving<'a> {
     /// The native hosts running as this user, to explain a socket that does not answer.
     pub hosts: &'a [NativeHost],
-    /// How long the newest browser checked has run.
-    pub newest_browser: Option<Duration>,
+    /// When the newest browser checked started, by the wall clock.
+    pub newest_browser: Option<SystemTime>,
 }
 
 impl Serving<'_> {
     /// How long the newest browser has run, if that is too short to expect a native host.
     fn starting(&self) -> Option<Duration> {
-        self.newest_browser.filter(|age| *age < WORKER_START)
+        let age = SystemTime::now()
+            .duration_since(self.newest_browser?)
+            .ok()?;
+        (age < WORKER_START).then_some(age)
     }
 }
 
@@ -226,12 +229,11 @@ fn stale(socket: &Path, meta: &fs::Metadata, error: &std::io::Error, serving: Se
     let hosts = serving.hosts;
     // Left by a host of an earlier run, not by one this browser started: made before
     // the browser started.
-    let made = meta.modified().ok();
-    let earlier = |age: Duration| {
-        let started = std::time::SystemTime::now().checked_sub(age);
-        matches!((made, started), (Some(made), Some(started)) if made < started)
-    };
-    let starting = serving.starting().filter(|age| earlier(*age));
+    let earlier = matches!(
+        (meta.modified(), serving.newest_browser),
+        (Ok(made), Some(started)) if made < started
+    );
+    let starting = serving.starting().filter(|_| earlier);
     if let Some((host, theirs)) = serving_elsewhere(socket, hosts) {
         return mismatch(
             format!(
@@ -358,7 +360,7 @@ mod tests {
         let (_tmp, socket) = crate::transport::test_address();
         let young = Serving {
             hosts: &[],
-            newest_browser: Some(Duration::from_secs(2)),
+            newest_browser: SystemTime::now().checked_sub(Duration::from_secs(2)),
         };
         let checks = check_socket(&socket, young).await;
         assert!(
@@ -372,7 +374,7 @@ mod tests {
             .starts_with("run `tabwire doctor` again in a few seconds"));
         // Past the worker's start, the missing host is a failure to start it.
         let old = Serving {
-            newest_browser: Some(WORKER_START),
+            newest_browser: SystemTime::now().checked_sub(WORKER_START),
             ..young
         };
         let checks = check_socket(&socket, old).await;
@@ -451,7 +453,7 @@ mod tests {
         // A browser that started 2 s ago, after the socket was made: its own host left it.
         let young = Serving {
             hosts: &[],
-            newest_browser: Some(Duration::from_secs(2)),
+            newest_browser: SystemTime::now().checked_sub(Duration::from_secs(2)),
         };
         let checks = check_socket(&path, young).await;
         assert!(checks[0].what.contains("is stale"), "{checks:?}");
