@@ -32,7 +32,6 @@ pub mod readme;
 pub mod reference;
 pub mod reference_flags;
 pub mod registry;
-pub mod render;
 pub mod response;
 pub mod runs;
 pub mod schema;

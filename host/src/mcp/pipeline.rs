@@ -260,7 +260,7 @@ mod tests {
                             nodes: (0..2500)
                                 .map(|i| {
                                     let depth = u32::from(i > 0);
-                                    crate::mcp::render::snapshot::test_node(
+                                    crate::mcp::output::snapshot::text::test_node(
                                         &format!("1_{i}"),
                                         depth,
                                         "button",

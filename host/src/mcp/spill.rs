@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::render::page_text;
+use super::output::page_text;
 use super::ToolError;
 use crate::owned::{self, OwnedDir};
 use crate::platform;

@@ -12,8 +12,8 @@ use tabwire_shared::{
 
 use super::lists;
 use crate::mcp::filters::{check_names, navigation_note};
+use crate::mcp::output::page_text;
 use crate::mcp::paginate::{Page, Position, DEFAULT_PAGE_SIZE};
-use crate::mcp::render::page_text;
 use crate::mcp::ToolError;
 
 /// The `structuredContent` keys of the console sections.

@@ -14,8 +14,8 @@ use tabwire_shared::css::{
 };
 
 use super::lists;
+use crate::mcp::output::page_text;
 use crate::mcp::paginate::paginate;
-use crate::mcp::render::page_text;
 
 /// The `structuredContent` key of the CSS section (its position is in `pagination`).
 #[derive(Debug, Default, Serialize, JsonSchema)]

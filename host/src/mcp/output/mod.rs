@@ -10,7 +10,11 @@
 //!
 //! [`HOMES`] is the one ordered list of sections. Adding a section is a file here, its
 //! line in [`HOMES`], and its writer calling [`entries`]. What the text of a section
-//! says is written beside its data, by the writer that builds the struct.
+//! says is written beside its data, by the writer that builds the struct; the snapshot,
+//! the largest, is a folder ([`snapshot`]: its keys, its text lines, its JSON tree and
+//! the section's content made from them). [`page_text`] is the one rule every section's
+//! words follow for text a page controls. Where a section goes within the reply's
+//! budget (inline, folded, or to a file) is [`super::response`]'s business.
 
 pub mod console;
 pub mod css;
@@ -22,6 +26,7 @@ pub mod lists;
 pub mod memory;
 pub mod message;
 pub mod network;
+pub mod page_text;
 pub mod pages;
 pub mod performance;
 pub mod pointed;
@@ -29,7 +34,6 @@ pub mod results;
 pub mod saved_file;
 pub mod schema;
 pub mod snapshot;
-pub mod snapshot_tree;
 pub mod third_party;
 pub mod webmcp;
 
@@ -62,9 +66,13 @@ fn keys<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
 
 macro_rules! home {
     ($name:literal, $module:ident) => {
+        home!($name, $module, concat!(stringify!($module), ".rs"))
+    };
+    // A home that is a folder: its path under `output/`.
+    ($name:literal, $module:ident, $file:expr) => {
         Home {
             name: $name,
-            file: concat!("host/src/mcp/output/", stringify!($module), ".rs"),
+            file: concat!("host/src/mcp/output/", $file),
             keys: keys::<$module::Keys>,
             #[cfg(test)]
             sample: $module::sample,
@@ -94,7 +102,7 @@ pub const HOMES: &[Home] = &[
     home!("element the user pointed at", pointed),
     home!("pages", pages),
     home!("third-party developer tools", third_party),
-    home!("snapshot", snapshot),
+    home!("snapshot", snapshot, "snapshot/"),
     home!("image", image),
 ];
 

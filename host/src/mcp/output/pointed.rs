@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use tabwire_shared::TabId;
 
-use crate::mcp::render::page_text;
+use crate::mcp::output::page_text;
 use crate::mcp::response::Section;
 
 /// The `structuredContent` key of the section on the element the user pointed at.

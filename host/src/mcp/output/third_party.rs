@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use tabwire_shared::{Discovery, TabId, ToolGroup};
 
 use super::SavedFile;
-use crate::mcp::render::page_text;
+use crate::mcp::output::page_text;
 
 /// The `structuredContent` keys of the third-party developer tools section.
 #[derive(Debug, Default, Serialize, JsonSchema)]

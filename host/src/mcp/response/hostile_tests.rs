@@ -19,8 +19,8 @@ use super::write::write;
 use super::{Gathered, GatheredSnapshot, Response, Section, SnapshotRequest};
 use crate::mcp::budget::DEFAULT_RESULT_CHARS;
 use crate::mcp::context::Pointed;
+use crate::mcp::output::page_text::{hostile_cases, inline, structure};
 use crate::mcp::output::{console, css, webmcp};
-use crate::mcp::render::page_text::{hostile_cases, inline, structure};
 use crate::mcp::snapshot::memory::Base;
 use crate::mcp::ToolError;
 

@@ -7,7 +7,8 @@
 //! with no I/O but the files long sections spill to. It writes the sections in one
 //! fixed order: message, error, results, open dialog, emulation, pages, third-party
 //! tools, snapshot, image. Each section writes its text and its `structuredContent`
-//! entries in the same call ([`sections`], [`third_party`]), so the two cannot
+//! entries in the same call ([`sections`], [`third_party`], the snapshot's
+//! [`super::output::snapshot::body`]), so the two cannot
 //! disagree: the structured form carries everything the text does (some clients show
 //! the model only one of them). `structuredContent` is sent only when the agent started
 //! tabwire with `--experimentalStructuredContent`. Large results are spilled to files
@@ -18,7 +19,6 @@ mod gather;
 #[cfg(test)]
 mod hostile_tests;
 mod sections;
-mod snapshot;
 #[cfg(test)]
 mod tests;
 mod third_party;
@@ -36,8 +36,8 @@ use super::snapshot::memory::Base;
 use super::ToolError;
 
 pub use super::output::emulation::describe_emulation;
+pub use super::output::snapshot::body::VIEWPORT as VIEWPORT_NOTE;
 pub use gather::{Gathered, GatheredSnapshot};
-pub use snapshot::VIEWPORT as VIEWPORT_NOTE;
 pub use third_party::COMPACT_ABOVE;
 pub use write::Written;
 

@@ -6,13 +6,13 @@ use serde_json::{Map, Value};
 use tabwire_shared::{DialogInfo, Emulation, TabId, TabInfo};
 
 use super::gather::GatheredSnapshot;
-use super::snapshot;
 use super::{Image, Section, SnapshotRequest, ToolOutput, INLINE_IMAGE_LIMIT};
+use crate::mcp::output::page_text;
+use crate::mcp::output::snapshot::body as snapshot;
+use crate::mcp::output::snapshot::text::LEGEND;
 use crate::mcp::output::snapshot::Keys as SnapshotKeys;
 use crate::mcp::output::SavedFile;
 use crate::mcp::output::{self, dialog, emulation, image, message, pages, pointed, results};
-use crate::mcp::render::page_text;
-use crate::mcp::render::snapshot::LEGEND;
 use crate::mcp::{spill, ToolError};
 
 /// Text and structured output written side by side.

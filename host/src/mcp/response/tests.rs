@@ -426,7 +426,7 @@ fn everything_at_once_in_the_fixed_order() {
 // Snapshots asked for less: a subtree folded to a budget, a cut, and the changes
 // since the last whole snapshot (or the whole tree when that says it better).
 
-use crate::mcp::render::snapshot::test_node as node;
+use crate::mcp::output::snapshot::text::test_node as node;
 use crate::mcp::snapshot::memory::Base;
 
 /// A shop page: a list (1_2) of `rows` items (each a listitem with a link and a

@@ -3,7 +3,7 @@
 use tabwire_shared::{NodeState, Snapshot, SnapshotNode};
 
 use super::*;
-use crate::mcp::render::snapshot::test_node as node;
+use crate::mcp::output::snapshot::text::test_node as node;
 
 fn tree(nodes: Vec<SnapshotNode>) -> Snapshot {
     Snapshot {

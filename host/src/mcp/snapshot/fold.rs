@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use tabwire_shared::SnapshotNode;
 
 use super::links::{Links, UidIndex};
-use crate::mcp::render::snapshot;
+use crate::mcp::output::snapshot::text as snapshot;
 
 /// How many repeats of a run stay in view before the fold, at least.
 pub const KEEP: usize = 3;

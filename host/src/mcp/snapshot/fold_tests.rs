@@ -3,7 +3,7 @@
 use tabwire_shared::SnapshotNode;
 
 use super::*;
-use crate::mcp::render::snapshot::{cut_note, format_rows, test_node as node};
+use crate::mcp::output::snapshot::text::{cut_note, format_rows, test_node as node};
 
 /// A page: a heading, then a list of `rows` list items each holding a link, then a
 /// button.

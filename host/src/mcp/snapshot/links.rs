@@ -110,7 +110,7 @@ impl<'a> UidIndex<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::render::snapshot::test_node as node;
+    use crate::mcp::output::snapshot::text::test_node as node;
 
     #[test]
     fn depths_give_parents_children_and_ends() {

@@ -32,7 +32,7 @@ pub fn unknown_uid(uid: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::render::snapshot::test_node as node;
+    use crate::mcp::output::snapshot::text::test_node as node;
 
     #[test]
     fn a_subtree_is_the_node_and_what_is_deeper_after_it() {

@@ -13,9 +13,9 @@ use crate::mcp::output::network::{
     check_resource_types, listing, redact_headers, show_body, ShownBody,
 };
 use crate::mcp::output::network::{Detail, Keys, Side};
+use crate::mcp::output::page_text;
 use crate::mcp::output::{self};
 use crate::mcp::paginate::{fitted_note, fitted_page_size, tell_dropped};
-use crate::mcp::render::page_text;
 use crate::mcp::response::{Response, Section};
 use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};
 use crate::mcp::ToolError;

@@ -100,7 +100,7 @@ mod tests {
 
     use super::*;
     use crate::mcp::context::{Browser, Session, Settings};
-    use crate::mcp::render::snapshot::test_node as node;
+    use crate::mcp::output::snapshot::text::test_node as node;
     use crate::mcp::response::render;
 
     /// Answers each snapshot request with the next tree, and keeps the requests.

@@ -16,10 +16,10 @@ use tabwire_shared::{ErrorCode, InvokeWebMcpTool};
 
 use super::{NoParams, Timeout};
 use crate::mcp::context::ToolContext;
+use crate::mcp::output::page_text;
 use crate::mcp::output::third_party::first_line;
 use crate::mcp::output::webmcp::{listing, outcome_data, SECTION_TITLE};
 use crate::mcp::output::{self, webmcp::Keys, SavedFile};
-use crate::mcp::render::page_text;
 use crate::mcp::response::{Response, Section};
 use crate::mcp::spill;
 use crate::mcp::tool::{Category, ErasedTool, Registered, Tool, ToolSpec};

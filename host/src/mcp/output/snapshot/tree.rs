@@ -3,7 +3,7 @@
 //! It is Chrome DevTools for Agents' shape (a client written against its
 //! `--experimentalStructuredContent` output reads ours): a tree of
 //! `{id, role, name, …, children}`, the states beside them. Everything the text shows
-//! is here too. What a node may hold is declared in [`super::snapshot::Node`].
+//! is here too. What a node may hold is declared in [`super::Node`].
 
 use serde_json::{json, Map, Value};
 use tabwire_shared::{Snapshot, SnapshotNode};
@@ -137,7 +137,7 @@ mod tests {
                 .iter()
                 .map(|s| tabwire_shared::NodeState::try_from(s.to_string()).unwrap())
                 .collect(),
-            ..crate::mcp::render::snapshot::test_node(uid, depth, role, name)
+            ..crate::mcp::output::snapshot::text::test_node(uid, depth, role, name)
         }
     }
 

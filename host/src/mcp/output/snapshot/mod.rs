@@ -2,7 +2,11 @@
 //! only what changed since the last whole one, and what the reply says about it.
 //!
 //! The tree's nodes carry their states as fields, so a node is built as a JSON object
-//! ([`super::snapshot_tree`]); [`Node`] and [`Fold`] say what it holds.
+//! ([`tree`]); [`Node`] and [`Fold`] say what it holds.
+
+pub mod body;
+pub mod text;
+pub mod tree;
 
 use std::path::PathBuf;
 

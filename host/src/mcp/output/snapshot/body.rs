@@ -1,18 +1,16 @@
 //! The snapshot section's content: the whole tree, a view of it (a subtree, folded to
 //! a budget), or its changes since the last whole one, each as text and as
 //! `structuredContent` made from the same data. Where it goes (inline, a file) is
-//! [`super::sections`]'s business.
+//! the reply's writer's business (`response/sections.rs`).
 
 use serde_json::{Map, Value};
 use tabwire_shared::{TabId, WalkOptions};
 
-use super::gather::GatheredSnapshot;
-use super::SnapshotRequest;
-use crate::mcp::output::snapshot::{self as keys, Keys};
-use crate::mcp::output::snapshot_tree;
-use crate::mcp::output::{self, snapshot::Fold};
-use crate::mcp::render::page_text;
-use crate::mcp::render::snapshot::{self as render, LEGEND};
+use super::text::{self, LEGEND};
+use super::tree;
+use super::{self as keys, Fold, Keys};
+use crate::mcp::output::{self, page_text};
+use crate::mcp::response::{GatheredSnapshot, SnapshotRequest};
 use crate::mcp::snapshot::changes::{self, Changes};
 use crate::mcp::snapshot::fold::{self, Row, View};
 
@@ -27,7 +25,7 @@ pub const VIEWPORT: &str = "Only the elements in the page's viewport where it is
     them: take_snapshot without viewport gives the rest.";
 
 /// The section's content, before it is placed.
-pub(super) struct Body {
+pub(crate) struct Body {
     /// The lines above the tree: which snapshot this is, how to read it.
     pub header: Vec<String>,
     /// The tree (or the changes) as text.
@@ -44,7 +42,7 @@ pub(super) struct Body {
 }
 
 /// The tree, or the changes, as structured content.
-pub(super) enum Tree {
+pub(crate) enum Tree {
     /// Structured output is off.
     Unasked,
     /// The tree (`null` for a snapshot without nodes).
@@ -83,10 +81,10 @@ impl Tree {
 
 /// The text of every node the request asks for, nothing folded: what a file holds when
 /// the reply shows the tree folded.
-pub(super) fn unfolded_text(gathered: &GatheredSnapshot) -> String {
+pub(crate) fn unfolded_text(gathered: &GatheredSnapshot) -> String {
     let nodes = gathered.asked_nodes();
     let base_depth = nodes.first().map_or(0, |n| n.depth);
-    render::format_rows(&fold::view(nodes, base_depth, None, &[]).rows)
+    text::format_rows(&fold::view(nodes, base_depth, None, &[]).rows)
 }
 
 /// The content for `gathered`, as `request` asks. The tree is written once: its text
@@ -95,7 +93,7 @@ pub(super) fn unfolded_text(gathered: &GatheredSnapshot) -> String {
 /// `fit`: fold the tree to this many characters because the whole would not fit the
 /// client's reply (the agent did not ask for it): then no changes, and the header says
 /// why it is folded.
-pub(super) fn body(
+pub(crate) fn body(
     gathered: &GatheredSnapshot,
     request: &SnapshotRequest,
     structured: bool,
@@ -106,7 +104,7 @@ pub(super) fn body(
     let base_depth = nodes.first().map_or(0, |n| n.depth);
     let max_chars = fit.or(request.view.max_chars);
     let view = fold::view(nodes, base_depth, max_chars, &request.view.unfold);
-    let mut text = render::format_rows(&view.rows);
+    let mut text = text::format_rows(&view.rows);
     let mut why_whole = None;
     if let Some(base) = gathered.since.as_ref().filter(|_| fit.is_none()) {
         match changes::compare(&base.snapshot, snapshot) {
@@ -186,9 +184,9 @@ pub(super) fn body(
 
     if let Some(cut) = &view.cut {
         let note = if fit.is_some() {
-            render::fitted_cut_note(cut)
+            text::fitted_cut_note(cut)
         } else {
-            render::cut_note(cut)
+            text::cut_note(cut)
         };
         text.push_str(&note);
         text.push('\n');
@@ -213,7 +211,7 @@ pub(super) fn body(
 /// `{folded, like, lines, unfold}` among the children they stand for.
 fn view_tree(view: &View) -> Value {
     let items = view.rows.iter().map(|row| match row {
-        Row::Node { node, depth, .. } => (*depth, snapshot_tree::node_fields(node)),
+        Row::Node { node, depth, .. } => (*depth, tree::node_fields(node)),
         Row::Fold(fold) => {
             let fields = Fold {
                 folded: fold.count,
@@ -224,7 +222,7 @@ fn view_tree(view: &View) -> Value {
             (fold.depth, output::entries(&fields))
         }
     });
-    snapshot_tree::one_root(snapshot_tree::forest(items))
+    tree::one_root(tree::forest(items))
 }
 
 /// The changes since snapshot `since`.
@@ -264,7 +262,7 @@ fn changes_body(
         if !changes.changed.is_empty() {
             text.push_str("Changed, as they are now:\n");
             for node in &changes.changed {
-                render::write_node(&mut text, node, 0);
+                text::write_node(&mut text, node, 0);
             }
         }
         if !changes.placed.is_empty() {
@@ -284,11 +282,7 @@ fn changes_body(
                 };
                 text.push_str(&format!("Under {} at {at}:\n", placed.parent));
                 for node in placed.nodes {
-                    render::write_node(
-                        &mut text,
-                        node,
-                        node.depth.saturating_sub(placed.depth) + 1,
-                    );
+                    text::write_node(&mut text, node, node.depth.saturating_sub(placed.depth) + 1);
                 }
             }
         }
@@ -323,20 +317,20 @@ fn changes_data(since: u64, changes: &Changes) -> keys::Changes {
             let items = placed.nodes.iter().map(|node| {
                 (
                     node.depth.saturating_sub(placed.depth),
-                    snapshot_tree::node_fields(node),
+                    tree::node_fields(node),
                 )
             });
             keys::Placed {
                 parent: placed.parent.to_owned(),
                 position: placed.position,
-                nodes: snapshot_tree::forest(items),
+                nodes: tree::forest(items),
             }
         })
         .collect();
     let changed = changes
         .changed
         .iter()
-        .map(|node| Value::Object(snapshot_tree::node_fields(node)))
+        .map(|node| Value::Object(tree::node_fields(node)))
         .collect();
     keys::Changes {
         note: format!(

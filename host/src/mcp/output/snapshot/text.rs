@@ -17,7 +17,7 @@ use std::fmt::Write;
 
 use tabwire_shared::{Snapshot, SnapshotNode};
 
-use super::page_text::{self, push_quoted};
+use crate::mcp::output::page_text::{self, push_quoted};
 
 use crate::mcp::snapshot::fold::{Cut, Fold, Row};
 
