@@ -45,6 +45,16 @@ pub fn saved(key: &str, file: SavedFile) -> Map<String, Value> {
     entry
 }
 
+/// The line that says a result went to `path`, too long for the `room` characters the
+/// reply had left, and what it holds (`about`, from the file's preview).
+pub fn saved_line(room: usize, path: &std::path::Path, about: &str) -> String {
+    format!(
+        "The result is too long to show here ({room} characters at most); it was saved to \
+         {}. Read that file for the details. {about}",
+        path.display()
+    )
+}
+
 /// The results' schema: [`Keys`]' properties as the patterns of numbered keys.
 pub fn keys(generator: &mut SchemaGenerator) -> Schema {
     let fields = Keys::json_schema(generator);

@@ -125,12 +125,7 @@ impl Sections {
         match spill::to_private_file(key, "json", pretty.as_bytes()) {
             Ok(path) => {
                 let preview = spill::Preview::of(&pretty, Some(&output.value));
-                self.line(&format!(
-                    "The result is too long to show here ({room} characters at most); it was \
-                     saved to {}. Read that file for the details. {}",
-                    path.display(),
-                    preview.about
-                ));
+                self.line(&results::saved_line(room, &path, &preview.about));
                 for line in &preview.begins {
                     self.line(line);
                 }
