@@ -20,12 +20,16 @@ pub mod scopes;
 pub mod share;
 pub mod status_line;
 
-use tabwire_shared::TabId;
+use tabwire_shared::{ClientHello, TabId};
 
-use crate::chrome::Chrome;
+use crate::chrome::{Chrome, TabState};
+use crate::engine::core::tabs;
+use crate::engine::liveness::PortDrop;
 use crate::engine::Engine;
 use crate::error::EngineError;
-use scopes::CallerRefusal;
+use agents::{Welcome, GRACE_MS};
+use scopes::{Agent, CallerRefusal};
+use share::{Shares, AGENT_GONE};
 
 impl<C: Chrome + 'static> Engine<C> {
     /// The session of the agent that sent a call from relay connection `client`.
@@ -84,6 +88,197 @@ impl<C: Chrome + 'static> Engine<C> {
             }),
             None => Ok(()),
         }
+    }
+}
+
+// Agents coming and going ([`agents`]).
+impl<C: Chrome + 'static> Engine<C> {
+    /// A relay connection introduced itself.
+    pub(in crate::engine) fn on_hello(&self, client: u64, hello: &ClientHello) {
+        let now = self.chrome.now_ms();
+        let welcome = agents::greet(&self.sharing, &self.settings.borrow(), client, hello, now);
+        match welcome {
+            Welcome::Probe => return,
+            Welcome::Conflict => {
+                return self.chrome.log(&format!(
+                    "tabwire: ignored a hello from relay client {client} for another session \
+                     than the one it introduced first"
+                ))
+            }
+            Welcome::Revoked => self.post_to(client, agents::revoked()),
+            Welcome::AutoShare(session) => self.in_background(|engine| async move {
+                engine.auto_share(&session).await;
+            }),
+            Welcome::Renamed(session) => self.in_background(|engine| async move {
+                engine.shares().restyle(&session).await;
+            }),
+            Welcome::Plain => {}
+        }
+        self.scopes_changed();
+    }
+
+    /// A relay connection closed.
+    pub(in crate::engine) fn on_client_gone(&self, client: u64) {
+        let gone = self.sharing.borrow_mut().client_gone(client);
+        if let Some((session, agent)) = gone {
+            self.in_background(|engine| async move {
+                engine.asking().forget(&session).await;
+                engine.drop_shares(agent).await;
+            });
+        }
+        self.scopes_changed();
+    }
+
+    /// The native port closed, Chrome saying `error` (`runtime.lastError.message`, if
+    /// any): every connection is gone; agents wait out the grace period.
+    pub fn on_port_disconnected(&self, error: Option<&str>) {
+        // A message half-joined will not be finished: its host is gone.
+        self.port.forget_pieces();
+        self.port_lost(PortDrop::from_chrome(error));
+    }
+
+    /// The native port is gone, for `why` (kept for the popup). Called for the shell,
+    /// and by the heartbeat when it gives up on a port.
+    pub(in crate::engine) fn port_lost(&self, why: PortDrop) {
+        self.port.lost(why);
+        let now = self.chrome.now_ms();
+        self.sharing.borrow_mut().port_dropped(now);
+        self.start_grace_timer();
+        self.scopes_changed();
+    }
+
+    /// Ends, after [`GRACE_MS`], the shares of agents that did not come back.
+    pub(in crate::engine) fn start_grace_timer(&self) {
+        self.in_background(|engine| async move {
+            engine.chrome.sleep(GRACE_MS).await;
+            let now = engine.chrome.now_ms();
+            let expired = engine.sharing.borrow_mut().expire_orphans(now, GRACE_MS);
+            for (_, agent) in expired {
+                engine.drop_shares(agent).await;
+            }
+        });
+    }
+
+    /// Shares the user's current tab with a newly connected agent, if it may be.
+    async fn auto_share(&self, session: &str) {
+        let Ok(Some(tab)) = tabs::users_tab(&self.chrome).await else {
+            return;
+        };
+        if let Err(reason) = self.share_tab(session, tab.id).await {
+            self.chrome.log(&format!(
+                "tabwire: did not auto-share tab {}: {reason}",
+                tab.id
+            ));
+        }
+    }
+}
+
+// Sharing and unsharing tabs ([`share`] does the browser's side); each change is saved
+// and told here (`scopes_changed`).
+impl<C: Chrome + 'static> Engine<C> {
+    /// What sharing reaches in the engine ([`share`]).
+    fn shares(&self) -> Shares<'_, C> {
+        Shares {
+            chrome: &self.chrome,
+            tabs: &self.tabs,
+            signals: &self.signals,
+            sharing: &self.sharing,
+            settings: &self.settings,
+            made_groups: &self.made_groups,
+        }
+    }
+
+    /// Shares `tab` with `session` at the user's request (popup, auto-share). Refused,
+    /// with the reason in words for the user, for pages that may not be shared.
+    pub(in crate::engine) async fn share_tab(
+        &self,
+        session: &str,
+        tab: TabId,
+    ) -> Result<(), String> {
+        let state = self.shares().sharable(session, tab).await?;
+        if self.adopt_tab(session, &state).await {
+            Ok(())
+        } else {
+            Err(AGENT_GONE.to_owned())
+        }
+    }
+
+    /// Puts a tab into an agent's scope without asking (a tab the agent opened).
+    /// Returns whether the tab is in the scope now: false if the agent is gone
+    /// (disconnected by the user, or left).
+    pub(in crate::engine) async fn adopt_tab(&self, session: &str, tab: &TabState) -> bool {
+        if !self.sharing.borrow_mut().share(session, tab.id) {
+            // Already shared, or the agent is gone.
+            return self.sharing.borrow().agent(session).is_some();
+        }
+        self.scopes_changed();
+        let shares = self.shares();
+        if shares.group_with(session, tab).await {
+            self.scopes_changed();
+        }
+        shares.show_badge(tab.id).await;
+        true
+    }
+
+    /// Takes `tab` out of `session`'s scope (the popup, a drag out of the group).
+    pub(in crate::engine) async fn unshare_tab(&self, session: &str, tab: TabId) {
+        if self.sharing.borrow_mut().unshare(session, tab) {
+            self.left_scope(tab).await;
+            self.scopes_changed();
+        }
+    }
+
+    /// Undoes every share of an agent that is gone (revoked, left, expired).
+    pub(in crate::engine) async fn drop_shares(&self, agent: Agent) {
+        for tab in agent.tabs {
+            self.left_scope(tab).await;
+        }
+        self.scopes_changed();
+    }
+
+    /// After `tab` left a scope: ungrouped and released, or moved to the group of an
+    /// agent that still shares it ([`Shares::left_scope`]).
+    async fn left_scope(&self, tab: TabId) {
+        if self.shares().left_scope(tab).await {
+            self.scopes_changed();
+        }
+    }
+
+    /// The user disconnected an agent: tell its server, refuse it from now on, and undo
+    /// its shares.
+    pub(in crate::engine) async fn disconnect(&self, session: &str) {
+        let (agent, clients) = self.sharing.borrow_mut().revoke(session);
+        for client in clients {
+            self.post_to(client, agents::revoked());
+        }
+        self.asking().forget(session).await;
+        if let Some(agent) = agent {
+            self.drop_shares(agent).await;
+        }
+        self.scopes_changed();
+    }
+
+    /// The user dragged `tab` out of the group we put it in (`group` is where it is
+    /// now): that stops sharing it.
+    pub(in crate::engine) async fn on_group_changed(&self, tab: TabId, group: i64) {
+        for session in self.shares().dragged_out(tab, group) {
+            self.unshare_tab(&session, tab).await;
+        }
+    }
+
+    /// Sets the badge of tabwire's button on `tab` ([`Shares::show_badge`]).
+    pub(in crate::engine) async fn show_badge(&self, tab: TabId) {
+        self.shares().show_badge(tab).await;
+    }
+
+    /// Scopes changed: save them for a restarted worker, update the popup, and tell
+    /// agents' servers if what they may see changed.
+    pub(in crate::engine) fn scopes_changed(&self) {
+        self.end_pointing_out_of_scope();
+        self.schedule_save();
+        self.chrome.state_changed();
+        let news = self.announced.scopes_changed(&self.sharing.borrow());
+        self.post_news(news);
     }
 }
 
