@@ -97,7 +97,7 @@ pub struct Engine<C: Chrome> {
     tab_requests: RefCell<access::requests::TabRequests>,
     /// The user's pick of an element for an agent, while under way
     /// ([`access::pointing`]).
-    pointing: RefCell<Option<access::pointing::Pointing>>,
+    pointing: access::pointing::Pointer,
     /// The engine itself, for background tasks that outlive a command's borrow.
     me: Weak<Engine<C>>,
 }
@@ -121,7 +121,7 @@ impl<C: Chrome + 'static> Engine<C> {
             traces: RefCell::default(),
             made_groups: access::leftovers::MadeGroups::default(),
             tab_requests: RefCell::default(),
-            pointing: RefCell::default(),
+            pointing: access::pointing::Pointer::default(),
             me: me.clone(),
         })
     }

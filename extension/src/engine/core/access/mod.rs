@@ -22,12 +22,15 @@ pub mod status_line;
 
 use tabwire_shared::{ClientHello, TabId};
 
+use crate::cdp::events::PointingEvent;
 use crate::chrome::{Chrome, TabState};
+use crate::engine::context::Cx;
 use crate::engine::core::tabs;
 use crate::engine::liveness::PortDrop;
 use crate::engine::Engine;
 use crate::error::EngineError;
 use agents::{Welcome, GRACE_MS};
+use pointing::Heard;
 use scopes::{Agent, CallerRefusal};
 use share::{Shares, AGENT_GONE};
 
@@ -279,6 +282,77 @@ impl<C: Chrome + 'static> Engine<C> {
         self.chrome.state_changed();
         let news = self.announced.scopes_changed(&self.sharing.borrow());
         self.post_news(news);
+    }
+}
+
+// The user pointing at an element for an agent ([`pointing`]).
+impl<C: Chrome + 'static> Engine<C> {
+    /// Starts a pick in `tab` for `session` (the popup). The error is for the user.
+    pub(in crate::engine) async fn start_pointing(
+        &self,
+        session: &str,
+        tab: TabId,
+    ) -> Result<(), String> {
+        pointing::may_point(&self.sharing.borrow(), session, tab)?;
+        self.stop_pointing().await;
+        pointing::highlight_on(&Cx::new(self, session), tab).await?;
+        self.pointing.begin(tab, session);
+        self.chrome.state_changed();
+        Ok(())
+    }
+
+    /// Ends the pick under way, if any (the popup's Cancel).
+    pub(in crate::engine) async fn stop_pointing(&self) {
+        let Some(pointing) = self.pointing.take() else {
+            return;
+        };
+        pointing::highlight_off(&Cx::of_engine(self), pointing.tab).await;
+        self.chrome.state_changed();
+    }
+
+    /// The scopes changed: a pick in a tab no longer shared with its agent ends
+    /// ([`Pointer::out_of_scope`](pointing::Pointer::out_of_scope)).
+    fn end_pointing_out_of_scope(&self) {
+        let stale = self.pointing.out_of_scope(&self.sharing.borrow());
+        if let Some(stale) = stale {
+            self.in_background(move |engine| async move {
+                pointing::highlight_off(&Cx::of_engine(&engine), stale.tab).await;
+                engine.chrome.state_changed();
+            });
+        }
+    }
+
+    /// An inspect-mode event from `tab`'s own session.
+    pub(in crate::engine) fn on_pointing_event(&self, tab: TabId, event: PointingEvent) {
+        match self.pointing.heard(tab, event) {
+            Heard::Nothing => {}
+            Heard::Canceled => self.chrome.state_changed(),
+            Heard::Picked(pick, node) => self.in_background(move |engine| async move {
+                pointing::highlight_off(&Cx::of_engine(&engine), pick.tab).await;
+                engine.tell_pick(&pick.session, pick.tab, node).await;
+                if engine.pointing.told(&pick) {
+                    engine.chrome.state_changed();
+                }
+            }),
+        }
+    }
+
+    /// Names the element `node` picked in `tab` and sends it to the agent `session`
+    /// it was picked for, if the tab is still shared with it.
+    async fn tell_pick(&self, session: &str, tab: TabId, node: i64) {
+        if !self.sharing.borrow().may_use(session, tab) {
+            return self
+                .chrome
+                .log("tabwire: the tab pointed in is no longer shared with the agent");
+        }
+        let event = match pointing::name_pick(&Cx::new(self, session), tab, node).await {
+            Ok(event) => event,
+            Err(line) => return self.chrome.log(&line),
+        };
+        let clients = self.sharing.borrow().clients_of(session);
+        for client in clients {
+            self.post_to(client, event.clone());
+        }
     }
 }
 

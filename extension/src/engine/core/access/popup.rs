@@ -332,13 +332,13 @@ impl<C: Chrome + 'static> Engine<C> {
                 }
             })
             .collect();
-        let pointing = self.pointing.borrow().as_ref().map(|p| PointingView {
+        let pointing = self.pointing.under_way().map(|p| PointingView {
             tab: p.tab,
-            session: p.session.clone(),
             name: sharing
                 .agent(&p.session)
                 .map(|a| a.name.clone())
                 .unwrap_or_default(),
+            session: p.session,
         });
         PopupState {
             requests,
