@@ -31,6 +31,8 @@ use crate::engine::Engine;
 use crate::error::EngineError;
 use agents::{Welcome, GRACE_MS};
 use pointing::Heard;
+use popup::{Popup, PopupAction, PopupState};
+use requests::Answer;
 use scopes::{Agent, CallerRefusal};
 use share::{Shares, AGENT_GONE};
 
@@ -282,6 +284,85 @@ impl<C: Chrome + 'static> Engine<C> {
         self.chrome.state_changed();
         let news = self.announced.scopes_changed(&self.sharing.borrow());
         self.post_news(news);
+    }
+}
+
+// What tabwire's popup shows, and what its buttons do ([`popup`]).
+impl<C: Chrome + 'static> Engine<C> {
+    /// What the popup reads ([`popup`]).
+    fn popup(&self) -> Popup<'_, C> {
+        Popup {
+            chrome: &self.chrome,
+            port: &self.port,
+            sharing: &self.sharing,
+            settings: &self.settings,
+            tabs: &self.tabs,
+            requests: &self.tab_requests,
+            pointing: &self.pointing,
+        }
+    }
+
+    /// The tab a popup opened about `tab` (or, without one, about the user's current
+    /// tab) shows. Looking is all it does: nothing is shared.
+    pub async fn popup_target(&self, tab: Option<TabId>) -> Option<TabId> {
+        self.popup().target(tab).await
+    }
+
+    /// What the popup about `target` shows now.
+    pub async fn popup_state(&self, target: Option<TabId>) -> PopupState {
+        self.popup().state(target).await
+    }
+
+    /// Carries out a popup button (JSON text of a [`PopupAction`]). The error is for
+    /// the user.
+    pub async fn popup_action(&self, json: &str) -> Result<(), String> {
+        match PopupAction::parse(json)? {
+            PopupAction::Share { session, tab } => self.share_tab(&session, tab).await?,
+            PopupAction::Unshare { session, tab } => self.unshare_tab(&session, tab).await,
+            PopupAction::Disconnect { session } => self.disconnect(&session).await,
+            PopupAction::Point { session, tab } => self.start_pointing(&session, tab).await?,
+            PopupAction::CancelPoint => self.stop_pointing().await,
+            PopupAction::AnswerRequest { id, tab, share } => {
+                self.answer_request(id, tab, share).await?
+            }
+            PopupAction::DisconnectAll => {
+                let sessions: Vec<String> =
+                    self.sharing.borrow().agents().keys().cloned().collect();
+                for session in sessions {
+                    self.disconnect(&session).await;
+                }
+            }
+            PopupAction::SaveSettings {
+                auto_share,
+                idle_detach_seconds,
+                blocklist,
+            } => {
+                popup::apply_settings(&self.settings, auto_share, idle_detach_seconds, &blocklist)?;
+                self.store_settings().await?;
+                self.rearm_idle_timers();
+                self.enforce_blocklist().await;
+                self.chrome.state_changed();
+            }
+        }
+        Ok(())
+    }
+
+    /// The user answered request `id` in the popup opened on `tab`
+    /// ([`requests`]). The error is for the user.
+    async fn answer_request(&self, id: u64, tab: TabId, share: bool) -> Result<(), String> {
+        let Some(session) = self.tab_requests.borrow().session_of(id) else {
+            return Err(
+                "That request is no longer waiting (the agent stopped waiting or left).".to_owned(),
+            );
+        };
+        let answer = if share {
+            self.share_tab(&session, tab).await?;
+            Answer::Shared(tab)
+        } else {
+            Answer::Declined
+        };
+        self.asking().answered(id, answer).await;
+        Ok(())
     }
 }
 
