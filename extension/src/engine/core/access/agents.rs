@@ -18,7 +18,7 @@ use super::scopes::{Greeting, Sharing};
 use crate::engine::settings::Settings;
 
 /// What an agent's server hears when the user disconnects it (or it comes back after).
-pub(in crate::engine) const REVOKED_BY_USER: &str =
+const REVOKED_BY_USER: &str =
     "The user disconnected this agent from the browser in tabwire's popup.";
 
 /// How long agents keep their shares after the native port dropped.
