@@ -67,7 +67,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     }
 
     /// A context for the engine's own work on no agent's behalf (emulation applied
-    /// again on attach).
+    /// again on attach, the highlight of a pick taken off).
     pub(super) fn of_engine(engine: &'a Engine<C>) -> Self {
         Self {
             engine,

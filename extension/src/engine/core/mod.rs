@@ -11,13 +11,15 @@
 //! in a field, and its functions take only what they need (a part of the engine, the
 //! `Chrome`, or a small struct of borrowed parts): [`announce::Announced`],
 //! `idle_detach::Idle`, `persist::Persist`, [`liveness::Port`],
-//! [`access::leftovers::MadeGroups`], [`access::requests::Asking`], and the functions
-//! over the [`Tabs`](super::tab::Tabs) of `webmcp_events` and [`tabs`]. They decide
-//! and return what is to be done (an event that is news, a timer's next step, a
-//! heartbeat); the engine, here, does it — posting, and the background tasks that need
-//! the engine itself. What still extends the engine from beside this file (the rest of
-//! `access`, `session`, `oopif`, `document`, `world`, `tab_events`) is work that
-//! reaches most of it.
+//! [`access::leftovers::MadeGroups`], [`access::requests::Asking`],
+//! [`access::share::Shares`], [`access::pointing::Pointer`], [`access::popup::Popup`],
+//! and the functions over the [`Tabs`](super::tab::Tabs) of `webmcp_events` and
+//! [`tabs`]. They decide and return what is to be done (an event that is news, a
+//! timer's next step, a heartbeat, a tab put in a group); the engine, here (and in
+//! `access/mod.rs` for who may use which tab), does it — posting, and the background
+//! tasks that need the engine itself. What still extends the engine from beside this
+//! file (`session`, `oopif`, `document`, `world`, `tab_events`) is work that reaches
+//! most of it.
 //!
 //! Commands live outside it, in the engine's other modules, and reach it only through
 //! the context their handler receives ([`context::Cx`], with the steps commands share):
@@ -97,7 +99,7 @@ pub struct Engine<C: Chrome> {
     tab_requests: RefCell<access::requests::TabRequests>,
     /// The user's pick of an element for an agent, while under way
     /// ([`access::pointing`]).
-    pointing: RefCell<Option<access::pointing::Pointing>>,
+    pointing: access::pointing::Pointer,
     /// The engine itself, for background tasks that outlive a command's borrow.
     me: Weak<Engine<C>>,
 }
@@ -121,7 +123,7 @@ impl<C: Chrome + 'static> Engine<C> {
             traces: RefCell::default(),
             made_groups: access::leftovers::MadeGroups::default(),
             tab_requests: RefCell::default(),
-            pointing: RefCell::default(),
+            pointing: access::pointing::Pointer::default(),
             me: me.clone(),
         })
     }

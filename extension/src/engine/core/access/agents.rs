@@ -6,145 +6,80 @@
 //! drops (the native host restarting) every agent is kept for [`GRACE_MS`], so those
 //! that reconnect with their session key find their tabs again; the others' shares end
 //! then.
+//!
+//! What a hello means is decided here ([`greet`]); the engine (`access/mod.rs`)
+//! carries it out, and runs the departures and the grace timer.
+
+use std::cell::RefCell;
 
 use tabwire_shared::{ClientHello, Event};
 
-use super::scopes::Greeting;
-use crate::chrome::Chrome;
-use crate::engine::core::tabs;
-use crate::engine::liveness::PortDrop;
-use crate::engine::Engine;
+use super::scopes::{Greeting, Sharing};
+use crate::engine::settings::Settings;
 
 /// What an agent's server hears when the user disconnects it (or it comes back after).
-pub(in crate::engine) const REVOKED_BY_USER: &str =
+const REVOKED_BY_USER: &str =
     "The user disconnected this agent from the browser in tabwire's popup.";
 
 /// How long agents keep their shares after the native port dropped.
 pub const GRACE_MS: u64 = 60_000;
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// A relay connection introduced itself.
-    pub(in crate::engine) fn on_hello(&self, client: u64, hello: &ClientHello) {
-        if hello.probe {
-            // `tabwire doctor` only checks that the browser answers: not an agent.
-            return;
-        }
-        let name_before = self
-            .sharing
-            .borrow()
+/// The event that tells an agent's server the user disconnected it.
+pub(in crate::engine) fn revoked() -> Event {
+    Event::Revoked {
+        reason: REVOKED_BY_USER.to_owned(),
+    }
+}
+
+/// What the engine does about a hello, beyond telling everyone the scopes changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(in crate::engine) enum Welcome {
+    /// `tabwire doctor` checking that the browser answers: not an agent, nothing to do.
+    Probe,
+    /// The connection introduced another session before: ignored, and logged.
+    Conflict,
+    /// The user disconnected this agent: its server is told so.
+    Revoked,
+    /// A new agent, to be given the user's tab (auto-share).
+    AutoShare(String),
+    /// A known agent that told a new name: its groups are renamed.
+    Renamed(String),
+    /// Nothing more.
+    Plain,
+}
+
+/// Records the hello of relay connection `client` in `sharing`, at `now_ms`, and
+/// decides what it calls for.
+pub(in crate::engine) fn greet(
+    sharing: &RefCell<Sharing>,
+    settings: &Settings,
+    client: u64,
+    hello: &ClientHello,
+    now_ms: u64,
+) -> Welcome {
+    if hello.probe {
+        return Welcome::Probe;
+    }
+    let name_before = sharing
+        .borrow()
+        .agent(&hello.session)
+        .map(|a| a.name.clone());
+    let greeting = sharing.borrow_mut().hello(client, hello, now_ms);
+    let renamed = name_before.is_some_and(|before| {
+        let sharing = sharing.borrow();
+        sharing
             .agent(&hello.session)
-            .map(|a| a.name.clone());
-        let now = self.chrome.now_ms();
-        let greeting = self.sharing.borrow_mut().hello(client, hello, now);
-        let renamed = name_before.is_some_and(|before| {
-            let sharing = self.sharing.borrow();
-            sharing
-                .agent(&hello.session)
-                .is_some_and(|a| a.name != before)
-        });
-        match greeting {
-            Greeting::Conflict => {
-                return self.chrome.log(&format!(
-                    "tabwire: ignored a hello from relay client {client} for another session \
-                     than the one it introduced first"
-                ))
-            }
-            Greeting::Revoked => self.post_to(
-                client,
-                Event::Revoked {
-                    reason: REVOKED_BY_USER.to_owned(),
-                },
-            ),
-            Greeting::New => {
-                let auto_share = self.settings.borrow().auto_share;
-                if auto_share && !self.sharing.borrow().agent_profile() {
-                    let session = hello.session.clone();
-                    self.in_background(|engine| async move {
-                        engine.auto_share(&session).await;
-                    });
-                }
-            }
-            Greeting::Returning if renamed => {
-                let session = hello.session.clone();
-                self.in_background(|engine| async move {
-                    engine.restyle_groups(&session).await;
-                });
-            }
-            Greeting::Returning => {}
+            .is_some_and(|a| a.name != before)
+    });
+    match greeting {
+        Greeting::Conflict => Welcome::Conflict,
+        Greeting::Revoked => Welcome::Revoked,
+        Greeting::New if settings.auto_share && !sharing.borrow().agent_profile() => {
+            Welcome::AutoShare(hello.session.clone())
         }
-        self.scopes_changed();
-    }
-
-    /// A relay connection closed.
-    pub(in crate::engine) fn on_client_gone(&self, client: u64) {
-        let gone = self.sharing.borrow_mut().client_gone(client);
-        if let Some((session, agent)) = gone {
-            self.in_background(|engine| async move {
-                engine.asking().forget(&session).await;
-                engine.drop_shares(agent).await;
-            });
-        }
-        self.scopes_changed();
-    }
-
-    /// The native port closed, Chrome saying `error` (`runtime.lastError.message`, if
-    /// any): every connection is gone; agents wait out the grace period.
-    pub fn on_port_disconnected(&self, error: Option<&str>) {
-        // A message half-joined will not be finished: its host is gone.
-        self.port.forget_pieces();
-        self.port_lost(PortDrop::from_chrome(error));
-    }
-
-    /// The native port is gone, for `why` (kept for the popup). Called for the shell,
-    /// and by the heartbeat when it gives up on a port.
-    pub(in crate::engine) fn port_lost(&self, why: PortDrop) {
-        self.port.lost(why);
-        let now = self.chrome.now_ms();
-        self.sharing.borrow_mut().port_dropped(now);
-        self.start_grace_timer();
-        self.scopes_changed();
-    }
-
-    /// Ends, after [`GRACE_MS`], the shares of agents that did not come back.
-    pub(in crate::engine) fn start_grace_timer(&self) {
-        self.in_background(|engine| async move {
-            engine.chrome.sleep(GRACE_MS).await;
-            let now = engine.chrome.now_ms();
-            let expired = engine.sharing.borrow_mut().expire_orphans(now, GRACE_MS);
-            for (_, agent) in expired {
-                engine.drop_shares(agent).await;
-            }
-        });
-    }
-
-    /// Shares the user's current tab with a newly connected agent, if it may be.
-    async fn auto_share(&self, session: &str) {
-        let Ok(Some(tab)) = tabs::users_tab(&self.chrome).await else {
-            return;
-        };
-        if let Err(reason) = self.share_tab(session, tab.id).await {
-            self.chrome.log(&format!(
-                "tabwire: did not auto-share tab {}: {reason}",
-                tab.id
-            ));
-        }
-    }
-
-    /// Renames an agent's groups after it told its real name.
-    async fn restyle_groups(&self, session: &str) {
-        let Some((groups, name, color)) = self.sharing.borrow().agent(session).map(|a| {
-            let groups: Vec<i64> = a.groups.values().copied().collect();
-            (groups, a.name.clone(), a.color.clone())
-        }) else {
-            return;
-        };
-        for group in groups {
-            self.style_group(group, &name, &color).await;
-        }
-        let tabs = self.sharing.borrow().agent(session).map(|a| a.tabs.clone());
-        for tab in tabs.unwrap_or_default() {
-            self.show_badge(tab).await;
-        }
+        Greeting::New => Welcome::Plain,
+        Greeting::Returning if renamed => Welcome::Renamed(hello.session.clone()),
+        Greeting::Returning => Welcome::Plain,
     }
 }
 

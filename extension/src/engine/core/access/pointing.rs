@@ -10,16 +10,24 @@
 //! shows the pick under way until the agent has been told, so a popup that no longer
 //! shows it means the agent's next reply carries the element; a tab no longer shared
 //! with the agent by then tells it nothing.
+//!
+//! [`Pointer`] holds the pick under way and decides what each change means (a page's
+//! event, the scopes changing, the agent told); the work in the tab (the highlight on
+//! and off, naming the element) takes the context a command gets ([`Cx`]). The engine
+//! (`access/mod.rs`) puts them together: it runs what outlives the popup's call in the
+//! background and posts the pick to the agent.
+
+use std::cell::RefCell;
 
 use tabwire_shared::{Event, TabId};
 
+use super::scopes::Sharing;
 use crate::cdp::accessibility::AccessibilityNodeOf;
 use crate::cdp::dom::OverlaySetInspectMode;
 use crate::cdp::events::PointingEvent;
 use crate::chrome::Chrome;
 use crate::engine::axtree::node_facts;
 use crate::engine::context::Cx;
-use crate::engine::Engine;
 
 /// A pick under way: which tab, for which agent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +38,103 @@ pub struct Pointing {
     pub session: String,
     /// The user has picked: the highlight is off and the agent is being told.
     pub picked: bool,
+}
+
+/// What an inspect-mode event from a tab calls for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(in crate::engine) enum Heard {
+    /// Not about the pick under way, or it was picked already: nothing.
+    Nothing,
+    /// The user ended the pick in the page (Escape): the popup shows it.
+    Canceled,
+    /// The user picked the element `node` (a backend node id) for `pick`: the
+    /// highlight goes and the agent is told.
+    Picked(Pointing, i64),
+}
+
+/// The user's pick of an element for an agent, while under way.
+#[derive(Debug, Default)]
+pub(in crate::engine) struct Pointer {
+    under_way: RefCell<Option<Pointing>>,
+}
+
+impl Pointer {
+    /// The pick under way, as the popup shows it.
+    pub(in crate::engine) fn under_way(&self) -> Option<Pointing> {
+        self.under_way.borrow().clone()
+    }
+
+    /// A pick in `tab` for `session` started (its highlight is on).
+    pub(in crate::engine) fn begin(&self, tab: TabId, session: &str) {
+        *self.under_way.borrow_mut() = Some(Pointing {
+            tab,
+            session: session.to_owned(),
+            picked: false,
+        });
+    }
+
+    /// Ends the pick under way (the popup's Cancel, a new pick): the one that was, for
+    /// its highlight to be taken off.
+    pub(in crate::engine) fn take(&self) -> Option<Pointing> {
+        self.under_way.borrow_mut().take()
+    }
+
+    /// The scopes changed: a pick under way in a tab no longer shared with its agent
+    /// (unshared, the agent disconnected or gone) ends, rather than stay in the popup
+    /// for a pick that would tell nobody. Returns it, for its highlight to go.
+    pub(in crate::engine) fn out_of_scope(&self, sharing: &Sharing) -> Option<Pointing> {
+        let mut pointing = self.under_way.borrow_mut();
+        match pointing.as_ref() {
+            Some(p) if !p.picked && !sharing.may_use(&p.session, p.tab) => pointing.take(),
+            _ => None,
+        }
+    }
+
+    /// An inspect-mode event from `tab`'s own session: what it calls for.
+    pub(in crate::engine) fn heard(&self, tab: TabId, event: PointingEvent) -> Heard {
+        let mut pointing = self.under_way.borrow_mut();
+        // Not ours, or picked already (a second click before the highlight went, or
+        // the end of the inspect mode that the pick itself asked for).
+        let Some(under_way) = pointing.as_mut().filter(|p| p.tab == tab && !p.picked) else {
+            return Heard::Nothing;
+        };
+        match event {
+            PointingEvent::Canceled => {
+                *pointing = None;
+                Heard::Canceled
+            }
+            PointingEvent::Picked { backend_node_id } => {
+                under_way.picked = true;
+                Heard::Picked(under_way.clone(), backend_node_id)
+            }
+        }
+    }
+
+    /// The agent was told of `pick`: it ends, unless the popup's Cancel or a new pick
+    /// came meanwhile. True when it did (the popup shows it).
+    pub(in crate::engine) fn told(&self, pick: &Pointing) -> bool {
+        let mut pointing = self.under_way.borrow_mut();
+        if pointing.as_ref() == Some(pick) {
+            *pointing = None;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Refuses a pick in `tab` for `session` unless the tab is shared with it. The error
+/// is for the user.
+pub(in crate::engine) fn may_point(
+    sharing: &Sharing,
+    session: &str,
+    tab: TabId,
+) -> Result<(), String> {
+    if sharing.sharers(tab).iter().any(|s| s == session) {
+        Ok(())
+    } else {
+        Err("That tab is not shared with that agent.".to_owned())
+    }
 }
 
 /// How the element under the pointer is drawn: DevTools' inspect colours.
@@ -44,179 +149,87 @@ fn highlight() -> serde_json::Value {
     })
 }
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Starts a pick in `tab` for `session` (the popup). The error is for the user.
-    pub(in crate::engine) async fn start_pointing(
-        &self,
-        session: &str,
-        tab: TabId,
-    ) -> Result<(), String> {
-        if !self
-            .sharing
-            .borrow()
-            .sharers(tab)
-            .iter()
-            .any(|s| s == session)
-        {
-            return Err("That tab is not shared with that agent.".to_owned());
-        }
-        self.stop_pointing().await;
-        Cx::new(self, session)
-            .ready(tab)
-            .await
-            .map_err(|e| format!("tabwire could not reach the tab: {e}"))?;
-        let inspect = OverlaySetInspectMode {
-            mode: "searchForNode",
-            highlight_config: highlight(),
-        };
-        self.send(tab, &inspect)
-            .await
-            .map_err(|e| format!("tabwire could not start pointing: {e}"))?;
-        *self.pointing.borrow_mut() = Some(Pointing {
-            tab,
-            session: session.to_owned(),
-            picked: false,
-        });
-        self.chrome.state_changed();
-        Ok(())
-    }
+/// Turns the inspect highlight on in `tab`, attaching to it first. The error is for
+/// the user.
+pub(in crate::engine) async fn highlight_on<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+) -> Result<(), String> {
+    cx.ready(tab)
+        .await
+        .map_err(|e| format!("tabwire could not reach the tab: {e}"))?;
+    let inspect = OverlaySetInspectMode {
+        mode: "searchForNode",
+        highlight_config: highlight(),
+    };
+    cx.send(tab, &inspect)
+        .await
+        .map_err(|e| format!("tabwire could not start pointing: {e}"))?;
+    Ok(())
+}
 
-    /// Ends the pick under way, if any (the popup's Cancel).
-    pub(in crate::engine) async fn stop_pointing(&self) {
-        let Some(pointing) = self.pointing.borrow_mut().take() else {
-            return;
-        };
-        self.end_highlight(pointing.tab).await;
-        self.chrome.state_changed();
+/// Takes the inspect highlight off `tab`.
+pub(in crate::engine) async fn highlight_off<C: Chrome + 'static>(cx: &Cx<'_, C>, tab: TabId) {
+    let none = OverlaySetInspectMode {
+        mode: "none",
+        highlight_config: serde_json::json!({}),
+    };
+    // The tab may have closed or been let go: then the highlight went with it.
+    if let Err(error) = cx.send(tab, &none).await {
+        cx.chrome().log(&format!(
+            "tabwire: could not end pointing in tab {tab}: {error}"
+        ));
     }
+}
 
-    /// The scopes changed: a pick under way in a tab no longer shared with its agent
-    /// (unshared, the agent disconnected or gone) ends, rather than stay in the popup
-    /// for a pick that would tell nobody.
-    pub(in crate::engine) fn end_pointing_out_of_scope(&self) {
-        let stale = {
-            let mut pointing = self.pointing.borrow_mut();
-            let sharing = self.sharing.borrow();
-            match pointing.as_ref() {
-                Some(p) if !p.picked && !sharing.may_use(&p.session, p.tab) => pointing.take(),
-                _ => None,
-            }
-        };
-        if let Some(stale) = stale {
-            self.in_background(move |engine| async move {
-                engine.end_highlight(stale.tab).await;
-                engine.chrome.state_changed();
-            });
+/// Names the element `node` picked in `tab` for the agent of `cx`: the event that
+/// tells it, or, when the element cannot be named, the line to log.
+pub(in crate::engine) async fn name_pick<C: Chrome + 'static>(
+    cx: &Cx<'_, C>,
+    tab: TabId,
+    node: i64,
+) -> Result<Event, String> {
+    let group = cx.next_object_group();
+    let uid = (cx.bounded("name the element", cx.node_uids(tab, &[node], &group))).await;
+    cx.release_objects(tab, group);
+    let uid = match uid {
+        Ok(Ok(uids)) => uids.into_iter().next().flatten(),
+        Ok(Err(error)) | Err(error) => {
+            return Err(format!(
+                "tabwire: could not name the element pointed at: {error}"
+            ))
         }
-    }
-
-    /// Takes the inspect highlight off `tab`.
-    async fn end_highlight(&self, tab: TabId) {
-        let none = OverlaySetInspectMode {
-            mode: "none",
-            highlight_config: serde_json::json!({}),
-        };
-        // The tab may have closed or been let go: then the highlight went with it.
-        if let Err(error) = self.send(tab, &none).await {
-            self.chrome.log(&format!(
-                "tabwire: could not end pointing in tab {tab}: {error}"
-            ));
-        }
-    }
-
-    /// An inspect-mode event from `tab`'s own session.
-    pub(in crate::engine) fn on_pointing_event(&self, tab: TabId, event: PointingEvent) {
-        let mut pointing = self.pointing.borrow_mut();
-        // Not ours, or picked already (a second click before the highlight went, or
-        // the end of the inspect mode that the pick itself asked for).
-        let Some(under_way) = pointing.as_mut().filter(|p| p.tab == tab && !p.picked) else {
-            return;
-        };
-        match event {
-            PointingEvent::Canceled => {
-                *pointing = None;
-                drop(pointing);
-                self.chrome.state_changed();
-            }
-            PointingEvent::Picked { backend_node_id } => {
-                under_way.picked = true;
-                let pick = under_way.clone();
-                drop(pointing);
-                self.in_background(move |engine| async move {
-                    engine.end_highlight(pick.tab).await;
-                    engine.tell_pick(&pick, backend_node_id).await;
-                    // Unless the popup's Cancel or a new pick came meanwhile.
-                    let mut pointing = engine.pointing.borrow_mut();
-                    if pointing.as_ref() == Some(&pick) {
-                        *pointing = None;
-                        drop(pointing);
-                        engine.chrome.state_changed();
-                    }
-                });
-            }
-        }
-    }
-
-    /// Names the picked element and sends it to the agent it was picked for, if the
-    /// tab is still shared with it.
-    async fn tell_pick(&self, pointing: &Pointing, node: i64) {
-        let (tab, session) = (pointing.tab, pointing.session.as_str());
-        if !self.sharing.borrow().may_use(session, tab) {
-            return self
-                .chrome
-                .log("tabwire: the tab pointed in is no longer shared with the agent");
-        }
-        let group = self.next_object_group();
-        let cx = Cx::new(self, session);
-        let uid = (cx.bounded("name the element", cx.node_uids(tab, &[node], &group))).await;
-        self.release_objects(tab, group);
-        let uid = match uid {
-            Ok(Ok(uids)) => uids.into_iter().next().flatten(),
-            Ok(Err(error)) | Err(error) => {
-                return self.chrome.log(&format!(
-                    "tabwire: could not name the element pointed at: {error}"
-                ))
-            }
-        };
-        let Some(uid) = uid else {
-            return self
-                .chrome
-                .log("tabwire: the element pointed at left the page");
-        };
-        let ask = AccessibilityNodeOf {
-            backend_node_id: node,
-            fetch_relatives: false,
-        };
-        let url = self
-            .chrome
-            .tab(tab)
-            .await
-            .ok()
-            .flatten()
-            .map(|t| t.url)
-            .unwrap_or_default();
-        let (role, name) = match self.send(tab, &ask).await {
-            Ok(tree) => tree
-                .nodes
-                .first()
-                .map(|n| node_facts(n, &url))
-                .map(|f| (f.role, f.name))
-                .unwrap_or_default(),
-            Err(_) => Default::default(),
-        };
-        let clients = self.sharing.borrow().clients_of(session);
-        for client in clients {
-            self.post_to(
-                client,
-                Event::UserPointed {
-                    tab_id: tab,
-                    uid: uid.clone(),
-                    role: role.clone(),
-                    name: name.clone(),
-                },
-            );
-        }
-    }
+    };
+    let Some(uid) = uid else {
+        return Err("tabwire: the element pointed at left the page".to_owned());
+    };
+    let ask = AccessibilityNodeOf {
+        backend_node_id: node,
+        fetch_relatives: false,
+    };
+    let url = cx
+        .chrome()
+        .tab(tab)
+        .await
+        .ok()
+        .flatten()
+        .map(|t| t.url)
+        .unwrap_or_default();
+    let (role, name) = match cx.send(tab, &ask).await {
+        Ok(tree) => tree
+            .nodes
+            .first()
+            .map(|n| node_facts(n, &url))
+            .map(|f| (f.role, f.name))
+            .unwrap_or_default(),
+        Err(_) => Default::default(),
+    };
+    Ok(Event::UserPointed {
+        tab_id: tab,
+        uid,
+        role,
+        name,
+    })
 }
 
 #[cfg(test)]

@@ -8,17 +8,22 @@
 //! to disconnect agents or change settings, and must never find that it shared their
 //! tab first.
 
+use std::cell::RefCell;
+
 use serde::{Deserialize, Serialize};
 use tabwire_shared::version::Mismatch;
 use tabwire_shared::TabId;
 
 use super::opening_focus::share_to_focus;
-use super::requests::Answer;
+use super::pointing::Pointer;
+use super::requests::TabRequests;
+use super::scopes::Sharing;
 use super::status_line::{status_line, StatusLine};
 use crate::chrome::{Chrome, TabState};
+use crate::engine::core::liveness::Port;
 use crate::engine::core::tabs;
-use crate::engine::settings::{check_pattern, clean_patterns, MAX_IDLE_DETACH_SECONDS};
-use crate::engine::Engine;
+use crate::engine::settings::{check_pattern, clean_patterns, Settings, MAX_IDLE_DETACH_SECONDS};
+use crate::engine::tab::Tabs;
 
 /// Everything the popup renders.
 #[derive(Debug, Clone, Serialize)]
@@ -221,13 +226,33 @@ pub enum PopupAction {
     },
 }
 
-impl<C: Chrome + 'static> Engine<C> {
+/// What the popup reads: the browser (its tabs, the clock), the native port's health,
+/// the agents, the settings, what the engine knows of each tab, the agents' waiting
+/// requests and the pick under way.
+pub(super) struct Popup<'a, C> {
+    /// The browser.
+    pub(super) chrome: &'a C,
+    /// The native port, for its health.
+    pub(super) port: &'a Port,
+    /// The agents and their scopes.
+    pub(super) sharing: &'a RefCell<Sharing>,
+    /// The user's settings.
+    pub(super) settings: &'a RefCell<Settings>,
+    /// What the engine knows of each tab (attached or not).
+    pub(super) tabs: &'a Tabs,
+    /// Agents' requests for the tab in front.
+    pub(super) requests: &'a RefCell<TabRequests>,
+    /// The user's pick of an element, while under way.
+    pub(super) pointing: &'a Pointer,
+}
+
+impl<C: Chrome + 'static> Popup<'_, C> {
     /// The tab a popup opened about `tab` (or, without one, about the user's current
     /// tab) shows. Looking is all it does: nothing is shared.
-    pub async fn popup_target(&self, tab: Option<TabId>) -> Option<TabId> {
+    pub(super) async fn target(&self, tab: Option<TabId>) -> Option<TabId> {
         match tab {
             Some(tab) => Some(tab),
-            None => tabs::users_tab(&self.chrome)
+            None => tabs::users_tab(self.chrome)
                 .await
                 .ok()
                 .flatten()
@@ -236,7 +261,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// What the popup about `target` shows now.
-    pub async fn popup_state(&self, target: Option<TabId>) -> PopupState {
+    pub(super) async fn state(&self, target: Option<TabId>) -> PopupState {
         let windows = self.chrome.normal_windows().await.unwrap_or_default();
         let tabs: Vec<TabState> = windows.into_iter().flat_map(|w| w.tabs).collect();
         let target_state = match target {
@@ -316,7 +341,7 @@ impl<C: Chrome + 'static> Engine<C> {
             .find_map(|program| Mismatch::between(&live.own_version, program))
             .map(|m| m.line());
         let requests = self
-            .tab_requests
+            .requests
             .borrow()
             .waiting()
             .into_iter()
@@ -332,13 +357,13 @@ impl<C: Chrome + 'static> Engine<C> {
                 }
             })
             .collect();
-        let pointing = self.pointing.borrow().as_ref().map(|p| PointingView {
+        let pointing = self.pointing.under_way().map(|p| PointingView {
             tab: p.tab,
-            session: p.session.clone(),
             name: sharing
                 .agent(&p.session)
                 .map(|a| a.name.clone())
                 .unwrap_or_default(),
+            session: p.session,
         });
         PopupState {
             requests,
@@ -361,68 +386,31 @@ impl<C: Chrome + 'static> Engine<C> {
             },
         }
     }
+}
 
-    /// The user answered request `id` in the popup opened on `tab`
-    /// ([`requests`](super::requests)). The error is for the user.
-    async fn answer_request(&self, id: u64, tab: TabId, share: bool) -> Result<(), String> {
-        let Some(session) = self.tab_requests.borrow().session_of(id) else {
-            return Err(
-                "That request is no longer waiting (the agent stopped waiting or left).".to_owned(),
-            );
-        };
-        let answer = if share {
-            self.share_tab(&session, tab).await?;
-            Answer::Shared(tab)
-        } else {
-            Answer::Declined
-        };
-        self.asking().answered(id, answer).await;
-        Ok(())
+impl PopupAction {
+    /// Reads a popup button (JSON text). The error is for the user.
+    pub(super) fn parse(json: &str) -> Result<Self, String> {
+        serde_json::from_str(json)
+            .map_err(|e| format!("tabwire did not understand the popup ({e})."))
     }
+}
 
-    /// Carries out a popup button (JSON text of a [`PopupAction`]). The error is for
-    /// the user.
-    pub async fn popup_action(&self, json: &str) -> Result<(), String> {
-        let action: PopupAction = serde_json::from_str(json)
-            .map_err(|e| format!("tabwire did not understand the popup ({e})."))?;
-        match action {
-            PopupAction::Share { session, tab } => self.share_tab(&session, tab).await?,
-            PopupAction::Unshare { session, tab } => self.unshare_tab(&session, tab).await,
-            PopupAction::Disconnect { session } => self.disconnect(&session).await,
-            PopupAction::Point { session, tab } => self.start_pointing(&session, tab).await?,
-            PopupAction::CancelPoint => self.stop_pointing().await,
-            PopupAction::AnswerRequest { id, tab, share } => {
-                self.answer_request(id, tab, share).await?
-            }
-            PopupAction::DisconnectAll => {
-                let sessions: Vec<String> =
-                    self.sharing.borrow().agents().keys().cloned().collect();
-                for session in sessions {
-                    self.disconnect(&session).await;
-                }
-            }
-            PopupAction::SaveSettings {
-                auto_share,
-                idle_detach_seconds,
-                blocklist,
-            } => {
-                let blocklist = clean_patterns(blocklist.lines().map(str::to_owned));
-                blocklist.iter().try_for_each(|p| check_pattern(p))?;
-                {
-                    let mut settings = self.settings.borrow_mut();
-                    settings.auto_share = auto_share;
-                    settings.idle_detach_seconds =
-                        Some(idle_detach_seconds.min(MAX_IDLE_DETACH_SECONDS));
-                    settings.blocklist = blocklist;
-                }
-                self.store_settings().await?;
-                self.rearm_idle_timers();
-                self.enforce_blocklist().await;
-                self.chrome.state_changed();
-            }
-        }
-        Ok(())
-    }
+/// Puts the settings the popup saved in force: the blocklist cleaned and checked,
+/// the idle delay capped. The error is for the user (nothing changed then).
+pub(super) fn apply_settings(
+    settings: &RefCell<Settings>,
+    auto_share: bool,
+    idle_detach_seconds: u64,
+    blocklist: &str,
+) -> Result<(), String> {
+    let blocklist = clean_patterns(blocklist.lines().map(str::to_owned));
+    blocklist.iter().try_for_each(|p| check_pattern(p))?;
+    let mut settings = settings.borrow_mut();
+    settings.auto_share = auto_share;
+    settings.idle_detach_seconds = Some(idle_detach_seconds.min(MAX_IDLE_DETACH_SECONDS));
+    settings.blocklist = blocklist;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -8,28 +8,56 @@
 //! released: the debugger detaches and everything collected for it is dropped. Groups
 //! and badges are cosmetic: their failures are logged, never fatal. In a browser
 //! launched for an agent every tab is shared anyway, so none of this is shown.
+//!
+//! [`Shares`] is given only what this reaches (the browser, the tabs and their
+//! signals, the agents, the settings, the titles of tabwire's groups). It does not
+//! save or announce: a step that put a tab in a group says so, and the engine
+//! (`access/mod.rs`) then saves the scopes and tells who needs to know.
 
-use tabwire_shared::{Event, TabId};
+use std::cell::RefCell;
 
-use super::agents::REVOKED_BY_USER;
 use super::badge::{self, Sharer};
-use super::scopes::Agent;
+use super::leftovers::MadeGroups;
+use super::scopes::Sharing;
 use crate::chrome::{Chrome, TabState};
-use crate::engine::tab::Group;
-use crate::engine::Engine;
-use crate::signals::TabSignal;
+use crate::engine::settings::Settings;
+use crate::engine::tab::{Group, Tab, Tabs};
+use crate::signals::{Signals, TabSignal};
+use tabwire_shared::TabId;
 
 /// Why a tab stops mid-command when the user stops sharing it.
 const UNSHARED: &str = "the user stopped sharing the tab";
 
-impl<C: Chrome + 'static> Engine<C> {
-    /// Shares `tab` with `session` at the user's request (popup, auto-share). Refused,
-    /// with the reason in words for the user, for pages that may not be shared.
-    pub(in crate::engine) async fn share_tab(
+/// What the user hears when sharing with an agent that is gone.
+pub(in crate::engine) const AGENT_GONE: &str = "That agent is no longer connected.";
+
+/// What sharing reaches in the engine: the browser (groups, badges, the debugger),
+/// the tabs and their signals, the agents' scopes, the settings (what may be shared)
+/// and the titles tabwire gave its groups.
+pub(in crate::engine) struct Shares<'a, C> {
+    /// The browser.
+    pub(in crate::engine) chrome: &'a C,
+    /// What the engine knows of each tab (its group, its session).
+    pub(in crate::engine) tabs: &'a Tabs,
+    /// The tabs' signals, to end a command on a tab let go.
+    pub(in crate::engine) signals: &'a Signals,
+    /// The agents and their scopes.
+    pub(in crate::engine) sharing: &'a RefCell<Sharing>,
+    /// The user's settings: which pages may not be shared.
+    pub(in crate::engine) settings: &'a RefCell<Settings>,
+    /// The titles tabwire gave its groups, noted as groups are titled.
+    pub(in crate::engine) made_groups: &'a MadeGroups,
+}
+
+impl<C: Chrome + 'static> Shares<'_, C> {
+    /// Checks that the user may share `tab` with `session` now, and reads the tab.
+    /// Refused, with the reason in words for the user, for a closed tab, a page that
+    /// may not be shared and an agent that is gone.
+    pub(in crate::engine) async fn sharable(
         &self,
         session: &str,
         tab: TabId,
-    ) -> Result<(), String> {
+    ) -> Result<TabState, String> {
         let state = match self.chrome.tab(tab).await {
             Ok(Some(state)) => state,
             Ok(None) | Err(_) => return Err("That tab is closed.".to_owned()),
@@ -38,89 +66,36 @@ impl<C: Chrome + 'static> Engine<C> {
             return Err(reason);
         }
         if self.sharing.borrow().agent(session).is_none() {
-            return Err("That agent is no longer connected.".to_owned());
+            return Err(AGENT_GONE.to_owned());
         }
-        if self.adopt_tab(session, &state).await {
-            Ok(())
-        } else {
-            Err("That agent is no longer connected.".to_owned())
-        }
+        Ok(state)
     }
 
-    /// Puts a tab into an agent's scope without asking (a tab the agent opened).
-    /// Returns whether the tab is in the scope now: false if the agent is gone
-    /// (disconnected by the user, or left).
-    pub(in crate::engine) async fn adopt_tab(&self, session: &str, tab: &TabState) -> bool {
-        if !self.sharing.borrow_mut().share(session, tab.id) {
-            // Already shared, or the agent is gone.
-            return self.sharing.borrow().agent(session).is_some();
-        }
-        self.scopes_changed();
-        self.group_with(session, tab).await;
-        self.show_badge(tab.id).await;
-        true
-    }
-
-    /// Takes `tab` out of `session`'s scope (the popup, a drag out of the group).
-    pub(in crate::engine) async fn unshare_tab(&self, session: &str, tab: TabId) {
-        if self.sharing.borrow_mut().unshare(session, tab) {
-            self.left_scope(tab).await;
-            self.scopes_changed();
-        }
-    }
-
-    /// Undoes every share of an agent that is gone (revoked, left, expired).
-    pub(in crate::engine) async fn drop_shares(&self, agent: Agent) {
-        for tab in agent.tabs {
-            self.left_scope(tab).await;
-        }
-        self.scopes_changed();
-    }
-
-    /// The user disconnected an agent: tell its server, refuse it from now on, and undo
-    /// its shares.
-    pub(in crate::engine) async fn disconnect(&self, session: &str) {
-        let (agent, clients) = self.sharing.borrow_mut().revoke(session);
-        for client in clients {
-            self.post_to(
-                client,
-                Event::Revoked {
-                    reason: REVOKED_BY_USER.to_owned(),
-                },
-            );
-        }
-        self.asking().forget(session).await;
-        if let Some(agent) = agent {
-            self.drop_shares(agent).await;
-        }
-        self.scopes_changed();
-    }
-
-    /// The user dragged `tab` out of the group we put it in (`group` is where it is
-    /// now): that stops sharing it.
-    pub(in crate::engine) async fn on_group_changed(&self, tab: TabId, group: i64) {
+    /// The user dragged `tab` out of the group tabwire put it in (`group` is where it
+    /// is now), which stops sharing it: the agents to unshare it from (none when the
+    /// move is not the user's but tabwire's own grouping).
+    pub(in crate::engine) fn dragged_out(&self, tab: TabId, group: i64) -> Vec<String> {
         // While our own grouping is under way, its events are not the user's.
         let Group::In(ours) = self.tabs.group(tab) else {
-            return;
+            return Vec::new();
         };
         if ours == group {
-            return;
+            return Vec::new();
         }
         self.tabs.set_group(tab, Group::None);
-        let sharers = self.sharing.borrow().sharers(tab);
-        for session in sharers {
-            self.unshare_tab(&session, tab).await;
-        }
+        self.sharing.borrow().sharers(tab)
     }
 
     /// After a tab left a scope: a tab nobody shares any more is ungrouped and
-    /// released; one still shared keeps its group and gets its badge redone.
-    async fn left_scope(&self, tab: TabId) {
+    /// released; one still shared keeps its group and gets its badge redone. True
+    /// when the tab moved to another agent's group, which the engine saves and shows.
+    #[must_use = "a tab put in a group is saved and shown by the engine"]
+    pub(in crate::engine) async fn left_scope(&self, tab: TabId) -> bool {
         let sharers = self.sharing.borrow().sharers(tab);
         if !sharers.is_empty() || self.sharing.borrow().agent_profile() {
-            self.follow_remaining_sharer(tab, &sharers).await;
+            let regrouped = self.follow_remaining_sharer(tab, &sharers).await;
             self.show_badge(tab).await;
-            return;
+            return regrouped;
         }
         let grouped = self.tabs.group(tab);
         self.tabs.set_group(tab, Group::None);
@@ -132,14 +107,17 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         self.show_badge(tab).await;
         self.release(tab).await;
+        false
     }
 
     /// A tab left the scope of the agent whose group holds it: it moves to the group
-    /// of an agent that still shares it.
-    async fn follow_remaining_sharer(&self, tab: TabId, sharers: &[String]) {
-        let Some(next) = sharers.first() else { return };
+    /// of an agent that still shares it. True when it did.
+    async fn follow_remaining_sharer(&self, tab: TabId, sharers: &[String]) -> bool {
+        let Some(next) = sharers.first() else {
+            return false;
+        };
         let Group::In(group) = self.tabs.group(tab) else {
-            return;
+            return false;
         };
         let held_by_a_sharer = {
             let sharing = self.sharing.borrow();
@@ -151,13 +129,13 @@ impl<C: Chrome + 'static> Engine<C> {
             sharers.iter().any(|s| holds(s) == Some(true))
         };
         if held_by_a_sharer {
-            return;
+            return false;
         }
         let Ok(Some(state)) = self.chrome.tab(tab).await else {
-            return;
+            return false;
         };
         self.tabs.set_group(tab, Group::None);
-        self.group_with(next, &state).await;
+        self.group_with(next, &state).await
     }
 
     /// Detaches from a tab nobody may use any more and forgets all about it.
@@ -167,7 +145,7 @@ impl<C: Chrome + 'static> Engine<C> {
             .publish(tab, &TabSignal::Withdrawn(UNSHARED.to_owned()));
         let _busy = self.tabs.lock(tab).await;
         let attached = self.tabs.is_attached(tab);
-        self.forget_session(tab);
+        self.tabs.update(tab, Tab::end_session);
         self.tabs.update(tab, |t| t.emulation = Default::default());
         if attached {
             if let Err(error) = self.chrome.detach_debugger(tab).await {
@@ -179,16 +157,18 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Puts a newly shared tab in its agent's group for the tab's window (unless a
-    /// group of another agent holds it already).
-    async fn group_with(&self, session: &str, tab: &TabState) {
+    /// group of another agent holds it already). True when it joined a group, which
+    /// the engine saves and shows.
+    #[must_use = "a tab put in a group is saved and shown by the engine"]
+    pub(in crate::engine) async fn group_with(&self, session: &str, tab: &TabState) -> bool {
         if self.sharing.borrow().agent_profile() || self.tabs.group(tab.id) != Group::None {
-            return;
+            return false;
         }
         let Some((existing, name, color)) = self.sharing.borrow().agent(session).map(|a| {
             let existing = a.groups.get(&tab.window_id).copied();
             (existing, a.name.clone(), a.color.clone())
         }) else {
-            return;
+            return false;
         };
         // Our own grouping fires group-change events: mark it as ours first.
         self.tabs.set_group(tab.id, Group::Grouping);
@@ -206,19 +186,38 @@ impl<C: Chrome + 'static> Engine<C> {
                 if existing != Some(group) {
                     self.style_group(group, &name, &color).await;
                 }
-                self.scopes_changed();
+                true
             }
             Err(error) => {
                 self.tabs.set_group(tab.id, Group::None);
                 self.chrome
                     .log(&format!("tabwire: could not group tab {}: {error}", tab.id));
+                false
             }
         }
     }
 
+    /// Renames an agent's groups and redoes its tabs' badges after it told its real
+    /// name.
+    pub(in crate::engine) async fn restyle(&self, session: &str) {
+        let Some((groups, name, color)) = self.sharing.borrow().agent(session).map(|a| {
+            let groups: Vec<i64> = a.groups.values().copied().collect();
+            (groups, a.name.clone(), a.color.clone())
+        }) else {
+            return;
+        };
+        for group in groups {
+            self.style_group(group, &name, &color).await;
+        }
+        let tabs = self.sharing.borrow().agent(session).map(|a| a.tabs.clone());
+        for tab in tabs.unwrap_or_default() {
+            self.show_badge(tab).await;
+        }
+    }
+
     /// Titles and colours an agent's group.
-    pub(in crate::engine) async fn style_group(&self, group: i64, name: &str, color: &str) {
-        self.made_groups.remember(&self.chrome, name).await;
+    async fn style_group(&self, group: i64, name: &str, color: &str) {
+        self.made_groups.remember(self.chrome, name).await;
         if let Err(error) = self.chrome.style_group(group, name, color).await {
             self.chrome.log(&format!(
                 "tabwire: could not name tab group {group}: {error}"
@@ -250,16 +249,6 @@ impl<C: Chrome + 'static> Engine<C> {
                 "tabwire: could not set the badge of tab {tab}: {error}"
             ));
         }
-    }
-
-    /// Scopes changed: save them for a restarted worker, update the popup, and tell
-    /// agents' servers if what they may see changed.
-    pub(in crate::engine) fn scopes_changed(&self) {
-        self.end_pointing_out_of_scope();
-        self.schedule_save();
-        self.chrome.state_changed();
-        let news = self.announced.scopes_changed(&self.sharing.borrow());
-        self.post_news(news);
     }
 }
 
