@@ -17,6 +17,12 @@
 //! asks that world's walker for the node and Chrome for the node's backend id, which
 //! the DOM and input commands take.
 //!
+//! [`Documents`] is that state as the core reaches it: made by the engine for the call
+//! or event at hand over the browser, the tabs' state and the count of documents, all
+//! borrowed. It keeps documents in step with the page's events and frame tree, and
+//! finds a uid's node; what it drops that needs releasing (a kit's objects) it says,
+//! for the caller to release.
+//!
 //! The kit is made once per document, on first use, and forgotten with the document,
 //! when its JavaScript context is destroyed or cleared, and when Chrome no longer knows
 //! its objects ([`drop_kit`](Documents::drop_kit)); the next use makes a new one.

@@ -5,18 +5,20 @@
 //! collectors ([`collect`]), what a tab emulates ([`emulation`]), the page's WebMCP
 //! tools as their events tell them (`webmcp_events`), the browser's tabs as agents are
 //! shown them ([`tabs`]), and the engine's upkeep: `idle_detach`, [`liveness`],
-//! `persist`, [`announce`], `tab_events`.
+//! `persist`, [`announce`].
 //!
 //! A concern that is not the engine's whole owns its state as a value the engine holds
 //! in a field, and its functions take only what they need (a part of the engine, the
 //! `Chrome`, or a small struct of borrowed parts): [`announce::Announced`],
 //! `idle_detach::Idle`, `persist::Persist`, [`liveness::Port`],
-//! [`access::leftovers::MadeGroups`], [`access::requests::Asking`], and the functions
-//! over the [`Tabs`](super::tab::Tabs) of `webmcp_events` and [`tabs`]. They decide
-//! and return what is to be done (an event that is news, a timer's next step, a
-//! heartbeat); the engine, here, does it — posting, and the background tasks that need
-//! the engine itself. What still extends the engine from beside this file (the rest of
-//! `access`, `session`, `oopif`, `document`, `world`, `tab_events`) is work that
+//! [`access::leftovers::MadeGroups`], [`access::requests::Asking`],
+//! [`document::Documents`], [`world::Walkers`], [`oopif::Frames`] (each made by a
+//! one-line method here for the call at hand), and the functions over the
+//! [`Tabs`](super::tab::Tabs) of `webmcp_events` and [`tabs`]. They decide and return
+//! what is to be done (an event that is news, a timer's next step, a heartbeat, a
+//! child session to prepare or let go); the engine, here or in [`session`], does it —
+//! posting, and the background tasks that need the engine itself. What still extends
+//! the engine from beside this file (the rest of `access`, and `session`) is work that
 //! reaches most of it.
 //!
 //! Commands live outside it, in the engine's other modules, and reach it only through
@@ -58,7 +60,7 @@ use super::fake;
 use super::TabChange;
 use super::{page, settings, state, tab, uids, Handle};
 use crate::cdp::events::Incoming;
-use crate::cdp::{PageEvent, RuntimeReleaseObjectGroup};
+use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{Signals, TabSignal};
@@ -325,8 +327,9 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// `chrome.tabs.onUpdated`: a navigation resets Chrome's per-tab badge, so a shared
-    /// tab's is set again; a tab dragged out of the group tabwire put it in stops being
-    /// shared; one that went to a blocklisted site is let go (`session`).
+    /// tab's is set again; a shared tab dragged out of the group tabwire put it in stops
+    /// being shared; one that went to a blocklisted site is let go ([`session`]). Any
+    /// change may alter what the popup shows.
     pub fn on_tab_updated(&self, tab: TabId, change: TabChange) {
         self.tab_changed(tab);
         if change.status.as_deref() == Some("loading") {
@@ -775,31 +778,6 @@ impl<C: Chrome + 'static> Engine<C> {
             self.detach_keeping_collectors(tab).await;
             self.chrome.state_changed();
         }
-    }
-
-    /// Frees the call's remote objects (the global object's handle) without delaying
-    /// the reply, in the tab's session and the child sessions the group reached.
-    pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
-        for session in oopif::take_group(&self.tabs, tab, &object_group) {
-            self.release_objects_in(tab, Some(session), object_group.clone());
-        }
-        self.in_background(move |engine| async move {
-            let release = RuntimeReleaseObjectGroup { object_group };
-            // Nothing to do if it fails: the page may be gone, taking its objects along.
-            let _ = engine.send(tab, &release).await;
-        });
-    }
-
-    /// Releases an object group of one session of the tab (`None`: its own), in the
-    /// background.
-    pub(super) fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
-        self.in_background(move |engine| async move {
-            let release = RuntimeReleaseObjectGroup {
-                object_group: group,
-            };
-            // Nothing to do if it fails: the frame may be gone, taking its objects along.
-            let _ = engine.send_in(tab, session.as_deref(), &release).await;
-        });
     }
 
     /// The next snapshot number (engine-wide, so uids never repeat across documents).

@@ -27,7 +27,7 @@
 //! chooser the frame opens is reported there too), while keys go to the tab (the
 //! focused frame gets them), and `get_css_styles` reads an element's rules in the
 //! frame's session (`super::css`). Two things happen at the tab's coordinates, found by
-//! adding up the `<iframe>` boxes the frame is nested in ([`frame_viewport`]): an
+//! adding up the `<iframe>` boxes the frame is nested in ([`Frames::viewport`]): an
 //! element screenshot's clip, and a drag (Chrome reports an HTML5 drag to the tab's
 //! session only). The page's scripts cannot reach the frame's renderer, nor a drag
 //! go from one frame to another: those refuse with what to do instead. The frame's
@@ -35,7 +35,13 @@
 //! are its WebMCP tools (`super::webmcp`: the domain is per renderer, so a frame's
 //! tools are reported, and run, in its session).
 //!
-//! [`frame_viewport`]: Frames::viewport
+//! [`Frames`] does this work over borrowed parts (the browser, the tabs' state, their
+//! signals), made by the engine for the event or call at hand. It decides what is to
+//! be done with a new child session ([`NewChild`]) and returns what agents are to be
+//! told; the engine (`super::session`) prepares or lets go of the session in the
+//! background, and posts the news. Which object groups reached a child session is
+//! noted here too ([`note_group_in`], [`take_group`]), for the engine to release them
+//! there.
 
 use tabwire_shared::TabId;
 

@@ -7,7 +7,18 @@
 //! blocklist, and forgotten when Chrome detaches us; the next command simply
 //! attaches again. [`Engine::send_watched`] runs one CDP command while watching the
 //! tab, so a detach, a closed tab or a dialog ends the wait at once with a clear error
-//! instead of leaving the command hanging.
+//! instead of leaving the command hanging. The sending itself needs only the browser
+//! ([`send_in`], [`send_watched_in`]): the core's parts over borrowed state
+//! (`Documents`, `Walkers`, `Frames`) send with it, without the engine.
+//!
+//! Here too is what of a session needs the engine itself: the remote objects a call
+//! made, released in the background in every session they reached; a cross-site
+//! frame's child session made ready or let go in the background, as
+//! [`Frames`](super::oopif::Frames) decides, and the news it returns posted; and the
+//! blocklist. A shared tab that navigates to a blocklisted site is detached at once,
+//! whether Chrome's tab event or the page's own navigation event tells first (its
+//! share stays; commands are refused while it shows that site), and so is every
+//! attached tab on such a site when the blocklist changes.
 
 use tabwire_shared::TabId;
 
@@ -22,7 +33,7 @@ use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
 use crate::cdp::refusal::Refusal;
 use crate::cdp::{
     CdpCommand, InspectorEnable, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent,
-    RuntimeEnable,
+    RuntimeEnable, RuntimeReleaseObjectGroup,
 };
 use crate::chrome::{Chrome, ChromeError};
 use crate::error::EngineError;
@@ -271,6 +282,31 @@ impl<C: Chrome + 'static> Engine<C> {
         command: &T,
     ) -> Result<T::Returns, EngineError> {
         send_in(&self.chrome, tab, session, command).await
+    }
+
+    /// Frees the call's remote objects (the global object's handle) without delaying
+    /// the reply, in the tab's session and the child sessions the group reached.
+    pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
+        for session in super::oopif::take_group(&self.tabs, tab, &object_group) {
+            self.release_objects_in(tab, Some(session), object_group.clone());
+        }
+        self.in_background(move |engine| async move {
+            let release = RuntimeReleaseObjectGroup { object_group };
+            // Nothing to do if it fails: the page may be gone, taking its objects along.
+            let _ = engine.send(tab, &release).await;
+        });
+    }
+
+    /// Releases an object group of one session of the tab (`None`: its own), in the
+    /// background.
+    pub(super) fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
+        self.in_background(move |engine| async move {
+            let release = RuntimeReleaseObjectGroup {
+                object_group: group,
+            };
+            // Nothing to do if it fails: the frame may be gone, taking its objects along.
+            let _ = engine.send_in(tab, session.as_deref(), &release).await;
+        });
     }
 
     /// Sends a CDP command while watching the tab through `watch` (subscribed before

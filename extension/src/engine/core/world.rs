@@ -15,6 +15,10 @@
 //! meanwhile) makes the world again, once; a uid from the old document names nothing
 //! in the new world, so it is stale, as it should be.
 //!
+//! [`Walkers`] reaches the worlds: made by the engine for the call at hand over the
+//! browser and the tabs' state it borrows, it makes a world and installs the walker
+//! when needed, and calls the walker.
+//!
 //! The walker's methods are called with the world's global object as `this`
 //! ([`RuntimeCallFunctionIn`]); their answers come back by value, or as objects in the
 //! object group the caller names.
