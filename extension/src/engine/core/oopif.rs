@@ -43,7 +43,7 @@
 //! noted here too ([`note_group_in`], [`take_group`]), for the engine to release them
 //! there.
 
-use tabwire_shared::TabId;
+use tabwire_shared::{Event, TabId};
 
 use futures::future::join_all;
 
@@ -59,7 +59,6 @@ use crate::cdp::{PageEnable, PageEvent, PageGetFrameTree, RuntimeEnable};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{Signals, TabSignal};
-use tabwire_shared::Event;
 
 /// The target type of a cross-site iframe.
 const IFRAME: &str = "iframe";

@@ -344,8 +344,8 @@ impl<C: Chrome> Walkers<'_, C> {
                     object_group: group.to_owned(),
                     execution_context_id: Some(context),
                 };
-                let node = match send_in(self.chrome, tab, frame.session.as_deref(), &resolve).await
-                {
+                let session = frame.session.as_deref();
+                let node = match send_in(self.chrome, tab, session, &resolve).await {
                     Ok(resolved) => resolved.object.object_id,
                     Err(error) if refusal(&error) == Some(Refusal::ContextGone) => {
                         return Ok(Outcome::Gone)
@@ -493,14 +493,14 @@ impl<C: Chrome> Walkers<'_, C> {
             return_by_value: by_value,
             silent: true,
         };
-        let answer: Evaluated =
-            match send_in(self.chrome, tab, frame.session.as_deref(), &run).await {
-                Ok(answer) => answer,
-                Err(error) if refusal(&error) == Some(Refusal::ContextGone) => {
-                    return Ok(Outcome::Gone)
-                }
-                Err(error) => return Err(error),
-            };
+        let session = frame.session.as_deref();
+        let answer: Evaluated = match send_in(self.chrome, tab, session, &run).await {
+            Ok(answer) => answer,
+            Err(error) if refusal(&error) == Some(Refusal::ContextGone) => {
+                return Ok(Outcome::Gone)
+            }
+            Err(error) => return Err(error),
+        };
         match answer.exception_details {
             None => Ok(Outcome::Done(answer.result)),
             Some(details) => {
