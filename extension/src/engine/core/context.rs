@@ -252,17 +252,17 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// The tab's cross-site frames: each one's child session and record.
     pub fn cross_site_frames(&self, tab: TabId) -> Vec<(String, ChildSession)> {
-        self.engine.cross_site_frames(tab)
+        super::oopif::cross_site_frames(&self.engine.tabs, tab)
     }
 
     /// Where a cross-site frame (child `session`) shows in the tab's viewport.
     pub async fn frame_viewport(&self, tab: TabId, session: &str) -> Result<Rect, EngineError> {
-        self.engine.frame_viewport(tab, session).await
+        self.engine.frames().viewport(tab, session).await
     }
 
     /// The id of a frame's main-world JavaScript context, if Chrome announced it.
     pub fn main_world(&self, tab: TabId, frame: &str) -> Option<i64> {
-        self.engine.main_world(tab, frame)
+        self.engine.documents().main_world(tab, frame)
     }
 }
 
@@ -276,31 +276,33 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         tab: TabId,
         watch: &mut Subscription,
     ) -> Result<FrameTree, EngineError> {
-        self.engine.sync_document(tab, watch).await
+        self.engine.documents().sync(tab, watch).await
     }
 
     /// The state half of [`sync_document`](Self::sync_document), for a frame tree
     /// fetched along with other commands.
     pub fn adopt_frame_tree(&self, tab: TabId, tree: &FrameTree) {
-        self.engine.adopt_frame_tree(tab, tree);
+        self.engine.documents().adopt_frame_tree(tab, tree);
     }
 
     /// The token and URL of the tab's document, if the debugger is attached and the
     /// document known: what is known without asking Chrome.
     pub fn known_document(&self, tab: TabId) -> Option<(String, String)> {
-        self.engine.known_document(tab)
+        self.engine.documents().known(tab)
     }
 
     /// Runs `f` on the tab's document state, if it is known (after
     /// [`sync_document`](Self::sync_document)).
     pub fn with_document<T>(&self, tab: TabId, f: impl FnOnce(&mut Document) -> T) -> Option<T> {
-        self.engine.with_document(tab, f)
+        self.engine.documents().with(tab, f)
     }
 
     /// Forgets the tab's kit if it is still `kit` (Chrome no longer knows its
     /// objects), releasing what may be left of it.
     pub fn drop_kit(&self, tab: TabId, kit: &Kit) {
-        self.engine.drop_kit(tab, kit);
+        if self.engine.documents().drop_kit(tab, kit) {
+            self.engine.release_objects(tab, kit.object_group.clone());
+        }
     }
 
     /// The next snapshot number (engine-wide, so uids never repeat across documents).
@@ -310,7 +312,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
 
     /// The context of `frame`'s isolated world, with the snapshot walker in it.
     pub async fn ready_world(&self, tab: TabId, frame: &FrameKey) -> Result<i64, EngineError> {
-        self.engine.ready_world(tab, frame).await
+        self.engine.walkers().ready(tab, frame).await
     }
 
     /// Calls a snapshot-walker method in `frame`'s isolated world (made, and the
@@ -323,7 +325,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         call: impl Fn(i64) -> WalkerCall,
         group: &str,
     ) -> Result<(i64, RemoteObject), EngineError> {
-        self.engine.call_walker(tab, frame, call, group).await
+        self.engine.walkers().call(tab, frame, call, group).await
     }
 
     /// One walker call in a known context of `frame`'s world (no new world made):
@@ -336,8 +338,8 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         call: &WalkerCall,
         group: &str,
     ) -> Result<Option<RemoteObject>, EngineError> {
-        (self.engine)
-            .walker_call_in(tab, frame, context, call, group)
+        (self.engine.walkers())
+            .call_in(tab, frame, context, call, group)
             .await
     }
 
@@ -351,8 +353,8 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         pin: bool,
         group: &str,
     ) -> Result<Option<String>, EngineError> {
-        (self.engine)
-            .uid_in_world(tab, frame, backend, number, pin, group)
+        (self.engine.walkers())
+            .uid_of(tab, frame, backend, number, pin, group)
             .await
     }
 
@@ -364,7 +366,7 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
         uid: &str,
         group: &str,
     ) -> Result<NodeRef, EngineError> {
-        self.engine.node_for_uid(tab, uid, group).await
+        self.engine.documents().node_for_uid(tab, uid, group).await
     }
 
     /// The uids of `nodes` (backend node ids) in `tab`'s main frame; `None` for a
@@ -488,7 +490,8 @@ impl<'a, C: Chrome + 'static> Cx<'a, C> {
     /// Enables the WebMCP domain in a cross-site frame's session (a failure leaves
     /// its tools unlisted).
     pub async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
-        self.engine.enable_child_webmcp(tab, session).await;
+        let news = self.engine.frames().enable_webmcp(tab, session).await;
+        self.engine.post_news(news);
     }
 
     /// Notes that `tab`'s renderer crashed, or has a renderer again.

@@ -5,7 +5,7 @@
 //!
 //! A [`Document`] is keyed by the main frame's loader id. It is dropped the moment the
 //! main frame commits another document (`Page.frameNavigated`), when the debugger
-//! detaches or the tab closes; commands that use it first [`sync`](Engine::sync_document)
+//! detaches or the tab closes; commands that use it first [`sync`](Documents::sync)
 //! it against `Page.getFrameTree`, so a navigation whose event was missed is noticed
 //! too (a tool run is the exception: it runs from the kit, whose objects Chrome only
 //! knows in their own document). Dropping it is what makes old uids stale and old tool discoveries
@@ -13,22 +13,31 @@
 //! page objects it referred to died with their document.
 //!
 //! A uid names a node through the isolated world that gave it out (see
-//! [`uids`](super::uids) and [`world`](super::world)): [`node_for_uid`](Engine::node_for_uid)
+//! [`uids`](super::uids) and [`world`](super::world)): [`node_for_uid`](Documents::node_for_uid)
 //! asks that world's walker for the node and Chrome for the node's backend id, which
 //! the DOM and input commands take.
 //!
+//! [`Documents`] is that state as the core reaches it: made by the engine for the call
+//! or event at hand over the browser, the tabs' state and the count of documents, all
+//! borrowed. It keeps documents in step with the page's events and frame tree, and
+//! finds a uid's node; what it drops that needs releasing (a kit's objects) it says,
+//! for the caller to release.
+//!
 //! The kit is made once per document, on first use, and forgotten with the document,
 //! when its JavaScript context is destroyed or cleared, and when Chrome no longer knows
-//! its objects ([`drop_kit`](Engine::drop_kit)); the next use makes a new one.
+//! its objects ([`drop_kit`](Documents::drop_kit)); the next use makes a new one.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use tabwire_shared::{TabId, WalkOptions};
 
+use super::oopif;
+use super::session::{send_in, send_watched_in};
 use super::state::walk::Walk;
+use super::tab::Tabs;
 use super::uids::{FrameKey, Pins, UidIndex};
-use super::world::WalkerCall;
-use super::Engine;
+use super::world::{WalkerCall, Walkers};
 use crate::cdp::dom::DomDescribeNode;
 use crate::cdp::{FrameTree, PageEvent, PageGetFrameTree};
 use crate::chrome::Chrome;
@@ -115,21 +124,34 @@ impl Document {
     }
 }
 
-impl<C: Chrome + 'static> Engine<C> {
+/// The tabs' documents as the core reaches them: the browser to ask, the tabs whose
+/// state holds each document, and the count that names new ones. Made by the engine
+/// for the call or event at hand (`Engine::documents`); it holds nothing of its own.
+pub(super) struct Documents<'a, C> {
+    /// The browser.
+    pub(super) chrome: &'a C,
+    /// The tabs, each with its document.
+    pub(super) tabs: &'a Tabs,
+    /// Counts documents seen, to name tool discoveries (saved across restarts).
+    pub(super) made: &'a Cell<u64>,
+}
+
+impl<C: Chrome> Documents<'_, C> {
     /// Brings the tab's document state up to date with its main frame: a different
     /// loader means a new document, whose state starts empty. Returns the frame tree.
-    pub(super) async fn sync_document(
+    pub(super) async fn sync(
         &self,
         tab: TabId,
         watch: &mut Subscription,
     ) -> Result<FrameTree, EngineError> {
-        let tree = self.send_watched(tab, watch, &PageGetFrameTree {}).await?;
+        let get = PageGetFrameTree {};
+        let tree = send_watched_in(self.chrome, tab, None, watch, &get).await?;
         self.adopt_frame_tree(tab, &tree.frame_tree);
         Ok(tree.frame_tree)
     }
 
-    /// The state half of [`sync_document`](Self::sync_document), for a frame tree
-    /// fetched along with other commands.
+    /// The state half of [`sync`](Self::sync), for a frame tree fetched along with
+    /// other commands.
     pub(super) fn adopt_frame_tree(&self, tab: TabId, tree: &FrameTree) {
         let frame = &tree.frame;
         let url = frame.full_url();
@@ -139,8 +161,8 @@ impl<C: Chrome + 'static> Engine<C> {
                 .as_ref()
                 .is_some_and(|d| d.loader == frame.loader_id);
             if !current {
-                let n = self.documents_made.get() + 1;
-                self.documents_made.set(n);
+                let n = self.made.get() + 1;
+                self.made.set(n);
                 t.document = Some(Document {
                     frame_id: frame.id.clone(),
                     loader: frame.loader_id.clone(),
@@ -161,7 +183,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// The token and URL of the tab's document, if the debugger is attached and the
     /// document known: what is known without asking Chrome.
-    pub(super) fn known_document(&self, tab: TabId) -> Option<(String, String)> {
+    pub(super) fn known(&self, tab: TabId) -> Option<(String, String)> {
         self.tabs
             .read(tab, |t| {
                 let document = t.document.as_ref().filter(|_| t.attachment.attached)?;
@@ -171,28 +193,21 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Forgets the tab's kit if it is still `kit` (Chrome no longer knows its
-    /// objects), releasing what may be left of it.
-    pub(super) fn drop_kit(&self, tab: TabId, kit: &Kit) {
-        let dropped = self
-            .with_document(tab, |d| {
-                let current = d.kit.as_ref() == Some(kit);
-                if current {
-                    d.kit = None;
-                }
-                current
-            })
-            .unwrap_or(false);
-        if dropped {
-            self.release_objects(tab, kit.object_group.clone());
-        }
+    /// objects): true if it did, and what may be left of the kit's objects is for the
+    /// caller to release.
+    pub(super) fn drop_kit(&self, tab: TabId, kit: &Kit) -> bool {
+        self.with(tab, |d| {
+            let current = d.kit.as_ref() == Some(kit);
+            if current {
+                d.kit = None;
+            }
+            current
+        })
+        .unwrap_or(false)
     }
 
-    /// Runs `f` on the tab's document state (after [`sync_document`](Self::sync_document)).
-    pub(super) fn with_document<T>(
-        &self,
-        tab: TabId,
-        f: impl FnOnce(&mut Document) -> T,
-    ) -> Option<T> {
+    /// Runs `f` on the tab's document state (after [`sync`](Self::sync)).
+    pub(super) fn with<T>(&self, tab: TabId, f: impl FnOnce(&mut Document) -> T) -> Option<T> {
         self.tabs
             .update(tab, |t| t.document.as_mut().map(f))
             .flatten()
@@ -209,14 +224,18 @@ impl<C: Chrome + 'static> Engine<C> {
     ) -> Result<NodeRef, EngineError> {
         let stale = || EngineError::StaleUid(uid.to_owned());
         let frame = self
-            .with_document(tab, |d| d.uids.frame_of(uid).cloned())
+            .with(tab, |d| d.uids.frame_of(uid).cloned())
             .flatten()
             .ok_or_else(stale)?;
         if let Some(session) = &frame.session {
-            self.note_group_in(tab, session, group);
+            oopif::note_group_in(self.tabs, tab, session, group);
         }
+        let walkers = Walkers {
+            chrome: self.chrome,
+            tabs: self.tabs,
+        };
         let resolve = |_| WalkerCall::Resolve(uid.to_owned());
-        let object = match self.call_walker(tab, &frame, resolve, group).await {
+        let object = match walkers.call(tab, &frame, resolve, group).await {
             Ok((_, found)) => found.object_id.ok_or_else(stale)?,
             // The frame is gone, and its world with it.
             Err(EngineError::Cdp { .. }) => return Err(stale()),
@@ -226,7 +245,8 @@ impl<C: Chrome + 'static> Engine<C> {
             backend_node_id: None,
             object_id: Some(object),
         };
-        match self.send_in(tab, frame.session.as_deref(), &describe).await {
+        let session = frame.session.as_deref();
+        match send_in(self.chrome, tab, session, &describe).await {
             Ok(described) => Ok(NodeRef {
                 session: frame.session,
                 backend: described.node.backend_node_id,
@@ -234,13 +254,6 @@ impl<C: Chrome + 'static> Engine<C> {
             Err(EngineError::Cdp { .. }) => Err(stale()),
             Err(other) => Err(other),
         }
-    }
-
-    /// The next snapshot number (engine-wide, so uids never repeat across documents).
-    pub(super) fn next_snapshot_number(&self) -> u64 {
-        let n = self.snapshots.get() + 1;
-        self.snapshots.set(n);
-        n
     }
 
     /// The id of a frame's main-world JavaScript context, if Chrome announced it.
@@ -251,7 +264,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Keeps document and context state in step with the page's events.
-    pub(super) fn track_document(&self, tab: TabId, event: &PageEvent) {
+    pub(super) fn track(&self, tab: TabId, event: &PageEvent) {
         self.tabs.write(tab, |t| t.attachment.worlds.track(event));
         self.tabs.write(tab, |t| match event {
             PageEvent::FrameNavigated {

@@ -5,7 +5,7 @@
 //! collectors ([`collect`]), what a tab emulates ([`emulation`]), the page's WebMCP
 //! tools as their events tell them (`webmcp_events`), the browser's tabs as agents are
 //! shown them ([`tabs`]), and the engine's upkeep: `idle_detach`, [`liveness`],
-//! `persist`, [`announce`], `tab_events`.
+//! `persist`, [`announce`].
 //!
 //! A concern that is not the engine's whole owns its state as a value the engine holds
 //! in a field, and its functions take only what they need (a part of the engine, the
@@ -13,13 +13,14 @@
 //! `idle_detach::Idle`, `persist::Persist`, [`liveness::Port`],
 //! [`access::leftovers::MadeGroups`], [`access::requests::Asking`],
 //! [`access::share::Shares`], [`access::pointing::Pointer`], [`access::popup::Popup`],
-//! and the functions over the [`Tabs`](super::tab::Tabs) of `webmcp_events` and
-//! [`tabs`]. They decide and return what is to be done (an event that is news, a
-//! timer's next step, a heartbeat, a tab put in a group); the engine, here (and in
-//! `access/mod.rs` for who may use which tab), does it — posting, and the background
-//! tasks that need the engine itself. What still extends the engine from beside this
-//! file (`session`, `oopif`, `document`, `world`, `tab_events`) is work that reaches
-//! most of it.
+//! [`document::Documents`], [`world::Walkers`], [`oopif::Frames`] (each made by a
+//! one-line method for the call at hand), and the functions over the
+//! [`Tabs`](super::tab::Tabs) of `webmcp_events` and [`tabs`]. They decide and return
+//! what is to be done (an event that is news, a timer's next step, a heartbeat, a tab
+//! put in a group, a child session to prepare or let go); the engine does it —
+//! posting, and the background tasks that need the engine itself — here, in
+//! [`session`] (attaching, sending, child sessions) and in `access/mod.rs` (who may use
+//! which tab). No other file extends the engine.
 //!
 //! Commands live outside it, in the engine's other modules, and reach it only through
 //! the context their handler receives ([`context::Cx`], with the steps commands share):
@@ -39,7 +40,6 @@ pub(super) mod liveness;
 pub(super) mod oopif;
 mod persist;
 pub(super) mod session;
-mod tab_events;
 pub(super) mod tabs;
 mod webmcp_events;
 pub(super) mod world;
@@ -57,10 +57,11 @@ use tabwire_shared::{
 
 // The engine's other modules, as the core's own modules name them.
 #[cfg(test)]
-use super::{fake, TabChange};
+use super::fake;
+use super::TabChange;
 use super::{page, settings, state, tab, uids, Handle};
 use crate::cdp::events::Incoming;
-use crate::cdp::{PageEvent, RuntimeReleaseObjectGroup};
+use crate::cdp::PageEvent;
 use crate::chrome::Chrome;
 use crate::error::EngineError;
 use crate::signals::{Signals, TabSignal};
@@ -326,6 +327,40 @@ impl<C: Chrome + 'static> Engine<C> {
         self.post_news(self.announced.tabs_changed());
     }
 
+    /// `chrome.tabs.onUpdated`: a navigation resets Chrome's per-tab badge, so a shared
+    /// tab's is set again; a shared tab dragged out of the group tabwire put it in stops
+    /// being shared; one that went to a blocklisted site is let go ([`session`]). Any
+    /// change may alter what the popup shows.
+    pub fn on_tab_updated(&self, tab: TabId, change: TabChange) {
+        self.tab_changed(tab);
+        if change.status.as_deref() == Some("loading") {
+            // A new document is coming: a crashed tab has a renderer again.
+            self.crash_changed(tab, false);
+        }
+        self.signals
+            .publish(tab, &TabSignal::Updated(change.clone()));
+        self.in_background(move |engine| async move {
+            if let Some(group) = change.group_id {
+                engine.on_group_changed(tab, group).await;
+            }
+            if let Some(url) = &change.url {
+                engine.leave_if_blocklisted(tab, url).await;
+            }
+            let shared = !engine.sharing.borrow().sharers(tab).is_empty();
+            if shared && (change.url.is_some() || change.status.is_some()) {
+                engine.show_badge(tab).await;
+            }
+            engine.chrome.state_changed();
+        });
+    }
+
+    /// `chrome.tabs.onActivated`: the popup's default tab, and the user's tab in agents'
+    /// lists, may have changed.
+    pub fn on_tab_activated(&self) {
+        self.on_tabs_changed();
+        self.chrome.state_changed();
+    }
+
     /// Something changed in `tab`: news for agents' servers if some agent may see it.
     fn tab_changed(&self, tab: TabId) {
         let news = self.announced.tab_changed(&self.sharing.borrow(), tab);
@@ -359,7 +394,8 @@ impl<C: Chrome + 'static> Engine<C> {
             return self.on_target_event(tab, session, event);
         }
         if let Some(session) = session {
-            return self.on_child_event(tab, session, incoming);
+            let news = self.frames().on_event(tab, session, incoming);
+            return self.post_news(news);
         }
         let event = match incoming {
             Some(Incoming::Page(event)) => event,
@@ -410,7 +446,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 self.tabs.update(tab, |t| t.attachment.dialog = None);
                 self.post_event(Event::DialogClosed { tab_id: tab });
             }
-            _ => self.track_document(tab, &event),
+            _ => self.documents().track(tab, &event),
         }
         self.post_news(webmcp_events::track(&self.tabs, tab, &event));
         self.signals.publish(tab, &TabSignal::Page(event));
@@ -429,6 +465,13 @@ impl<C: Chrome + 'static> Engine<C> {
             tab_id: tab,
             reason: reason.to_owned(),
         });
+    }
+
+    /// A cross-site frame's child session ended ([`oopif`]): forgotten, with those
+    /// nested in it.
+    pub fn on_child_detached(&self, tab: TabId, session: &str) {
+        let news = self.frames().detached(tab, session);
+        self.post_news(news);
     }
 
     /// Notes that `tab`'s renderer crashed, or has a renderer again; agents' page lists
@@ -588,6 +631,28 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
+    /// The tabs' documents ([`document`]).
+    fn documents(&self) -> document::Documents<'_, C> {
+        let (chrome, tabs, made) = (&self.chrome, &self.tabs, &self.documents_made);
+        document::Documents { chrome, tabs, made }
+    }
+
+    /// tabwire's worlds in the tabs' frames ([`world`]).
+    fn walkers(&self) -> world::Walkers<'_, C> {
+        let (chrome, tabs) = (&self.chrome, &self.tabs);
+        world::Walkers { chrome, tabs }
+    }
+
+    /// The tabs' cross-site frames, each a child session ([`oopif`]).
+    fn frames(&self) -> oopif::Frames<'_, C> {
+        let (chrome, tabs, signals) = (&self.chrome, &self.tabs, &*self.signals);
+        oopif::Frames {
+            chrome,
+            tabs,
+            signals,
+        }
+    }
+
     /// `chrome.tabGroups.onCreated` / `onUpdated`: a group appeared or was renamed; one
     /// of an earlier run that no agent holds is dissolved ([`access::leftovers`]).
     pub fn on_group_changed_by_browser(&self) {
@@ -716,15 +781,11 @@ impl<C: Chrome + 'static> Engine<C> {
         }
     }
 
-    /// Frees the call's remote objects (the global object's handle) without delaying
-    /// the reply, in the tab's session and the child sessions the group reached.
-    pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
-        self.release_objects_in_children(tab, &object_group);
-        self.in_background(move |engine| async move {
-            let release = RuntimeReleaseObjectGroup { object_group };
-            // Nothing to do if it fails: the page may be gone, taking its objects along.
-            let _ = engine.send(tab, &release).await;
-        });
+    /// The next snapshot number (engine-wide, so uids never repeat across documents).
+    pub(super) fn next_snapshot_number(&self) -> u64 {
+        let n = self.snapshots.get() + 1;
+        self.snapshots.set(n);
+        n
     }
 
     /// A name for a new group of remote objects, released together at the end.

@@ -27,7 +27,7 @@
 //! chooser the frame opens is reported there too), while keys go to the tab (the
 //! focused frame gets them), and `get_css_styles` reads an element's rules in the
 //! frame's session (`super::css`). Two things happen at the tab's coordinates, found by
-//! adding up the `<iframe>` boxes the frame is nested in ([`frame_viewport`]): an
+//! adding up the `<iframe>` boxes the frame is nested in ([`Frames::viewport`]): an
 //! element screenshot's clip, and a drag (Chrome reports an HTML5 drag to the tab's
 //! session only). The page's scripts cannot reach the frame's renderer, nor a drag
 //! go from one frame to another: those refuse with what to do instead. The frame's
@@ -35,25 +35,30 @@
 //! are its WebMCP tools (`super::webmcp`: the domain is per renderer, so a frame's
 //! tools are reported, and run, in its session).
 //!
-//! [`frame_viewport`]: Engine::frame_viewport
+//! [`Frames`] does this work over borrowed parts (the browser, the tabs' state, their
+//! signals), made by the engine for the event or call at hand. It decides what is to
+//! be done with a new child session ([`NewChild`]) and returns what agents are to be
+//! told; the engine (`super::session`) prepares or lets go of the session in the
+//! background, and posts the news. Which object groups reached a child session is
+//! noted here too ([`note_group_in`], [`take_group`]), for the engine to release them
+//! there.
 
-use tabwire_shared::TabId;
+use tabwire_shared::{Event, TabId};
 
 use futures::future::join_all;
 
-use super::tab::{ChildSession, MAX_CHILD_SESSIONS};
-use super::{webmcp_events, Engine};
+use super::session::send_in;
+use super::tab::{ChildSession, Tabs, MAX_CHILD_SESSIONS};
+use super::webmcp_events;
 use crate::cdp::dom::DomGetFrameOwner;
-use crate::cdp::events::{Incoming, TargetEvent};
+use crate::cdp::events::Incoming;
 use crate::cdp::input::{DomGetBoxModel, Rect};
 use crate::cdp::target::{AttachedToTarget, TargetDetachFromTarget, TargetSetAutoAttach};
 use crate::cdp::webmcp::WebMcpEnable;
-use crate::cdp::{
-    PageEnable, PageEvent, PageGetFrameTree, RuntimeEnable, RuntimeReleaseObjectGroup,
-};
+use crate::cdp::{PageEnable, PageEvent, PageGetFrameTree, RuntimeEnable};
 use crate::chrome::Chrome;
 use crate::error::EngineError;
-use crate::signals::TabSignal;
+use crate::signals::{Signals, TabSignal};
 
 /// The target type of a cross-site iframe.
 const IFRAME: &str = "iframe";
@@ -64,21 +69,49 @@ const MAX_NOTED_GROUPS: usize = 1_000;
 /// How many frames' contexts one child session keeps.
 const MAX_CONTEXTS: usize = 1_000;
 
-impl<C: Chrome + 'static> Engine<C> {
+/// The tab's child sessions as the core drives them: the browser to send to, the
+/// tabs whose attachments record each child, and the signals that tell what runs in
+/// a frame of its changes. Made by the engine for the event or call at hand
+/// (`Engine::frames`); it holds nothing of its own. What agents are to be told comes
+/// back as news, for the engine to post.
+pub(super) struct Frames<'a, C> {
+    /// The browser.
+    pub(super) chrome: &'a C,
+    /// The tabs, each attachment with its child sessions.
+    pub(super) tabs: &'a Tabs,
+    /// The tabs' signals, published to what waits on a frame.
+    pub(super) signals: &'a Signals,
+}
+
+/// What is to be done about a child session Chrome attached us to.
+#[derive(Debug)]
+pub(super) enum NewChild {
+    /// A cross-site frame, noted: [`Frames::prepare`] it.
+    Noted(String),
+    /// A worker, one too many frames, or a session we cannot place: [`Frames::let_go`]
+    /// of it, through the session that told of it (`None`: the tab's own).
+    Refused {
+        /// The child session.
+        session: String,
+        /// The session that told of it.
+        via: Option<String>,
+    },
+}
+
+impl<C: Chrome> Frames<'_, C> {
     /// Enables the WebMCP domain in a cross-site frame's session; a failure (the
-    /// frame gone, its renderer without the domain) leaves its tools unlisted.
-    pub(super) async fn enable_child_webmcp(&self, tab: TabId, session: &str) {
+    /// frame gone, its renderer without the domain) leaves its tools unlisted. The
+    /// news, if any, is the frame's tools now listed.
+    pub(super) async fn enable_webmcp(&self, tab: TabId, session: &str) -> Option<Event> {
         let (enabled, tree) = futures::join!(
-            self.send_in(tab, Some(session), &WebMcpEnable {}),
-            self.send_in(tab, Some(session), &PageGetFrameTree {}),
+            send_in(self.chrome, tab, Some(session), &WebMcpEnable {}),
+            send_in(self.chrome, tab, Some(session), &PageGetFrameTree {}),
         );
         if enabled.is_err() {
-            return;
+            return None;
         }
         let frame = tree.ok().map(|t| t.frame_tree.frame);
-        self.post_news(webmcp_events::child_enabled(
-            &self.tabs, tab, session, frame,
-        ));
+        webmcp_events::child_enabled(self.tabs, tab, session, frame)
     }
 
     /// Asks Chrome to attach us to the cross-site iframes of the tab (`session`:
@@ -88,23 +121,14 @@ impl<C: Chrome + 'static> Engine<C> {
         tab: TabId,
         session: Option<&str>,
     ) -> Result<(), EngineError> {
-        self.send_in(tab, session, &TargetSetAutoAttach::flat())
+        send_in(self.chrome, tab, session, &TargetSetAutoAttach::flat())
             .await
             .map(|_| ())
     }
 
-    /// A child session began or ended; `via` is the session that says so (`None`:
-    /// the tab's own).
-    pub(super) fn on_target_event(&self, tab: TabId, via: Option<&str>, event: TargetEvent) {
-        match event {
-            TargetEvent::Attached(attached) => self.on_child_attached(tab, via, attached),
-            TargetEvent::Detached(detached) => self.on_child_detached(tab, &detached.session_id),
-        }
-    }
-
     /// A child session ended: forgets it and those nested in it (their WebMCP tools
-    /// too, which the agents are told of).
-    pub fn on_child_detached(&self, tab: TabId, session: &str) {
+    /// too: the news, if any, tells the agents).
+    pub(super) fn detached(&self, tab: TabId, session: &str) -> Option<Event> {
         let tools_gone = self
             .tabs
             .update(tab, |t| {
@@ -122,9 +146,11 @@ impl<C: Chrome + 'static> Engine<C> {
             })
             .unwrap_or_default();
         let (tools_gone, gone) = tools_gone;
-        if tools_gone {
-            self.post_news(webmcp_events::changed_in(&self.tabs, tab));
-        }
+        let news = if tools_gone {
+            webmcp_events::changed_in(self.tabs, tab)
+        } else {
+            None
+        };
         // What runs in a frame that went waits for it no more: its contexts are gone.
         for session in gone {
             let signal = TabSignal::InFrame {
@@ -133,9 +159,18 @@ impl<C: Chrome + 'static> Engine<C> {
             };
             self.signals.publish(tab, &signal);
         }
+        news
     }
 
-    fn on_child_attached(&self, tab: TabId, via: Option<&str>, attached: AttachedToTarget) {
+    /// Chrome attached us to a child session (`via`: the session that says so,
+    /// `None` for the tab's own): a cross-site frame is noted, anything else is to be
+    /// let go.
+    pub(super) fn attached(
+        &self,
+        tab: TabId,
+        via: Option<&str>,
+        attached: AttachedToTarget,
+    ) -> NewChild {
         let AttachedToTarget {
             session_id: session,
             target_info: target,
@@ -173,40 +208,48 @@ impl<C: Chrome + 'static> Engine<C> {
                     true
                 })
                 .unwrap_or(false);
-        let via = via.map(str::to_owned);
-        self.in_background(move |engine| async move {
-            if noted {
-                engine.prepare_child(tab, &session).await;
-            } else {
-                // A worker, one too many frames, or a session we cannot place.
-                let detach = TargetDetachFromTarget {
-                    session_id: session,
-                };
-                let _ = engine.send_in(tab, via.as_deref(), &detach).await;
+        if noted {
+            NewChild::Noted(session)
+        } else {
+            NewChild::Refused {
+                session,
+                via: via.map(str::to_owned),
             }
-        });
+        }
+    }
+
+    /// Lets go of a child session we do not follow, through the session that told of
+    /// it.
+    pub(super) async fn let_go(&self, tab: TabId, via: Option<&str>, session: String) {
+        let detach = TargetDetachFromTarget {
+            session_id: session,
+        };
+        let _ = send_in(self.chrome, tab, via, &detach).await;
     }
 
     /// Enables what the engine reads in a new child session, and attaches to the
-    /// cross-site frames nested in it. A session that ended meanwhile is let be.
-    async fn prepare_child(&self, tab: TabId, session: &str) {
+    /// cross-site frames nested in it. A session that ended meanwhile is let be. The
+    /// news, if any, is the frame's WebMCP tools.
+    pub(super) async fn prepare(&self, tab: TabId, session: &str) -> Option<Event> {
         let (nested, page, runtime) = futures::join!(
             self.attach_children(tab, Some(session)),
-            self.send_in(tab, Some(session), &PageEnable {}),
-            self.send_in(tab, Some(session), &RuntimeEnable {}),
+            send_in(self.chrome, tab, Some(session), &PageEnable {}),
+            send_in(self.chrome, tab, Some(session), &RuntimeEnable {}),
         );
         let still_there = self
             .tabs
             .read(tab, |t| t.attachment.children.contains_key(session))
             .unwrap_or(false);
         if !still_there {
-            return;
+            return None;
         }
         // A frame that came after the page's WebMCP tools were asked for: its tools
         // are followed from the start, as the page's are.
-        if webmcp_events::enabled(&self.tabs, tab) {
-            self.enable_child_webmcp(tab, session).await;
-        }
+        let news = if webmcp_events::enabled(self.tabs, tab) {
+            self.enable_webmcp(tab, session).await
+        } else {
+            None
+        };
         for (what, outcome) in [
             ("Target.setAutoAttach", nested.err()),
             ("Page.enable", page.err()),
@@ -218,28 +261,14 @@ impl<C: Chrome + 'static> Engine<C> {
                 ));
             }
         }
-    }
-
-    /// The tab's cross-site frames: each one's child session and record.
-    pub(super) fn cross_site_frames(&self, tab: TabId) -> Vec<(String, ChildSession)> {
-        self.tabs
-            .read(tab, |t| {
-                (t.attachment.children.iter())
-                    .map(|(session, child)| (session.clone(), child.clone()))
-                    .collect()
-            })
-            .unwrap_or_default()
+        news
     }
 
     /// Where a cross-site frame's viewport is in the tab's viewport: the content box
     /// of its `<iframe>` (`DOM.getFrameOwner` and `DOM.getBoxModel` in the session of
     /// the frame it is in), moved by each frame it is nested in and cut to what that
     /// one shows (empty when scrolled out of it).
-    pub(super) async fn frame_viewport(
-        &self,
-        tab: TabId,
-        session: &str,
-    ) -> Result<Rect, EngineError> {
+    pub(super) async fn viewport(&self, tab: TabId, session: &str) -> Result<Rect, EngineError> {
         // From the frame out to the page, bounded (nesting cannot loop, but a record
         // could be broken).
         let mut chain = Vec::new();
@@ -263,11 +292,13 @@ impl<C: Chrome + 'static> Engine<C> {
             let owner = DomGetFrameOwner {
                 frame_id: child.frame_id.clone(),
             };
-            let owner = self.send_in(tab, parent, &owner).await?.backend_node_id;
+            let owner = send_in(self.chrome, tab, parent, &owner)
+                .await?
+                .backend_node_id;
             let model = DomGetBoxModel {
                 backend_node_id: owner,
             };
-            let model = self.send_in(tab, parent, &model).await?;
+            let model = send_in(self.chrome, tab, parent, &model).await?;
             Rect::of_quad(&model.model.content).ok_or_else(|| {
                 EngineError::UnreadablePageData("a frame's box could not be read".to_owned())
             })
@@ -294,49 +325,16 @@ impl<C: Chrome + 'static> Engine<C> {
         })
     }
 
-    /// Notes that `group` has objects in child session `session`, for
-    /// [`release_objects`](Self::release_objects) to release them there too.
-    pub(super) fn note_group_in(&self, tab: TabId, session: &str, group: &str) {
-        self.tabs.update(tab, |t| {
-            let groups = &mut t.attachment.groups_in_children;
-            // Groups are released soon after they are made: this bound is never met
-            // but by a bug, which then costs objects, not memory.
-            if groups.len() < MAX_NOTED_GROUPS || groups.contains_key(group) {
-                let sessions = groups.entry(group.to_owned()).or_default();
-                sessions.insert(session.to_owned());
-            }
-        });
-    }
-
-    /// Releases `group` in the child sessions it has objects in (see
-    /// [`note_group_in`](Self::note_group_in)).
-    pub(super) fn release_objects_in_children(&self, tab: TabId, group: &str) {
-        let sessions = self
-            .tabs
-            .update(tab, |t| t.attachment.groups_in_children.remove(group))
-            .flatten()
-            .unwrap_or_default();
-        for session in sessions {
-            self.release_objects_in(tab, Some(session), group.to_owned());
-        }
-    }
-
-    /// Releases an object group of a child session, in the background.
-    pub(super) fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
-        self.in_background(move |engine| async move {
-            let release = RuntimeReleaseObjectGroup {
-                object_group: group,
-            };
-            // Nothing to do if it fails: the frame may be gone, taking its objects along.
-            let _ = engine.send_in(tab, session.as_deref(), &release).await;
-        });
-    }
-
     /// An event from a child session: it updates that frame's record, never the
-    /// tab's document or waits.
-    pub(super) fn on_child_event(&self, tab: TabId, session: &str, incoming: Option<Incoming>) {
+    /// tab's document or waits. The news, if any, is about the frame's WebMCP tools.
+    pub(super) fn on_event(
+        &self,
+        tab: TabId,
+        session: &str,
+        incoming: Option<Incoming>,
+    ) -> Option<Event> {
         let Some(Incoming::Page(event)) = incoming else {
-            return;
+            return None;
         };
         let known = self
             .tabs
@@ -348,10 +346,11 @@ impl<C: Chrome + 'static> Engine<C> {
             })
             .flatten()
             .is_some();
-        if known {
-            let news = webmcp_events::track_child(&self.tabs, tab, session, &event);
-            self.post_news(news);
-        }
+        let news = if known {
+            webmcp_events::track_child(self.tabs, tab, session, &event)
+        } else {
+            None
+        };
         // What an upload acting in the frame waits for (its chooser is reported in
         // the frame's session; a drag is reported in the tab's), the style sheets the
         // frame's CSS domain announces to a reading of its element's styles, and the
@@ -371,7 +370,41 @@ impl<C: Chrome + 'static> Engine<C> {
             };
             self.signals.publish(tab, &signal);
         }
+        news
     }
+}
+
+/// The tab's cross-site frames: each one's child session and record.
+pub(super) fn cross_site_frames(tabs: &Tabs, tab: TabId) -> Vec<(String, ChildSession)> {
+    tabs.read(tab, |t| {
+        (t.attachment.children.iter())
+            .map(|(session, child)| (session.clone(), child.clone()))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// Notes that `group` has objects in child session `session`, for the engine to
+/// release them there too when it releases the group ([`take_group`]).
+pub(super) fn note_group_in(tabs: &Tabs, tab: TabId, session: &str, group: &str) {
+    tabs.update(tab, |t| {
+        let groups = &mut t.attachment.groups_in_children;
+        // Groups are released soon after they are made: this bound is never met
+        // but by a bug, which then costs objects, not memory.
+        if groups.len() < MAX_NOTED_GROUPS || groups.contains_key(group) {
+            let sessions = groups.entry(group.to_owned()).or_default();
+            sessions.insert(session.to_owned());
+        }
+    });
+}
+
+/// The child sessions `group` has objects in (see [`note_group_in`]), forgotten: the
+/// group is being released, there too.
+pub(super) fn take_group(tabs: &Tabs, tab: TabId, group: &str) -> Vec<String> {
+    tabs.update(tab, |t| t.attachment.groups_in_children.remove(group))
+        .flatten()
+        .map(|sessions| sessions.into_iter().collect())
+        .unwrap_or_default()
 }
 
 /// Keeps a child session's record in step with its page events.
@@ -738,9 +771,10 @@ mod tests {
             context: Some(1),
         };
         h.engine
-            .with_document(10, |d| d.kit = Some(kit.clone()))
+            .documents()
+            .with(10, |d| d.kit = Some(kit.clone()))
             .expect("a document");
-        let token = h.engine.known_document(10).expect("known").0;
+        let token = h.engine.documents().known(10).expect("known").0;
         // Everything a frame's own navigation brings, as its session reports it: its
         // frame looks like a main frame there (no parent in its renderer).
         for (method, params) in [
@@ -766,10 +800,10 @@ mod tests {
             h.fake.emit(10, Some("S1"), method, params);
         }
         h.settle();
-        assert_eq!(h.engine.known_document(10).map(|d| d.0), Some(token));
-        assert_eq!(h.engine.main_world(10, "main"), Some(1));
+        assert_eq!(h.engine.documents().known(10).map(|d| d.0), Some(token));
+        assert_eq!(h.engine.documents().main_world(10, "main"), Some(1));
         assert_eq!(
-            h.engine.with_document(10, |d| d.kit.clone()).flatten(),
+            h.engine.documents().with(10, |d| d.kit.clone()).flatten(),
             Some(kit),
             "the page's kit is still good"
         );

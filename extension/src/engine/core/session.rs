@@ -7,20 +7,33 @@
 //! blocklist, and forgotten when Chrome detaches us; the next command simply
 //! attaches again. [`Engine::send_watched`] runs one CDP command while watching the
 //! tab, so a detach, a closed tab or a dialog ends the wait at once with a clear error
-//! instead of leaving the command hanging.
+//! instead of leaving the command hanging. The sending itself needs only the browser
+//! ([`send_in`], [`send_watched_in`]): the core's parts over borrowed state
+//! (`Documents`, `Walkers`, `Frames`) send with it, without the engine.
+//!
+//! Here too is what of a session needs the engine itself: the remote objects a call
+//! made, released in the background in every session they reached; a cross-site
+//! frame's child session made ready or let go in the background, as
+//! [`Frames`](super::oopif::Frames) decides, and the news it returns posted; and the
+//! blocklist. A shared tab that navigates to a blocklisted site is detached at once,
+//! whether Chrome's tab event or the page's own navigation event tells first (its
+//! share stays; commands are refused while it shows that site), and so is every
+//! attached tab on such a site when the blocklist changes.
 
 use tabwire_shared::TabId;
 
 use crate::json_text;
 
 use super::context::Cx;
+use super::oopif::NewChild;
 use super::Engine;
 use crate::cdp::dom::{DomEnable, OverlayEnable};
+use crate::cdp::events::TargetEvent;
 use crate::cdp::network::{AuditsEnable, LogEnable, NetworkEnable};
 use crate::cdp::refusal::Refusal;
 use crate::cdp::{
     CdpCommand, InspectorEnable, PageAddScriptToEvaluateOnNewDocument, PageEnable, PageEvent,
-    RuntimeEnable,
+    RuntimeEnable, RuntimeReleaseObjectGroup,
 };
 use crate::chrome::{Chrome, ChromeError};
 use crate::error::EngineError;
@@ -127,12 +140,13 @@ impl<C: Chrome + 'static> Engine<C> {
         let network = NetworkEnable {
             max_post_data_size: MAX_POST_DATA,
         };
+        let frames = self.frames();
         let (network, log, audits, overlay, children) = futures::join!(
             self.send(tab, &network),
             self.send(tab, &LogEnable {}),
             self.send(tab, &AuditsEnable {}),
             self.enable_overlay(tab),
-            self.attach_children(tab, None)
+            frames.attach_children(tab, None)
         );
         // The collectors, the overlay and the cross-site frames are a help, not a
         // precondition: a domain Chrome refuses only leaves its messages out (or, the
@@ -154,6 +168,73 @@ impl<C: Chrome + 'static> Engine<C> {
         }
         super::emulation::reapply_emulation(&Cx::of_engine(self), tab).await;
         Ok(())
+    }
+
+    /// A child session began or ended ([`oopif`](super::oopif)); `via` is the session
+    /// that says so (`None`: the tab's own). A new one is made ready, or let go, in
+    /// the background.
+    pub(super) fn on_target_event(&self, tab: TabId, via: Option<&str>, event: TargetEvent) {
+        let attached = match event {
+            TargetEvent::Attached(attached) => attached,
+            TargetEvent::Detached(detached) => {
+                return self.on_child_detached(tab, &detached.session_id)
+            }
+        };
+        let child = self.frames().attached(tab, via, attached);
+        self.in_background(move |engine| async move {
+            match child {
+                NewChild::Noted(session) => {
+                    let news = engine.frames().prepare(tab, &session).await;
+                    engine.post_news(news);
+                }
+                NewChild::Refused { session, via } => {
+                    engine.frames().let_go(tab, via.as_deref(), session).await
+                }
+            }
+        });
+    }
+
+    /// Detaches from every attached tab that shows a blocklisted site now (after the
+    /// blocklist changed).
+    pub(super) async fn enforce_blocklist(&self) {
+        let attached = self.tabs.attached();
+        for tab in attached {
+            if let Ok(Some(state)) = self.chrome.tab(tab).await {
+                self.leave_if_blocklisted(tab, &state.url).await;
+            }
+        }
+    }
+
+    /// A main-frame navigation (`Page.frameNavigated`): a blocklisted destination is
+    /// let go at once, before Chrome's slower tab event.
+    pub(super) fn leave_if_navigated_to_blocklist(&self, tab: TabId, url: &str) {
+        if url.is_empty() || self.settings.borrow().blocked_by(url).is_none() {
+            return;
+        }
+        let url = url.to_owned();
+        self.in_background(move |engine| async move {
+            engine.leave_if_blocklisted(tab, &url).await;
+        });
+    }
+
+    /// Lets go of `tab` if `url` (where it went) is on the blocklist: a command running
+    /// on it ends first, then the debugger detaches (the share and collectors stay).
+    pub(super) async fn leave_if_blocklisted(&self, tab: TabId, url: &str) {
+        let blocked = self.settings.borrow().blocked_by(url).map(str::to_owned);
+        let Some(pattern) = blocked else { return };
+        if !self.tabs.is_attached(tab) {
+            return;
+        }
+        self.chrome.log(&format!(
+            "tabwire: tab {tab} went to a blocklisted site ({pattern}); detaching"
+        ));
+        let reason = format!("the tab went to a site on the user's blocklist, {pattern}");
+        self.signals.publish(tab, &TabSignal::Withdrawn(reason));
+        let _busy = self.tabs.lock(tab).await;
+        if self.tabs.is_attached(tab) {
+            self.detach_keeping_collectors(tab).await;
+            self.chrome.state_changed();
+        }
     }
 
     /// Makes sure DevTools' overlay is on in `tab`'s session (attached), turning it on
@@ -200,22 +281,32 @@ impl<C: Chrome + 'static> Engine<C> {
         session: Option<&str>,
         command: &T,
     ) -> Result<T::Returns, EngineError> {
-        let params = serde_json::to_value(command).map_err(|e| EngineError::UnexpectedAnswer {
-            method: T::METHOD,
-            detail: e.to_string(),
-        })?;
-        let answer = self
-            .chrome
-            .send_command_text(tab, session, T::METHOD, params)
-            .await
-            .map_err(|e| EngineError::Cdp {
-                method: T::METHOD,
-                message: e.0,
-            })?;
-        json_text::parse(&answer).map_err(|e| EngineError::UnexpectedAnswer {
-            method: T::METHOD,
-            detail: e.to_string(),
-        })
+        send_in(&self.chrome, tab, session, command).await
+    }
+
+    /// Frees the call's remote objects (the global object's handle) without delaying
+    /// the reply, in the tab's session and the child sessions the group reached.
+    pub(super) fn release_objects(&self, tab: TabId, object_group: String) {
+        for session in super::oopif::take_group(&self.tabs, tab, &object_group) {
+            self.release_objects_in(tab, Some(session), object_group.clone());
+        }
+        self.in_background(move |engine| async move {
+            let release = RuntimeReleaseObjectGroup { object_group };
+            // Nothing to do if it fails: the page may be gone, taking its objects along.
+            let _ = engine.send(tab, &release).await;
+        });
+    }
+
+    /// Releases an object group of one session of the tab (`None`: its own), in the
+    /// background.
+    pub(super) fn release_objects_in(&self, tab: TabId, session: Option<String>, group: String) {
+        self.in_background(move |engine| async move {
+            let release = RuntimeReleaseObjectGroup {
+                object_group: group,
+            };
+            // Nothing to do if it fails: the frame may be gone, taking its objects along.
+            let _ = engine.send_in(tab, session.as_deref(), &release).await;
+        });
     }
 
     /// Sends a CDP command while watching the tab through `watch` (subscribed before
@@ -240,14 +331,7 @@ impl<C: Chrome + 'static> Engine<C> {
         watch: &mut Subscription,
         command: &T,
     ) -> Result<T::Returns, EngineError> {
-        let interrupt = |signal: &TabSignal| interruption(tab, signal);
-        match watch
-            .watch(self.send_in(tab, session, command), interrupt)
-            .await?
-        {
-            Ok(answer) => Ok(answer),
-            Err(error) => Err(self.explain_failure(tab, watch, error).await),
-        }
+        send_watched_in(&self.chrome, tab, session, watch, command).await
     }
 
     /// Awaits `work` (CDP commands, possibly several at once) while watching the tab
@@ -285,42 +369,98 @@ impl<C: Chrome + 'static> Engine<C> {
         watch: &mut Subscription,
         error: EngineError,
     ) -> EngineError {
-        if let Some(signal) = watch.take_pending(|s| interruption(tab, s).is_some()) {
-            if let Some(cause) = interruption(tab, &signal) {
+        explain_failure(&self.chrome, tab, watch, error).await
+    }
+}
+
+/// Sends a CDP command in one session of an attached tab (`None`: the tab's own; else
+/// a child session) and reads its typed result: what the core's parts (documents,
+/// worlds, cross-site frames) need of the browser to send, without the engine.
+pub(super) async fn send_in<C: Chrome, T: CdpCommand>(
+    chrome: &C,
+    tab: TabId,
+    session: Option<&str>,
+    command: &T,
+) -> Result<T::Returns, EngineError> {
+    let params = serde_json::to_value(command).map_err(|e| EngineError::UnexpectedAnswer {
+        method: T::METHOD,
+        detail: e.to_string(),
+    })?;
+    let answer = chrome
+        .send_command_text(tab, session, T::METHOD, params)
+        .await
+        .map_err(|e| EngineError::Cdp {
+            method: T::METHOD,
+            message: e.0,
+        })?;
+    json_text::parse(&answer).map_err(|e| EngineError::UnexpectedAnswer {
+        method: T::METHOD,
+        detail: e.to_string(),
+    })
+}
+
+/// [`send_in`] while watching the tab through `watch` (subscribed before anything was
+/// sent), as [`Engine::send_watched`] does: for the core's parts.
+pub(super) async fn send_watched_in<C: Chrome, T: CdpCommand>(
+    chrome: &C,
+    tab: TabId,
+    session: Option<&str>,
+    watch: &mut Subscription,
+    command: &T,
+) -> Result<T::Returns, EngineError> {
+    let interrupt = |signal: &TabSignal| interruption(tab, signal);
+    match watch
+        .watch(send_in(chrome, tab, session, command), interrupt)
+        .await?
+    {
+        Ok(answer) => Ok(answer),
+        Err(error) => Err(explain_failure(chrome, tab, watch, error).await),
+    }
+}
+
+/// Finds the real cause of a failed CDP command: a detach or closure Chrome told us
+/// about (or is about to), or a tab that no longer exists.
+async fn explain_failure<C: Chrome>(
+    chrome: &C,
+    tab: TabId,
+    watch: &mut Subscription,
+    error: EngineError,
+) -> EngineError {
+    if let Some(signal) = watch.take_pending(|s| interruption(tab, s).is_some()) {
+        if let Some(cause) = interruption(tab, &signal) {
+            return cause;
+        }
+    }
+    if let Ok(None) = chrome.tab(tab).await {
+        return EngineError::ClosedDuringCommand(tab);
+    }
+    let EngineError::Cdp { message, .. } = &error else {
+        return error;
+    };
+    if Refusal::of(message) != Some(Refusal::Detached) {
+        return error;
+    }
+    // The session is gone; Chrome's detach notice (with its reason) may trail the
+    // failed command by a moment: wait for it, briefly.
+    let notice = async {
+        loop {
+            let signal = watch.next().await;
+            if let Some(
+                cause @ (EngineError::ClosedDuringCommand(_)
+                | EngineError::DetachedDuringCommand { .. }),
+            ) = interruption(tab, &signal)
+            {
                 return cause;
             }
         }
-        if let Ok(None) = self.chrome.tab(tab).await {
-            return EngineError::ClosedDuringCommand(tab);
-        }
-        let EngineError::Cdp { message, .. } = &error else {
-            return error;
-        };
-        if Refusal::of(message) != Some(Refusal::Detached) {
-            return error;
-        }
-        // The session is gone; Chrome's detach notice (with its reason) may trail the
-        // failed command by a moment: wait for it, briefly.
-        let notice = async {
-            loop {
-                let signal = watch.next().await;
-                if let Some(
-                    cause @ (EngineError::ClosedDuringCommand(_)
-                    | EngineError::DetachedDuringCommand { .. }),
-                ) = interruption(tab, &signal)
-                {
-                    return cause;
-                }
-            }
-        };
-        let fallback = EngineError::DetachedDuringCommand {
-            tab,
-            reason: message.clone(),
-        };
-        within(self.chrome.sleep(DETACH_NOTICE_MS), notice)
-            .await
-            .unwrap_or(fallback)
-    }
+    };
+    let fallback = EngineError::DetachedDuringCommand {
+        tab,
+        reason: message.clone(),
+    };
+    within(chrome.sleep(DETACH_NOTICE_MS), notice)
+        .await
+        .unwrap_or(fallback)
 }
 
 /// The error a signal means for a command waiting on `tab`, if it ends the wait.
@@ -351,6 +491,8 @@ pub(in crate::engine) fn interruption(tab: TabId, signal: &TabSignal) -> Option<
 #[cfg(test)]
 mod tests {
     use super::super::fake::{commands, Harness};
+    use super::super::TabChange;
+    use serde_json::json;
     use tabwire_shared::{requests::*, Command, ErrorCode};
 
     fn evaluate(tab_id: i64) -> Command {
@@ -555,5 +697,58 @@ mod tests {
         h.call(3, evaluate(10));
         h.settle();
         assert!(h.reply(3).unwrap().is_ok());
+    }
+
+    fn block_bank(h: &mut Harness) {
+        let save = json!({"action": "saveSettings", "autoShare": false, "idleDetachSeconds": 0, "blocklist": "https://*.bank.test"});
+        assert_eq!(h.popup(save), Ok(()));
+    }
+
+    #[test]
+    fn going_to_a_blocklisted_site_ends_the_running_command_then_detaches() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        block_bank(&mut h);
+        h.fake.hold_on_tab("Runtime.callFunctionOn", 10);
+        let evaluate = commands::evaluate_one(10, 5000);
+        h.call(1, evaluate);
+        h.settle();
+        assert!(h.fake.is_attached(10));
+        h.fake.set_url(10, "https://www.bank.test/");
+        let change = TabChange {
+            url: Some("https://www.bank.test/".into()),
+            ..Default::default()
+        };
+        h.engine.on_tab_updated(10, change);
+        h.settle();
+        let error = h.reply(1).expect("the command ended").unwrap_err();
+        assert_eq!(error.code, ErrorCode::NotShared);
+        assert!(error.message.contains("blocklist"), "{}", error.message);
+        assert!(error.message.contains("do not retry"), "{}", error.message);
+        assert!(!h.fake.is_attached(10));
+    }
+
+    #[test]
+    fn a_main_frame_navigation_to_a_blocklisted_site_detaches_at_once() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.share("k1", 10);
+        block_bank(&mut h);
+        let snapshot = TakeSnapshot::whole(10);
+        h.call(1, snapshot);
+        h.settle();
+        assert!(h.fake.is_attached(10));
+        let subframe = json!({"frame": {"id": "sub", "parentId": "main", "loaderId": "L8", "url": "https://www.bank.test/"}});
+        h.engine.on_cdp_event(10, "Page.frameNavigated", &subframe);
+        h.settle();
+        assert!(
+            h.fake.is_attached(10),
+            "a frame of the page is not the page"
+        );
+        let main = json!({"frame": {"id": "main", "loaderId": "L9", "url": "https://www.bank.test/"}, "type": "Navigation"});
+        h.engine.on_cdp_event(10, "Page.frameNavigated", &main);
+        h.settle();
+        assert!(!h.fake.is_attached(10));
     }
 }

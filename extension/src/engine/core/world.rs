@@ -15,6 +15,10 @@
 //! meanwhile) makes the world again, once; a uid from the old document names nothing
 //! in the new world, so it is stale, as it should be.
 //!
+//! [`Walkers`] reaches the worlds: made by the engine for the call at hand over the
+//! browser and the tabs' state it borrows, it makes a world and installs the walker
+//! when needed, and calls the walker.
+//!
 //! The walker's methods are called with the world's global object as `this`
 //! ([`RuntimeCallFunctionIn`]); their answers come back by value, or as objects in the
 //! object group the caller names.
@@ -25,8 +29,10 @@ use serde::Serialize;
 use serde_json::Value;
 use tabwire_shared::{TabId, WalkOptions};
 
+use super::page;
+use super::session::send_in;
+use super::tab::Tabs;
 use super::uids::FrameKey;
-use super::{page, Engine};
 use crate::cdp::dom::DomResolveNode;
 use crate::cdp::refusal::Refusal;
 use crate::cdp::world::{PageCreateIsolatedWorld, RuntimeCallFunctionIn, RuntimeEvaluateIn};
@@ -291,12 +297,22 @@ enum Outcome {
     NoWalker,
 }
 
-impl<C: Chrome + 'static> Engine<C> {
+/// tabwire's worlds in a tab's frames, as calls reach them: the browser to send to,
+/// and the tabs, whose attachments know each frame's world. Made by the engine for
+/// the call at hand (`Engine::walkers`); it holds nothing of its own.
+pub(super) struct Walkers<'a, C> {
+    /// The browser.
+    pub(super) chrome: &'a C,
+    /// The tabs, with what each session knows of its worlds.
+    pub(super) tabs: &'a Tabs,
+}
+
+impl<C: Chrome> Walkers<'_, C> {
     /// Calls a walker method in `frame`'s world: makes the world and installs the walker
     /// first when this session has not, and makes the world again once if its context
     /// is gone. `call` makes the call for the world's context. The answer's object, if
     /// any, is kept in `group`; with it comes the context that answered.
-    pub(super) async fn call_walker(
+    pub(super) async fn call(
         &self,
         tab: TabId,
         frame: &FrameKey,
@@ -312,7 +328,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// The uid of a DOM node (by backend id) in `frame`'s world: `pin`ned if asked.
-    pub(super) async fn uid_in_world(
+    pub(super) async fn uid_of(
         &self,
         tab: TabId,
         frame: &FrameKey,
@@ -328,7 +344,8 @@ impl<C: Chrome + 'static> Engine<C> {
                     object_group: group.to_owned(),
                     execution_context_id: Some(context),
                 };
-                let node = match self.send_in(tab, frame.session.as_deref(), &resolve).await {
+                let session = frame.session.as_deref();
+                let node = match send_in(self.chrome, tab, session, &resolve).await {
                     Ok(resolved) => resolved.object.object_id,
                     Err(error) if refusal(&error) == Some(Refusal::ContextGone) => {
                         return Ok(Outcome::Gone)
@@ -352,7 +369,7 @@ impl<C: Chrome + 'static> Engine<C> {
 
     /// One walker call in a known context (no new world made): `None` when the context
     /// is gone or has no walker, which a later snapshot sets right.
-    pub(super) async fn walker_call_in(
+    pub(super) async fn call_in(
         &self,
         tab: TabId,
         frame: &FrameKey,
@@ -382,7 +399,7 @@ impl<C: Chrome + 'static> Engine<C> {
     {
         let mut retried = false;
         loop {
-            let context = self.ready_world(tab, frame).await?;
+            let context = self.ready(tab, frame).await?;
             let gone = match op(context).await? {
                 Outcome::Done(answer) => return Ok((context, answer)),
                 Outcome::Gone => true,
@@ -408,11 +425,7 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// The context of `frame`'s world, with the walker in it.
-    pub(super) async fn ready_world(
-        &self,
-        tab: TabId,
-        frame: &FrameKey,
-    ) -> Result<i64, EngineError> {
+    pub(super) async fn ready(&self, tab: TabId, frame: &FrameKey) -> Result<i64, EngineError> {
         let known = self
             .tabs
             .read(tab, |t| t.attachment.worlds.get(frame))
@@ -425,8 +438,7 @@ impl<C: Chrome + 'static> Engine<C> {
                     world_name: WORLD_NAME.to_owned(),
                 };
                 let session = frame.session.as_deref();
-                let context = self
-                    .send_in(tab, session, &create)
+                let context = send_in(self.chrome, tab, session, &create)
                     .await?
                     .execution_context_id;
                 self.tabs
@@ -444,9 +456,7 @@ impl<C: Chrome + 'static> Engine<C> {
                 return_by_value: true,
                 silent: true,
             };
-            let installed = self
-                .send_in(tab, frame.session.as_deref(), &install)
-                .await?;
+            let installed = send_in(self.chrome, tab, frame.session.as_deref(), &install).await?;
             if let Some(details) = installed.exception_details {
                 return Err(EngineError::UnreadablePageData(format!(
                     "the snapshot walker did not start: {}",
@@ -483,7 +493,8 @@ impl<C: Chrome + 'static> Engine<C> {
             return_by_value: by_value,
             silent: true,
         };
-        let answer: Evaluated = match self.send_in(tab, frame.session.as_deref(), &run).await {
+        let session = frame.session.as_deref();
+        let answer: Evaluated = match send_in(self.chrome, tab, session, &run).await {
             Ok(answer) => answer,
             Err(error) if refusal(&error) == Some(Refusal::ContextGone) => {
                 return Ok(Outcome::Gone)
