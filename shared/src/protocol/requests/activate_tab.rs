@@ -27,7 +27,6 @@ impl Request for ActivateTab {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for ActivateTab {
     const COMMANDS: &[&str] = &[
         r#"{"command":"activateTab","tabId":3}"#,

@@ -27,7 +27,6 @@ impl Request for CloseTab {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for CloseTab {
     const COMMANDS: &[&str] = &[
         r#"{"command":"closeTab","tabId":3}"#,

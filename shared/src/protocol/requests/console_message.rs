@@ -29,7 +29,6 @@ impl Request for GetConsoleMessage {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for GetConsoleMessage {
     const COMMANDS: &[&str] = &[
         r#"{"command":"consoleMessage","tabId":3,"id":4}"#,

@@ -29,7 +29,6 @@ impl Request for GetCssStyles {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for GetCssStyles {
     const COMMANDS: &[&str] = &[
         r#"{"command":"cssStyles","tabId":3,"uid":"1_4"}"#,

@@ -38,7 +38,6 @@ impl Request for DiscoverThirdPartyTools {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for DiscoverThirdPartyTools {
     const COMMANDS: &[&str] = &[
         r#"{"command":"discoverTools","tabId":3,"allowedOrigins":["http://localhost:*"],"timeoutMs":5000,"automatic":true}"#,

@@ -35,7 +35,6 @@ impl Request for Evaluate {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for Evaluate {
     const COMMANDS: &[&str] = &[
         r#"{"command":"evaluate","tabId":3,"function":"(a) => a","args":[1,"x",{"k":null}],"timeoutMs":500}"#,

@@ -52,7 +52,6 @@ pub struct ThirdPartyResult {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for RunThirdPartyTool {
     const COMMANDS: &[&str] = &[
         r#"{"command":"executeTool","tabId":3,"document":"d1","tool":"t","group":"g","args":{"uid":"1_2"},"timeoutMs":9}"#,

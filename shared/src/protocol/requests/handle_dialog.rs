@@ -32,7 +32,6 @@ impl Request for HandleDialog {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for HandleDialog {
     const COMMANDS: &[&str] = &[
         r#"{"command":"handleDialog","tabId":3,"accept":true,"promptText":"yes"}"#,

@@ -46,7 +46,6 @@ pub struct Acted {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for Input {
     const COMMANDS: &[&str] = &[
         r#"{"command":"input","tabId":3,"action":{"type":"click","uid":"1_1","double":true},"timeoutMs":2}"#,

@@ -39,7 +39,6 @@ impl Request for ListConsole {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for ListConsole {
     const COMMANDS: &[&str] = &[
         r#"{"command":"listConsole","tabId":3,"includePreserved":true,"types":["error","startGroupCollapsed"],"pageSize":10,"pageIdx":2}"#,

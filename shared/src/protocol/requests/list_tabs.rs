@@ -25,7 +25,6 @@ impl Request for ListTabs {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for ListTabs {
     const COMMANDS: &[&str] = &[
         r#"{"command":"listTabs"}"#,

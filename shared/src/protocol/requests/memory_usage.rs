@@ -57,7 +57,6 @@ pub struct MemoryUsage {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for GetMemoryUsage {
     const COMMANDS: &[&str] = &[
         r#"{"command":"memoryUsage","tabId":3}"#,

@@ -55,7 +55,6 @@ impl Request for Navigate {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for Navigate {
     const COMMANDS: &[&str] = &[
         r#"{"command":"navigate","tabId":3,"to":{"type":"url","url":"https://a.test/"},"timeoutMs":1000}"#,

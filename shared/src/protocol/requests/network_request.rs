@@ -29,7 +29,6 @@ impl Request for GetNetworkRequest {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for GetNetworkRequest {
     const COMMANDS: &[&str] = &[
         r#"{"command":"networkRequest","tabId":3,"id":4}"#,

@@ -30,7 +30,6 @@ impl Request for NetworkRequests {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for NetworkRequests {
     const COMMANDS: &[&str] = &[
         r#"{"command":"networkRequests","tabId":3,"includePreserved":false}"#,

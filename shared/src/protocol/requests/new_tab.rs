@@ -34,7 +34,6 @@ impl Request for NewTab {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for NewTab {
     const COMMANDS: &[&str] = &[
         r#"{"command":"newTab","url":"https://a.test/","background":true,"timeoutMs":1000}"#,

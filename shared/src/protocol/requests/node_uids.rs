@@ -34,7 +34,6 @@ impl Request for NodeUids {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for NodeUids {
     const COMMANDS: &[&str] = &[
         r#"{"command":"nodeUids","tabId":3,"backendNodeIds":[7,9]}"#,

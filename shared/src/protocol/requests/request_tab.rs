@@ -52,7 +52,6 @@ impl Request for RequestTab {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for RequestTab {
     const COMMANDS: &[&str] = &[
         r#"{"command":"requestTab","reason":"check the total","timeoutMs":50000}"#,

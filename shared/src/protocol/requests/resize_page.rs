@@ -31,7 +31,6 @@ impl Request for ResizePage {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for ResizePage {
     const COMMANDS: &[&str] = &[
         r#"{"command":"resizePage","tabId":3,"width":800,"height":600}"#,

@@ -47,7 +47,6 @@ pub struct Image {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for Screenshot {
     const COMMANDS: &[&str] = &[
         r#"{"command":"screenshot","tabId":3,"format":"jpeg","quality":50,"fullPage":true,"uid":"1_4"}"#,

@@ -59,7 +59,6 @@ impl Request for TakeSnapshot {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for TakeSnapshot {
     const COMMANDS: &[&str] = &[
         r#"{"command":"snapshot","tabId":3,"verbose":false}"#,

@@ -105,7 +105,6 @@ pub struct TraceChunk {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for StartTrace {
     const COMMANDS: &[&str] = &[
         r#"{"command":"startTrace","tabId":3}"#,
@@ -116,7 +115,6 @@ impl crate::protocol::Golden for StartTrace {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for StopTrace {
     const COMMANDS: &[&str] = &[
         r#"{"command":"stopTrace","tabId":3}"#,
@@ -127,7 +125,6 @@ impl crate::protocol::Golden for StopTrace {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for ReadTrace {
     const COMMANDS: &[&str] = &[
         r#"{"command":"readTrace","tabId":3,"stream":"7","discard":true}"#,

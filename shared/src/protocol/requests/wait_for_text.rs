@@ -31,7 +31,6 @@ impl Request for WaitForText {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for WaitForText {
     const COMMANDS: &[&str] = &[
         r#"{"command":"waitForText","tabId":3,"texts":["a","b"],"timeoutMs":100}"#,

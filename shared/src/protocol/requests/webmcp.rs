@@ -63,7 +63,6 @@ impl Request for InvokeWebMcpTool {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for ListWebMcpTools {
     const COMMANDS: &[&str] = &[
         r#"{"command":"listWebMcpTools","tabId":3}"#,
@@ -75,7 +74,6 @@ impl crate::protocol::Golden for ListWebMcpTools {
 }
 
 /// Its command and reply as they travel, pinned.
-#[cfg(test)]
 impl crate::protocol::Golden for InvokeWebMcpTool {
     const COMMANDS: &[&str] = &[
         r#"{"command":"invokeWebMcpTool","tabId":3,"document":"d1","tool":"t","input":{"a":1},"timeoutMs":9}"#,
