@@ -28,8 +28,8 @@ enum Cmd {
     /// Print the tool reference (Markdown) generated from the tool definitions.
     #[command(hide = true)]
     ToolReference,
-    /// Check README.md's tool and flag tables against the definitions; name each
-    /// difference and fail if there is one.
+    /// Check README.md's tool table (written from the definitions) and flag table
+    /// against the definitions; name each difference and fail if there is one.
     #[command(hide = true)]
     ReadmeCheck {
         /// The README to check.

@@ -49,6 +49,12 @@ impl Registry {
             .map(|i| self.tools[i].as_ref())
     }
 
+    /// Every tool that exists, enabled or not, in the order their groups define them
+    /// ([`tools::GROUPS`], then each group's list): README.md's tool table.
+    pub fn as_defined() -> Vec<Box<dyn ErasedTool>> {
+        all_tools()
+    }
+
     /// Every tool that exists, enabled or not (for docs and the category check).
     pub fn every_tool() -> Vec<Box<dyn ErasedTool>> {
         let mut tools = all_tools();

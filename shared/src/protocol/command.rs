@@ -9,8 +9,9 @@
 //!
 //! The one list of commands is [`with_commands!`](crate::with_commands), at the bottom
 //! of this file. Everything made per command is made from it: the `requests` modules,
-//! [`Command`] and its methods here, and the extension's dispatch. So a new command is
-//! its own file and one line in that list.
+//! [`Command`] and its methods here, the extension's dispatch, and the test of each
+//! request's golden JSON (which its own file holds). So a new command is its own file
+//! and one line in that list.
 
 use std::time::Duration;
 
@@ -24,7 +25,8 @@ use super::TabId;
 /// A command, with everything both ends need to know about it besides its fields.
 pub trait Request: Into<Command> {
     /// What a successful reply carries. It travels as its own JSON ([`super::Reply`]),
-    /// so its serde shape is part of the wire (pinned in `shared/tests/wire.rs`).
+    /// so its serde shape is part of the wire (pinned in the request's own file, checked
+    /// by `golden.rs`).
     type Reply: Serialize + DeserializeOwned;
     /// Running the command twice does no harm, so it may be sent again when the
     /// connection dropped before its reply came (it may or may not have run).
@@ -143,7 +145,8 @@ fn wire_name(request: &str, given: &[&str]) -> String {
 
 /// The one list of commands: calls the macro `$callback` with it, so that each thing
 /// made per command (the `requests` modules, [`Command`], the extension's dispatch, the
-/// golden reply tests) is made from this list and none can miss a command.
+/// test of each request's golden JSON) is made from this list and none can miss a
+/// command.
 ///
 /// Each line is a file of `protocol/requests/` and the requests declared in it. A
 /// request's [`Command`] variant has its name; the wire's `"command"` is that name in

@@ -18,11 +18,13 @@ use serde_json::Value;
 use crate::error::WireError;
 
 mod command;
+mod golden;
 mod node_state;
 mod reply;
 pub mod requests;
 
 pub use command::{Command, Request, CAPTURE, PLAIN_CALL, REPLY_MARGIN};
+pub use golden::{sample_commands, Golden};
 pub use node_state::NodeState;
 pub use reply::Reply;
 pub use requests::*;

@@ -6,7 +6,7 @@
 //! one from its handler's answer ([`Reply::new`]). Between them (the relay, the
 //! link's bookkeeping) a reply is carried as the JSON text it came as, never parsed.
 //! So a new command's reply type needs nothing here: its serde shape is its wire
-//! shape, pinned with the others in `shared/tests/wire.rs`.
+//! shape, pinned in its request's file (`golden.rs` checks it).
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

@@ -25,3 +25,13 @@ impl Request for ActivateTab {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for ActivateTab {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"activateTab","tabId":3}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"null"#,
+    ];
+}

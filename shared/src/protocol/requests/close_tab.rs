@@ -25,3 +25,13 @@ impl Request for CloseTab {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for CloseTab {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"closeTab","tabId":3}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"null"#,
+    ];
+}

@@ -27,3 +27,14 @@ impl Request for GetConsoleMessage {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for GetConsoleMessage {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"consoleMessage","tabId":3,"id":4}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"id":7,"kind":"log","text":"hi","args":[1],"url":"u","stack":[{"functionName":"f","url":"u","line":1,"column":2}],"timestamp":1.5,"navigation":0}"#,
+        r#"{"id":7,"kind":"log","text":"hi","timestamp":1.5,"navigation":0}"#,
+    ];
+}

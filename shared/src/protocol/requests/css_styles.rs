@@ -27,3 +27,13 @@ impl Request for GetCssStyles {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for GetCssStyles {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"cssStyles","tabId":3,"uid":"1_4"}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"element":"p#t","rules":[{"kind":"matched","selector":"a, p","matchingSelectors":["p"],"origin":"author","source":{"url":"https://a.test/","line":3,"column":1,"inline":true,"constructed":true},"wrappers":[{"kind":"layer","text":"base"},{"kind":"startingStyle","text":""}],"inheritedFrom":{"selector":"div","depth":1},"pseudo":"::before","declarations":[{"name":"color","value":"red","important":true,"status":"overridden"}]},{"kind":"inline","selector":"element.style","origin":"userAgent","declarations":[{"name":"x","value":"","status":"invalid"}]}]}"#,
+    ];
+}

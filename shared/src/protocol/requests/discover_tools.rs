@@ -36,3 +36,15 @@ impl Request for DiscoverThirdPartyTools {
         Duration::from_millis(self.timeout_ms)
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for DiscoverThirdPartyTools {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"discoverTools","tabId":3,"allowedOrigins":["http://localhost:*"],"timeoutMs":5000,"automatic":true}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"document":"d1","url":"u","origin":"http://localhost:8080","refused":false,"groups":[{"name":"g","description":"G","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"}}]},{"name":"h","tools":[]}],"problems":["p"]}"#,
+        r#"{"document":"d1","url":"u","origin":"file://","refused":true,"groups":[]}"#,
+        r#"{"document":"d1","url":"u","origin":"file://","refused":false,"groups":[{"name":"WebMCP Tools","description":"Tools exposed via WebMCP","tools":[{"name":"t","description":"T","inputSchema":{},"annotations":{"debugging":true}}],"webmcp":true}]}"#,
+    ];
+}

@@ -33,3 +33,13 @@ impl Request for Evaluate {
         Duration::from_millis(self.timeout_ms)
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for Evaluate {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"evaluate","tabId":3,"function":"(a) => a","args":[1,"x",{"k":null}],"timeoutMs":500}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"a":[1,2,null]}"#,
+    ];
+}

@@ -50,3 +50,14 @@ pub struct ThirdPartyResult {
     /// The uids of the elements in `result`, in order of first appearance.
     pub elements: Vec<String>,
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for RunThirdPartyTool {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"executeTool","tabId":3,"document":"d1","tool":"t","group":"g","args":{"uid":"1_2"},"timeoutMs":9}"#,
+        r#"{"command":"executeTool","tabId":3,"document":"d1","tool":"t","args":null,"timeoutMs":9}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"result":{"uid":"1_3"},"elements":["1_3"]}"#,
+    ];
+}

@@ -30,3 +30,14 @@ impl Request for HandleDialog {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for HandleDialog {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"handleDialog","tabId":3,"accept":true,"promptText":"yes"}"#,
+        r#"{"command":"handleDialog","tabId":3,"accept":false}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"null"#,
+    ];
+}

@@ -44,3 +44,22 @@ pub struct Acted {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_keyboard: Option<KeyboardClick>,
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for Input {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"input","tabId":3,"action":{"type":"click","uid":"1_1","double":true},"timeoutMs":2}"#,
+        r#"{"command":"input","tabId":3,"action":{"type":"clickAt","x":1.5,"y":2.0,"double":false},"timeoutMs":2}"#,
+        r#"{"command":"input","tabId":3,"action":{"type":"hover","uid":"1_1"},"timeoutMs":2}"#,
+        r#"{"command":"input","tabId":3,"action":{"type":"fill","uid":"1_1","value":"v"},"timeoutMs":2}"#,
+        r#"{"command":"input","tabId":3,"action":{"type":"typeText","text":"hi","submitKey":"Enter"},"timeoutMs":2}"#,
+        r#"{"command":"input","tabId":3,"action":{"type":"typeText","text":"hi"},"timeoutMs":2}"#,
+        r#"{"command":"input","tabId":3,"action":{"type":"pressKey","key":"Control+A"},"timeoutMs":2}"#,
+        r#"{"command":"input","tabId":3,"action":{"type":"drag","fromUid":"1_1","toUid":"1_2"},"timeoutMs":2}"#,
+        r#"{"command":"input","tabId":3,"action":{"type":"uploadFile","uid":"1_1","paths":["/tmp/a"]},"timeoutMs":2}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"navigatedTo":"https://b.test/"}"#,
+        r#"{}"#,
+    ];
+}

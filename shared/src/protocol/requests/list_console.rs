@@ -37,3 +37,14 @@ impl Request for ListConsole {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for ListConsole {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"listConsole","tabId":3,"includePreserved":true,"types":["error","startGroupCollapsed"],"pageSize":10,"pageIdx":2}"#,
+        r#"{"command":"listConsole","tabId":3,"includePreserved":false,"types":[],"pageSize":10}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"entries":[{"id":7,"kind":"log","text":"hi"},{"id":8,"kind":"error","text":"x","navigation":1,"repeated":{"count":3,"lastId":9}}],"position":{"index":0,"pages":2,"start":0,"end":2,"total":3,"missing":1},"totals":{"messages":3,"errors":1,"exceptions":0}}"#,
+    ];
+}

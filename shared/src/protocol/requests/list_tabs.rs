@@ -23,3 +23,13 @@ impl Request for ListTabs {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for ListTabs {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"listTabs"}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"[{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true,"dialog":{"kind":"prompt","message":"name?","defaultPrompt":"bob"},"crashed":true},{"id":5,"windowId":2,"url":"about:blank","title":"","userActive":false}]"#,
+    ];
+}

@@ -55,3 +55,13 @@ pub struct MemoryUsage {
     /// Script states of documents that are gone but still referenced (a classic leak).
     pub detached_script_states: f64,
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for GetMemoryUsage {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"memoryUsage","tabId":3}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"jsHeapUsed":471000.0,"jsHeapTotal":1048576.0,"embedderHeapUsed":1385496.0,"backingStorage":114.0,"documents":2.0,"frames":1.0,"nodes":24.0,"layoutObjects":10.0,"jsEventListeners":0.0,"detachedScriptStates":0.0}"#,
+    ];
+}

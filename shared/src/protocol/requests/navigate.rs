@@ -53,3 +53,17 @@ impl Request for Navigate {
         Duration::from_millis(self.timeout_ms)
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for Navigate {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"navigate","tabId":3,"to":{"type":"url","url":"https://a.test/"},"timeoutMs":1000}"#,
+        r#"{"command":"navigate","tabId":3,"to":{"type":"back"},"timeoutMs":1}"#,
+        r#"{"command":"navigate","tabId":3,"to":{"type":"forward"},"timeoutMs":1}"#,
+        r#"{"command":"navigate","tabId":3,"to":{"type":"reload","ignoreCache":true},"timeoutMs":1}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"alert","message":"hi"}}"#,
+        r#"{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"beforeunload","message":""}}"#,
+    ];
+}

@@ -27,3 +27,13 @@ impl Request for GetNetworkRequest {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for GetNetworkRequest {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"networkRequest","tabId":3,"id":4}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"id":1,"method":"POST","url":"u","resourceType":"XHR","status":200,"statusText":"OK","failure":"f","mimeType":"text/plain","started":1.0,"durationMs":2.5,"navigation":1,"requestHeaders":{"a":"b"},"responseHeaders":{"c":"d"},"requestBody":{"data":"x","base64":false,"truncated":true},"responseBody":{"data":"eA==","base64":true,"truncated":false}}"#,
+    ];
+}

@@ -28,3 +28,14 @@ impl Request for NetworkRequests {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for NetworkRequests {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"networkRequests","tabId":3,"includePreserved":false}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"requests":[{"id":1,"method":"GET","url":"u","resourceType":"Document","started":1.0,"navigation":0}]}"#,
+        r#"{"requests":[],"dropped":{"forCount":2,"forSpace":0}}"#,
+    ];
+}

@@ -32,3 +32,14 @@ impl Request for NewTab {
         Duration::from_millis(self.timeout_ms)
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for NewTab {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"newTab","url":"https://a.test/","background":true,"timeoutMs":1000}"#,
+        r#"{"command":"newTab","url":"about:blank","timeoutMs":5}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"id":1,"windowId":2,"url":"u","title":"t","userActive":false,"dialog":{"kind":"confirm","message":"sure?"}}"#,
+    ];
+}

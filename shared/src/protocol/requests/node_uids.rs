@@ -32,3 +32,13 @@ impl Request for NodeUids {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for NodeUids {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"nodeUids","tabId":3,"backendNodeIds":[7,9]}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"["1_4",null]"#,
+    ];
+}

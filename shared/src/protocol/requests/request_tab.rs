@@ -50,3 +50,15 @@ impl Request for RequestTab {
         Duration::from_millis(self.timeout_ms)
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for RequestTab {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"requestTab","reason":"check the total","timeoutMs":50000}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"shared":{"tab":{"id":1,"windowId":2,"url":"https://a.test/","title":"A","userActive":true}}}"#,
+        r#""declined""#,
+        r#""unanswered""#,
+    ];
+}

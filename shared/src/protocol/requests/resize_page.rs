@@ -29,3 +29,13 @@ impl Request for ResizePage {
         PLAIN_CALL
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for ResizePage {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"resizePage","tabId":3,"width":800,"height":600}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"null"#,
+    ];
+}

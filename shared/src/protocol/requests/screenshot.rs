@@ -45,3 +45,14 @@ pub struct Image {
     /// Its MIME type (`image/png`, ...).
     pub mime_type: String,
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for Screenshot {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"screenshot","tabId":3,"format":"jpeg","quality":50,"fullPage":true,"uid":"1_4"}"#,
+        r#"{"command":"screenshot","tabId":3,"format":"png","fullPage":false}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"data":"AAAA","mimeType":"image/png"}"#,
+    ];
+}

@@ -58,6 +58,18 @@ impl Request for TakeSnapshot {
     }
 }
 
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for TakeSnapshot {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"snapshot","tabId":3,"verbose":false}"#,
+        r#"{"command":"snapshot","tabId":3,"verbose":true,"viewport":true}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"RootWebArea","name":"t","value":"v","states":["focused","checked=mixed","level=2"]},{"uid":"1_1","depth":1,"role":"generic"}]}"#,
+        r#"{"url":"u","title":"t","nodes":[{"uid":"1_0","depth":0,"role":"link","states":["url=/a?b=c","description=\"Opens the \\\"menu\\\"\"","valuetext=\"\"","not-in-accessibility-tree"]}]}"#,
+    ];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

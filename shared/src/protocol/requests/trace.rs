@@ -103,3 +103,34 @@ pub struct TraceChunk {
     #[serde(default)]
     pub data_loss: bool,
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for StartTrace {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"startTrace","tabId":3}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"null"#,
+    ];
+}
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for StopTrace {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"stopTrace","tabId":3}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"stream":"7","data":"{\"traceEvents\":[","eof":false,"dataLoss":true}"#,
+    ];
+}
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for ReadTrace {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"readTrace","tabId":3,"stream":"7","discard":true}"#,
+        r#"{"command":"readTrace","tabId":3,"stream":"7","discard":false}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"stream":"7","data":"]}","eof":true,"dataLoss":false}"#,
+    ];
+}

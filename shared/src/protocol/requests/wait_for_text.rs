@@ -29,3 +29,13 @@ impl Request for WaitForText {
         Duration::from_millis(self.timeout_ms)
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for WaitForText {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"waitForText","tabId":3,"texts":["a","b"],"timeoutMs":100}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#""a""#,
+    ];
+}

@@ -61,3 +61,25 @@ impl Request for InvokeWebMcpTool {
         Duration::from_millis(self.timeout_ms)
     }
 }
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for ListWebMcpTools {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"listWebMcpTools","tabId":3}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"document":"d1","tools":[{"name":"t","description":"T","inputSchema":{"type":"object"},"annotations":{"readOnly":true},"frameId":"F"},{"name":"u","description":"","annotations":{},"frameId":"F"}],"problems":["p"]}"#,
+        r#"{"document":"d1","tools":[]}"#,
+    ];
+}
+
+/// Its command and reply as they travel, pinned.
+impl crate::protocol::Golden for InvokeWebMcpTool {
+    const COMMANDS: &[&str] = &[
+        r#"{"command":"invokeWebMcpTool","tabId":3,"document":"d1","tool":"t","input":{"a":1},"timeoutMs":9}"#,
+    ];
+    const REPLIES: &[&str] = &[
+        r#"{"status":"Completed","output":{"sum":3}}"#,
+        r#"{"status":"Error","error":"Error: boom"}"#,
+    ];
+}

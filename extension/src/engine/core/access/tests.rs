@@ -2,118 +2,22 @@
 
 use crate::engine::fake::{commands, Harness};
 use serde_json::json;
-use tabwire_shared::{
-    requests::*, Command, EmulationChanges, ErrorCode, ImageFormat, InputAction, Navigation,
-};
+use tabwire_shared::{requests::*, Command, ErrorCode, Navigation};
 
-/// One command of every kind that names a tab, on `tab_id`.
+/// One command of every kind that names a tab ([`tabwire_shared::sample_commands`]),
+/// on `tab_id`.
 fn every_tab_command(tab_id: i64) -> Vec<Command> {
-    vec![
-        ActivateTab { tab_id }.into(),
-        Navigate {
-            tab_id,
-            to: Navigation::Back,
-            timeout_ms: 100,
-        }
-        .into(),
-        CloseTab { tab_id }.into(),
-        commands::evaluate_one(tab_id, 100),
-        TakeSnapshot::whole(tab_id).into(),
-        DiscoverThirdPartyTools {
-            tab_id,
-            allowed_origins: vec![],
-            timeout_ms: 100,
-            automatic: false,
-        }
-        .into(),
-        RunThirdPartyTool {
-            tab_id,
-            document: "d".into(),
-            tool: "t".into(),
-            group: None,
-            args: json!({}),
-            timeout_ms: 100,
-        }
-        .into(),
-        Input {
-            tab_id,
-            action: InputAction::PressKey { key: "a".into() },
-            timeout_ms: 100,
-        }
-        .into(),
-        WaitForText {
-            tab_id,
-            texts: vec!["x".into()],
-            timeout_ms: 100,
-        }
-        .into(),
-        HandleDialog {
-            tab_id,
-            accept: true,
-            prompt_text: None,
-        }
-        .into(),
-        Screenshot {
-            tab_id,
-            format: ImageFormat::Png,
-            quality: None,
-            full_page: false,
-            uid: None,
-        }
-        .into(),
-        commands::list_console(tab_id),
-        GetConsoleMessage { tab_id, id: 1 }.into(),
-        NetworkRequests {
-            tab_id,
-            include_preserved: false,
-        }
-        .into(),
-        GetNetworkRequest { tab_id, id: 1 }.into(),
-        Emulate {
-            tab_id,
-            changes: EmulationChanges::default(),
-        }
-        .into(),
-        ResizePage {
-            tab_id,
-            width: 100,
-            height: 100,
-        }
-        .into(),
-        StartTrace {
-            tab_id,
-            css_selector_stats: false,
-        }
-        .into(),
-        StopTrace { tab_id }.into(),
-        ReadTrace {
-            tab_id,
-            stream: "1".into(),
-            discard: true,
-        }
-        .into(),
-        GetCssStyles {
-            tab_id,
-            uid: "1_1".into(),
-        }
-        .into(),
-        GetMemoryUsage { tab_id }.into(),
-        NodeUids {
-            tab_id,
-            backend_node_ids: vec![1],
-        }
-        .into(),
-        ListWebMcpTools { tab_id }.into(),
-        InvokeWebMcpTool {
-            tab_id,
-            document: "d".into(),
-            tool: "t".into(),
-            frame_id: None,
-            input: json!({}),
-            timeout_ms: 100,
-        }
-        .into(),
-    ]
+    tabwire_shared::sample_commands()
+        .into_iter()
+        .filter(|command| command.tab_id().is_some())
+        .map(|command| {
+            let mut wire = serde_json::to_value(&command).unwrap();
+            wire["tabId"] = json!(tab_id);
+            let moved: Command = serde_json::from_value(wire).unwrap();
+            assert_eq!(moved.tab_id(), Some(tab_id), "{command:?}");
+            moved
+        })
+        .collect()
 }
 
 #[test]
