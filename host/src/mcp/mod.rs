@@ -22,6 +22,7 @@ pub mod client_arguments;
 pub mod config;
 pub mod context;
 pub mod filters;
+pub mod generated;
 pub mod known;
 pub mod not_offered;
 pub mod output;

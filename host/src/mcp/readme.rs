@@ -72,9 +72,7 @@ pub fn tool_table() -> String {
 /// `readme` with the tool table between its markers written anew; `None` when the
 /// markers are missing.
 pub fn rewrite(readme: &str) -> Option<String> {
-    let (before, rest) = readme.split_once(START)?;
-    let (_, after) = rest.split_once(END)?;
-    Some(format!("{before}{START}\n\n{}\n{END}{after}", tool_table()))
+    super::generated::between(readme, START, END, &tool_table())
 }
 
 /// The long flags `tabwire mcp` takes (help and hidden ones aside), without `--`.
@@ -182,16 +180,12 @@ mod tests {
     /// instead of failing.
     #[test]
     fn the_readme_tool_table_is_written_from_the_definitions() {
-        let doc = readme();
-        let fresh = rewrite(&doc).expect("README.md has the tool table's markers");
-        if fresh == doc {
-            return;
-        }
-        if std::env::var_os("TABWIRE_WRITE_DOCS").is_some() {
-            std::fs::write(README_MD, fresh).unwrap();
-            return;
-        }
-        panic!("README.md's tool table is stale: run scripts/gen-tool-reference and commit it");
+        let fresh = rewrite(&readme()).expect("README.md has the tool table's markers");
+        crate::mcp::generated::keep_current(
+            README_MD,
+            &fresh,
+            "README.md's tool table is stale: run scripts/gen-tool-reference and commit it",
+        );
     }
 
     #[test]

@@ -44,9 +44,7 @@ pub fn table() -> String {
 /// `doc` with the table between its markers written anew; `None` when the markers are
 /// missing.
 pub fn rewrite(doc: &str) -> Option<String> {
-    let (before, rest) = doc.split_once(START)?;
-    let (_, after) = rest.split_once(END)?;
-    Some(format!("{before}{START}\n\n{}\n{END}{after}", table()))
+    crate::mcp::generated::between(doc, START, END, &table())
 }
 
 #[cfg(test)]
@@ -61,14 +59,12 @@ mod tests {
     fn docs_results_md_names_every_section_and_key() {
         let doc = std::fs::read_to_string(RESULTS_MD).unwrap();
         let fresh = rewrite(&doc).expect("docs/results.md has the table's markers");
-        if fresh == doc {
-            return;
-        }
-        if std::env::var_os("TABWIRE_WRITE_DOCS").is_some() {
-            std::fs::write(RESULTS_MD, fresh).unwrap();
-            return;
-        }
-        panic!("docs/results.md's table of output sections is stale: run scripts/gen-results-table and commit it");
+        crate::mcp::generated::keep_current(
+            RESULTS_MD,
+            &fresh,
+            "docs/results.md's table of output sections is stale: run scripts/gen-results-table \
+             and commit it",
+        );
     }
 
     /// The hand-written table of shapes above the generated one names only keys there
