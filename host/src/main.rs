@@ -51,8 +51,12 @@ fn main() -> ExitCode {
     // The reference's flag spellings are `tabwire mcp`'s; other subcommands keep their own
     // (`tabwire doctor --user-data-dir` is not `--userDataDir`).
     if argv.get(1).is_some_and(|a| a == "mcp") {
-        for note in tabwire::mcp::reference_flags::normalize(&mut argv) {
-            eprintln!("tabwire: {note}");
+        match tabwire::mcp::reference_flags::normalize(&mut argv) {
+            Ok(notes) => notes.iter().for_each(|note| eprintln!("tabwire: {note}")),
+            Err(refusal) => {
+                eprintln!("tabwire: {refusal}");
+                return ExitCode::from(2);
+            }
         }
     }
     let categories = match take_category_flags(&mut argv) {

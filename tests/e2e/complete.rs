@@ -463,6 +463,67 @@ mod end_to_end {
     }
 
     #[tokio::test]
+    async fn the_references_restrictions_are_applied_or_refused() {
+        let mut args = vec!["mcp", "--launch", "--headless"];
+        args.extend_from_slice(crate::harness::BROWSER_FLAGS);
+        // Text only: the harness checks structured results against tools/list, which
+        // no longer lists evaluate_script.
+        args.extend_from_slice(&[
+            "--experimentalStructuredContent=false",
+            "--no-javascript-evaluation",
+            "--file-navigations=false",
+        ]);
+        let agent = Agent::start(&args, &[]).await;
+        let tools = agent.tool_names().await;
+        assert!(!tools.iter().any(|t| t == "evaluate_script"), "{tools:?}");
+        agent
+            .err("evaluate_script", json!({"function": "() => 1"}))
+            .await
+            .says("--javascriptEvaluation=false");
+        agent.open("index.html").await;
+        for (tool, url, flag) in [
+            (
+                "navigate_page",
+                "file:///etc/hostname",
+                "--fileNavigations=false",
+            ),
+            (
+                "new_page",
+                "view-source:file:///etc/hostname",
+                "--fileNavigations=false",
+            ),
+            (
+                "new_page",
+                "data:text/html,<p>x</p>",
+                "--javascriptEvaluation=false",
+            ),
+            (
+                "navigate_page",
+                "javascript:alert(1)",
+                "--javascriptEvaluation=false",
+            ),
+        ] {
+            agent.err(tool, json!({ "url": url })).await.says(flag);
+        }
+        let pages = agent.ok("list_pages", json!({})).await;
+        pages.lacks("file:");
+        pages.lacks("data:");
+        agent.quit().await;
+
+        // A restriction tabwire cannot apply stops it before anything starts.
+        let refused = std::process::Command::new(crate::harness::tabwire_exe())
+            .args(["mcp", "--blockedUrlPattern=*://bank.test/*"])
+            .output()
+            .expect("tabwire runs");
+        assert_eq!(refused.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            stderr.contains("--blockedUrlPattern is refused") && stderr.contains("blocklist"),
+            "{stderr}"
+        );
+    }
+
+    #[tokio::test]
     async fn without_the_flag_results_are_text_and_reference_flags_are_accepted() {
         let mut args = vec!["mcp", "--launch", "--headless"];
         args.extend_from_slice(crate::harness::BROWSER_FLAGS);

@@ -27,6 +27,25 @@ async fn scripts_return_json_and_take_arguments() {
     assert_eq!(sum.json["result"], 42);
     sum.says("```json\n42\n```");
     assert_eq!(agent.evaluate("() => undefined").await, json!(null));
+    assert_eq!(agent.evaluate("() => null").await, json!(null));
+    assert_eq!(
+        agent
+            .evaluate("() => document.querySelector('#nothing-here')")
+            .await,
+        json!(null)
+    );
+    // An element as Chrome DevTools for Agents passes one: its bare uid.
+    let snap = agent.ok("take_snapshot", json!({})).await;
+    let heading = snap.uid_of("heading \"tabwire fixture\"");
+    for arg in [json!(heading), json!({ "uid": heading })] {
+        let tag = agent
+            .ok(
+                "evaluate_script",
+                json!({"function": "(el) => el.tagName", "args": [arg]}),
+            )
+            .await;
+        assert_eq!(tag.json["result"], "H1", "{arg}");
+    }
     agent.quit().await;
 }
 

@@ -349,7 +349,9 @@ fn into_json(evaluated: Evaluated) -> Result<Value, EngineError> {
         return Err(EngineError::Threw(details.describe()));
     }
     let result = evaluated.result;
-    if result.kind == "undefined" {
+    // `null` comes as `{"type": "object", "subtype": "null", "value": null}`: its value
+    // reads as absent, so it is told by its subtype.
+    if result.kind == "undefined" || result.subtype.as_deref() == Some("null") {
         return Ok(Value::Null);
     }
     // Chrome "returns" functions, symbols and DOM nodes by value as `{}`: refuse them
@@ -512,6 +514,18 @@ mod tests {
             result(json!({"type": "undefined"})),
         );
         h.call(1, evaluate(10, "() => {}", vec![]));
+        h.settle();
+        assert_eq!(h.reply_to::<Evaluate>(1).unwrap(), Ok(Value::Null));
+    }
+
+    #[test]
+    fn null_is_returned_as_null() {
+        let mut h = Harness::new();
+        h.fake.answer(
+            "Runtime.callFunctionOn",
+            result(json!({"type": "object", "subtype": "null", "value": null})),
+        );
+        h.call(1, evaluate(10, "() => null", vec![]));
         h.settle();
         assert_eq!(h.reply_to::<Evaluate>(1).unwrap(), Ok(Value::Null));
     }

@@ -31,6 +31,8 @@ pub(super) async fn run_connection(
     mut outgoing: mpsc::UnboundedReceiver<Outgoing>,
 ) {
     let mut backoff = BACKOFF;
+    // The last refusal logged, so a relay refused again is not logged each time.
+    let mut refused: Option<String> = None;
     loop {
         match transport::connect(&socket).await {
             Ok(stream) => {
@@ -48,6 +50,13 @@ pub(super) async fn run_connection(
                     Closed::AllHandlesGone => return,
                     Closed::Revoked => return stay_revoked(&shared, &mut outgoing).await,
                     Closed::Dropped => {}
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+                // Another user's relay: said on stderr, where `tabwire doctor` sends one.
+                if refused.as_deref() != Some(&e.to_string()) {
+                    tracing::warn!("refused the relay: {e}");
+                    refused = Some(e.to_string());
                 }
             }
             Err(e) => {

@@ -57,6 +57,16 @@ pub struct McpArgs {
     /// in network request details; `--redactNetworkHeaders=false` shows them.
     #[arg(long = "redactNetworkHeaders", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     pub redact_network_headers: bool,
+    /// Offer evaluate_script and navigations to `javascript:`, `data:` and `vbscript:`
+    /// URLs; `--javascriptEvaluation=false` (or `--no-javascript-evaluation`) takes
+    /// them away, so the agent cannot run JavaScript of its own in a page. The page's
+    /// own scripts and tools still run.
+    #[arg(long = "javascriptEvaluation", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub javascript_evaluation: bool,
+    /// Let navigate_page and new_page open `file:` URLs; `--fileNavigations=false` (or
+    /// `--no-file-navigations`) refuses them, `view-source:file:` too.
+    #[arg(long = "fileNavigations", value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub file_navigations: bool,
     /// Give each result `structuredContent` (JSON carrying everything the text does)
     /// and each tool an `outputSchema`. Off by default: some clients then show the
     /// model only the JSON, so the text stays the one form every client passes on.

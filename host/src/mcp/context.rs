@@ -257,6 +257,8 @@ pub struct Settings {
     pub page_tools: bool,
     /// The reply budget the user chose (`--maxResultChars`), over the client's own.
     pub max_result_chars: Option<usize>,
+    /// What the agent may not ask for (`--javascriptEvaluation=false`, …).
+    pub restrictions: super::restrictions::Restrictions,
 }
 
 /// What a handler gets: the browser, the session and (for page tools) its page, each

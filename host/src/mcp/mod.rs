@@ -34,6 +34,7 @@ pub mod reference;
 pub mod reference_flags;
 pub mod registry;
 pub mod response;
+pub mod restrictions;
 pub mod runs;
 pub mod schema;
 pub mod server;
@@ -92,6 +93,7 @@ use config::McpArgs;
 use context::{Browser, Session, Settings, ToolContext};
 use futures_util::future::BoxFuture;
 use registry::Registry;
+use restrictions::Restrictions;
 use server::TabwireServer;
 use tabwire_shared::origin::OriginPolicy;
 use tool::Category;
@@ -251,9 +253,12 @@ pub async fn run(args: McpArgs, launched: Option<&LaunchedBrowser>) -> anyhow::R
         structured_content: args.experimental_structured_content,
         page_tools: args.experimental_page_tools_as_mcp_tools,
         max_result_chars: args.max_result_chars,
+        restrictions: Restrictions::from_args(&args),
     };
+    let registry =
+        Registry::new(&args.categories).without(&settings.restrictions.tools_taken_away());
     let base = ToolContext::new(browser, session, Arc::new(settings));
-    let server = TabwireServer::new(Registry::new(&args.categories), base);
+    let server = TabwireServer::new(registry, base);
     let follower = server.clone();
     let (stdin, stdout) = rmcp::transport::stdio();
     let service = server

@@ -132,9 +132,13 @@ async fn run(
     render(shown_as, response, outcome.err(), &ctx).await
 }
 
-/// Why there is no tool `name`: a tool whose category is switched off, one of the
+/// Why there is no tool `name`: a tool a restriction took away, one whose category is
+/// switched off, one of the
 /// reference's tabwire does not offer, or a name no one knows (then every tool there is).
 fn unknown_tool(registry: &Registry, name: &str) -> String {
+    if let Some(why) = registry.why_taken_away(name) {
+        return why.to_owned();
+    }
     let switched_off = Registry::every_tool()
         .iter()
         .find(|t| t.spec().name == name)

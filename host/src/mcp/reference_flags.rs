@@ -7,6 +7,9 @@
 //! own parser reads (`--user-data-dir=x` → `--userDataDir=x`, `--no-headless` →
 //! `--headless=false`), and takes out those tabwire has no use for, returning one line
 //! for each that says so and why — never silently ignoring a flag the user relies on.
+//! A restriction tabwire cannot apply (URL patterns, filesystem roots) is refused
+//! instead: running without a limit the user asked for would be worse than not
+//! starting.
 
 use super::tool::Category;
 
@@ -28,6 +31,8 @@ const IMPLEMENTED: &[(&str, Takes)] = &[
     ("chromeArg", Takes::Value),
     ("redactNetworkHeaders", Takes::Bool),
     ("experimentalStructuredContent", Takes::Bool),
+    ("javascriptEvaluation", Takes::Bool),
+    ("fileNavigations", Takes::Bool),
 ];
 
 /// The flag tabwire implements that `name` (camelCase) spells, in tabwire's spelling:
@@ -60,7 +65,22 @@ const CONNECT: &str = "tabwire reaches the browser through its extension, not a 
      run `tabwire mcp` for your own browser, or `tabwire mcp --launch` for one it starts";
 const TELEMETRY: &str = "tabwire collects no usage statistics and sends nothing anywhere";
 const NOT_OFFERED: &str = "tabwire does not offer these tools";
-const NOT_APPLIED: &str = "tabwire does not apply this restriction; every tool stays available";
+const UNRESTRICTED_PATHS: &str =
+    "tabwire does not confine the files its tools read and write: the paths the agent gives are used as they are";
+
+/// Restrictions of the reference tabwire cannot apply: (names, what they take, what to
+/// do instead). tabwire refuses to start with one rather than run without it.
+const REFUSED: &[(&[&str], Takes, &str)] = &[
+    (&["blockedUrlPattern"], Takes::Value, URL_PATTERNS),
+    (&["allowedUrlPattern"], Takes::Value, URL_PATTERNS),
+    (&["filesystemRoot", "workspace"], Takes::Value, ROOTS),
+];
+const URL_PATTERNS: &str = "tabwire does not block URLs given on its command line. Keep the \
+     agent away from sites with the blocklist in tabwire's popup (Settings: \"Never share these \
+     sites\"), which holds in every tab, then remove this flag";
+const ROOTS: &str = "tabwire does not confine the files its tools read and write to folders \
+     (the paths the agent gives are used as they are). Remove this flag to run without that \
+     limit, or keep Chrome DevTools for Agents where you need it";
 
 /// Flags of the reference tabwire accepts without acting on them: (names, what they
 /// take, why they have no effect). The first name is the one reported.
@@ -94,12 +114,7 @@ const NO_EFFECT: &[(&[&str], Takes, &str)] = &[
         Takes::Bool,
         "certificate errors are the browser's to decide",
     ),
-    (&["blockedUrlPattern"], Takes::Value, NOT_APPLIED),
-    (&["allowedUrlPattern"], Takes::Value, NOT_APPLIED),
-    (&["javascriptEvaluation"], Takes::Bool, NOT_APPLIED),
-    (&["fileNavigations"], Takes::Bool, NOT_APPLIED),
-    (&["filesystemRoot", "workspace"], Takes::Value, NOT_APPLIED),
-    (&["allowUnrestrictedPaths"], Takes::Bool, NOT_APPLIED),
+    (&["allowUnrestrictedPaths"], Takes::Bool, UNRESTRICTED_PATHS),
     (
         &["logFile"],
         Takes::Value,
@@ -230,8 +245,10 @@ fn is_bool_word(arg: Option<&String>) -> bool {
 
 /// Rewrites `args` (the whole command line, program name first) into tabwire's own
 /// spelling, taking out the flags that have no effect; returns one line per flag taken
-/// out, saying why. Arguments after a bare `--` are left alone.
-pub fn normalize(args: &mut Vec<String>) -> Vec<String> {
+/// out, saying why, or the refusal of a restriction tabwire cannot apply ([`REFUSED`];
+/// `--workspace=/` limits nothing and is taken out like the others). Arguments after a
+/// bare `--` are left alone.
+pub fn normalize(args: &mut Vec<String>) -> Result<Vec<String>, String> {
     let mut out = Vec::with_capacity(args.len());
     let mut notes = Vec::new();
     let mut rest = std::mem::take(args).into_iter().peekable();
@@ -268,12 +285,17 @@ pub fn normalize(args: &mut Vec<String>) -> Vec<String> {
             }
             continue;
         }
-        let Some((names, takes, why)) = NO_EFFECT
-            .iter()
-            .find(|(names, _, _)| names.iter().any(|n| n.eq_ignore_ascii_case(&flag.name)))
-        else {
-            out.push(arg);
-            continue;
+        let named = |list: &'static [(&[&str], Takes, &str)]| {
+            list.iter()
+                .find(|(names, _, _)| names.iter().any(|n| n.eq_ignore_ascii_case(&flag.name)))
+        };
+        let (refused, (names, takes, why)) = match (named(REFUSED), named(NO_EFFECT)) {
+            (Some(found), _) => (true, found),
+            (None, Some(found)) => (false, found),
+            (None, None) => {
+                out.push(arg);
+                continue;
+            }
         };
         let takes_next = match takes {
             Takes::Bool => flag.value.is_none() && !flag.negated && is_bool_word(rest.peek()),
@@ -281,13 +303,23 @@ pub fn normalize(args: &mut Vec<String>) -> Vec<String> {
                 flag.value.is_none() && rest.peek().is_some_and(|next| !next.starts_with('-'))
             }
         };
-        if takes_next {
-            rest.next();
+        let value = match takes_next {
+            true => rest.next(),
+            false => flag.value,
+        };
+        if !refused {
+            notes.push(format!("--{} has no effect in tabwire: {why}.", names[0]));
+        } else if names[0] == "filesystemRoot" && value.as_deref() == Some("/") {
+            notes.push(format!(
+                "--{} has no effect in tabwire: {UNRESTRICTED_PATHS}.",
+                names[0]
+            ));
+        } else {
+            return Err(format!("--{} is refused: {why}.", names[0]));
         }
-        notes.push(format!("--{} has no effect in tabwire: {why}.", names[0]));
     }
     *args = out;
-    notes
+    Ok(notes)
 }
 
 #[cfg(test)]
@@ -296,7 +328,7 @@ mod tests {
 
     fn run(list: &[&str]) -> (Vec<String>, Vec<String>) {
         let mut args: Vec<String> = list.iter().map(|s| s.to_string()).collect();
-        let notes = normalize(&mut args);
+        let notes = normalize(&mut args).unwrap_or_else(|refusal| vec![refusal]);
         (args, notes)
     }
 
@@ -353,6 +385,51 @@ mod tests {
         assert!(notes[0].starts_with("--browserUrl has no effect in tabwire: "));
         assert!(notes[1].starts_with("--usageStatistics has no effect"));
         assert!(notes.iter().all(|n| n.ends_with('.')));
+    }
+
+    #[test]
+    fn restrictions_tabwire_cannot_apply_are_refused_saying_what_to_do() {
+        for flag in [
+            &["--blockedUrlPattern=*://bank.test/*"][..],
+            &["--allowed-url-pattern", "https://a.test/*"],
+            &["--workspace", "/home/me/project"],
+            &["--filesystemRoot=/tmp"],
+        ] {
+            let mut args: Vec<String> = ["tabwire", "mcp"].map(String::from).to_vec();
+            args.extend(flag.iter().map(|s| s.to_string()));
+            let refusal = normalize(&mut args).unwrap_err();
+            assert!(
+                refusal.contains(" is refused: tabwire does not "),
+                "{refusal}"
+            );
+        }
+        let (args, notes) = run(&[
+            "tabwire",
+            "mcp",
+            "--workspace=/",
+            "--allowUnrestrictedPaths",
+        ]);
+        assert_eq!(args, ["tabwire", "mcp"]);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes
+            .iter()
+            .all(|n| n.contains("does not confine the files")));
+        let (args, _) = run(&[
+            "tabwire",
+            "mcp",
+            "--no-javascript-evaluation",
+            "--file-navigations",
+            "false",
+        ]);
+        assert_eq!(
+            args,
+            [
+                "tabwire",
+                "mcp",
+                "--javascriptEvaluation=false",
+                "--fileNavigations=false"
+            ]
+        );
     }
 
     #[test]
@@ -423,7 +500,7 @@ mod tests {
                 let mut args = vec!["tabwire".to_owned()];
                 args.extend(spelling.clone());
                 let notes = normalize(&mut args);
-                assert!(notes.is_empty());
+                assert_eq!(notes, Ok(Vec::new()));
                 let mut categories = args.clone();
                 crate::mcp::config::take_category_flags(&mut categories)
                     .unwrap_or_else(|e| panic!("{spelling:?}: {e}"));
@@ -463,7 +540,7 @@ mod tests {
                     let mut args = vec!["tabwire".to_owned(), "mcp".to_owned()];
                     args.extend(spelling.clone());
                     let notes = normalize(&mut args);
-                    assert!(notes.is_empty(), "{spelling:?}: {notes:?}");
+                    assert_eq!(notes, Ok(Vec::new()), "{spelling:?}");
                     let switches = crate::mcp::config::take_category_flags(&mut args)
                         .unwrap_or_else(|e| panic!("{spelling:?}: {e}"));
                     assert_eq!(switches.get(&category), Some(&on), "{spelling:?}");

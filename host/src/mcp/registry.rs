@@ -14,6 +14,8 @@ fn all_tools() -> Vec<Box<dyn ErasedTool>> {
 /// The tools this agent may call.
 pub struct Registry {
     tools: Vec<Box<dyn ErasedTool>>,
+    /// Tools a restriction took away, with what the agent is told if it calls one.
+    taken_away: Vec<(&'static str, &'static str)>,
 }
 
 impl Registry {
@@ -25,7 +27,28 @@ impl Registry {
             .filter(|t| Self::category_enabled(switches, t.spec().category))
             .collect();
         tools.sort_by_key(|t| t.spec().name);
-        Self { tools }
+        Self {
+            tools,
+            taken_away: Vec::new(),
+        }
+    }
+
+    /// This registry without the tools `away` names ((name, why) pairs, from
+    /// [`Restrictions::tools_taken_away`](super::restrictions::Restrictions::tools_taken_away)):
+    /// they are not listed, and a call to one is told why.
+    pub fn without(mut self, away: &[(&'static str, &'static str)]) -> Self {
+        self.tools
+            .retain(|t| !away.iter().any(|(name, _)| *name == t.spec().name));
+        self.taken_away.extend_from_slice(away);
+        self
+    }
+
+    /// Why the tool `name` was taken away, if a restriction took it.
+    pub fn why_taken_away(&self, name: &str) -> Option<&'static str> {
+        self.taken_away
+            .iter()
+            .find(|(away, _)| *away == name)
+            .map(|(_, why)| *why)
     }
 
     /// Whether `category` is on, given the agent's switches.

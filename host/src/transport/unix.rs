@@ -111,14 +111,27 @@ fn ensure_socket_dir(socket: &Path) -> io::Result<()> {
     }
 }
 
-/// Connects to the relay at `path`. The socket's private folder is what vouches for
-/// the relay; there is nothing more to check here.
+/// Connects to the relay at `path`, after checking that the process serving it runs as
+/// this user (an error of kind `PermissionDenied` says whose it is if not). The
+/// socket's private folder vouches for the relay at the default path, but
+/// `TABWIRE_SOCKET` may name a shared folder, where another user could bind the path
+/// first and pose as the browser.
 pub async fn connect(path: &Path) -> io::Result<Connected> {
-    UnixStream::connect(path).await
+    let stream = UnixStream::connect(path).await?;
+    check_peer(&stream).map_err(|why| {
+        let why = format!(
+            "the relay at {}: {why}: another user's program holds tabwire's socket. Point \
+             TABWIRE_SOCKET at a folder only you can write, or leave it unset",
+            path.display()
+        );
+        io::Error::new(io::ErrorKind::PermissionDenied, why)
+    })?;
+    Ok(stream)
 }
 
-/// Whether the peer of an accepted connection runs as this user; the reason if not.
-pub fn check_peer(stream: &Accepted) -> Result<(), String> {
+/// Whether the peer of a connection (accepted or made) runs as this user; the reason
+/// if not.
+pub fn check_peer(stream: &UnixStream) -> Result<(), String> {
     let cred = stream
         .peer_cred()
         .map_err(|e| format!("cannot read the peer's credentials: {e}"))?;
@@ -138,6 +151,7 @@ pub fn check_peer(stream: &Accepted) -> Result<(), String> {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
 
     #[tokio::test]
     async fn binds_private_socket_and_removes_it_on_drop() {
@@ -156,6 +170,47 @@ mod tests {
         assert_eq!(check_peer(&server), Ok(()));
         drop((client, server, listener, file));
         assert!(!path.exists());
+    }
+
+    #[tokio::test]
+    async fn a_relay_another_user_serves_is_refused_naming_it() {
+        if crate::platform::current_uid() != 0 {
+            eprintln!("skipped: serving a socket as another user takes root");
+            return;
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let path = tmp.path().join("relay.sock");
+        // Another user (nobody) binds the path first, as on a shared folder.
+        let script = format!(
+            "import socket,os,sys\ns=socket.socket(socket.AF_UNIX)\ns.bind({:?})\n\
+             os.chmod({:?},0o777)\ns.listen()\nprint('ready',flush=True)\nsys.stdin.read()",
+            path.display().to_string(),
+            path.display().to_string()
+        );
+        let mut squatter = std::process::Command::new("/usr/bin/python3")
+            .arg("-c")
+            .arg(script)
+            .uid(65534)
+            .gid(65534)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(squatter.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        assert_eq!(line.trim(), "ready");
+        let error = connect(&path).await.unwrap_err();
+        squatter.kill().unwrap();
+        squatter.wait().unwrap();
+        assert_eq!(error.kind(), io::ErrorKind::PermissionDenied);
+        let message = error.to_string();
+        assert!(message.contains("uid 65534"), "{message}");
+        assert!(message.contains("TABWIRE_SOCKET"), "{message}");
     }
 
     #[tokio::test]

@@ -197,6 +197,18 @@ pub struct Snapshot {
     pub nodes: Vec<SnapshotNode>,
 }
 
+/// Whether `text` has the shape of a snapshot node's uid, `<snapshot>_<n>`: both parts
+/// decimal digits. Lets a uid be told from other text wherever one may stand in for an
+/// element (a walker's answer, `evaluate_script`'s arguments).
+pub fn is_uid(text: &str) -> bool {
+    text.split_once('_').is_some_and(|(a, b)| {
+        !a.is_empty()
+            && !b.is_empty()
+            && a.bytes().all(|c| c.is_ascii_digit())
+            && b.bytes().all(|c| c.is_ascii_digit())
+    })
+}
+
 /// One node of a [`Snapshot`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use tabwire_shared::{NodeState, SnapshotNode};
+use tabwire_shared::{is_uid, NodeState, SnapshotNode};
 
 /// What one walk answered.
 #[derive(Debug, PartialEq)]
@@ -87,16 +87,6 @@ pub fn read(text: &str) -> Result<WalkText, String> {
         ask,
         closed,
     }))
-}
-
-/// Whether `text` has the shape of a uid the walker gives (`<number>_<n>`).
-fn is_uid(text: &str) -> bool {
-    text.split_once('_').is_some_and(|(a, b)| {
-        !a.is_empty()
-            && !b.is_empty()
-            && a.bytes().all(|c| c.is_ascii_digit())
-            && b.bytes().all(|c| c.is_ascii_digit())
-    })
 }
 
 fn generation(text: &str) -> Result<u64, String> {

@@ -49,7 +49,8 @@ pub const MAX_TIMEOUT_MS: u64 = 600_000;
 #[serde(deny_unknown_fields)]
 pub struct NoParams {}
 
-/// A tool's `timeout` argument: milliseconds, at most [`MAX_TIMEOUT_MS`]; a larger
+/// A tool's `timeout` argument: milliseconds (0 for the tool's default), at most
+/// [`MAX_TIMEOUT_MS`]; a larger
 /// value is refused with a message naming the limit (not clamped: the agent learns
 /// the wait it asked for is not the one it would get).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,9 +62,10 @@ impl Timeout {
         Timeout::ms_or(timeout, DEFAULT_TIMEOUT_MS)
     }
 
-    /// The limit in milliseconds: the one given, else `default`.
+    /// The limit in milliseconds: the one given, else `default`. A `timeout` of 0 asks
+    /// for the default, as in Chrome DevTools for Agents.
     pub fn ms_or(timeout: Option<Timeout>, default: u64) -> u64 {
-        timeout.map_or(default, |t| t.0)
+        timeout.filter(|t| t.0 != 0).map_or(default, |t| t.0)
     }
 }
 
@@ -112,5 +114,13 @@ mod tests {
         assert!(error.contains("at most 600000 ms"), "{error}");
         assert!(read(serde_json::json!(-1)).is_err());
         assert_eq!(Timeout::ms(None), DEFAULT_TIMEOUT_MS);
+    }
+
+    #[test]
+    fn a_timeout_of_zero_is_the_default() {
+        let zero = serde_json::from_value::<Timeout>(serde_json::json!(0)).ok();
+        assert_eq!(Timeout::ms(zero), DEFAULT_TIMEOUT_MS);
+        assert_eq!(Timeout::ms_or(zero, 5000), 5000);
+        assert_eq!(Timeout::ms_or(Some(Timeout(1)), 5000), 1);
     }
 }

@@ -109,7 +109,7 @@ pub struct NewPageParams {
     /// background in the user's own browser (they keep working in their tab), in front
     /// in a browser tabwire launched for the agent.
     background: Option<bool>,
-    /// How long to wait for the page to load, in milliseconds (default 30000; at most 600000, ten
+    /// How long to wait for the page to load, in milliseconds (default 30000, also when 0 is given; at most 600000, ten
     /// minutes: a larger value is refused).
     timeout: Option<Timeout>,
 }
@@ -136,6 +136,7 @@ impl Tool for NewPage {
         params: NewPageParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
+        ctx.settings().restrictions.check_navigation(&params.url)?;
         let tab = ctx
             .request(NewTab {
                 url: params.url,
@@ -162,7 +163,7 @@ pub struct RequestPageParams {
     /// Why you need the tab, in a short sentence the user reads (e.g. "to check why the
     /// cart total is wrong").
     reason: String,
-    /// How long to wait for the user's answer, in milliseconds (default 50000; at most
+    /// How long to wait for the user's answer, in milliseconds (default 50000, also when 0 is given; at most
     /// 600000, ten minutes: a larger value is refused).
     timeout: Option<Timeout>,
 }
@@ -264,7 +265,7 @@ pub struct NavigatePageParams {
     /// For `reload`: bypass the cache.
     #[serde(default)]
     ignore_cache: bool,
-    /// How long to wait for the load, in milliseconds (default 30000; at most 600000, ten
+    /// How long to wait for the load, in milliseconds (default 30000, also when 0 is given; at most 600000, ten
     /// minutes: a larger value is refused).
     timeout: Option<Timeout>,
 }
@@ -299,7 +300,10 @@ impl Tool for NavigatePage {
             NavigationType::Reload
         });
         let to = match (kind, params.url) {
-            (NavigationType::Url, Some(url)) => Navigation::Url { url },
+            (NavigationType::Url, Some(url)) => {
+                ctx.settings().restrictions.check_navigation(&url)?;
+                Navigation::Url { url }
+            }
             (NavigationType::Url, None) => {
                 return Err(ToolError::new(
                     "navigate_page with type `url` needs a `url` argument.",
@@ -392,7 +396,7 @@ pub enum Texts {
 pub struct WaitForParams {
     /// The text to wait for, or a list of texts (resolves when any of them appears).
     text: Texts,
-    /// How long to wait, in milliseconds (default 30000; at most 600000, ten
+    /// How long to wait, in milliseconds (default 30000, also when 0 is given; at most 600000, ten
     /// minutes: a larger value is refused).
     timeout: Option<Timeout>,
 }

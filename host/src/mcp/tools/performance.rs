@@ -160,6 +160,10 @@ pub struct AnalyzeInsightParams {
     /// Written from the table of insights, so that it names each one there is.
     #[schemars(description = tabwire_trace::insight_name_description())]
     insight_name: String,
+    /// Accepted because Chrome DevTools for Agents' configurations send it; the
+    /// insight is read from the last trace recorded, whichever page it was on.
+    #[allow(dead_code)]
+    page_id: Option<u64>,
 }
 
 /// `performance_analyze_insight`

@@ -63,7 +63,7 @@ pub struct ExecuteParams {
     /// When several groups offer a tool of this name, the group to take it from
     /// (default: the first group that has it).
     group: Option<String>,
-    /// How long the tool may run, in milliseconds (default 30000; at most 600000, ten
+    /// How long the tool may run, in milliseconds (default 30000, also when 0 is given; at most 600000, ten
     /// minutes: a larger value is refused).
     timeout: Option<Timeout>,
 }

@@ -143,7 +143,7 @@ pub struct ExecuteParams {
     /// frames registered a tool of this name (default: the main frame's, else the
     /// first listed).
     frame_id: Option<String>,
-    /// How long the tool may take to answer, in milliseconds (default 30000; at most
+    /// How long the tool may take to answer, in milliseconds (default 30000, also when 0 is given; at most
     /// 600000). A tool that does not answer in time is cancelled.
     timeout: Option<Timeout>,
 }
