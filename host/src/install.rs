@@ -430,7 +430,9 @@ fn record_folders(layout: &Layout, folders: &[PathBuf]) -> anyhow::Result<()> {
         .iter()
         .map(|f| format!("{}\n", f.display()))
         .collect();
-    fs::write(&file, text).with_context(|| format!("cannot write {}", file.display()))
+    fs::write(&file, text)
+        .and_then(|()| crate::platform::set_mode(&file, 0o600))
+        .with_context(|| format!("cannot write {}", file.display()))
 }
 
 /// Removes tabwire's manifests (those naming our wrapper) from the browsers chosen and
@@ -746,6 +748,15 @@ mod tests {
         let manifest = folder.join("NativeMessagingHosts").join(MANIFEST_FILE);
         assert_eq!(written[0].1, manifest);
         assert!(is_our_manifest(&manifest, &l.wrapper()));
+        #[cfg(unix)]
+        {
+            // Made before the browser ran: as private as the browser makes a profile.
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&folder), 0o700);
+            assert_eq!(mode(&folder.join("NativeMessagingHosts")), 0o700);
+            assert_eq!(mode(&folders_file(&l)), 0o600);
+        }
         install(&l, &chosen(&l, &[BrowserChoice::Chrome])).unwrap();
 
         // Only the folder's manifest goes; Chrome's still uses the wrapper.

@@ -7,7 +7,7 @@ use tabwire::mcp::config::{category_help, take_category_flags, McpArgs};
 
 /// tabwire: let coding agents debug your real Chrome tabs over MCP.
 #[derive(Parser)]
-#[command(name = "tabwire", version, about)]
+#[command(name = "tabwire", version, about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Cmd,

@@ -523,10 +523,14 @@ pub fn write_wrapper_script(
     Ok(path)
 }
 
-/// Writes the host manifest naming `wrapper` into `manifest_dir` (created if missing)
-/// and returns its path.
+/// Writes the host manifest naming `wrapper` into `manifest_dir` (created if missing,
+/// as are the folders above it, private to this user: a browser profile folder made
+/// here before the browser's first run is as closed as the browser would make it) and
+/// returns its path.
 pub fn write_host_manifest(manifest_dir: &Path, wrapper: &Path) -> io::Result<PathBuf> {
-    fs::create_dir_all(manifest_dir)?;
+    crate::platform::private_dir()
+        .recursive(true)
+        .create(manifest_dir)?;
     let path = manifest_dir.join(MANIFEST_FILE);
     write_atomically(&path, &render_host_manifest(wrapper), 0o644)?;
     Ok(path)

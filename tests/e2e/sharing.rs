@@ -164,11 +164,17 @@ async fn the_user_shares_and_takes_back_a_tab_from_the_popup() {
         )
         .await
         .says("2");
+    agent.ok("select_page", json!({ "pageId": tab })).await;
     popup.eval(&format!("chrome.tabs.ungroup({tab})")).await;
     popup
         .wait("document.querySelector('#current button.share')")
         .await;
     refused(&agent, tab).await;
+    // The selected page was taken away: the agent is told, not moved to another page.
+    agent
+        .err("take_snapshot", json!({}))
+        .await
+        .says(&format!("Page {tab}, the selected page, is gone"));
 
     // The user's blocklist: the site cannot be shared, and the popup says why.
     popup

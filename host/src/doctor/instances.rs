@@ -73,10 +73,15 @@ pub fn instances(wanted: Option<&Path>, home: &Path, running: Option<&Running>) 
             ));
         }
     }
+    // A default folder that holds no profile (the browser never ran there, though it
+    // may have made a folder of crash reports while running elsewhere) is no browser
+    // of the user's while another one runs: it would only stand before the real one.
+    let browser_runs = !found.is_empty();
     let defaults = Browser::ALL
         .into_iter()
         .filter_map(|b| Some((b, canonical(&b.config_dir_in(home)?))))
-        .filter(|(_, dir)| dir.is_dir());
+        .filter(|(_, dir)| dir.is_dir())
+        .filter(|(_, dir)| !browser_runs || !super::profile::profile_names(dir).is_empty());
     for (browser, dir) in defaults {
         if !found.iter().any(|i| i.user_data_dir == dir) {
             found.push(instance(&dir, Some(browser), None, home));

@@ -233,6 +233,36 @@ fn a_browser_with_the_whole_chain_makes_the_others_notes() {
 
 #[cfg(target_os = "linux")]
 #[test]
+fn a_default_folder_with_no_profile_does_not_stand_before_the_running_browser() {
+    let mut home = Home::new();
+    // `tabwire install` registered tabwire where Chromium only left crash reports.
+    let never_run = home.join(".config/chromium");
+    fs::create_dir_all(never_run.join("Crash Reports")).unwrap();
+    paths::write_native_host_registration(
+        &never_run.join("NativeMessagingHosts"),
+        &home.join("wrap"),
+        &home.exe,
+        paths::HostEnv::default(),
+    )
+    .unwrap();
+    let bare = home.join("bare");
+    profile_folder(&bare, serde_json::json!({}));
+    home.runs(5, &bare);
+    let report = home.checks(None);
+    let failure = first_failure(&report.checks);
+    assert!(
+        !failure.what.contains("is not running"),
+        "{:#?}",
+        report.checks
+    );
+    assert!(report
+        .checks
+        .iter()
+        .all(|c| !c.what.contains(".config/chromium")));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
 fn the_browser_set_up_for_tabwire_not_running_comes_before_one_running_without() {
     let mut home = Home::new();
     configured(&home.join(".config/google-chrome"), &home.exe);
@@ -242,7 +272,8 @@ fn the_browser_set_up_for_tabwire_not_running_comes_before_one_running_without()
     profile_folder(&bare, serde_json::json!({}));
     home.runs(5, &bare);
     let found = home.instances(None);
-    assert_eq!(found.len(), 3, "{found:#?}");
+    // Edge's folder holds no profile: not an instance while a browser runs.
+    assert_eq!(found.len(), 2, "{found:#?}");
     let report = home.checks(None);
     assert!(!report.ready);
     let failure = first_failure(&report.checks);

@@ -126,11 +126,13 @@ pub(super) fn restarted_before_sending() -> WireError {
     )
 }
 
-/// What every call answers once the user has disconnected this agent.
+/// What every call answers once this agent was cut off: the reason the browser's side
+/// gave (a sentence of its own, such as the user disconnecting it in the popup), then
+/// what to do.
 pub(super) fn revoked_message(reason: &str) -> String {
+    let reason = reason.trim().trim_end_matches('.');
     format!(
-        "The user disconnected this agent from their browser ({reason}). tabwire will not \
-         reconnect on its own: ask the user whether to continue, and if so restart this MCP \
-         server and have them share a tab again ({HOW_TO_SHARE})."
+        "{reason}. tabwire will not reconnect on its own: ask the user whether to continue, \
+         and if so restart this MCP server and have them share a tab again ({HOW_TO_SHARE})."
     )
 }

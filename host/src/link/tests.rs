@@ -230,7 +230,7 @@ async fn a_revoked_link_fails_every_call_and_stays_away() {
         id: None,
         client: hello_seen["client"].as_u64(),
         body: FromExtension::Event(Event::Revoked {
-            reason: "disconnected in the tabwire popup".into(),
+            reason: "The user disconnected this agent from the browser in tabwire's popup.".into(),
         }),
     };
     relay.browser.send(&revoked).await;
@@ -246,7 +246,12 @@ async fn a_revoked_link_fails_every_call_and_stays_away() {
         "{}",
         err.message
     );
-    assert!(err.message.contains("tabwire popup"), "{}", err.message);
+    assert!(
+        err.message
+            .contains("tabwire's popup. tabwire will not reconnect"),
+        "{}",
+        err.message
+    );
     // The link closed its connection and does not come back.
     assert!(relay.browser.recv().await["body"] == json!("clientGone"));
     assert!(relay.browser.quiet_for(SHORT).await);

@@ -55,6 +55,9 @@ pub struct Pointed {
 pub struct Session {
     known: Known,
     selected: Mutex<Option<TabId>>,
+    /// The selected page, after it went away without the agent closing it (the user
+    /// closed it or stopped sharing it), until the agent is told or selects another.
+    lost: Mutex<Option<TabId>>,
     dialogs: Mutex<HashMap<TabId, DialogInfo>>,
     /// The element the user last pointed at for this agent, until a reply shows it.
     pointed: Mutex<Option<Pointed>>,
@@ -102,7 +105,24 @@ impl Session {
     /// Makes `tab` the page that page tools act on by default.
     pub fn select(&self, tab: TabId) {
         self.runs.selected(tab);
+        *lock(&self.lost) = None;
         *lock(&self.selected) = Some(tab);
+    }
+
+    /// The agent closed `tab` itself (`close_page`): it knows, so it is not lost.
+    pub fn closed_by_agent(&self, tab: TabId) {
+        self.observe(&Event::TabClosed { tab_id: tab });
+        let mut lost = lock(&self.lost);
+        if *lost == Some(tab) {
+            *lost = None;
+        }
+    }
+
+    /// Takes the selected page that went away without the agent closing it, if one
+    /// did since it was last told: the next call on "the selected page" says so once
+    /// rather than act on another page unasked.
+    fn take_lost(&self) -> Option<TabId> {
+        lock(&self.lost).take()
     }
 
     /// Why a call on `tab` (`None`: on the selected page) cannot go ahead, if the
@@ -175,10 +195,7 @@ impl Session {
                 lock(&self.emulations).remove(tab_id);
                 self.snapshots.forget(*tab_id);
                 lock(&self.page_locks).remove(tab_id);
-                let mut selected = lock(&self.selected);
-                if *selected == Some(*tab_id) {
-                    *selected = None;
-                }
+                self.lose_selected(*tab_id);
             }
             // The extension's worker restarting looks like this too, and tab ids survive
             // that: what is kept by tab is dropped only once a different browser run
@@ -195,6 +212,7 @@ impl Session {
                     self.snapshots.clear();
                     lock(&self.page_locks).clear();
                     *lock(&self.selected) = None;
+                    *lock(&self.lost) = None;
                 }
             }
             Event::WebMcpChanged { tab_id } => {
@@ -230,11 +248,20 @@ impl Session {
                 dialogs.insert(tab.id, dialog.clone());
             }
         }
+        let selected = self.selected();
+        if let Some(id) = selected.filter(|id| !tabs.iter().any(|t| t.id == *id)) {
+            self.lose_selected(id);
+        }
+    }
+
+    /// `tab` went away from this agent (closed, or no longer shared with it): if it
+    /// was the selected page, nothing is selected, and the page is remembered as lost
+    /// ([`Session::take_lost`]).
+    fn lose_selected(&self, tab: TabId) {
         let mut selected = lock(&self.selected);
-        if let Some(id) = *selected {
-            if !tabs.iter().any(|t| t.id == id) {
-                *selected = None;
-            }
+        if *selected == Some(tab) {
+            *selected = None;
+            *lock(&self.lost) = Some(tab);
         }
     }
 }
@@ -350,6 +377,11 @@ impl ToolContext {
         self.session.observe(event);
     }
 
+    /// The agent closed `tab` itself (`close_page`).
+    pub fn closed_by_agent(&self, tab: TabId) {
+        self.session.closed_by_agent(tab);
+    }
+
     /// The dialog open in `tab`, if any.
     pub fn dialog(&self, tab: TabId) -> Option<DialogInfo> {
         self.session.dialog(tab)
@@ -421,12 +453,14 @@ impl ToolContext {
         match outcome {
             Ok(reply) => Ok(reply),
             Err(error) => {
-                let mut selected = lock(&self.session.selected);
                 // The user took the selected tab back (or disconnected this agent): the
-                // next call picks a page it may use. A refusal for another tab leaves
-                // the selection alone.
-                if error.code == ErrorCode::NotShared && (tab.is_none() || tab == *selected) {
-                    *selected = None;
+                // next call on the selected page says so. A refusal for another tab
+                // leaves the selection alone.
+                let selected = self.session.selected();
+                if let Some(lost) = selected.filter(|s| {
+                    error.code == ErrorCode::NotShared && (tab.is_none() || tab == Some(*s))
+                }) {
+                    self.session.lose_selected(lost);
                 }
                 Err(error.into())
             }
@@ -465,6 +499,16 @@ impl ToolContext {
             return Err(stale);
         }
         let tabs = self.list_tabs().await?;
+        // So would one after the user took the selected page away (asked after the
+        // tabs, so that a browser that quit, closing its tabs, is said as such).
+        if let Some(lost) = self.session.take_lost() {
+            return Err(ToolError::new(format!(
+                "Page {lost}, the selected page, is gone: it was closed, or the user \
+                 stopped sharing it with you. Call list_pages to see the pages you may \
+                 use, then select_page one (or pass its pageId); request_page asks the \
+                 user for a tab."
+            )));
+        }
         let tab = tabs
             .iter()
             .find(|t| t.user_active)

@@ -401,6 +401,41 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_selected_page_taken_away_is_said_once_not_swapped_for_another() {
+        let h = Harness::new();
+        h.session.select(1);
+        // The user stopped sharing it (the agent hears the tab as closed).
+        h.session.observe(&Event::TabClosed { tab_id: 1 });
+        let said = text(&h.call("take_snapshot", json!({})).await);
+        assert!(
+            said.contains("Page 1, the selected page, is gone"),
+            "{said}"
+        );
+        assert!(said.contains("select_page"), "{said}");
+        let sent = h.browser.commands.lock().unwrap().clone();
+        assert!(
+            sent.iter().all(|c| matches!(c, Command::ListTabs(_))),
+            "nothing but the tab list was asked for: {sent:?}"
+        );
+        // Told once: the next call takes the user's active tab, as before any selection.
+        let result = h
+            .call("evaluate_script", json!({"function": "() => 1"}))
+            .await;
+        assert_eq!(result.is_error, Some(false), "{}", text(&result));
+        assert_eq!(h.session.selected(), Some(2));
+
+        // A page the agent closed itself is not news to it.
+        h.session.select(1);
+        let closed = h.call("close_page", json!({"pageId": 1})).await;
+        assert_eq!(closed.is_error, Some(false), "{}", text(&closed));
+        h.session.observe(&Event::TabClosed { tab_id: 1 });
+        let result = h
+            .call("evaluate_script", json!({"function": "() => 1"}))
+            .await;
+        assert_eq!(result.is_error, Some(false), "{}", text(&result));
+    }
+
+    #[tokio::test]
     async fn results_carry_no_structured_content_unless_asked() {
         let h = Harness::new();
         for (tool, args) in [

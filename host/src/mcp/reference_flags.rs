@@ -133,7 +133,11 @@ const NO_EFFECT: &[(&[&str], Takes, &str)] = &[
     (&["slim"], Takes::Bool, "tabwire has one tool set"),
     (&["devtoolsComments"], Takes::Bool, NOT_OFFERED),
     (&["experimentalDevtools"], Takes::Bool, NOT_OFFERED),
-    (&["experimentalVision"], Takes::Bool, NOT_OFFERED),
+    (
+        &["experimentalVision"],
+        Takes::Bool,
+        "click_at, the tool it adds, is always offered",
+    ),
     (
         &["memoryDebugging", "experimentalMemory"],
         Takes::Bool,

@@ -453,7 +453,9 @@ impl<C: Chrome + 'static> Engine<C> {
     }
 
     /// Chrome ended our debugging session on a tab (`chrome.debugger.onDetach`): the
-    /// user cancelled the bar, the tab closed or crashed. The next command re-attaches.
+    /// user cancelled the bar (which, in the user's own browser, also stops sharing
+    /// the tab), the tab closed or crashed. The next command re-attaches a tab still
+    /// shared.
     pub fn on_debugger_detached(&self, tab: TabId, reason: &str) {
         self.forget_session(tab);
         self.traces
@@ -465,6 +467,18 @@ impl<C: Chrome + 'static> Engine<C> {
             tab_id: tab,
             reason: reason.to_owned(),
         });
+        // The user pressed Cancel on Chrome's "started debugging this browser" bar: in
+        // their own browser that stops sharing the tab, rather than the next command
+        // attaching again behind their back. (A browser launched for the agent is its
+        // own: its tabs stay the agent's.)
+        if reason == CANCELED_BY_USER && !self.sharing.borrow().agent_profile() {
+            self.in_background(move |engine| async move {
+                let sharers = engine.sharing.borrow().sharers(tab);
+                for session in sharers {
+                    engine.unshare_tab(&session, tab).await;
+                }
+            });
+        }
     }
 
     /// A cross-site frame's child session ended ([`oopif`]): forgotten, with those
@@ -869,6 +883,10 @@ fn reads_collected(command: &Command) -> bool {
             | Command::GetNetworkRequest(_)
     )
 }
+
+/// `chrome.debugger.onDetach`'s reason when the user pressed Cancel on Chrome's
+/// debugging bar.
+const CANCELED_BY_USER: &str = "canceled_by_user";
 
 /// The largest reply posted to the native host: Chrome's 64 MiB for a message to a
 /// native host, less room for the envelope's own bytes.

@@ -188,11 +188,14 @@ pub(crate) fn describe(
     ] {
         let what = side.word();
         let Some(body) = body else {
-            if path.is_some() {
-                return Err(ToolError::new(format!(
-                    "Request {} has no {what} body to save (the browser no longer has it, or there was none).",
+            // Said, not failed: the other body may still be saved, and the rest shown.
+            if let Some(path) = path {
+                lines.push(format!(
+                    "Nothing saved to {}: request {} has no {what} body (there was none, or \
+                     the browser no longer has it).",
+                    path.display(),
                     r.id
-                )));
+                ));
             }
             continue;
         };
@@ -238,4 +241,53 @@ pub fn tools() -> Vec<Box<dyn ErasedTool>> {
         Box::new(Registered::new(ListNetworkRequests)),
         Box::new(Registered::new(GetNetworkRequest)),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabwire_shared::devtools::Body;
+
+    #[test]
+    fn a_body_that_is_not_there_is_said_and_the_other_is_still_saved() {
+        let request = NetworkRequest {
+            id: 7,
+            method: "GET".into(),
+            url: "http://127.0.0.1/a".into(),
+            resource_type: "fetch".into(),
+            status: Some(200),
+            status_text: None,
+            failure: None,
+            mime_type: Some("text/plain".into()),
+            started: 0.0,
+            duration_ms: None,
+            navigation: 0,
+            request_headers: Default::default(),
+            response_headers: Default::default(),
+            request_body: None,
+            response_body: Some(Body {
+                data: "hello".into(),
+                base64: false,
+                truncated: false,
+            }),
+            bodies_unread: None,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let (request_file, response_file) = (dir.path().join("q.txt"), dir.path().join("r.txt"));
+        let (lines, _) = describe(
+            &request,
+            true,
+            Some(&request_file),
+            Some(&response_file),
+            10_000,
+        )
+        .unwrap();
+        let text = lines.join("\n");
+        assert!(
+            text.contains("Nothing saved to") && text.contains("has no request body"),
+            "{text}"
+        );
+        assert!(!request_file.exists());
+        assert_eq!(std::fs::read_to_string(&response_file).unwrap(), "hello");
+    }
 }

@@ -370,9 +370,7 @@ impl Tool for ClosePage {
             tab_id: params.page_id,
         })
         .await?;
-        ctx.observe(&tabwire_shared::Event::TabClosed {
-            tab_id: params.page_id,
-        });
+        ctx.closed_by_agent(params.page_id);
         response.line(format!("Closed page {}.", params.page_id));
         response.include_pages();
         response.include_third_party_tools();

@@ -430,6 +430,21 @@ mod tests {
     }
 
     #[test]
+    fn cancelling_chromes_debugging_bar_stops_sharing_the_tab() {
+        let mut h = Harness::strict();
+        h.hello(1, "k1", "claude");
+        h.hello(2, "k2", "codex");
+        h.share("k1", 10);
+        h.share("k2", 10);
+        h.share("k1", 11);
+        h.engine.on_debugger_detached(10, "canceled_by_user");
+        h.engine.on_debugger_detached(11, "target_closed");
+        h.settle();
+        assert!(h.engine.sharing.borrow().sharers(10).is_empty());
+        assert_eq!(h.engine.sharing.borrow().sharers(11), ["k1"]);
+    }
+
+    #[test]
     fn disconnecting_revokes_the_agent_and_undoes_its_shares() {
         let mut h = Harness::strict();
         h.hello(1, "k1", "claude");
