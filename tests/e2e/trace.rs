@@ -587,13 +587,26 @@ async fn tracing_faults_are_clear_and_leave_nothing_recording() {
         )
         .await
         .says("The performance trace has been stopped.");
+    // Saved compressed when asked, as the Performance panel opens it.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let packed = dir.path().join("trace.json.gz");
     agent
-        .err(
+        .ok(
             "performance_start_trace",
-            json!({"filePath": "trace.json.gz"}),
+            json!({"reload": true, "autoStop": true, "filePath": packed}),
         )
         .await
-        .says(".json");
+        .says("saved to");
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&packed).expect("trace saved")),
+        &mut text,
+    )
+    .expect("the saved trace is gzip");
+    let saved: Value = serde_json::from_str(&text).expect("the saved trace is JSON");
+    assert!(saved["traceEvents"]
+        .as_array()
+        .is_some_and(|e| !e.is_empty()));
     agent.quit().await;
 }
 

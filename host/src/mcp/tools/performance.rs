@@ -45,8 +45,9 @@ pub struct StartTraceParams {
     auto_stop: Option<bool>,
     /// Bypass the HTTP cache on the reload, to measure a cold load (only with reload).
     ignore_cache: Option<bool>,
-    /// Save the raw trace to this JSON file (absolute, or relative to the working
-    /// directory), e.g. trace.json; it opens in the DevTools Performance panel.
+    /// Save the raw trace to this file (absolute, or relative to the working
+    /// directory): trace.json, or trace.json.gz to compress it; either opens in the
+    /// DevTools Performance panel.
     file_path: Option<PathBuf>,
     /// Also record how long each CSS selector took to match, for the SlowCSSSelector
     /// insight (default false: style recalculation runs slower while Chrome records
@@ -82,7 +83,6 @@ impl Tool for PerformanceStartTrace {
         p: StartTraceParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
-        check_file_path(p.file_path.as_deref())?;
         let tab = ctx.page()?;
         ctx.request(StartTrace {
             tab_id: tab,
@@ -120,8 +120,9 @@ impl Tool for PerformanceStartTrace {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StopTraceParams {
-    /// Save the raw trace to this JSON file (absolute, or relative to the working
-    /// directory), e.g. trace.json; it opens in the DevTools Performance panel.
+    /// Save the raw trace to this file (absolute, or relative to the working
+    /// directory): trace.json, or trace.json.gz to compress it; either opens in the
+    /// DevTools Performance panel.
     file_path: Option<PathBuf>,
 }
 
@@ -146,7 +147,6 @@ impl Tool for PerformanceStopTrace {
         p: StopTraceParams,
         response: &mut Response,
     ) -> Result<(), ToolError> {
-        check_file_path(p.file_path.as_deref())?;
         stop_and_report(ctx, ctx.page()?, p.file_path.as_deref(), response).await
     }
 }
@@ -240,14 +240,20 @@ impl Tool for PerformanceAnalyzeInsight {
     }
 }
 
-/// Refuses a compressed file name before anything is recorded: tabwire saves JSON.
-fn check_file_path(path: Option<&Path>) -> Result<(), ToolError> {
-    match path {
-        Some(path) if path.extension().is_some_and(|e| e == "gz") => Err(ToolError::new(
-            "tabwire saves traces uncompressed: give a file name ending in .json.",
-        )),
-        _ => Ok(()),
+/// The bytes to write to `path`: gzip-compressed when its name ends in `.gz` (the
+/// `.json.gz` the Performance panel opens, and Chrome DevTools for Agents writes), else
+/// the trace's JSON as it is.
+fn file_bytes(path: &Path, json: Vec<u8>) -> Result<Vec<u8>, ToolError> {
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+    {
+        return Ok(json);
     }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &json)
+        .and_then(|()| gz.finish())
+        .map_err(|e| ToolError::new(format!("Could not compress the trace: {e}.")))
 }
 
 /// Ends a recording nobody will read (after a failure), leaving nothing open.
@@ -343,7 +349,7 @@ async fn stop_and_report(
             Some(event) => trace::browser::with_event(bytes, event),
             None => bytes,
         };
-        spill::write_bytes(path, &bytes)?;
+        spill::write_bytes(path, &file_bytes(path, bytes)?)?;
         response.line(format!("The raw trace was saved to {}.", path.display()));
     } else {
         drop(bytes);
@@ -393,6 +399,9 @@ pub fn tools() -> Vec<Box<dyn ErasedTool>> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use std::io::Read;
+
     /// The argument's description is the table's: every insight, in order, and those
     /// left out.
     #[test]
@@ -414,5 +423,17 @@ mod tests {
             assert!(described.contains(name), "{name} missing from: {described}");
         }
         assert!(described.contains("CPUProfile (the main thread's functions"));
+    }
+
+    #[test]
+    fn a_gz_file_gets_the_trace_compressed_and_a_json_file_as_it_is() {
+        let json = br#"{"traceEvents":[]}"#.to_vec();
+        assert_eq!(file_bytes(Path::new("t.json"), json.clone()).unwrap(), json);
+        let packed = file_bytes(Path::new("t.json.gz"), json.clone()).unwrap();
+        let mut unpacked = Vec::new();
+        flate2::read::GzDecoder::new(packed.as_slice())
+            .read_to_end(&mut unpacked)
+            .unwrap();
+        assert_eq!(unpacked, json);
     }
 }
