@@ -36,6 +36,18 @@ pub const GROUPS: &[Group] = &[
     memory::tools,
 ];
 
+/// Reads a file path the agent gives for tabwire to write, made absolute against the
+/// server's working folder: every reply then names the file where the agent can find
+/// it, whatever folder the agent itself works in.
+pub fn absolute_path<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<std::path::PathBuf>, D::Error> {
+    let given: Option<std::path::PathBuf> = serde::Deserialize::deserialize(deserializer)?;
+    given
+        .map(|path| std::path::absolute(&path).map_err(serde::de::Error::custom))
+        .transpose()
+}
+
 /// Default time limit for loads and scripts, in milliseconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
@@ -114,6 +126,27 @@ mod tests {
         assert!(error.contains("at most 600000 ms"), "{error}");
         assert!(read(serde_json::json!(-1)).is_err());
         assert_eq!(Timeout::ms(None), DEFAULT_TIMEOUT_MS);
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Saved {
+        #[serde(default, deserialize_with = "absolute_path")]
+        file_path: Option<std::path::PathBuf>,
+    }
+
+    #[test]
+    fn a_relative_file_path_is_read_as_an_absolute_one() {
+        let read = |v: serde_json::Value| serde_json::from_value::<Saved>(v).unwrap().file_path;
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            read(serde_json::json!({"file_path": "out/shot.png"})),
+            Some(here.join("out/shot.png"))
+        );
+        assert_eq!(
+            read(serde_json::json!({"file_path": "/tmp/a.png"})),
+            Some(std::path::PathBuf::from("/tmp/a.png"))
+        );
+        assert_eq!(read(serde_json::json!({})), None);
     }
 
     #[test]

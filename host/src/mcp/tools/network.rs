@@ -91,8 +91,10 @@ pub struct GetNetworkParams {
     /// The request's reqid from list_network_requests.
     reqid: u64,
     /// Save the request body to this file instead of showing it.
+    #[serde(default, deserialize_with = "super::absolute_path")]
     request_file_path: Option<PathBuf>,
     /// Save the response body to this file instead of showing it.
+    #[serde(default, deserialize_with = "super::absolute_path")]
     response_file_path: Option<PathBuf>,
 }
 

@@ -48,6 +48,7 @@ pub struct StartTraceParams {
     /// Save the raw trace to this file (absolute, or relative to the working
     /// directory): trace.json, or trace.json.gz to compress it; either opens in the
     /// DevTools Performance panel.
+    #[serde(default, deserialize_with = "super::absolute_path")]
     file_path: Option<PathBuf>,
     /// Also record how long each CSS selector took to match, for the SlowCSSSelector
     /// insight (default false: style recalculation runs slower while Chrome records
@@ -123,6 +124,7 @@ pub struct StopTraceParams {
     /// Save the raw trace to this file (absolute, or relative to the working
     /// directory): trace.json, or trace.json.gz to compress it; either opens in the
     /// DevTools Performance panel.
+    #[serde(default, deserialize_with = "super::absolute_path")]
     file_path: Option<PathBuf>,
 }
 

@@ -25,6 +25,7 @@ pub struct TakeScreenshotParams {
     /// Capture only this element (a uid from take_snapshot).
     uid: Option<String>,
     /// Save the image to this file instead of returning it.
+    #[serde(default, deserialize_with = "super::absolute_path")]
     file_path: Option<PathBuf>,
 }
 

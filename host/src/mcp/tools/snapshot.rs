@@ -19,6 +19,7 @@ pub struct TakeSnapshotParams {
     #[serde(default)]
     verbose: bool,
     /// Save the snapshot to this file instead of returning it (for large pages).
+    #[serde(default, deserialize_with = "super::absolute_path")]
     file_path: Option<PathBuf>,
     /// Only this element and what is under it (a uid from an earlier snapshot).
     uid: Option<String>,
