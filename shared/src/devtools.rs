@@ -313,6 +313,10 @@ pub struct EmulationChanges {
     /// `prefers-color-scheme`: `dark` or `light`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color_scheme: Option<Change<String>>,
+    /// Other CSS media features, by name (`prefers-reduced-motion`, `prefers-contrast`,
+    /// `forced-colors`): their values, or back to the real ones.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub media: BTreeMap<String, Change<String>>,
     /// Geolocation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub geolocation: Option<Change<Geolocation>>,
@@ -340,6 +344,9 @@ pub struct Emulation {
     /// `dark` or `light`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color_scheme: Option<String>,
+    /// Other CSS media features emulated, by name (`prefers-reduced-motion: reduce`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub media: BTreeMap<String, String>,
     /// Geolocation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub geolocation: Option<Geolocation>,

@@ -551,6 +551,42 @@ async fn emulation_applies_and_is_stated_until_cleared() {
         .ok("list_pages", json!({}))
         .await
         .lacks("## Emulation");
+    // The other media features, each kept while another changes, cleared alone.
+    agent
+        .ok("emulate", json!({"colorScheme": "dark", "prefersReducedMotion": "reduce", "forcedColors": "active"}))
+        .await
+        .says("prefers-reduced-motion: reduce")
+        .says("forced-colors: active");
+    agent
+        .ok(
+            "emulate",
+            json!({"forcedColors": "auto", "prefersContrast": "more"}),
+        )
+        .await
+        .lacks("forced-colors");
+    let media = "() => ['(prefers-color-scheme: dark)', '(prefers-reduced-motion: reduce)', \
+        '(forced-colors: active)', '(prefers-contrast: more)'].map(q => matchMedia(q).matches)";
+    assert_eq!(
+        agent.evaluate(media).await,
+        json!([true, true, false, true])
+    );
+    // Position and headers in the reference's text forms.
+    agent
+        .ok(
+            "emulate",
+            json!({"geolocation": "37.42,-122.08", "extraHttpHeaders": "{\"X-Test\": \"2\"}"}),
+        )
+        .await
+        .says("geolocation 37.42,-122.08")
+        .says("extra HTTP headers X-Test");
+    agent
+        .ok("emulate", json!({"colorScheme": "auto", "prefersReducedMotion": "auto", "prefersContrast": "auto", "geolocation": "", "extraHttpHeaders": ""}))
+        .await
+        .says("emulates nothing");
+    assert_eq!(
+        agent.evaluate(media).await,
+        json!([false, false, false, false])
+    );
     agent
         .err("emulate", json!({"networkConditions": "5G"}))
         .await

@@ -150,7 +150,7 @@ command!(
 #[derive(Debug, Serialize)]
 pub struct MediaFeature {
     /// e.g. `prefers-color-scheme`.
-    pub name: &'static str,
+    pub name: String,
     /// e.g. `dark`.
     pub value: String,
 }

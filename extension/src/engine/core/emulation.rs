@@ -43,10 +43,18 @@ pub(in crate::engine) async fn apply_changes<C: Chrome + 'static>(
         apply_user_agent(cx, tab, value.as_deref()).await?;
         now.user_agent = value;
     }
-    if let Some(change) = &changes.color_scheme {
-        let value = set_value(change);
-        apply_color_scheme(cx, tab, value.as_deref()).await?;
-        now.color_scheme = value;
+    if changes.color_scheme.is_some() || !changes.media.is_empty() {
+        if let Some(change) = &changes.color_scheme {
+            now.color_scheme = set_value(change);
+        }
+        for (name, change) in &changes.media {
+            match set_value(change) {
+                Some(value) => now.media.insert(name.clone(), value),
+                None => now.media.remove(name),
+            };
+        }
+        let cleared = changes.media.keys().map(String::as_str);
+        apply_media(cx, tab, &now, cleared).await?;
     }
     if let Some(change) = &changes.geolocation {
         let value = set_value(change);
@@ -89,6 +97,11 @@ pub(in crate::engine) async fn reapply_emulation<C: Chrome + 'static>(cx: &Cx<'_
         viewport: emulation.viewport.map(Change::Set),
         user_agent: emulation.user_agent.map(Change::Set),
         color_scheme: emulation.color_scheme.map(Change::Set),
+        media: emulation
+            .media
+            .into_iter()
+            .map(|(name, value)| (name, Change::Set(value)))
+            .collect(),
         geolocation: emulation.geolocation.map(Change::Set),
         extra_http_headers: emulation.extra_http_headers.map(Change::Set),
     };
@@ -190,18 +203,33 @@ async fn apply_user_agent<C: Chrome + 'static>(
     Ok(())
 }
 
-async fn apply_color_scheme<C: Chrome + 'static>(
+/// Sends every emulated media feature of `now` at once (Chrome replaces the whole set
+/// with each call); `cleared` features, and the colour scheme when not emulated, go
+/// with an empty value: the real one.
+async fn apply_media<'a, C: Chrome + 'static>(
     cx: &Cx<'_, C>,
     tab: TabId,
-    scheme: Option<&str>,
+    now: &Emulation,
+    cleared: impl Iterator<Item = &'a str>,
 ) -> Result<(), EngineError> {
-    let media = EmulationSetEmulatedMedia {
-        features: vec![MediaFeature {
-            name: "prefers-color-scheme",
-            value: scheme.unwrap_or("").to_owned(),
-        }],
-    };
-    cx.send(tab, &media).await?;
+    let mut features = vec![MediaFeature {
+        name: "prefers-color-scheme".to_owned(),
+        value: now.color_scheme.clone().unwrap_or_default(),
+    }];
+    for name in cleared.filter(|name| !now.media.contains_key(*name)) {
+        features.push(MediaFeature {
+            name: name.to_owned(),
+            value: String::new(),
+        });
+    }
+    for (name, value) in &now.media {
+        features.push(MediaFeature {
+            name: name.clone(),
+            value: value.clone(),
+        });
+    }
+    cx.send(tab, &EmulationSetEmulatedMedia { features })
+        .await?;
     Ok(())
 }
 

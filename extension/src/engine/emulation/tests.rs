@@ -149,3 +149,49 @@ fn a_closed_tab_forgets_its_emulation() {
         .unwrap_or_default()
         .is_empty());
 }
+
+#[test]
+fn media_features_are_sent_together_and_each_cleared_alone() {
+    let mut h = Harness::new();
+    let media = |pairs: &[(&str, Change<String>)]| {
+        pairs
+            .iter()
+            .map(|(name, change)| (name.to_string(), change.clone()))
+            .collect()
+    };
+    emulate(
+        &mut h,
+        1,
+        EmulationChanges {
+            color_scheme: Some(Change::Set("dark".into())),
+            media: media(&[
+                ("prefers-reduced-motion", Change::Set("reduce".into())),
+                ("forced-colors", Change::Set("active".into())),
+            ]),
+            ..Default::default()
+        },
+    );
+    // Chrome replaces the whole set each time: clearing one sends the others again.
+    let now = emulate(
+        &mut h,
+        2,
+        EmulationChanges {
+            media: media(&[("forced-colors", Change::Clear)]),
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        now.media.into_iter().collect::<Vec<_>>(),
+        [("prefers-reduced-motion".to_string(), "reduce".to_string())]
+    );
+    assert_eq!(now.color_scheme.as_deref(), Some("dark"));
+    let sent = h.fake.sent(10, "Emulation.setEmulatedMedia");
+    assert_eq!(
+        sent[1],
+        json!({"features": [
+            {"name": "prefers-color-scheme", "value": "dark"},
+            {"name": "forced-colors", "value": ""},
+            {"name": "prefers-reduced-motion", "value": "reduce"},
+        ]})
+    );
+}

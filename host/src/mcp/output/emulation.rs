@@ -65,6 +65,9 @@ pub fn describe_emulation(e: &Emulation) -> Vec<String> {
     if let Some(scheme) = &e.color_scheme {
         parts.push(format!("color scheme {scheme}"));
     }
+    for (feature, value) in &e.media {
+        parts.push(format!("{feature}: {value}"));
+    }
     if let Some(g) = &e.geolocation {
         parts.push(format!("geolocation {},{}", g.latitude, g.longitude));
     }

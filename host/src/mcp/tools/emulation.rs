@@ -33,12 +33,20 @@ pub struct EmulateParams {
     user_agent: Option<Value>,
     /// prefers-color-scheme: "dark", "light", or "auto" to stop.
     color_scheme: Option<String>,
-    /// Position as {"latitude": …, "longitude": …, "accuracy"?: metres}; null to stop.
-    #[schemars(with = "Option<GeolocationParam>")]
+    /// prefers-reduced-motion: "reduce", "no-preference", or "auto" to stop.
+    prefers_reduced_motion: Option<String>,
+    /// prefers-contrast: "more", "less", "custom", "no-preference", or "auto" to stop.
+    prefers_contrast: Option<String>,
+    /// forced-colors: "active", "none", or "auto" to stop.
+    forced_colors: Option<String>,
+    /// Position as {"latitude": …, "longitude": …, "accuracy"?: metres} or as
+    /// "latitude,longitude"; null or "" to stop.
+    #[schemars(with = "Option<PlaceParam>")]
     #[serde(default, deserialize_with = "present")]
     geolocation: Option<Value>,
-    /// Headers added to every request, as {"name": "value"}; null or {} to stop.
-    #[schemars(with = "Option<BTreeMap<String, String>>")]
+    /// Headers added to every request, as {"name": "value"} (or that object as JSON
+    /// text); null, {} or "" to stop.
+    #[schemars(with = "Option<HeadersParam>")]
     #[serde(default, deserialize_with = "present")]
     extra_http_headers: Option<Value>,
 }
@@ -47,6 +55,28 @@ pub struct EmulateParams {
 /// "stop emulating"), leaving an absent field `None` ("keep as it is").
 fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(deserializer).map(Some)
+}
+
+/// The forms `geolocation` takes, for its schema.
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(dead_code)]
+enum PlaceParam {
+    /// An object.
+    Place(GeolocationParam),
+    /// "latitude,longitude".
+    Text(String),
+}
+
+/// The forms `extraHttpHeaders` takes, for its schema.
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(dead_code)]
+enum HeadersParam {
+    /// {"name": "value"}.
+    Headers(BTreeMap<String, String>),
+    /// The same object as JSON text.
+    Text(String),
 }
 
 /// A position, as agents give it.
@@ -69,7 +99,8 @@ impl Tool for Emulate {
     const SPEC: ToolSpec = ToolSpec {
         name: "emulate",
         description: "Emulates network conditions, CPU slowdown, a device viewport, a user agent, \
-            a color scheme, a geolocation or extra request headers on the selected page. \
+            a color scheme and other CSS media features (reduced motion, contrast, forced \
+            colors), a geolocation or extra request headers on the selected page. \
             Arguments left out keep their setting; each can be cleared. Every response shows \
             what the page emulates until it is cleared.",
         category: Category::Emulation,
@@ -88,7 +119,8 @@ impl Tool for Emulate {
         if changes == EmulationChanges::default() {
             return Err(ToolError::new(
                 "Nothing to emulate: give at least one of networkConditions, cpuThrottlingRate, \
-                 viewport, userAgent, colorScheme, geolocation, extraHttpHeaders.",
+                 viewport, userAgent, colorScheme, prefersReducedMotion, prefersContrast, \
+                 forcedColors, geolocation, extraHttpHeaders.",
             ));
         }
         let tab_id = ctx.page()?;
@@ -167,32 +199,81 @@ fn changes(p: EmulateParams) -> Result<EmulationChanges, ToolError> {
             }
         });
     }
+    for (argument, feature, given, values) in [
+        (
+            "prefersReducedMotion",
+            "prefers-reduced-motion",
+            p.prefers_reduced_motion,
+            &["reduce", "no-preference"][..],
+        ),
+        (
+            "prefersContrast",
+            "prefers-contrast",
+            p.prefers_contrast,
+            &["more", "less", "custom", "no-preference"][..],
+        ),
+        (
+            "forcedColors",
+            "forced-colors",
+            p.forced_colors,
+            &["active", "none"][..],
+        ),
+    ] {
+        let Some(value) = given else { continue };
+        let change = match value.as_str() {
+            "auto" => Change::Clear,
+            known if values.contains(&known) => Change::Set(value),
+            other => {
+                return Err(ToolError::new(format!(
+                    "Unknown {argument} {other:?}: use {}, or auto to stop.",
+                    values.join(", ")
+                )))
+            }
+        };
+        c.media.insert(feature.to_owned(), change);
+    }
     if let Some(value) = p.geolocation {
         c.geolocation = Some(match value {
             Value::Null => Change::Clear,
+            Value::String(text) if text.is_empty() => Change::Clear,
+            // "latitude,longitude", as Chrome DevTools for Agents takes it.
+            Value::String(text) => {
+                let parsed = text.split_once(',').and_then(|(lat, lon)| {
+                    Some((lat.trim().parse().ok()?, lon.trim().parse().ok()?))
+                });
+                let Some((latitude, longitude)) = parsed else {
+                    return Err(ToolError::new(format!(
+                        "geolocation {text:?} is not \"latitude,longitude\": give it as \
+                         {{\"latitude\": …, \"longitude\": …}} or \"37.42,-122.08\"."
+                    )));
+                };
+                checked_place(latitude, longitude, 100.0)?
+            }
             other => {
                 let g: GeolocationParam = serde_json::from_value(other).map_err(|e| {
                     ToolError::new(format!(
                         "geolocation must be {{\"latitude\": …, \"longitude\": …}} or null: {e}"
                     ))
                 })?;
-                if !(-90.0..=90.0).contains(&g.latitude) || !(-180.0..=180.0).contains(&g.longitude)
-                {
-                    return Err(ToolError::new(
-                        "latitude must be within -90..90 and longitude within -180..180.",
-                    ));
-                }
-                Change::Set(Geolocation {
-                    latitude: g.latitude,
-                    longitude: g.longitude,
-                    accuracy: g.accuracy.unwrap_or(100.0),
-                })
+                checked_place(g.latitude, g.longitude, g.accuracy.unwrap_or(100.0))?
             }
         });
     }
     if let Some(value) = p.extra_http_headers {
         c.extra_http_headers = Some(match value {
             Value::Null => Change::Clear,
+            Value::String(text) if text.trim().is_empty() => Change::Clear,
+            // The headers as JSON text, as Chrome DevTools for Agents takes them.
+            Value::String(text) => {
+                let headers: BTreeMap<String, String> = serde_json::from_str(&text).map_err(|e| {
+                    ToolError::new(format!("extraHttpHeaders {text:?} is not a JSON object of strings, like {{\"X-Test\": \"1\"}}: {e}"))
+                })?;
+                if headers.is_empty() {
+                    Change::Clear
+                } else {
+                    Change::Set(headers)
+                }
+            }
             other => {
                 let headers: BTreeMap<String, String> = serde_json::from_value(other).map_err(|e| {
                     ToolError::new(format!("extraHttpHeaders must be an object of strings, like {{\"X-Test\": \"1\"}}: {e}"))
@@ -206,6 +287,24 @@ fn changes(p: EmulateParams) -> Result<EmulationChanges, ToolError> {
         });
     }
     Ok(c)
+}
+
+/// A position to emulate, once its degrees are checked.
+fn checked_place(
+    latitude: f64,
+    longitude: f64,
+    accuracy: f64,
+) -> Result<Change<Geolocation>, ToolError> {
+    if !(-90.0..=90.0).contains(&latitude) || !(-180.0..=180.0).contains(&longitude) {
+        return Err(ToolError::new(
+            "latitude must be within -90..90 and longitude within -180..180.",
+        ));
+    }
+    Ok(Change::Set(Geolocation {
+        latitude,
+        longitude,
+        accuracy,
+    }))
 }
 
 /// Parses "WIDTHxHEIGHT[xDPR][,mobile][,touch][,landscape]".
@@ -327,5 +426,47 @@ mod tests {
         for bad in ["", "800", "0x600", "800x600x0", "800x600,tablet", "axb"] {
             assert!(parse_viewport(bad).is_err(), "{bad}");
         }
+    }
+
+    fn changes_of(args: Value) -> Result<EmulationChanges, ToolError> {
+        changes(serde_json::from_value(args).unwrap())
+    }
+
+    #[test]
+    fn the_references_text_forms_and_media_features_are_read() {
+        let c = changes_of(serde_json::json!({
+            "geolocation": "37.42,-122.08",
+            "extraHttpHeaders": "{\"X-A\":\"1\"}",
+            "prefersReducedMotion": "reduce",
+            "forcedColors": "auto",
+        }))
+        .unwrap();
+        assert!(
+            matches!(c.geolocation, Some(Change::Set(g)) if g.latitude == 37.42 && g.longitude == -122.08)
+        );
+        assert!(matches!(&c.extra_http_headers, Some(Change::Set(h)) if h["X-A"] == "1"));
+        assert_eq!(
+            c.media["prefers-reduced-motion"],
+            Change::Set("reduce".into())
+        );
+        assert_eq!(c.media["forced-colors"], Change::Clear);
+        let cleared =
+            changes_of(serde_json::json!({"geolocation": "", "extraHttpHeaders": ""})).unwrap();
+        assert_eq!(cleared.geolocation, Some(Change::Clear));
+        assert_eq!(cleared.extra_http_headers, Some(Change::Clear));
+        for bad in [
+            serde_json::json!({"geolocation": "north"}),
+            serde_json::json!({"geolocation": "91,0"}),
+            serde_json::json!({"extraHttpHeaders": "[1]"}),
+            serde_json::json!({"prefersContrast": "high"}),
+        ] {
+            assert!(changes_of(bad.clone()).is_err(), "{bad}");
+        }
+        let schema = crate::mcp::schema::input_schema::<EmulateParams>(true);
+        let geolocation = &schema["properties"]["geolocation"];
+        assert!(
+            geolocation.to_string().contains("\"string\""),
+            "{geolocation}"
+        );
     }
 }

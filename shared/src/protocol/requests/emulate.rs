@@ -32,11 +32,11 @@ impl Request for Emulate {
 /// Its command and reply as they travel, pinned.
 impl crate::protocol::Golden for Emulate {
     const COMMANDS: &[&str] = &[
-        r#"{"command":"emulate","tabId":3,"changes":{"network":{"op":"set","value":{"name":"Slow 3G","offline":false,"latencyMs":2000.0,"downloadBytesPerSec":50000.0,"uploadBytesPerSec":50000.0}},"cpuThrottlingRate":{"op":"clear"},"viewport":{"op":"set","value":{"width":10,"height":20,"deviceScaleFactor":2.0,"mobile":true,"touch":false,"landscape":false}},"userAgent":{"op":"set","value":"UA"},"colorScheme":{"op":"set","value":"dark"},"geolocation":{"op":"set","value":{"latitude":1.0,"longitude":2.0,"accuracy":3.0}},"extraHttpHeaders":{"op":"set","value":{"x-a":"b"}}}}"#,
+        r#"{"command":"emulate","tabId":3,"changes":{"network":{"op":"set","value":{"name":"Slow 3G","offline":false,"latencyMs":2000.0,"downloadBytesPerSec":50000.0,"uploadBytesPerSec":50000.0}},"cpuThrottlingRate":{"op":"clear"},"viewport":{"op":"set","value":{"width":10,"height":20,"deviceScaleFactor":2.0,"mobile":true,"touch":false,"landscape":false}},"userAgent":{"op":"set","value":"UA"},"colorScheme":{"op":"set","value":"dark"},"media":{"forced-colors":{"op":"clear"},"prefers-reduced-motion":{"op":"set","value":"reduce"}},"geolocation":{"op":"set","value":{"latitude":1.0,"longitude":2.0,"accuracy":3.0}},"extraHttpHeaders":{"op":"set","value":{"x-a":"b"}}}}"#,
         r#"{"command":"emulate","tabId":3,"changes":{}}"#,
     ];
     const REPLIES: &[&str] = &[
-        r#"{"network":{"name":"Offline","offline":true,"latencyMs":0.0,"downloadBytesPerSec":0.0,"uploadBytesPerSec":0.0},"cpuThrottlingRate":4.0,"viewport":{"width":10,"height":20,"deviceScaleFactor":1.0,"mobile":false,"touch":false,"landscape":true},"userAgent":"UA","colorScheme":"light","geolocation":{"latitude":1.0,"longitude":2.0,"accuracy":3.0},"extraHttpHeaders":{"x":"y"}}"#,
+        r#"{"network":{"name":"Offline","offline":true,"latencyMs":0.0,"downloadBytesPerSec":0.0,"uploadBytesPerSec":0.0},"cpuThrottlingRate":4.0,"viewport":{"width":10,"height":20,"deviceScaleFactor":1.0,"mobile":false,"touch":false,"landscape":true},"userAgent":"UA","colorScheme":"light","media":{"prefers-contrast":"more"},"geolocation":{"latitude":1.0,"longitude":2.0,"accuracy":3.0},"extraHttpHeaders":{"x":"y"}}"#,
         r#"{}"#,
     ];
 }
