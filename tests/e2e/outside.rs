@@ -3,6 +3,7 @@
 //! agent.
 
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
 use std::time::Duration;
 
 use serde_json::json;
@@ -61,6 +62,7 @@ async fn a_relay_client_running_as_another_user_is_refused() {
     std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o666))
         .expect("chmod socket");
 
+    // A stranger's tabwire will not use a relay another user serves: it says whose.
     let stranger = Agent::start_as(
         &["mcp"],
         &[
@@ -70,20 +72,39 @@ async fn a_relay_client_running_as_another_user_is_refused() {
         Some((65534, 65534)),
     )
     .await;
-    let reply = stranger.err("list_pages", json!({})).await;
-    let log = stranger.log();
-    assert!(
-        log.contains("connected to the relay"),
-        "the stranger should have reached the socket (file modes allow it), log:\n{log}"
-    );
-    // Refused, the stranger is told why by the relay before its connection closes, and
-    // the tool passes that on.
-    reply
+    stranger
+        .err("list_pages", json!({}))
+        .await
         .says("No browser is connected")
-        .says("refused this connection")
-        .says("uid 65534")
-        .says("same user as the browser");
+        .says("this tabwire would not use it")
+        .says("uid 0")
+        .says("another user's program holds tabwire's socket");
+    let log = stranger.log();
+    assert!(log.contains("refused the relay"), "log:\n{log}");
     stranger.quit().await;
+
+    // And the relay refuses a stranger's client that connects anyway, telling it why
+    // before it closes the connection.
+    let script = format!(
+        "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.settimeout(10)\ns.connect({:?})\n\
+         data=b''\nwhile True:\n    chunk=s.recv(65536)\n    if not chunk: break\n    data+=chunk\n\
+         sys.stdout.write(data.decode('utf-8','replace'))",
+        socket.to_str().expect("UTF-8 path")
+    );
+    let told = std::process::Command::new("/usr/bin/python3")
+        .arg("-c")
+        .arg(script)
+        .uid(65534)
+        .gid(65534)
+        .output()
+        .expect("a client as another user");
+    let told = String::from_utf8_lossy(&told.stdout);
+    assert!(
+        told.contains("refused this connection")
+            && told.contains("uid 65534")
+            && told.contains("same user as the browser"),
+        "the relay's word to a stranger: {told:?}"
+    );
 
     // The relay refused the stranger and still serves its own user.
     let friend = agent.join().await;

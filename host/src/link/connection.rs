@@ -56,6 +56,7 @@ pub(super) async fn run_connection(
                 // Another user's relay: said on stderr, where `tabwire doctor` sends one.
                 if refused.as_deref() != Some(&e.to_string()) {
                     tracing::warn!("refused the relay: {e}");
+                    shared.relay_refused(&e.to_string());
                     refused = Some(e.to_string());
                 }
             }

@@ -200,6 +200,13 @@ impl Shared {
         }
     }
 
+    /// This client would not use the relay it reached (another user's): kept as the last
+    /// word on the relay, which the agent's "no browser" error then gives.
+    pub(super) fn relay_refused(&self, why: &str) {
+        let word = format!("this tabwire would not use it: {why}");
+        self.state.send_modify(|s| s.last_word = Some(word));
+    }
+
     /// The user disconnected this agent: no browser, for good.
     pub(super) fn browser_revoked(&self) {
         self.state.send_modify(|s| {
