@@ -186,6 +186,11 @@ async fn close_page_stops_a_running_call_from_the_same_agent_or_another() {
             "{name}: the page is gone"
         );
     }
+    // The other agent closed this one's selected page: it is told once, not moved.
+    agent
+        .err("take_snapshot", json!({}))
+        .await
+        .says("the selected page, is gone");
     agent
         .err(
             "evaluate_script",
