@@ -260,30 +260,20 @@ fn changes(p: EmulateParams) -> Result<EmulationChanges, ToolError> {
         });
     }
     if let Some(value) = p.extra_http_headers {
-        c.extra_http_headers = Some(match value {
-            Value::Null => Change::Clear,
-            Value::String(text) if text.trim().is_empty() => Change::Clear,
+        let headers: BTreeMap<String, String> = match value {
+            Value::Null => BTreeMap::new(),
             // The headers as JSON text, as Chrome DevTools for Agents takes them.
-            Value::String(text) => {
-                let headers: BTreeMap<String, String> = serde_json::from_str(&text).map_err(|e| {
-                    ToolError::new(format!("extraHttpHeaders {text:?} is not a JSON object of strings, like {{\"X-Test\": \"1\"}}: {e}"))
-                })?;
-                if headers.is_empty() {
-                    Change::Clear
-                } else {
-                    Change::Set(headers)
-                }
-            }
-            other => {
-                let headers: BTreeMap<String, String> = serde_json::from_value(other).map_err(|e| {
-                    ToolError::new(format!("extraHttpHeaders must be an object of strings, like {{\"X-Test\": \"1\"}}: {e}"))
-                })?;
-                if headers.is_empty() {
-                    Change::Clear
-                } else {
-                    Change::Set(headers)
-                }
-            }
+            Value::String(text) if text.trim().is_empty() => BTreeMap::new(),
+            Value::String(text) => serde_json::from_str(&text).map_err(|e| {
+                ToolError::new(format!("extraHttpHeaders {text:?} is not a JSON object of strings, like {{\"X-Test\": \"1\"}}: {e}"))
+            })?,
+            other => serde_json::from_value(other).map_err(|e| {
+                ToolError::new(format!("extraHttpHeaders must be an object of strings, like {{\"X-Test\": \"1\"}}: {e}"))
+            })?,
+        };
+        c.extra_http_headers = Some(match headers.is_empty() {
+            true => Change::Clear,
+            false => Change::Set(headers),
         });
     }
     Ok(c)
