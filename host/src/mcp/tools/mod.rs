@@ -142,9 +142,10 @@ mod tests {
             read(serde_json::json!({"file_path": "out/shot.png"})),
             Some(here.join("out/shot.png"))
         );
+        let absolute = here.join("a.png");
         assert_eq!(
-            read(serde_json::json!({"file_path": "/tmp/a.png"})),
-            Some(std::path::PathBuf::from("/tmp/a.png"))
+            read(serde_json::json!({ "file_path": absolute })),
+            Some(absolute)
         );
         assert_eq!(read(serde_json::json!({})), None);
     }
