@@ -165,16 +165,6 @@ impl LaunchedBrowser {
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         platform::start_in_own_group(&mut command);
-        // Chromium makes a folder for its singleton socket in the temporary folder and
-        // leaves it when stopped by a signal: given one inside the session's folder, it
-        // goes with the session. (Linux only: macOS's socket paths are too short for it.)
-        #[cfg(target_os = "linux")]
-        {
-            let browser_temp = session_dir.path().join("tmp");
-            std::fs::create_dir(&browser_temp)
-                .with_context(|| format!("cannot create {}", browser_temp.display()))?;
-            command.env("TMPDIR", &browser_temp);
-        }
         if is_branded_chrome(&executable) {
             tracing::warn!(
                 "{} looks like Google Chrome, which ignores --load-extension from version 137; \
